@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# `npm test`: installs what is missing, builds, then runs every suite.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash .ci/build.sh
+
+echo "== native (ctest)"
+ctest --test-dir build/native --output-on-failure -j "$(nproc)"
+
+for step in .ci/test.d/*.sh; do
+  [ -e "$step" ] && bash "$step"
+done
+echo "== all suites passed"

@@ -1,0 +1,126 @@
+/* class.h - class reflection: one record per entity type (spec 3.3, 4.3).
+ *
+ * A class record names a derived entity type, gives its kind index, version,
+ * CRC32 of its name, size and alignment, how to serialize it and how to set
+ * it to its defaults, and lists its fields so that tools (the archive, the
+ * snapshot codec, the inspector) work on any class without knowing it. */
+#ifndef JULIET_CLASS_H
+#define JULIET_CLASS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "status.h"
+
+typedef struct jl_archive jl_archive; /* archive.h */
+typedef struct jl_class jl_class;
+
+/* "No index" for index fields such as a mesh instance (spec's indexMax). */
+#define JL_INDEX_MAX UINT32_MAX
+
+typedef enum jl_field_type {
+    JL_FIELD_F32,        /* float; finite unless the field allows inf */
+    JL_FIELD_INDEX,      /* uint32_t index into some table; JL_INDEX_MAX = none */
+    JL_FIELD_BOOL,       /* bool */
+    JL_FIELD_VEC3,       /* jl_vec3: three finite floats */
+    JL_FIELD_COLOR,      /* jl_color: 8-bit r, g, b; written #rrggbb */
+    JL_FIELD_ENTITY_REF, /* uint64_t ID of another entity; 0 = none */
+    JL_FIELD_TYPE_COUNT
+} jl_field_type;
+
+enum jl_field_flags {
+    JL_FIELD_ALLOW_INF = 1u << 0, /* an F32 field that may be +inf or -inf (never NaN) */
+};
+
+typedef struct jl_vec3 { float x, y, z; } jl_vec3;
+typedef struct jl_color { uint8_t r, g, b; } jl_color;
+
+/* One serialized member of a derived struct. name is the snake_case key of
+ * the .jasset file; offset is from the start of the derived struct. */
+typedef struct jl_field {
+    const char *name;
+    jl_field_type type;
+    uint32_t offset;
+    uint32_t flags;
+} jl_field;
+
+#define JL_FIELD(Type, member, field_type, flags) \
+    { #member, (field_type), (uint32_t)offsetof(Type, member), (flags) }
+
+/* Reads or writes every field of `derived` through the archive (archive.h
+ * says which direction). The default for every class is
+ * jl_serialize_fields, which walks cls->fields. */
+typedef jl_status (*jl_serialize_fn)(jl_archive *ar, const jl_class *cls, void *derived);
+
+/* Sets a freshly allocated derived struct to its defaults (spec 3.3). */
+typedef void (*jl_default_init_fn)(void *derived);
+
+/* Upgrades `derived`, just read from data written with class_version
+ * from_version (< cls->version), to the current version. It may read keys
+ * this version no longer has from ar. NULL when the class never changed. */
+typedef jl_status (*jl_migrate_fn)(jl_archive *ar, const jl_class *cls, void *derived,
+                                   uint32_t from_version);
+
+struct jl_class {
+    const char *name;          /* "Inert": the `; class` value of a .jasset file */
+    uint8_t kind;              /* index into the manager's typed arrays */
+    uint32_t version;          /* class_version written by this build */
+    uint32_t crc;              /* CRC32 (IEEE) of name; checked by ResolveEntityClass */
+    uint32_t size_of;          /* sizeof the derived struct (>= sizeof(jl_entity_header)) */
+    uint32_t alignment;        /* _Alignof the derived struct */
+    jl_serialize_fn serialize;
+    jl_default_init_fn default_init; /* NULL: zero the struct */
+    jl_migrate_fn migrate;
+    const jl_field *fields;
+    uint32_t field_count;
+};
+
+/* CRC32 (IEEE 802.3, as zlib's crc32) of size bytes. */
+uint32_t jl_crc32(const void *data, size_t size);
+
+/* The spec's ResolveEntityClass: the class registered for kind if its CRC
+ * is crc, else NULL. Never fails otherwise. */
+const jl_class *jl_class_resolve(uint8_t kind, uint32_t crc);
+
+/* The spec's find_class_by_name: CRC32 of the name, then jl_class_resolve
+ * over every kind. name need not be NUL-terminated. NULL if unknown. */
+const jl_class *jl_class_find_by_name(const char *name, size_t name_size);
+
+/* The field of cls named name (NUL-terminated), or NULL. */
+const jl_field *jl_class_find_field(const jl_class *cls, const char *name);
+
+/* Number of registered entity classes, and the class of kind `kind`
+ * (NULL past the count). */
+uint32_t jl_class_count(void);
+const jl_class *jl_class_at(uint32_t kind);
+
+/* Defines the class record `Type##_class` for a derived struct Type and the
+ * default-init stub that assigns it the initializer given last (the struct's
+ * own defaults, spec 3.3). Use once per type, in a .c file:
+ *   JL_DEFINE_ENTITY(jl_inert, "Inert", JL_KIND_INERT, 1, 0x4c45ea8f,
+ *                    inert_fields, NULL, { .mesh_instance = JL_INDEX_MAX })
+ * The CRC is spelled out so the record is a constant; a unit test checks it
+ * against jl_crc32(name). */
+#define JL_DEFINE_ENTITY(Type, class_name, kind_index, class_version, name_crc, field_table, \
+                         migrate_fn, ...)                                                   \
+    static void Type##_default_init(void *derived) { *(Type *)derived = (Type)__VA_ARGS__; } \
+    const jl_class Type##_class = {                                                          \
+        .name = (class_name),                                                                \
+        .kind = (kind_index),                                                                \
+        .version = (class_version),                                                          \
+        .crc = (name_crc),                                                                   \
+        .size_of = (uint32_t)sizeof(Type),                                                   \
+        .alignment = (uint32_t)_Alignof(Type),                                               \
+        .serialize = jl_serialize_fields,                                                    \
+        .default_init = Type##_default_init,                                                 \
+        .migrate = (migrate_fn),                                                             \
+        .fields = (field_table),                                                             \
+        .field_count = (uint32_t)(sizeof(field_table) / sizeof((field_table)[0])),           \
+    }
+
+/* The default serialize function: every field of cls->fields in order
+ * (implemented by the archive module). */
+jl_status jl_serialize_fields(jl_archive *ar, const jl_class *cls, void *derived);
+
+#endif

@@ -1,0 +1,205 @@
+/* entity_manager.h - the dual-arena entity manager (spec 2, 3) with stable
+ * removal.
+ *
+ * Memory: base entities in one array reserved for the whole capacity at init
+ * (it never moves, spec 2.5); derived structs in one arena per class; an
+ * open-addressing index from 64-bit ID to slot; all of it committed as it is
+ * used.
+ *
+ * Removal (the design chosen from entity_removal_brainstorm.md):
+ * - destroy is O(1): the base slot and the derived slot become free (NULL
+ *   `derived` / NULL `base`) and go on free lists that the next allocations
+ *   reuse; nothing else moves, so pointers to survivors stay valid;
+ * - each base slot has a generation, bumped on destroy, so a jl_handle to a
+ *   destroyed entity is stale forever, even after its slot is reused;
+ * - iteration skips free slots in both kinds of array;
+ * - jl_manager_compact() (at level load, scene change, before save) slides
+ *   the derived structs of each class down into a dense prefix and fixes
+ *   base->derived; base slots never move, so handles stay valid across it;
+ * - the ID of every destroyed entity is queued in pending_deletions, which
+ *   the world's save drains to delete files (brainstorm 2.4, 2.5).
+ */
+#ifndef JULIET_ENTITY_MANAGER_H
+#define JULIET_ENTITY_MANAGER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "arena.h"
+#include "entity.h"
+#include "entity_types.h"
+#include "status.h"
+
+enum {
+    JL_DEFAULT_CAPACITY = 100000,  /* spec 2.2 */
+    JL_MAX_CAPACITY = 16u << 20,   /* 16M entities: base array 768 MiB of address space */
+};
+
+/* Init options; a zero field means the default. */
+typedef struct jl_manager_desc {
+    uint32_t capacity; /* most live entities at once; default JL_DEFAULT_CAPACITY */
+    uint32_t id_tag;   /* high 32 bits of minted IDs; default: random per manager */
+} jl_manager_desc;
+
+/* Derived structs of one class (spec 2.3). Slots [0, slots) hold live
+ * structs and free ones (base == NULL); count of them are live. */
+typedef struct jl_typed_array {
+    jl_arena arena;
+    void *array;        /* first slot; NULL until the first allocation */
+    size_t count;       /* live derived structs */
+    size_t slots;       /* slots handed out, live or free: the iteration bound */
+    size_t stride;      /* bytes from one slot to the next */
+    jl_arena free_arena;  /* backing of free_slots */
+    uint32_t *free_slots; /* stack of free slot indices */
+    size_t free_count;
+} jl_typed_array;
+
+typedef struct jl_entity_manager {
+    jl_arena entity_arena;
+    jl_entity *entities; /* slot array; never moves */
+    uint32_t capacity;
+    uint32_t slots;      /* slots handed out, live or free: the iteration bound */
+    uint32_t count;      /* live entities */
+
+    jl_arena free_arena;
+    uint32_t *free_slots; /* stack of free base slot indices */
+    uint32_t free_count;
+
+    jl_arena index_arena;
+    uint32_t *index;     /* ID -> slot + 1 (0 = empty), linear probing */
+    uint32_t index_mask; /* buckets - 1 (a power of two) */
+    uint32_t index_count;
+
+    jl_typed_array by_type[JL_KIND_COUNT];
+
+    uint32_t id_tag;     /* high half of minted IDs */
+    uint32_t id_counter; /* low half of the next minted ID */
+
+    jl_arena pending_arena;
+    uint64_t *pending_deletions; /* IDs destroyed since the last save */
+    uint32_t pending_count;
+} jl_entity_manager;
+
+/* Reserves the manager's arenas (nothing committed yet). desc may be NULL.
+ * Returns JL_ERR_INVALID_ARGUMENT for a capacity above JL_MAX_CAPACITY and
+ * JL_ERR_OUT_OF_MEMORY if address space is refused; the manager is then
+ * zeroed and needs no shutdown. */
+jl_status jl_manager_init(jl_entity_manager *manager, const jl_manager_desc *desc);
+
+/* Releases every arena. Every pointer into the manager becomes invalid.
+ * Safe twice and on a zeroed manager. */
+void jl_manager_shutdown(jl_entity_manager *manager);
+
+/* The spec's AllocateEntity (3.1): a base slot and a derived struct of cls,
+ * defaults applied, pointers wired both ways, ID 0, dirty, position 0 0 0 1.
+ * Fails with JL_ERR_INVALID_ARGUMENT (cls NULL, kind out of range, size too
+ * small, not the registered class of its kind), JL_ERR_CAPACITY or
+ * JL_ERR_OUT_OF_MEMORY, leaving the manager unchanged and *out NULL. */
+jl_status jl_entity_allocate(jl_entity_manager *manager, const jl_class *cls, jl_entity **out);
+
+/* The spec's MakeEntity: allocate, assign a freshly minted ID and the
+ * position. Returns the derived struct, or NULL on failure (same reasons as
+ * jl_entity_allocate; the manager is unchanged). */
+void *jl_entity_make(jl_entity_manager *manager, const jl_class *cls, float x, float y, float z);
+
+/* Typed MakeEntity: JL_MAKE_ENTITY(manager, jl_inert, x, y, z) -> jl_inert *. */
+#define JL_MAKE_ENTITY(manager, Type, x, y, z) \
+    ((Type *)jl_entity_make((manager), &Type##_class, (x), (y), (z)))
+
+/* Gives a live entity its ID (deserialization, undo) and indexes it. An
+ * entity whose ID is already set is re-indexed. Fails with
+ * JL_ERR_INVALID_ARGUMENT for ID 0 and JL_ERR_DUPLICATE_ID if another live
+ * entity has it; the entity is then unchanged. */
+jl_status jl_entity_set_id(jl_entity_manager *manager, jl_entity *entity, uint64_t id);
+
+/* A new ID: id_tag in the high 32 bits, a counter in the low 32, skipping
+ * IDs that are in use. Two managers with different tags never collide. */
+uint64_t jl_manager_mint_id(jl_entity_manager *manager);
+
+/* Advances the counter past a loaded ID of this manager's tag (spec 4.4). */
+void jl_manager_note_id(jl_entity_manager *manager, uint64_t id);
+
+/* O(1) destroy: frees both slots, bumps the generation, unindexes the ID and
+ * queues it in pending_deletions (if it had one). Pointers to the entity
+ * and its derived struct become invalid; every other pointer stays valid.
+ * JL_ERR_INVALID_ARGUMENT if entity is NULL, free or not in this manager. */
+jl_status jl_entity_destroy(jl_entity_manager *manager, jl_entity *entity);
+
+/* Undoes the last allocation if it is `entity` and nothing else changed
+ * since: the manager is as before jl_entity_allocate (no pending deletion,
+ * no generation bump). Used to roll back a half-loaded file. */
+void jl_entity_rollback_allocation(jl_entity_manager *manager, jl_entity *entity);
+
+/* The live entity with that ID in O(1), or NULL (also for ID 0). */
+jl_entity *jl_entity_find(const jl_entity_manager *manager, uint64_t id);
+
+/* A handle to a live entity, and back. jl_handle_resolve returns NULL for a
+ * handle whose entity was destroyed (stale) or that was never valid. */
+jl_handle jl_entity_handle(const jl_entity_manager *manager, const jl_entity *entity);
+jl_entity *jl_handle_resolve(const jl_entity_manager *manager, jl_handle handle);
+
+/* Makes every typed array dense again: live derived structs slide down to
+ * [0, count), base->derived is fixed for each moved one, free lists are
+ * emptied. Base slots do not move. Invalidates derived pointers only. */
+void jl_manager_compact(jl_entity_manager *manager);
+
+/* Checks the invariants of spec 2.4 plus the ones of the removal design:
+ * non-null, type coherence, array counts, both back-pointers, free lists,
+ * the ID index. JL_OK or JL_ERR_INVARIANT with the first violation in err. */
+jl_status jl_manager_check(const jl_entity_manager *manager, jl_error *err);
+
+/* Iteration over live base entities, in slot order:
+ *   for (jl_entity *e = jl_entities_first(m); e; e = jl_entities_next(m, e)) */
+static inline jl_entity *jl_entities_skip_free(const jl_entity_manager *m, jl_entity *e)
+{
+    jl_entity *end = m->entities + m->slots;
+    while (e < end && !e->derived) ++e;
+    return e < end ? e : 0;
+}
+static inline jl_entity *jl_entities_first(const jl_entity_manager *m)
+{
+    return jl_entities_skip_free(m, m->entities);
+}
+static inline jl_entity *jl_entities_next(const jl_entity_manager *m, jl_entity *e)
+{
+    return jl_entities_skip_free(m, e + 1);
+}
+
+/* Iteration over the live derived structs of one class, in slot order:
+ *   for (jl_inert *d = jl_typed_first(m, &jl_inert_class); d; d = jl_typed_next(m, &jl_inert_class, d)) */
+static inline void *jl_typed_skip_free(const jl_typed_array *t, char *slot)
+{
+    char *end = (char *)t->array + t->slots * t->stride;
+    while (slot < end && !((jl_entity_header *)slot)->base) slot += t->stride;
+    return slot < end ? slot : 0;
+}
+static inline void *jl_typed_first(const jl_entity_manager *m, const jl_class *cls)
+{
+    const jl_typed_array *t = &m->by_type[cls->kind];
+    return t->array ? jl_typed_skip_free(t, (char *)t->array) : 0;
+}
+static inline void *jl_typed_next(const jl_entity_manager *m, const jl_class *cls, void *derived)
+{
+    const jl_typed_array *t = &m->by_type[cls->kind];
+    return jl_typed_skip_free(t, (char *)derived + t->stride);
+}
+
+/* Marks an entity changed (spec 6.3); every mutation through the public API
+ * calls it. */
+static inline void jl_entity_touch(jl_entity *entity) { entity->is_dirty = true; }
+
+/* Moves an entity and marks it dirty. */
+static inline void jl_entity_set_position(jl_entity *entity, float x, float y, float z)
+{
+    entity->position.x = x;
+    entity->position.y = y;
+    entity->position.z = z;
+    entity->position.w = 1.0f;
+    entity->is_dirty = true;
+}
+
+/* Bytes committed by all of the manager's arenas (what it really uses). */
+size_t jl_manager_committed_bytes(const jl_entity_manager *manager);
+
+#endif

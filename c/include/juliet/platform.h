@@ -1,0 +1,34 @@
+/* platform.h - the only place the engine asks the system for memory.
+ *
+ * Natively: reserve address space without backing (mmap PROT_NONE) and commit
+ * pages on demand (mprotect). In wasm there is no virtual memory: reserve
+ * takes one block from the Emscripten heap and commit is a no-op. */
+#ifndef JULIET_PLATFORM_H
+#define JULIET_PLATFORM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Granularity of reserve and commit sizes. */
+size_t jl_platform_page_size(void);
+
+/* Reserves size bytes (a multiple of the page size) of address space.
+ * Returns NULL on failure. */
+void *jl_platform_reserve(size_t size);
+
+/* Makes [ptr, ptr+size) readable and writable; ptr and size page-aligned and
+ * inside one reservation. Returns false if the system refuses. */
+bool jl_platform_commit(void *ptr, size_t size);
+
+/* Releases a whole reservation made by jl_platform_reserve. */
+void jl_platform_release(void *ptr, size_t size);
+
+/* 64 bits from the system's entropy source (falls back to time and address
+ * bits if none is available). Used to pick a session's ID tag. */
+uint64_t jl_platform_entropy64(void);
+
+/* Monotonic clock in nanoseconds, for benchmarks and progress reports. */
+uint64_t jl_platform_now_ns(void);
+
+#endif

@@ -1,0 +1,41 @@
+/* report.c - printing of benchmark figures (see report.h). */
+#include "report.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+static bool json_output;
+static volatile uint64_t sink;
+
+void bench_init(int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++)
+        if (strcmp(argv[i], "--json") == 0) json_output = true;
+}
+
+bool bench_json(void) { return json_output; }
+
+void bench_report(const char *name, uint64_t n, uint64_t total_ns)
+{
+    double per = n ? (double)total_ns / (double)n : 0.0;
+    if (json_output)
+        printf("{\"bench\": \"%s\", \"n\": %llu, \"ns_per_entity\": %.3f}\n", name,
+               (unsigned long long)n, per);
+    else
+        printf("%-18s n=%-9llu %10.2f ns/entity\n", name, (unsigned long long)n, per);
+    fflush(stdout);
+}
+
+void bench_note(const char *format, ...)
+{
+    if (json_output) return;
+    va_list args;
+    va_start(args, format);
+    vprintf(format, args);
+    va_end(args);
+    printf("\n");
+    fflush(stdout);
+}
+
+void bench_consume(uint64_t value) { sink += value; }
