@@ -92,7 +92,7 @@ jl_status jl_manager_init(jl_entity_manager *manager, const jl_manager_desc *des
 void jl_manager_shutdown(jl_entity_manager *manager);
 
 /* The spec's AllocateEntity (3.1): a base slot and a derived struct of cls,
- * defaults applied, pointers wired both ways, ID 0, dirty, position 0 0 0 1.
+ * defaults applied, pointers wired both ways, ID 0, dirty, position zero.
  * Fails with JL_ERR_INVALID_ARGUMENT (cls NULL, kind out of range, size too
  * small, not the registered class of its kind), JL_ERR_CAPACITY or
  * JL_ERR_OUT_OF_MEMORY, leaving the manager unchanged and *out NULL. */
@@ -126,13 +126,16 @@ void jl_manager_note_id(jl_entity_manager *manager, uint64_t id);
  * JL_ERR_INVALID_ARGUMENT if entity is NULL, free or not in this manager. */
 jl_status jl_entity_destroy(jl_entity_manager *manager, jl_entity *entity);
 
-/* Undoes the last allocation if it is `entity` and nothing else changed
- * since: the manager is as before jl_entity_allocate (no pending deletion,
- * no generation bump). Used to roll back a half-loaded file. */
+/* Rolls back a just-allocated entity (a file that failed halfway): both
+ * slots go back to the free lists, with no pending deletion and no
+ * generation bump, so the world is as before the allocation. */
 void jl_entity_rollback_allocation(jl_entity_manager *manager, jl_entity *entity);
 
 /* The live entity with that ID in O(1), or NULL (also for ID 0). */
 jl_entity *jl_entity_find(const jl_entity_manager *manager, uint64_t id);
+
+/* Empties pending_deletions, once the save has deleted their files. */
+void jl_manager_forget_pending_deletions(jl_entity_manager *manager);
 
 /* A handle to a live entity, and back. jl_handle_resolve returns NULL for a
  * handle whose entity was destroyed (stale) or that was never valid. */

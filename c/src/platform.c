@@ -1,0 +1,97 @@
+/* platform.c - address space, commit, entropy and clock from the system.
+ * The only file of the engine that asks the system for memory. */
+#if !defined(__EMSCRIPTEN__)
+#define _DEFAULT_SOURCE /* MAP_ANONYMOUS, MAP_NORESERVE, getentropy */
+#endif
+
+#include "juliet/platform.h"
+
+#include <stdlib.h>
+#include <time.h>
+
+#if defined(__EMSCRIPTEN__)
+#include <emscripten.h>
+#else
+#include <sys/mman.h>
+#include <unistd.h>
+#endif
+
+size_t jl_platform_page_size(void)
+{
+#if defined(__EMSCRIPTEN__)
+    return 65536;
+#else
+    static size_t page;
+    if (!page) page = (size_t)sysconf(_SC_PAGESIZE);
+    return page;
+#endif
+}
+
+#if defined(__EMSCRIPTEN__)
+/* No virtual memory in wasm: a reservation is one zeroed block of the
+ * Emscripten heap, so "commit" has nothing left to do. */
+void *jl_platform_reserve(size_t size) { return calloc(1, size); }
+bool jl_platform_commit(void *ptr, size_t size)
+{
+    (void)ptr;
+    (void)size;
+    return true;
+}
+void jl_platform_release(void *ptr, size_t size)
+{
+    (void)size;
+    free(ptr);
+}
+#else
+void *jl_platform_reserve(size_t size)
+{
+    /* PROT_NONE + NORESERVE: address space only, no swap or RAM accounted. */
+    void *ptr = mmap(NULL, size, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    return ptr == MAP_FAILED ? NULL : ptr;
+}
+
+bool jl_platform_commit(void *ptr, size_t size)
+{
+    return mprotect(ptr, size, PROT_READ | PROT_WRITE) == 0;
+}
+
+void jl_platform_release(void *ptr, size_t size)
+{
+    if (ptr) munmap(ptr, size);
+}
+#endif
+
+uint64_t jl_platform_now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static uint64_t mix64(uint64_t x)
+{
+    x ^= x >> 30;
+    x *= 0xbf58476d1ce4e5b9ull;
+    x ^= x >> 27;
+    x *= 0x94d049bb133111ebull;
+    x ^= x >> 31;
+    return x;
+}
+
+uint64_t jl_platform_entropy64(void)
+{
+    uint64_t value = 0;
+#if defined(__EMSCRIPTEN__)
+    /* crypto.getRandomValues in the browser, crypto.randomFillSync in Node. */
+    value = (uint64_t)(emscripten_random() * 4294967296.0);
+    value = (value << 32) ^ (uint64_t)(emscripten_random() * 4294967296.0);
+    value ^= (uint64_t)(emscripten_get_now() * 1000.0);
+#else
+    if (getentropy(&value, sizeof value) != 0) value = 0;
+#endif
+    /* Fold in time and an address so that even without entropy two
+     * processes differ. */
+    static int anchor;
+    value ^= mix64(jl_platform_now_ns() ^ (uint64_t)(uintptr_t)&anchor);
+    return mix64(value);
+}
