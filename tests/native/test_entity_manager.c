@@ -1,0 +1,441 @@
+/* test_entity_manager.c - allocation, wiring, defaults, removal, handles,
+ * compaction and invariants of the entity manager (spec 2, 3; removal
+ * design in entity_manager.h). */
+#include <string.h>
+
+#include "juliet/entity_manager.h"
+#include "test.h"
+
+static jl_entity_manager manager;
+
+static bool init_manager(uint32_t capacity)
+{
+    jl_manager_desc desc = {.capacity = capacity, .id_tag = 0x01000000u};
+    return jl_manager_init(&manager, &desc) == JL_OK;
+}
+
+static bool invariants_hold(void)
+{
+    jl_error err = {0};
+    jl_status status = jl_manager_check(&manager, &err);
+    if (status != JL_OK) fprintf(stderr, "invariant: %s\n", err.message);
+    return status == JL_OK;
+}
+
+/* Spec 8.2 TestEntityAllocationAndWiring. */
+TEST(entity_allocation_and_wiring)
+{
+    CHECK(init_manager(0));
+    jl_entity *base = NULL;
+    CHECK(jl_entity_allocate(&manager, &jl_inert_class, &base) == JL_OK);
+    CHECK(base != NULL);
+    CHECK(base->id == 0);
+    CHECK(jl_entity_set_id(&manager, base, jl_manager_mint_id(&manager)) == JL_OK);
+    CHECK(base->id > 0);
+    CHECK(base->derived_kind == &jl_inert_class);
+    CHECK(base->derived != NULL);
+    CHECK(base->is_dirty);
+    jl_entity_header *derived = base->derived;
+    CHECK(derived->base == base);
+    jl_inert *inert = JL_DOWNCAST(jl_inert, base);
+    CHECK(inert != NULL && inert->base == base);
+    const jl_typed_array *inert_array = &manager.by_type[JL_KIND_INERT];
+    CHECK(inert_array->count == 1);
+    CHECK(inert_array->array == (void *)derived);
+    CHECK(manager.count == 1);
+    CHECK(invariants_hold());
+    jl_manager_shutdown(&manager);
+}
+
+/* Spec 8.2 TestDirtyTrackingLifecycle, through the public mutators. */
+TEST(dirty_tracking_lifecycle)
+{
+    CHECK(init_manager(0));
+    jl_entity *entity = NULL;
+    CHECK(jl_entity_allocate(&manager, &jl_inert_class, &entity) == JL_OK);
+    CHECK(entity->is_dirty);
+    entity->is_dirty = false; /* what a successful save does */
+    jl_entity_set_position(entity, entity->position.x + 1.0f, 0, 0);
+    CHECK(entity->is_dirty);
+    entity->is_dirty = false;
+    jl_entity_touch(entity);
+    CHECK(entity->is_dirty);
+    jl_manager_shutdown(&manager);
+}
+
+/* The intent of the withdrawn TestSwapAndPopPointerFixup: after removing the
+ * middle of three entities the survivors are fully wired, and stay at the
+ * same addresses. */
+TEST(removing_middle_entity_keeps_survivors_wired)
+{
+    CHECK(init_manager(0));
+    jl_inert *e0 = JL_MAKE_ENTITY(&manager, jl_inert, 1, 0, 0);
+    jl_inert *e1 = JL_MAKE_ENTITY(&manager, jl_inert, 2, 0, 0);
+    jl_inert *e2 = JL_MAKE_ENTITY(&manager, jl_inert, 3, 0, 0);
+    CHECK(e0 && e1 && e2);
+    jl_entity *b0 = e0->base, *b2 = e2->base;
+    uint64_t id0 = b0->id, id1 = e1->base->id, id2 = b2->id;
+    CHECK(jl_entity_destroy(&manager, e1->base) == JL_OK);
+    CHECK(manager.count == 2);
+    CHECK(jl_entity_find(&manager, id1) == NULL);
+    CHECK(jl_entity_find(&manager, id0) == b0 && b0->derived == e0 && e0->base == b0);
+    CHECK(jl_entity_find(&manager, id2) == b2 && b2->derived == e2 && e2->base == b2);
+    CHECK(b0->position.x == 1.0f && b2->position.x == 3.0f);
+    CHECK(invariants_hold());
+    jl_manager_compact(&manager);
+    jl_entity *r0 = jl_entity_find(&manager, id0), *r2 = jl_entity_find(&manager, id2);
+    CHECK(r0 == b0 && r2 == b2); /* base slots never move */
+    CHECK(((jl_entity_header *)r0->derived)->base == r0);
+    CHECK(((jl_entity_header *)r2->derived)->base == r2);
+    CHECK(invariants_hold());
+    jl_manager_shutdown(&manager);
+}
+
+TEST(defaults_survive_allocation)
+{
+    CHECK(init_manager(0));
+    jl_entity *e;
+    CHECK(jl_entity_allocate(&manager, &jl_inert_class, &e) == JL_OK);
+    CHECK(JL_DOWNCAST(jl_inert, e)->mesh_instance == JL_INDEX_MAX);
+    CHECK(jl_entity_allocate(&manager, &jl_light_class, &e) == JL_OK);
+    jl_light *light = JL_DOWNCAST(jl_light, e);
+    CHECK(light->intensity == 1.0f && light->radius == 10.0f && light->cast_shadows);
+    CHECK(light->color.r == 255 && light->color.g == 255 && light->color.b == 255);
+    CHECK(light->base == e);
+    CHECK(jl_entity_allocate(&manager, &jl_prop_class, &e) == JL_OK);
+    jl_prop *prop = JL_DOWNCAST(jl_prop, e);
+    CHECK(prop->density == 1.0f && !prop->is_static && prop->parent == 0);
+    CHECK(prop->mesh_instance == JL_INDEX_MAX && prop->velocity.x == 0.0f);
+    jl_manager_shutdown(&manager);
+}
+
+TEST(defaults_survive_slot_reuse)
+{
+    CHECK(init_manager(0));
+    jl_inert *inert = JL_MAKE_ENTITY(&manager, jl_inert, 0, 0, 0);
+    CHECK(inert);
+    inert->mesh_instance = 7;
+    CHECK(jl_entity_destroy(&manager, inert->base) == JL_OK);
+    jl_inert *again = JL_MAKE_ENTITY(&manager, jl_inert, 0, 0, 0);
+    CHECK(again == inert); /* the free slot is reused ... */
+    CHECK(again->mesh_instance == JL_INDEX_MAX); /* ... with fresh defaults */
+    jl_manager_shutdown(&manager);
+}
+
+TEST(base_entity_is_48_bytes_on_64_bit)
+{
+    if (sizeof(void *) == 8) CHECK(sizeof(jl_entity) == 48);
+    CHECK(sizeof(jl_entity) <= 48);
+}
+
+TEST(class_crc_is_crc32_of_name)
+{
+    CHECK(jl_crc32("123456789", 9) == 0xcbf43926u); /* the standard check value */
+    for (uint32_t kind = 0; kind < jl_class_count(); kind++) {
+        const jl_class *cls = jl_class_at(kind);
+        CHECK(cls && cls->kind == kind);
+        CHECK(cls->crc == jl_crc32(cls->name, strlen(cls->name)));
+    }
+}
+
+TEST(class_lookup_by_kind_crc_and_name)
+{
+    CHECK(jl_class_resolve(JL_KIND_LIGHT, jl_light_class.crc) == &jl_light_class);
+    CHECK(jl_class_resolve(JL_KIND_LIGHT, jl_inert_class.crc) == NULL);
+    CHECK(jl_class_resolve(JL_KIND_COUNT, jl_inert_class.crc) == NULL);
+    CHECK(jl_class_resolve(255, 0) == NULL);
+    CHECK(jl_class_find_by_name("Prop", 4) == &jl_prop_class);
+    CHECK(jl_class_find_by_name("Propeller", 4) == &jl_prop_class); /* sized, not NUL-terminated */
+    CHECK(jl_class_find_by_name("prop", 4) == NULL);
+    CHECK(jl_class_find_by_name("Door", 4) == NULL);
+    CHECK(jl_class_find_by_name("", 0) == NULL);
+    CHECK(jl_class_find_by_name(NULL, 3) == NULL);
+    CHECK(jl_class_find_field(&jl_light_class, "radius")->flags & JL_FIELD_ALLOW_INF);
+    CHECK(jl_class_find_field(&jl_light_class, "mesh_instance") == NULL);
+}
+
+TEST(downcast_to_wrong_class_is_null)
+{
+    CHECK(init_manager(0));
+    jl_light *light = JL_MAKE_ENTITY(&manager, jl_light, 0, 0, 0);
+    CHECK(light);
+    CHECK(JL_DOWNCAST(jl_inert, light->base) == NULL);
+    CHECK(JL_DOWNCAST(jl_light, light->base) == light);
+    CHECK(JL_DOWNCAST(jl_light, NULL) == NULL);
+    jl_manager_shutdown(&manager);
+}
+
+TEST(make_entity_assigns_id_and_position)
+{
+    CHECK(init_manager(0));
+    jl_prop *a = JL_MAKE_ENTITY(&manager, jl_prop, 12.5f, -44.0f, 108.2f);
+    jl_prop *b = JL_MAKE_ENTITY(&manager, jl_prop, 0, 0, 0);
+    CHECK(a && b);
+    CHECK(a->base->id != 0 && b->base->id != 0 && a->base->id != b->base->id);
+    CHECK((a->base->id >> 32) == 0x01000000u);
+    CHECK(a->base->position.x == 12.5f && a->base->position.y == -44.0f);
+    CHECK(a->base->position.z == 108.2f && a->base->position.w == 1.0f);
+    CHECK(jl_entity_find(&manager, a->base->id) == a->base);
+    jl_manager_shutdown(&manager);
+}
+
+TEST(capacity_exhaustion_returns_error)
+{
+    CHECK(init_manager(64));
+    for (int i = 0; i < 64; i++) CHECK(JL_MAKE_ENTITY(&manager, jl_inert, (float)i, 0, 0));
+    jl_entity *e = (jl_entity *)&manager; /* must be reset to NULL */
+    CHECK(jl_entity_allocate(&manager, &jl_light_class, &e) == JL_ERR_CAPACITY);
+    CHECK(e == NULL);
+    CHECK(JL_MAKE_ENTITY(&manager, jl_inert, 0, 0, 0) == NULL);
+    CHECK(manager.count == 64 && manager.by_type[JL_KIND_LIGHT].count == 0);
+    CHECK(invariants_hold());
+    /* Room again after a destroy. */
+    CHECK(jl_entity_destroy(&manager, jl_entities_first(&manager)) == JL_OK);
+    CHECK(jl_entity_allocate(&manager, &jl_light_class, &e) == JL_OK);
+    CHECK(invariants_hold());
+    jl_manager_shutdown(&manager);
+}
+
+TEST(capacity_limits_at_init)
+{
+    jl_manager_desc too_big = {.capacity = JL_MAX_CAPACITY + 1};
+    CHECK(jl_manager_init(&manager, &too_big) == JL_ERR_INVALID_ARGUMENT);
+    CHECK(manager.entities == NULL);
+    jl_manager_shutdown(&manager); /* harmless on a failed init */
+    CHECK(init_manager(4000000));
+    CHECK(manager.capacity == 4000000);
+    jl_manager_shutdown(&manager);
+    jl_manager_shutdown(&manager); /* twice is harmless */
+}
+
+TEST(committed_memory_follows_use_not_capacity)
+{
+    CHECK(init_manager(4000000));
+    for (int i = 0; i < 1000; i++) CHECK(JL_MAKE_ENTITY(&manager, jl_prop, (float)i, 0, 0));
+    /* 4M entities would need > 200 MB; 1,000 need well under 2 MB. */
+    CHECK(jl_manager_committed_bytes(&manager) < 2u * 1024 * 1024);
+    CHECK(invariants_hold());
+    jl_manager_shutdown(&manager);
+}
+
+TEST(allocate_rejects_invalid_class)
+{
+    CHECK(init_manager(0));
+    jl_entity *e;
+    CHECK(jl_entity_allocate(&manager, NULL, &e) == JL_ERR_INVALID_ARGUMENT);
+    jl_class fake = jl_inert_class; /* same kind, not the registered record */
+    CHECK(jl_entity_allocate(&manager, &fake, &e) == JL_ERR_INVALID_ARGUMENT);
+    fake.kind = JL_KIND_COUNT;
+    CHECK(jl_entity_allocate(&manager, &fake, &e) == JL_ERR_INVALID_ARGUMENT);
+    CHECK(manager.count == 0 && invariants_hold());
+    jl_manager_shutdown(&manager);
+}
+
+TEST(stale_handles_are_rejected)
+{
+    CHECK(init_manager(0));
+    jl_inert *inert = JL_MAKE_ENTITY(&manager, jl_inert, 0, 0, 0);
+    CHECK(inert);
+    jl_handle handle = jl_entity_handle(&manager, inert->base);
+    CHECK(jl_handle_resolve(&manager, handle) == inert->base);
+    CHECK(jl_entity_destroy(&manager, inert->base) == JL_OK);
+    CHECK(jl_handle_resolve(&manager, handle) == NULL);
+    jl_inert *reuse = JL_MAKE_ENTITY(&manager, jl_inert, 0, 0, 0);
+    CHECK(reuse && jl_entity_handle(&manager, reuse->base).index == handle.index); /* same slot */
+    CHECK(jl_handle_resolve(&manager, handle) == NULL); /* still stale */
+    CHECK(jl_handle_resolve(&manager, jl_entity_handle(&manager, reuse->base)) == reuse->base);
+    CHECK(jl_handle_resolve(&manager, (jl_handle){0, 0}) == NULL);
+    CHECK(jl_handle_resolve(&manager, (jl_handle){12345, 1}) == NULL);
+    jl_manager_shutdown(&manager);
+}
+
+TEST(destroy_rejects_free_and_foreign_entities)
+{
+    CHECK(init_manager(0));
+    jl_inert *inert = JL_MAKE_ENTITY(&manager, jl_inert, 0, 0, 0);
+    CHECK(inert);
+    jl_entity *base = inert->base;
+    CHECK(jl_entity_destroy(&manager, base) == JL_OK);
+    CHECK(jl_entity_destroy(&manager, base) == JL_ERR_INVALID_ARGUMENT);
+    jl_entity outside = {0};
+    CHECK(jl_entity_destroy(&manager, &outside) == JL_ERR_INVALID_ARGUMENT);
+    CHECK(jl_entity_destroy(&manager, NULL) == JL_ERR_INVALID_ARGUMENT);
+    CHECK(manager.pending_count == 1 && invariants_hold());
+    jl_manager_shutdown(&manager);
+}
+
+TEST(destroy_queues_id_for_pending_deletion)
+{
+    CHECK(init_manager(0));
+    jl_light *a = JL_MAKE_ENTITY(&manager, jl_light, 0, 0, 0);
+    jl_light *b = JL_MAKE_ENTITY(&manager, jl_light, 0, 0, 0);
+    CHECK(a && b);
+    uint64_t id_b = b->base->id;
+    jl_entity *unsaved;
+    CHECK(jl_entity_allocate(&manager, &jl_inert_class, &unsaved) == JL_OK);
+    CHECK(jl_entity_destroy(&manager, b->base) == JL_OK);
+    CHECK(jl_entity_destroy(&manager, unsaved) == JL_OK); /* no ID, no file: nothing queued */
+    CHECK(manager.pending_count == 1 && manager.pending_deletions[0] == id_b);
+    jl_manager_forget_pending_deletions(&manager);
+    CHECK(manager.pending_count == 0);
+    jl_manager_shutdown(&manager);
+}
+
+TEST(set_id_rejects_zero_and_duplicates)
+{
+    CHECK(init_manager(0));
+    jl_entity *a, *b;
+    CHECK(jl_entity_allocate(&manager, &jl_inert_class, &a) == JL_OK);
+    CHECK(jl_entity_allocate(&manager, &jl_inert_class, &b) == JL_OK);
+    CHECK(jl_entity_set_id(&manager, a, 0) == JL_ERR_INVALID_ARGUMENT);
+    CHECK(jl_entity_set_id(&manager, a, 0x0100000000000042ull) == JL_OK);
+    CHECK(jl_entity_set_id(&manager, b, 0x0100000000000042ull) == JL_ERR_DUPLICATE_ID);
+    CHECK(b->id == 0);
+    CHECK(jl_entity_set_id(&manager, a, 0x0100000000000043ull) == JL_OK); /* re-index */
+    CHECK(jl_entity_find(&manager, 0x0100000000000042ull) == NULL);
+    CHECK(jl_entity_find(&manager, 0x0100000000000043ull) == a);
+    CHECK(jl_entity_find(&manager, 0) == NULL);
+    CHECK(invariants_hold());
+    jl_manager_shutdown(&manager);
+}
+
+TEST(minting_skips_ids_in_use_and_loaded_ids_advance_the_counter)
+{
+    CHECK(init_manager(0));
+    jl_entity *loaded;
+    CHECK(jl_entity_allocate(&manager, &jl_inert_class, &loaded) == JL_OK);
+    CHECK(jl_entity_set_id(&manager, loaded, 0x0100000000000001ull) == JL_OK);
+    CHECK(jl_manager_mint_id(&manager) == 0x0100000000000002ull); /* skipped ...01 */
+    jl_manager_note_id(&manager, 0x0100000000000042ull);
+    CHECK(jl_manager_mint_id(&manager) == 0x0100000000000043ull);
+    jl_manager_note_id(&manager, 0x0200000000009999ull); /* another session's tag */
+    CHECK(jl_manager_mint_id(&manager) == 0x0100000000000044ull);
+    jl_manager_shutdown(&manager);
+}
+
+TEST(rollback_restores_the_manager)
+{
+    CHECK(init_manager(0));
+    CHECK(JL_MAKE_ENTITY(&manager, jl_prop, 0, 0, 0));
+    jl_entity *half;
+    CHECK(jl_entity_allocate(&manager, &jl_light_class, &half) == JL_OK);
+    CHECK(jl_entity_set_id(&manager, half, 77) == JL_OK);
+    jl_entity_rollback_allocation(&manager, half);
+    CHECK(manager.count == 1 && manager.by_type[JL_KIND_LIGHT].count == 0);
+    CHECK(manager.pending_count == 0);
+    CHECK(jl_entity_find(&manager, 77) == NULL);
+    CHECK(invariants_hold());
+    jl_manager_shutdown(&manager);
+}
+
+TEST(iteration_visits_live_entities_only)
+{
+    CHECK(init_manager(0));
+    jl_inert *inerts[10];
+    for (int i = 0; i < 10; i++) CHECK((inerts[i] = JL_MAKE_ENTITY(&manager, jl_inert, (float)i, 0, 0)));
+    CHECK(JL_MAKE_ENTITY(&manager, jl_light, 100, 0, 0));
+    for (int i = 0; i < 10; i += 3) CHECK(jl_entity_destroy(&manager, inerts[i]->base) == JL_OK);
+    float sum = 0;
+    int visited = 0;
+    for (jl_entity *e = jl_entities_first(&manager); e; e = jl_entities_next(&manager, e)) {
+        CHECK(jl_entity_is_alive(e));
+        sum += e->position.x;
+        visited++;
+    }
+    CHECK(visited == 7 && sum == 1 + 2 + 4 + 5 + 7 + 8 + 100);
+    visited = 0;
+    for (jl_inert *d = jl_typed_first(&manager, &jl_inert_class); d; d = jl_typed_next(&manager, &jl_inert_class, d)) {
+        CHECK(d->base && d->base->derived == d);
+        visited++;
+    }
+    CHECK(visited == 6);
+    jl_manager_shutdown(&manager);
+}
+
+TEST(compaction_makes_typed_arrays_dense_and_keeps_invariants)
+{
+    CHECK(init_manager(0));
+    uint64_t ids[100];
+    for (int i = 0; i < 100; i++) {
+        jl_prop *p = JL_MAKE_ENTITY(&manager, jl_prop, (float)i, 0, 0);
+        CHECK(p);
+        p->density = (float)i;
+        ids[i] = p->base->id;
+    }
+    for (int i = 0; i < 100; i += 2) CHECK(jl_entity_destroy(&manager, jl_entity_find(&manager, ids[i])) == JL_OK);
+    jl_handle survivor = jl_entity_handle(&manager, jl_entity_find(&manager, ids[51]));
+    jl_manager_compact(&manager);
+    const jl_typed_array *t = &manager.by_type[JL_KIND_PROP];
+    CHECK(t->slots == 50 && t->count == 50 && t->free_count == 0);
+    CHECK(invariants_hold());
+    for (int i = 1; i < 100; i += 2) {
+        jl_prop *p = JL_DOWNCAST(jl_prop, jl_entity_find(&manager, ids[i]));
+        CHECK(p && p->density == (float)i && p->base->position.x == (float)i);
+    }
+    CHECK(jl_handle_resolve(&manager, survivor) == jl_entity_find(&manager, ids[51]));
+    /* The arena reuses the compacted tail. */
+    CHECK(JL_MAKE_ENTITY(&manager, jl_prop, 0, 0, 0) == (jl_prop *)((char *)t->array + 50 * t->stride));
+    CHECK(invariants_hold());
+    jl_manager_shutdown(&manager);
+}
+
+TEST(checker_reports_broken_back_pointer)
+{
+    CHECK(init_manager(0));
+    jl_inert *a = JL_MAKE_ENTITY(&manager, jl_inert, 0, 0, 0);
+    jl_inert *b = JL_MAKE_ENTITY(&manager, jl_inert, 0, 0, 0);
+    CHECK(a && b);
+    a->base = b->base; /* corrupt on purpose */
+    jl_error err = {0};
+    CHECK(jl_manager_check(&manager, &err) == JL_ERR_INVARIANT);
+    CHECK(strstr(err.message, "back") != NULL);
+    a->base = jl_entity_find(&manager, jl_entities_first(&manager)->id);
+    CHECK(invariants_hold());
+    jl_manager_shutdown(&manager);
+}
+
+/* xorshift64*: a fixed seed makes every run identical. */
+static uint64_t rng_state = 0x9e3779b97f4a7c15ull;
+static uint64_t rng(void)
+{
+    rng_state ^= rng_state >> 12;
+    rng_state ^= rng_state << 25;
+    rng_state ^= rng_state >> 27;
+    return rng_state * 0x2545f4914f6cdd1dull;
+}
+
+TEST(million_random_steps_keep_invariants)
+{
+    enum { CAPACITY = 4096, STEPS = 1000000, BATCH = 10000 };
+    CHECK(init_manager(CAPACITY));
+    static jl_handle live[CAPACITY];
+    static jl_handle dead[CAPACITY];
+    uint32_t live_count = 0, dead_count = 0;
+    const jl_class *classes[] = {&jl_inert_class, &jl_light_class, &jl_prop_class};
+    for (uint32_t step = 1; step <= STEPS; step++) {
+        uint64_t r = rng();
+        bool create = live_count == 0 || (live_count < CAPACITY && (r % 100) < 52);
+        if (create) {
+            jl_entity_header *d = jl_entity_make(&manager, classes[(r >> 8) % 3], (float)step, 0, 0);
+            CHECK(d);
+            live[live_count++] = jl_entity_handle(&manager, d->base);
+        } else {
+            uint32_t pick = (uint32_t)((r >> 16) % live_count);
+            jl_entity *e = jl_handle_resolve(&manager, live[pick]);
+            CHECK(e);
+            CHECK(jl_entity_destroy(&manager, e) == JL_OK);
+            dead[dead_count++ % CAPACITY] = live[pick];
+            live[pick] = live[--live_count];
+        }
+        if (step % BATCH == 0) {
+            if ((step / BATCH) % 3 == 0) jl_manager_compact(&manager);
+            jl_manager_forget_pending_deletions(&manager);
+            CHECK(invariants_hold());
+            CHECK(manager.count == live_count);
+            for (uint32_t i = 0; i < live_count; i++) CHECK(jl_handle_resolve(&manager, live[i]));
+            uint32_t known_dead = dead_count < CAPACITY ? dead_count : CAPACITY;
+            for (uint32_t i = 0; i < known_dead; i++) CHECK(jl_handle_resolve(&manager, dead[i]) == NULL);
+        }
+    }
+    jl_manager_shutdown(&manager);
+}
