@@ -1,0 +1,185 @@
+/* archive.h - the .jasset text format: tokenizer, reader and writer (spec 4).
+ *
+ * Format (spec 4.1). A file is a sequence of key lines `; key`, each
+ * followed by its value line. An entity file is written in this order:
+ *
+ *   ; asset_type        entity_instance
+ *   ; id                0x + 16 lower-case hex digits, never zero
+ *   ; class             the class name ("Inert", "Light", "Prop")
+ *   ; version           JL_ENTITY_BASE_VERSION (base-entity fields)
+ *   ; class_version     the class's version (its own fields)
+ *   ; position          x y z
+ *   ; <field>           the class's fields in their table order
+ *   ; <unknown key>     keys this build does not know, verbatim, in the
+ *                       order the file had them
+ *
+ * (each key line followed by its value on the next line, LF endings, a final
+ * newline). Values by field type: F32 a float in canonical text
+ * (float_text.h); INDEX a decimal uint32 or `none` (JL_INDEX_MAX); BOOL
+ * `true`/`false`; VEC3 three floats separated by one space; COLOR `#rrggbb`
+ * lower-case; ENTITY_REF `0x` + 16 hex digits or `none` (0).
+ *
+ * Reading is by key: order does not matter, a missing key keeps the class
+ * default (spec 3.3), an unknown key is kept (the world stores its lines
+ * verbatim and writes them back). Tolerated: CRLF, a UTF-8 BOM, blank
+ * lines, trailing spaces and tabs, no final newline, several spaces between
+ * vector components, upper-case hex. Rejected with status JL_ERR_PARSE (or
+ * JL_ERR_UNKNOWN_CLASS) and the line and column of the problem: a key with
+ * no value, a value with no key, a duplicate key, missing `id` or `class`,
+ * an unknown class, a number out of range or with trailing junk, NaN, inf
+ * where the field forbids it, an embedded NUL, a line longer than
+ * JL_ARCHIVE_LINE_MAX, more than JL_ARCHIVE_KEYS_MAX keys, a file cut off
+ * after a key line (truncated), an ID of zero.
+ *
+ * Versions: a file whose `version` or `class_version` is newer than this
+ * build loads with JL_ENTITY_READ_ONLY set and is never rewritten; an older
+ * `class_version` is upgraded by the class's migrate hook after the fields
+ * are read (the hook may read keys the class no longer has, e.g. Light 1's
+ * `range`, and marks them used so they are not kept as unknown).
+ *
+ * Spec names -> C names:
+ *   Archive                          jl_archive
+ *   tokenize_archive                 jl_archive_tokenize
+ *   serialize(ar, entity) (save)     jl_archive_write_entity
+ *   serialize(ar, entity) (load)     jl_archive_read_entity
+ *   deserialize_entity_in_place      jl_entity_deserialize_in_place
+ *   SERIALIZE(ar, key, field)        jl_archive_read_field / jl_archive_write_field
+ *   kEntityBaseVersion               JL_ENTITY_BASE_VERSION
+ */
+#ifndef JULIET_ARCHIVE_H
+#define JULIET_ARCHIVE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "arena.h"
+#include "class.h"
+#include "entity.h"
+#include "entity_manager.h"
+#include "status.h"
+
+enum {
+    JL_ENTITY_BASE_VERSION = 1,     /* `; version` written by this build */
+    JL_ARCHIVE_LINE_MAX = 4096,     /* longest line (bytes, without the line end) */
+    JL_ARCHIVE_KEYS_MAX = 1024,     /* most keys in one file */
+    JL_ARCHIVE_KEY_MAX = 64,        /* longest key */
+};
+
+/* One `; key` line and its value line, pointing into the tokenized text
+ * (which must outlive the archive). Lines and columns are 1-based; columns
+ * count bytes. */
+typedef struct jl_archive_entry {
+    const char *key;
+    const char *value;
+    uint32_t key_size;
+    uint32_t value_size;
+    uint32_t key_line;   /* line of `; key` */
+    uint32_t value_line; /* line of the value */
+    uint32_t key_col;    /* column of the key's first character */
+    uint32_t hash;       /* of the key, for fast lookup */
+    bool used;           /* read by a field, the header or a migration */
+} jl_archive_entry;
+
+/* The spec's Archive: one object for both directions (`loading` says which).
+ * Zero-initialize, then call jl_archive_tokenize (loading) or
+ * jl_archive_begin_write (saving). */
+struct jl_archive {
+    bool loading;
+    const char *path;   /* for diagnostics; may be NULL */
+    jl_error *err;      /* where failures are described; may be NULL */
+    /* loading */
+    jl_archive_entry *entries;
+    uint32_t entry_count;
+    uint32_t last_line;     /* line count of the text, for "at end of file" */
+    uint32_t next_lookup;   /* where the next key search starts (files are
+                               usually in canonical order) */
+    uint32_t file_version;  /* `; version` (1 if absent) */
+    uint32_t class_version; /* `; class_version` (1 if absent) */
+    /* saving */
+    jl_arena *out;          /* text is appended here, contiguously */
+    char *out_begin;
+    char *out_cursor;
+    char *out_limit;
+    bool out_failed;        /* the output arena ran out */
+};
+
+/* The spec's tokenize_archive: splits text[0, size) into key/value entries
+ * allocated from arena (the text itself is not copied and must outlive the
+ * archive). Sets ar->loading. On a malformed file returns JL_ERR_PARSE with
+ * the line and column in err (JL_ERR_OUT_OF_MEMORY if arena is full); the
+ * arena may then hold a partial entry table, which the caller pops. */
+jl_status jl_archive_tokenize(jl_archive *ar, jl_arena *arena, const char *text, size_t size,
+                              const char *path, jl_error *err);
+
+/* The entry for key (NUL-terminated) or NULL. Does not mark it used. */
+jl_archive_entry *jl_archive_find(jl_archive *ar, const char *key);
+
+/* Reads one field of cls from the archive into derived: JL_OK (also when the
+ * key is absent: the default stays), or JL_ERR_PARSE at the value's line and
+ * column. */
+jl_status jl_archive_read_field(jl_archive *ar, const jl_field *field, void *derived);
+
+/* Parses a value of field type `type` (flags as in jl_field) from text into
+ * dst (the field's memory). The same parser as the file reader, so setting a
+ * field from the inspector is validated exactly like a file. On failure
+ * *bad_col is the 1-based column within text and err->message says why
+ * (err's path/line are left to the caller). */
+jl_status jl_value_parse(jl_field_type type, uint32_t flags, const char *text, size_t size,
+                         void *dst, uint32_t *bad_col, jl_error *err);
+
+/* Writes the canonical text of a value of field type `type` at src into out
+ * (out_size >= JL_VALUE_TEXT_MAX) and returns its length, not NUL-terminated. */
+enum { JL_VALUE_TEXT_MAX = 80 };
+uint32_t jl_value_format(jl_field_type type, const void *src, char *out);
+
+/* Name of a field type: "f32", "index", "bool", "vec3", "color", "entity_ref". */
+const char *jl_field_type_name(jl_field_type type);
+
+/* Reads a float32 key (used by migrations for keys a class dropped): JL_OK
+ * and marks the entry used, JL_ERR_NOT_FOUND if absent, JL_ERR_PARSE if
+ * malformed (flags as in jl_field: JL_FIELD_ALLOW_INF). */
+jl_status jl_archive_read_f32(jl_archive *ar, const char *key, float *out, uint32_t flags);
+
+/* Starts writing into out: the text grows contiguously at the top of out, so
+ * nothing else may be pushed on out until jl_archive_end_write. */
+void jl_archive_begin_write(jl_archive *ar, jl_arena *out);
+
+/* Finishes writing: *text and *size give the written text (in out, valid until out
+ * is popped below it). JL_ERR_OUT_OF_MEMORY if the arena ran out. */
+jl_status jl_archive_end_write(jl_archive *ar, const char **text, size_t *size);
+
+/* Appends raw bytes / a `; key` line plus a value line. */
+void jl_archive_write_raw(jl_archive *ar, const char *data, size_t size);
+void jl_archive_write_key(jl_archive *ar, const char *key);
+void jl_archive_write_field(jl_archive *ar, const jl_field *field, const void *derived);
+
+/* Writes an entity file (spec serialize, saving): header, position, the
+ * class's fields through cls->serialize, then `extra` verbatim (the unknown
+ * key/value lines kept from its file, each ending in '\n'; may be NULL). */
+jl_status jl_archive_write_entity(jl_archive *ar, const jl_entity *entity, const char *extra,
+                                  size_t extra_size);
+
+/* Reads the base fields (version, class_version, id, position) and the
+ * class's fields into an allocated entity (spec serialize, loading), then
+ * runs the migration if class_version is older, and sets
+ * JL_ENTITY_READ_ONLY if a version is newer. Does not assign the ID to the
+ * manager; *id_out gets it. JL_ERR_PARSE on bad values. */
+jl_status jl_archive_read_entity(jl_archive *ar, jl_entity *entity, uint64_t *id_out);
+
+/* The spec's deserialize_entity_in_place (4.4): resolves `; class`,
+ * allocates the entity in manager, streams every field into it, gives it
+ * its ID (jl_entity_set_id: duplicates are rejected), advances the ID
+ * generator (jl_manager_note_id) and clears its dirty flag. On any failure
+ * the allocation is rolled back (the manager is as before the call), *out is
+ * NULL and err says where: JL_ERR_PARSE, JL_ERR_UNKNOWN_CLASS,
+ * JL_ERR_DUPLICATE_ID, JL_ERR_CAPACITY or JL_ERR_OUT_OF_MEMORY. */
+jl_status jl_entity_deserialize_in_place(jl_entity_manager *manager, jl_archive *ar,
+                                         jl_entity **out);
+
+/* Appends the entries nobody used (unknown keys) to out as `; key\nvalue\n`
+ * lines, in file order, and returns their total size (0 if none; nothing
+ * is pushed then). *text points at them in out. */
+size_t jl_archive_collect_unknown(jl_archive *ar, jl_arena *out, const char **text);
+
+#endif

@@ -1,0 +1,119 @@
+/* fs.h - the file system as a small table of operations.
+ *
+ * Everything the persistence layer does to disk goes through one jl_fs: a
+ * struct of function pointers, one per primitive operation. jl_fs_native()
+ * is the real one (POSIX natively, the same calls on Emscripten's FS in
+ * wasm). A test builds its own table that forwards to the native one and
+ * counts operations or fails the Nth one with ENOSPC, EIO or EACCES, so every
+ * step of a save can be faulted without touching the engine.
+ *
+ * Primitive operations return 0 or an errno value (ENOENT, ENOSPC, ...);
+ * the composed helpers below turn that into a jl_status and a jl_error
+ * naming the path and the operation.
+ *
+ * Atomic replace (jl_fs_write_atomic): write `<path>.tmp` in the same
+ * directory, fsync it, close it, rename it over `<path>`. A crash or a
+ * failure at any step leaves either the old or the new complete file at
+ * `<path>`, never a truncated one; at worst a stray `*.jasset.tmp`, which
+ * jl_fs_is_temp_name recognizes and the world loader ignores and deletes.
+ * The directory itself is fsynced by jl_fs_sync_dir (once per save batch,
+ * after the renames, so a save of 10k files costs one directory sync, not
+ * 10k); under Emscripten the directory sync is skipped (no such thing).
+ */
+#ifndef JULIET_FS_H
+#define JULIET_FS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "arena.h"
+#include "status.h"
+
+/* What a directory entry is. Symlinks are followed (JL_FS_OTHER if the
+ * target cannot be resolved, e.g. a loop). */
+typedef enum jl_fs_kind { JL_FS_FILE = 0, JL_FS_DIR, JL_FS_OTHER } jl_fs_kind;
+
+typedef struct jl_fs_entry {
+    const char *name; /* NUL-terminated, in the listing's arena */
+    jl_fs_kind kind;
+} jl_fs_entry;
+
+typedef struct jl_fs jl_fs;
+
+/* The operation table. `fs` is the table itself, so a wrapper can find its
+ * own state through fs->user. Every operation returns 0 or an errno value. */
+struct jl_fs {
+    void *user;
+    /* Reads the whole regular file at path into memory from arena (one
+     * extra NUL byte after the data, not counted in *size). EISDIR for a
+     * directory, EINVAL for a non-regular file, ENOMEM if the arena is full. */
+    int (*read_file)(const jl_fs *fs, const char *path, jl_arena *arena, char **data, size_t *size);
+    /* Lists the entries of a directory (without . and ..), sorted by name
+     * bytewise, into arena. */
+    int (*list_dir)(const jl_fs *fs, const char *path, jl_arena *arena, jl_fs_entry **entries,
+                    uint32_t *count);
+    /* Creates (or truncates) path for writing; *handle is opaque. */
+    int (*open_write)(const jl_fs *fs, const char *path, intptr_t *handle);
+    /* Writes all of data (retrying short writes). */
+    int (*write)(const jl_fs *fs, intptr_t handle, const void *data, size_t size);
+    /* Flushes the file's data to stable storage. */
+    int (*sync)(const jl_fs *fs, intptr_t handle);
+    /* Closes the handle (also after a failure; the handle is gone either way). */
+    int (*close)(const jl_fs *fs, intptr_t handle);
+    /* Renames from over to, atomically replacing to. */
+    int (*rename)(const jl_fs *fs, const char *from, const char *to);
+    /* Flushes a directory's entries (after renames and deletes). */
+    int (*sync_dir)(const jl_fs *fs, const char *path);
+    /* Deletes a file. ENOENT if there is none. */
+    int (*remove)(const jl_fs *fs, const char *path);
+    /* Creates a directory; EEXIST if it exists. */
+    int (*make_dir)(const jl_fs *fs, const char *path);
+};
+
+/* The process's real file system. The table is a constant; never NULL. */
+const jl_fs *jl_fs_native(void);
+
+/* Names of the operations, for counters and messages: "read_file",
+ * "list_dir", "open_write", "write", "sync", "close", "rename",
+ * "sync_dir", "remove", "make_dir". */
+const char *jl_fs_op_name(uint32_t op);
+enum {
+    JL_FS_OP_READ_FILE = 0,
+    JL_FS_OP_LIST_DIR,
+    JL_FS_OP_OPEN_WRITE,
+    JL_FS_OP_WRITE,
+    JL_FS_OP_SYNC,
+    JL_FS_OP_CLOSE,
+    JL_FS_OP_RENAME,
+    JL_FS_OP_SYNC_DIR,
+    JL_FS_OP_REMOVE,
+    JL_FS_OP_MAKE_DIR,
+    JL_FS_OP_COUNT
+};
+
+/* Fills err with "<op> failed: <reason>" for errno value code at path and
+ * returns JL_ERR_IO (JL_ERR_NOT_FOUND for ENOENT). */
+jl_status jl_fs_error(jl_error *err, const char *path, const char *op, int code);
+
+/* Replaces path with data atomically (see the file comment). On failure the
+ * old file is untouched, the temporary is removed when possible, and err
+ * names path and the failed operation. Does not sync the directory. */
+jl_status jl_fs_write_atomic(const jl_fs *fs, const char *path, const void *data, size_t size,
+                             jl_error *err);
+
+/* Creates path as a directory unless it already exists. */
+jl_status jl_fs_ensure_dir(const jl_fs *fs, const char *path, jl_error *err);
+
+/* True for the name of a temporary file jl_fs_write_atomic may leave behind
+ * (ends in ".tmp"). */
+bool jl_fs_is_temp_name(const char *name);
+
+/* The suffix jl_fs_write_atomic appends to make the temporary's path. */
+#define JL_FS_TEMP_SUFFIX ".tmp"
+
+/* Joins dir and name with one '/' into out (NUL-terminated). Returns false
+ * (and writes an empty string) if it does not fit in out_size. */
+bool jl_fs_join(char *out, size_t out_size, const char *dir, const char *name);
+
+#endif

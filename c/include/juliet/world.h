@@ -1,0 +1,288 @@
+/* world.h - a world: its entities, its settings, loading from and saving to
+ * a directory of .jasset files (spec 4.2-4.4, 6; removal brainstorm 2.4-2.5).
+ *
+ * On disk a world is a directory:
+ *   <dir>/WorldSettings.jasset         `; version` and the settings fields
+ *   <dir>/Entities/<decimal id>.jasset one file per entity (archive.h)
+ *
+ * Loading (jl_world_load) reads every .jasset file of Entities/ in name order and
+ * WorldSettings.jasset, each exactly as spec 4.4 (tokenize, resolve class,
+ * allocate, stream fields in place, set the ID, advance the generator,
+ * clear dirty). A bad file is rolled back (the world is as before it) and
+ * recorded as a diagnostic `path:line:col: message`; loading goes on with
+ * the next file. A second file with an ID already loaded is rejected naming
+ * both paths; a file whose name is not its decimal ID is rejected. Files
+ * that failed are remembered: save never rewrites or deletes them. Leftover
+ * `*.jasset.tmp` files of an interrupted save are ignored and deleted.
+ *
+ * Saving (jl_world_save), in this order, touching nothing else:
+ *  1. deletions: for each ID removed since the last save (the manager's
+ *     pending_deletions), delete `Entities/<id>.jasset` unless an entity with
+ *     that ID is alive again (undo) or its file failed to load;
+ *  2. each dirty entity that is not read-only is written atomically
+ *     (fs.h: temporary file, fsync, rename) and its dirty flag cleared;
+ *  3. WorldSettings.jasset if the settings are dirty;
+ *  4. the directories are fsynced once.
+ * A failed delete stays pending; a failed write leaves the old file intact
+ * and the entity dirty; the save goes on with the other files and returns
+ * the first error, naming its file. Saving an unchanged world writes zero
+ * files. Loading, jl_world_mark_all_dirty, saving reproduces every file of
+ * a canonical world byte for byte.
+ *
+ * Dirty state (spec 6.3): created -> dirty; loaded -> clean; any mutation
+ * through this API (set field, position, create) -> dirty; saved -> clean.
+ *
+ * IDs. Each world's manager mints IDs as (tag << 32) | counter with a random
+ * 32-bit tag per session (jl_platform_entropy64), printed in the spec's
+ * form 0x + 16 hex digits. Loading advances the counter past loaded IDs of
+ * the same tag (jl_manager_note_id), and minting skips IDs in use, so one
+ * session never repeats an ID. Two sessions started from the same world
+ * (two git branches) collide only if they draw the same tag: probability
+ * 2^-32 ~= 2.3e-10 per pair of sessions, whatever the number of entities
+ * each creates (up to 2^32 each), which is below the required 1e-9 for two
+ * sessions creating 1M entities each. If the tags differ, the ID sets are
+ * disjoint. A collision that does happen is caught, never lost: the loader
+ * rejects the second file naming both paths.
+ *
+ * Memory: every byte comes from the world's arenas (reserved at init,
+ * committed as used). Pointers the world returns stay valid until the
+ * operation their comment names, or jl_world_shutdown.
+ *
+ * Spec names -> C names:
+ *   World                        jl_world
+ *   InitWorld / ShutdownWorld    jl_world_init / jl_world_shutdown
+ *   LoadWorld(dir)               jl_world_load
+ *   SaveWorld(dir)               jl_world_save
+ *   World::PendingDeletions      world->manager.pending_deletions
+ *   ProcessPendingDeletions      jl_world_process_pending_deletions
+ *   RemoveWorldEntity            jl_world_remove
+ *   MakeEntity (by class name)   jl_world_create
+ *   deserialize_entity_asset     jl_world_load_entity_text
+ *   serialize_entity_asset       jl_world_write_entity
+ */
+#ifndef JULIET_WORLD_H
+#define JULIET_WORLD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "arena.h"
+#include "class.h"
+#include "entity.h"
+#include "entity_manager.h"
+#include "fs.h"
+#include "status.h"
+
+/* The world's own settings (WorldSettings.jasset). */
+typedef struct jl_world_settings {
+    jl_vec3 gravity;         /* default 0 -9.81 0 */
+    jl_color ambient_color;  /* default #404040 */
+    float ambient_intensity; /* default 0.25 */
+    float time_of_day;       /* hours, default 12 */
+    uint64_t spawn_point;    /* ID of the entity players start at; 0 = none */
+} jl_world_settings;
+
+enum {
+    JL_WORLD_SETTINGS_VERSION = 1,
+    JL_WORLD_MAX_DIAGNOSTICS = 100000, /* more are counted, not stored */
+};
+
+/* Class record of the settings (not an entity class: it is not in the
+ * registry and its struct has no base pointer; fields and defaults only). */
+extern const jl_class jl_world_settings_class;
+
+/* Init options; a zero field means the default. */
+typedef struct jl_world_desc {
+    uint32_t capacity;      /* entities; default JL_DEFAULT_CAPACITY */
+    uint32_t id_tag;        /* high half of minted IDs; default random */
+    const jl_fs *fs;        /* file system; default jl_fs_native() */
+    bool keep_temp_files;   /* load leaves *.jasset.tmp alone (validate) */
+} jl_world_desc;
+
+/* Per class (and total) figures of the last load, for `juliet stats`. */
+typedef struct jl_world_stats {
+    uint32_t entities[JL_KIND_COUNT];
+    uint64_t bytes[JL_KIND_COUNT]; /* file bytes of the loaded entities */
+    uint32_t files_failed;
+    uint64_t settings_bytes;
+} jl_world_stats;
+
+/* What jl_world_save did. Paths are in the world's report arena, valid until
+ * the next save or shutdown. */
+typedef struct jl_save_report {
+    const char **written;   /* files replaced or created */
+    uint32_t written_count;
+    const char **deleted;   /* files deleted */
+    uint32_t deleted_count;
+    uint32_t failed_count;  /* files that could not be written or deleted */
+    jl_error error;         /* the first failure (status JL_OK if none) */
+} jl_save_report;
+
+/* A file or an ID the world must not touch on save. Private. */
+typedef struct jl_world_guard jl_world_guard;
+
+/* Per-entity side record, indexed by base slot: unknown key lines kept
+ * verbatim from its file (in the storage arena) and the ID they belong to
+ * (a slot reused by another entity does not inherit them). Private. */
+typedef struct jl_world_extra {
+    uint64_t id;
+    const char *text;
+    uint32_t size;
+    uint32_t reserved;
+} jl_world_extra;
+
+/* Reference sites seen while loading (for jl_world_check_references). */
+typedef struct jl_world_ref {
+    uint64_t target;
+    const char *path; /* storage arena */
+    uint32_t line, col;
+} jl_world_ref;
+
+typedef struct jl_world {
+    jl_entity_manager manager;
+    jl_world_settings settings;
+    bool settings_dirty;
+    bool settings_read_only;  /* WorldSettings.jasset newer than this build */
+    bool settings_failed;     /* WorldSettings.jasset failed to load: never rewritten */
+    bool initialized;
+    bool keep_temp_files;
+    const jl_fs *fs;
+
+    jl_arena scratch;     /* one file at a time while loading or saving */
+    jl_arena storage;     /* unknown-key text, kept paths */
+    jl_arena extras_arena;
+    jl_world_extra *extras; /* [manager capacity], committed as slots are used */
+    jl_arena diag_arena;
+    jl_error *diagnostics;
+    uint32_t diagnostic_count;  /* stored */
+    uint32_t diagnostic_total;  /* including those past JL_WORLD_MAX_DIAGNOSTICS */
+    jl_arena guard_arena;
+    uint64_t *guarded_ids;      /* open addressing, 0 = empty */
+    uint32_t guard_mask;
+    uint32_t guard_count;
+    jl_arena ref_arena;
+    jl_world_ref *refs;
+    uint32_t ref_count;
+    jl_arena report_arena;
+    jl_world_stats stats;
+} jl_world;
+
+/* Reserves the world's arenas and inits its manager; settings get their
+ * defaults (clean). desc may be NULL. JL_ERR_INVALID_ARGUMENT or
+ * JL_ERR_OUT_OF_MEMORY; on failure the world is zeroed and needs no shutdown. */
+jl_status jl_world_init(jl_world *world, const jl_world_desc *desc);
+
+/* Releases everything. Every pointer into the world becomes invalid. Safe
+ * twice and on a zeroed world. */
+void jl_world_shutdown(jl_world *world);
+
+/* LoadWorld (see the file comment). Adds to the world what loads; each
+ * problem becomes a diagnostic. Returns JL_OK if every file loaded, else the
+ * status of the first new diagnostic (the world still holds every good
+ * file); JL_ERR_NOT_FOUND/JL_ERR_IO if dir itself cannot be listed. */
+jl_status jl_world_load(jl_world *world, const char *dir);
+
+/* Loads one entity file's text (spec's deserialize_entity_asset) as if read
+ * from path (used for diagnostics and the name/ID check when path ends in
+ * ".jasset"; may be NULL). With mark_dirty the entity is dirty afterwards
+ * (restoring an entity from text, e.g. an undo), otherwise clean (it matches
+ * its file). On failure the world is unchanged and the problem is both in
+ * err (may be NULL) and in the diagnostics list. */
+jl_status jl_world_load_entity_text(jl_world *world, const char *path, const char *text,
+                                    size_t size, bool mark_dirty, jl_entity **out,
+                                    jl_error *err);
+
+/* Loads WorldSettings text (same rules). */
+jl_status jl_world_load_settings_text(jl_world *world, const char *path, const char *text,
+                                      size_t size, jl_error *err);
+
+/* SaveWorld (see the file comment). report may be NULL. JL_OK, or the status
+ * of the first failure (also in report->error). */
+jl_status jl_world_save(jl_world *world, const char *dir, jl_save_report *report);
+
+/* ProcessPendingDeletions: step 1 of save on its own (deletes files of
+ * removed entities under dir, keeps the failed ones pending). */
+jl_status jl_world_process_pending_deletions(jl_world *world, const char *dir,
+                                             jl_save_report *report);
+
+/* Marks every live entity and the settings dirty (fmt, full re-save). */
+void jl_world_mark_all_dirty(jl_world *world);
+
+/* MakeEntity by class name ("Inert", ...): a new entity with a fresh ID at
+ * x y z, class defaults, dirty. JL_ERR_UNKNOWN_CLASS, JL_ERR_CAPACITY,
+ * JL_ERR_OUT_OF_MEMORY (world unchanged, *out NULL). out may be NULL. */
+jl_status jl_world_create(jl_world *world, const char *class_name, float x, float y, float z,
+                          jl_entity **out);
+
+/* RemoveWorldEntity: destroys the entity in O(1) and queues its file for
+ * deletion at the next save. JL_ERR_NOT_FOUND if no live entity has id,
+ * JL_ERR_READ_ONLY for an entity from a newer file (never touched). */
+jl_status jl_world_remove(jl_world *world, uint64_t id);
+
+/* The live entity with id in O(1), or NULL. */
+jl_entity *jl_world_find(const jl_world *world, uint64_t id);
+
+/* Number of live entities. */
+uint32_t jl_world_count(const jl_world *world);
+
+/* Sets the field named field (or "position") of entity id from text, parsed
+ * exactly as in a file, and marks it dirty. JL_ERR_NOT_FOUND (no entity or
+ * no such field), JL_ERR_READ_ONLY, or JL_ERR_PARSE with the column in err;
+ * the entity is unchanged on failure. err may be NULL. */
+jl_status jl_world_set_field(jl_world *world, uint64_t id, const char *field, const char *text,
+                             size_t size, jl_error *err);
+
+/* Writes the canonical text of a field (or "position", "id", "class") of
+ * entity id into out (JL_VALUE_TEXT_MAX bytes, NUL-terminated); *size gets
+ * its length (may be NULL). JL_ERR_NOT_FOUND. */
+jl_status jl_world_get_field(const jl_world *world, uint64_t id, const char *field, char *out,
+                             uint32_t *size);
+
+/* The same for the settings. Setting marks the settings dirty;
+ * JL_ERR_READ_ONLY if they came from a newer or a failed file. */
+jl_status jl_world_settings_set(jl_world *world, const char *field, const char *text, size_t size,
+                                jl_error *err);
+jl_status jl_world_settings_get(const jl_world *world, const char *field, char *out,
+                                uint32_t *size);
+
+/* Writes the canonical .jasset text of entity id (what save would write,
+ * unknown keys included) into the world's scratch arena: *text is valid until
+ * the next call into the world that loads, saves or writes. JL_ERR_NOT_FOUND,
+ * JL_ERR_OUT_OF_MEMORY. */
+jl_status jl_world_write_entity(jl_world *world, uint64_t id, const char **text, size_t *size);
+
+/* The same for WorldSettings.jasset. */
+jl_status jl_world_write_settings(jl_world *world, const char **text, size_t *size);
+
+/* The default value of field i of cls as canonical text into out
+ * (JL_VALUE_TEXT_MAX bytes, NUL-terminated). JL_ERR_NOT_FOUND past the end. */
+jl_status jl_class_default_text(const jl_class *cls, uint32_t field_index, char *out);
+
+/* The unknown key lines kept for entity id (`; key\nvalue\n`...), or NULL
+ * with *size 0. Valid until shutdown. */
+const char *jl_world_unknown_keys(const jl_world *world, uint64_t id, uint32_t *size);
+
+/* True if the entity came from a file newer than this build. */
+bool jl_world_is_read_only(const jl_world *world, uint64_t id);
+
+/* Diagnostics gathered so far (loads and reference checks), oldest first.
+ * jl_world_diagnostic returns NULL past the count; the pointer is valid
+ * until jl_world_clear_diagnostics or shutdown. */
+uint32_t jl_world_diagnostic_count(const jl_world *world);
+const jl_error *jl_world_diagnostic(const jl_world *world, uint32_t index);
+void jl_world_clear_diagnostics(jl_world *world);
+
+/* Adds a diagnostic for every entity reference (ENTITY_REF field, the
+ * settings' spawn_point) seen in the loaded files whose target is not a live
+ * entity, at the reference's path, line and column. Returns how many. */
+uint32_t jl_world_check_references(jl_world *world);
+
+/* Figures of the loads so far. */
+const jl_world_stats *jl_world_get_stats(const jl_world *world);
+
+/* Writes "Entities/<decimal id>.jasset" under dir into out. false if it does
+ * not fit. */
+bool jl_world_entity_path(char *out, size_t out_size, const char *dir, uint64_t id);
+
+#endif
