@@ -1,0 +1,236 @@
+// Shared set-up of the browser tests: a Vite preview server of web/dist on a
+// free port, Debian's Chromium through playwright-core, temporary world
+// folders, a folder picker backed by a real directory on disk, and
+// screenshots under tests/e2e/artifacts/.
+import { execFileSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import * as fsp from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+export const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+export const artifacts = join(repo, 'tests/e2e/artifacts');
+export const sampleWorld = join(repo, 'assets/sample_world');
+const configFile = join(repo, 'web/vite.config.js');
+
+const LAUNCH_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+// Starts the preview server (building web/dist first if it is missing) and
+// the browser. Returns { url, browser, close }.
+export async function start() {
+  const vite = await import('vite');
+  if (!existsSync(join(repo, 'web/dist/index.html'))) {
+    await vite.build({ configFile, logLevel: 'warn' });
+  }
+  const server = await vite.preview({
+    configFile,
+    logLevel: 'warn',
+    preview: { port: 0, host: '127.0.0.1', strictPort: false },
+  });
+  const url = server.resolvedUrls.local[0];
+  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: LAUNCH_ARGS });
+  return {
+    url,
+    browser,
+    async close() {
+      await browser.close();
+      await new Promise((done) => server.httpServer.close(done));
+    },
+  };
+}
+
+// A page with a viewport fit for screenshots; page errors fail the test.
+export async function newPage(browser, { viewport = { width: 1440, height: 900 } } = {}) {
+  const context = await browser.newContext({ viewport, acceptDownloads: true });
+  const page = await context.newPage();
+  page.errors = [];
+  page.on('pageerror', (err) => page.errors.push(err));
+  page.on('console', (msg) => {
+    if (msg.type() === 'error') page.errors.push(new Error(msg.text()));
+  });
+  return page;
+}
+
+export async function screenshot(page, name) {
+  mkdirSync(artifacts, { recursive: true });
+  const path = join(artifacts, `${name}.png`);
+  await page.screenshot({ path });
+  return path;
+}
+
+export function tempDir(prefix = 'juliet-e2e-') {
+  return mkdtempSync(join(tmpdir(), prefix));
+}
+
+// A copy of the sample world in a temporary folder.
+export function copySample() {
+  const dir = join(tempDir(), 'sample_world');
+  cpSync(sampleWorld, dir, { recursive: true });
+  return dir;
+}
+
+export function removeDir(dir) {
+  rmSync(dir, { recursive: true, force: true });
+}
+
+// { relative path: { bytes, mtimeMs } } of every file under dir.
+export function snapshotDir(dir) {
+  const out = {};
+  const walk = (d) => {
+    for (const name of readdirSync(d)) {
+      const full = join(d, name);
+      const st = statSync(full);
+      if (st.isDirectory()) walk(full);
+      else out[relative(dir, full).split(sep).join('/')] = { bytes: readFileSync(full), mtimeMs: st.mtimeMs };
+    }
+  };
+  walk(dir);
+  return out;
+}
+
+export function entityFile(id) {
+  return `Entities/${BigInt(id).toString(10)}.jasset`;
+}
+
+// Makes window.showDirectoryPicker return a directory handle backed by the
+// real folder `dir`, so the app's File System Access code reads and writes
+// the disk. window.__pickerFailWrites = true makes every write fail.
+export async function mockFolderPicker(page, dir) {
+  const inside = (path) => {
+    const full = resolve(dir, path);
+    if (full !== dir && !full.startsWith(dir + sep)) throw new Error('outside the folder');
+    return full;
+  };
+  await page.exposeFunction('__pickerList', async (path) => {
+    const entries = await fsp.readdir(inside(path), { withFileTypes: true });
+    return entries.map((e) => ({ name: e.name, kind: e.isDirectory() ? 'directory' : 'file' }));
+  });
+  await page.exposeFunction('__pickerStat', async (path) => {
+    try {
+      return (await fsp.stat(inside(path))).isDirectory() ? 'directory' : 'file';
+    } catch {
+      return null;
+    }
+  });
+  await page.exposeFunction('__pickerMkdir', async (path) => {
+    await fsp.mkdir(inside(path), { recursive: true });
+  });
+  await page.exposeFunction('__pickerRead', async (path) => (await fsp.readFile(inside(path))).toString('base64'));
+  await page.exposeFunction('__pickerWrite', async (path, base64) => {
+    await fsp.writeFile(inside(path), Buffer.from(base64, 'base64'));
+  });
+  await page.exposeFunction('__pickerRemove', async (path) => {
+    await fsp.rm(inside(path));
+  });
+  await page.addInitScript((name) => {
+    const join = (a, b) => (a ? `${a}/${b}` : b);
+    const notFound = (path) => new DOMException(`${path} not found`, 'NotFoundError');
+    const toBase64 = (bytes) => {
+      let s = '';
+      for (let i = 0; i < bytes.length; i += 0x8000) s += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+      return btoa(s);
+    };
+    function fileHandle(path, fileName) {
+      return {
+        kind: 'file',
+        name: fileName,
+        async getFile() {
+          const b64 = await window.__pickerRead(path);
+          return new File([Uint8Array.from(atob(b64), (c) => c.charCodeAt(0))], fileName);
+        },
+        async createWritable() {
+          if (window.__pickerFailWrites) {
+            throw new DOMException('The folder is read-only', 'NoModificationAllowedError');
+          }
+          const parts = [];
+          return {
+            async write(data) {
+              if (data instanceof Blob) parts.push(new Uint8Array(await data.arrayBuffer()));
+              else if (data instanceof ArrayBuffer) parts.push(new Uint8Array(data));
+              else parts.push(new Uint8Array(data.buffer, data.byteOffset, data.byteLength).slice());
+            },
+            async close() {
+              const total = parts.reduce((n, p) => n + p.length, 0);
+              const all = new Uint8Array(total);
+              let at = 0;
+              for (const p of parts) {
+                all.set(p, at);
+                at += p.length;
+              }
+              await window.__pickerWrite(path, toBase64(all));
+            },
+          };
+        },
+      };
+    }
+    function dirHandle(path, dirName) {
+      return {
+        kind: 'directory',
+        name: dirName,
+        async *values() {
+          for (const e of await window.__pickerList(path)) {
+            const p = join(path, e.name);
+            yield e.kind === 'directory' ? dirHandle(p, e.name) : fileHandle(p, e.name);
+          }
+        },
+        async getDirectoryHandle(n, { create = false } = {}) {
+          const p = join(path, n);
+          const kind = await window.__pickerStat(p);
+          if (kind === null) {
+            if (!create) throw notFound(p);
+            await window.__pickerMkdir(p);
+          }
+          return dirHandle(p, n);
+        },
+        async getFileHandle(n, { create = false } = {}) {
+          const p = join(path, n);
+          if ((await window.__pickerStat(p)) === null && !create) throw notFound(p);
+          return fileHandle(p, n);
+        },
+        async removeEntry(n) {
+          const p = join(path, n);
+          if ((await window.__pickerStat(p)) === null) throw notFound(p);
+          if (window.__pickerFailWrites) throw new DOMException('The folder is read-only', 'NoModificationAllowedError');
+          await window.__pickerRemove(p);
+        },
+        async queryPermission() {
+          return 'granted';
+        },
+        async requestPermission() {
+          return 'granted';
+        },
+      };
+    }
+    window.showDirectoryPicker = async () => dirHandle('', name);
+  }, dir.split(sep).pop());
+}
+
+// The option of the entity list for an ID.
+export function option(page, id) {
+  return page.getByRole('option', { name: new RegExp(`^${id} `) });
+}
+
+// IDs of the options currently in the DOM of the entity list.
+export async function visibleIds(page) {
+  return page.getByRole('option').evaluateAll((els) => els.map((el) => el.id.replace(/^entity-/, '')));
+}
+
+// Waits for the world to be open (the list shows options).
+export async function waitOpen(page) {
+  await page.getByRole('option').first().waitFor();
+}
+
+// Runs the CLI of the native build.
+export function juliet(...args) {
+  return execFileSync(join(repo, 'build/native/juliet'), args, { encoding: 'utf8', maxBuffer: 1 << 26 });
+}

@@ -1,0 +1,92 @@
+// The Add entity dialog: a class and a position (by default the centre of
+// the map), checked before the engine creates the entity.
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { formatF32, parseF32 } from '../lib/fields.js';
+import { axes, center } from '../state/mapView.js';
+import { addEntity, classNames } from '../state/world.js';
+
+const AXES = ['X', 'Y', 'Z'];
+
+export function AddEntityDialog({ onClose }) {
+  const dialog = useRef(null);
+  const names = classNames.value;
+  const [className, setClassName] = useState(names[0] ?? '');
+  const [coords, setCoords] = useState(() => {
+    const start = [0, 0, 0];
+    const [h, v] = axes.peek();
+    start[h] = Math.round(center.peek()[0] * 100) / 100;
+    start[v] = Math.round(center.peek()[1] * 100) / 100;
+    return start.map(formatF32);
+  });
+  const [errors, setErrors] = useState([null, null, null]);
+
+  useEffect(() => {
+    const el = dialog.current;
+    el.showModal();
+    const onCancel = () => onClose();
+    el.addEventListener('close', onCancel);
+    return () => el.removeEventListener('close', onCancel);
+  }, []);
+
+  async function onSubmit(event) {
+    event.preventDefault();
+    const parsed = coords.map((t) => parseF32(t));
+    const errs = parsed.map((p) => p.error ?? null);
+    setErrors(errs);
+    if (errs.some(Boolean) || !className) return;
+    dialog.current.close();
+    await addEntity(className, parsed.map((p) => p.value));
+  }
+
+  return (
+    <dialog ref={dialog} class="add-dialog" aria-labelledby="add-title">
+      <form method="dialog" onSubmit={onSubmit}>
+        <h2 id="add-title">Add entity</h2>
+        <div class="field">
+          <label for="add-class">Class</label>
+          <select id="add-class" value={className} onChange={(e) => setClassName(e.currentTarget.value)}>
+            {names.map((name) => (
+              <option key={name} value={name}>
+                {name}
+              </option>
+            ))}
+          </select>
+        </div>
+        <fieldset class="vec3">
+          <legend>Position</legend>
+          {AXES.map((axis, i) => (
+            <div class={`field${errors[i] ? ' invalid' : ''}`} key={axis}>
+              <label for={`add-${axis}`}>{axis}</label>
+              <input
+                id={`add-${axis}`}
+                type="text"
+                inputMode="decimal"
+                value={coords[i]}
+                aria-invalid={errors[i] ? 'true' : undefined}
+                aria-describedby={errors[i] ? `add-${axis}-error` : undefined}
+                onInput={(e) => {
+                  const next = [...coords];
+                  next[i] = e.currentTarget.value;
+                  setCoords(next);
+                }}
+              />
+              {errors[i] && (
+                <span id={`add-${axis}-error`} class="field-error">
+                  {errors[i]}
+                </span>
+              )}
+            </div>
+          ))}
+        </fieldset>
+        <div class="dialog-buttons">
+          <button type="button" onClick={() => dialog.current.close()}>
+            Cancel
+          </button>
+          <button type="submit" class="primary">
+            Create
+          </button>
+        </div>
+      </form>
+    </dialog>
+  );
+}

@@ -1,0 +1,45 @@
+// The inspector's layout: toolbar and messages on top, the entity list on the
+// left, the map in the middle, the inspector on the right, pending changes
+// and diagnostics below.
+import { useEffect } from 'preact/hooks';
+import { save } from '../state/world.js';
+import { Diagnostics } from './Diagnostics.jsx';
+import { EntityList } from './EntityList.jsx';
+import { Inspector } from './Inspector.jsx';
+import { Messages } from './Messages.jsx';
+import { PendingChanges } from './PendingChanges.jsx';
+import { ProgressBar } from './ProgressBar.jsx';
+import { Toolbar } from './Toolbar.jsx';
+import { WorldMap } from './WorldMap.jsx';
+
+export function App() {
+  useEffect(() => {
+    const onKey = (event) => {
+      if ((event.ctrlKey || event.metaKey) && event.key.toLowerCase() === 's') {
+        event.preventDefault();
+        // Commit the field being typed in first: its change event fires on blur.
+        document.activeElement?.blur?.();
+        setTimeout(save, 0);
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, []);
+
+  return (
+    <div class="app">
+      <Toolbar />
+      <ProgressBar />
+      <Messages />
+      <main class="panes">
+        <EntityList />
+        <WorldMap />
+        <Inspector />
+      </main>
+      <footer class="lower">
+        <PendingChanges />
+        <Diagnostics />
+      </footer>
+    </div>
+  );
+}

@@ -1,0 +1,180 @@
+// The entity list: a virtualised listbox (only the rows in view are in the
+// DOM) with the class filter and ID search above it. Arrow keys, Page Up/Down,
+// Home and End move the selection; Delete removes the selected entity.
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
+import { formatPosition } from '../lib/fields.js';
+import { classCounts, classFilter, idSearch, totalCount, visibleRows } from '../state/listView.js';
+import { classColor } from '../state/mapView.js';
+import { revision, table } from '../state/table.js';
+import { deleteEntity, select, selectedId, status } from '../state/world.js';
+
+const ROW_HEIGHT = 28;
+const OVERSCAN = 8;
+
+export function EntityList() {
+  return (
+    <section class="pane list-pane" aria-label="Entities">
+      <ListFilters />
+      <EntityListbox />
+    </section>
+  );
+}
+
+function ListFilters() {
+  const counts = classCounts.value;
+  return (
+    <div class="filters">
+      <label>
+        Class
+        <select value={classFilter.value} onChange={(e) => (classFilter.value = e.currentTarget.value)}>
+          <option value="">All classes ({totalCount.value.toLocaleString('en')})</option>
+          {Object.entries(counts).map(([name, n]) => (
+            <option value={name} key={name}>
+              {name} ({n.toLocaleString('en')})
+            </option>
+          ))}
+        </select>
+      </label>
+      <label>
+        Search ID
+        <input
+          type="search"
+          placeholder="0x… or file number"
+          value={idSearch.value}
+          onInput={(e) => (idSearch.value = e.currentTarget.value)}
+        />
+      </label>
+    </div>
+  );
+}
+
+function EntityListbox() {
+  const scroller = useRef(null);
+  const [scrollTop, setScrollTop] = useState(0);
+  const [height, setHeight] = useState(400);
+  const rows = visibleRows.value;
+  revision.value; // redraw the rows in view on every edit
+  const selId = selectedId.value;
+  const selRow = selId === null ? -1 : table.rowOf.get(selId) ?? -1;
+  const selIndex = selRow < 0 ? -1 : indexOfRow(rows, selRow);
+
+  useLayoutEffect(() => {
+    const el = scroller.current;
+    const observer = new ResizeObserver(() => setHeight(el.clientHeight));
+    observer.observe(el);
+    setHeight(el.clientHeight);
+    return () => observer.disconnect();
+  }, []);
+
+  // Bring the selection into view when it changes (from the map, the keyboard
+  // or a link in the inspector).
+  useEffect(() => {
+    const el = scroller.current;
+    if (selIndex < 0 || !el) return;
+    const top = selIndex * ROW_HEIGHT;
+    if (top < el.scrollTop) el.scrollTop = top;
+    else if (top + ROW_HEIGHT > el.scrollTop + el.clientHeight) {
+      el.scrollTop = top + ROW_HEIGHT - el.clientHeight;
+    }
+  }, [selId, selIndex]);
+
+  const first = Math.max(0, Math.floor(scrollTop / ROW_HEIGHT) - OVERSCAN);
+  const last = Math.min(rows.length, Math.ceil((scrollTop + height) / ROW_HEIGHT) + OVERSCAN);
+
+  function move(index) {
+    if (rows.length === 0) return;
+    const i = Math.max(0, Math.min(rows.length - 1, index));
+    select(table.ids[rows[i]]);
+  }
+
+  function onKeyDown(event) {
+    const page = Math.max(1, Math.floor(height / ROW_HEIGHT) - 1);
+    const at = selIndex;
+    const keys = {
+      ArrowDown: () => move(at + 1),
+      ArrowUp: () => move(at < 0 ? 0 : at - 1),
+      PageDown: () => move(at + page),
+      PageUp: () => move(at - page),
+      Home: () => move(0),
+      End: () => move(rows.length - 1),
+      Delete: () => selId !== null && deleteEntity(selId),
+    };
+    const action = keys[event.key];
+    if (action) {
+      event.preventDefault();
+      action();
+    }
+  }
+
+  const items = [];
+  for (let i = first; i < last; i++) {
+    const row = rows[i];
+    items.push(<EntityRow key={table.ids[row]} row={row} index={i} total={rows.length} selected={row === selRow} />);
+  }
+
+  const empty = status.value === 'ready' && rows.length === 0;
+  return (
+    <div
+      ref={scroller}
+      class="listbox"
+      role="listbox"
+      tabIndex={0}
+      aria-label="Entity list"
+      aria-activedescendant={selIndex >= first && selIndex < last ? optionId(selId) : undefined}
+      onScroll={(e) => setScrollTop(e.currentTarget.scrollTop)}
+      onKeyDown={onKeyDown}
+    >
+      <div class="listbox-inner" style={{ height: `${rows.length * ROW_HEIGHT}px` }}>
+        <div class="listbox-rows" style={{ transform: `translateY(${first * ROW_HEIGHT}px)` }}>
+          {items}
+        </div>
+      </div>
+      {empty && <p class="muted empty">No entity matches.</p>}
+    </div>
+  );
+}
+
+function EntityRow({ row, index, total, selected }) {
+  const id = table.ids[row];
+  const k = table.cls[row];
+  const cls = table.classNames[k];
+  const dirty = table.dirty[row] === 1;
+  const position = [table.pos[row * 3], table.pos[row * 3 + 1], table.pos[row * 3 + 2]];
+  return (
+    <div
+      id={optionId(id)}
+      class={`row${selected ? ' selected' : ''}`}
+      role="option"
+      aria-selected={selected ? 'true' : 'false'}
+      aria-posinset={index + 1}
+      aria-setsize={total}
+      aria-label={`${id} ${cls}${dirty ? ', unsaved' : ''}`}
+      onClick={() => select(id)}
+    >
+      <span class="swatch" style={{ background: classColor(cls) }} />
+      <span class="id">{id}</span>
+      <span class="cls">{cls}</span>
+      <span class="pos">{formatPosition(position)}</span>
+      <span class="dirty" title={dirty ? 'Unsaved changes' : undefined}>
+        {dirty ? '●' : ''}
+      </span>
+    </div>
+  );
+}
+
+function optionId(id) {
+  return `entity-${id}`;
+}
+
+function indexOfRow(rows, row) {
+  // Rows are in ascending order: binary search.
+  let lo = 0;
+  let hi = rows.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if (rows[mid] === row) return mid;
+    if (rows[mid] < row) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return -1;
+}

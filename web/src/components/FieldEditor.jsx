@@ -1,0 +1,177 @@
+// The editor of one class field, chosen by its reflected type: numbers,
+// index (empty = none), bool, colour, vector, and entity reference (with a
+// link that selects the target).
+import {
+  INDEX_NONE,
+  formatF32,
+  formatIndex,
+  isNullRef,
+  parseColor,
+  parseEntityId,
+  parseF32,
+  parseIndex,
+} from '../lib/fields.js';
+import { entityExists, fieldErrors, select, setField } from '../state/world.js';
+import { TextField } from './TextField.jsx';
+
+const AXES = ['X', 'Y', 'Z'];
+
+export function allowsInf(field) {
+  if (field.allowInf !== undefined) return !!field.allowInf;
+  const flags = field.flags;
+  if (Array.isArray(flags)) return flags.some((f) => /inf/i.test(f));
+  if (typeof flags === 'string') return /inf/i.test(flags);
+  return false;
+}
+
+export function FieldEditor({ field, value, disabled }) {
+  const id = `field-${field.name.replace(/[^\w-]/g, '_')}`;
+  const common = { id, label: field.name, errorKey: field.name, disabled };
+  switch (field.type) {
+    case 'f32':
+      return (
+        <TextField
+          {...common}
+          inputMode="decimal"
+          value={formatF32(value)}
+          parse={(t) => parseF32(t, { allowInf: allowsInf(field) })}
+          onCommit={(v) => setField(field.name, v)}
+        />
+      );
+    case 'index':
+      return (
+        <TextField
+          {...common}
+          inputMode="numeric"
+          placeholder="none"
+          value={formatIndex(value)}
+          parse={parseIndex}
+          onCommit={(v) => setField(field.name, v === INDEX_NONE ? INDEX_NONE : v)}
+        />
+      );
+    case 'bool':
+      return <BoolField {...common} value={!!value} name={field.name} />;
+    case 'color':
+      return <ColorField {...common} value={value} name={field.name} />;
+    case 'vec3':
+      return <Vec3Field {...common} value={value} name={field.name} />;
+    case 'entity_ref':
+      return <RefField {...common} value={value} name={field.name} />;
+    default:
+      return (
+        <div class="field">
+          <span class="label">{field.name}</span>
+          <output>{JSON.stringify(value)}</output>
+        </div>
+      );
+  }
+}
+
+function ErrorText({ id, errorKey }) {
+  const error = fieldErrors.value[errorKey];
+  return error ? (
+    <span id={id} class="field-error">
+      {error}
+    </span>
+  ) : null;
+}
+
+function BoolField({ id, label, value, name, disabled }) {
+  const error = fieldErrors.value[name];
+  return (
+    <div class={`field check${error ? ' invalid' : ''}`}>
+      <input
+        id={id}
+        type="checkbox"
+        checked={value}
+        disabled={disabled}
+        aria-describedby={error ? `${id}-error` : undefined}
+        onChange={(e) => setField(name, e.currentTarget.checked)}
+      />
+      <label for={id}>{label}</label>
+      <ErrorText id={`${id}-error`} errorKey={name} />
+    </div>
+  );
+}
+
+function ColorField({ id, label, value, name, disabled }) {
+  const error = fieldErrors.value[name];
+  return (
+    <div class={`field${error ? ' invalid' : ''}`}>
+      <label for={id}>{label}</label>
+      <span class="color-row">
+        <input
+          id={id}
+          type="color"
+          value={value}
+          disabled={disabled}
+          aria-describedby={error ? `${id}-error` : undefined}
+          onChange={(e) => {
+            const parsed = parseColor(e.currentTarget.value);
+            if (!parsed.error) setField(name, parsed.value);
+          }}
+        />
+        <code>{value}</code>
+      </span>
+      <ErrorText id={`${id}-error`} errorKey={name} />
+    </div>
+  );
+}
+
+function Vec3Field({ id, label, value, name, disabled }) {
+  const vector = Array.isArray(value) ? value : [value?.x ?? 0, value?.y ?? 0, value?.z ?? 0];
+  return (
+    <fieldset class="vec3">
+      <legend>{label}</legend>
+      {AXES.map((axis, i) => (
+        <TextField
+          key={axis}
+          id={`${id}-${axis}`}
+          label={`${label} ${axis}`}
+          errorKey={`${name}.${i}`}
+          disabled={disabled}
+          inputMode="decimal"
+          value={formatF32(vector[i])}
+          parse={(t) => parseF32(t)}
+          onCommit={(v) => {
+            const next = [...vector];
+            next[i] = v;
+            return setField(name, next, `${name}.${i}`);
+          }}
+        />
+      ))}
+    </fieldset>
+  );
+}
+
+function RefField({ id, label, value, name, disabled }) {
+  const target = value ?? '';
+  const none = isNullRef(target);
+  return (
+    <div class="ref-field">
+      <TextField
+        id={id}
+        label={label}
+        errorKey={name}
+        disabled={disabled}
+        placeholder="none"
+        value={none ? '' : target}
+        parse={(t) => {
+          const parsed = parseEntityId(t);
+          if (parsed.error || isNullRef(parsed.value)) return parsed;
+          if (!entityExists(parsed.value)) return { error: `No entity ${parsed.value} in this world` };
+          return parsed;
+        }}
+        onCommit={(v) => setField(name, v)}
+      />
+      {!none &&
+        (entityExists(target) ? (
+          <button type="button" class="link" onClick={() => select(target)}>
+            Go to {target}
+          </button>
+        ) : (
+          <span class="muted">{target} is not in this world</span>
+        ))}
+    </div>
+  );
+}

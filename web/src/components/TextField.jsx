@@ -1,0 +1,68 @@
+// A labelled text input that keeps what the user types until it is
+// committed (Enter or leaving the field), checks it with `parse`, and shows
+// the error next to it. Escape puts back the current value.
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { fieldErrors, showFieldError } from '../state/world.js';
+
+export function TextField({ id, label, value, parse, onCommit, errorKey, disabled, placeholder, inputMode }) {
+  const [draft, setDraft] = useState(null);
+  const committing = useRef(false);
+  const error = fieldErrors.value[errorKey];
+
+  // A new value from the engine replaces a draft that was committed.
+  useEffect(() => {
+    if (!committing.current) setDraft(null);
+  }, [value]);
+
+  async function commit(text) {
+    if (text === null || text === value) {
+      setDraft(null);
+      if (error) showFieldError(errorKey, null);
+      return;
+    }
+    const parsed = parse(text);
+    if (parsed.error) {
+      showFieldError(errorKey, parsed.error);
+      return;
+    }
+    committing.current = true;
+    await onCommit(parsed.value);
+    committing.current = false;
+    if (!fieldErrors.peek()[errorKey]) setDraft(null);
+  }
+
+  const errorId = `${id}-error`;
+  return (
+    <div class={`field${error ? ' invalid' : ''}`}>
+      <label for={id}>{label}</label>
+      <input
+        id={id}
+        type="text"
+        inputMode={inputMode}
+        spellcheck={false}
+        autocomplete="off"
+        placeholder={placeholder}
+        disabled={disabled}
+        value={draft ?? value}
+        aria-invalid={error ? 'true' : undefined}
+        aria-describedby={error ? errorId : undefined}
+        onInput={(e) => setDraft(e.currentTarget.value)}
+        onChange={(e) => commit(e.currentTarget.value)}
+        onKeyDown={(e) => {
+          if (e.key === 'Enter') {
+            e.preventDefault();
+            commit(e.currentTarget.value);
+          } else if (e.key === 'Escape') {
+            setDraft(null);
+            showFieldError(errorKey, null);
+          }
+        }}
+      />
+      {error && (
+        <span id={errorId} class="field-error">
+          {error}
+        </span>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,92 @@
+// The toolbar: open (sample, folder picker, folder upload), save, add and
+// delete, and the name of the open world.
+import { useRef, useState } from 'preact/hooks';
+import { canPickFolder } from '../state/folders.js';
+import {
+  busy,
+  deleteEntity,
+  openFolder,
+  openSample,
+  openUpload,
+  pending,
+  save,
+  selectedId,
+  source,
+  status,
+  worldName,
+} from '../state/world.js';
+import { AddEntityDialog } from './AddEntityDialog.jsx';
+
+const SOURCE_TEXT = {
+  sample: 'bundled sample, Save downloads changes',
+  folder: 'folder on disk, Save writes into it',
+  upload: 'uploaded copy, Save downloads changes',
+};
+
+export function Toolbar() {
+  const upload = useRef(null);
+  const [adding, setAdding] = useState(false);
+  const ready = status.value === 'ready';
+  const count = pending.value.length;
+
+  async function onOpenFolder() {
+    if (!canPickFolder() || !(await openFolder())) upload.current.click();
+  }
+
+  return (
+    <header class="toolbar">
+      <h1 class="brand">Juliet World</h1>
+      <div class="group">
+        <button type="button" onClick={openSample} disabled={busy.value}>
+          Open sample
+        </button>
+        <button type="button" onClick={onOpenFolder} disabled={busy.value}>
+          Open folder
+        </button>
+        <label class="button secondary">
+          Upload folder
+          <input
+            ref={upload}
+            class="visually-hidden"
+            type="file"
+            webkitdirectory=""
+            multiple
+            disabled={busy.value}
+            onChange={(e) => {
+              const files = [...e.currentTarget.files];
+              e.currentTarget.value = '';
+              if (files.length) openUpload(files);
+            }}
+          />
+        </label>
+      </div>
+      <div class="group">
+        <button type="button" class="primary" onClick={save} disabled={!ready} aria-keyshortcuts="Control+S">
+          Save
+        </button>
+        <button type="button" onClick={() => setAdding(true)} disabled={!ready}>
+          Add entity
+        </button>
+        <button
+          type="button"
+          onClick={() => deleteEntity()}
+          disabled={!ready || selectedId.value === null}
+        >
+          Delete entity
+        </button>
+      </div>
+      <div class="world-name">
+        {worldName.value ? (
+          <>
+            <strong>{worldName.value}</strong>
+            <span class="muted"> · {SOURCE_TEXT[source.value?.kind] ?? ''}</span>
+            {count > 0 && <span class="unsaved"> · {count} unsaved</span>}
+          </>
+        ) : (
+          <span class="muted">No world open</span>
+        )}
+      </div>
+      {adding && <AddEntityDialog onClose={() => setAdding(false)} />}
+    </header>
+  );
+}

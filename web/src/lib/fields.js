@@ -1,0 +1,81 @@
+// Parsing and formatting of field values as the inspector shows them. Every
+// value a user types is checked here before it goes to the engine; a parse
+// returns { value } or { error } with a message fit to show next to the field.
+
+export const INDEX_NONE = 4294967295; // JL_INDEX_MAX: "no index"
+export const NULL_REF = '0x0000000000000000';
+const F32_MAX = 3.4028234663852886e38;
+const NUMBER = /^[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?$/i;
+
+// The shortest decimal text that reads back as the same 32-bit float.
+export function formatF32(value) {
+  if (value === Infinity) return 'inf';
+  if (value === -Infinity) return '-inf';
+  if (!Number.isFinite(value)) return String(value);
+  const f = Math.fround(value);
+  for (let digits = 1; digits <= 9; digits++) {
+    const text = f.toPrecision(digits);
+    if (Math.fround(Number(text)) === f) return String(Number(text));
+  }
+  return String(f);
+}
+
+export function formatPosition(position) {
+  return position.map((v) => v.toFixed(1)).join(', ');
+}
+
+export function parseF32(text, { allowInf = false } = {}) {
+  const t = String(text).trim();
+  if (t === '') return { error: 'Enter a number' };
+  if (/^[-+]?inf(inity)?$/i.test(t)) {
+    if (!allowInf) return { error: 'Must be a finite number' };
+    return { value: t.startsWith('-') ? -Infinity : Infinity };
+  }
+  if (!NUMBER.test(t)) return { error: `"${t}" is not a number` };
+  const value = Number(t);
+  if (!Number.isFinite(value) || Math.abs(value) > F32_MAX) {
+    return { error: 'Out of range for a 32-bit float' };
+  }
+  return { value };
+}
+
+export function parseIndex(text) {
+  const t = String(text).trim();
+  if (t === '' || /^none$/i.test(t)) return { value: INDEX_NONE };
+  if (!/^\d+$/.test(t)) return { error: 'Enter a whole number of 0 or more, or leave empty for none' };
+  const value = Number(t);
+  if (value >= INDEX_NONE) return { error: `Must be below ${INDEX_NONE}` };
+  return { value };
+}
+
+export function formatIndex(value) {
+  return value === INDEX_NONE || value === null || value === undefined ? '' : String(value);
+}
+
+// An entity ID typed as 0x + up to 16 hex digits or as the decimal number of
+// its file name; empty means none.
+export function parseEntityId(text) {
+  const t = String(text).trim();
+  if (t === '' || /^none$/i.test(t)) return { value: NULL_REF };
+  let n;
+  if (/^0x[0-9a-f]{1,16}$/i.test(t)) n = BigInt(t);
+  else if (/^\d{1,20}$/.test(t)) n = BigInt(t);
+  else return { error: 'Enter an ID like 0x0000000000000001, or leave empty for none' };
+  if (n > 0xffffffffffffffffn) return { error: 'An ID has at most 64 bits' };
+  return { value: '0x' + n.toString(16).padStart(16, '0') };
+}
+
+export function parseColor(text) {
+  const t = String(text).trim();
+  if (!/^#[0-9a-f]{6}$/i.test(t)) return { error: 'Enter a colour as #rrggbb' };
+  return { value: t.toLowerCase() };
+}
+
+export function isNullRef(id) {
+  return !id || /^0x0+$/i.test(id);
+}
+
+// File of an entity inside the world folder: Entities/<decimal ID>.jasset.
+export function entityPath(id) {
+  return `Entities/${BigInt(id).toString(10)}.jasset`;
+}

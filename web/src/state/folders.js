@@ -1,0 +1,113 @@
+// Reading a world from the user's disk and writing saved files back: through
+// the File System Access API (a directory handle, so Save writes into the
+// folder) or from a folder upload (Save then downloads the changed files
+// with the list of files to delete).
+import { reportProgress } from './progress.js';
+import { zipFiles } from '../lib/zip.js';
+
+export const canPickFolder = () => typeof window.showDirectoryPicker === 'function';
+
+export async function pickFolder() {
+  return window.showDirectoryPicker({ id: 'juliet-world', mode: 'readwrite' });
+}
+
+// Every .jasset file under a directory handle, as [{ path, file }].
+export async function readFolderHandle(handle) {
+  const out = [];
+  async function walk(dir, prefix) {
+    for await (const entry of dir.values()) {
+      if (entry.name.startsWith('.')) continue;
+      if (entry.kind === 'directory') await walk(entry, `${prefix}${entry.name}/`);
+      else if (entry.name.endsWith('.jasset')) {
+        out.push({ path: prefix + entry.name, file: await entry.getFile() });
+        if (out.length % 1000 === 0) reportProgress('Listing files', out.length, 0);
+      }
+    }
+  }
+  await walk(handle, '');
+  return out;
+}
+
+// The .jasset files of an <input type=file webkitdirectory> selection, with
+// paths relative to the chosen folder.
+export function readUploadedFiles(fileList) {
+  const out = [];
+  let name = '';
+  for (const file of fileList) {
+    const rel = file.webkitRelativePath || file.name;
+    const slash = rel.indexOf('/');
+    if (!name && slash > 0) name = rel.slice(0, slash);
+    if (!rel.endsWith('.jasset')) continue;
+    out.push({ path: slash > 0 ? rel.slice(slash + 1) : rel, file });
+  }
+  return { name: name || 'world', files: out };
+}
+
+export async function ensureWritable(handle) {
+  if (typeof handle.queryPermission !== 'function') return;
+  const opts = { mode: 'readwrite' };
+  if ((await handle.queryPermission(opts)) === 'granted') return;
+  if ((await handle.requestPermission(opts)) !== 'granted') {
+    throw new Error(`No permission to write into the folder "${handle.name}"`);
+  }
+}
+
+async function parentDir(root, path, create) {
+  const parts = path.split('/');
+  const name = parts.pop();
+  let dir = root;
+  for (const part of parts) dir = await dir.getDirectoryHandle(part, { create });
+  return { dir, name };
+}
+
+// Writes files [{ path, bytes }] and deletes paths under a directory handle.
+// Returns what was done; on failure the error carries `done` (the paths
+// already written or deleted) so the rest can stay pending.
+export async function writeToFolder(handle, files, deletions) {
+  const done = [];
+  const total = files.length + deletions.length;
+  try {
+    for (const { path, bytes } of files) {
+      const { dir, name } = await parentDir(handle, path, true);
+      const fileHandle = await dir.getFileHandle(name, { create: true });
+      const writable = await fileHandle.createWritable();
+      await writable.write(bytes);
+      await writable.close();
+      done.push(path);
+      reportProgress('Writing files', done.length, total);
+    }
+    for (const path of deletions) {
+      try {
+        const { dir, name } = await parentDir(handle, path, false);
+        await dir.removeEntry(name);
+      } catch (err) {
+        if (err?.name !== 'NotFoundError') throw err;
+      }
+      done.push(path);
+      reportProgress('Deleting files', done.length, total);
+    }
+  } catch (err) {
+    err.done = done;
+    throw err;
+  }
+  return done;
+}
+
+// Offers the changed files and the list of files to delete as one .zip.
+export function downloadChanges(worldName, files, deletions) {
+  const entries = [...files];
+  if (deletions.length) {
+    const text =
+      'Delete these files from the world folder:\n' + deletions.map((p) => p + '\n').join('');
+    entries.push({ path: 'DELETED.txt', bytes: new TextEncoder().encode(text) });
+  }
+  const url = URL.createObjectURL(zipFiles(entries));
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = `${worldName}-changes.zip`;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 60_000);
+  return a.download;
+}

@@ -1,0 +1,91 @@
+// The map's camera: which two axes it shows (a top-down view of X and Z, or
+// X and Y), the world point at the centre and the zoom in pixels per unit.
+import { signal } from '@preact/signals';
+import { table } from './table.js';
+
+export const axes = signal([0, 2]); // indexes into a position: horizontal, vertical
+export const center = signal([0, 0]); // world coordinates on those axes
+export const scale = signal(1); // pixels per world unit
+export const viewSize = signal([0, 0]); // the canvas size in CSS pixels
+
+// The colour of each class on the map and in the list.
+const KNOWN = { Inert: '#9aa5b1', Light: '#f5b700', Prop: '#3fa7f5' };
+const PALETTE = ['#e8598a', '#57c785', '#b38cff', '#ff8a3d', '#4dd0e1', '#c0ca33'];
+export function classColor(name) {
+  if (KNOWN[name]) return KNOWN[name];
+  let hash = 0;
+  for (let i = 0; i < name.length; i++) hash = (hash * 31 + name.charCodeAt(i)) >>> 0;
+  return PALETTE[hash % PALETTE.length];
+}
+
+function extent(axis) {
+  let min = Infinity;
+  let max = -Infinity;
+  for (let row = 0; row < table.size; row++) {
+    if (!table.alive[row]) continue;
+    const v = table.pos[row * 3 + axis];
+    if (v < min) min = v;
+    if (v > max) max = v;
+  }
+  return [min, max];
+}
+
+// Chooses the ground plane (the vertical axis is the one that varies least)
+// and frames every entity.
+export function fitWorld({ chooseAxes = false } = {}) {
+  if (chooseAxes) {
+    const [y0, y1] = extent(1);
+    const [z0, z1] = extent(2);
+    axes.value = y1 - y0 > z1 - z0 ? [0, 1] : [0, 2];
+  }
+  const [h, v] = axes.value;
+  const [x0, x1] = extent(h);
+  const [y0, y1] = extent(v);
+  const [w, hgt] = viewSize.value;
+  if (!Number.isFinite(x0) || w === 0 || hgt === 0) {
+    center.value = [0, 0];
+    scale.value = 4;
+    return;
+  }
+  const spanX = Math.max(x1 - x0, 1);
+  const spanY = Math.max(y1 - y0, 1);
+  center.value = [(x0 + x1) / 2, (y0 + y1) / 2];
+  scale.value = Math.min((w - 40) / spanX, (hgt - 40) / spanY);
+}
+
+export function toggleAxes() {
+  axes.value = axes.value[1] === 2 ? [0, 1] : [0, 2];
+  fitWorld();
+}
+
+export function zoomAt(factor, px, py) {
+  const [w, h] = viewSize.value;
+  const [cx, cy] = center.value;
+  const s = scale.value;
+  const next = Math.min(Math.max(s * factor, 1e-4), 1e5);
+  // Keep the world point under (px, py) where it is.
+  const wx = cx + (px - w / 2) / s;
+  const wy = cy - (py - h / 2) / s;
+  center.value = [wx - (px - w / 2) / next, wy + (py - h / 2) / next];
+  scale.value = next;
+}
+
+export function panBy(dx, dy) {
+  const [cx, cy] = center.value;
+  center.value = [cx - dx / scale.value, cy + dy / scale.value];
+}
+
+// World <-> screen (CSS pixels); the vertical axis grows upwards on screen.
+export function toScreen(wx, wy) {
+  const [w, h] = viewSize.value;
+  const [cx, cy] = center.value;
+  const s = scale.value;
+  return [(wx - cx) * s + w / 2, h / 2 - (wy - cy) * s];
+}
+
+export function toWorld(px, py) {
+  const [w, h] = viewSize.value;
+  const [cx, cy] = center.value;
+  const s = scale.value;
+  return [cx + (px - w / 2) / s, cy - (py - h / 2) / s];
+}

@@ -1,0 +1,118 @@
+// The entity table: every entity's ID, class, position and dirty mark in
+// columns (typed arrays), so that the list and the map can show 100,000
+// entities without an object per entity. Rows never move; a removed entity
+// leaves a dead row. `revision` changes on every data change and
+// `structure` when rows are added or removed, which is what the list's
+// filter depends on.
+import { signal } from '@preact/signals';
+
+export const revision = signal(0);
+export const structure = signal(0);
+
+export const table = {
+  size: 0, // rows in use, dead ones included
+  ids: [],
+  classNames: [],
+  cls: new Uint8Array(0),
+  pos: new Float32Array(0),
+  dirty: new Uint8Array(0),
+  alive: new Uint8Array(0),
+  rowOf: new Map(),
+};
+
+function grow(capacity) {
+  const cls = new Uint8Array(capacity);
+  const pos = new Float32Array(capacity * 3);
+  const dirty = new Uint8Array(capacity);
+  const alive = new Uint8Array(capacity);
+  cls.set(table.cls.subarray(0, table.size));
+  pos.set(table.pos.subarray(0, table.size * 3));
+  dirty.set(table.dirty.subarray(0, table.size));
+  alive.set(table.alive.subarray(0, table.size));
+  Object.assign(table, { cls, pos, dirty, alive });
+}
+
+// Replaces the whole table with the columns sent by the engine worker.
+export function loadTable({ ids, classNames, cls, pos, dirty }) {
+  const n = ids.length;
+  const alive = new Uint8Array(n).fill(1);
+  const rowOf = new Map();
+  for (let i = 0; i < n; i++) rowOf.set(ids[i], i);
+  Object.assign(table, { size: n, ids, classNames: [...classNames], cls, pos, dirty, alive, rowOf });
+  revision.value++;
+  structure.value++;
+}
+
+export function clearTable() {
+  loadTable({
+    ids: [],
+    classNames: [],
+    cls: new Uint8Array(0),
+    pos: new Float32Array(0),
+    dirty: new Uint8Array(0),
+  });
+}
+
+function classIndex(name) {
+  let k = table.classNames.indexOf(name);
+  if (k < 0) {
+    k = table.classNames.length;
+    table.classNames.push(name);
+  }
+  return k;
+}
+
+// Adds or updates the row of one entity ({ id, class, position, dirty }).
+export function putEntity(entity) {
+  let row = table.rowOf.get(entity.id);
+  const added = row === undefined;
+  if (added) {
+    if (table.size === table.alive.length) grow(Math.max(16, table.size * 2));
+    row = table.size++;
+    table.ids[row] = entity.id;
+    table.rowOf.set(entity.id, row);
+    table.alive[row] = 1;
+  }
+  table.cls[row] = classIndex(entity.class);
+  table.pos[row * 3] = entity.position[0];
+  table.pos[row * 3 + 1] = entity.position[1];
+  table.pos[row * 3 + 2] = entity.position[2];
+  table.dirty[row] = entity.dirty ? 1 : 0;
+  revision.value++;
+  if (added) structure.value++;
+}
+
+// Moves an entity's row without telling the engine (a map drag in progress).
+export function previewPosition(id, position) {
+  const row = table.rowOf.get(id);
+  if (row === undefined) return;
+  table.pos.set(position, row * 3);
+  revision.value++;
+}
+
+export function removeRow(id) {
+  const row = table.rowOf.get(id);
+  if (row === undefined) return;
+  table.alive[row] = 0;
+  table.rowOf.delete(id);
+  revision.value++;
+  structure.value++;
+}
+
+export function markAllClean() {
+  table.dirty.fill(0);
+  revision.value++;
+}
+
+export function rowPosition(row) {
+  return [table.pos[row * 3], table.pos[row * 3 + 1], table.pos[row * 3 + 2]];
+}
+
+export function entityAt(row) {
+  return {
+    id: table.ids[row],
+    class: table.classNames[table.cls[row]],
+    position: rowPosition(row),
+    dirty: table.dirty[row] === 1,
+  };
+}

@@ -1,0 +1,377 @@
+// The world model: which world is open, the selected entity, pending
+// changes, diagnostics and messages, and the named actions that change them
+// (open, select, edit, move, add, delete, save). Every engine call goes
+// through here; components only read signals and call actions.
+import { batch, computed, signal } from '@preact/signals';
+import { createEngine } from '../engine/client.js';
+import { entityPath, isNullRef } from '../lib/fields.js';
+import {
+  canPickFolder,
+  downloadChanges,
+  ensureWritable,
+  pickFolder,
+  readFolderHandle,
+  readUploadedFiles,
+  writeToFolder,
+} from './folders.js';
+import { endProgress, reportProgress } from './progress.js';
+import {
+  clearTable,
+  loadTable,
+  markAllClean,
+  putEntity,
+  removeRow,
+  revision,
+  table,
+} from './table.js';
+
+export const status = signal('empty'); // 'empty' | 'opening' | 'ready' | 'saving'
+export const worldName = signal('');
+export const source = signal(null); // { kind: 'sample' | 'folder' | 'upload', handle? }
+export const schemas = signal({}); // class name -> [{ name, type, default, ... }]
+export const classNames = computed(() => Object.keys(schemas.value));
+export const diagnostics = signal([]);
+export const errorMessage = signal(null); // the last failure, shown as an alert
+export const notice = signal(null); // the last success (e.g. the save report)
+export const saveReport = signal(null); // { written, deleted, target }
+
+export const selectedId = signal(null);
+export const selected = signal(null); // world.get(selectedId) or null
+export const fieldErrors = signal({}); // field key -> message, for the selection
+
+export const busy = computed(() => status.value === 'opening' || status.value === 'saving');
+
+// Pending changes since the last save: entities created, removed, and files
+// that a save wrote in memory but could not copy to the user's folder.
+const created = new Set(); // IDs created since the last save
+const removed = new Map(); // ID -> path of files to delete at the next save
+const unflushed = new Map(); // path -> { kind, id } still to copy or delete
+const pendingRevision = signal(0);
+
+export const pending = computed(() => {
+  revision.value;
+  pendingRevision.value;
+  const out = [];
+  const seen = new Set();
+  for (let row = 0; row < table.size; row++) {
+    if (!table.alive[row] || !table.dirty[row]) continue;
+    const id = table.ids[row];
+    const path = entityPath(id);
+    out.push({ kind: created.has(id) ? 'new' : 'modified', id, path });
+    seen.add(path);
+  }
+  for (const [id, path] of removed) {
+    out.push({ kind: 'deleted', id, path });
+    seen.add(path);
+  }
+  for (const [path, entry] of unflushed) {
+    if (!seen.has(path)) out.push({ ...entry, path });
+  }
+  return out;
+});
+
+let engine = null;
+function getEngine() {
+  engine ??= createEngine({
+    onProgress: ({ label, done, total }) => reportProgress(label, done, total),
+  });
+  return engine;
+}
+
+function fail(message, err) {
+  errorMessage.value = err ? `${message}: ${err.message ?? err}` : message;
+}
+
+function confirmDiscard() {
+  return pending.value.length === 0 || window.confirm('Discard the unsaved changes of this world?');
+}
+
+// Opens a world from [{ path, bytes | file }].
+async function openFiles(name, files, origin) {
+  performance.clearMarks('juliet:open-start');
+  performance.clearMarks('juliet:open-shown');
+  performance.mark('juliet:open-start');
+  batch(() => {
+    status.value = 'opening';
+    errorMessage.value = null;
+    notice.value = null;
+  });
+  reportProgress('Reading files', 0, files.length);
+  try {
+    const result = await getEngine().open(files);
+    batch(() => {
+      created.clear();
+      removed.clear();
+      unflushed.clear();
+      pendingRevision.value++;
+      loadTable(result.table);
+      schemas.value = result.schemas;
+      diagnostics.value = result.diagnostics;
+      worldName.value = name;
+      source.value = origin;
+      selectedId.value = null;
+      selected.value = null;
+      fieldErrors.value = {};
+      saveReport.value = null;
+      status.value = 'ready';
+      notice.value = `Opened ${name}: ${table.size.toLocaleString('en')} entities`;
+    });
+    requestAnimationFrame(() => performance.mark('juliet:open-shown'));
+  } catch (err) {
+    batch(() => {
+      clearTable();
+      status.value = 'empty';
+      worldName.value = '';
+      source.value = null;
+      selectedId.value = null;
+      selected.value = null;
+    });
+    fail(`Could not open ${name}`, err);
+  } finally {
+    endProgress();
+  }
+}
+
+export async function openSample() {
+  if (busy.value || !confirmDiscard()) return;
+  const { default: sample } = await import('virtual:sample-world');
+  const files = sample.files.map(({ path, base64 }) => ({
+    path,
+    bytes: Uint8Array.from(atob(base64), (c) => c.charCodeAt(0)),
+  }));
+  await openFiles(sample.name, files, { kind: 'sample' });
+}
+
+// Opens a folder through the File System Access API, so Save writes back.
+// Returns false when the browser has no folder picker.
+export async function openFolder() {
+  if (busy.value || !canPickFolder()) return false;
+  if (!confirmDiscard()) return true;
+  let handle;
+  try {
+    handle = await pickFolder();
+  } catch (err) {
+    if (err?.name !== 'AbortError') fail('Could not open the folder', err);
+    return true;
+  }
+  try {
+    reportProgress('Listing files', 0, 0);
+    const files = await readFolderHandle(handle);
+    await openFiles(handle.name, files, { kind: 'folder', handle });
+  } catch (err) {
+    endProgress();
+    fail(`Could not read the folder "${handle.name}"`, err);
+  }
+  return true;
+}
+
+// Opens the files of an <input type=file webkitdirectory>.
+export async function openUpload(fileList) {
+  if (busy.value || !confirmDiscard()) return;
+  const { name, files } = readUploadedFiles(fileList);
+  await openFiles(name, files, { kind: 'upload' });
+}
+
+// Selection and edits.
+
+export async function select(id) {
+  if (selectedId.value === id) return;
+  batch(() => {
+    selectedId.value = id;
+    fieldErrors.value = {};
+    if (id === null) selected.value = null;
+  });
+  if (id === null) return;
+  try {
+    const entity = await getEngine().get(id);
+    if (selectedId.value === id) selected.value = entity;
+  } catch (err) {
+    if (selectedId.value === id) fail(`Could not read ${id}`, err);
+  }
+}
+
+function applyEntity(entity) {
+  batch(() => {
+    putEntity(entity);
+    if (selectedId.value === entity.id) selected.value = entity;
+  });
+}
+
+function setFieldError(key, message) {
+  const next = { ...fieldErrors.value };
+  if (message) next[key] = message;
+  else delete next[key];
+  fieldErrors.value = next;
+}
+
+export function showFieldError(key, message) {
+  setFieldError(key, message);
+}
+
+// Sets one field (or 'position') of the selected entity to a value already
+// checked by lib/fields.js. `key` names where an error is shown.
+export async function setField(field, value, key = field) {
+  const id = selectedId.value;
+  if (id === null || busy.value) return;
+  try {
+    const entity = await getEngine().set(id, field, value);
+    applyEntity(entity);
+    if (selectedId.value === id) setFieldError(key, null);
+  } catch (err) {
+    if (selectedId.value === id) setFieldError(key, err.message);
+  }
+}
+
+export function setPositionAxis(axis, value) {
+  const entity = selected.value;
+  if (!entity) return;
+  const position = [...entity.position];
+  position[axis] = value;
+  return setField('position', position, `position.${axis}`);
+}
+
+// Commits a map drag; `from` is where the entity was before it.
+export async function moveEntity(id, position, from) {
+  try {
+    applyEntity(await getEngine().set(id, 'position', position));
+  } catch (err) {
+    putEntity({ ...entityOf(id), position: from });
+    fail(`Could not move ${id}`, err);
+  }
+}
+
+function entityOf(id) {
+  const row = table.rowOf.get(id);
+  return {
+    id,
+    class: table.classNames[table.cls[row]],
+    position: [table.pos[row * 3], table.pos[row * 3 + 1], table.pos[row * 3 + 2]],
+    dirty: table.dirty[row] === 1,
+  };
+}
+
+export async function addEntity(className, position) {
+  if (busy.value) return;
+  try {
+    const entity = await getEngine().create(className, position);
+    created.add(entity.id);
+    applyEntity(entity);
+    pendingRevision.value++;
+    await select(entity.id);
+    notice.value = `Added ${className} ${entity.id}`;
+  } catch (err) {
+    fail(`Could not add a ${className}`, err);
+  }
+}
+
+export async function deleteEntity(id = selectedId.value) {
+  if (id === null || busy.value) return;
+  try {
+    await getEngine().remove(id);
+    const row = table.rowOf.get(id);
+    batch(() => {
+      if (created.has(id)) created.delete(id);
+      else removed.set(id, entityPath(id));
+      pendingRevision.value++;
+      removeRow(id);
+      notice.value = `Deleted ${id}`;
+    });
+    await select(nextAlive(row));
+  } catch (err) {
+    fail(`Could not delete ${id}`, err);
+  }
+}
+
+function nextAlive(row) {
+  for (let r = row + 1; r < table.size; r++) if (table.alive[r]) return table.ids[r];
+  for (let r = row - 1; r >= 0; r--) if (table.alive[r]) return table.ids[r];
+  return null;
+}
+
+export function entityExists(id) {
+  return !isNullRef(id) && table.rowOf.has(id);
+}
+
+// Save: writes exactly the pending changes. The engine saves into its
+// in-memory copy of the world; the written files are then copied into the
+// user's folder (or offered as a download). Whatever could not be copied
+// stays pending, with the reason shown.
+export async function save() {
+  if (status.value !== 'ready') return;
+  const before = pending.value;
+  if (before.length === 0) {
+    notice.value = 'Nothing to save';
+    return;
+  }
+  batch(() => {
+    status.value = 'saving';
+    errorMessage.value = null;
+    notice.value = null;
+  });
+  reportProgress('Saving', 0, before.length);
+  let report;
+  try {
+    report = await getEngine().save();
+  } catch (err) {
+    status.value = 'ready';
+    endProgress();
+    fail('Save failed, nothing was written', err);
+    return;
+  }
+  // The engine's copy is now saved; until the files reach the user's folder
+  // they stay pending as unflushed.
+  const kindOf = new Map(before.map((entry) => [entry.path, entry]));
+  const files = report.files;
+  const writtenPaths = new Set(files.map((f) => f.path));
+  const deletions = report.deleted;
+  for (const path of writtenPaths) unflushed.set(path, kindOf.get(path) ?? { kind: 'modified', id: null });
+  for (const path of deletions) unflushed.set(path, kindOf.get(path) ?? { kind: 'deleted', id: null });
+  const stale = [...unflushed.keys()].filter((p) => !writtenPaths.has(p) && !deletions.includes(p));
+  const staleWrites = stale.filter((p) => unflushed.get(p).kind !== 'deleted');
+  const staleDeletes = stale.filter((p) => unflushed.get(p).kind === 'deleted');
+  batch(() => {
+    created.clear();
+    removed.clear();
+    markAllClean();
+    pendingRevision.value++;
+  });
+  if (selectedId.value) {
+    const entity = selected.value;
+    if (entity) selected.value = { ...entity, dirty: false };
+  }
+  try {
+    if (staleWrites.length) files.push(...(await getEngine().read(staleWrites)));
+    const allDeletes = [...deletions, ...staleDeletes];
+    const src = source.value;
+    let target;
+    if (src.kind === 'folder') {
+      await ensureWritable(src.handle);
+      await writeToFolder(src.handle, files, allDeletes);
+      target = `the folder "${src.handle.name}"`;
+    } else {
+      target = `the download ${downloadChanges(worldName.value, files, allDeletes)}`;
+    }
+    unflushed.clear();
+    const written = files.map((f) => f.path);
+    batch(() => {
+      pendingRevision.value++;
+      saveReport.value = { written, deleted: allDeletes, target };
+      notice.value = `Saved ${plural(written.length, 'file')} and deleted ${plural(allDeletes.length, 'file')} in ${target}`;
+    });
+  } catch (err) {
+    for (const path of err.done ?? []) unflushed.delete(path);
+    pendingRevision.value++;
+    fail(`Save failed, ${plural(unflushed.size, 'change')} still pending`, err);
+  } finally {
+    status.value = 'ready';
+    endProgress();
+  }
+}
+
+function plural(n, word) {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
+export function dismissError() {
+  errorMessage.value = null;
+}

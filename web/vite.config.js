@@ -1,0 +1,66 @@
+// Vite configuration of the inspector (web/). Besides Preact, it provides the
+// bundled sample world as the virtual module `virtual:sample-world`, read
+// from assets/sample_world/ at build time so that `Open sample` needs no
+// server-side support.
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vite';
+import preact from '@preact/preset-vite';
+
+const webDir = fileURLToPath(new URL('.', import.meta.url));
+const repoDir = join(webDir, '..');
+const sampleDir = join(repoDir, 'assets', 'sample_world');
+
+function listFiles(dir) {
+  const out = [];
+  for (const name of readdirSync(dir)) {
+    const full = join(dir, name);
+    if (statSync(full).isDirectory()) out.push(...listFiles(full));
+    else out.push(full);
+  }
+  return out;
+}
+
+// Exposes the sample world as { name, files: [{ path, base64 }] }.
+function sampleWorld() {
+  const id = 'virtual:sample-world';
+  const resolved = '\0' + id;
+  return {
+    name: 'juliet-sample-world',
+    resolveId(source) {
+      return source === id ? resolved : null;
+    },
+    load(source) {
+      if (source !== resolved) return null;
+      let files = [];
+      try {
+        files = listFiles(sampleDir)
+          .filter((file) => file.endsWith('.jasset'))
+          .map((file) => {
+            this.addWatchFile(file);
+            return {
+              path: relative(sampleDir, file).split(sep).join('/'),
+              base64: readFileSync(file).toString('base64'),
+            };
+          });
+      } catch (err) {
+        if (err.code !== 'ENOENT') throw err;
+      }
+      files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+      return `export default ${JSON.stringify({ name: 'sample_world', files })};`;
+    },
+  };
+}
+
+export default defineConfig({
+  root: webDir,
+  plugins: [preact(), sampleWorld()],
+  worker: { format: 'es' },
+  server: { fs: { allow: [repoDir] } },
+  build: {
+    outDir: join(webDir, 'dist'),
+    emptyOutDir: true,
+    target: 'es2022',
+  },
+});
