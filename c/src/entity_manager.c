@@ -7,7 +7,10 @@
 
 #include "juliet/platform.h"
 
-enum { INDEX_MIN_BUCKETS = 1024, PENDING_PER_CAPACITY = 4 };
+/* own_index covers IDs whose counter is below OWN_IDS_PER_CAPACITY times the
+ * capacity; a long session that mints more IDs than that falls back to the
+ * hash table for the newer ones. */
+enum { INDEX_MIN_BUCKETS = 1024, PENDING_PER_CAPACITY = 4, OWN_IDS_PER_CAPACITY = 4 };
 
 static size_t next_pow2(size_t value)
 {
@@ -16,11 +19,30 @@ static size_t next_pow2(size_t value)
     return result;
 }
 
-/* ---- ID index: open addressing, linear probing, backward-shift delete ---- */
+/* ---- ID index ----
+ * IDs of this manager's own tag (those it minted, the common case while
+ * editing) are found through own_index, a dense array from the ID's counter
+ * to its slot: creating entities then writes it sequentially. Every other ID
+ * (loaded from files of other sessions) goes through a hash table with open
+ * addressing, linear probing and backward-shift delete, whose buckets hold
+ * the full 32-bit hash and the slot so that probing never touches the entity
+ * array; only a hash match reads the ID. */
 
-static uint32_t id_bucket(uint64_t id, uint32_t mask)
+/* The own_index entry of id, or NULL if id is not of the own tag or past
+ * the dense range (it then lives in the hash table). */
+static uint32_t *own_entry(const jl_entity_manager *m, uint64_t id)
 {
-    return (uint32_t)((id * 0x9e3779b97f4a7c15ull) >> 32) & mask;
+    uint32_t counter = (uint32_t)id;
+    if ((uint32_t)(id >> 32) != m->id_tag || counter >= m->own_limit) return NULL;
+    return &m->own_index[counter];
+}
+
+static uint32_t id_hash(uint64_t id)
+{
+    uint64_t h = id * 0x9e3779b97f4a7c15ull;
+    h ^= h >> 29;
+    h *= 0xbf58476d1ce4e5b9ull;
+    return (uint32_t)(h >> 32);
 }
 
 static uint32_t slot_of(const jl_entity_manager *m, const jl_entity *e)
@@ -28,11 +50,11 @@ static uint32_t slot_of(const jl_entity_manager *m, const jl_entity *e)
     return (uint32_t)(e - m->entities);
 }
 
-static void index_place(jl_entity_manager *m, uint64_t id, uint32_t slot)
+static void index_place(jl_entity_manager *m, uint32_t hash, uint32_t slot)
 {
-    uint32_t i = id_bucket(id, m->index_mask);
-    while (m->index[i]) i = (i + 1) & m->index_mask;
-    m->index[i] = slot + 1;
+    uint32_t i = hash & m->index_mask;
+    while (m->index[i].slot_plus_one) i = (i + 1) & m->index_mask;
+    m->index[i] = (jl_id_bucket){hash, slot + 1};
 }
 
 /* Doubles the table (within its reservation) and re-inserts every indexed
@@ -41,60 +63,83 @@ static jl_status index_grow(jl_entity_manager *m)
 {
     size_t buckets = (size_t)m->index_mask + 1;
     size_t new_buckets = buckets * 2;
-    if (jl_arena_commit_to(&m->index_arena, new_buckets * sizeof(uint32_t)) != JL_OK)
+    if (jl_arena_commit_to(&m->index_arena, new_buckets * sizeof(jl_id_bucket)) != JL_OK)
         return JL_ERR_OUT_OF_MEMORY;
-    memset(m->index, 0, new_buckets * sizeof(uint32_t));
+    memset(m->index, 0, new_buckets * sizeof(jl_id_bucket));
     m->index_mask = (uint32_t)(new_buckets - 1);
     for (uint32_t slot = 0; slot < m->slots; slot++) {
         const jl_entity *e = &m->entities[slot];
-        if (e->derived && e->id) index_place(m, e->id, slot);
+        if (e->derived && e->id && !own_entry(m, e->id)) index_place(m, id_hash(e->id), slot);
     }
     return JL_OK;
 }
 
-static jl_status index_reserve_one(jl_entity_manager *m)
+/* The bucket holding id, or the empty bucket where it would go. */
+static uint32_t index_probe(const jl_entity_manager *m, uint64_t id, uint32_t hash)
 {
-    /* Keep the load factor at most 1/2 so probes stay short. */
-    if ((size_t)(m->index_count + 1) * 2 > (size_t)m->index_mask + 1) return index_grow(m);
-    return JL_OK;
+    uint32_t mask = m->index_mask;
+    uint32_t i = hash & mask;
+    for (;; i = (i + 1) & mask) {
+        jl_id_bucket b = m->index[i];
+        if (!b.slot_plus_one) return i;
+        if (b.hash == hash && m->entities[b.slot_plus_one - 1].id == id) return i;
+    }
 }
 
 static void index_remove(jl_entity_manager *m, uint64_t id)
 {
     uint32_t mask = m->index_mask;
-    uint32_t i = id_bucket(id, mask);
-    while (m->index[i] && m->entities[m->index[i] - 1].id != id) i = (i + 1) & mask;
-    if (!m->index[i]) return;
-    m->index[i] = 0;
+    uint32_t i = index_probe(m, id, id_hash(id));
+    if (!m->index[i].slot_plus_one) return;
+    m->index[i] = (jl_id_bucket){0, 0};
     m->index_count--;
+    m->hashed_count--;
     /* Shift back every following entry of the run that may no longer be
      * reachable from its home bucket. */
-    for (uint32_t j = (i + 1) & mask; m->index[j]; j = (j + 1) & mask) {
-        uint32_t home = id_bucket(m->entities[m->index[j] - 1].id, mask);
+    for (uint32_t j = (i + 1) & mask; m->index[j].slot_plus_one; j = (j + 1) & mask) {
+        uint32_t home = m->index[j].hash & mask;
         bool home_in_gap = (i <= j) ? (home <= i || home > j) : (home <= i && home > j);
         if (home_in_gap) {
             m->index[i] = m->index[j];
-            m->index[j] = 0;
+            m->index[j] = (jl_id_bucket){0, 0};
             i = j;
         }
     }
 }
 
+static bool own_entry_committed(const jl_entity_manager *m, const uint32_t *entry)
+{
+    return (size_t)((const uint8_t *)(entry + 1) - m->own_arena.base) <= m->own_arena.committed;
+}
+
 jl_entity *jl_entity_find(const jl_entity_manager *m, uint64_t id)
 {
     if (!id || !m->index) return NULL;
-    uint32_t mask = m->index_mask;
-    for (uint32_t i = id_bucket(id, mask); m->index[i]; i = (i + 1) & mask) {
-        jl_entity *e = &m->entities[m->index[i] - 1];
-        if (e->id == id) return e;
+    uint32_t *own = own_entry(m, id);
+    uint32_t slot_plus_one;
+    if (own)
+        slot_plus_one = own_entry_committed(m, own) ? *own : 0;
+    else
+        slot_plus_one = m->index[index_probe(m, id, id_hash(id))].slot_plus_one;
+    return slot_plus_one ? &m->entities[slot_plus_one - 1] : NULL;
+}
+
+static void unindex(jl_entity_manager *m, uint64_t id)
+{
+    uint32_t *own = own_entry(m, id);
+    if (!own) {
+        index_remove(m, id);
+        return;
     }
-    return NULL;
+    *own = 0;
+    m->index_count--;
 }
 
 /* ---- init and shutdown ---- */
 
 static jl_status init_typed_array(jl_typed_array *t, const jl_class *cls, uint32_t capacity)
 {
+    t->cls = cls;
     t->stride = (cls->size_of + cls->alignment - 1) / cls->alignment * cls->alignment;
     jl_status status = jl_arena_init(&t->arena, (size_t)capacity * t->stride);
     if (status == JL_OK) status = jl_arena_init(&t->free_arena, (size_t)capacity * sizeof(uint32_t));
@@ -114,29 +159,53 @@ jl_status jl_manager_init(jl_entity_manager *m, const jl_manager_desc *desc)
 
     jl_status status = jl_arena_init(&m->entity_arena, (size_t)capacity * sizeof(jl_entity));
     if (status == JL_OK) status = jl_arena_init(&m->free_arena, (size_t)capacity * sizeof(uint32_t));
-    if (status == JL_OK) status = jl_arena_init(&m->index_arena, buckets_max * sizeof(uint32_t));
+    if (status == JL_OK) status = jl_arena_init(&m->index_arena, buckets_max * sizeof(jl_id_bucket));
+    m->own_limit = capacity < INDEX_MIN_BUCKETS ? INDEX_MIN_BUCKETS * OWN_IDS_PER_CAPACITY
+                                                : capacity * OWN_IDS_PER_CAPACITY;
+    if (status == JL_OK) status = jl_arena_init(&m->own_arena, (size_t)m->own_limit * sizeof(uint32_t));
     if (status == JL_OK)
         status = jl_arena_init(&m->pending_arena,
                                (size_t)capacity * PENDING_PER_CAPACITY * sizeof(uint64_t));
     for (uint32_t kind = 0; kind < JL_KIND_COUNT && status == JL_OK; kind++)
         status = init_typed_array(&m->by_type[kind], jl_class_at(kind), capacity);
     if (status == JL_OK)
-        status = jl_arena_commit_to(&m->index_arena, INDEX_MIN_BUCKETS * sizeof(uint32_t));
+        status = jl_arena_commit_to(&m->index_arena, INDEX_MIN_BUCKETS * sizeof(jl_id_bucket));
     if (status != JL_OK) {
         jl_manager_shutdown(m);
         return status;
     }
     m->entities = (jl_entity *)m->entity_arena.base;
     m->free_slots = (uint32_t *)m->free_arena.base;
-    m->index = (uint32_t *)m->index_arena.base;
-    memset(m->index, 0, INDEX_MIN_BUCKETS * sizeof(uint32_t));
+    m->index = (jl_id_bucket *)m->index_arena.base;
+    m->own_index = (uint32_t *)m->own_arena.base;
+    memset(m->index, 0, INDEX_MIN_BUCKETS * sizeof(jl_id_bucket));
     m->index_mask = INDEX_MIN_BUCKETS - 1;
     m->pending_deletions = (uint64_t *)m->pending_arena.base;
 
     m->id_tag = desc && desc->id_tag ? desc->id_tag : 0;
     while (!m->id_tag) m->id_tag = (uint32_t)(jl_platform_entropy64() >> 32);
     m->id_counter = 1;
+    m->generation_floor = m->max_generation = 1;
     return JL_OK;
+}
+
+void jl_manager_reset(jl_entity_manager *m)
+{
+    for (uint32_t kind = 0; kind < JL_KIND_COUNT; kind++) {
+        jl_typed_array *t = &m->by_type[kind];
+        t->count = t->slots = t->free_count = 0;
+        t->array = NULL;
+        jl_arena_pop_to(&t->arena, 0);
+    }
+    /* Slots are handed out again from 0 with a generation above every one
+     * used so far, so handles taken before the reset stay stale. */
+    m->slots = m->count = m->free_count = 0;
+    jl_arena_pop_to(&m->entity_arena, 0);
+    m->generation_floor = m->max_generation + 1;
+    m->max_generation = m->generation_floor;
+    memset(m->index, 0, ((size_t)m->index_mask + 1) * sizeof(jl_id_bucket));
+    memset(m->own_index, 0, m->own_arena.committed);
+    m->index_count = m->hashed_count = 0;
 }
 
 void jl_manager_shutdown(jl_entity_manager *m)
@@ -144,6 +213,7 @@ void jl_manager_shutdown(jl_entity_manager *m)
     jl_arena_release(&m->entity_arena);
     jl_arena_release(&m->free_arena);
     jl_arena_release(&m->index_arena);
+    jl_arena_release(&m->own_arena);
     jl_arena_release(&m->pending_arena);
     for (uint32_t kind = 0; kind < JL_KIND_COUNT; kind++) {
         jl_arena_release(&m->by_type[kind].arena);
@@ -154,9 +224,9 @@ void jl_manager_shutdown(jl_entity_manager *m)
 
 /* ---- allocation ---- */
 
-static bool class_is_registered(const jl_class *cls)
+static bool class_is_registered(const jl_entity_manager *m, const jl_class *cls)
 {
-    return cls && cls->kind < JL_KIND_COUNT && jl_class_at(cls->kind) == cls &&
+    return cls && cls->kind < JL_KIND_COUNT && m->by_type[cls->kind].cls == cls &&
            cls->size_of >= sizeof(jl_entity_header) && cls->alignment > 0;
 }
 
@@ -186,14 +256,14 @@ static jl_entity *take_base_slot(jl_entity_manager *m)
     jl_entity *e = jl_arena_push(&m->entity_arena, sizeof(jl_entity), _Alignof(jl_entity));
     if (!e) return NULL;
     m->slots++;
-    e->generation = 1; /* a handle {index, 0} is never valid */
+    e->generation = m->generation_floor; /* >= 1: a handle {index, 0} is never valid */
     return e;
 }
 
 jl_status jl_entity_allocate(jl_entity_manager *m, const jl_class *cls, jl_entity **out)
 {
     if (out) *out = NULL;
-    if (!m || !m->entities || !class_is_registered(cls)) return JL_ERR_INVALID_ARGUMENT;
+    if (!m || !m->entities || !class_is_registered(m, cls)) return JL_ERR_INVALID_ARGUMENT;
     if (m->count >= m->capacity) return JL_ERR_CAPACITY;
 
     jl_typed_array *t = &m->by_type[cls->kind];
@@ -219,11 +289,13 @@ jl_status jl_entity_allocate(jl_entity_manager *m, const jl_class *cls, jl_entit
     return JL_OK;
 }
 
+static jl_status assign_minted_id(jl_entity_manager *m, jl_entity *e);
+
 void *jl_entity_make(jl_entity_manager *m, const jl_class *cls, float x, float y, float z)
 {
     jl_entity *e;
     if (jl_entity_allocate(m, cls, &e) != JL_OK) return NULL;
-    if (jl_entity_set_id(m, e, jl_manager_mint_id(m)) != JL_OK) {
+    if (assign_minted_id(m, e) != JL_OK) {
         jl_entity_rollback_allocation(m, e);
         return NULL;
     }
@@ -240,15 +312,47 @@ static bool owns_live_entity(const jl_entity_manager *m, const jl_entity *e)
 jl_status jl_entity_set_id(jl_entity_manager *m, jl_entity *e, uint64_t id)
 {
     if (!owns_live_entity(m, e) || id == 0) return JL_ERR_INVALID_ARGUMENT;
-    jl_entity *holder = jl_entity_find(m, id);
-    if (holder == e) return JL_OK;
-    if (holder) return JL_ERR_DUPLICATE_ID;
-    if (!e->id && index_reserve_one(m) != JL_OK) return JL_ERR_OUT_OF_MEMORY;
-    if (e->id) index_remove(m, e->id);
+    if (e->id == id) return JL_OK;
+    if (jl_entity_find(m, id)) return JL_ERR_DUPLICATE_ID;
+    /* Make room first, so that a refused commit leaves everything unchanged. */
+    uint32_t *own = own_entry(m, id);
+    if (own) {
+        size_t bytes = (size_t)((uint8_t *)(own + 1) - m->own_arena.base);
+        if (jl_arena_commit_to(&m->own_arena, bytes) != JL_OK) return JL_ERR_OUT_OF_MEMORY;
+    } else if ((size_t)(m->hashed_count + 1) * 2 > (size_t)m->index_mask + 1 && index_grow(m) != JL_OK) {
+        return JL_ERR_OUT_OF_MEMORY;
+    }
+    if (e->id) unindex(m, e->id);
     e->id = id;
-    index_place(m, id, slot_of(m, e));
+    uint32_t slot = slot_of(m, e);
+    if (own) {
+        *own = slot + 1;
+    } else {
+        index_place(m, id_hash(id), slot);
+        m->hashed_count++;
+    }
     m->index_count++;
     return JL_OK;
+}
+
+/* The creation fast path of jl_entity_set_id(m, e, jl_manager_mint_id(m)):
+ * the next free counter of own_index, found and written sequentially. */
+static jl_status assign_minted_id(jl_entity_manager *m, jl_entity *e)
+{
+    uint32_t counter = m->id_counter;
+    while (counter && counter < m->own_limit) {
+        size_t bytes = ((size_t)counter + 1) * sizeof(uint32_t);
+        if (jl_arena_commit_to(&m->own_arena, bytes) != JL_OK) return JL_ERR_OUT_OF_MEMORY;
+        if (!m->own_index[counter]) {
+            m->own_index[counter] = slot_of(m, e) + 1;
+            m->index_count++;
+            e->id = ((uint64_t)m->id_tag << 32) | counter;
+            m->id_counter = counter + 1;
+            return JL_OK;
+        }
+        counter++;
+    }
+    return jl_entity_set_id(m, e, jl_manager_mint_id(m)); /* past the dense range */
 }
 
 uint64_t jl_manager_mint_id(jl_entity_manager *m)
@@ -273,7 +377,7 @@ static void release_slots(jl_entity_manager *m, jl_entity *e)
     jl_typed_array *t = &m->by_type[e->derived_kind->kind];
     give_back_derived_slot(t, e->derived);
     t->count--;
-    if (e->id) index_remove(m, e->id);
+    if (e->id) unindex(m, e->id);
     uint32_t generation = e->generation;
     *e = (jl_entity){.generation = generation};
     m->free_slots[m->free_count++] = slot_of(m, e);
@@ -292,6 +396,7 @@ jl_status jl_entity_destroy(jl_entity_manager *m, jl_entity *e)
     uint32_t generation = e->generation + 1;
     release_slots(m, e);
     e->generation = generation ? generation : 1;
+    if (e->generation > m->max_generation) m->max_generation = e->generation;
     return JL_OK;
 }
 
@@ -382,7 +487,7 @@ jl_status jl_manager_check(const jl_entity_manager *m, jl_error *err)
         }
         live++;
         const jl_class *cls = e->derived_kind;
-        if (!class_is_registered(cls)) FAIL("slot %u: no registered class (type coherence)", slot);
+        if (!class_is_registered(m, cls)) FAIL("slot %u: no registered class (type coherence)", slot);
         const jl_typed_array *t = &m->by_type[cls->kind];
         const char *derived = e->derived, *array = t->array;
         if (!array || derived < array || derived >= array + t->slots * t->stride ||
@@ -415,7 +520,7 @@ jl_status jl_manager_check(const jl_entity_manager *m, jl_error *err)
 size_t jl_manager_committed_bytes(const jl_entity_manager *m)
 {
     size_t total = m->entity_arena.committed + m->free_arena.committed + m->index_arena.committed +
-                   m->pending_arena.committed;
+                   m->own_arena.committed + m->pending_arena.committed;
     for (uint32_t kind = 0; kind < JL_KIND_COUNT; kind++)
         total += m->by_type[kind].arena.committed + m->by_type[kind].free_arena.committed;
     return total;

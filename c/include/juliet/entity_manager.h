@@ -45,6 +45,7 @@ typedef struct jl_manager_desc {
 /* Derived structs of one class (spec 2.3). Slots [0, slots) hold live
  * structs and free ones (base == NULL); count of them are live. */
 typedef struct jl_typed_array {
+    const jl_class *cls; /* the registered class of this kind */
     jl_arena arena;
     void *array;        /* first slot; NULL until the first allocation */
     size_t count;       /* live derived structs */
@@ -54,6 +55,12 @@ typedef struct jl_typed_array {
     uint32_t *free_slots; /* stack of free slot indices */
     size_t free_count;
 } jl_typed_array;
+
+/* One bucket of the ID index: the ID's hash and its slot + 1 (0 = empty). */
+typedef struct jl_id_bucket {
+    uint32_t hash;
+    uint32_t slot_plus_one;
+} jl_id_bucket;
 
 typedef struct jl_entity_manager {
     jl_arena entity_arena;
@@ -65,11 +72,17 @@ typedef struct jl_entity_manager {
     jl_arena free_arena;
     uint32_t *free_slots; /* stack of free base slot indices */
     uint32_t free_count;
+    uint32_t generation_floor; /* generation of slots handed out for the first time */
+    uint32_t max_generation;   /* highest generation any slot has had */
 
+    uint32_t index_count;  /* IDs indexed, in own_index or the hash table */
+    jl_arena own_arena;
+    uint32_t *own_index;   /* counter of an own-tag ID -> slot + 1 (0 = none) */
+    uint32_t own_limit;    /* counters below this are in own_index */
     jl_arena index_arena;
-    uint32_t *index;     /* ID -> slot + 1 (0 = empty), linear probing */
-    uint32_t index_mask; /* buckets - 1 (a power of two) */
-    uint32_t index_count;
+    jl_id_bucket *index;   /* other IDs -> slot, linear probing, load at most 1/2 */
+    uint32_t index_mask;   /* buckets - 1 (a power of two) */
+    uint32_t hashed_count; /* IDs in the hash table */
 
     jl_typed_array by_type[JL_KIND_COUNT];
 
@@ -90,6 +103,11 @@ jl_status jl_manager_init(jl_entity_manager *manager, const jl_manager_desc *des
 /* Releases every arena. Every pointer into the manager becomes invalid.
  * Safe twice and on a zeroed manager. */
 void jl_manager_shutdown(jl_entity_manager *manager);
+
+/* Removes every entity at once (a level unload) without queueing pending
+ * deletions, keeping the committed memory for the next level. Handles taken
+ * before stay stale. */
+void jl_manager_reset(jl_entity_manager *manager);
 
 /* The spec's AllocateEntity (3.1): a base slot and a derived struct of cls,
  * defaults applied, pointers wired both ways, ID 0, dirty, position zero.

@@ -1,0 +1,152 @@
+/* bench_core.c - entity manager figures against a plain C array of 48-byte
+ * records: create (MakeEntity), destroy, iterate positions; and the memory a
+ * 4M-capacity manager really uses with 1,000 entities. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "juliet/entity_manager.h"
+#include "juliet/platform.h"
+#include "report.h"
+
+typedef struct record {
+    uint64_t id;
+    const void *kind;
+    void *derived;
+    float x, y, z, w;
+    bool is_dirty;
+    uint8_t pad[7];
+} record;
+_Static_assert(sizeof(record) == 48 || sizeof(void *) != 8, "baseline records are 48 bytes");
+
+enum { ITERATE_PASSES = 20 };
+
+static uint64_t best_of(uint64_t a, uint64_t b) { return a < b ? a : b; }
+
+/* Best of `runs` fresh creations of n entities (each in a new manager). */
+static uint64_t time_create(uint32_t n, int runs)
+{
+    uint64_t best = UINT64_MAX;
+    for (int run = 0; run < runs; run++) {
+        jl_entity_manager m;
+        jl_manager_desc desc = {.capacity = n};
+        if (jl_manager_init(&m, &desc) != JL_OK) exit(1);
+        uint64_t start = jl_platform_now_ns();
+        for (uint32_t i = 0; i < n; i++)
+            if (!JL_MAKE_ENTITY(&m, jl_inert, (float)i, 1.0f, 2.0f)) exit(1);
+        best = best_of(best, jl_platform_now_ns() - start);
+        jl_manager_shutdown(&m);
+    }
+    return best;
+}
+
+static uint64_t time_baseline_create(uint32_t n, int runs)
+{
+    uint64_t best = UINT64_MAX;
+    for (int run = 0; run < runs; run++) {
+        record *records = malloc((size_t)n * sizeof(record));
+        if (!records) exit(1);
+        uint64_t start = jl_platform_now_ns();
+        for (uint32_t i = 0; i < n; i++)
+            records[i] = (record){.id = i + 1, .x = (float)i, .y = 1.0f, .z = 2.0f, .w = 1.0f, .is_dirty = true};
+        best = best_of(best, jl_platform_now_ns() - start);
+        bench_consume(records[n / 2].id);
+        free(records);
+    }
+    return best;
+}
+
+static void bench_manager(uint32_t n)
+{
+    jl_entity_manager m;
+    jl_manager_desc desc = {.capacity = n};
+    if (jl_manager_init(&m, &desc) != JL_OK) exit(1);
+    for (uint32_t i = 0; i < n; i++)
+        if (!JL_MAKE_ENTITY(&m, jl_inert, (float)i, 1.0f, 2.0f)) exit(1);
+
+    uint64_t iterate = UINT64_MAX;
+    for (int pass = 0; pass < ITERATE_PASSES; pass++) {
+        uint64_t start = jl_platform_now_ns();
+        float sum = 0;
+        for (jl_entity *e = jl_entities_first(&m); e; e = jl_entities_next(&m, e))
+            sum += e->position.x + e->position.y + e->position.z;
+        iterate = best_of(iterate, jl_platform_now_ns() - start);
+        bench_consume((uint64_t)sum);
+    }
+
+    /* Destroy in a scattered order, as an editor or a game would. */
+    uint64_t start = jl_platform_now_ns();
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t slot = (uint32_t)(((uint64_t)i * 2654435761u) % n);
+        (void)slot;
+    }
+    uint64_t overhead = jl_platform_now_ns() - start;
+    start = jl_platform_now_ns();
+    for (uint32_t i = 0; i < n; i++) {
+        /* n is a multiple of neither factor: i*2654435761 mod n visits every slot. */
+        uint32_t slot = (uint32_t)(((uint64_t)i * 2654435761u) % n);
+        if (jl_entity_destroy(&m, &m.entities[slot]) != JL_OK) exit(1);
+    }
+    uint64_t destroy = jl_platform_now_ns() - start;
+    destroy = destroy > overhead ? destroy - overhead : destroy;
+    bench_report("destroy", n, destroy);
+    bench_report("iterate", n, iterate);
+
+    record *records = malloc((size_t)n * sizeof(record));
+    if (!records) exit(1);
+    for (uint32_t i = 0; i < n; i++) records[i] = (record){.id = i + 1, .x = (float)i, .y = 1.0f, .z = 2.0f};
+    uint64_t baseline = UINT64_MAX;
+    for (int pass = 0; pass < ITERATE_PASSES; pass++) {
+        uint64_t t0 = jl_platform_now_ns();
+        float sum = 0;
+        for (uint32_t i = 0; i < n; i++) sum += records[i].x + records[i].y + records[i].z;
+        baseline = best_of(baseline, jl_platform_now_ns() - t0);
+        bench_consume((uint64_t)sum);
+    }
+    bench_report("baseline_iterate", n, baseline);
+    bench_note("  iterate / baseline_iterate = %.2f", (double)iterate / (double)baseline);
+    free(records);
+    jl_manager_shutdown(&m);
+}
+
+static long resident_kib(void)
+{
+    FILE *f = fopen("/proc/self/statm", "r");
+    long pages_total = 0, pages_resident = 0;
+    if (!f) return -1;
+    if (fscanf(f, "%ld %ld", &pages_total, &pages_resident) != 2) pages_resident = -1;
+    fclose(f);
+    return pages_resident < 0 ? -1 : pages_resident * (long)(jl_platform_page_size() / 1024);
+}
+
+static void memory_of_large_capacity(void)
+{
+    long before = resident_kib();
+    jl_entity_manager m;
+    jl_manager_desc desc = {.capacity = 4000000};
+    if (jl_manager_init(&m, &desc) != JL_OK) exit(1);
+    for (int i = 0; i < 1000; i++)
+        if (!JL_MAKE_ENTITY(&m, jl_prop, (float)i, 0, 0)) exit(1);
+    long after = resident_kib();
+    bench_note("4M-capacity manager with 1,000 entities: resident +%ld KiB, committed %zu KiB "
+               "(capacity would need %zu KiB)",
+               after - before, jl_manager_committed_bytes(&m) / 1024,
+               (size_t)4000000 * (sizeof(jl_entity) + sizeof(jl_prop) + sizeof(jl_inert) + sizeof(jl_light)) / 1024);
+    jl_manager_shutdown(&m);
+}
+
+int main(int argc, char **argv)
+{
+    bench_init(argc, argv);
+    bench_note("entity manager (best of several runs; %zu-byte base entities)", sizeof(jl_entity));
+    uint64_t create_100k = time_create(100000, 7);
+    uint64_t base_100k = time_baseline_create(100000, 7);
+    bench_report("create", 100000, create_100k);
+    bench_report("baseline_create", 100000, base_100k);
+    bench_note("  create / baseline_create = %.2f", (double)create_100k / (double)base_100k);
+    bench_report("create", 1000000, time_create(1000000, 3));
+    bench_report("baseline_create", 1000000, time_baseline_create(1000000, 3));
+    bench_manager(100000);
+    memory_of_large_capacity();
+    return 0;
+}
