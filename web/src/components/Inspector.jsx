@@ -12,7 +12,7 @@ export function Inspector() {
   return (
     <section class="pane inspector" aria-label="Inspector">
       {entity ? (
-        <EntityEditor entity={entity} />
+        <EntityEditor key={entity.id} entity={entity} />
       ) : (
         <p class="muted empty">
           {status.value === 'ready'

@@ -40,6 +40,7 @@ export function WorldMap() {
 
   function draw() {
     frame.current = 0;
+    const started = performance.now();
     const el = canvas.current;
     if (!el) return;
     const [w, h] = viewSize.value;
@@ -107,6 +108,7 @@ export function WorldMap() {
     }
     ctx.restore();
     el.dataset.revision = String(revision.peek());
+    el.dataset.drawMs = (performance.now() - started).toFixed(2);
     el.dataset.view = JSON.stringify({ axes: axes.value, center: center.value, scale: scale.value });
   }
 

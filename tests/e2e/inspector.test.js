@@ -1,0 +1,424 @@
+// Browser tests of the inspector against the real wasm engine: open the
+// sample, select in the list and on the map, edit, add, delete, save into a
+// real folder (through a folder picker backed by the disk, and through a
+// folder upload and a download), diagnostics, keyboard-only use, and the
+// confirmation before leaving with unsaved changes.
+import assert from 'node:assert/strict';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import {
+  copySample,
+  entityFile,
+  mockFolderPicker,
+  newPage,
+  option,
+  removeDir,
+  sampleWorld,
+  screenshot,
+  snapshotDir,
+  start,
+  visibleIds,
+  waitOpen,
+} from './harness.js';
+
+let env;
+before(async () => {
+  env = await start();
+});
+after(async () => {
+  await env?.close();
+});
+
+const pendingRegion = (page) => page.getByRole('region', { name: 'Pending changes' });
+const diagnosticsRegion = (page) => page.getByRole('region', { name: 'Diagnostics' });
+const inspector = (page) => page.getByRole('region', { name: 'Inspector' });
+
+async function selectedId(page) {
+  return (await inspector(page).locator('h2 code').textContent()).trim();
+}
+
+async function commit(page, label, text) {
+  const input = page.getByLabel(label, { exact: true });
+  await input.fill(text);
+  await input.press('Enter');
+}
+
+// Opens a folder on disk through the (mocked) folder picker.
+async function openFolder(page, dir) {
+  await mockFolderPicker(page, dir);
+  await page.goto(`${env.url}?open=none`);
+  await page.getByRole('button', { name: 'Open folder' }).click();
+  await waitOpen(page);
+}
+
+async function selectClass(page, className) {
+  await page.getByLabel('Class', { exact: true }).selectOption(className);
+  await page.getByRole('option').first().click();
+  return selectedId(page);
+}
+
+async function saveAndWait(page) {
+  await page.getByRole('button', { name: 'Save' }).click();
+  await page.getByRole('status').filter({ hasText: /^Saved / }).waitFor();
+}
+
+function entityCount() {
+  return readdirSync(join(sampleWorld, 'Entities')).filter((f) => f.endsWith('.jasset')).length;
+}
+
+test('opens the sample world with its list, map and no diagnostics', async () => {
+  const page = await newPage(env.browser);
+  await page.goto(env.url);
+  await waitOpen(page);
+  const n = entityCount();
+  await page.getByLabel('Class', { exact: true }).getByRole('option', { name: `All classes (${n})` }).waitFor({ state: 'attached' });
+  assert.ok((await page.getByRole('option').count()) > 0);
+  const map = page.getByRole('img', { name: 'World map' });
+  await map.waitFor();
+  assert.ok(await map.evaluate((el) => el.dataset.revision !== undefined), 'the map has drawn');
+  await diagnosticsRegion(page).getByText('Every file loaded.').waitFor();
+  await screenshot(page, 'sample-open');
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('selects an entity from the list and from the map', async () => {
+  const page = await newPage(env.browser);
+  await page.goto(env.url);
+  await waitOpen(page);
+  const ids = await visibleIds(page);
+  await option(page, ids[1]).click();
+  assert.equal(await selectedId(page), ids[1]);
+  assert.equal(await option(page, ids[1]).getAttribute('aria-selected'), 'true');
+
+  // Click on the map the entity that stands furthest from the others.
+  const map = page.getByRole('img', { name: 'World map' });
+  const target = await page.evaluate(() => {
+    const canvas = document.querySelector('canvas[aria-label="World map"]');
+    const view = JSON.parse(canvas.dataset.view);
+    const rect = canvas.getBoundingClientRect();
+    const rows = [...document.querySelectorAll('[role=option]')].map((el) => {
+      const pos = el.querySelector('.pos').textContent.split(',').map(Number);
+      const [h, v] = view.axes;
+      return {
+        id: el.id.replace(/^entity-/, ''),
+        x: (pos[h] - view.center[0]) * view.scale + rect.width / 2,
+        y: rect.height / 2 - (pos[v] - view.center[1]) * view.scale,
+      };
+    });
+    let best = null;
+    for (const a of rows) {
+      const gap = Math.min(...rows.filter((b) => b !== a).map((b) => Math.hypot(a.x - b.x, a.y - b.y)));
+      if (a.x > 10 && a.y > 10 && a.x < rect.width - 10 && a.y < rect.height - 10 && (!best || gap > best.gap)) {
+        best = { ...a, gap };
+      }
+    }
+    return best;
+  });
+  assert.ok(target && target.gap > 6, 'an entity stands apart on the map');
+  await map.click({ position: { x: target.x, y: target.y } });
+  await page.waitForFunction((id) => document.querySelector('.inspector h2 code')?.textContent === id, target.id);
+  assert.equal(await selectedId(page), target.id);
+  await screenshot(page, 'map-selection');
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('edits the position and fields, with errors shown next to the field', async () => {
+  const page = await newPage(env.browser);
+  await page.goto(env.url);
+  await waitOpen(page);
+  const light = await selectClass(page, 'Light');
+
+  await commit(page, 'Position X', '12.5');
+  await page.waitForFunction((id) => document.getElementById(`entity-${id}`)?.textContent.includes('12.5'), light);
+  assert.match(await option(page, light).getAttribute('aria-label'), /unsaved/);
+  await pendingRegion(page).getByText(entityFile(light)).waitFor();
+  assert.match(await pendingRegion(page).textContent(), /modified/);
+
+  await commit(page, 'intensity', '2.5');
+  await page.waitForFunction(() => document.getElementById('field-intensity').value === '2.5');
+
+  // A value that is not a number never reaches the engine.
+  await commit(page, 'intensity', 'bright');
+  const intensity = page.getByLabel('intensity', { exact: true });
+  assert.equal(await intensity.getAttribute('aria-invalid'), 'true');
+  const errorId = await intensity.getAttribute('aria-describedby');
+  assert.match(await page.locator(`#${errorId}`).textContent(), /not a number/);
+  await intensity.press('Escape');
+  assert.equal(await intensity.inputValue(), '2.5');
+
+  await commit(page, 'Position Y', '1e99');
+  assert.match(await inspector(page).textContent(), /Out of range/);
+  await page.getByLabel('Position Y', { exact: true }).press('Escape');
+
+  await page.getByLabel('cast_shadows', { exact: true }).click();
+
+  // An entity reference: a Prop's parent set to the light, then followed.
+  await page.getByLabel('Class', { exact: true }).selectOption('Prop');
+  await page.getByRole('option').first().click();
+  await page.waitForFunction(() => document.querySelector('.inspector h2')?.textContent.startsWith('Prop'));
+  const prop = await selectedId(page);
+  await commit(page, 'parent', '0x12345');
+  assert.match(await inspector(page).textContent(), /No entity 0x0000000000012345/);
+  await commit(page, 'parent', light);
+  await page.getByRole('button', { name: `Go to ${light}` }).waitFor();
+  await screenshot(page, 'inspector-edit');
+  await page.getByRole('button', { name: `Go to ${light}` }).click();
+  await page.waitForFunction((id) => document.querySelector('.inspector h2 code')?.textContent === id, light);
+  const pending = await pendingRegion(page).textContent();
+  assert.ok(pending.includes(entityFile(prop)) && pending.includes(entityFile(light)));
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('adds an entity at a chosen position and deletes entities', async () => {
+  const page = await newPage(env.browser);
+  await page.goto(env.url);
+  await waitOpen(page);
+  const before = await page.getByRole('option').count();
+
+  await page.getByRole('button', { name: 'Add entity' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Add entity' });
+  await dialog.getByLabel('Class').selectOption('Prop');
+  await dialog.getByLabel('X', { exact: true }).fill('4.5');
+  await dialog.getByLabel('Y', { exact: true }).fill('0');
+  await dialog.getByLabel('Z', { exact: true }).fill('-3.25');
+  await dialog.getByRole('button', { name: 'Create' }).click();
+  await page.waitForFunction(() => document.querySelector('.inspector h2')?.textContent.startsWith('Prop'));
+  const created = await selectedId(page);
+  assert.equal(await page.getByLabel('Position X', { exact: true }).inputValue(), '4.5');
+  assert.equal(await page.getByLabel('Position Z', { exact: true }).inputValue(), '-3.25');
+  await option(page, created).waitFor();
+  assert.match(await pendingRegion(page).textContent(), new RegExp(`new\\s*${entityFile(created)}`));
+
+  // Deleting a new entity leaves nothing to save for it.
+  await page.getByRole('button', { name: 'Delete entity' }).click();
+  await option(page, created).waitFor({ state: 'detached' });
+  assert.ok(!(await pendingRegion(page).textContent()).includes(entityFile(created)));
+
+  const victim = (await visibleIds(page))[0];
+  await option(page, victim).click();
+  await page.getByRole('button', { name: 'Delete entity' }).click();
+  await option(page, victim).waitFor({ state: 'detached' });
+  assert.match(await pendingRegion(page).textContent(), new RegExp(`deleted\\s*${entityFile(victim)}`));
+  assert.ok((await page.getByRole('option').count()) <= before);
+  await screenshot(page, 'add-delete');
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('saves exactly the pending changes into a folder on disk', async () => {
+  const dir = copySample();
+  try {
+    const page = await newPage(env.browser);
+    await openFolder(page, dir);
+    const ids = await visibleIds(page);
+    const [edited, deleted] = ids;
+    await option(page, edited).click();
+    await commit(page, 'Position X', '12.5');
+    await option(page, edited).and(page.locator('[aria-label$="unsaved"]')).waitFor();
+    await option(page, deleted).click();
+    await page.getByRole('button', { name: 'Delete entity' }).click();
+    await option(page, deleted).waitFor({ state: 'detached' });
+    await page.getByRole('button', { name: 'Add entity' }).click();
+    await page.getByRole('dialog').getByLabel('Class').selectOption('Inert');
+    await page.getByRole('dialog').getByRole('button', { name: 'Create' }).click();
+    await page.waitForFunction(() => document.querySelector('.inspector h2')?.textContent.startsWith('Inert'));
+    const created = await selectedId(page);
+    assert.equal(await pendingRegion(page).getByRole('listitem').count(), 3);
+
+    const beforeSave = snapshotDir(dir);
+    await new Promise((done) => setTimeout(done, 20));
+    await saveAndWait(page);
+    await screenshot(page, 'saved-folder');
+    const afterSave = snapshotDir(dir);
+
+    assert.ok(!(entityFile(deleted) in afterSave), 'the deleted entity file is gone');
+    assert.ok(entityFile(created) in afterSave, 'the new entity file exists');
+    assert.match(afterSave[entityFile(created)].bytes.toString(), /Inert/);
+    assert.notDeepEqual(afterSave[entityFile(edited)].bytes, beforeSave[entityFile(edited)].bytes);
+    assert.match(afterSave[entityFile(edited)].bytes.toString(), /12\.5/);
+    for (const [path, file] of Object.entries(beforeSave)) {
+      if (path === entityFile(edited) || path === entityFile(deleted)) continue;
+      assert.ok(path in afterSave, `${path} kept`);
+      assert.deepEqual(afterSave[path].bytes, file.bytes, `${path} unchanged`);
+      assert.equal(afterSave[path].mtimeMs, file.mtimeMs, `${path} not rewritten`);
+    }
+    assert.equal(Object.keys(afterSave).length, Object.keys(beforeSave).length);
+    await pendingRegion(page).getByText('No unsaved changes.').waitFor();
+    assert.ok(!/unsaved/.test(await option(page, edited).getAttribute('aria-label')));
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  } finally {
+    removeDir(dir);
+  }
+});
+
+test('keeps every change pending and says why when the folder cannot be written', async () => {
+  const dir = copySample();
+  try {
+    const page = await newPage(env.browser);
+    await openFolder(page, dir);
+    const [edited, deleted] = await visibleIds(page);
+    await option(page, edited).click();
+    await commit(page, 'Position Z', '-7.5');
+    await option(page, edited).and(page.locator('[aria-label$="unsaved"]')).waitFor();
+    await option(page, deleted).click();
+    await page.getByRole('button', { name: 'Delete entity' }).click();
+    await option(page, deleted).waitFor({ state: 'detached' });
+    const beforeSave = snapshotDir(dir);
+
+    await page.evaluate(() => (window.__pickerFailWrites = true));
+    await page.getByRole('button', { name: 'Save' }).click();
+    const alert = page.getByRole('alert');
+    await alert.waitFor();
+    assert.match(await alert.textContent(), /Save failed, 2 changes still pending.*read-only/);
+    assert.deepEqual(snapshotDir(dir), beforeSave);
+    const pending = await pendingRegion(page).textContent();
+    assert.ok(pending.includes(entityFile(edited)) && pending.includes(entityFile(deleted)));
+    await screenshot(page, 'save-failed');
+
+    await page.evaluate(() => (window.__pickerFailWrites = false));
+    await saveAndWait(page);
+    const afterSave = snapshotDir(dir);
+    assert.match(afterSave[entityFile(edited)].bytes.toString(), /-7\.5/);
+    assert.ok(!(entityFile(deleted) in afterSave));
+    await pendingRegion(page).getByText('No unsaved changes.').waitFor();
+    assert.deepEqual(page.errors.filter((e) => !/read-only/.test(e.message)), []);
+    await page.context().close();
+  } finally {
+    removeDir(dir);
+  }
+});
+
+// Reads the names and contents of a stored .zip.
+function unzip(bytes) {
+  const files = {};
+  let at = 0;
+  while (bytes.readUInt32LE(at) === 0x04034b50) {
+    const size = bytes.readUInt32LE(at + 18);
+    const nameLength = bytes.readUInt16LE(at + 26);
+    const extra = bytes.readUInt16LE(at + 28);
+    const name = bytes.subarray(at + 30, at + 30 + nameLength).toString();
+    const start = at + 30 + nameLength + extra;
+    files[name] = bytes.subarray(start, start + size);
+    at = start + size;
+  }
+  return files;
+}
+
+test('a folder upload saves by downloading the changed files and the list of deletions', async () => {
+  const dir = copySample();
+  try {
+    const page = await newPage(env.browser);
+    await page.goto(`${env.url}?open=none`);
+    await page.getByLabel('Upload folder').setInputFiles(dir);
+    await waitOpen(page);
+    const [edited, deleted] = await visibleIds(page);
+    await option(page, edited).click();
+    await commit(page, 'Position Y', '3.75');
+    await option(page, edited).and(page.locator('[aria-label$="unsaved"]')).waitFor();
+    await option(page, deleted).click();
+    await page.getByRole('button', { name: 'Delete entity' }).click();
+    await option(page, deleted).waitFor({ state: 'detached' });
+
+    const download = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Save' }).click();
+    const file = await download;
+    const zipPath = join(dir, '..', file.suggestedFilename());
+    await file.saveAs(zipPath);
+    const files = unzip(readFileSync(zipPath));
+    assert.deepEqual(Object.keys(files).sort(), [entityFile(edited), 'DELETED.txt'].sort());
+    assert.match(files[entityFile(edited)].toString(), /3\.75/);
+    assert.match(files['DELETED.txt'].toString(), new RegExp(entityFile(deleted)));
+    await pendingRegion(page).getByText('No unsaved changes.').waitFor();
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  } finally {
+    removeDir(dir);
+  }
+});
+
+test('a malformed world lists its diagnostics as text and leaves the bad files alone', async () => {
+  const dir = copySample();
+  const hostile = '<img src=x onerror="window.__pwned=1">';
+  const badPath = 'Entities/999999.jasset';
+  writeFileSync(join(dir, badPath), `; class ${hostile}\n${hostile} = 1\n`);
+  try {
+    const page = await newPage(env.browser);
+    await openFolder(page, dir);
+    const region = diagnosticsRegion(page);
+    await region.getByText(badPath, { exact: false }).waitFor();
+    assert.match(await region.textContent(), /999999\.jasset:\d+/);
+    assert.equal(await page.evaluate(() => window.__pwned), undefined);
+    assert.equal(await region.locator('img').count(), 0);
+    await screenshot(page, 'diagnostics');
+
+    // Saving an edit leaves the file that failed to load as it was.
+    const [edited] = await visibleIds(page);
+    await option(page, edited).click();
+    await commit(page, 'Position X', '2');
+    await option(page, edited).and(page.locator('[aria-label$="unsaved"]')).waitFor();
+    const bad = readFileSync(join(dir, badPath));
+    await saveAndWait(page);
+    assert.deepEqual(readFileSync(join(dir, badPath)), bad);
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  } finally {
+    removeDir(dir);
+  }
+});
+
+test('the keyboard alone selects, edits and saves', async () => {
+  const dir = copySample();
+  try {
+    const page = await newPage(env.browser);
+    await openFolder(page, dir);
+    const focusedRole = () => page.evaluate(() => document.activeElement?.getAttribute('role'));
+    const focusedId = () => page.evaluate(() => document.activeElement?.id);
+    await page.locator('body').focus();
+    for (let i = 0; i < 30 && (await focusedRole()) !== 'listbox'; i++) await page.keyboard.press('Tab');
+    assert.equal(await focusedRole(), 'listbox');
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('ArrowDown');
+    const ids = await visibleIds(page);
+    await page.waitForFunction((id) => document.querySelector('.inspector h2 code')?.textContent === id, ids[1]);
+    for (let i = 0; i < 30 && (await focusedId()) !== 'position-X'; i++) await page.keyboard.press('Tab');
+    assert.equal(await focusedId(), 'position-X');
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type('-42.5');
+    await page.keyboard.press('Enter');
+    await option(page, ids[1]).and(page.locator('[aria-label$="unsaved"]')).waitFor();
+    await screenshot(page, 'keyboard-edit');
+    await page.keyboard.press('Control+S');
+    await page.getByRole('status').filter({ hasText: /^Saved / }).waitFor();
+    assert.match(readFileSync(join(dir, entityFile(ids[1]))).toString(), /-42\.5/);
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  } finally {
+    removeDir(dir);
+  }
+});
+
+test('asks for confirmation before leaving with unsaved changes', async () => {
+  const page = await newPage(env.browser);
+  await page.goto(env.url);
+  await waitOpen(page);
+  const [first] = await visibleIds(page);
+  await option(page, first).click();
+  await commit(page, 'Position X', '5');
+  await option(page, first).and(page.locator('[aria-label$="unsaved"]')).waitFor();
+  const dialog = new Promise((resolve) => page.once('dialog', resolve));
+  await page.close({ runBeforeUnload: true });
+  const shown = await dialog;
+  assert.equal(shown.type(), 'beforeunload');
+  await shown.dismiss();
+  assert.ok(!page.isClosed(), 'the page stays when the user cancels');
+  await page.context().close();
+});
+
+test('the sample world files exist for the other tests', () => {
+  assert.ok(existsSync(join(sampleWorld, 'WorldSettings.jasset')));
+});

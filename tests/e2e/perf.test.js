@@ -1,0 +1,122 @@
+// Performance of the inspector on a 100,000-entity world made by
+// `juliet gen`: the time from choosing the folder to the list and map being
+// shown, and the time for one edit to show in the list, the map and the
+// inspector. Prints the figures; JULIET_E2E_PERF=0 skips the run.
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import { juliet, newPage, removeDir, repo, screenshot, start, tempDir, waitOpen } from './harness.js';
+
+const COUNT = Number(process.env.JULIET_E2E_PERF_COUNT ?? 100000);
+const skip =
+  process.env.JULIET_E2E_PERF === '0'
+    ? 'JULIET_E2E_PERF=0'
+    : !existsSync(join(repo, 'build/native/juliet'))
+      ? 'build/native/juliet is not built'
+      : false;
+
+let env;
+let dir;
+before(async () => {
+  if (skip) return;
+  dir = join(tempDir('juliet-perf-'), 'big_world');
+  juliet('gen', dir, '--count', String(COUNT));
+  env = await start();
+});
+after(async () => {
+  await env?.close();
+  if (dir) removeDir(join(dir, '..'));
+});
+
+function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)];
+}
+
+test(`opens and edits a ${COUNT.toLocaleString('en')}-entity world`, { skip, timeout: 600_000 }, async () => {
+  const page = await newPage(env.browser);
+  await page.goto(`${env.url}?open=none`);
+
+  const t0 = Date.now();
+  await page.getByLabel('Upload folder').setInputFiles(dir);
+  await page.waitForFunction(() => performance.getEntriesByName('juliet:open-shown').length > 0, null, {
+    timeout: 600_000,
+    polling: 50,
+  });
+  const wall = Date.now() - t0;
+  const inApp = await page.evaluate(() => {
+    const [start] = performance.getEntriesByName('juliet:open-start');
+    const [shown] = performance.getEntriesByName('juliet:open-shown');
+    return shown.startTime - start.startTime;
+  });
+  await waitOpen(page);
+  const total = await page.getByLabel('Class', { exact: true }).locator('option').first().textContent();
+  assert.match(total, new RegExp(`\\(${COUNT.toLocaleString('en')}\\)`));
+  // Only the rows in view are in the DOM.
+  assert.ok((await page.getByRole('option').count()) < 100);
+  await screenshot(page, 'perf-100k');
+
+  // Scrolling the list: frames while jumping through it.
+  const scroll = await page.evaluate(async () => {
+    const list = document.querySelector('[role=listbox]');
+    const times = [];
+    for (let i = 0; i < 60; i++) {
+      const t = performance.now();
+      list.scrollTop = (list.scrollHeight * i) / 60;
+      await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+      times.push(performance.now() - t);
+    }
+    list.scrollTop = 0;
+    return times;
+  });
+
+  await page.getByRole('option').nth(3).click();
+  await page.waitForSelector('#position-X');
+
+  // One edit: commit a new Position X and wait until the list row, the
+  // inspector and the map (its next drawn frame) show it.
+  const edits = [];
+  for (let i = 0; i < 9; i++) {
+    edits.push(
+      await page.evaluate(async (value) => {
+        const id = document.querySelector('.inspector h2 code').textContent;
+        const input = document.getElementById('position-X');
+        const canvas = document.querySelector('canvas[aria-label="World map"]');
+        const revision = canvas.dataset.revision;
+        const text = value.toFixed(1);
+        input.value = String(value);
+        input.dispatchEvent(new Event('input', { bubbles: true }));
+        const t0 = performance.now();
+        input.dispatchEvent(new Event('change', { bubbles: true }));
+        let dom = 0;
+        await new Promise((resolve) => {
+          const check = () => {
+            const row = document.getElementById(`entity-${id}`);
+            const listShows = row && row.querySelector('.pos').textContent.startsWith(text);
+            const inspectorShows = document.getElementById('position-X').value === String(value);
+            if (listShows && inspectorShows && !dom) dom = performance.now() - t0;
+            if (dom && canvas.dataset.revision !== revision) resolve();
+            else setTimeout(check, 0);
+          };
+          check();
+        });
+        const drawn = performance.now() - t0;
+        return { dom, drawn, drawMs: Number(canvas.dataset.drawMs) };
+      }, 100.5 + i),
+    );
+  }
+  await screenshot(page, 'perf-100k-edit');
+  const figures = {
+    entities: COUNT,
+    open_to_shown_ms: Math.round(inApp),
+    choose_folder_to_shown_ms: wall,
+    list_scroll_frame_median_ms: +median(scroll).toFixed(1),
+    edit_to_list_and_inspector_ms: +median(edits.map((e) => e.dom)).toFixed(1),
+    edit_to_map_drawn_ms: +median(edits.map((e) => e.drawn)).toFixed(1),
+    map_redraw_ms: +median(edits.map((e) => e.drawMs)).toFixed(1),
+  };
+  console.log(`inspector performance: ${JSON.stringify(figures)}`);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
