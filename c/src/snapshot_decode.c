@@ -1,0 +1,522 @@
+/* snapshot_decode.c - a snapshot byte stream back into entities (format in
+ * snapshot.h). The input is hostile: every read is bounds-checked, every
+ * count is bounded before it drives a loop, and nothing touches the target
+ * until the whole stream, CRC included, has been checked. */
+#include <stdarg.h>
+#include <stdio.h>
+
+#include "juliet/snapshot.h"
+#include "snapshot_internal.h"
+
+/* ---- reading ---- */
+
+bool snap_fail(snap_reader *r, jl_status status, const char *format, ...)
+{
+    if (r->failed) return false;
+    r->failed = true;
+    char message[JL_ERROR_MESSAGE_MAX];
+    va_list args;
+    va_start(args, format);
+    vsnprintf(message, sizeof message, format, args);
+    va_end(args);
+    jl_error_set(r->err, status, NULL, 0, 0, "snapshot byte %zu: %s", (size_t)(r->p - r->start),
+                 message);
+    r->status = status;
+    return false;
+}
+
+size_t snap_left(const snap_reader *r) { return (size_t)(r->end - r->p); }
+
+const uint8_t *snap_read_bytes(snap_reader *r, size_t n, const char *what)
+{
+    if (r->failed) return NULL;
+    if (n > snap_left(r)) {
+        snap_fail(r, JL_ERR_CORRUPT, "truncated: %s needs %zu bytes, %zu left", what, n, snap_left(r));
+        return NULL;
+    }
+    const uint8_t *p = r->p;
+    r->p += n;
+    return p;
+}
+
+uint8_t snap_read_u8(snap_reader *r, const char *what)
+{
+    const uint8_t *p = snap_read_bytes(r, 1, what);
+    return p ? p[0] : 0;
+}
+
+uint32_t snap_read_u32(snap_reader *r, const char *what)
+{
+    const uint8_t *p = snap_read_bytes(r, 4, what);
+    return p ? (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24 : 0;
+}
+
+uint64_t snap_read_varint(snap_reader *r, const char *what)
+{
+    if (r->failed) return 0;
+    const uint8_t *start = r->p;
+    uint64_t v = 0;
+    for (unsigned i = 0; i < SNAP_VARINT_MAX; i++) {
+        if (r->p == r->end) {
+            r->p = start;
+            snap_fail(r, JL_ERR_CORRUPT, "truncated: %s", what);
+            return 0;
+        }
+        uint8_t b = *r->p++;
+        if (i == SNAP_VARINT_MAX - 1 && b > 1) break;
+        v |= (uint64_t)(b & 0x7f) << (7 * i);
+        if (!(b & 0x80)) {
+            /* Shortest form only, so each value has one encoding. */
+            if (b == 0 && i > 0) break;
+            return v;
+        }
+    }
+    r->p = start;
+    snap_fail(r, JL_ERR_CORRUPT, "malformed varint for %s", what);
+    return 0;
+}
+
+int64_t snap_read_svarint(snap_reader *r, const char *what)
+{
+    return snap_unzigzag(snap_read_varint(r, what));
+}
+
+/* A count bounded by max and by the bytes left (each counted item takes at
+ * least min_bytes), so that no loop runs longer than the input warrants. */
+uint32_t snap_read_count(snap_reader *r, uint64_t max, size_t min_bytes, const char *what)
+{
+    uint64_t v = snap_read_varint(r, what);
+    if (r->failed) return 0;
+    if (v > max) {
+        snap_fail(r, JL_ERR_CORRUPT, "%s %llu exceeds the limit %llu", what, (unsigned long long)v,
+                  (unsigned long long)max);
+        return 0;
+    }
+    if (min_bytes && v > snap_left(r) / min_bytes) {
+        snap_fail(r, JL_ERR_CORRUPT, "truncated: %llu %s cannot fit in %zu bytes",
+                  (unsigned long long)v, what, snap_left(r));
+        return 0;
+    }
+    return (uint32_t)v;
+}
+
+/* Reads n byte planes of width bytes each into spans (spans[i] = offset). */
+static bool read_planes(snap_reader *r, unsigned width, uint32_t n, uint64_t *spans,
+                        const char *what)
+{
+    for (uint32_t i = 0; i < n; i++) spans[i] = 0;
+    for (unsigned plane = 0; plane < width; plane++) {
+        const uint8_t *p = snap_read_bytes(r, n, what);
+        if (!p) return false;
+        for (uint32_t i = 0; i < n; i++) spans[i] |= (uint64_t)p[i] << (8 * plane);
+    }
+    return true;
+}
+
+bool snap_read_int_column(snap_reader *r, uint32_t n, uint64_t max, uint64_t *out, const char *what)
+{
+    uint64_t base = snap_read_varint(r, what);
+    unsigned width = snap_read_u8(r, what);
+    if (r->failed) return false;
+    if (width > 8) return snap_fail(r, JL_ERR_CORRUPT, "%s: column width %u above 8", what, width);
+    if (!read_planes(r, width, n, out, what)) return false;
+    for (uint32_t i = 0; i < n; i++) {
+        if (out[i] > UINT64_MAX - base || base + out[i] > max)
+            return snap_fail(r, JL_ERR_CORRUPT, "%s: value %u out of range (above %llu)", what, i,
+                             (unsigned long long)max);
+        out[i] += base;
+    }
+    return true;
+}
+
+bool snap_read_sorted_ids(snap_reader *r, uint32_t n, uint64_t *ids, const char *what)
+{
+    for (uint32_t i = 0; i < n; i++) {
+        uint64_t v = snap_read_varint(r, what);
+        if (r->failed) return false;
+        if (i == 0) {
+            if (v == 0) return snap_fail(r, JL_ERR_CORRUPT, "%s: ID 0", what);
+            ids[0] = v;
+        } else {
+            if (v >= UINT64_MAX - ids[i - 1])
+                return snap_fail(r, JL_ERR_CORRUPT, "%s: ID past 2^64", what);
+            ids[i] = ids[i - 1] + v + 1;
+        }
+    }
+    return true;
+}
+
+/* A float column into n slots stride bytes apart from dst. */
+bool snap_read_float_column(snap_reader *r, uint32_t n, bool allow_inf, uint8_t *dst, size_t stride,
+                            uint64_t *spans, const char *what)
+{
+    uint8_t mode = snap_read_u8(r, what);
+    if (r->failed) return false;
+    if (mode == SNAP_FLOAT_BITS) {
+        if (!snap_read_int_column(r, n, UINT32_MAX, spans, what)) return false;
+        for (uint32_t i = 0; i < n; i++) {
+            uint32_t bits = (uint32_t)spans[i];
+            if (snap_bits_nan(bits)) return snap_fail(r, JL_ERR_CORRUPT, "%s: value %u is NaN", what, i);
+            if (snap_bits_inf(bits) && !allow_inf)
+                return snap_fail(r, JL_ERR_CORRUPT, "%s: value %u is infinite", what, i);
+            memcpy(dst + i * stride, &bits, sizeof bits);
+        }
+        return true;
+    }
+    if (mode != SNAP_FLOAT_DECIMAL)
+        return snap_fail(r, JL_ERR_CORRUPT, "%s: unknown float column mode %u", what, mode);
+
+    int64_t exponent = snap_read_svarint(r, what);
+    int64_t base = snap_read_svarint(r, what);
+    unsigned width = snap_read_u8(r, what);
+    if (r->failed) return false;
+    if (exponent < -SNAP_EXPONENT_MAX || exponent > SNAP_EXPONENT_MAX)
+        return snap_fail(r, JL_ERR_CORRUPT, "%s: decimal exponent %lld out of range", what,
+                         (long long)exponent);
+    if (base < -SNAP_MANTISSA_MAX || base > SNAP_MANTISSA_MAX)
+        return snap_fail(r, JL_ERR_CORRUPT, "%s: mantissa base out of range", what);
+    if (width > SNAP_MANTISSA_WIDTH_MAX)
+        return snap_fail(r, JL_ERR_CORRUPT, "%s: mantissa width %u above %d", what, width,
+                         SNAP_MANTISSA_WIDTH_MAX);
+    if (!read_planes(r, width, n, spans, what)) return false;
+    for (uint32_t i = 0; i < n; i++) {
+        /* base >= -2^53 and spans < 2^56: the sum cannot overflow. */
+        int64_t m = base + (int64_t)spans[i];
+        if (m > SNAP_MANTISSA_MAX)
+            return snap_fail(r, JL_ERR_CORRUPT, "%s: mantissa %u out of range", what, i);
+        float value = snap_decimal_value(m, (int)exponent);
+        memcpy(dst + i * stride, &value, sizeof value);
+    }
+    uint32_t exceptions = snap_read_count(r, n, 5, "float exceptions");
+    uint64_t next = 0;
+    for (uint32_t x = 0; x < exceptions; x++) {
+        uint64_t gap = snap_read_varint(r, what);
+        uint32_t bits = snap_read_u32(r, what);
+        if (r->failed) return false;
+        if (gap >= n - next)
+            return snap_fail(r, JL_ERR_CORRUPT, "%s: exception index out of range", what);
+        uint64_t i = next + gap;
+        if (snap_bits_nan(bits))
+            return snap_fail(r, JL_ERR_CORRUPT, "%s: value %llu is NaN", what, (unsigned long long)i);
+        if (snap_bits_inf(bits) && !allow_inf)
+            return snap_fail(r, JL_ERR_CORRUPT, "%s: value %llu is infinite", what,
+                             (unsigned long long)i);
+        memcpy(dst + i * stride, &bits, sizeof bits);
+        next = i + 1;
+    }
+    return !r->failed;
+}
+
+/* ---- the entity sections ---- */
+
+static size_t align_up(size_t v, size_t a) { return (v + a - 1) & ~(a - 1); }
+
+/* Reads the class table and takes scratch for everything else. */
+static bool read_header(snap_decoder *d)
+{
+    snap_reader *r = &d->r;
+    const uint8_t *magic = snap_read_bytes(r, sizeof snap_magic, "magic");
+    if (!magic) return false;
+    if (memcmp(magic, snap_magic, sizeof snap_magic) != 0) {
+        r->p = r->start;
+        return snap_fail(r, JL_ERR_CORRUPT, "not a Juliet snapshot (bad magic)");
+    }
+    uint8_t version = snap_read_u8(r, "version");
+    if (r->failed) return false;
+    if (version != JL_SNAPSHOT_VERSION) {
+        r->p--;
+        return snap_fail(r, JL_ERR_CORRUPT, "format version %u, this build reads version %u",
+                         version, (unsigned)JL_SNAPSHOT_VERSION);
+    }
+    uint64_t flags = snap_read_varint(r, "flags");
+    if (r->failed) return false;
+    if (flags & ~(uint64_t)SNAP_FLAGS_KNOWN)
+        return snap_fail(r, JL_ERR_CORRUPT, "unknown flags 0x%llx", (unsigned long long)flags);
+    d->flags = (uint32_t)flags;
+
+    d->class_count = snap_read_count(r, JL_KIND_COUNT, 10, "class count");
+    uint64_t total = 0;
+    for (uint32_t c = 0; c < d->class_count; c++) {
+        uint32_t crc = snap_read_u32(r, "class name CRC");
+        uint64_t version_c = snap_read_varint(r, "class version");
+        uint32_t schema = snap_read_u32(r, "class field CRC");
+        if (r->failed) return false;
+        const jl_class *cls = NULL;
+        for (uint32_t k = 0; k < jl_class_count(); k++)
+            if (jl_class_at(k)->crc == crc) cls = jl_class_at(k);
+        if (!cls)
+            return snap_fail(r, JL_ERR_UNKNOWN_CLASS,
+                             "class with name CRC 0x%08x is unknown to this build", crc);
+        for (uint32_t prev = 0; prev < c; prev++)
+            if (d->classes[prev].cls == cls)
+                return snap_fail(r, JL_ERR_CORRUPT, "class %s listed twice", cls->name);
+        if (version_c != cls->version)
+            return snap_fail(r, JL_ERR_UNKNOWN_CLASS,
+                             "class %s version %llu, this build has version %u", cls->name,
+                             (unsigned long long)version_c, cls->version);
+        if (schema != snap_schema_crc(cls))
+            return snap_fail(r, JL_ERR_UNKNOWN_CLASS,
+                             "class %s has other fields in this build than in the snapshot",
+                             cls->name);
+        uint32_t count = snap_read_count(r, JL_SNAPSHOT_MAX_ENTITIES, 0, "class entity count");
+        if (r->failed) return false;
+        if (count == 0) return snap_fail(r, JL_ERR_CORRUPT, "class %s listed with no entity", cls->name);
+        total += count;
+        if (total > JL_SNAPSHOT_MAX_ENTITIES)
+            return snap_fail(r, JL_ERR_CORRUPT, "more than %u entities",
+                             (unsigned)JL_SNAPSHOT_MAX_ENTITIES);
+        d->classes[c] = (snap_class_entry){.cls = cls, .count = count};
+    }
+    /* Each ID takes at least one byte. */
+    if (total > snap_left(r))
+        return snap_fail(r, JL_ERR_CORRUPT, "truncated: %llu entities in %zu bytes",
+                         (unsigned long long)total, snap_left(r));
+    d->count = (uint32_t)total;
+
+    /* Scratch: per entity an ID, a class index, a position and flags; per
+     * class a staging copy of its derived structs; one value column. */
+    size_t n = d->count ? d->count : 1;
+    size_t need = n * (sizeof(uint64_t) * 2 + sizeof(jl_vec3) + 2) + 64;
+    size_t input = (size_t)(r->end - r->start);
+    need += (input < JL_SNAPSHOT_MAX_ENTITIES ? input : JL_SNAPSHOT_MAX_ENTITIES) * sizeof(uint64_t);
+    for (uint32_t c = 0; c < d->class_count; c++)
+        need += align_up((size_t)d->classes[c].count * d->classes[c].cls->size_of, 16) + 16;
+    if (!d->scratch->base) {
+        if (jl_arena_init(d->scratch, need + 4096) != JL_OK)
+            return snap_fail(r, JL_ERR_OUT_OF_MEMORY, "no memory for %u entities", d->count);
+        d->owns_scratch = true;
+    }
+    d->ids = jl_arena_push(d->scratch, n * sizeof *d->ids, 8);
+    d->spans = jl_arena_push(d->scratch, n * sizeof *d->spans, 8);
+    d->positions = jl_arena_push(d->scratch, n * sizeof *d->positions, 4);
+    d->class_of = jl_arena_push(d->scratch, n, 1);
+    d->flags_of = jl_arena_push(d->scratch, n, 1);
+    if (!d->ids || !d->spans || !d->positions || !d->class_of || !d->flags_of)
+        return snap_fail(r, JL_ERR_OUT_OF_MEMORY, "no memory for %u entities", d->count);
+    for (uint32_t c = 0; c < d->class_count; c++) {
+        const jl_class *cls = d->classes[c].cls;
+        size_t bytes = (size_t)d->classes[c].count * cls->size_of;
+        d->classes[c].staging = jl_arena_push(d->scratch, bytes, cls->alignment < 16 ? 16 : cls->alignment);
+        if (!d->classes[c].staging)
+            return snap_fail(r, JL_ERR_OUT_OF_MEMORY, "no memory for %u entities", d->count);
+        /* Field values are copied out one by one, never padding: zero it
+         * anyway so the staging copy is deterministic. */
+        memset(d->classes[c].staging, 0, bytes);
+    }
+    return true;
+}
+
+static bool read_field(snap_decoder *d, snap_class_entry *entry, const jl_field *f)
+{
+    snap_reader *r = &d->r;
+    const jl_class *cls = entry->cls;
+    uint32_t n = entry->count;
+    uint8_t *dst = entry->staging + f->offset;
+    size_t stride = cls->size_of;
+    uint64_t *vals = d->spans;
+    const char *what = f->name;
+    switch (f->type) {
+    case JL_FIELD_F32:
+        return snap_read_float_column(r, n, (f->flags & JL_FIELD_ALLOW_INF) != 0, dst, stride, vals,
+                                      what);
+    case JL_FIELD_VEC3:
+        for (size_t c = 0; c < 3; c++)
+            if (!snap_read_float_column(r, n, false, dst + c * sizeof(float), stride, vals, what))
+                return false;
+        return true;
+    case JL_FIELD_INDEX:
+        if (!snap_read_int_column(r, n, UINT32_MAX, vals, what)) return false;
+        for (uint32_t i = 0; i < n; i++) {
+            uint32_t v = (uint32_t)vals[i] - 1u;
+            memcpy(dst + i * stride, &v, sizeof v);
+        }
+        return true;
+    case JL_FIELD_BOOL:
+        if (!snap_read_int_column(r, n, 1, vals, what)) return false;
+        for (uint32_t i = 0; i < n; i++) {
+            bool v = vals[i] != 0;
+            memcpy(dst + i * stride, &v, sizeof v);
+        }
+        return true;
+    case JL_FIELD_COLOR:
+        if (!snap_read_int_column(r, n, 0xffffff, vals, what)) return false;
+        for (uint32_t i = 0; i < n; i++) {
+            jl_color v = {(uint8_t)(vals[i] >> 16), (uint8_t)(vals[i] >> 8), (uint8_t)vals[i]};
+            memcpy(dst + i * stride, &v, sizeof v);
+        }
+        return true;
+    case JL_FIELD_ENTITY_REF: {
+        /* References to IDs outside the snapshot: a table of them, then the
+         * codes. The table is bounded by the bytes left (one or more per
+         * ID) and by the entity cap, and is popped after the column. */
+        uint32_t external = snap_read_count(r, JL_SNAPSHOT_MAX_ENTITIES, 1, "external references");
+        if (r->failed) return false;
+        size_t mark = d->scratch->used;
+        uint64_t *table = jl_arena_push(d->scratch, (external ? external : 1) * sizeof *table, 8);
+        if (!table) return snap_fail(r, JL_ERR_OUT_OF_MEMORY, "no memory for %u references", external);
+        bool ok = snap_read_sorted_ids(r, external, table, what) &&
+                  snap_read_int_column(r, n, (uint64_t)d->count + external, vals, what);
+        if (ok) {
+            for (uint32_t i = 0; i < n; i++) {
+                uint64_t code = vals[i];
+                uint64_t id = code == 0 ? 0
+                              : code <= d->count ? d->ids[code - 1]
+                                                 : table[code - d->count - 1];
+                memcpy(dst + i * stride, &id, sizeof id);
+            }
+        }
+        jl_arena_pop_to(d->scratch, mark);
+        return ok;
+    }
+    default:
+        return snap_fail(r, JL_ERR_CORRUPT, "class %s: field %s has a type snapshots cannot hold",
+                         cls->name, f->name);
+    }
+}
+
+bool snap_decode_entities(snap_decoder *d)
+{
+    snap_reader *r = &d->r;
+    if (!read_header(d)) return false;
+    uint32_t n = d->count;
+    if (!snap_read_sorted_ids(r, n, d->ids, "IDs")) return false;
+
+    if (!snap_read_int_column(r, n, d->class_count ? d->class_count - 1 : 0, d->spans, "class column"))
+        return false;
+    uint32_t seen[JL_KIND_COUNT] = {0};
+    for (uint32_t i = 0; i < n; i++) {
+        d->class_of[i] = (uint8_t)d->spans[i];
+        seen[d->spans[i]]++;
+    }
+    for (uint32_t c = 0; c < d->class_count; c++)
+        if (seen[c] != d->classes[c].count)
+            return snap_fail(r, JL_ERR_CORRUPT, "class column has %u entities of %s, the table %u",
+                             seen[c], d->classes[c].cls->name, d->classes[c].count);
+
+    static const char *const axis_name[3] = {"position.x", "position.y", "position.z"};
+    for (size_t axis = 0; axis < 3; axis++)
+        if (!snap_read_float_column(r, n, false, (uint8_t *)d->positions + axis * sizeof(float),
+                                    sizeof(jl_vec3), d->spans, axis_name[axis]))
+            return false;
+
+    if (!snap_read_int_column(r, n, JL_ENTITY_READ_ONLY, d->spans, "entity flags")) return false;
+    for (uint32_t i = 0; i < n; i++) d->flags_of[i] = (uint8_t)d->spans[i];
+
+    for (uint32_t c = 0; c < d->class_count; c++) {
+        const jl_class *cls = d->classes[c].cls;
+        for (uint32_t f = 0; f < cls->field_count; f++)
+            if (!read_field(d, &d->classes[c], &cls->fields[f])) return false;
+    }
+    return !r->failed;
+}
+
+bool snap_decode_trailer(snap_decoder *d)
+{
+    snap_reader *r = &d->r;
+    if (r->failed) return false;
+    if (snap_left(r) < 4) return snap_fail(r, JL_ERR_CORRUPT, "truncated: no checksum");
+    if (snap_left(r) > 4)
+        return snap_fail(r, JL_ERR_CORRUPT, "%zu bytes of trailing data", snap_left(r) - 4);
+    uint32_t expected = jl_crc32(r->start, (size_t)(r->p - r->start));
+    uint32_t stored = snap_read_u32(r, "checksum");
+    if (stored != expected) {
+        r->p -= 4;
+        return snap_fail(r, JL_ERR_CORRUPT, "checksum mismatch: the snapshot is damaged");
+    }
+    return true;
+}
+
+static size_t field_size(jl_field_type type)
+{
+    switch (type) {
+    case JL_FIELD_F32: return sizeof(float);
+    case JL_FIELD_INDEX: return sizeof(uint32_t);
+    case JL_FIELD_BOOL: return sizeof(bool);
+    case JL_FIELD_VEC3: return sizeof(jl_vec3);
+    case JL_FIELD_COLOR: return sizeof(jl_color);
+    case JL_FIELD_ENTITY_REF: return sizeof(uint64_t);
+    default: return 0;
+    }
+}
+
+jl_status snap_decoder_apply(snap_decoder *d, jl_entity_manager *m)
+{
+    if (m->capacity - m->count < d->count)
+        return jl_error_set(d->r.err, JL_ERR_CAPACITY, NULL, 0, 0,
+                            "snapshot has %u entities, the world takes %u more", d->count,
+                            m->capacity - m->count);
+    uint32_t pending = m->pending_count;
+    uint32_t rank[JL_KIND_COUNT] = {0};
+    for (uint32_t i = 0; i < d->count; i++) {
+        snap_class_entry *entry = &d->classes[d->class_of[i]];
+        const jl_class *cls = entry->cls;
+        jl_entity *e = NULL;
+        jl_status st = jl_entity_allocate(m, cls, &e);
+        if (st == JL_OK) {
+            st = jl_entity_set_id(m, e, d->ids[i]);
+            if (st != JL_OK) jl_entity_rollback_allocation(m, e);
+        }
+        if (st != JL_OK) {
+            /* Undo the entities made so far; their IDs never had files. */
+            for (uint32_t j = 0; j < i; j++) jl_entity_destroy(m, jl_entity_find(m, d->ids[j]));
+            m->pending_count = pending;
+            return jl_error_set(d->r.err, st, NULL, 0, 0, "snapshot: cannot create entity %u of %u: %s",
+                                i + 1, d->count, jl_status_name(st));
+        }
+        const uint8_t *src = entry->staging + (size_t)rank[d->class_of[i]]++ * cls->size_of;
+        for (uint32_t f = 0; f < cls->field_count; f++) {
+            const jl_field *field = &cls->fields[f];
+            memcpy((uint8_t *)e->derived + field->offset, src + field->offset, field_size(field->type));
+        }
+        e->position = (jl_vec4){d->positions[i].x, d->positions[i].y, d->positions[i].z, 1.0f};
+        e->flags = d->flags_of[i];
+        e->is_dirty = true;
+        jl_manager_note_id(m, d->ids[i]);
+    }
+    return JL_OK;
+}
+
+void snap_decoder_init(snap_decoder *d, const uint8_t *data, size_t size, jl_arena *scratch,
+                       jl_error *err)
+{
+    *d = (snap_decoder){0};
+    d->r = (snap_reader){.start = data, .p = data, .end = data + size, .err = err};
+    if (scratch) {
+        d->scratch = scratch;
+        d->mark = scratch->used;
+    } else {
+        d->scratch = &d->own_scratch;
+    }
+}
+
+void snap_decoder_release(snap_decoder *d)
+{
+    if (d->owns_scratch) jl_arena_release(d->scratch);
+    else if (d->scratch) jl_arena_pop_to(d->scratch, d->mark);
+}
+
+jl_status jl_snapshot_decode_manager(const uint8_t *data, size_t size, jl_arena *scratch,
+                                     jl_entity_manager *manager, jl_error *err)
+{
+    if (!manager || (!data && size))
+        return jl_error_set(err, JL_ERR_INVALID_ARGUMENT, NULL, 0, 0, "snapshot: no input or manager");
+    if (manager->count != 0)
+        return jl_error_set(err, JL_ERR_INVALID_ARGUMENT, NULL, 0, 0,
+                            "snapshot: decoding needs an empty world, this one has %u entities",
+                            manager->count);
+    if (size > JL_SNAPSHOT_MAX_BYTES)
+        return jl_error_set(err, JL_ERR_CORRUPT, NULL, 0, 0,
+                            "snapshot of %zu bytes exceeds the limit %u", size,
+                            (unsigned)JL_SNAPSHOT_MAX_BYTES);
+    snap_decoder d;
+    snap_decoder_init(&d, data ? data : (const uint8_t *)"", size, scratch, err);
+    jl_status st = JL_OK;
+    if (!snap_decode_entities(&d) || !snap_decode_trailer(&d)) st = d.r.status;
+    else if (d.flags & SNAP_FLAG_WORLD)
+        st = jl_error_set(err, JL_ERR_INVALID_ARGUMENT, NULL, 0, 0,
+                          "snapshot holds world settings: decode it into a world");
+    else
+        st = snap_decoder_apply(&d, manager);
+    snap_decoder_release(&d);
+    return st;
+}

@@ -1,0 +1,558 @@
+/* snapshot_encode.c - a world's live entities as a snapshot byte stream
+ * (format in snapshot.h). Output is canonical: the same entities give the
+ * same bytes whatever their slot order. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "juliet/snapshot.h"
+#include "snapshot_internal.h"
+
+/* ---- growing output on an arena ---- */
+
+/* Bytes pushed at a time: the writer extends its block in place, which
+ * works because nothing else pushes on the arena while it writes. */
+enum { WRITER_CHUNK = 64 * 1024 };
+
+bool snap_writer_reserve(snap_writer *w, size_t n)
+{
+    if (w->failed) return false;
+    if (n <= w->capacity - w->size) return true;
+    size_t grow = n > WRITER_CHUNK ? n : WRITER_CHUNK;
+    uint8_t *more = jl_arena_push(w->arena, grow, 1);
+    if (!more || (w->start && more != w->start + w->capacity)) {
+        w->failed = true;
+        return false;
+    }
+    if (!w->start) w->start = more;
+    w->capacity += grow;
+    return true;
+}
+
+void snap_write_bytes(snap_writer *w, const void *data, size_t n)
+{
+    if (!snap_writer_reserve(w, n)) return;
+    if (n) memcpy(w->start + w->size, data, n);
+    w->size += n;
+}
+
+void snap_write_u8(snap_writer *w, uint8_t v) { snap_write_bytes(w, &v, 1); }
+
+void snap_write_u32(snap_writer *w, uint32_t v)
+{
+    uint8_t b[4] = {(uint8_t)v, (uint8_t)(v >> 8), (uint8_t)(v >> 16), (uint8_t)(v >> 24)};
+    snap_write_bytes(w, b, 4);
+}
+
+void snap_write_varint(snap_writer *w, uint64_t v)
+{
+    uint8_t b[SNAP_VARINT_MAX];
+    size_t n = 0;
+    while (v >= 0x80) {
+        b[n++] = (uint8_t)(v | 0x80);
+        v >>= 7;
+    }
+    b[n++] = (uint8_t)v;
+    snap_write_bytes(w, b, n);
+}
+
+void snap_write_svarint(snap_writer *w, int64_t v) { snap_write_varint(w, snap_zigzag(v)); }
+
+/* ---- columns ---- */
+
+static unsigned width_of(uint64_t span)
+{
+    unsigned width = 0;
+    while (span) {
+        width++;
+        span >>= 8;
+    }
+    return width;
+}
+
+static void write_planes(snap_writer *w, const uint64_t *spans, uint32_t n, unsigned width)
+{
+    for (unsigned plane = 0; plane < width; plane++) {
+        if (!snap_writer_reserve(w, n)) return;
+        uint8_t *out = w->start + w->size;
+        for (uint32_t i = 0; i < n; i++) out[i] = (uint8_t)(spans[i] >> (8 * plane));
+        w->size += n;
+    }
+}
+
+/* Integer column of values[0, n): base = the minimum; values is rewritten
+ * in place to the offsets from it. */
+void snap_write_int_column(snap_writer *w, uint64_t *values, uint32_t n)
+{
+    uint64_t lo = UINT64_MAX, hi = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        if (values[i] < lo) lo = values[i];
+        if (values[i] > hi) hi = values[i];
+    }
+    if (n == 0) lo = hi = 0;
+    for (uint32_t i = 0; i < n; i++) values[i] -= lo;
+    unsigned width = width_of(hi - lo);
+    snap_write_varint(w, lo);
+    snap_write_u8(w, (uint8_t)width);
+    write_planes(w, values, n, width);
+}
+
+/* ---- float columns ---- */
+
+enum { EXP_NONE = -128, EXP_ZERO = 127 };
+
+static const int64_t pow10_int[16] = {
+    1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000, 1000000000,
+    INT64_C(10000000000), INT64_C(100000000000), INT64_C(1000000000000),
+    INT64_C(10000000000000), INT64_C(100000000000000), INT64_C(1000000000000000),
+};
+
+/* The shortest decimal (mantissa, exponent) that snap_decimal_value turns
+ * back into exactly this float, with the exponent in [-22, 22] and
+ * |mantissa| <= 2^53: EXP_ZERO for +0 (any exponent), EXP_NONE if there is
+ * none (-0, infinities, NaN, very large or tiny magnitudes). */
+static int shortest_decimal(float value, int64_t *mantissa)
+{
+    uint32_t bits = snap_float_bits(value);
+    *mantissa = 0;
+    if (bits == 0) return EXP_ZERO;
+    if (!isfinite(value) || value == 0.0f) return EXP_NONE;
+    double v = (double)value;
+    int k = (int)floor(log10(fabs(v)));
+    int top = k + 1 < SNAP_EXPONENT_MAX ? k + 1 : SNAP_EXPONENT_MAX;
+    int bottom = k - 10 > -SNAP_EXPONENT_MAX ? k - 10 : -SNAP_EXPONENT_MAX;
+    for (int e = top; e >= bottom; e--) {
+        double scaled = e >= 0 ? v / snap_pow10[e] : v * snap_pow10[-e];
+        if (fabs(scaled) >= (double)SNAP_MANTISSA_MAX) break; /* only grows from here */
+        int64_t m = (int64_t)llround(scaled);
+        /* scaled is within an ulp of the true quotient: the mantissa that
+         * works, if any, is the rounded one or a neighbour. */
+        const int64_t tries[3] = {m, m - 1, m + 1};
+        for (int t = 0; t < 3; t++) {
+            if (tries[t] == 0) continue;
+            if (snap_float_bits(snap_decimal_value(tries[t], e)) == bits) {
+                *mantissa = tries[t];
+                return e;
+            }
+        }
+    }
+    return EXP_NONE;
+}
+
+/* The mantissa of value (shortest form (m, e)) at the column exponent E, or
+ * false if it has none there. */
+static bool mantissa_at(int e, int64_t m, int column_e, int64_t *out)
+{
+    if (e == EXP_ZERO) {
+        *out = 0;
+        return true;
+    }
+    if (e == EXP_NONE || e < column_e) return false;
+    int shift = e - column_e;
+    if (shift > 15) return false;
+    int64_t scale = pow10_int[shift];
+    int64_t limit = SNAP_MANTISSA_MAX / scale;
+    if (m > limit || m < -limit) return false;
+    *out = m * scale;
+    return true;
+}
+
+/* Bytes a decimal column at exponent column_e would take (approximately:
+ * exceptions counted at 5 bytes), and its base and width. */
+static uint64_t decimal_cost(const snap_float_scratch *s, uint32_t n, int column_e,
+                             int64_t *base, unsigned *width)
+{
+    int64_t lo = INT64_MAX, hi = INT64_MIN;
+    uint64_t exceptions = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        int64_t m;
+        if (!mantissa_at(s->exps[i], s->mants[i], column_e, &m)) {
+            exceptions++;
+            continue;
+        }
+        if (m < lo) lo = m;
+        if (m > hi) hi = m;
+    }
+    if (lo > hi) lo = hi = 0;
+    *base = lo;
+    *width = width_of((uint64_t)(hi - lo));
+    return (uint64_t)n * *width + exceptions * 5 + 4;
+}
+
+jl_status snap_write_float_column(snap_writer *w, const snap_float_scratch *s, const float *values,
+                                  uint32_t n)
+{
+    int8_t *exps = s->exps;
+    int64_t *mants = s->mants;
+    uint32_t hist[2 * SNAP_EXPONENT_MAX + 1] = {0};
+    uint32_t lo_bits = UINT32_MAX, hi_bits = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        int64_t m;
+        int e = shortest_decimal(values[i], &m);
+        exps[i] = (int8_t)e;
+        mants[i] = m;
+        if (e != EXP_NONE && e != EXP_ZERO) hist[e + SNAP_EXPONENT_MAX]++;
+        uint32_t bits = snap_float_bits(values[i]);
+        if (bits < lo_bits) lo_bits = bits;
+        if (bits > hi_bits) hi_bits = bits;
+    }
+
+    /* Candidate exponents are the ones values actually have; the smallest
+     * covers every value, larger ones trade exceptions for width. */
+    int best_e = 0;
+    int64_t best_base = 0;
+    unsigned best_width = 0;
+    uint64_t best_cost = UINT64_MAX;
+    bool any = false;
+    for (int e = -SNAP_EXPONENT_MAX; e <= SNAP_EXPONENT_MAX; e++) {
+        if (!hist[e + SNAP_EXPONENT_MAX]) continue;
+        any = true;
+        int64_t base;
+        unsigned width;
+        uint64_t cost = decimal_cost(s, n, e, &base, &width);
+        if (cost < best_cost) {
+            best_cost = cost;
+            best_e = e;
+            best_base = base;
+            best_width = width;
+        }
+    }
+    if (!any) best_cost = decimal_cost(s, n, 0, &best_base, &best_width);
+    uint64_t bits_cost = n ? (uint64_t)n * width_of(hi_bits - lo_bits) + 2 : 2;
+
+    if (bits_cost < best_cost) {
+        snap_write_u8(w, SNAP_FLOAT_BITS);
+        uint64_t *spans = s->spans;
+        for (uint32_t i = 0; i < n; i++) spans[i] = snap_float_bits(values[i]);
+        snap_write_int_column(w, spans, n);
+        return w->failed ? JL_ERR_OUT_OF_MEMORY : JL_OK;
+    }
+
+    snap_write_u8(w, SNAP_FLOAT_DECIMAL);
+    snap_write_svarint(w, best_e);
+    snap_write_svarint(w, best_base);
+    snap_write_u8(w, (uint8_t)best_width);
+    uint64_t *spans = s->spans;
+    uint32_t exceptions = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        int64_t m;
+        if (mantissa_at(exps[i], mants[i], best_e, &m)) {
+            spans[i] = (uint64_t)(m - best_base);
+        } else {
+            spans[i] = 0;
+            exceptions++;
+        }
+    }
+    write_planes(w, spans, n, best_width);
+    snap_write_varint(w, exceptions);
+    uint32_t next = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        int64_t m;
+        if (mantissa_at(exps[i], mants[i], best_e, &m)) continue;
+        snap_write_varint(w, i - next);
+        snap_write_u32(w, snap_float_bits(values[i]));
+        next = i + 1;
+    }
+    return w->failed ? JL_ERR_OUT_OF_MEMORY : JL_OK;
+}
+
+/* ---- sorting ---- */
+
+static int compare_ids(const void *a, const void *b)
+{
+    uint64_t x = (*(const jl_entity *const *)a)->id, y = (*(const jl_entity *const *)b)->id;
+    return x < y ? -1 : x > y;
+}
+
+static int compare_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Index of id in sorted[0, n), or -1. */
+static int64_t find_sorted(const uint64_t *sorted, uint32_t n, uint64_t id)
+{
+    uint32_t lo = 0, hi = n;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (sorted[mid] < id) lo = mid + 1;
+        else hi = mid;
+    }
+    return (lo < n && sorted[lo] == id) ? (int64_t)lo : -1;
+}
+
+void snap_write_sorted_ids(snap_writer *w, const uint64_t *ids, uint32_t n)
+{
+    for (uint32_t i = 0; i < n; i++) snap_write_varint(w, i == 0 ? ids[0] : ids[i] - ids[i - 1] - 1);
+}
+
+/* ---- the manager's entities ---- */
+
+static const char *field_type_name(jl_field_type type)
+{
+    switch (type) {
+    case JL_FIELD_F32: return "f32";
+    case JL_FIELD_INDEX: return "index";
+    case JL_FIELD_BOOL: return "bool";
+    case JL_FIELD_VEC3: return "vec3";
+    case JL_FIELD_COLOR: return "color";
+    case JL_FIELD_ENTITY_REF: return "entity_ref";
+    default: return "unknown";
+    }
+}
+
+/* The checks the decoder makes on a float, made before writing so that
+ * every snapshot the encoder produces decodes. */
+static jl_status check_float(jl_error *err, const jl_entity *e, const char *what, float value,
+                             bool allow_inf)
+{
+    if (isnan(value))
+        return jl_error_set(err, JL_ERR_INVALID_ARGUMENT, NULL, 0, 0,
+                            "entity 0x%016llx: %s is NaN", (unsigned long long)e->id, what);
+    if (isinf(value) && !allow_inf)
+        return jl_error_set(err, JL_ERR_INVALID_ARGUMENT, NULL, 0, 0,
+                            "entity 0x%016llx: %s is infinite", (unsigned long long)e->id, what);
+    return JL_OK;
+}
+
+static jl_status write_float_values(snap_encoder *enc, const jl_entity *const *list, uint32_t n,
+                                    size_t offset, bool in_base, bool allow_inf, const char *what)
+{
+    float *values = enc->floats;
+    for (uint32_t i = 0; i < n; i++) {
+        const uint8_t *src = in_base ? (const uint8_t *)list[i] : (const uint8_t *)list[i]->derived;
+        memcpy(&values[i], src + offset, sizeof(float));
+        jl_status st = check_float(enc->err, list[i], what, values[i], allow_inf);
+        if (st != JL_OK) return st;
+    }
+    return snap_write_float_column(&enc->w, &enc->scratch, values, n);
+}
+
+static jl_status write_field(snap_encoder *enc, const jl_class *cls, const jl_field *f,
+                             const jl_entity *const *list, uint32_t n)
+{
+    uint64_t *vals = enc->scratch.spans;
+    char what[160];
+    snprintf(what, sizeof what, "%s.%s", cls->name, f->name);
+    switch (f->type) {
+    case JL_FIELD_F32:
+        return write_float_values(enc, list, n, f->offset, false, (f->flags & JL_FIELD_ALLOW_INF) != 0,
+                                  what);
+    case JL_FIELD_VEC3:
+        for (size_t c = 0; c < 3; c++) {
+            jl_status st = write_float_values(enc, list, n, f->offset + c * sizeof(float), false, false,
+                                              what);
+            if (st != JL_OK) return st;
+        }
+        return JL_OK;
+    case JL_FIELD_INDEX:
+        for (uint32_t i = 0; i < n; i++) {
+            uint32_t v;
+            memcpy(&v, (const uint8_t *)list[i]->derived + f->offset, sizeof v);
+            vals[i] = (uint32_t)(v + 1u);
+        }
+        break;
+    case JL_FIELD_BOOL:
+        for (uint32_t i = 0; i < n; i++) {
+            bool v;
+            memcpy(&v, (const uint8_t *)list[i]->derived + f->offset, sizeof v);
+            vals[i] = v ? 1 : 0;
+        }
+        break;
+    case JL_FIELD_COLOR:
+        for (uint32_t i = 0; i < n; i++) {
+            jl_color v;
+            memcpy(&v, (const uint8_t *)list[i]->derived + f->offset, sizeof v);
+            vals[i] = (uint64_t)v.r << 16 | (uint64_t)v.g << 8 | v.b;
+        }
+        break;
+    case JL_FIELD_ENTITY_REF: {
+        /* References to entities outside the snapshot keep their IDs in a
+         * small sorted table of their own. */
+        uint64_t *external = enc->refs;
+        uint32_t external_count = 0;
+        for (uint32_t i = 0; i < n; i++) {
+            uint64_t id;
+            memcpy(&id, (const uint8_t *)list[i]->derived + f->offset, sizeof id);
+            if (id && find_sorted(enc->ids, enc->count, id) < 0) external[external_count++] = id;
+        }
+        qsort(external, external_count, sizeof *external, compare_u64);
+        uint32_t unique = 0;
+        for (uint32_t i = 0; i < external_count; i++)
+            if (unique == 0 || external[unique - 1] != external[i]) external[unique++] = external[i];
+        snap_write_varint(&enc->w, unique);
+        snap_write_sorted_ids(&enc->w, external, unique);
+        for (uint32_t i = 0; i < n; i++) {
+            uint64_t id;
+            memcpy(&id, (const uint8_t *)list[i]->derived + f->offset, sizeof id);
+            int64_t rank = id ? find_sorted(enc->ids, enc->count, id) : -1;
+            if (!id) vals[i] = 0;
+            else if (rank >= 0) vals[i] = (uint64_t)rank + 1;
+            else vals[i] = (uint64_t)enc->count + 1 + (uint64_t)find_sorted(external, unique, id);
+        }
+        break;
+    }
+    default:
+        return jl_error_set(enc->err, JL_ERR_INVALID_ARGUMENT, NULL, 0, 0,
+                            "class %s: field %s has type %s, which snapshots cannot hold",
+                            cls->name, f->name, field_type_name(f->type));
+    }
+    snap_write_int_column(&enc->w, vals, n);
+    return enc->w.failed ? JL_ERR_OUT_OF_MEMORY : JL_OK;
+}
+
+jl_status snap_encoder_begin(snap_encoder *enc, const jl_entity_manager *m, jl_arena *arena,
+                             jl_error *err)
+{
+    *enc = (snap_encoder){.manager = m, .arena = arena, .mark = arena->used, .err = err};
+    uint32_t n = m->count;
+    if (n > JL_SNAPSHOT_MAX_ENTITIES)
+        return jl_error_set(err, JL_ERR_CAPACITY, NULL, 0, 0,
+                            "%u entities: a snapshot holds at most %u", n,
+                            (unsigned)JL_SNAPSHOT_MAX_ENTITIES);
+    size_t slots = n ? n : 1;
+    enc->count = n;
+    enc->order = jl_arena_push(arena, slots * sizeof *enc->order, _Alignof(jl_entity *));
+    enc->ids = jl_arena_push(arena, slots * sizeof *enc->ids, 8);
+    enc->refs = jl_arena_push(arena, slots * sizeof *enc->refs, 8);
+    enc->floats = jl_arena_push(arena, slots * sizeof *enc->floats, 4);
+    enc->scratch.spans = jl_arena_push(arena, slots * sizeof *enc->scratch.spans, 8);
+    enc->scratch.mants = jl_arena_push(arena, slots * sizeof *enc->scratch.mants, 8);
+    enc->scratch.exps = jl_arena_push(arena, slots, 1);
+    enc->class_list = jl_arena_push(arena, slots * sizeof *enc->class_list, _Alignof(jl_entity *));
+    if (!enc->order || !enc->ids || !enc->refs || !enc->floats || !enc->scratch.spans ||
+        !enc->scratch.mants || !enc->scratch.exps || !enc->class_list) {
+        jl_arena_pop_to(arena, enc->mark);
+        return jl_error_set(err, JL_ERR_OUT_OF_MEMORY, NULL, 0, 0,
+                            "snapshot: out of memory for %u entities", n);
+    }
+    enc->w.arena = arena;
+
+    uint32_t i = 0;
+    for (jl_entity *e = jl_entities_first(m); e && i < n; e = jl_entities_next(m, e)) enc->order[i++] = e;
+    qsort(enc->order, n, sizeof *enc->order, compare_ids);
+    for (i = 0; i < n; i++) {
+        const jl_entity *e = enc->order[i];
+        if (e->id == 0) {
+            jl_arena_pop_to(arena, enc->mark);
+            return jl_error_set(err, JL_ERR_INVALID_ARGUMENT, NULL, 0, 0,
+                                "an entity of class %s has no ID yet", e->derived_kind->name);
+        }
+        enc->ids[i] = e->id;
+    }
+    return JL_OK;
+}
+
+jl_status snap_encode_entities(snap_encoder *enc, uint32_t flags)
+{
+    snap_writer *w = &enc->w;
+    jl_error *err = enc->err;
+    uint32_t n = enc->count;
+    jl_status st;
+
+    snap_write_bytes(w, snap_magic, sizeof snap_magic);
+    snap_write_u8(w, JL_SNAPSHOT_VERSION);
+    snap_write_varint(w, flags);
+
+    /* Class table: the classes that have entities, in kind order. */
+    uint32_t kinds = jl_class_count();
+    uint32_t per_kind[256] = {0};
+    uint8_t table_index[256];
+    uint32_t classes = 0;
+    for (uint32_t i = 0; i < n; i++) per_kind[enc->order[i]->derived_kind->kind]++;
+    for (uint32_t k = 0; k < kinds && k < 256; k++)
+        if (per_kind[k]) table_index[k] = (uint8_t)classes++;
+    snap_write_varint(w, classes);
+    for (uint32_t k = 0; k < kinds && k < 256; k++) {
+        if (!per_kind[k]) continue;
+        const jl_class *cls = jl_class_at(k);
+        snap_write_u32(w, cls->crc);
+        snap_write_varint(w, cls->version);
+        snap_write_u32(w, snap_schema_crc(cls));
+        snap_write_varint(w, per_kind[k]);
+    }
+
+    snap_write_sorted_ids(w, enc->ids, n);
+
+    uint64_t *vals = enc->scratch.spans;
+    for (uint32_t i = 0; i < n; i++) vals[i] = table_index[enc->order[i]->derived_kind->kind];
+    snap_write_int_column(w, vals, n);
+
+    static const char *const axis_name[3] = {"position.x", "position.y", "position.z"};
+    for (size_t axis = 0; axis < 3; axis++) {
+        st = write_float_values(enc, enc->order, n, offsetof(jl_entity, position) + axis * sizeof(float),
+                                true, false, axis_name[axis]);
+        if (st != JL_OK) return st;
+    }
+
+    for (uint32_t i = 0; i < n; i++) {
+        const jl_entity *e = enc->order[i];
+        if (e->flags & ~(uint32_t)JL_ENTITY_READ_ONLY)
+            return jl_error_set(err, JL_ERR_INVALID_ARGUMENT, NULL, 0, 0,
+                                "entity 0x%016llx: unknown flags 0x%x", (unsigned long long)e->id,
+                                e->flags);
+        vals[i] = e->flags;
+    }
+    snap_write_int_column(w, vals, n);
+
+    for (uint32_t k = 0; k < kinds && k < 256; k++) {
+        if (!per_kind[k]) continue;
+        const jl_class *cls = jl_class_at(k);
+        uint32_t count = 0;
+        for (uint32_t i = 0; i < n; i++)
+            if (enc->order[i]->derived_kind == cls) enc->class_list[count++] = enc->order[i];
+        for (uint32_t f = 0; f < cls->field_count; f++) {
+            st = write_field(enc, cls, &cls->fields[f], enc->class_list, count);
+            if (st != JL_OK) return st;
+        }
+    }
+    return w->failed ? JL_ERR_OUT_OF_MEMORY : JL_OK;
+}
+
+jl_status snap_encoder_finish(snap_encoder *enc, jl_snapshot_bytes *out)
+{
+    snap_writer *w = &enc->w;
+    if (!w->failed) snap_write_u32(w, jl_crc32(w->start, w->size));
+    if (w->failed) {
+        jl_arena_pop_to(enc->arena, enc->mark);
+        return jl_error_set(enc->err, JL_ERR_OUT_OF_MEMORY, NULL, 0, 0,
+                            "snapshot: out of memory after %zu bytes", w->size);
+    }
+    if (w->size > JL_SNAPSHOT_MAX_BYTES) {
+        jl_arena_pop_to(enc->arena, enc->mark);
+        return jl_error_set(enc->err, JL_ERR_CAPACITY, NULL, 0, 0,
+                            "snapshot of %zu bytes: the limit is %u", w->size,
+                            (unsigned)JL_SNAPSHOT_MAX_BYTES);
+    }
+    /* Slide the bytes down over the scratch so the arena grows by exactly
+     * the output. */
+    uint8_t *dest = enc->arena->base + enc->mark;
+    memmove(dest, w->start, w->size);
+    jl_arena_pop_to(enc->arena, enc->mark + w->size);
+    out->data = dest;
+    out->size = w->size;
+    return JL_OK;
+}
+
+void snap_encoder_abort(snap_encoder *enc) { jl_arena_pop_to(enc->arena, enc->mark); }
+
+jl_status jl_snapshot_encode_manager(const jl_entity_manager *manager, jl_arena *arena,
+                                     jl_snapshot_bytes *out, jl_error *err)
+{
+    *out = (jl_snapshot_bytes){0};
+    if (!manager || !arena || !arena->base)
+        return jl_error_set(err, JL_ERR_INVALID_ARGUMENT, NULL, 0, 0,
+                            "snapshot: no manager or arena");
+    snap_encoder enc;
+    jl_status st = snap_encoder_begin(&enc, manager, arena, err);
+    if (st != JL_OK) return st;
+    st = snap_encode_entities(&enc, 0);
+    if (st != JL_OK) {
+        snap_encoder_abort(&enc);
+        if (st == JL_ERR_OUT_OF_MEMORY)
+            jl_error_set(err, st, NULL, 0, 0, "snapshot: out of memory");
+        return st;
+    }
+    return snap_encoder_finish(&enc, out);
+}

@@ -1,0 +1,224 @@
+/* snapshot_internal.h - what the snapshot encoder and decoder share: the
+ * stream's constants, varints, the decimal form of floats, and the encoder
+ * state the world layer extends (snapshot.h describes the format). */
+#ifndef JULIET_SNAPSHOT_INTERNAL_H
+#define JULIET_SNAPSHOT_INTERNAL_H
+
+#include <float.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "juliet/class.h"
+#include "juliet/entity.h"
+#include "juliet/entity_types.h"
+#include "juliet/snapshot.h"
+
+/* The decimal form must read back the same on every platform: one IEEE
+ * double operation, then one conversion to float. Extended-precision
+ * evaluation (x87) would round differently. */
+#if !defined(FLT_EVAL_METHOD) || FLT_EVAL_METHOD != 0
+#error "the snapshot codec needs FLT_EVAL_METHOD == 0 (SSE2 or wasm floating point)"
+#endif
+
+enum {
+    SNAP_FLAG_WORLD = 1u << 0, /* a world section follows the entities */
+    SNAP_FLAGS_KNOWN = SNAP_FLAG_WORLD,
+    SNAP_FLOAT_DECIMAL = 0,
+    SNAP_FLOAT_BITS = 1,
+    SNAP_EXPONENT_MAX = 22,      /* 10^22 is the largest power of ten exact in a double */
+    SNAP_MANTISSA_WIDTH_MAX = 7, /* bytes of (M - base) */
+    SNAP_VARINT_MAX = 10,
+};
+
+#define SNAP_MANTISSA_MAX (INT64_C(1) << 53) /* every |M| up to it is exact in a double */
+
+static const uint8_t snap_magic[3] = {'J', 'L', 'W'};
+
+static const double snap_pow10[SNAP_EXPONENT_MAX + 1] = {
+    1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
+    1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+};
+
+/* The float a decimal (mantissa, exponent) stands for: M * 10^E rounded
+ * once to double (M and 10^|E| are exact doubles), then to float. The
+ * encoder only emits pairs it has checked against this very function, so
+ * decoding is exact whatever its rounding subtleties. */
+static inline float snap_decimal_value(int64_t mantissa, int exponent)
+{
+    double m = (double)mantissa;
+    double d = exponent >= 0 ? m * snap_pow10[exponent] : m / snap_pow10[-exponent];
+    return (float)d;
+}
+
+static inline uint32_t snap_float_bits(float value)
+{
+    uint32_t bits;
+    memcpy(&bits, &value, sizeof bits);
+    return bits;
+}
+
+static inline float snap_bits_float(uint32_t bits)
+{
+    float value;
+    memcpy(&value, &bits, sizeof value);
+    return value;
+}
+
+static inline bool snap_bits_nan(uint32_t bits) { return (bits & 0x7fffffffu) > 0x7f800000u; }
+static inline bool snap_bits_inf(uint32_t bits) { return (bits & 0x7fffffffu) == 0x7f800000u; }
+
+static inline uint64_t snap_zigzag(int64_t v) { return ((uint64_t)v << 1) ^ (uint64_t)(v >> 63); }
+static inline int64_t snap_unzigzag(uint64_t u) { return (int64_t)(u >> 1) ^ -(int64_t)(u & 1); }
+
+/* A CRC32 of a class's name and field list (names, types, flags, in
+ * order): two builds agree on it exactly when they lay out the class's
+ * columns alike. Each field's CRC is chained into the next. */
+static inline uint32_t snap_schema_crc(const jl_class *cls)
+{
+    uint32_t crc = cls->crc;
+    for (uint32_t i = 0; i < cls->field_count; i++) {
+        const jl_field *f = &cls->fields[i];
+        uint8_t buf[128];
+        size_t len = strlen(f->name);
+        if (len > sizeof buf - 7) len = sizeof buf - 7;
+        memcpy(buf, f->name, len);
+        buf[len] = 0;
+        buf[len + 1] = (uint8_t)f->type;
+        buf[len + 2] = (uint8_t)f->flags;
+        for (int b = 0; b < 4; b++) buf[len + 3 + b] = (uint8_t)(crc >> (8 * b));
+        crc = jl_crc32(buf, len + 7);
+    }
+    return crc;
+}
+
+/* ---- writing (snapshot_encode.c) ---- */
+
+/* Output growing on an arena; after any failure `failed` sticks and later
+ * writes do nothing. */
+typedef struct snap_writer {
+    jl_arena *arena;
+    uint8_t *start;
+    size_t size;
+    size_t capacity;
+    bool failed;
+} snap_writer;
+
+bool snap_writer_reserve(snap_writer *w, size_t n);
+void snap_write_bytes(snap_writer *w, const void *data, size_t n);
+void snap_write_u8(snap_writer *w, uint8_t v);
+void snap_write_u32(snap_writer *w, uint32_t v);
+void snap_write_varint(snap_writer *w, uint64_t v);
+void snap_write_svarint(snap_writer *w, int64_t v);
+/* An integer column of values[0, n); rewrites values in place. */
+void snap_write_int_column(snap_writer *w, uint64_t *values, uint32_t n);
+/* Ascending IDs: the first, then each gap minus one. */
+void snap_write_sorted_ids(snap_writer *w, const uint64_t *ids, uint32_t n);
+
+/* Per-value scratch of the columns (one slot per entity). */
+typedef struct snap_float_scratch {
+    uint64_t *spans;
+    int64_t *mants;
+    int8_t *exps;
+} snap_float_scratch;
+
+jl_status snap_write_float_column(snap_writer *w, const snap_float_scratch *s, const float *values,
+                                  uint32_t n);
+
+typedef struct snap_encoder {
+    const jl_entity_manager *manager;
+    jl_arena *arena;
+    size_t mark;                  /* arena->used at the start: failure pops back to it */
+    jl_error *err;
+    uint32_t count;               /* live entities */
+    const jl_entity **order;      /* live entities by ascending ID */
+    uint64_t *ids;                /* their IDs */
+    uint64_t *refs;               /* scratch: external IDs of a reference column */
+    float *floats;                /* scratch: one float column */
+    const jl_entity **class_list; /* scratch: one class's entities by ID */
+    snap_float_scratch scratch;
+    snap_writer w;
+} snap_encoder;
+
+/* Sorts the manager's entities by ID and takes scratch from arena (the
+ * output is written after it). On failure the arena is as before. */
+jl_status snap_encoder_begin(snap_encoder *enc, const jl_entity_manager *m, jl_arena *arena,
+                             jl_error *err);
+/* Writes magic, version, flags and every entity section. */
+jl_status snap_encode_entities(snap_encoder *enc, uint32_t flags);
+/* Appends the CRC, moves the output down over the scratch and sets out; on
+ * failure pops everything. */
+jl_status snap_encoder_finish(snap_encoder *enc, jl_snapshot_bytes *out);
+/* Pops everything the encoder pushed. */
+void snap_encoder_abort(snap_encoder *enc);
+
+/* ---- reading (snapshot_decode.c) ---- */
+
+/* A bounds-checked cursor; the first failure is recorded (with the byte
+ * offset) in err and status, and every later read returns zero. */
+typedef struct snap_reader {
+    const uint8_t *start;
+    const uint8_t *p;
+    const uint8_t *end;
+    jl_error *err;
+    jl_status status;
+    bool failed;
+} snap_reader;
+
+/* Records a failure at the cursor; returns false. */
+bool snap_fail(snap_reader *r, jl_status status, const char *format, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+size_t snap_left(const snap_reader *r);
+const uint8_t *snap_read_bytes(snap_reader *r, size_t n, const char *what);
+uint8_t snap_read_u8(snap_reader *r, const char *what);
+uint32_t snap_read_u32(snap_reader *r, const char *what);
+uint64_t snap_read_varint(snap_reader *r, const char *what);
+int64_t snap_read_svarint(snap_reader *r, const char *what);
+/* A varint count of at most max items of at least min_bytes each. */
+uint32_t snap_read_count(snap_reader *r, uint64_t max, size_t min_bytes, const char *what);
+/* n values, each at most max, into out. */
+bool snap_read_int_column(snap_reader *r, uint32_t n, uint64_t max, uint64_t *out, const char *what);
+/* n ascending nonzero IDs. */
+bool snap_read_sorted_ids(snap_reader *r, uint32_t n, uint64_t *ids, const char *what);
+/* n floats, stride bytes apart from dst; spans is scratch for n values. */
+bool snap_read_float_column(snap_reader *r, uint32_t n, bool allow_inf, uint8_t *dst, size_t stride,
+                            uint64_t *spans, const char *what);
+
+typedef struct snap_class_entry {
+    const jl_class *cls;
+    uint32_t count;
+    uint8_t *staging; /* count derived structs' worth of decoded field values */
+} snap_class_entry;
+
+typedef struct snap_decoder {
+    snap_reader r;
+    jl_arena *scratch;
+    jl_arena own_scratch;
+    bool owns_scratch;
+    size_t mark;
+    uint32_t flags;
+    uint32_t class_count;
+    snap_class_entry classes[JL_KIND_COUNT];
+    uint32_t count;
+    uint64_t *ids;       /* ascending */
+    uint64_t *spans;     /* scratch: one column */
+    jl_vec3 *positions;
+    uint8_t *class_of;   /* index into classes */
+    uint8_t *flags_of;
+} snap_decoder;
+
+void snap_decoder_init(snap_decoder *d, const uint8_t *data, size_t size, jl_arena *scratch,
+                       jl_error *err);
+/* Reads and checks everything up to the world section. */
+bool snap_decode_entities(snap_decoder *d);
+/* Checks that exactly the CRC is left and that it matches. */
+bool snap_decode_trailer(snap_decoder *d);
+/* Creates the decoded entities in m (empty); on failure m has none again. */
+jl_status snap_decoder_apply(snap_decoder *d, jl_entity_manager *m);
+/* Returns the scratch memory. */
+void snap_decoder_release(snap_decoder *d);
+
+#endif
