@@ -142,8 +142,6 @@ static jl_status init_typed_array(jl_typed_array *t, const jl_class *cls, uint32
     t->cls = cls;
     t->stride = (cls->size_of + cls->alignment - 1) / cls->alignment * cls->alignment;
     jl_status status = jl_arena_init(&t->arena, (size_t)capacity * t->stride);
-    if (status == JL_OK) status = jl_arena_init(&t->free_arena, (size_t)capacity * sizeof(uint32_t));
-    t->free_slots = (uint32_t *)t->free_arena.base;
     return status;
 }
 
@@ -158,7 +156,6 @@ jl_status jl_manager_init(jl_entity_manager *m, const jl_manager_desc *desc)
     if (buckets_max < INDEX_MIN_BUCKETS) buckets_max = INDEX_MIN_BUCKETS;
 
     jl_status status = jl_arena_init(&m->entity_arena, (size_t)capacity * sizeof(jl_entity));
-    if (status == JL_OK) status = jl_arena_init(&m->free_arena, (size_t)capacity * sizeof(uint32_t));
     if (status == JL_OK) status = jl_arena_init(&m->index_arena, buckets_max * sizeof(jl_id_bucket));
     m->own_limit = capacity < INDEX_MIN_BUCKETS ? INDEX_MIN_BUCKETS * OWN_IDS_PER_CAPACITY
                                                 : capacity * OWN_IDS_PER_CAPACITY;
@@ -175,7 +172,6 @@ jl_status jl_manager_init(jl_entity_manager *m, const jl_manager_desc *desc)
         return status;
     }
     m->entities = (jl_entity *)m->entity_arena.base;
-    m->free_slots = (uint32_t *)m->free_arena.base;
     m->index = (jl_id_bucket *)m->index_arena.base;
     m->own_index = (uint32_t *)m->own_arena.base;
     memset(m->index, 0, INDEX_MIN_BUCKETS * sizeof(jl_id_bucket));
@@ -194,12 +190,13 @@ void jl_manager_reset(jl_entity_manager *m)
     for (uint32_t kind = 0; kind < JL_KIND_COUNT; kind++) {
         jl_typed_array *t = &m->by_type[kind];
         t->count = t->slots = t->free_count = 0;
+        t->free_head = 0;
         t->array = NULL;
         jl_arena_pop_to(&t->arena, 0);
     }
     /* Slots are handed out again from 0 with a generation above every one
      * used so far, so handles taken before the reset stay stale. */
-    m->slots = m->count = m->free_count = 0;
+    m->slots = m->count = m->free_count = m->free_head = 0;
     jl_arena_pop_to(&m->entity_arena, 0);
     m->generation_floor = m->max_generation + 1;
     m->max_generation = m->generation_floor;
@@ -211,13 +208,11 @@ void jl_manager_reset(jl_entity_manager *m)
 void jl_manager_shutdown(jl_entity_manager *m)
 {
     jl_arena_release(&m->entity_arena);
-    jl_arena_release(&m->free_arena);
     jl_arena_release(&m->index_arena);
     jl_arena_release(&m->own_arena);
     jl_arena_release(&m->pending_arena);
     for (uint32_t kind = 0; kind < JL_KIND_COUNT; kind++) {
         jl_arena_release(&m->by_type[kind].arena);
-        jl_arena_release(&m->by_type[kind].free_arena);
     }
     *m = (jl_entity_manager){0};
 }
@@ -230,12 +225,32 @@ static bool class_is_registered(const jl_entity_manager *m, const jl_class *cls)
            cls->size_of >= sizeof(jl_entity_header) && cls->alignment > 0;
 }
 
-/* A derived slot of t: a free one, else a new one at the end. The free
- * stack's memory is committed with each new slot so destroy never fails. */
+/* A free derived slot's header holds (offset of the next free slot + 1) << 1
+ * | 1: byte offsets, so that freeing needs no division by the stride. */
+static jl_entity *tagged_link(size_t next_offset_plus_one)
+{
+    return (jl_entity *)(((uintptr_t)next_offset_plus_one << 1) | 1u);
+}
+
+static size_t link_of(const void *derived)
+{
+    return (size_t)((uintptr_t)((const jl_entity_header *)derived)->base >> 1);
+}
+
+static void *derived_slot(const jl_typed_array *t, size_t slot)
+{
+    return (char *)t->array + slot * t->stride;
+}
+
+/* A derived slot of t: the head of the free list, else a new one at the end. */
 static void *take_derived_slot(jl_typed_array *t, const jl_class *cls)
 {
-    if (t->free_count) return (char *)t->array + t->free_slots[--t->free_count] * t->stride;
-    if (jl_arena_commit_to(&t->free_arena, (t->slots + 1) * sizeof(uint32_t)) != JL_OK) return NULL;
+    if (t->free_head) {
+        void *slot = (char *)t->array + (t->free_head - 1);
+        t->free_head = link_of(slot);
+        t->free_count--;
+        return slot;
+    }
     void *slot = jl_arena_push(&t->arena, t->stride, cls->alignment);
     if (!slot) return NULL;
     if (!t->array) t->array = slot;
@@ -245,14 +260,19 @@ static void *take_derived_slot(jl_typed_array *t, const jl_class *cls)
 
 static void give_back_derived_slot(jl_typed_array *t, void *derived)
 {
-    ((jl_entity_header *)derived)->base = NULL;
-    t->free_slots[t->free_count++] = (uint32_t)(((char *)derived - (char *)t->array) / t->stride);
+    ((jl_entity_header *)derived)->base = tagged_link(t->free_head);
+    t->free_head = (size_t)((char *)derived - (char *)t->array) + 1;
+    t->free_count++;
 }
 
 static jl_entity *take_base_slot(jl_entity_manager *m)
 {
-    if (m->free_count) return &m->entities[m->free_slots[--m->free_count]];
-    if (jl_arena_commit_to(&m->free_arena, (m->slots + 1) * sizeof(uint32_t)) != JL_OK) return NULL;
+    if (m->free_head) {
+        jl_entity *e = &m->entities[m->free_head - 1];
+        m->free_head = (uint32_t)e->id;
+        m->free_count--;
+        return e;
+    }
     jl_entity *e = jl_arena_push(&m->entity_arena, sizeof(jl_entity), _Alignof(jl_entity));
     if (!e) return NULL;
     m->slots++;
@@ -379,8 +399,9 @@ static void release_slots(jl_entity_manager *m, jl_entity *e)
     t->count--;
     if (e->id) unindex(m, e->id);
     uint32_t generation = e->generation;
-    *e = (jl_entity){.generation = generation};
-    m->free_slots[m->free_count++] = slot_of(m, e);
+    *e = (jl_entity){.id = m->free_head, .generation = generation};
+    m->free_head = slot_of(m, e) + 1;
+    m->free_count++;
     m->count--;
 }
 
@@ -432,18 +453,17 @@ void jl_manager_compact(jl_entity_manager *m)
         size_t write = 0;
         for (size_t read = 0; read < t->slots; read++) {
             char *from = array + read * t->stride;
-            jl_entity_header *header = (jl_entity_header *)from;
-            if (!header->base) continue;
+            if (jl_derived_is_free(from)) continue;
             if (read != write) {
                 char *to = array + write * t->stride;
                 memcpy(to, from, t->stride);
-                header->base = NULL;
                 ((jl_entity_header *)to)->base->derived = to;
             }
             write++;
         }
         t->slots = write;
         t->free_count = 0;
+        t->free_head = 0;
         if (array) jl_arena_pop_to(&t->arena, (size_t)(array - (char *)t->arena.base) + write * t->stride);
     }
 }
@@ -457,21 +477,26 @@ static jl_status check_typed_array(const jl_entity_manager *m, uint32_t kind, jl
     const jl_typed_array *t = &m->by_type[kind];
     size_t live = 0;
     for (size_t slot = 0; slot < t->slots; slot++) {
-        const jl_entity_header *header = (const jl_entity_header *)((char *)t->array + slot * t->stride);
-        if (!header->base) continue;
+        const jl_entity_header *header = derived_slot(t, slot);
+        if (jl_derived_is_free(header)) continue;
         live++;
         const jl_entity *e = header->base;
         if (!owns_live_entity(m, e)) FAIL("kind %u slot %zu: back-pointer to a free or foreign base", kind, slot);
         if (e->derived != header) FAIL("kind %u slot %zu: base->derived does not point back", kind, slot);
     }
     if (live != t->count) FAIL("kind %u: %zu live derived structs but count %zu", kind, live, t->count);
-    if (t->free_count != t->slots - t->count)
-        FAIL("kind %u: %zu free slots listed, %zu free", kind, t->free_count, t->slots - t->count);
-    for (size_t i = 0; i < t->free_count; i++) {
-        if (t->free_slots[i] >= t->slots) FAIL("kind %u: free slot %u out of range", kind, t->free_slots[i]);
-        const jl_entity_header *header = (const jl_entity_header *)((char *)t->array + (size_t)t->free_slots[i] * t->stride);
-        if (header->base) FAIL("kind %u: free list names live slot %u", kind, t->free_slots[i]);
+    /* Walk the free list; a cycle would run past the number of free slots. */
+    size_t listed = 0;
+    for (size_t next = t->free_head; next; listed++) {
+        size_t offset = next - 1;
+        if (offset % t->stride || offset / t->stride >= t->slots || listed >= t->slots)
+            FAIL("kind %u: free list broken at byte offset %zu", kind, offset);
+        const jl_entity_header *header = (const jl_entity_header *)((char *)t->array + offset);
+        if (!jl_derived_is_free(header)) FAIL("kind %u: free list names live slot %zu", kind, offset / t->stride);
+        next = link_of(header);
     }
+    if (listed != t->slots - t->count || t->free_count != listed)
+        FAIL("kind %u: %zu free slots listed, %zu free", kind, listed, t->slots - t->count);
     return JL_OK;
 }
 
@@ -482,7 +507,7 @@ jl_status jl_manager_check(const jl_entity_manager *m, jl_error *err)
     for (uint32_t slot = 0; slot < m->slots; slot++) {
         const jl_entity *e = &m->entities[slot];
         if (!e->derived) {
-            if (e->derived_kind || e->id) FAIL("free slot %u still has a class or an ID", slot);
+            if (e->derived_kind) FAIL("free slot %u still has a class", slot);
             continue;
         }
         live++;
@@ -502,10 +527,14 @@ jl_status jl_manager_check(const jl_entity_manager *m, jl_error *err)
         }
     }
     if (live != m->count) FAIL("%u live base entities but count %u", live, m->count);
-    if (m->free_count != m->slots - m->count) FAIL("%u free base slots listed, %u free", m->free_count, m->slots - m->count);
-    for (uint32_t i = 0; i < m->free_count; i++)
-        if (m->free_slots[i] >= m->slots || m->entities[m->free_slots[i]].derived)
-            FAIL("base free list names slot %u, which is live or out of range", m->free_slots[i]);
+    uint32_t listed = 0;
+    for (uint64_t next = m->free_head; next; listed++) {
+        if (next > m->slots || listed >= m->slots || m->entities[next - 1].derived)
+            FAIL("base free list broken at slot %llu", (unsigned long long)(next - 1));
+        next = m->entities[next - 1].id;
+    }
+    if (listed != m->slots - m->count || m->free_count != listed)
+        FAIL("%u free base slots listed, %u free", listed, m->slots - m->count);
     if (with_id != m->index_count) FAIL("%u entities have IDs but the index holds %u", with_id, m->index_count);
     size_t typed_total = 0;
     for (uint32_t kind = 0; kind < JL_KIND_COUNT; kind++) {
@@ -519,9 +548,9 @@ jl_status jl_manager_check(const jl_entity_manager *m, jl_error *err)
 
 size_t jl_manager_committed_bytes(const jl_entity_manager *m)
 {
-    size_t total = m->entity_arena.committed + m->free_arena.committed + m->index_arena.committed +
+    size_t total = m->entity_arena.committed + m->index_arena.committed +
                    m->own_arena.committed + m->pending_arena.committed;
     for (uint32_t kind = 0; kind < JL_KIND_COUNT; kind++)
-        total += m->by_type[kind].arena.committed + m->by_type[kind].free_arena.committed;
+        total += m->by_type[kind].arena.committed;
     return total;
 }

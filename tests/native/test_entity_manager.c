@@ -439,3 +439,22 @@ TEST(million_random_steps_keep_invariants)
     }
     jl_manager_shutdown(&manager);
 }
+
+TEST(reset_empties_the_manager_and_keeps_old_handles_stale)
+{
+    CHECK(init_manager(0));
+    jl_inert *a = JL_MAKE_ENTITY(&manager, jl_inert, 0, 0, 0);
+    CHECK(a);
+    uint64_t id = a->base->id;
+    jl_handle handle = jl_entity_handle(&manager, a->base);
+    jl_manager_reset(&manager);
+    CHECK(manager.count == 0 && manager.pending_count == 0);
+    CHECK(jl_entity_find(&manager, id) == NULL);
+    CHECK(jl_handle_resolve(&manager, handle) == NULL);
+    jl_inert *b = JL_MAKE_ENTITY(&manager, jl_inert, 0, 0, 0);
+    CHECK(b && jl_entity_handle(&manager, b->base).index == handle.index); /* slot 0 again */
+    CHECK(jl_handle_resolve(&manager, handle) == NULL);
+    CHECK(b->base->id != id); /* IDs are never handed out twice */
+    CHECK(invariants_hold());
+    jl_manager_shutdown(&manager);
+}

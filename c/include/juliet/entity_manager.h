@@ -7,9 +7,10 @@
  * used.
  *
  * Removal (the design chosen from entity_removal_brainstorm.md):
- * - destroy is O(1): the base slot and the derived slot become free (NULL
- *   `derived` / NULL `base`) and go on free lists that the next allocations
- *   reuse; nothing else moves, so pointers to survivors stay valid;
+ * - destroy is O(1): the base slot and the derived slot become free and go
+ *   on intrusive free lists (the links live in the free slots themselves)
+ *   that the next allocations reuse; nothing else moves, so pointers to
+ *   survivors stay valid;
  * - each base slot has a generation, bumped on destroy, so a jl_handle to a
  *   destroyed entity is stale forever, even after its slot is reused;
  * - iteration skips free slots in both kinds of array;
@@ -43,7 +44,9 @@ typedef struct jl_manager_desc {
 } jl_manager_desc;
 
 /* Derived structs of one class (spec 2.3). Slots [0, slots) hold live
- * structs and free ones (base == NULL); count of them are live. */
+ * structs and free ones; count of them are live. A free slot's header holds
+ * a tagged link to the next free slot instead of a base pointer
+ * (jl_derived_is_free), forming an intrusive free list. */
 typedef struct jl_typed_array {
     const jl_class *cls; /* the registered class of this kind */
     jl_arena arena;
@@ -51,8 +54,7 @@ typedef struct jl_typed_array {
     size_t count;       /* live derived structs */
     size_t slots;       /* slots handed out, live or free: the iteration bound */
     size_t stride;      /* bytes from one slot to the next */
-    jl_arena free_arena;  /* backing of free_slots */
-    uint32_t *free_slots; /* stack of free slot indices */
+    size_t free_head;     /* byte offset of the first free slot + 1; 0 = none */
     size_t free_count;
 } jl_typed_array;
 
@@ -69,8 +71,8 @@ typedef struct jl_entity_manager {
     uint32_t slots;      /* slots handed out, live or free: the iteration bound */
     uint32_t count;      /* live entities */
 
-    jl_arena free_arena;
-    uint32_t *free_slots; /* stack of free base slot indices */
+    uint32_t free_head;  /* first free base slot + 1; 0 = none. A free slot's id
+                            holds the next one + 1: an intrusive free list */
     uint32_t free_count;
     uint32_t generation_floor; /* generation of slots handed out for the first time */
     uint32_t max_generation;   /* highest generation any slot has had */
@@ -170,6 +172,13 @@ void jl_manager_compact(jl_entity_manager *manager);
  * the ID index. JL_OK or JL_ERR_INVARIANT with the first violation in err. */
 jl_status jl_manager_check(const jl_entity_manager *manager, jl_error *err);
 
+/* Whether a derived slot is free: its header then holds a link, tagged in
+ * the low bit, which no (aligned) base pointer has. */
+static inline bool jl_derived_is_free(const void *derived)
+{
+    return ((uintptr_t)((const jl_entity_header *)derived)->base & 1u) != 0;
+}
+
 /* Iteration over live base entities, in slot order:
  *   for (jl_entity *e = jl_entities_first(m); e; e = jl_entities_next(m, e)) */
 static inline jl_entity *jl_entities_skip_free(const jl_entity_manager *m, jl_entity *e)
@@ -192,7 +201,7 @@ static inline jl_entity *jl_entities_next(const jl_entity_manager *m, jl_entity 
 static inline void *jl_typed_skip_free(const jl_typed_array *t, char *slot)
 {
     char *end = (char *)t->array + t->slots * t->stride;
-    while (slot < end && !((jl_entity_header *)slot)->base) slot += t->stride;
+    while (slot < end && jl_derived_is_free(slot)) slot += t->stride;
     return slot < end ? slot : 0;
 }
 static inline void *jl_typed_first(const jl_entity_manager *m, const jl_class *cls)
