@@ -77,7 +77,8 @@ typedef struct jl_archive_entry {
     uint32_t key_line;   /* line of `; key` */
     uint32_t value_line; /* line of the value */
     uint32_t key_col;    /* column of the key's first character */
-    uint32_t hash;       /* of the key, for fast lookup */
+    uint32_t value_col;  /* column of the value's first character */
+    uint32_t hash;       /* of the key, for duplicate detection */
     bool used;           /* read by a field, the header or a migration */
 } jl_archive_entry;
 

@@ -7,9 +7,9 @@
  * (round half to even), with no strtod and no locale either.
  *
  * Canonical text: the digits of the shortest representation, in plain
- * notation when the decimal exponent is in [-7, 21) ("0.43", "-44", "108.2",
- * "1e-7" is written "1e-7"; "0.0000001" reads the same), otherwise
- * scientific with a signed exponent ("1.5e+30", "1e-40"); "-0" keeps the
+ * notation when the decimal exponent is in [-6, 21) ("0.43", "-44", "108.2",
+ * "0.000001"), otherwise scientific with a signed exponent ("1e-7",
+ * "1.5e+30", "3.4028235e+38"), as JavaScript prints numbers; "-0" keeps the
  * sign bit, "inf" and "-inf" for infinities, "nan" for a NaN (which no
  * field accepts). */
 #ifndef JULIET_FLOAT_TEXT_H

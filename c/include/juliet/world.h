@@ -119,15 +119,13 @@ typedef struct jl_save_report {
     jl_error error;         /* the first failure (status JL_OK if none) */
 } jl_save_report;
 
-/* A file or an ID the world must not touch on save. Private. */
-typedef struct jl_world_guard jl_world_guard;
-
 /* Per-entity side record, indexed by base slot: unknown key lines kept
  * verbatim from its file (in the storage arena) and the ID they belong to
  * (a slot reused by another entity does not inherit them). Private. */
 typedef struct jl_world_extra {
     uint64_t id;
     const char *text;
+    const char *dir;  /* world directory it was loaded from, NULL if created */
     uint32_t size;
     uint32_t reserved;
 } jl_world_extra;
@@ -153,6 +151,9 @@ typedef struct jl_world {
     jl_arena storage;     /* unknown-key text, kept paths */
     jl_arena extras_arena;
     jl_world_extra *extras; /* [manager capacity], committed as slots are used */
+    uint32_t extras_ready;  /* slots whose record is committed and zeroed */
+    const char *settings_extra; /* unknown keys of WorldSettings.jasset */
+    uint32_t settings_extra_size;
     jl_arena diag_arena;
     jl_error *diagnostics;
     uint32_t diagnostic_count;  /* stored */

@@ -1,0 +1,728 @@
+/* archive.c - the .jasset tokenizer, value parsers and formatters, and the
+ * entity reader and writer (archive.h, spec 4).
+ *
+ * Loading never copies the text: entries point into the file buffer, and
+ * values are parsed straight into the entity's arena memory. Saving appends
+ * to the top of an arena in large steps, so writing an entity is a run of
+ * memcpy and digit loops with no allocation per value. */
+#include "juliet/archive.h"
+
+#include <string.h>
+
+#include "juliet/float_text.h"
+
+/* ---- small helpers ---- */
+
+static bool is_space(char c) { return c == ' ' || c == '\t'; }
+
+static bool is_key_char(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
+
+static uint32_t hash_key(const char *key, size_t size)
+{
+    uint32_t h = 2166136261u; /* FNV-1a */
+    for (size_t i = 0; i < size; i++) h = (h ^ (uint8_t)key[i]) * 16777619u;
+    return h;
+}
+
+static int hex_value(char c)
+{
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+}
+
+static jl_status parse_error(jl_archive *ar, uint32_t line, uint32_t col, const char *format,
+                             const char *a, const char *b)
+{
+    return jl_error_set(ar->err, JL_ERR_PARSE, ar->path, line, col, format, a, b);
+}
+
+/* ---- tokenizer ---- */
+
+jl_status jl_archive_tokenize(jl_archive *ar, jl_arena *arena, const char *text, size_t size,
+                              const char *path, jl_error *err)
+{
+    *ar = (jl_archive){.loading = true, .path = path, .err = err, .file_version = 1, .class_version = 1};
+    const size_t mark = arena->used;
+    jl_archive_entry *entries =
+        jl_arena_push(arena, JL_ARCHIVE_KEYS_MAX * sizeof *entries, _Alignof(jl_archive_entry));
+    if (!entries) return jl_error_set(err, JL_ERR_OUT_OF_MEMORY, path, 0, 0, "out of memory tokenizing");
+    ar->entries = entries;
+
+    const char *p = text, *end = text + size;
+    if (size >= 3 && (uint8_t)p[0] == 0xEF && (uint8_t)p[1] == 0xBB && (uint8_t)p[2] == 0xBF) p += 3;
+
+    uint32_t count = 0, line = 0;
+    uint64_t seen = 0; /* one bit per key hash bucket: most files need no string compare */
+    jl_archive_entry *pending = NULL; /* a key waiting for its value line */
+    while (p < end) {
+        line++;
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        const char *line_end = nl ? nl : end;
+        size_t raw = (size_t)(line_end - p);
+        if (raw > JL_ARCHIVE_LINE_MAX)
+            return jl_error_set(err, JL_ERR_PARSE, path, line, JL_ARCHIVE_LINE_MAX + 1,
+                                "line longer than %d bytes", JL_ARCHIVE_LINE_MAX);
+        const char *nul = memchr(p, '\0', raw);
+        if (nul)
+            return jl_error_set(err, JL_ERR_PARSE, path, line, (uint32_t)(nul - p) + 1,
+                                "embedded NUL byte");
+        const char *s = p, *e = line_end;
+        if (e > s && e[-1] == '\r') e--;
+        while (e > s && is_space(e[-1])) e--;
+        const char *next = nl ? nl + 1 : end;
+        if (e == s) { /* blank line */
+            p = next;
+            continue;
+        }
+        if (*s == ';') {
+            if (pending) {
+                return jl_error_set(err, JL_ERR_PARSE, path, pending->key_line, pending->key_col,
+                                    "key '%.*s' has no value", (int)pending->key_size, pending->key);
+            }
+            const char *k = s + 1;
+            while (k < e && is_space(*k)) k++;
+            const char *ke = k;
+            while (ke < e && is_key_char(*ke)) ke++;
+            uint32_t key_col = (uint32_t)(k - p) + 1;
+            if (ke == k)
+                return jl_error_set(err, JL_ERR_PARSE, path, line, key_col,
+                                    "expected a key name after ';'");
+            if (ke != e)
+                return jl_error_set(err, JL_ERR_PARSE, path, line, (uint32_t)(ke - p) + 1,
+                                    "unexpected character after key '%.*s'", (int)(ke - k), k);
+            size_t key_size = (size_t)(ke - k);
+            if (key_size > JL_ARCHIVE_KEY_MAX)
+                return jl_error_set(err, JL_ERR_PARSE, path, line, key_col, "key longer than %d bytes",
+                                    JL_ARCHIVE_KEY_MAX);
+            if (count == JL_ARCHIVE_KEYS_MAX)
+                return jl_error_set(err, JL_ERR_PARSE, path, line, key_col, "more than %d keys in one file",
+                                    JL_ARCHIVE_KEYS_MAX);
+            uint32_t h = hash_key(k, key_size);
+            uint64_t bit = 1ull << (h & 63);
+            if (seen & bit) {
+                for (uint32_t i = 0; i < count; i++) {
+                    if (entries[i].hash == h && entries[i].key_size == key_size &&
+                        memcmp(entries[i].key, k, key_size) == 0)
+                        return jl_error_set(err, JL_ERR_PARSE, path, line, key_col,
+                                            "duplicate key '%.*s' (first on line %u)", (int)key_size, k,
+                                            entries[i].key_line);
+                }
+            }
+            seen |= bit;
+            pending = &entries[count++];
+            *pending = (jl_archive_entry){.key = k, .key_size = (uint32_t)key_size, .key_line = line,
+                                          .key_col = key_col, .hash = h};
+        } else {
+            if (!pending)
+                return jl_error_set(err, JL_ERR_PARSE, path, line, 1,
+                                    "value without a key (expected '; key')");
+            while (s < e && is_space(*s)) s++; /* e > s: the line is not blank */
+            pending->value = s;
+            pending->value_size = (uint32_t)(e - s);
+            pending->value_line = line;
+            pending->value_col = (uint32_t)(s - p) + 1;
+            pending = NULL;
+        }
+        p = next;
+    }
+    if (pending)
+        return jl_error_set(err, JL_ERR_PARSE, path, pending->key_line, pending->key_col,
+                            "file ends after key '%.*s' (truncated)", (int)pending->key_size, pending->key);
+    ar->entry_count = count;
+    ar->last_line = line;
+    jl_arena_pop_to(arena, mark + count * sizeof *entries);
+    return JL_OK;
+}
+
+static jl_archive_entry *find_entry(jl_archive *ar, const char *key, size_t size)
+{
+    uint32_t n = ar->entry_count;
+    if (n == 0) return NULL;
+    /* Files are usually in canonical order: start where the last hit ended. */
+    uint32_t i = ar->next_lookup < n ? ar->next_lookup : 0;
+    for (uint32_t k = 0; k < n; k++) {
+        jl_archive_entry *e = &ar->entries[i];
+        if (e->key_size == size && memcmp(e->key, key, size) == 0) {
+            ar->next_lookup = i + 1;
+            return e;
+        }
+        if (++i == n) i = 0;
+    }
+    return NULL;
+}
+
+jl_archive_entry *jl_archive_find(jl_archive *ar, const char *key)
+{
+    return find_entry(ar, key, strlen(key));
+}
+
+/* ---- values ---- */
+
+const char *jl_field_type_name(jl_field_type type)
+{
+    static const char *names[JL_FIELD_TYPE_COUNT] = {"f32", "index", "bool", "vec3", "color", "entity_ref"};
+    return (unsigned)type < JL_FIELD_TYPE_COUNT ? names[type] : "unknown";
+}
+
+/* Parses one float token; *msg says why on failure, *bad the offset. */
+static bool parse_f32(const char *t, size_t n, uint32_t flags, float *out, size_t *bad, const char **msg)
+{
+    size_t at = 0;
+    switch (jl_f32_parse(t, n, out, &at)) {
+    case JL_F32_OK: return true;
+    case JL_F32_INF:
+        if (flags & JL_FIELD_ALLOW_INF) return true;
+        *bad = 0;
+        *msg = "infinity is not allowed here";
+        return false;
+    case JL_F32_NAN:
+        *bad = 0;
+        *msg = "NaN is not allowed";
+        return false;
+    case JL_F32_RANGE:
+        *bad = 0;
+        *msg = "number out of float32 range";
+        return false;
+    case JL_F32_SYNTAX:
+    default:
+        *bad = at;
+        *msg = at == 0 ? "expected a number" : "unexpected character in number";
+        return false;
+    }
+}
+
+static bool parse_hex64(const char *t, size_t n, uint64_t *out, size_t *bad, const char **msg)
+{
+    if (n < 3 || t[0] != '0' || (t[1] != 'x' && t[1] != 'X')) {
+        *bad = 0;
+        *msg = "expected 0x and hex digits";
+        return false;
+    }
+    uint64_t v = 0;
+    for (size_t i = 2; i < n; i++) {
+        int h = hex_value(t[i]);
+        if (h < 0) {
+            *bad = i;
+            *msg = "unexpected character in hex number";
+            return false;
+        }
+        if (i >= 18) {
+            *bad = 0;
+            *msg = "ID longer than 16 hex digits";
+            return false;
+        }
+        v = (v << 4) | (uint64_t)h;
+    }
+    *out = v;
+    return true;
+}
+
+static bool parse_u32(const char *t, size_t n, uint32_t *out, size_t *bad, const char **msg)
+{
+    if (n == 0 || t[0] < '0' || t[0] > '9') {
+        *bad = 0;
+        *msg = "expected a whole number";
+        return false;
+    }
+    uint64_t v = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (t[i] < '0' || t[i] > '9') {
+            *bad = i;
+            *msg = "unexpected character in whole number";
+            return false;
+        }
+        v = v * 10 + (uint64_t)(t[i] - '0');
+        if (v > UINT32_MAX) {
+            *bad = 0;
+            *msg = "number out of range (max 4294967295)";
+            return false;
+        }
+    }
+    *out = (uint32_t)v;
+    return true;
+}
+
+static bool word_is(const char *t, size_t n, const char *word)
+{
+    size_t w = strlen(word);
+    return n == w && memcmp(t, word, w) == 0;
+}
+
+static bool parse_value(jl_field_type type, uint32_t flags, const char *t, size_t n, void *dst,
+                        size_t *bad, const char **msg)
+{
+    switch (type) {
+    case JL_FIELD_F32: return parse_f32(t, n, flags, dst, bad, msg);
+    case JL_FIELD_INDEX:
+        if (word_is(t, n, "none")) {
+            *(uint32_t *)dst = JL_INDEX_MAX;
+            return true;
+        }
+        return parse_u32(t, n, dst, bad, msg);
+    case JL_FIELD_BOOL:
+        if (word_is(t, n, "true")) *(bool *)dst = true;
+        else if (word_is(t, n, "false")) *(bool *)dst = false;
+        else {
+            *bad = 0;
+            *msg = "expected true or false";
+            return false;
+        }
+        return true;
+    case JL_FIELD_VEC3: {
+        float v[3];
+        size_t i = 0;
+        for (int c = 0; c < 3; c++) {
+            if (c > 0) {
+                if (i >= n) {
+                    *bad = i;
+                    *msg = "expected 3 numbers";
+                    return false;
+                }
+                if (!is_space(t[i])) {
+                    /* the float parser stopped here: junk inside a number */
+                    *bad = i;
+                    *msg = "unexpected character in number";
+                    return false;
+                }
+                while (i < n && is_space(t[i])) i++;
+                if (i >= n) {
+                    *bad = i;
+                    *msg = "expected 3 numbers";
+                    return false;
+                }
+            }
+            size_t start = i;
+            while (i < n && !is_space(t[i])) i++;
+            size_t at = 0;
+            if (!parse_f32(t + start, i - start, 0, &v[c], &at, msg)) {
+                *bad = start + at;
+                return false;
+            }
+        }
+        if (i != n) {
+            *bad = i;
+            while (*bad < n && is_space(t[*bad])) (*bad)++;
+            *msg = "unexpected text after 3 numbers";
+            return false;
+        }
+        memcpy(dst, v, sizeof v); /* jl_vec3 and jl_vec4's first three are 3 packed floats */
+        return true;
+    }
+    case JL_FIELD_COLOR: {
+        if (n != 7 || t[0] != '#') {
+            *bad = 0;
+            *msg = "expected a color #rrggbb";
+            return false;
+        }
+        uint8_t rgb[3];
+        for (int c = 0; c < 3; c++) {
+            int hi = hex_value(t[1 + 2 * c]), lo = hex_value(t[2 + 2 * c]);
+            if (hi < 0 || lo < 0) {
+                *bad = (size_t)(hi < 0 ? 1 + 2 * c : 2 + 2 * c);
+                *msg = "expected a hex digit in color";
+                return false;
+            }
+            rgb[c] = (uint8_t)(hi * 16 + lo);
+        }
+        jl_color *color = dst;
+        color->r = rgb[0];
+        color->g = rgb[1];
+        color->b = rgb[2];
+        return true;
+    }
+    case JL_FIELD_ENTITY_REF:
+        if (word_is(t, n, "none")) {
+            *(uint64_t *)dst = 0;
+            return true;
+        }
+        return parse_hex64(t, n, dst, bad, msg);
+    default:
+        *bad = 0;
+        *msg = "field of unknown type";
+        return false;
+    }
+}
+
+/* Bytes a value of each type occupies (what a failed parse must not touch). */
+static size_t value_size(jl_field_type type)
+{
+    switch (type) {
+    case JL_FIELD_F32: return sizeof(float);
+    case JL_FIELD_INDEX: return sizeof(uint32_t);
+    case JL_FIELD_BOOL: return sizeof(bool);
+    case JL_FIELD_VEC3: return sizeof(jl_vec3);
+    case JL_FIELD_COLOR: return sizeof(jl_color);
+    case JL_FIELD_ENTITY_REF: return sizeof(uint64_t);
+    default: return 0;
+    }
+}
+
+jl_status jl_value_parse(jl_field_type type, uint32_t flags, const char *text, size_t size,
+                         void *dst, uint32_t *bad_col, jl_error *err)
+{
+    /* Parse into a temporary so a failure leaves dst untouched. */
+    union {
+        float f;
+        uint32_t u;
+        bool b;
+        jl_vec3 v;
+        jl_color c;
+        uint64_t id;
+    } tmp;
+    size_t bad = 0;
+    const char *msg = "";
+    if (!parse_value(type, flags, text, size, &tmp, &bad, &msg)) {
+        if (bad_col) *bad_col = (uint32_t)bad + 1;
+        return jl_error_set(err, JL_ERR_PARSE, NULL, 0, (uint32_t)bad + 1, "%s", msg);
+    }
+    memcpy(dst, &tmp, value_size(type));
+    if (bad_col) *bad_col = 0;
+    return JL_OK;
+}
+
+static uint32_t format_u32(uint32_t v, char *out)
+{
+    char buf[10];
+    uint32_t n = 0;
+    do {
+        buf[n++] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    for (uint32_t i = 0; i < n; i++) out[i] = buf[n - 1 - i];
+    return n;
+}
+
+static uint32_t format_hex64(uint64_t v, char *out)
+{
+    static const char digits[] = "0123456789abcdef";
+    out[0] = '0';
+    out[1] = 'x';
+    for (int i = 0; i < 16; i++) out[2 + i] = digits[(v >> (60 - 4 * i)) & 15];
+    return 18;
+}
+
+uint32_t jl_value_format(jl_field_type type, const void *src, char *out)
+{
+    static const char hex[] = "0123456789abcdef";
+    switch (type) {
+    case JL_FIELD_F32: return jl_f32_format(*(const float *)src, out);
+    case JL_FIELD_INDEX: {
+        uint32_t v = *(const uint32_t *)src;
+        if (v == JL_INDEX_MAX) {
+            memcpy(out, "none", 4);
+            return 4;
+        }
+        return format_u32(v, out);
+    }
+    case JL_FIELD_BOOL:
+        if (*(const bool *)src) {
+            memcpy(out, "true", 4);
+            return 4;
+        }
+        memcpy(out, "false", 5);
+        return 5;
+    case JL_FIELD_VEC3: {
+        const float *v = src;
+        uint32_t n = jl_f32_format(v[0], out);
+        out[n++] = ' ';
+        n += jl_f32_format(v[1], out + n);
+        out[n++] = ' ';
+        n += jl_f32_format(v[2], out + n);
+        return n;
+    }
+    case JL_FIELD_COLOR: {
+        const jl_color *c = src;
+        out[0] = '#';
+        out[1] = hex[c->r >> 4];
+        out[2] = hex[c->r & 15];
+        out[3] = hex[c->g >> 4];
+        out[4] = hex[c->g & 15];
+        out[5] = hex[c->b >> 4];
+        out[6] = hex[c->b & 15];
+        return 7;
+    }
+    case JL_FIELD_ENTITY_REF: {
+        uint64_t id = *(const uint64_t *)src;
+        if (id == 0) {
+            memcpy(out, "none", 4);
+            return 4;
+        }
+        return format_hex64(id, out);
+    }
+    default: return 0;
+    }
+}
+
+/* ---- reading fields ---- */
+
+static jl_status entry_value_error(jl_archive *ar, const jl_archive_entry *e, size_t bad, const char *msg)
+{
+    return jl_error_set(ar->err, JL_ERR_PARSE, ar->path, e->value_line, e->value_col + (uint32_t)bad,
+                        "%.*s: %s", (int)e->key_size, e->key, msg);
+}
+
+static jl_status read_entry(jl_archive *ar, jl_archive_entry *e, jl_field_type type, uint32_t flags,
+                            void *dst)
+{
+    e->used = true;
+    size_t bad = 0;
+    const char *msg = "";
+    if (!parse_value(type, flags, e->value, e->value_size, dst, &bad, &msg))
+        return entry_value_error(ar, e, bad, msg);
+    return JL_OK;
+}
+
+jl_status jl_archive_read_field(jl_archive *ar, const jl_field *field, void *derived)
+{
+    jl_archive_entry *e = find_entry(ar, field->name, strlen(field->name));
+    if (!e) return JL_OK; /* absent: the default stays (spec 3.3) */
+    return read_entry(ar, e, field->type, field->flags, (char *)derived + field->offset);
+}
+
+jl_status jl_archive_read_f32(jl_archive *ar, const char *key, float *out, uint32_t flags)
+{
+    jl_archive_entry *e = jl_archive_find(ar, key);
+    if (!e) return JL_ERR_NOT_FOUND;
+    return read_entry(ar, e, JL_FIELD_F32, flags, out);
+}
+
+/* ---- writing ---- */
+
+enum { WRITE_STEP = 64 * 1024 };
+
+void jl_archive_begin_write(jl_archive *ar, jl_arena *out)
+{
+    *ar = (jl_archive){.loading = false, .out = out};
+    char *p = (char *)out->base + out->used;
+    ar->out_begin = ar->out_cursor = ar->out_limit = p;
+}
+
+/* Makes room for n more bytes at the cursor. The text stays contiguous
+ * because nothing else pushes on the arena while writing. */
+static bool reserve(jl_archive *ar, size_t n)
+{
+    if ((size_t)(ar->out_limit - ar->out_cursor) >= n) return true;
+    if (ar->out_failed) return false;
+    size_t step = n > WRITE_STEP ? n : WRITE_STEP;
+    char *more = jl_arena_push(ar->out, step, 1);
+    if (!more || more != ar->out_limit) {
+        ar->out_failed = true;
+        return false;
+    }
+    ar->out_limit += step;
+    return true;
+}
+
+void jl_archive_write_raw(jl_archive *ar, const char *data, size_t size)
+{
+    if (!reserve(ar, size)) return;
+    memcpy(ar->out_cursor, data, size);
+    ar->out_cursor += size;
+}
+
+void jl_archive_write_key(jl_archive *ar, const char *key)
+{
+    size_t n = strlen(key);
+    if (!reserve(ar, n + 3)) return;
+    ar->out_cursor[0] = ';';
+    ar->out_cursor[1] = ' ';
+    memcpy(ar->out_cursor + 2, key, n);
+    ar->out_cursor[2 + n] = '\n';
+    ar->out_cursor += n + 3;
+}
+
+static void write_value(jl_archive *ar, jl_field_type type, const void *src)
+{
+    if (!reserve(ar, JL_VALUE_TEXT_MAX + 1)) return;
+    uint32_t n = jl_value_format(type, src, ar->out_cursor);
+    ar->out_cursor[n] = '\n';
+    ar->out_cursor += n + 1;
+}
+
+void jl_archive_write_field(jl_archive *ar, const jl_field *field, const void *derived)
+{
+    jl_archive_write_key(ar, field->name);
+    write_value(ar, field->type, (const char *)derived + field->offset);
+}
+
+jl_status jl_archive_end_write(jl_archive *ar, const char **text, size_t *size)
+{
+    jl_arena *out = ar->out;
+    size_t used = (size_t)(ar->out_cursor - (char *)out->base);
+    jl_arena_pop_to(out, used);
+    ar->out_limit = ar->out_cursor;
+    *text = ar->out_begin;
+    *size = (size_t)(ar->out_cursor - ar->out_begin);
+    if (ar->out_failed) return jl_error_set(ar->err, JL_ERR_OUT_OF_MEMORY, ar->path, 0, 0, "out of memory writing");
+    return JL_OK;
+}
+
+jl_status jl_serialize_fields(jl_archive *ar, const jl_class *cls, void *derived)
+{
+    if (ar->loading) {
+        for (uint32_t i = 0; i < cls->field_count; i++) {
+            jl_status s = jl_archive_read_field(ar, &cls->fields[i], derived);
+            if (s != JL_OK) return s;
+        }
+    } else {
+        for (uint32_t i = 0; i < cls->field_count; i++) jl_archive_write_field(ar, &cls->fields[i], derived);
+    }
+    return JL_OK;
+}
+
+/* ---- entities ---- */
+
+jl_status jl_archive_write_entity(jl_archive *ar, const jl_entity *entity, const char *extra,
+                                  size_t extra_size)
+{
+    const jl_class *cls = entity->derived_kind;
+    size_t name = strlen(cls->name);
+    /* The fixed header in one reservation: keys, ID, name, two versions, position. */
+    if (!reserve(ar, 160 + name + 3 * JL_F32_TEXT_MAX)) return JL_ERR_OUT_OF_MEMORY;
+    char *c = ar->out_cursor;
+    static const char h1[] = "; asset_type\nentity_instance\n; id\n";
+    memcpy(c, h1, sizeof h1 - 1);
+    c += sizeof h1 - 1;
+    c += format_hex64(entity->id, c);
+    static const char h2[] = "\n; class\n";
+    memcpy(c, h2, sizeof h2 - 1);
+    c += sizeof h2 - 1;
+    memcpy(c, cls->name, name);
+    c += name;
+    static const char h3[] = "\n; version\n";
+    memcpy(c, h3, sizeof h3 - 1);
+    c += sizeof h3 - 1;
+    c += format_u32(JL_ENTITY_BASE_VERSION, c);
+    static const char h4[] = "\n; class_version\n";
+    memcpy(c, h4, sizeof h4 - 1);
+    c += sizeof h4 - 1;
+    c += format_u32(cls->version, c);
+    static const char h5[] = "\n; position\n";
+    memcpy(c, h5, sizeof h5 - 1);
+    c += sizeof h5 - 1;
+    c += jl_value_format(JL_FIELD_VEC3, &entity->position, c);
+    *c++ = '\n';
+    ar->out_cursor = c;
+    jl_status s = cls->serialize(ar, cls, entity->derived);
+    if (s != JL_OK) return s;
+    if (extra_size) jl_archive_write_raw(ar, extra, extra_size);
+    return ar->out_failed ? JL_ERR_OUT_OF_MEMORY : JL_OK;
+}
+
+static jl_status read_version(jl_archive *ar, const char *key, uint32_t *out)
+{
+    jl_archive_entry *e = jl_archive_find(ar, key);
+    if (!e) {
+        *out = 1;
+        return JL_OK;
+    }
+    jl_status s = read_entry(ar, e, JL_FIELD_INDEX, 0, out);
+    if (s != JL_OK) return s;
+    if (*out == 0 || *out == JL_INDEX_MAX) return entry_value_error(ar, e, 0, "version must be a number from 1");
+    return JL_OK;
+}
+
+jl_status jl_archive_read_entity(jl_archive *ar, jl_entity *entity, uint64_t *id_out)
+{
+    const jl_class *cls = entity->derived_kind;
+    jl_status s;
+    jl_archive_entry *e = jl_archive_find(ar, "asset_type");
+    if (e) {
+        e->used = true;
+        if (!word_is(e->value, e->value_size, "entity_instance"))
+            return entry_value_error(ar, e, 0, "expected entity_instance");
+    }
+    e = jl_archive_find(ar, "class");
+    if (e) e->used = true;
+    e = jl_archive_find(ar, "id");
+    if (!e) return parse_error(ar, 0, 0, "missing key '%s'%s", "id", "");
+    uint64_t id = 0;
+    if ((s = read_entry(ar, e, JL_FIELD_ENTITY_REF, 0, &id)) != JL_OK) return s;
+    if (id == 0) return entry_value_error(ar, e, 0, "an entity ID of zero is not allowed");
+    if ((s = read_version(ar, "version", &ar->file_version)) != JL_OK) return s;
+    if ((s = read_version(ar, "class_version", &ar->class_version)) != JL_OK) return s;
+    e = jl_archive_find(ar, "position");
+    if (e) {
+        jl_vec3 p;
+        if ((s = read_entry(ar, e, JL_FIELD_VEC3, 0, &p)) != JL_OK) return s;
+        entity->position = (jl_vec4){p.x, p.y, p.z, 1.0f};
+    }
+    if ((s = cls->serialize(ar, cls, entity->derived)) != JL_OK) return s;
+    if (ar->file_version > JL_ENTITY_BASE_VERSION || ar->class_version > cls->version) {
+        entity->flags |= JL_ENTITY_READ_ONLY;
+    } else if (ar->class_version < cls->version && cls->migrate) {
+        if ((s = cls->migrate(ar, cls, entity->derived, ar->class_version)) != JL_OK) return s;
+    }
+    *id_out = id;
+    return JL_OK;
+}
+
+jl_status jl_entity_deserialize_in_place(jl_entity_manager *manager, jl_archive *ar, jl_entity **out)
+{
+    *out = NULL;
+    /* 1. The class first: it decides what to allocate. */
+    jl_archive_entry *e = jl_archive_find(ar, "class");
+    if (!e) return parse_error(ar, 0, 0, "missing key '%s'%s", "class", "");
+    const jl_class *cls = jl_class_find_by_name(e->value, e->value_size);
+    if (!cls)
+        return jl_error_set(ar->err, JL_ERR_UNKNOWN_CLASS, ar->path, e->value_line, e->value_col,
+                            "unknown class '%.*s'", (int)e->value_size, e->value);
+    /* 2. Memory in its final place (spec 3). */
+    jl_entity *entity;
+    jl_status s = jl_entity_allocate(manager, cls, &entity);
+    if (s != JL_OK)
+        return jl_error_set(ar->err, s, ar->path, 0, 0, "cannot allocate a %s: %s", cls->name,
+                            jl_status_name(s));
+    /* 3. Stream every field into it. */
+    uint64_t id = 0;
+    s = jl_archive_read_entity(ar, entity, &id);
+    if (s == JL_OK) {
+        s = jl_entity_set_id(manager, entity, id);
+        if (s == JL_ERR_DUPLICATE_ID) {
+            jl_archive_entry *ide = jl_archive_find(ar, "id");
+            jl_error_set(ar->err, s, ar->path, ide ? ide->value_line : 0, ide ? ide->value_col : 0,
+                         "duplicate entity ID 0x%016llx", (unsigned long long)id);
+        } else if (s != JL_OK) {
+            jl_error_set(ar->err, s, ar->path, 0, 0, "cannot index entity: %s", jl_status_name(s));
+        }
+    }
+    if (s != JL_OK) {
+        jl_entity_rollback_allocation(manager, entity); /* the manager is as before the file */
+        return s;
+    }
+    /* 4. Never mint this ID again; 5. it matches its file. */
+    jl_manager_note_id(manager, id);
+    entity->is_dirty = false;
+    *out = entity;
+    return JL_OK;
+}
+
+size_t jl_archive_collect_unknown(jl_archive *ar, jl_arena *out, const char **text)
+{
+    size_t total = 0;
+    for (uint32_t i = 0; i < ar->entry_count; i++)
+        if (!ar->entries[i].used) total += 2 + ar->entries[i].key_size + 1 + ar->entries[i].value_size + 1;
+    *text = NULL;
+    if (total == 0) return 0;
+    char *c = jl_arena_push(out, total, 1);
+    if (!c) return 0;
+    *text = c;
+    for (uint32_t i = 0; i < ar->entry_count; i++) {
+        const jl_archive_entry *e = &ar->entries[i];
+        if (e->used) continue;
+        *c++ = ';';
+        *c++ = ' ';
+        memcpy(c, e->key, e->key_size);
+        c += e->key_size;
+        *c++ = '\n';
+        memcpy(c, e->value, e->value_size);
+        c += e->value_size;
+        *c++ = '\n';
+    }
+    return total;
+}
