@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# The WebAssembly build (build/wasm): the engine library, the wasm module
+# (c/wasm -> build/wasm/c/wasm/juliet_wasm.{mjs,wasm}, copied to
+# web/src/core/generated/) and the C test suites as Node programs.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+
+# Debian's emcc needs its JavaScript dependencies (acorn) on NODE_PATH.
+export NODE_PATH=/usr/share/nodejs${NODE_PATH:+:$NODE_PATH}
+
+# emcmake's default emulator passes a flag node 20 rejects: name our own,
+# which ctest uses to run each test_*.js.
+emcmake cmake -S . -B build/wasm -DCMAKE_BUILD_TYPE=Release \
+  "-DCMAKE_CROSSCOMPILING_EMULATOR=$(command -v node);--no-experimental-fetch" >/dev/null
+cmake --build build/wasm -j "$(nproc)"

@@ -1,0 +1,356 @@
+/* exports.c - the C functions the wasm module exports to JavaScript.
+ *
+ * The only C file that knows about Emscripten, and it holds no engine
+ * logic: each export calls the public API (world.h, snapshot.h, class.h)
+ * and moves plain numbers, pointers and NUL-terminated strings across the
+ * boundary. The list of exports is c/wasm/exports.json; the one JavaScript
+ * module web/src/core/juliet.js wraps each of them once at start-up.
+ *
+ * Conventions:
+ * - A world is an opaque pointer from jlw_world_new, freed by jlw_world_free.
+ * - 64-bit entity IDs cross as two uint32 halves (lo, hi): wasm32 without
+ *   BigInt integration cannot pass a uint64_t to JavaScript intact.
+ * - A fallible export returns a jl_status; the details of the last failure
+ *   are in the record returned by jlw_last_error (read it before the next
+ *   call).
+ * - Bulk output is written into buffers the caller allocated (jlw_world_rows)
+ *   or returned as a malloc'd block the caller frees (jlw_snapshot_encode).
+ *   Strings returned as const char * are valid until the call named in their
+ *   comment; JavaScript copies them at once. */
+#include <emscripten.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "juliet/archive.h"
+#include "juliet/class.h"
+#include "juliet/entity_manager.h"
+#include "juliet/snapshot.h"
+#include "juliet/status.h"
+#include "juliet/world.h"
+
+#define JLW_EXPORT EMSCRIPTEN_KEEPALIVE
+
+static jl_error last_error;     /* details of the last failed export */
+static jl_save_report last_save; /* the last jlw_world_save's report */
+static char value_text[JL_VALUE_TEXT_MAX];
+
+static uint64_t make_id(uint32_t lo, uint32_t hi) { return (uint64_t)hi << 32 | lo; }
+
+/* Records status with no position (for failures the API reports without a
+ * jl_error) and returns it. */
+static jl_status fail(jl_status status, const char *message)
+{
+    return jl_error_set(&last_error, status, NULL, 0, 0, "%s", message);
+}
+
+static void clear_error(void) { memset(&last_error, 0, sizeof last_error); }
+
+/* ---- errors ---- */
+
+/* The record of the last failure; valid until the next failing export. */
+JLW_EXPORT const jl_error *jlw_last_error(void) { return &last_error; }
+
+/* Fields of a jl_error (layout-independent accessors). */
+JLW_EXPORT int jlw_error_status(const jl_error *err) { return (int)err->status; }
+JLW_EXPORT uint32_t jlw_error_line(const jl_error *err) { return err->line; }
+JLW_EXPORT uint32_t jlw_error_col(const jl_error *err) { return err->col; }
+JLW_EXPORT const char *jlw_error_path(const jl_error *err) { return err->path; }
+JLW_EXPORT const char *jlw_error_message(const jl_error *err) { return err->message; }
+
+/* Stable lower-case name of a status code (static storage). */
+JLW_EXPORT const char *jlw_status_name(int status) { return jl_status_name((jl_status)status); }
+
+/* ---- classes (reflection) ---- */
+
+/* Number of registered entity classes; class `kind`'s name and version
+ * (static storage; NULL / 0 past the count). */
+JLW_EXPORT uint32_t jlw_class_count(void) { return jl_class_count(); }
+JLW_EXPORT const char *jlw_class_name(uint32_t kind)
+{
+    const jl_class *cls = jl_class_at(kind);
+    return cls ? cls->name : NULL;
+}
+JLW_EXPORT uint32_t jlw_class_version(uint32_t kind)
+{
+    const jl_class *cls = jl_class_at(kind);
+    return cls ? cls->version : 0;
+}
+
+/* Fields of class `kind`: count, then per field its name, type name ("f32",
+ * "index", ...), flags (jl_field_flags) and default value as canonical text
+ * (in a buffer valid until the next jlw_class_field_default). */
+JLW_EXPORT uint32_t jlw_class_field_count(uint32_t kind)
+{
+    const jl_class *cls = jl_class_at(kind);
+    return cls ? cls->field_count : 0;
+}
+static const jl_field *class_field(uint32_t kind, uint32_t index)
+{
+    const jl_class *cls = jl_class_at(kind);
+    return cls && index < cls->field_count ? &cls->fields[index] : NULL;
+}
+JLW_EXPORT const char *jlw_class_field_name(uint32_t kind, uint32_t index)
+{
+    const jl_field *field = class_field(kind, index);
+    return field ? field->name : NULL;
+}
+JLW_EXPORT const char *jlw_class_field_type(uint32_t kind, uint32_t index)
+{
+    const jl_field *field = class_field(kind, index);
+    return field ? jl_field_type_name(field->type) : NULL;
+}
+JLW_EXPORT uint32_t jlw_class_field_flags(uint32_t kind, uint32_t index)
+{
+    const jl_field *field = class_field(kind, index);
+    return field ? field->flags : 0;
+}
+JLW_EXPORT const char *jlw_class_field_default(uint32_t kind, uint32_t index)
+{
+    const jl_class *cls = jl_class_at(kind);
+    if (!cls || jl_class_default_text(cls, index, value_text) != JL_OK) return NULL;
+    return value_text;
+}
+
+/* ---- worlds ---- */
+
+/* A new empty world (capacity 0 = the default), or NULL with the reason in
+ * jlw_last_error. Free it with jlw_world_free. */
+JLW_EXPORT jl_world *jlw_world_new(uint32_t capacity)
+{
+    clear_error();
+    jl_world *world = calloc(1, sizeof *world);
+    if (!world) {
+        fail(JL_ERR_OUT_OF_MEMORY, "no memory for a world");
+        return NULL;
+    }
+    jl_world_desc desc = {.capacity = capacity};
+    jl_status status = jl_world_init(world, &desc);
+    if (status != JL_OK) {
+        free(world);
+        fail(status, "cannot reserve the world's memory");
+        return NULL;
+    }
+    return world;
+}
+
+/* Shuts the world down and frees it; NULL is ignored. */
+JLW_EXPORT void jlw_world_free(jl_world *world)
+{
+    if (!world) return;
+    jl_world_shutdown(world);
+    free(world);
+}
+
+/* jl_world_load. Problems are in the diagnostics; the status is JL_OK or
+ * the first problem's (also in jlw_last_error). */
+JLW_EXPORT int jlw_world_load(jl_world *world, const char *dir)
+{
+    clear_error();
+    uint32_t before = jl_world_diagnostic_count(world);
+    jl_status status = jl_world_load(world, dir);
+    if (status != JL_OK) {
+        const jl_error *first = jl_world_diagnostic(world, before);
+        if (first) last_error = *first;
+        else fail(status, "cannot load the world");
+        last_error.status = status;
+    }
+    return (int)status;
+}
+
+JLW_EXPORT uint32_t jlw_world_count(const jl_world *world) { return jl_world_count(world); }
+
+/* Fills, for at most capacity live entities in slot order: ids (two uint32
+ * per entity, lo then hi), positions (three floats), kinds (class index)
+ * and states (bit 0 dirty, bit 1 read-only). Returns how many it wrote. */
+JLW_EXPORT uint32_t jlw_world_rows(const jl_world *world, uint32_t *ids, float *positions,
+                                   uint8_t *kinds, uint8_t *states, uint32_t capacity)
+{
+    const jl_entity_manager *m = &world->manager;
+    uint32_t n = 0;
+    for (jl_entity *e = jl_entities_first(m); e && n < capacity; e = jl_entities_next(m, e), n++) {
+        ids[2 * n] = (uint32_t)e->id;
+        ids[2 * n + 1] = (uint32_t)(e->id >> 32);
+        positions[3 * n] = e->position.x;
+        positions[3 * n + 1] = e->position.y;
+        positions[3 * n + 2] = e->position.z;
+        kinds[n] = e->derived_kind->kind;
+        states[n] = (uint8_t)((e->is_dirty ? 1u : 0u) |
+                              ((e->flags & JL_ENTITY_READ_ONLY) ? 2u : 0u));
+    }
+    return n;
+}
+
+/* State of entity id: -1 if there is none, else bit 0 dirty, bit 1
+ * read-only, and its class index in bits 8-15. */
+JLW_EXPORT int jlw_entity_state(const jl_world *world, uint32_t lo, uint32_t hi)
+{
+    const jl_entity *e = jl_world_find(world, make_id(lo, hi));
+    if (!e) return -1;
+    return (e->is_dirty ? 1 : 0) | ((e->flags & JL_ENTITY_READ_ONLY) ? 2 : 0) |
+           (int)e->derived_kind->kind << 8;
+}
+
+/* The canonical .jasset text of entity id (jl_world_write_entity), with its
+ * length in *size; valid until the next export that loads, saves or writes.
+ * NULL with the reason in jlw_last_error. */
+JLW_EXPORT const char *jlw_entity_text(jl_world *world, uint32_t lo, uint32_t hi, uint32_t *size)
+{
+    clear_error();
+    const char *text = NULL;
+    size_t text_size = 0;
+    jl_status status = jl_world_write_entity(world, make_id(lo, hi), &text, &text_size);
+    if (status != JL_OK) {
+        fail(status, status == JL_ERR_NOT_FOUND ? "no entity with that ID" : "cannot write the entity");
+        return NULL;
+    }
+    *size = (uint32_t)text_size;
+    return text;
+}
+
+/* jl_world_set_field: field (or "position") of entity id from text. */
+JLW_EXPORT int jlw_entity_set(jl_world *world, uint32_t lo, uint32_t hi, const char *field,
+                              const char *text, uint32_t size)
+{
+    clear_error();
+    jl_status status = jl_world_set_field(world, make_id(lo, hi), field, text, size, &last_error);
+    if (status != JL_OK && last_error.status == JL_OK) fail(status, "cannot set the field");
+    return (int)status;
+}
+
+/* jl_world_create: a new entity of class_name at x y z; its ID in
+ * id_out[0] (lo) and id_out[1] (hi). */
+JLW_EXPORT int jlw_entity_create(jl_world *world, const char *class_name, float x, float y,
+                                 float z, uint32_t *id_out)
+{
+    clear_error();
+    jl_entity *entity = NULL;
+    jl_status status = jl_world_create(world, class_name, x, y, z, &entity);
+    if (status != JL_OK) {
+        return (int)jl_error_set(&last_error, status, NULL, 0, 0, "cannot create a %s entity",
+                                 class_name);
+    }
+    id_out[0] = (uint32_t)entity->id;
+    id_out[1] = (uint32_t)(entity->id >> 32);
+    return JL_OK;
+}
+
+/* jl_world_remove: destroys entity id; its file goes at the next save. */
+JLW_EXPORT int jlw_entity_remove(jl_world *world, uint32_t lo, uint32_t hi)
+{
+    clear_error();
+    jl_status status = jl_world_remove(world, make_id(lo, hi));
+    if (status == JL_ERR_NOT_FOUND) fail(status, "no entity with that ID");
+    else if (status == JL_ERR_READ_ONLY) fail(status, "the entity comes from a newer file and is never changed");
+    else if (status != JL_OK) fail(status, "cannot remove the entity");
+    return (int)status;
+}
+
+/* jl_world_save into dir. The report (written and deleted paths) is read
+ * with jlw_save_* until the next save of any world. */
+JLW_EXPORT int jlw_world_save(jl_world *world, const char *dir)
+{
+    clear_error();
+    memset(&last_save, 0, sizeof last_save);
+    jl_status status = jl_world_save(world, dir, &last_save);
+    if (status != JL_OK) last_error = last_save.error;
+    return (int)status;
+}
+JLW_EXPORT uint32_t jlw_save_written_count(void) { return last_save.written_count; }
+JLW_EXPORT const char *jlw_save_written(uint32_t i)
+{
+    return i < last_save.written_count ? last_save.written[i] : NULL;
+}
+JLW_EXPORT uint32_t jlw_save_deleted_count(void) { return last_save.deleted_count; }
+JLW_EXPORT const char *jlw_save_deleted(uint32_t i)
+{
+    return i < last_save.deleted_count ? last_save.deleted[i] : NULL;
+}
+JLW_EXPORT uint32_t jlw_save_failed_count(void) { return last_save.failed_count; }
+
+/* Diagnostics of the world (valid until shutdown; read with jlw_error_*). */
+JLW_EXPORT uint32_t jlw_world_diagnostic_count(const jl_world *world)
+{
+    return jl_world_diagnostic_count(world);
+}
+JLW_EXPORT const jl_error *jlw_world_diagnostic(const jl_world *world, uint32_t i)
+{
+    return jl_world_diagnostic(world, i);
+}
+
+/* ---- snapshots ---- */
+
+/* Encodes the world's entities (jl_snapshot_encode_manager) into a malloc'd
+ * block the caller frees, with its size in *size; NULL on failure. */
+JLW_EXPORT uint8_t *jlw_snapshot_encode(jl_world *world, uint32_t *size)
+{
+    clear_error();
+    size_t mark = world->scratch.used;
+    jl_snapshot_bytes bytes = {0};
+    jl_status status = jl_snapshot_encode_manager(&world->manager, &world->scratch, &bytes, &last_error);
+    uint8_t *copy = NULL;
+    if (status == JL_OK) {
+        copy = malloc(bytes.size ? bytes.size : 1);
+        if (copy) {
+            memcpy(copy, bytes.data, bytes.size);
+            *size = (uint32_t)bytes.size;
+        } else {
+            fail(JL_ERR_OUT_OF_MEMORY, "no memory for the snapshot");
+        }
+    } else if (last_error.status == JL_OK) {
+        fail(status, "cannot encode the snapshot");
+    }
+    jl_arena_pop_to(&world->scratch, mark);
+    return copy;
+}
+
+/* Decodes size bytes into world, which must be empty
+ * (jl_snapshot_decode_manager). */
+JLW_EXPORT int jlw_snapshot_decode(jl_world *world, const uint8_t *data, uint32_t size)
+{
+    clear_error();
+    jl_status status = jl_snapshot_decode_manager(data, size, &world->scratch, &world->manager, &last_error);
+    if (status != JL_OK && last_error.status == JL_OK) fail(status, "cannot decode the snapshot");
+    return (int)status;
+}
+
+/* Largest inflated snapshot the decoder accepts (JL_SNAPSHOT_MAX_BYTES) and
+ * longest snapshot text worth decoding (JL_SNAPSHOT_MAX_TEXT). */
+JLW_EXPORT uint32_t jlw_snapshot_max_bytes(void) { return JL_SNAPSHOT_MAX_BYTES; }
+JLW_EXPORT uint32_t jlw_snapshot_max_text(void) { return JL_SNAPSHOT_MAX_TEXT; }
+
+/* base64url (snapshot.h): the encoded size of size bytes, encoding into out
+ * (returns characters written), and decoding (status; bytes in *out_size). */
+JLW_EXPORT uint32_t jlw_base64url_encoded_size(uint32_t size)
+{
+    return (uint32_t)jl_base64url_encoded_size(size);
+}
+JLW_EXPORT uint32_t jlw_base64url_encode(const uint8_t *data, uint32_t size, char *out)
+{
+    return (uint32_t)jl_base64url_encode(data, size, out);
+}
+JLW_EXPORT uint32_t jlw_base64url_decoded_size_max(uint32_t text_size)
+{
+    return (uint32_t)jl_base64url_decoded_size_max(text_size);
+}
+JLW_EXPORT int jlw_base64url_decode(const char *text, uint32_t text_size, uint8_t *out,
+                                    uint32_t capacity, uint32_t *out_size)
+{
+    clear_error();
+    size_t decoded = 0;
+    jl_status status = jl_base64url_decode(text, text_size, out, capacity, &decoded, &last_error);
+    *out_size = (uint32_t)decoded;
+    if (status != JL_OK && last_error.status == JL_OK) fail(status, "bad snapshot text");
+    return (int)status;
+}
+
+/* The snapshot text inside a link (jl_snapshot_link_payload): its offset
+ * from link in *offset and its length in *size. */
+JLW_EXPORT void jlw_snapshot_link_payload(const char *link, uint32_t link_size, uint32_t *offset,
+                                          uint32_t *size)
+{
+    size_t payload_size = 0;
+    const char *payload = jl_snapshot_link_payload(link, link_size, &payload_size);
+    *offset = (uint32_t)(payload - link);
+    *size = (uint32_t)payload_size;
+}

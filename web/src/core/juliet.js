@@ -1,0 +1,1050 @@
+/**
+ * juliet.js - the JavaScript API of Juliet World, the same in Node and in the
+ * browser. The only module that imports the Emscripten output
+ * (./generated/juliet_wasm.mjs, built by c/wasm/CMakeLists.txt).
+ *
+ *   const juliet = await loadJuliet();
+ *   const world = juliet.openWorld('assets/sample_world');
+ *   world.set(id, 'position', [1, 2, 3]);
+ *   world.save();   // { written: [paths], deleted: [paths] }
+ *   world.close();
+ *
+ * Files: under Node, openWorld(path) mounts the real host directory into the
+ * module's file system (NODEFS), so reads and writes hit the disk; in the
+ * browser a path names a directory of the in-memory file system (MEMFS),
+ * filled with juliet.writeFiles() and read back with juliet.readFile().
+ *
+ * Errors: a failure reported by C is thrown as a JulietError carrying the
+ * status name (`code`: 'parse', 'not_found', 'corrupt', ...) and, where one
+ * applies, `path`, `line` and `col`. Arguments of the wrong type throw a
+ * TypeError before anything reaches C.
+ *
+ * Boundary rules: every C export is wrapped once, at load, from the table
+ * EXPORTS below (which lists exactly c/wasm/exports.json). Memory handed to
+ * C is freed in `finally`; bulk data comes back as pointer + length and is
+ * copied at once; views of the wasm memory are taken fresh after every call
+ * that may grow it.
+ *
+ * Snapshots (world.snapshot(), juliet.openSnapshot()) are asynchronous: the
+ * deflate step uses CompressionStream / DecompressionStream('deflate-raw'),
+ * which only exist as streams.
+ */
+import createJulietModule from './generated/juliet_wasm.mjs';
+
+/** Every C export: name -> [return type, [argument types]] for cwrap. */
+const EXPORTS = {
+  jlw_last_error: ['number', []],
+  jlw_error_status: ['number', ['number']],
+  jlw_error_line: ['number', ['number']],
+  jlw_error_col: ['number', ['number']],
+  jlw_error_path: ['number', ['number']],
+  jlw_error_message: ['number', ['number']],
+  jlw_status_name: ['number', ['number']],
+  jlw_class_count: ['number', []],
+  jlw_class_name: ['number', ['number']],
+  jlw_class_version: ['number', ['number']],
+  jlw_class_field_count: ['number', ['number']],
+  jlw_class_field_name: ['number', ['number', 'number']],
+  jlw_class_field_type: ['number', ['number', 'number']],
+  jlw_class_field_flags: ['number', ['number', 'number']],
+  jlw_class_field_default: ['number', ['number', 'number']],
+  jlw_world_new: ['number', ['number']],
+  jlw_world_free: [null, ['number']],
+  jlw_world_load: ['number', ['number', 'string']],
+  jlw_world_count: ['number', ['number']],
+  jlw_world_rows: ['number', ['number', 'number', 'number', 'number', 'number', 'number']],
+  jlw_entity_state: ['number', ['number', 'number', 'number']],
+  jlw_entity_text: ['number', ['number', 'number', 'number', 'number']],
+  jlw_entity_set: ['number', ['number', 'number', 'number', 'string', 'number', 'number']],
+  jlw_entity_create: ['number', ['number', 'string', 'number', 'number', 'number', 'number']],
+  jlw_entity_remove: ['number', ['number', 'number', 'number']],
+  jlw_world_save: ['number', ['number', 'string']],
+  jlw_save_written_count: ['number', []],
+  jlw_save_written: ['number', ['number']],
+  jlw_save_deleted_count: ['number', []],
+  jlw_save_deleted: ['number', ['number']],
+  jlw_save_failed_count: ['number', []],
+  jlw_world_diagnostic_count: ['number', ['number']],
+  jlw_world_diagnostic: ['number', ['number', 'number']],
+  jlw_snapshot_encode: ['number', ['number', 'number']],
+  jlw_snapshot_decode: ['number', ['number', 'number', 'number']],
+  jlw_snapshot_max_bytes: ['number', []],
+  jlw_snapshot_max_text: ['number', []],
+  jlw_base64url_encoded_size: ['number', ['number']],
+  jlw_base64url_encode: ['number', ['number', 'number', 'number']],
+  jlw_base64url_decoded_size_max: ['number', ['number']],
+  jlw_base64url_decode: ['number', ['number', 'number', 'number', 'number', 'number']],
+  jlw_snapshot_link_payload: [null, ['number', 'number', 'number', 'number']],
+};
+
+/** The names of the C exports this module wraps (for tests). */
+export const exportNames = Object.freeze(Object.keys(EXPORTS));
+
+const ID_PATTERN = /^0x[0-9a-fA-F]{16}$/;
+const NULL_ID = '0x0000000000000000';
+/** INDEX fields: this value (JL_INDEX_MAX) means "no index". */
+export const INDEX_NONE = 4294967295;
+const FIELD_ALLOW_INF = 1; // JL_FIELD_ALLOW_INF
+const STATE_DIRTY = 1;
+const STATE_READ_ONLY = 2;
+const PATH_MAX = 4000; // below the C side's JL_ERROR_PATH_MAX and stack use
+
+const isNode =
+  typeof process === 'object' && !!process.versions && !!process.versions.node &&
+  typeof process.getBuiltinModule === 'function';
+
+/**
+ * An error reported by the C engine (or by this API for a state it refuses,
+ * such as a closed world).
+ */
+export class JulietError extends Error {
+  /**
+   * @param {string} code lower-case status name ('parse', 'not_found', ...)
+   * @param {string} message what went wrong
+   * @param {{path?: string|null, line?: number, col?: number}} [where]
+   */
+  constructor(code, message, where = {}) {
+    const path = where.path || null;
+    const line = where.line || 0;
+    const col = where.col || 0;
+    let prefix = '';
+    if (path) prefix = path + (line ? `:${line}${col ? `:${col}` : ''}` : '') + ': ';
+    super(prefix + message);
+    this.name = 'JulietError';
+    this.code = code;
+    this.path = path;
+    this.line = line;
+    this.col = col;
+    this.detail = message;
+  }
+}
+
+let loading = null;
+
+/**
+ * Loads the wasm module once and returns the API. Every call returns the
+ * same promise; if loading fails the promise rejects, and a later call
+ * tries again.
+ * @returns {Promise<Juliet>}
+ */
+export function loadJuliet() {
+  if (!loading) {
+    loading = createJulietModule().then(
+      (module) => new Juliet(module),
+      (err) => {
+        loading = null;
+        throw err;
+      },
+    );
+  }
+  return loading;
+}
+
+/** Checks an entity ID argument and returns its [lo, hi] halves. */
+function splitId(id, what = 'id') {
+  if (typeof id !== 'string' || !ID_PATTERN.test(id)) {
+    throw new TypeError(`${what} must be an ID string like 0x00000000000000a1, got ${describe(id)}`);
+  }
+  return [parseInt(id.slice(10), 16), parseInt(id.slice(2, 10), 16)];
+}
+
+function joinId(lo, hi) {
+  return '0x' + (hi >>> 0).toString(16).padStart(8, '0') + (lo >>> 0).toString(16).padStart(8, '0');
+}
+
+function describe(value) {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return `an array of ${value.length}`;
+  if (typeof value === 'string') return JSON.stringify(value.length > 40 ? value.slice(0, 40) + '...' : value);
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  return typeof value;
+}
+
+function checkString(value, what, max = PATH_MAX) {
+  if (typeof value !== 'string' || value.length === 0) {
+    throw new TypeError(`${what} must be a non-empty string, got ${describe(value)}`);
+  }
+  if (value.length > max || value.includes('\0')) {
+    throw new TypeError(`${what} must be at most ${max} characters without NUL`);
+  }
+  return value;
+}
+
+function checkVec3(value, what) {
+  if (!Array.isArray(value) && !ArrayBuffer.isView(value)) {
+    throw new TypeError(`${what} must be an array [x, y, z] of numbers, got ${describe(value)}`);
+  }
+  if (value.length !== 3) throw new TypeError(`${what} must have 3 numbers, got ${value.length}`);
+  for (let i = 0; i < 3; i++) {
+    if (typeof value[i] !== 'number' || !Number.isFinite(value[i])) {
+      throw new TypeError(`${what}[${i}] must be a finite number, got ${describe(value[i])}`);
+    }
+  }
+  return [value[0], value[1], value[2]];
+}
+
+/** A float as the engine reads it ("inf", "-0", JavaScript's shortest form). */
+function floatText(value) {
+  if (value === Infinity) return 'inf';
+  if (value === -Infinity) return '-inf';
+  if (Object.is(value, -0)) return '-0';
+  return String(value);
+}
+
+function parseFloatText(text) {
+  if (text === 'inf') return Infinity;
+  if (text === '-inf') return -Infinity;
+  return Number(text);
+}
+
+/**
+ * Turns a JavaScript value for a field of type `type` into the engine's
+ * text for it, or throws a TypeError naming the field.
+ */
+function valueText(field, value) {
+  const what = `field "${field.name}" (${field.type})`;
+  switch (field.type) {
+    case 'f32':
+      if (typeof value !== 'number' || Number.isNaN(value)) {
+        throw new TypeError(`${what} takes a number, got ${describe(value)}`);
+      }
+      if (!Number.isFinite(value) && !field.allowInf) {
+        throw new TypeError(`${what} takes a finite number, got ${value}`);
+      }
+      return floatText(value);
+    case 'index':
+      if (value === null) return 'none';
+      if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value > INDEX_NONE) {
+        throw new TypeError(`${what} takes an integer from 0 to ${INDEX_NONE} (none) or null, got ${describe(value)}`);
+      }
+      return value === INDEX_NONE ? 'none' : String(value);
+    case 'bool':
+      if (typeof value !== 'boolean') throw new TypeError(`${what} takes true or false, got ${describe(value)}`);
+      return value ? 'true' : 'false';
+    case 'vec3':
+      return checkVec3(value, what).map(floatText).join(' ');
+    case 'color':
+      if (typeof value !== 'string' || !/^#[0-9a-fA-F]{6}$/.test(value)) {
+        throw new TypeError(`${what} takes a colour string "#rrggbb", got ${describe(value)}`);
+      }
+      return value.toLowerCase();
+    case 'entity_ref':
+      if (value === null || value === NULL_ID) return 'none';
+      splitId(value, what);
+      return value.toLowerCase();
+    default:
+      throw new TypeError(`${what} has a type this API does not know`);
+  }
+}
+
+/** The JavaScript value of a field's canonical text (see valueText). */
+function textValue(type, text) {
+  switch (type) {
+    case 'f32':
+      return parseFloatText(text);
+    case 'index':
+      return text === 'none' ? INDEX_NONE : Number(text);
+    case 'bool':
+      return text === 'true';
+    case 'vec3':
+      return text.split(/ +/).map(parseFloatText);
+    case 'color':
+      return text;
+    case 'entity_ref':
+      return text === 'none' ? null : text.toLowerCase();
+    default:
+      return text;
+  }
+}
+
+/** Splits canonical .jasset text into [key, value] pairs. */
+function parseJasset(text) {
+  const lines = text.split('\n');
+  const pairs = [];
+  for (let i = 0; i + 1 < lines.length; i++) {
+    if (lines[i].startsWith('; ')) {
+      pairs.push([lines[i].slice(2), lines[i + 1]]);
+      i++;
+    }
+  }
+  return pairs;
+}
+
+/** Pipes bytes through a (de)compression stream, stopping past maxBytes. */
+async function pipeBytes(bytes, stream, maxBytes) {
+  const writer = stream.writable.getWriter();
+  const reader = stream.readable.getReader();
+  // The writer's promises reject too when the data is bad; the reader
+  // reports it, so these are only observed, never awaited first.
+  const written = writer.write(bytes).then(() => writer.close());
+  written.catch(() => {});
+  const chunks = [];
+  let total = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      total += value.length;
+      if (total > maxBytes) {
+        throw new JulietError('corrupt', `snapshot expands past ${maxBytes} bytes`);
+      }
+      chunks.push(value);
+    }
+  } catch (err) {
+    reader.cancel().catch(() => {});
+    writer.abort().catch(() => {});
+    if (err instanceof JulietError) throw err;
+    throw new JulietError('corrupt', `snapshot data is not valid deflate data (${err.message})`);
+  }
+  await written;
+  const out = new Uint8Array(total);
+  let offset = 0;
+  for (const chunk of chunks) {
+    out.set(chunk, offset);
+    offset += chunk.length;
+  }
+  return out;
+}
+
+async function deflate(bytes) {
+  return pipeBytes(bytes, new CompressionStream('deflate-raw'), Infinity);
+}
+
+/**
+ * Inflates at most maxBytes and rejects bytes after the end of the deflate
+ * stream. Chromium's DecompressionStream rejects them itself; Node's
+ * silently drops them, so inflate once more without the last byte: a
+ * stream that really ends at the last byte then fails as truncated, one
+ * followed by junk still succeeds.
+ */
+async function inflate(bytes, maxBytes) {
+  const out = await pipeBytes(bytes, new DecompressionStream('deflate-raw'), maxBytes);
+  if (bytes.length > 0) {
+    let shorter = true;
+    try {
+      await pipeBytes(bytes.subarray(0, bytes.length - 1), new DecompressionStream('deflate-raw'), maxBytes);
+    } catch {
+      shorter = false;
+    }
+    if (shorter) throw new JulietError('corrupt', 'bytes follow the end of the snapshot data');
+  }
+  return out;
+}
+
+/**
+ * The loaded module: opens worlds and snapshots, reflects classes, and
+ * reads and writes files of the in-memory file system.
+ */
+export class Juliet {
+  /** @param {object} module the Emscripten module instance */
+  constructor(module) {
+    this._m = module;
+    const c = {};
+    for (const [name, [ret, args]] of Object.entries(EXPORTS)) {
+      if (typeof module['_' + name] !== 'function') throw new Error(`the wasm module lacks ${name}`);
+      c[name] = module.cwrap(name, ret, args);
+    }
+    this._c = c;
+    this._mounts = 0;
+    this._schemas = new Map();
+    this._classes = [];
+    for (let kind = 0, n = c.jlw_class_count(); kind < n; kind++) {
+      this._classes.push(this._string(c.jlw_class_name(kind)));
+    }
+  }
+
+  // ---- memory helpers ----
+
+  _string(ptr) {
+    return ptr ? this._m.UTF8ToString(ptr) : null;
+  }
+
+  _malloc(size) {
+    const ptr = this._m._malloc(Math.max(1, size));
+    if (!ptr) throw new JulietError('out_of_memory', `cannot allocate ${size} bytes in the wasm heap`);
+    return ptr;
+  }
+
+  _free(ptr) {
+    if (ptr) this._m._free(ptr);
+  }
+
+  /** Copies bytes into a new malloc'd block. */
+  _copyIn(bytes) {
+    const ptr = this._malloc(bytes.length);
+    this._m.HEAPU8.set(bytes, ptr);
+    return ptr;
+  }
+
+  /** Copies size bytes at ptr out of the wasm memory. */
+  _copyOut(ptr, size) {
+    return this._m.HEAPU8.slice(ptr, ptr + size);
+  }
+
+  _u32(ptr) {
+    return this._m.HEAPU32[ptr >>> 2];
+  }
+
+  /** A JulietError from a jl_error record. */
+  _errorFrom(errPtr, fallbackStatus, mapPath) {
+    const c = this._c;
+    const status = c.jlw_error_status(errPtr) || fallbackStatus;
+    const path = this._string(c.jlw_error_path(errPtr)) || null;
+    return new JulietError(this._statusName(status), this._string(c.jlw_error_message(errPtr)) || 'failed', {
+      path: path && mapPath ? mapPath(path) : path,
+      line: c.jlw_error_line(errPtr),
+      col: c.jlw_error_col(errPtr),
+    });
+  }
+
+  _lastError(status, mapPath) {
+    return this._errorFrom(this._c.jlw_last_error(), status, mapPath);
+  }
+
+  _statusName(status) {
+    return this._string(this._c.jlw_status_name(status)) || `status_${status}`;
+  }
+
+  // ---- classes ----
+
+  /** Names of the entity classes this build knows, by class index. */
+  classes() {
+    return this._classes.slice();
+  }
+
+  /**
+   * The fields of a class, in file order, for building editors:
+   * [{ name, type, default, allowInf }], `type` one of 'f32', 'index',
+   * 'bool', 'vec3', 'color', 'entity_ref', `default` a value as get() gives.
+   * @param {string} className
+   */
+  schema(className) {
+    return this._schema(className).fields.map((f) => ({ ...f, default: cloneValue(f.default) }));
+  }
+
+  _schema(className) {
+    checkString(className, 'className', 256);
+    let schema = this._schemas.get(className);
+    if (schema) return schema;
+    const kind = this._classes.indexOf(className);
+    if (kind < 0) {
+      throw new JulietError('unknown_class', `no class named "${className}" (known: ${this._classes.join(', ')})`);
+    }
+    schema = this._schemaOfKind(kind);
+    return schema;
+  }
+
+  _schemaOfKind(kind) {
+    const name = this._classes[kind];
+    let schema = this._schemas.get(name);
+    if (schema) return schema;
+    const c = this._c;
+    const fields = [];
+    for (let i = 0, n = c.jlw_class_field_count(kind); i < n; i++) {
+      const type = this._string(c.jlw_class_field_type(kind, i));
+      fields.push(Object.freeze({
+        name: this._string(c.jlw_class_field_name(kind, i)),
+        type,
+        default: textValue(type, this._string(c.jlw_class_field_default(kind, i))),
+        allowInf: (c.jlw_class_field_flags(kind, i) & FIELD_ALLOW_INF) !== 0,
+      }));
+    }
+    schema = { name, kind, version: c.jlw_class_version(kind), fields, byName: new Map(fields.map((f) => [f.name, f])) };
+    this._schemas.set(name, schema);
+    return schema;
+  }
+
+  // ---- worlds ----
+
+  /**
+   * Opens the world in directory `path` (WorldSettings.jasset and
+   * Entities/*.jasset). Under Node `path` is a host directory; in the
+   * browser a directory of the in-memory file system. Files that fail to
+   * load are skipped and listed by world.diagnostics(); a directory that
+   * does not exist throws a JulietError with code 'not_found'.
+   * @param {string} path
+   * @returns {World}
+   */
+  openWorld(path) {
+    checkString(path, 'path');
+    const world = this._newWorld();
+    try {
+      world._attach(path, true);
+      this._c.jlw_world_load(world._ptr, world._vpath);
+      return world;
+    } catch (err) {
+      world.close();
+      throw err;
+    }
+  }
+
+  /**
+   * A new empty world with no directory yet: save(path) gives it one.
+   * @returns {World}
+   */
+  newWorld() {
+    return this._newWorld();
+  }
+
+  _newWorld() {
+    const ptr = this._c.jlw_world_new(0);
+    if (!ptr) throw this._lastError(0);
+    return new World(this, ptr);
+  }
+
+  /**
+   * Opens a snapshot (the text world.snapshot() gave, or a whole link
+   * `...#TEXT`) as a new world without a directory: every entity is dirty
+   * and save(path) writes them out. Rejects with a JulietError ('corrupt',
+   * 'unknown_class', ...) for damaged or hostile input.
+   * @param {string} text
+   * @returns {Promise<World>}
+   */
+  async openSnapshot(text) {
+    if (typeof text !== 'string') throw new TypeError(`snapshot must be a string, got ${describe(text)}`);
+    const c = this._c;
+    const maxText = c.jlw_snapshot_max_text();
+    // A link may add its base and whitespace; anything much longer cannot
+    // hold a snapshot the decoder would accept.
+    if (text.length > maxText + 4096) {
+      throw new JulietError('corrupt', `snapshot text longer than ${maxText} characters`);
+    }
+    let packed;
+    const textBytes = new TextEncoder().encode(text);
+    const textPtr = this._copyIn(textBytes);
+    let outPtr = 0;
+    const argsPtr = this._malloc(8);
+    try {
+      c.jlw_snapshot_link_payload(textPtr, textBytes.length, argsPtr, argsPtr + 4);
+      const offset = this._u32(argsPtr);
+      const size = this._u32(argsPtr + 4);
+      if (size === 0) throw new JulietError('corrupt', 'the snapshot text is empty');
+      if (size > maxText) throw new JulietError('corrupt', `snapshot text longer than ${maxText} characters`);
+      const capacity = c.jlw_base64url_decoded_size_max(size);
+      outPtr = this._malloc(capacity);
+      const status = c.jlw_base64url_decode(textPtr + offset, size, outPtr, capacity, argsPtr);
+      if (status !== 0) throw this._lastError(status);
+      packed = this._copyOut(outPtr, this._u32(argsPtr));
+    } finally {
+      this._free(outPtr);
+      this._free(argsPtr);
+      this._free(textPtr);
+    }
+    const bytes = await inflate(packed, c.jlw_snapshot_max_bytes());
+    const world = this._newWorld();
+    try {
+      const dataPtr = this._copyIn(bytes);
+      try {
+        const status = c.jlw_snapshot_decode(world._ptr, dataPtr, bytes.length);
+        if (status !== 0) throw this._lastError(status);
+      } finally {
+        this._free(dataPtr);
+      }
+      return world;
+    } catch (err) {
+      world.close();
+      throw err;
+    }
+  }
+
+  // ---- the in-memory file system ----
+
+  /**
+   * Writes files under directory `dir` of the in-memory file system,
+   * creating directories as needed. Each file is { path, bytes } with a
+   * relative path ('Entities/12.jasset') and a Uint8Array (or string).
+   * @param {string} dir
+   * @param {{path: string, bytes: Uint8Array|string}[]} files
+   */
+  writeFiles(dir, files) {
+    checkString(dir, 'dir');
+    if (!Array.isArray(files)) throw new TypeError(`files must be an array of { path, bytes }, got ${describe(files)}`);
+    const FS = this._m.FS;
+    const root = normalizeDir(dir);
+    const made = new Set();
+    for (const file of files) {
+      if (!file || typeof file !== 'object') throw new TypeError('each file must be an object { path, bytes }');
+      const rel = checkRelative(file.path);
+      const bytes = file.bytes;
+      if (!(bytes instanceof Uint8Array) && typeof bytes !== 'string') {
+        throw new TypeError(`bytes of ${rel} must be a Uint8Array or a string, got ${describe(bytes)}`);
+      }
+      const full = `${root}/${rel}`;
+      const parent = full.slice(0, full.lastIndexOf('/'));
+      if (parent && !made.has(parent)) {
+        mkdirTree(FS, parent);
+        made.add(parent);
+      }
+      FS.writeFile(full, bytes);
+    }
+  }
+
+  /**
+   * The bytes of a file of the in-memory file system (a copy).
+   * @param {string} path
+   * @returns {Uint8Array}
+   */
+  readFile(path) {
+    checkString(path, 'path');
+    try {
+      return this._m.FS.readFile(path);
+    } catch (err) {
+      throw fsError(err, path);
+    }
+  }
+
+  /**
+   * The files under a directory of the in-memory file system, as sorted
+   * relative paths ('Entities/12.jasset'); [] if it does not exist.
+   * @param {string} dir
+   * @returns {string[]}
+   */
+  listFiles(dir) {
+    checkString(dir, 'dir');
+    const FS = this._m.FS;
+    const root = normalizeDir(dir);
+    const out = [];
+    const walk = (abs, rel) => {
+      for (const name of FS.readdir(abs)) {
+        if (name === '.' || name === '..') continue;
+        const childAbs = `${abs}/${name}`;
+        const childRel = rel ? `${rel}/${name}` : name;
+        if (FS.isDir(FS.stat(childAbs).mode)) walk(childAbs, childRel);
+        else out.push(childRel);
+      }
+    };
+    if (FS.analyzePath(root).exists) walk(root, '');
+    return out.sort();
+  }
+
+  /**
+   * Deletes a directory of the in-memory file system and everything in it
+   * (for instance a world folder no longer needed). Missing is not an error.
+   * @param {string} dir
+   */
+  removeFiles(dir) {
+    checkString(dir, 'dir');
+    const FS = this._m.FS;
+    const root = normalizeDir(dir);
+    if (root === '' || !FS.analyzePath(root).exists) return;
+    const remove = (abs) => {
+      if (FS.isDir(FS.stat(abs).mode)) {
+        for (const name of FS.readdir(abs)) if (name !== '.' && name !== '..') remove(`${abs}/${name}`);
+        FS.rmdir(abs);
+      } else {
+        FS.unlink(abs);
+      }
+    };
+    remove(root);
+  }
+
+  /** Bytes of wasm memory in use by the module (it only grows). */
+  heapBytes() {
+    return this._m.HEAPU8.length;
+  }
+}
+
+function cloneValue(value) {
+  return Array.isArray(value) ? value.slice() : value;
+}
+
+function normalizeDir(dir) {
+  const trimmed = dir.replace(/\/+$/, '');
+  return trimmed.startsWith('/') ? trimmed : `/${trimmed}`;
+}
+
+function checkRelative(path) {
+  checkString(path, 'file path');
+  const parts = path.replace(/\\/g, '/').split('/');
+  if (path.startsWith('/') || parts.some((p) => p === '' || p === '.' || p === '..')) {
+    throw new TypeError(`file path must be relative without . or .. parts, got ${describe(path)}`);
+  }
+  return parts.join('/');
+}
+
+function mkdirTree(FS, dir) {
+  let current = '';
+  for (const part of dir.split('/')) {
+    if (!part) continue;
+    current += '/' + part;
+    if (!FS.analyzePath(current).exists) FS.mkdir(current);
+  }
+}
+
+function fsError(err, path) {
+  const code = err && err.errno === 44 ? 'not_found' : 'io';
+  return new JulietError(code, code === 'not_found' ? 'no such file' : 'file system error', { path });
+}
+
+/**
+ * One open world. Methods throw a JulietError with code 'closed' after
+ * close(), which itself may be called any number of times.
+ */
+export class World {
+  constructor(juliet, ptr) {
+    this._j = juliet;
+    this._c = juliet._c;
+    this._ptr = ptr;
+    /** The world's directory as the caller named it, or null (snapshot). */
+    this.path = null;
+    this._vpath = null; // the same directory inside the module's file system
+    this._mount = null;
+  }
+
+  _live() {
+    if (!this._ptr) throw new JulietError('closed', 'the world is closed');
+    return this._ptr;
+  }
+
+  /**
+   * Gives the world its directory. Under Node the host directory is mounted
+   * (NODEFS) at a fresh mount point; in the browser the path is used as is
+   * (and created when saving there).
+   */
+  _attach(path, mustExist) {
+    const FS = this._j._m.FS;
+    if (isNode) {
+      const nodePath = process.getBuiltinModule('path');
+      const nodeFs = process.getBuiltinModule('fs');
+      const host = nodePath.resolve(path);
+      if (!nodeFs.existsSync(host)) {
+        if (mustExist) throw new JulietError('not_found', 'no such directory', { path });
+        nodeFs.mkdirSync(host, { recursive: true });
+      } else if (!nodeFs.statSync(host).isDirectory()) {
+        throw new JulietError('not_found', 'not a directory', { path });
+      }
+      const mount = `/host/${++this._j._mounts}`;
+      mkdirTree(FS, mount);
+      FS.mount(this._j._m.NODEFS, { root: host }, mount);
+      this._mount = mount;
+      this.path = host;
+      this._vpath = mount;
+    } else {
+      const dir = normalizeDir(path);
+      const found = FS.analyzePath(dir);
+      if (!found.exists) {
+        if (mustExist) throw new JulietError('not_found', 'no such directory', { path });
+        mkdirTree(FS, dir);
+      } else if (!FS.isDir(found.object.mode)) {
+        throw new JulietError('not_found', 'not a directory', { path });
+      }
+      this.path = dir;
+      this._vpath = dir;
+    }
+  }
+
+  /** A path the C side reported, in the caller's terms (host path under Node). */
+  _mapPath(path) {
+    if (this._mount && (path === this._mount || path.startsWith(this._mount + '/'))) {
+      return this.path + path.slice(this._mount.length);
+    }
+    return path;
+  }
+
+  _throw(status) {
+    throw this._j._lastError(status, (p) => this._mapPath(p));
+  }
+
+  /** Number of live entities. */
+  get count() {
+    return this._c.jlw_world_count(this._live());
+  }
+
+  /**
+   * Every entity as columns, cheap for 100,000 entities: one call into C,
+   * one copy per column.
+   * @returns {{count: number, ids: string[], classNames: string[],
+   *   classIndex: Uint8Array, positions: Float32Array, dirty: Uint8Array,
+   *   readOnly: Uint8Array}} positions holds x, y, z per entity; classIndex
+   *   indexes classNames; entities are in the engine's slot order.
+   */
+  rows() {
+    const ptr = this._live();
+    const j = this._j;
+    const n = this._c.jlw_world_count(ptr);
+    const block = j._malloc(n * 22 + 16);
+    try {
+      const idsPtr = (block + 7) & ~7;
+      const posPtr = idsPtr + n * 8;
+      const kindPtr = posPtr + n * 12;
+      const statePtr = kindPtr + n;
+      const count = this._c.jlw_world_rows(ptr, idsPtr, posPtr, kindPtr, statePtr, n);
+      const m = j._m;
+      const idWords = m.HEAPU32.slice(idsPtr >>> 2, (idsPtr >>> 2) + count * 2);
+      const positions = m.HEAPF32.slice(posPtr >>> 2, (posPtr >>> 2) + count * 3);
+      const classIndex = m.HEAPU8.slice(kindPtr, kindPtr + count);
+      const states = m.HEAPU8.subarray(statePtr, statePtr + count);
+      const dirty = new Uint8Array(count);
+      const readOnly = new Uint8Array(count);
+      for (let i = 0; i < count; i++) {
+        dirty[i] = states[i] & STATE_DIRTY;
+        readOnly[i] = (states[i] & STATE_READ_ONLY) >> 1;
+      }
+      const ids = new Array(count);
+      for (let i = 0; i < count; i++) ids[i] = joinId(idWords[2 * i], idWords[2 * i + 1]);
+      return { count, ids, classNames: j.classes(), classIndex, positions, dirty, readOnly };
+    } finally {
+      j._free(block);
+    }
+  }
+
+  /**
+   * Every entity: [{ id, class, position: [x, y, z], dirty }], in the
+   * engine's slot order. (rows() gives the same as columns, faster.)
+   */
+  entities() {
+    const r = this.rows();
+    const out = new Array(r.count);
+    for (let i = 0; i < r.count; i++) {
+      out[i] = {
+        id: r.ids[i],
+        class: r.classNames[r.classIndex[i]],
+        position: [r.positions[3 * i], r.positions[3 * i + 1], r.positions[3 * i + 2]],
+        dirty: r.dirty[i] === 1,
+      };
+    }
+    return out;
+  }
+
+  /** True if a live entity has this ID. */
+  has(id) {
+    const [lo, hi] = splitId(id);
+    return this._c.jlw_entity_state(this._live(), lo, hi) >= 0;
+  }
+
+  /**
+   * One entity with every field: { id, class, version, classVersion,
+   * position, fields: { name: value }, dirty, readOnly }. Field values by
+   * type: f32 number (Infinity where allowed), index number (INDEX_NONE for
+   * none), bool, vec3 [x, y, z], color '#rrggbb', entity_ref ID string or
+   * null. Throws 'not_found' if no entity has the ID.
+   * @param {string} id
+   */
+  get(id) {
+    const ptr = this._live();
+    const [lo, hi] = splitId(id);
+    const state = this._c.jlw_entity_state(ptr, lo, hi);
+    if (state < 0) throw new JulietError('not_found', `no entity ${id}`);
+    const j = this._j;
+    const sizePtr = j._malloc(4);
+    let text;
+    try {
+      const textPtr = this._c.jlw_entity_text(ptr, lo, hi, sizePtr);
+      if (!textPtr) this._throw(0);
+      text = new TextDecoder().decode(j._copyOut(textPtr, j._u32(sizePtr)));
+    } finally {
+      j._free(sizePtr);
+    }
+    const schema = j._schemaOfKind(state >> 8);
+    const entity = {
+      id: joinId(lo, hi),
+      class: schema.name,
+      version: 0,
+      classVersion: 0,
+      position: [0, 0, 0],
+      fields: {},
+      dirty: (state & STATE_DIRTY) !== 0,
+      readOnly: (state & STATE_READ_ONLY) !== 0,
+    };
+    for (const [key, value] of parseJasset(text)) {
+      if (key === 'version') entity.version = Number(value);
+      else if (key === 'class_version') entity.classVersion = Number(value);
+      else if (key === 'position') entity.position = textValue('vec3', value);
+      else {
+        const field = schema.byName.get(key);
+        if (field) entity.fields[key] = textValue(field.type, value);
+      }
+    }
+    return entity;
+  }
+
+  /**
+   * The fields of a class (see Juliet#schema).
+   * @param {string} className
+   */
+  schema(className) {
+    return this._j.schema(className);
+  }
+
+  /**
+   * Sets 'position' ([x, y, z]) or a field of the entity's class, and marks
+   * the entity dirty. Wrong JavaScript types throw a TypeError; values the
+   * engine refuses (out of range) a JulietError with code 'parse'.
+   * @param {string} id
+   * @param {string} field
+   * @param {*} value
+   */
+  set(id, field, value) {
+    const ptr = this._live();
+    const [lo, hi] = splitId(id);
+    checkString(field, 'field', 64);
+    const state = this._c.jlw_entity_state(ptr, lo, hi);
+    if (state < 0) throw new JulietError('not_found', `no entity ${id}`);
+    let text;
+    if (field === 'position') {
+      text = checkVec3(value, 'position').map(floatText).join(' ');
+    } else {
+      const schema = this._j._schemaOfKind(state >> 8);
+      const spec = schema.byName.get(field);
+      if (!spec) throw new JulietError('not_found', `class ${schema.name} has no field "${field}"`);
+      text = valueText(spec, value);
+    }
+    const bytes = new TextEncoder().encode(text);
+    const textPtr = this._j._copyIn(bytes);
+    try {
+      const status = this._c.jlw_entity_set(ptr, lo, hi, field, textPtr, bytes.length);
+      if (status !== 0) this._throw(status);
+    } finally {
+      this._j._free(textPtr);
+    }
+  }
+
+  /**
+   * Creates an entity of a class at a position (default [0, 0, 0]) with the
+   * class defaults; it is dirty. Returns its new ID.
+   * @param {string} className
+   * @param {number[]} [position]
+   * @returns {string}
+   */
+  create(className, position = [0, 0, 0]) {
+    const ptr = this._live();
+    checkString(className, 'className', 256);
+    const [x, y, z] = checkVec3(position, 'position');
+    const j = this._j;
+    j._schema(className); // unknown classes fail here with the known list
+    const idPtr = j._malloc(8);
+    try {
+      const status = this._c.jlw_entity_create(ptr, className, x, y, z, idPtr);
+      if (status !== 0) this._throw(status);
+      return joinId(j._u32(idPtr), j._u32(idPtr + 4));
+    } finally {
+      j._free(idPtr);
+    }
+  }
+
+  /**
+   * Removes an entity; its file is deleted at the next save.
+   * @param {string} id
+   */
+  remove(id) {
+    const ptr = this._live();
+    const [lo, hi] = splitId(id);
+    const status = this._c.jlw_entity_remove(ptr, lo, hi);
+    if (status !== 0) this._throw(status);
+  }
+
+  /**
+   * Saves: deletes the files of removed entities, writes every dirty entity,
+   * writes nothing else. `path` is only for a world without a directory yet
+   * (from openSnapshot or newWorld), which then keeps it. Returns the paths
+   * touched, in the caller's terms (host paths under Node). On failure the
+   * JulietError names the file; what failed stays pending.
+   * @param {string} [path]
+   * @returns {{written: string[], deleted: string[]}}
+   */
+  save(path) {
+    const ptr = this._live();
+    if (path !== undefined) {
+      checkString(path, 'path');
+      if (this.path !== null) {
+        throw new TypeError('this world already has a directory: save() takes no path');
+      }
+      this._attach(path, false);
+    } else if (this.path === null) {
+      throw new TypeError('this world has no directory yet: pass one to save(path)');
+    }
+    const c = this._c;
+    const status = c.jlw_world_save(ptr, this._vpath);
+    const written = [];
+    const deleted = [];
+    for (let i = 0, n = c.jlw_save_written_count(); i < n; i++) {
+      written.push(this._mapPath(this._j._string(c.jlw_save_written(i))));
+    }
+    for (let i = 0, n = c.jlw_save_deleted_count(); i < n; i++) {
+      deleted.push(this._mapPath(this._j._string(c.jlw_save_deleted(i))));
+    }
+    if (status !== 0) {
+      const err = this._j._lastError(status, (p) => this._mapPath(p));
+      err.written = written;
+      err.deleted = deleted;
+      throw err;
+    }
+    return { written, deleted };
+  }
+
+  /**
+   * Problems found while loading, oldest first:
+   * [{ path, line, col, message, code }] (line and col 0 when the problem
+   * is the whole file).
+   */
+  diagnostics() {
+    const ptr = this._live();
+    const c = this._c;
+    const out = [];
+    for (let i = 0, n = c.jlw_world_diagnostic_count(ptr); i < n; i++) {
+      const d = c.jlw_world_diagnostic(ptr, i);
+      const path = this._j._string(c.jlw_error_path(d));
+      out.push({
+        path: path ? this._mapPath(path) : null,
+        line: c.jlw_error_line(d),
+        col: c.jlw_error_col(d),
+        message: this._j._string(c.jlw_error_message(d)),
+        code: this._j._statusName(c.jlw_error_status(d)),
+      });
+    }
+    return out;
+  }
+
+  /**
+   * The whole world as a short URL-safe string (C encoding, deflate-raw,
+   * base64url): put it after '#' in a link; juliet.openSnapshot() reads it.
+   * @returns {Promise<string>}
+   */
+  async snapshot() {
+    const ptr = this._live();
+    const j = this._j;
+    const c = this._c;
+    const sizePtr = j._malloc(4);
+    let bytes;
+    try {
+      const data = c.jlw_snapshot_encode(ptr, sizePtr);
+      if (!data) this._throw(0);
+      try {
+        bytes = j._copyOut(data, j._u32(sizePtr));
+      } finally {
+        j._free(data);
+      }
+    } finally {
+      j._free(sizePtr);
+    }
+    const packed = await deflate(bytes);
+    const inPtr = j._copyIn(packed);
+    let outPtr = 0;
+    try {
+      outPtr = j._malloc(c.jlw_base64url_encoded_size(packed.length));
+      const length = c.jlw_base64url_encode(inPtr, packed.length, outPtr);
+      return new TextDecoder().decode(j._copyOut(outPtr, length));
+    } finally {
+      j._free(outPtr);
+      j._free(inPtr);
+    }
+  }
+
+  /** Frees the world (and under Node unmounts its directory). Safe twice. */
+  close() {
+    if (!this._ptr) return;
+    const ptr = this._ptr;
+    this._ptr = 0;
+    this._c.jlw_world_free(ptr);
+    if (this._mount) {
+      const FS = this._j._m.FS;
+      try {
+        FS.unmount(this._mount);
+        FS.rmdir(this._mount);
+      } catch {
+        // A mount point that cannot go only costs an empty directory.
+      }
+      this._mount = null;
+    }
+  }
+}
