@@ -1,0 +1,57 @@
+/* cli.h - the `juliet` command-line tool's command table and shared helpers.
+ *
+ * Each command group lives in its own file (cmd_world.c: validate, stats,
+ * fmt, gen) and registers its commands with JL_CLI_COMMAND; main.c only
+ * dispatches. A new group is a new c/cli/cmd_*.c file: CMake globs c/cli/,
+ * and nothing else needs editing.
+ *
+ * Exit codes: 0 success, 1 the command ran and found problems (validate,
+ * fmt --check, a load with diagnostics), 2 bad arguments or a failure to
+ * run (printed as one line: "juliet CMD: reason"). */
+#ifndef JULIET_CLI_H
+#define JULIET_CLI_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "juliet/world.h"
+
+/* argv[0] is the command's name; argv[1..argc) its arguments. */
+typedef int (*jl_cli_fn)(int argc, char **argv);
+
+typedef struct jl_cli_command {
+    const char *name;    /* "validate" */
+    jl_cli_fn run;
+    const char *summary; /* one line for `juliet --help` */
+    const char *usage;   /* the full text for `juliet CMD --help` */
+} jl_cli_command;
+
+/* Adds a command to the table (called before main by JL_CLI_COMMAND). */
+void jl_cli_register(const jl_cli_command *command);
+
+#define JL_CLI_COMMAND(ident, name, fn, summary, usage)                                      \
+    static const jl_cli_command ident = {name, fn, summary, usage};                         \
+    __attribute__((constructor)) static void jl_cli_register_##ident(void) { jl_cli_register(&ident); }
+
+enum { JL_CLI_OK = 0, JL_CLI_PROBLEMS = 1, JL_CLI_USAGE = 2 };
+
+/* True if the arguments ask for help (-h or --help); prints the usage. */
+bool jl_cli_wants_help(int argc, char **argv, const char *usage);
+
+/* Prints "juliet CMD: <reason>" and a hint to stderr; returns JL_CLI_USAGE. */
+int jl_cli_fail(const char *command, const char *format, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+/* Prints one error as "path:line:col: message" on stream (stdout or stderr). */
+void jl_cli_print_error(void *stream, const jl_error *error);
+
+/* Prints every diagnostic of the world, one per line; returns how many. */
+uint32_t jl_cli_print_diagnostics(void *stream, const jl_world *world);
+
+/* Parses a decimal unsigned number that fits in max; false otherwise. */
+bool jl_cli_parse_u64(const char *text, uint64_t max, uint64_t *out);
+
+#endif

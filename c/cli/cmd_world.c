@@ -1,0 +1,282 @@
+/* cmd_world.c - the world commands of `juliet`: validate, stats, fmt, gen. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "juliet/archive.h"
+#include "juliet/entity_types.h"
+#include "juliet/fs.h"
+#include "juliet/world.h"
+#include "juliet/world_gen.h"
+
+/* The tool loads whole worlds of any realistic size: capacity is address
+ * space reserved, not memory used. */
+enum { CLI_CAPACITY = 4u << 20 };
+
+static jl_status open_world(jl_world *world, bool keep_temp_files)
+{
+    jl_world_desc desc = {.capacity = CLI_CAPACITY, .keep_temp_files = keep_temp_files};
+    return jl_world_init(world, &desc);
+}
+
+/* ---- validate ---- */
+
+static const char validate_usage[] =
+    "usage: juliet validate DIR...\n\n"
+    "Loads each world directory and prints every problem as\n"
+    "path:line:col: message: parse errors, unknown classes, duplicate IDs\n"
+    "(naming both files), file names that do not match their ID, and\n"
+    "references to entities that do not exist. Changes nothing on disk.\n"
+    "Exit status 1 if any problem was found.\n";
+
+static int validate_run(int argc, char **argv)
+{
+    if (jl_cli_wants_help(argc, argv, validate_usage)) return JL_CLI_OK;
+    if (argc < 2) return jl_cli_fail("validate", "expected at least one world directory");
+    for (int i = 1; i < argc; i++)
+        if (argv[i][0] == '-') return jl_cli_fail("validate", "unknown option '%s'", argv[i]);
+    uint32_t problems = 0;
+    for (int i = 1; i < argc; i++) {
+        jl_world world;
+        jl_status s = open_world(&world, true);
+        if (s != JL_OK) return jl_cli_fail("validate", "cannot create a world: %s", jl_status_name(s));
+        jl_world_load(&world, argv[i]);
+        jl_world_check_references(&world);
+        uint32_t n = jl_cli_print_diagnostics(stdout, &world);
+        fprintf(stderr, "%s: %u entities, %u problem%s\n", argv[i], jl_world_count(&world), n, n == 1 ? "" : "s");
+        problems += n;
+        jl_world_shutdown(&world);
+    }
+    return problems ? JL_CLI_PROBLEMS : JL_CLI_OK;
+}
+
+JL_CLI_COMMAND(validate_command, "validate", validate_run, "report every problem of world directories",
+               validate_usage)
+
+/* ---- stats ---- */
+
+static const char stats_usage[] =
+    "usage: juliet stats DIR [--json]\n\n"
+    "Counts the entities of a world per class, with the bytes of their files\n"
+    "and totals. --json prints one JSON object instead of a table. Problems\n"
+    "found while loading go to stderr (exit status 1).\n";
+
+static int stats_run(int argc, char **argv)
+{
+    if (jl_cli_wants_help(argc, argv, stats_usage)) return JL_CLI_OK;
+    const char *dir = NULL;
+    bool json = false;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--json") == 0) json = true;
+        else if (argv[i][0] == '-') return jl_cli_fail("stats", "unknown option '%s'", argv[i]);
+        else if (dir) return jl_cli_fail("stats", "expected one world directory, got '%s' too", argv[i]);
+        else dir = argv[i];
+    }
+    if (!dir) return jl_cli_fail("stats", "expected a world directory");
+    jl_world world;
+    jl_status s = open_world(&world, true);
+    if (s != JL_OK) return jl_cli_fail("stats", "cannot create a world: %s", jl_status_name(s));
+    jl_world_load(&world, dir);
+    uint32_t problems = jl_cli_print_diagnostics(stderr, &world);
+    const jl_world_stats *st = jl_world_get_stats(&world);
+    uint64_t entities = 0, bytes = st->settings_bytes;
+    for (uint32_t k = 0; k < jl_class_count(); k++) {
+        entities += st->entities[k];
+        bytes += st->bytes[k];
+    }
+    if (json) {
+        printf("{\"dir\": \"");
+        for (const char *p = dir; *p; p++) {
+            if (*p == '"' || *p == '\\') putchar('\\');
+            putchar(*p);
+        }
+        printf("\", \"classes\": {");
+        for (uint32_t k = 0; k < jl_class_count(); k++)
+            printf("%s\"%s\": {\"entities\": %u, \"bytes\": %llu}", k ? ", " : "", jl_class_at(k)->name,
+                   st->entities[k], (unsigned long long)st->bytes[k]);
+        printf("}, \"entities\": %llu, \"bytes\": %llu, \"settings_bytes\": %llu, \"failed_files\": %u}\n",
+               (unsigned long long)entities, (unsigned long long)bytes, (unsigned long long)st->settings_bytes,
+               st->files_failed);
+    } else {
+        printf("%-14s %10s %12s\n", "class", "entities", "bytes");
+        for (uint32_t k = 0; k < jl_class_count(); k++)
+            printf("%-14s %10u %12llu\n", jl_class_at(k)->name, st->entities[k], (unsigned long long)st->bytes[k]);
+        printf("%-14s %10s %12llu\n", "WorldSettings", "", (unsigned long long)st->settings_bytes);
+        printf("%-14s %10llu %12llu\n", "total", (unsigned long long)entities, (unsigned long long)bytes);
+        if (st->files_failed) printf("%u file%s failed to load\n", st->files_failed, st->files_failed == 1 ? "" : "s");
+    }
+    jl_world_shutdown(&world);
+    return problems ? JL_CLI_PROBLEMS : JL_CLI_OK;
+}
+
+JL_CLI_COMMAND(stats_command, "stats", stats_run, "entities per class, totals and bytes of a world", stats_usage)
+
+/* ---- fmt ---- */
+
+static const char fmt_usage[] =
+    "usage: juliet fmt DIR [--check]\n\n"
+    "Rewrites every file of a world that is not in canonical form (key order,\n"
+    "shortest floats, LF line ends), atomically, leaving canonical files\n"
+    "untouched. Files that fail to load are reported and never rewritten.\n"
+    "--check changes nothing: it lists the files that would change and exits\n"
+    "with status 1 if there are any.\n";
+
+/* True if the file at path differs from text (or cannot be read). */
+static bool differs(const jl_fs *fs, jl_arena *arena, const char *path, const char *text, size_t size)
+{
+    size_t mark = arena->used;
+    char *data;
+    size_t data_size;
+    bool result = fs->read_file(fs, path, arena, &data, &data_size) != 0 || data_size != size ||
+                  memcmp(data, text, size) != 0;
+    jl_arena_pop_to(arena, mark);
+    return result;
+}
+
+static int fmt_run(int argc, char **argv)
+{
+    if (jl_cli_wants_help(argc, argv, fmt_usage)) return JL_CLI_OK;
+    const char *dir = NULL;
+    bool check = false;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--check") == 0) check = true;
+        else if (argv[i][0] == '-') return jl_cli_fail("fmt", "unknown option '%s'", argv[i]);
+        else if (dir) return jl_cli_fail("fmt", "expected one world directory, got '%s' too", argv[i]);
+        else dir = argv[i];
+    }
+    if (!dir) return jl_cli_fail("fmt", "expected a world directory");
+    jl_world world;
+    jl_status s = open_world(&world, check);
+    if (s != JL_OK) return jl_cli_fail("fmt", "cannot create a world: %s", jl_status_name(s));
+    jl_arena files;
+    if (jl_arena_init(&files, (size_t)1 << 30) != JL_OK) {
+        jl_world_shutdown(&world);
+        return jl_cli_fail("fmt", "out of memory");
+    }
+    s = jl_world_load(&world, dir);
+    uint32_t problems = jl_cli_print_diagnostics(stderr, &world);
+    const jl_fs *fs = jl_fs_native();
+    char path[JL_ERROR_PATH_MAX];
+    uint32_t changed = 0;
+    bool listing_ok = !(s == JL_ERR_NOT_FOUND && jl_world_count(&world) == 0 && problems);
+    jl_entity_manager *m = &world.manager;
+    for (jl_entity *e = jl_entities_first(m); e && listing_ok; e = jl_entities_next(m, e)) {
+        if (e->flags & JL_ENTITY_READ_ONLY) continue; /* never rewritten */
+        const char *text;
+        size_t size;
+        if (jl_world_write_entity(&world, e->id, &text, &size) != JL_OK) continue;
+        if (!jl_world_entity_path(path, sizeof path, dir, e->id)) continue;
+        if (!differs(fs, &files, path, text, size)) continue;
+        changed++;
+        if (check) printf("%s\n", path);
+        else e->is_dirty = true;
+    }
+    if (listing_ok && !world.settings_read_only && !world.settings_failed &&
+        jl_fs_join(path, sizeof path, dir, "WorldSettings.jasset") && world.stats.settings_bytes) {
+        const char *text;
+        size_t size;
+        if (jl_world_write_settings(&world, &text, &size) == JL_OK && differs(fs, &files, path, text, size)) {
+            changed++;
+            if (check) printf("%s\n", path);
+            else world.settings_dirty = true;
+        }
+    }
+    int result = problems ? JL_CLI_PROBLEMS : JL_CLI_OK;
+    if (check) {
+        if (changed) result = JL_CLI_PROBLEMS;
+        fprintf(stderr, "%u file%s would be reformatted\n", changed, changed == 1 ? "" : "s");
+    } else if (changed) {
+        jl_save_report report;
+        s = jl_world_save(&world, dir, &report);
+        for (uint32_t i = 0; i < report.written_count; i++) printf("%s\n", report.written[i]);
+        if (s != JL_OK) {
+            jl_cli_print_error(stderr, &report.error);
+            result = JL_CLI_PROBLEMS;
+        }
+        fprintf(stderr, "%u file%s reformatted\n", report.written_count, report.written_count == 1 ? "" : "s");
+    }
+    jl_arena_release(&files);
+    jl_world_shutdown(&world);
+    return result;
+}
+
+JL_CLI_COMMAND(fmt_command, "fmt", fmt_run, "rewrite a world's files in canonical form", fmt_usage)
+
+/* ---- gen ---- */
+
+static const char gen_usage[] =
+    "usage: juliet gen DIR --count N [--seed S]\n\n"
+    "Writes a synthetic world of N entities (all classes, parent references,\n"
+    "settings) into DIR, which must not hold a world yet. The same N and S\n"
+    "(default 1) give the same files, IDs included, on every machine.\n";
+
+static int gen_run(int argc, char **argv)
+{
+    if (jl_cli_wants_help(argc, argv, gen_usage)) return JL_CLI_OK;
+    const char *dir = NULL;
+    uint64_t count = 0, seed = 1;
+    bool have_count = false;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--count") == 0 || strcmp(argv[i], "--seed") == 0) {
+            bool is_count = argv[i][2] == 'c';
+            if (i + 1 >= argc) return jl_cli_fail("gen", "%s needs a value", argv[i]);
+            uint64_t v;
+            if (!jl_cli_parse_u64(argv[i + 1], is_count ? JL_MAX_CAPACITY : UINT64_MAX, &v) || (is_count && v == 0))
+                return jl_cli_fail("gen", "%s must be a whole number%s, not '%s'", argv[i],
+                                   is_count ? " from 1 to 16777216" : "", argv[i + 1]);
+            if (is_count) {
+                count = v;
+                have_count = true;
+            } else {
+                seed = v;
+            }
+            i++;
+        } else if (argv[i][0] == '-') {
+            return jl_cli_fail("gen", "unknown option '%s'", argv[i]);
+        } else if (dir) {
+            return jl_cli_fail("gen", "expected one directory, got '%s' too", argv[i]);
+        } else {
+            dir = argv[i];
+        }
+    }
+    if (!dir) return jl_cli_fail("gen", "expected a directory");
+    if (!have_count) return jl_cli_fail("gen", "--count N is required");
+
+    /* Never mix generated entities into an existing world. */
+    jl_arena scratch;
+    if (jl_arena_init(&scratch, (size_t)256 << 20) != JL_OK) return jl_cli_fail("gen", "out of memory");
+    char entities_dir[JL_ERROR_PATH_MAX];
+    jl_fs_entry *entries;
+    uint32_t n = 0;
+    const jl_fs *fs = jl_fs_native();
+    bool occupied = false;
+    if (jl_fs_join(entities_dir, sizeof entities_dir, dir, "Entities") &&
+        fs->list_dir(fs, entities_dir, &scratch, &entries, &n) == 0)
+        for (uint32_t i = 0; i < n; i++)
+            if (strstr(entries[i].name, ".jasset")) occupied = true;
+    jl_arena_release(&scratch);
+    if (occupied) return jl_cli_fail("gen", "'%s' already holds a world", dir);
+
+    jl_world world;
+    jl_world_desc desc = {.capacity = (uint32_t)count > JL_DEFAULT_CAPACITY ? (uint32_t)count : 0,
+                          .id_tag = jl_world_gen_tag(seed)};
+    jl_status s = jl_world_init(&world, &desc);
+    if (s != JL_OK) return jl_cli_fail("gen", "cannot create a world: %s", jl_status_name(s));
+    s = jl_world_generate(&world, (uint32_t)count, seed);
+    if (s != JL_OK) {
+        jl_world_shutdown(&world);
+        return jl_cli_fail("gen", "cannot generate %llu entities: %s", (unsigned long long)count, jl_status_name(s));
+    }
+    jl_save_report report;
+    s = jl_world_save(&world, dir, &report);
+    int result = JL_CLI_OK;
+    if (s != JL_OK) {
+        jl_cli_print_error(stderr, &report.error);
+        result = JL_CLI_PROBLEMS;
+    }
+    fprintf(stderr, "wrote %u files to %s\n", report.written_count, dir);
+    jl_world_shutdown(&world);
+    return result;
+}
+
+JL_CLI_COMMAND(gen_command, "gen", gen_run, "write a deterministic synthetic world", gen_usage)

@@ -1,0 +1,91 @@
+/* main.c - `juliet`: dispatches to the commands registered by the cmd_*.c
+ * files (cli.h). */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+enum { MAX_COMMANDS = 32 };
+static const jl_cli_command *commands[MAX_COMMANDS];
+static int command_count;
+
+void jl_cli_register(const jl_cli_command *command)
+{
+    if (command_count < MAX_COMMANDS) commands[command_count++] = command;
+}
+
+bool jl_cli_wants_help(int argc, char **argv, const char *usage)
+{
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            fputs(usage, stdout);
+            return true;
+        }
+    }
+    return false;
+}
+
+int jl_cli_fail(const char *command, const char *format, ...)
+{
+    fprintf(stderr, "juliet %s: ", command);
+    va_list args;
+    va_start(args, format);
+    vfprintf(stderr, format, args);
+    va_end(args);
+    fprintf(stderr, " (see juliet %s --help)\n", command);
+    return JL_CLI_USAGE;
+}
+
+void jl_cli_print_error(void *stream, const jl_error *error)
+{
+    char line[JL_ERROR_PATH_MAX + JL_ERROR_MESSAGE_MAX + 64];
+    fprintf((FILE *)stream, "%s\n", jl_error_format(error, line, sizeof line));
+}
+
+uint32_t jl_cli_print_diagnostics(void *stream, const jl_world *world)
+{
+    uint32_t n = jl_world_diagnostic_count(world);
+    for (uint32_t i = 0; i < n; i++) jl_cli_print_error(stream, jl_world_diagnostic(world, i));
+    return n;
+}
+
+bool jl_cli_parse_u64(const char *text, uint64_t max, uint64_t *out)
+{
+    if (!text || !*text) return false;
+    uint64_t v = 0;
+    for (const char *p = text; *p; p++) {
+        if (*p < '0' || *p > '9') return false;
+        uint64_t d = (uint64_t)(*p - '0');
+        if (v > (max - d) / 10) return false;
+        v = v * 10 + d;
+    }
+    *out = v;
+    return true;
+}
+
+static void print_help(void)
+{
+    printf("usage: juliet COMMAND [ARGS...]\n\n"
+           "The Juliet world tool: checks, describes, formats and generates worlds\n"
+           "stored as directories of .jasset files.\n\ncommands:\n");
+    for (int i = 0; i < command_count; i++) printf("  %-10s %s\n", commands[i]->name, commands[i]->summary);
+    printf("\nRun `juliet COMMAND --help` for a command's arguments.\n"
+           "Exit status: 0 ok, 1 problems found, 2 bad arguments or failure.\n");
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        print_help();
+        return JL_CLI_USAGE;
+    }
+    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "help") == 0) {
+        print_help();
+        return JL_CLI_OK;
+    }
+    for (int i = 0; i < command_count; i++)
+        if (strcmp(argv[1], commands[i]->name) == 0) return commands[i]->run(argc - 1, argv + 1);
+    fprintf(stderr, "juliet: unknown command '%s' (see juliet --help)\n", argv[1]);
+    return JL_CLI_USAGE;
+}
