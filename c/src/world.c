@@ -310,8 +310,8 @@ static jl_status load_entity(jl_world *w, const char *path, const char *dir, con
                      "duplicate entity ID 0x%016llx: already loaded from %s", (unsigned long long)id,
                      other_path);
     }
-    if (s == JL_OK && path && ends_with(path, ".jasset")) {
-        /* spec 5.5: the file name is the decimal ID. */
+    if (s == JL_OK && dir && path) {
+        /* spec 5.5: in a world directory, the file name is the decimal ID. */
         char expected[32];
         uint32_t n = format_u64(entity->id, expected);
         memcpy(expected + n, ".jasset", sizeof ".jasset");

@@ -185,8 +185,8 @@ void jl_world_shutdown(jl_world *world);
 jl_status jl_world_load(jl_world *world, const char *dir);
 
 /* Loads one entity file's text (spec's deserialize_entity_asset) as if read
- * from path (used for diagnostics and the name/ID check when path ends in
- * ".jasset"; may be NULL). With mark_dirty the entity is dirty afterwards
+ * from path (used in diagnostics only; may be NULL: the file name is checked
+ * against the ID by jl_world_load alone). With mark_dirty the entity is dirty afterwards
  * (restoring an entity from text, e.g. an undo), otherwise clean (it matches
  * its file). On failure the world is unchanged and the problem is both in
  * err (may be NULL) and in the diagnostics list. */
