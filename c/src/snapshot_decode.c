@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "juliet/snapshot.h"
+#include "juliet/world.h"
 #include "snapshot_internal.h"
 
 /* ---- reading ---- */
@@ -276,8 +277,11 @@ static bool read_header(snap_decoder *d)
     /* Scratch: per entity an ID, a class index, a position and flags; per
      * class a staging copy of its derived structs; one value column. */
     size_t n = d->count ? d->count : 1;
-    size_t need = n * (sizeof(uint64_t) * 2 + sizeof(jl_vec3) + 2) + 64;
     size_t input = (size_t)(r->end - r->start);
+    size_t need = n * (sizeof(uint64_t) * 2 + sizeof(jl_vec3) + 2) + 64;
+    /* World section: unknown-key sizes, the settings, and the text of one
+     * entity file at a time (its unknown keys come from the input). */
+    need += n * sizeof(uint32_t) + sizeof(jl_world_settings) + 64 * 1024 + 2 * input;
     need += (input < JL_SNAPSHOT_MAX_ENTITIES ? input : JL_SNAPSHOT_MAX_ENTITIES) * sizeof(uint64_t);
     for (uint32_t c = 0; c < d->class_count; c++)
         need += align_up((size_t)d->classes[c].count * d->classes[c].cls->size_of, 16) + 16;
@@ -306,7 +310,7 @@ static bool read_header(snap_decoder *d)
     return true;
 }
 
-static bool read_field(snap_decoder *d, snap_class_entry *entry, const jl_field *f)
+bool snap_read_field(snap_decoder *d, snap_class_entry *entry, const jl_field *f)
 {
     snap_reader *r = &d->r;
     const jl_class *cls = entry->cls;
@@ -405,7 +409,7 @@ bool snap_decode_entities(snap_decoder *d)
     for (uint32_t c = 0; c < d->class_count; c++) {
         const jl_class *cls = d->classes[c].cls;
         for (uint32_t f = 0; f < cls->field_count; f++)
-            if (!read_field(d, &d->classes[c], &cls->fields[f])) return false;
+            if (!snap_read_field(d, &d->classes[c], &cls->fields[f])) return false;
     }
     return !r->failed;
 }

@@ -304,66 +304,68 @@ static const char *field_type_name(jl_field_type type)
 
 /* The checks the decoder makes on a float, made before writing so that
  * every snapshot the encoder produces decodes. */
-static jl_status check_float(jl_error *err, const jl_entity *e, const char *what, float value,
+static jl_status check_float(jl_error *err, const jl_entity *owner, const char *what, float value,
                              bool allow_inf)
 {
-    if (isnan(value))
-        return jl_error_set(err, JL_ERR_INVALID_ARGUMENT, NULL, 0, 0,
-                            "entity 0x%016llx: %s is NaN", (unsigned long long)e->id, what);
-    if (isinf(value) && !allow_inf)
-        return jl_error_set(err, JL_ERR_INVALID_ARGUMENT, NULL, 0, 0,
-                            "entity 0x%016llx: %s is infinite", (unsigned long long)e->id, what);
-    return JL_OK;
+    const char *problem = isnan(value) ? "NaN" : (isinf(value) && !allow_inf) ? "infinite" : NULL;
+    if (!problem) return JL_OK;
+    if (!owner)
+        return jl_error_set(err, JL_ERR_INVALID_ARGUMENT, NULL, 0, 0, "%s is %s", what, problem);
+    return jl_error_set(err, JL_ERR_INVALID_ARGUMENT, NULL, 0, 0, "entity 0x%016llx: %s is %s",
+                        (unsigned long long)owner->id, what, problem);
 }
 
-static jl_status write_float_values(snap_encoder *enc, const jl_entity *const *list, uint32_t n,
-                                    size_t offset, bool in_base, bool allow_inf, const char *what)
+static const jl_entity *owner_of(const snap_rows *rows, uint32_t i)
+{
+    return rows->owners ? rows->owners[i] : NULL;
+}
+
+static jl_status write_float_values(snap_encoder *enc, const snap_rows *rows, size_t offset,
+                                    bool allow_inf, const char *what)
 {
     float *values = enc->floats;
-    for (uint32_t i = 0; i < n; i++) {
-        const uint8_t *src = in_base ? (const uint8_t *)list[i] : (const uint8_t *)list[i]->derived;
-        memcpy(&values[i], src + offset, sizeof(float));
-        jl_status st = check_float(enc->err, list[i], what, values[i], allow_inf);
+    for (uint32_t i = 0; i < rows->n; i++) {
+        memcpy(&values[i], rows->rows[i] + offset, sizeof(float));
+        jl_status st = check_float(enc->err, owner_of(rows, i), what, values[i], allow_inf);
         if (st != JL_OK) return st;
     }
-    return snap_write_float_column(&enc->w, &enc->scratch, values, n);
+    return snap_write_float_column(&enc->w, &enc->scratch, values, rows->n);
 }
 
-static jl_status write_field(snap_encoder *enc, const jl_class *cls, const jl_field *f,
-                             const jl_entity *const *list, uint32_t n)
+jl_status snap_write_field(snap_encoder *enc, const jl_class *cls, const jl_field *f,
+                           const snap_rows *rows)
 {
     uint64_t *vals = enc->scratch.spans;
+    uint32_t n = rows->n;
     char what[160];
     snprintf(what, sizeof what, "%s.%s", cls->name, f->name);
     switch (f->type) {
     case JL_FIELD_F32:
-        return write_float_values(enc, list, n, f->offset, false, (f->flags & JL_FIELD_ALLOW_INF) != 0,
-                                  what);
+        return write_float_values(enc, rows, f->offset, (f->flags & JL_FIELD_ALLOW_INF) != 0, what);
     case JL_FIELD_VEC3:
         for (size_t c = 0; c < 3; c++) {
-            jl_status st = write_float_values(enc, list, n, f->offset + c * sizeof(float), false, false,
-                                              what);
+            jl_status st = write_float_values(enc, rows, f->offset + c * sizeof(float), false, what);
             if (st != JL_OK) return st;
         }
         return JL_OK;
     case JL_FIELD_INDEX:
         for (uint32_t i = 0; i < n; i++) {
             uint32_t v;
-            memcpy(&v, (const uint8_t *)list[i]->derived + f->offset, sizeof v);
+            memcpy(&v, rows->rows[i] + f->offset, sizeof v);
             vals[i] = (uint32_t)(v + 1u);
         }
         break;
     case JL_FIELD_BOOL:
         for (uint32_t i = 0; i < n; i++) {
             bool v;
-            memcpy(&v, (const uint8_t *)list[i]->derived + f->offset, sizeof v);
+            memcpy(&v, rows->rows[i] + f->offset, sizeof v);
             vals[i] = v ? 1 : 0;
         }
         break;
     case JL_FIELD_COLOR:
         for (uint32_t i = 0; i < n; i++) {
             jl_color v;
-            memcpy(&v, (const uint8_t *)list[i]->derived + f->offset, sizeof v);
+            memcpy(&v, rows->rows[i] + f->offset, sizeof v);
             vals[i] = (uint64_t)v.r << 16 | (uint64_t)v.g << 8 | v.b;
         }
         break;
@@ -374,7 +376,7 @@ static jl_status write_field(snap_encoder *enc, const jl_class *cls, const jl_fi
         uint32_t external_count = 0;
         for (uint32_t i = 0; i < n; i++) {
             uint64_t id;
-            memcpy(&id, (const uint8_t *)list[i]->derived + f->offset, sizeof id);
+            memcpy(&id, rows->rows[i] + f->offset, sizeof id);
             if (id && find_sorted(enc->ids, enc->count, id) < 0) external[external_count++] = id;
         }
         qsort(external, external_count, sizeof *external, compare_u64);
@@ -385,7 +387,7 @@ static jl_status write_field(snap_encoder *enc, const jl_class *cls, const jl_fi
         snap_write_sorted_ids(&enc->w, external, unique);
         for (uint32_t i = 0; i < n; i++) {
             uint64_t id;
-            memcpy(&id, (const uint8_t *)list[i]->derived + f->offset, sizeof id);
+            memcpy(&id, rows->rows[i] + f->offset, sizeof id);
             int64_t rank = id ? find_sorted(enc->ids, enc->count, id) : -1;
             if (!id) vals[i] = 0;
             else if (rank >= 0) vals[i] = (uint64_t)rank + 1;
@@ -421,8 +423,9 @@ jl_status snap_encoder_begin(snap_encoder *enc, const jl_entity_manager *m, jl_a
     enc->scratch.mants = jl_arena_push(arena, slots * sizeof *enc->scratch.mants, 8);
     enc->scratch.exps = jl_arena_push(arena, slots, 1);
     enc->class_list = jl_arena_push(arena, slots * sizeof *enc->class_list, _Alignof(jl_entity *));
+    enc->rows = jl_arena_push(arena, slots * sizeof *enc->rows, _Alignof(uint8_t *));
     if (!enc->order || !enc->ids || !enc->refs || !enc->floats || !enc->scratch.spans ||
-        !enc->scratch.mants || !enc->scratch.exps || !enc->class_list) {
+        !enc->scratch.mants || !enc->scratch.exps || !enc->class_list || !enc->rows) {
         jl_arena_pop_to(arena, enc->mark);
         return jl_error_set(err, JL_ERR_OUT_OF_MEMORY, NULL, 0, 0,
                             "snapshot: out of memory for %u entities", n);
@@ -480,9 +483,12 @@ jl_status snap_encode_entities(snap_encoder *enc, uint32_t flags)
     snap_write_int_column(w, vals, n);
 
     static const char *const axis_name[3] = {"position.x", "position.y", "position.z"};
+    for (uint32_t i = 0; i < n; i++) enc->rows[i] = (const uint8_t *)enc->order[i];
+    snap_rows base_rows = {.rows = enc->rows, .owners = enc->order, .n = n};
     for (size_t axis = 0; axis < 3; axis++) {
-        st = write_float_values(enc, enc->order, n, offsetof(jl_entity, position) + axis * sizeof(float),
-                                true, false, axis_name[axis]);
+        st = write_float_values(enc, &base_rows,
+                                offsetof(jl_entity, position) + axis * sizeof(float), false,
+                                axis_name[axis]);
         if (st != JL_OK) return st;
     }
 
@@ -500,10 +506,14 @@ jl_status snap_encode_entities(snap_encoder *enc, uint32_t flags)
         if (!per_kind[k]) continue;
         const jl_class *cls = jl_class_at(k);
         uint32_t count = 0;
-        for (uint32_t i = 0; i < n; i++)
-            if (enc->order[i]->derived_kind == cls) enc->class_list[count++] = enc->order[i];
+        for (uint32_t i = 0; i < n; i++) {
+            if (enc->order[i]->derived_kind != cls) continue;
+            enc->class_list[count] = enc->order[i];
+            enc->rows[count++] = enc->order[i]->derived;
+        }
+        snap_rows rows = {.rows = enc->rows, .owners = enc->class_list, .n = count};
         for (uint32_t f = 0; f < cls->field_count; f++) {
-            st = write_field(enc, cls, &cls->fields[f], enc->class_list, count);
+            st = snap_write_field(enc, cls, &cls->fields[f], &rows);
             if (st != JL_OK) return st;
         }
     }

@@ -136,9 +136,22 @@ typedef struct snap_encoder {
     uint64_t *refs;               /* scratch: external IDs of a reference column */
     float *floats;                /* scratch: one float column */
     const jl_entity **class_list; /* scratch: one class's entities by ID */
+    const uint8_t **rows;         /* scratch: the structs a column is read from */
     snap_float_scratch scratch;
     snap_writer w;
 } snap_encoder;
+
+/* The structs a column's values are read from, and the entities they belong
+ * to (for messages; NULL for the world settings). */
+typedef struct snap_rows {
+    const uint8_t **rows;
+    const jl_entity **owners;
+    uint32_t n;
+} snap_rows;
+
+/* The column(s) of field f of cls over rows. */
+jl_status snap_write_field(snap_encoder *enc, const jl_class *cls, const jl_field *f,
+                           const snap_rows *rows);
 
 /* Sorts the manager's entities by ID and takes scratch from arena (the
  * output is written after it). On failure the arena is as before. */
@@ -214,6 +227,8 @@ void snap_decoder_init(snap_decoder *d, const uint8_t *data, size_t size, jl_are
                        jl_error *err);
 /* Reads and checks everything up to the world section. */
 bool snap_decode_entities(snap_decoder *d);
+/* Reads the column(s) of field f into entry's staging structs. */
+bool snap_read_field(snap_decoder *d, snap_class_entry *entry, const jl_field *f);
 /* Checks that exactly the CRC is left and that it matches. */
 bool snap_decode_trailer(snap_decoder *d);
 /* Creates the decoded entities in m (empty); on failure m has none again. */

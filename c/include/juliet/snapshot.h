@@ -36,7 +36,13 @@
  *                  codes: 0 none, 1..N the entity of that rank, N+1..N+X
  *                  the external ID (a reference to an entity not in the
  *                  snapshot is kept as is)
- *   world        present with flag bit 0 (see jl_snapshot_encode_world)
+ *   world        with flag bit 0 (jl_snapshot_encode_world):
+ *                  varint settings version, u32 CRC32 of the settings'
+ *                  field list, u8 settings flags (bit 0: read-only), the
+ *                  settings' fields as columns of one value, varint size
+ *                  and bytes of the settings' unknown key lines;
+ *                  an integer column of each entity's unknown-key text
+ *                  size (ID order), then those texts back to back
  *   crc          u32 CRC32 of every byte before it
  *
  *   integer column: varint base, u8 width W (0..8), then W byte planes of n
@@ -72,6 +78,7 @@
 #include "arena.h"
 #include "entity_manager.h"
 #include "status.h"
+#include "world.h"
 
 enum {
     JL_SNAPSHOT_VERSION = 1,
@@ -115,6 +122,28 @@ jl_status jl_snapshot_encode_manager(const jl_entity_manager *manager, jl_arena 
  * before. */
 jl_status jl_snapshot_decode_manager(const uint8_t *data, size_t size, jl_arena *scratch,
                                      jl_entity_manager *manager, jl_error *err);
+
+/* Encodes a whole world: every live entity as jl_snapshot_encode_manager
+ * does, plus what the world keeps beside them: each entity's unknown keys
+ * (verbatim lines), the read-only flag, the settings with their own unknown
+ * keys and read-only flag. Output, ownership and failures as
+ * jl_snapshot_encode_manager. */
+jl_status jl_snapshot_encode_world(const jl_world *world, jl_arena *arena, jl_snapshot_bytes *out,
+                                   jl_error *err);
+
+/* Decodes a snapshot (with or without a world section) into world, which
+ * must hold no live entity. Entities go through the world's own loader
+ * (jl_world_load_entity_text, dirty), so what is accepted is exactly what a
+ * .jasset file may hold; the settings are replaced and dirty. Saving the
+ * world then writes byte for byte the files the encoded world would write
+ * after jl_world_mark_all_dirty (read-only entities and settings are never
+ * written, as in the source). Scratch memory is the decoder's own (never
+ * the world's arenas). Failures as jl_snapshot_decode_manager, plus
+ * JL_ERR_CORRUPT for unknown-key text a file could not hold; the world
+ * then holds no entity, its settings, pending deletions and diagnostics
+ * are as before. */
+jl_status jl_snapshot_decode_world(const uint8_t *data, size_t size, jl_world *world,
+                                   jl_error *err);
 
 /* ---- base64url (RFC 4648 section 5, no padding) ---- */
 

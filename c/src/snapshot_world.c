@@ -1,0 +1,289 @@
+/* snapshot_world.c - the world section of snapshots: settings, unknown keys
+ * and read-only flags, and decoding through the world's own loader so a
+ * decoded world saves exactly the files the source would (snapshot.h). */
+#include <stdio.h>
+
+#include "juliet/archive.h"
+#include "juliet/snapshot.h"
+#include "juliet/world.h"
+#include "snapshot_internal.h"
+
+enum { SETTINGS_READ_ONLY = 1u << 0 };
+
+/* ---- encoding ---- */
+
+static jl_status encode_world_section(snap_encoder *enc, const jl_world *world)
+{
+    snap_writer *w = &enc->w;
+    const jl_class *cls = &jl_world_settings_class;
+    snap_write_varint(w, cls->version);
+    snap_write_u32(w, snap_schema_crc(cls));
+    snap_write_u8(w, world->settings_read_only ? SETTINGS_READ_ONLY : 0);
+    const uint8_t *row = (const uint8_t *)&world->settings;
+    snap_rows rows = {.rows = &row, .owners = NULL, .n = 1};
+    for (uint32_t f = 0; f < cls->field_count; f++) {
+        jl_status st = snap_write_field(enc, cls, &cls->fields[f], &rows);
+        if (st != JL_OK) return st;
+    }
+    snap_write_varint(w, world->settings_extra ? world->settings_extra_size : 0);
+    if (world->settings_extra) snap_write_bytes(w, world->settings_extra, world->settings_extra_size);
+
+    uint64_t *sizes = enc->scratch.spans;
+    for (uint32_t i = 0; i < enc->count; i++) {
+        uint32_t size = 0;
+        jl_world_unknown_keys(world, enc->ids[i], &size);
+        sizes[i] = size;
+    }
+    snap_write_int_column(w, sizes, enc->count);
+    for (uint32_t i = 0; i < enc->count; i++) {
+        uint32_t size = 0;
+        const char *text = jl_world_unknown_keys(world, enc->ids[i], &size);
+        if (text && size) snap_write_bytes(w, text, size);
+    }
+    return w->failed ? JL_ERR_OUT_OF_MEMORY : JL_OK;
+}
+
+jl_status jl_snapshot_encode_world(const jl_world *world, jl_arena *arena, jl_snapshot_bytes *out,
+                                   jl_error *err)
+{
+    *out = (jl_snapshot_bytes){0};
+    if (!world || !arena || !arena->base)
+        return jl_error_set(err, JL_ERR_INVALID_ARGUMENT, NULL, 0, 0, "snapshot: no world or arena");
+    snap_encoder enc;
+    jl_status st = snap_encoder_begin(&enc, &world->manager, arena, err);
+    if (st != JL_OK) return st;
+    st = snap_encode_entities(&enc, SNAP_FLAG_WORLD);
+    if (st == JL_OK) st = encode_world_section(&enc, world);
+    if (st != JL_OK) {
+        snap_encoder_abort(&enc);
+        if (st == JL_ERR_OUT_OF_MEMORY) jl_error_set(err, st, NULL, 0, 0, "snapshot: out of memory");
+        return st;
+    }
+    return snap_encoder_finish(&enc, out);
+}
+
+/* ---- decoding ---- */
+
+typedef struct world_section {
+    jl_world_settings settings;
+    bool settings_read_only;
+    const uint8_t *settings_extra;
+    uint32_t settings_extra_size;
+    uint32_t *extra_size;       /* per entity, ID order */
+    const uint8_t *extra_text;  /* all entities' unknown keys back to back */
+} world_section;
+
+static bool decode_world_section(snap_decoder *d, world_section *ws)
+{
+    snap_reader *r = &d->r;
+    const jl_class *cls = &jl_world_settings_class;
+    uint64_t version = snap_read_varint(r, "settings version");
+    uint32_t schema = snap_read_u32(r, "settings field CRC");
+    uint8_t flags = snap_read_u8(r, "settings flags");
+    if (r->failed) return false;
+    if (version != cls->version)
+        return snap_fail(r, JL_ERR_UNKNOWN_CLASS, "world settings version %llu, this build has %u",
+                         (unsigned long long)version, cls->version);
+    if (schema != snap_schema_crc(cls))
+        return snap_fail(r, JL_ERR_UNKNOWN_CLASS,
+                         "world settings have other fields in this build than in the snapshot");
+    if (flags & ~SETTINGS_READ_ONLY)
+        return snap_fail(r, JL_ERR_CORRUPT, "unknown settings flags 0x%x", flags);
+    ws->settings_read_only = (flags & SETTINGS_READ_ONLY) != 0;
+
+    /* Defaults first, so bytes the reflection does not cover are defined. */
+    jl_world_settings defaults;
+    memset(&defaults, 0, sizeof defaults);
+    if (cls->default_init) cls->default_init(&defaults);
+    ws->settings = defaults;
+    snap_class_entry entry = {.cls = cls, .count = 1, .staging = (uint8_t *)&ws->settings};
+    for (uint32_t f = 0; f < cls->field_count; f++)
+        if (!snap_read_field(d, &entry, &cls->fields[f])) return false;
+
+    uint32_t settings_extra = snap_read_count(r, UINT32_MAX, 1, "settings unknown-key bytes");
+    ws->settings_extra = snap_read_bytes(r, settings_extra, "settings unknown keys");
+    ws->settings_extra_size = settings_extra;
+    if (r->failed) return false;
+
+    uint32_t n = d->count;
+    ws->extra_size = jl_arena_push(d->scratch, (n ? n : 1) * sizeof *ws->extra_size, 4);
+    if (!ws->extra_size) return snap_fail(r, JL_ERR_OUT_OF_MEMORY, "no memory for %u entities", n);
+    if (!snap_read_int_column(r, n, snap_left(r), d->spans, "unknown-key sizes")) return false;
+    uint64_t total = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        total += d->spans[i];
+        if (total > snap_left(r))
+            return snap_fail(r, JL_ERR_CORRUPT, "truncated: unknown keys need more than %zu bytes",
+                             snap_left(r));
+        ws->extra_size[i] = (uint32_t)d->spans[i];
+    }
+    ws->extra_text = snap_read_bytes(r, (size_t)total, "unknown keys");
+    return !r->failed;
+}
+
+/* What a failed decode restores. */
+typedef struct world_backup {
+    uint32_t pending_count;
+    uint32_t diagnostic_count, diagnostic_total;
+    uint32_t ref_count;
+    jl_world_stats stats;
+    jl_world_settings settings;
+    bool settings_dirty, settings_read_only;
+    const char *settings_extra;
+    uint32_t settings_extra_size;
+} world_backup;
+
+static void rollback(jl_world *world, const world_backup *b, const uint64_t *ids, uint32_t made)
+{
+    for (uint32_t i = 0; i < made; i++) {
+        jl_entity *e = jl_world_find(world, ids[i]);
+        if (!e) continue;
+        e->flags &= (uint8_t)~JL_ENTITY_READ_ONLY;
+        jl_world_remove(world, ids[i]);
+    }
+    world->manager.pending_count = b->pending_count;
+    world->diagnostic_count = b->diagnostic_count;
+    world->diagnostic_total = b->diagnostic_total;
+    world->ref_count = b->ref_count;
+    world->stats = b->stats;
+    world->settings = b->settings;
+    world->settings_dirty = b->settings_dirty;
+    world->settings_read_only = b->settings_read_only;
+    world->settings_extra = b->settings_extra;
+    world->settings_extra_size = b->settings_extra_size;
+}
+
+/* Writes the .jasset text of one decoded entity (a stand-in base entity
+ * over its staged fields) plus its unknown keys, on the scratch arena. */
+static jl_status entity_text(snap_decoder *d, uint32_t i, const uint8_t *derived, const char *extra,
+                             uint32_t extra_size, const char **text, size_t *size)
+{
+    jl_entity stand_in = {
+        .id = d->ids[i],
+        .derived_kind = d->classes[d->class_of[i]].cls,
+        .derived = (void *)derived,
+        .position = {d->positions[i].x, d->positions[i].y, d->positions[i].z, 1.0f},
+    };
+    jl_archive ar = {0};
+    jl_archive_begin_write(&ar, d->scratch);
+    jl_status st = jl_archive_write_entity(&ar, &stand_in, extra, extra_size);
+    jl_status end = jl_archive_end_write(&ar, text, size);
+    return st != JL_OK ? st : end;
+}
+
+static jl_status apply_world(snap_decoder *d, const world_section *ws, jl_world *world)
+{
+    jl_error *err = d->r.err;
+    if (world->manager.capacity - world->manager.count < d->count)
+        return jl_error_set(err, JL_ERR_CAPACITY, NULL, 0, 0,
+                            "snapshot has %u entities, the world takes %u more", d->count,
+                            world->manager.capacity - world->manager.count);
+    world_backup backup = {
+        .pending_count = world->manager.pending_count,
+        .diagnostic_count = world->diagnostic_count,
+        .diagnostic_total = world->diagnostic_total,
+        .ref_count = world->ref_count,
+        .stats = world->stats,
+        .settings = world->settings,
+        .settings_dirty = world->settings_dirty,
+        .settings_read_only = world->settings_read_only,
+        .settings_extra = world->settings_extra,
+        .settings_extra_size = world->settings_extra_size,
+    };
+    jl_error why = {0};
+    jl_status st = JL_OK;
+
+    /* Settings: straight in, or through the loader when they carry unknown
+     * keys (so those are checked and kept as a file's would be). */
+    world->settings = ws->settings;
+    world->settings_extra = NULL;
+    world->settings_extra_size = 0;
+    world->settings_read_only = false;
+    if (ws->settings_extra_size) {
+        const char *text;
+        size_t size;
+        st = jl_world_write_settings(world, &text, &size);
+        if (st == JL_OK) {
+            size_t mark = d->scratch->used;
+            char *joined = jl_arena_push(d->scratch, size + ws->settings_extra_size, 1);
+            if (!joined) {
+                st = JL_ERR_OUT_OF_MEMORY;
+            } else {
+                memcpy(joined, text, size);
+                memcpy(joined + size, ws->settings_extra, ws->settings_extra_size);
+                st = jl_world_load_settings_text(world, NULL, joined, size + ws->settings_extra_size,
+                                                 &why);
+            }
+            jl_arena_pop_to(d->scratch, mark);
+        }
+        if (st != JL_OK) {
+            rollback(world, &backup, d->ids, 0);
+            return jl_error_set(err, st == JL_ERR_OUT_OF_MEMORY ? st : JL_ERR_CORRUPT, NULL, 0, 0,
+                                "snapshot: world settings: %s", why.message);
+        }
+    }
+    world->settings_read_only = ws->settings_read_only;
+    world->settings_dirty = true;
+
+    uint32_t rank[JL_KIND_COUNT] = {0};
+    size_t extra_at = 0;
+    for (uint32_t i = 0; i < d->count; i++) {
+        snap_class_entry *entry = &d->classes[d->class_of[i]];
+        const uint8_t *derived = entry->staging + (size_t)rank[d->class_of[i]]++ * entry->cls->size_of;
+        size_t mark = d->scratch->used;
+        const char *text;
+        size_t size;
+        jl_entity *e = NULL;
+        const char *extra = ws->extra_size[i] ? (const char *)ws->extra_text + extra_at : NULL;
+        st = entity_text(d, i, derived, extra, ws->extra_size[i], &text, &size);
+        if (st == JL_OK) st = jl_world_load_entity_text(world, NULL, text, size, true, &e, &why);
+        jl_arena_pop_to(d->scratch, mark);
+        extra_at += ws->extra_size[i];
+        if (st != JL_OK) {
+            rollback(world, &backup, d->ids, i);
+            if (st == JL_ERR_OUT_OF_MEMORY || st == JL_ERR_CAPACITY)
+                return jl_error_set(err, st, NULL, 0, 0, "snapshot: cannot create entity %u of %u",
+                                    i + 1, d->count);
+            return jl_error_set(err, JL_ERR_CORRUPT, NULL, 0, 0,
+                                "snapshot: entity 0x%016llx does not load: %s",
+                                (unsigned long long)d->ids[i], why.message);
+        }
+        e->flags = d->flags_of[i];
+        e->is_dirty = true;
+    }
+    return JL_OK;
+}
+
+jl_status jl_snapshot_decode_world(const uint8_t *data, size_t size, jl_world *world, jl_error *err)
+{
+    if (!world || !world->initialized || (!data && size))
+        return jl_error_set(err, JL_ERR_INVALID_ARGUMENT, NULL, 0, 0, "snapshot: no input or world");
+    if (jl_world_count(world) != 0)
+        return jl_error_set(err, JL_ERR_INVALID_ARGUMENT, NULL, 0, 0,
+                            "snapshot: decoding needs an empty world, this one has %u entities",
+                            jl_world_count(world));
+    if (size > JL_SNAPSHOT_MAX_BYTES)
+        return jl_error_set(err, JL_ERR_CORRUPT, NULL, 0, 0,
+                            "snapshot of %zu bytes exceeds the limit %u", size,
+                            (unsigned)JL_SNAPSHOT_MAX_BYTES);
+    snap_decoder d;
+    snap_decoder_init(&d, data ? data : (const uint8_t *)"", size, NULL, err);
+    world_section ws = {0};
+    jl_status st = JL_OK;
+    bool ok = snap_decode_entities(&d);
+    if (ok && (d.flags & SNAP_FLAG_WORLD)) {
+        ok = decode_world_section(&d, &ws);
+    } else if (ok) {
+        /* A manager-only snapshot: default settings, no unknown keys. */
+        const jl_class *cls = &jl_world_settings_class;
+        memset(&ws.settings, 0, sizeof ws.settings);
+        if (cls->default_init) cls->default_init(&ws.settings);
+        ws.extra_size = jl_arena_push(d.scratch, (d.count ? d.count : 1) * sizeof *ws.extra_size, 4);
+        if (ws.extra_size) memset(ws.extra_size, 0, (d.count ? d.count : 1) * sizeof *ws.extra_size);
+        else ok = snap_fail(&d.r, JL_ERR_OUT_OF_MEMORY, "no memory for %u entities", d.count);
+    }
+    if (ok) ok = snap_decode_trailer(&d);
+    st = ok ? apply_world(&d, &ws, world) : d.r.status;
+    snap_decoder_release(&d);
+    return st;
+}

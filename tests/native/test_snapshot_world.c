@@ -1,0 +1,320 @@
+/* test_snapshot_world.c - snapshots of whole worlds: a world that goes
+ * through a snapshot saves byte-identical .jasset files, keeps unknown keys,
+ * read-only flags and settings, and a hostile world section leaves the
+ * target as it was (snapshot.h, world.h). */
+#define _POSIX_C_SOURCE 200809L /* mkdtemp, rmdir */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "juliet/snapshot.h"
+#include "juliet/world.h"
+#include "juliet/world_gen.h"
+#include "test.h"
+
+static jl_world source, target;
+static jl_arena arena;
+
+static bool setup(void)
+{
+    jl_world_desc a = {.capacity = 5000, .id_tag = jl_world_gen_tag(7)};
+    jl_world_desc b = {.capacity = 5000, .id_tag = 0x51515151u};
+    return jl_world_init(&source, &a) == JL_OK && jl_world_init(&target, &b) == JL_OK &&
+           jl_arena_init(&arena, 256u << 20) == JL_OK;
+}
+
+static void teardown(void)
+{
+    jl_world_shutdown(&source);
+    jl_world_shutdown(&target);
+    jl_arena_release(&arena);
+}
+
+static const char future_entity[] =
+    "; asset_type\nentity_instance\n; id\n0x0000000100000001\n; class\nProp\n; version\n1\n"
+    "; class_version\n99\n; position\n1 2 3\n; mesh_instance\n5\n; hover_height\n2.5\n";
+
+static const char entity_with_unknown_keys[] =
+    "; asset_type\nentity_instance\n; id\n0x0000000100000002\n; class\nInert\n; version\n1\n"
+    "; class_version\n1\n; position\n-4.25 0 8\n; mesh_instance\n7\n"
+    "; lod_bias\n0.75\n; tags\nrock mossy \"big one\"\n";
+
+static const char settings_with_unknown_key[] =
+    "; version\n1\n; gravity\n0 -3.7 0\n; time_of_day\n18.5\n; fog_density\n0.02\n";
+
+/* A generated world plus what only a world keeps: unknown keys of an
+ * entity and of the settings, and an entity from a newer class version. */
+static bool fill_source(uint32_t count)
+{
+    CHECK_OR_FALSE(jl_world_generate(&source, count, 7) == JL_OK);
+    jl_error err = {0};
+    CHECK_OR_FALSE(jl_world_load_entity_text(&source, NULL, future_entity, sizeof future_entity - 1,
+                                             false, NULL, &err) == JL_OK);
+    CHECK_OR_FALSE(jl_world_is_read_only(&source, 0x0000000100000001ull));
+    CHECK_OR_FALSE(jl_world_load_entity_text(&source, NULL, entity_with_unknown_keys,
+                                             sizeof entity_with_unknown_keys - 1, false, NULL,
+                                             &err) == JL_OK);
+    CHECK_OR_FALSE(jl_world_load_settings_text(&source, NULL, settings_with_unknown_key,
+                                               sizeof settings_with_unknown_key - 1, &err) == JL_OK);
+    CHECK_OR_FALSE(source.settings_extra_size > 0);
+    return true;
+}
+
+static bool make_temp_dir(char *out, size_t size, const char *label)
+{
+    snprintf(out, size, "/tmp/juliet_snapshot_%s_XXXXXX", label);
+    return mkdtemp(out) != NULL;
+}
+
+/* Every file under dir/Entities and dir/WorldSettings.jasset of a equals
+ * the one of b, and both have the same file names. */
+static bool same_file(const char *a, const char *b)
+{
+    const jl_fs *fs = jl_fs_native();
+    size_t mark = arena.used;
+    char *da, *db;
+    size_t sa, sb;
+    CHECK_OR_FALSE(fs->read_file(fs, a, &arena, &da, &sa) == 0);
+    CHECK_OR_FALSE(fs->read_file(fs, b, &arena, &db, &sb) == 0);
+    bool same = sa == sb && memcmp(da, db, sa) == 0;
+    if (!same) fprintf(stderr, "differs: %s vs %s\n", a, b);
+    jl_arena_pop_to(&arena, mark);
+    return same;
+}
+
+static bool same_tree(const char *a, const char *b, uint32_t *files)
+{
+    const jl_fs *fs = jl_fs_native();
+    char pa[512], pb[512];
+    snprintf(pa, sizeof pa, "%s/Entities", a);
+    snprintf(pb, sizeof pb, "%s/Entities", b);
+    size_t mark = arena.used;
+    jl_fs_entry *ea, *eb;
+    uint32_t na, nb;
+    CHECK_OR_FALSE(fs->list_dir(fs, pa, &arena, &ea, &na) == 0);
+    CHECK_OR_FALSE(fs->list_dir(fs, pb, &arena, &eb, &nb) == 0);
+    CHECK_OR_FALSE(na == nb);
+    for (uint32_t i = 0; i < na; i++) {
+        CHECK_OR_FALSE(strcmp(ea[i].name, eb[i].name) == 0);
+        char fa[1024], fb[1024];
+        snprintf(fa, sizeof fa, "%s/%s", pa, ea[i].name);
+        snprintf(fb, sizeof fb, "%s/%s", pb, eb[i].name);
+        CHECK_OR_FALSE(same_file(fa, fb));
+    }
+    snprintf(pa, sizeof pa, "%s/WorldSettings.jasset", a);
+    snprintf(pb, sizeof pb, "%s/WorldSettings.jasset", b);
+    CHECK_OR_FALSE(same_file(pa, pb));
+    jl_arena_pop_to(&arena, mark);
+    *files = na + 1;
+    return true;
+}
+
+static void remove_tree(const char *dir)
+{
+    const jl_fs *fs = jl_fs_native();
+    char path[512];
+    snprintf(path, sizeof path, "%s/Entities", dir);
+    size_t mark = arena.used;
+    jl_fs_entry *entries;
+    uint32_t count;
+    if (fs->list_dir(fs, path, &arena, &entries, &count) == 0)
+        for (uint32_t i = 0; i < count; i++) {
+            char file[1024];
+            snprintf(file, sizeof file, "%s/%s", path, entries[i].name);
+            fs->remove(fs, file);
+        }
+    jl_arena_pop_to(&arena, mark);
+    snprintf(path, sizeof path, "%s/WorldSettings.jasset", dir);
+    fs->remove(fs, path);
+    snprintf(path, sizeof path, "%s/Entities", dir);
+    rmdir(path);
+    rmdir(dir);
+}
+
+static jl_status encode(const jl_world *w, jl_snapshot_bytes *out)
+{
+    jl_error err = {0};
+    jl_status st = jl_snapshot_encode_world(w, &arena, out, &err);
+    if (st != JL_OK) fprintf(stderr, "encode: %s\n", err.message);
+    return st;
+}
+
+TEST(world_through_a_snapshot_saves_byte_identical_files)
+{
+    CHECK(setup());
+    CHECK(fill_source(1000));
+    jl_snapshot_bytes bytes;
+    CHECK(encode(&source, &bytes) == JL_OK);
+    jl_error err = {0};
+    CHECK(jl_snapshot_decode_world(bytes.data, bytes.size, &target, &err) == JL_OK);
+    CHECK(jl_world_count(&target) == jl_world_count(&source));
+
+    char dir_a[256], dir_b[256];
+    CHECK(make_temp_dir(dir_a, sizeof dir_a, "source"));
+    CHECK(make_temp_dir(dir_b, sizeof dir_b, "decoded"));
+    jl_world_mark_all_dirty(&source);
+    CHECK(jl_world_save(&source, dir_a, NULL) == JL_OK);
+    CHECK(jl_world_save(&target, dir_b, NULL) == JL_OK);
+    uint32_t files = 0;
+    CHECK(same_tree(dir_a, dir_b, &files));
+    /* Every entity but the read-only one, plus the settings. */
+    CHECK(files == 1000 + 1 + 1);
+    remove_tree(dir_a);
+    remove_tree(dir_b);
+    teardown();
+}
+
+TEST(world_snapshot_keeps_unknown_keys_and_read_only_flags)
+{
+    CHECK(setup());
+    CHECK(fill_source(20));
+    jl_snapshot_bytes bytes;
+    CHECK(encode(&source, &bytes) == JL_OK);
+    CHECK(jl_snapshot_decode_world(bytes.data, bytes.size, &target, NULL) == JL_OK);
+    CHECK(jl_world_is_read_only(&target, 0x0000000100000001ull));
+    CHECK(!jl_world_is_read_only(&target, 0x0000000100000002ull));
+    uint32_t sa, sb;
+    const char *ka = jl_world_unknown_keys(&source, 0x0000000100000002ull, &sa);
+    const char *kb = jl_world_unknown_keys(&target, 0x0000000100000002ull, &sb);
+    CHECK(ka && kb && sa == sb && memcmp(ka, kb, sa) == 0);
+    CHECK(strstr(kb, "; tags\nrock mossy \"big one\"\n") != NULL);
+    CHECK(target.settings_extra_size == source.settings_extra_size);
+    CHECK(memcmp(target.settings_extra, source.settings_extra, source.settings_extra_size) == 0);
+    CHECK(memcmp(&target.settings, &source.settings, sizeof source.settings) == 0);
+    CHECK(target.settings_dirty);
+    teardown();
+}
+
+TEST(decoded_world_encodes_to_the_same_bytes)
+{
+    CHECK(setup());
+    CHECK(fill_source(300));
+    jl_snapshot_bytes first, second;
+    CHECK(encode(&source, &first) == JL_OK);
+    jl_error derr = {0};
+    jl_status dst = jl_snapshot_decode_world(first.data, first.size, &target, &derr);
+    if (dst != JL_OK) fprintf(stderr, "decode: %s\n", derr.message);
+    CHECK(dst == JL_OK);
+    CHECK(encode(&target, &second) == JL_OK);
+    CHECK(first.size == second.size && memcmp(first.data, second.data, first.size) == 0);
+    teardown();
+}
+
+TEST(decoded_entities_are_dirty_so_a_save_writes_them)
+{
+    CHECK(setup());
+    CHECK(fill_source(5));
+    jl_snapshot_bytes bytes;
+    CHECK(encode(&source, &bytes) == JL_OK);
+    CHECK(jl_snapshot_decode_world(bytes.data, bytes.size, &target, NULL) == JL_OK);
+    for (jl_entity *e = jl_entities_first(&target.manager); e; e = jl_entities_next(&target.manager, e))
+        CHECK(e->is_dirty);
+    teardown();
+}
+
+TEST(manager_snapshot_decodes_into_a_world_with_default_settings)
+{
+    CHECK(setup());
+    CHECK(fill_source(50));
+    jl_snapshot_bytes bytes;
+    CHECK(jl_snapshot_encode_manager(&source.manager, &arena, &bytes, NULL) == JL_OK);
+    jl_error err = {0};
+    CHECK(jl_snapshot_decode_world(bytes.data, bytes.size, &target, &err) == JL_OK);
+    CHECK(jl_world_count(&target) == jl_world_count(&source));
+    jl_world fresh;
+    CHECK(jl_world_init(&fresh, NULL) == JL_OK);
+    CHECK(memcmp(&target.settings, &fresh.settings, sizeof fresh.settings) == 0);
+    jl_world_shutdown(&fresh);
+    teardown();
+}
+
+TEST(world_decode_refuses_a_world_with_entities)
+{
+    CHECK(setup());
+    CHECK(fill_source(3));
+    jl_snapshot_bytes bytes;
+    CHECK(encode(&source, &bytes) == JL_OK);
+    CHECK(jl_world_create(&target, "Inert", 0, 0, 0, NULL) == JL_OK);
+    jl_error err = {0};
+    CHECK(jl_snapshot_decode_world(bytes.data, bytes.size, &target, &err) == JL_ERR_INVALID_ARGUMENT);
+    CHECK(jl_world_count(&target) == 1);
+    teardown();
+}
+
+/* The unknown keys of the last entity are the last bytes before the CRC:
+ * replace them with a line a file could not hold. */
+static void fix_crc(uint8_t *data, size_t size)
+{
+    uint32_t crc = jl_crc32(data, size - 4);
+    for (int i = 0; i < 4; i++) data[size - 4 + i] = (uint8_t)(crc >> (8 * i));
+}
+
+TEST(hostile_unknown_keys_are_rejected_and_the_world_is_unchanged)
+{
+    CHECK(setup());
+    /* One entity with unknown keys, made last so its text ends the stream. */
+    jl_error err = {0};
+    CHECK(jl_world_load_entity_text(&source, NULL, entity_with_unknown_keys,
+                                    sizeof entity_with_unknown_keys - 1, false, NULL, &err) == JL_OK);
+    CHECK(jl_world_create(&target, "Light", 0, 0, 0, NULL) == JL_OK);
+    CHECK(jl_world_remove(&target, target.manager.entities[0].id) == JL_OK);
+    jl_world_settings settings_before = target.settings;
+    uint32_t pending_before = target.manager.pending_count;
+    uint32_t diagnostics_before = jl_world_diagnostic_count(&target);
+
+    jl_snapshot_bytes bytes;
+    CHECK(encode(&source, &bytes) == JL_OK);
+    static uint8_t buf[4096];
+    CHECK(bytes.size < sizeof buf);
+    memcpy(buf, bytes.data, bytes.size);
+    /* "; lod_bias\n0.75\n; tags\n..." -> "; mesh_instance\n..." would be a
+     * duplicate key: overwrite the start of the unknown keys with one. */
+    const char *hit = NULL;
+    for (size_t i = 0; i + 10 < bytes.size; i++)
+        if (memcmp(buf + i, "; lod_bias\n", 11) == 0) hit = (const char *)buf + i;
+    CHECK(hit != NULL);
+    memcpy((char *)hit, "; id\n0x1\n  ", 11);
+    fix_crc(buf, bytes.size);
+    CHECK(jl_snapshot_decode_world(buf, bytes.size, &target, &err) == JL_ERR_CORRUPT);
+    CHECK(strstr(err.message, "does not load") != NULL);
+    CHECK(jl_world_count(&target) == 0);
+    CHECK(target.manager.pending_count == pending_before);
+    CHECK(jl_world_diagnostic_count(&target) == diagnostics_before);
+    CHECK(memcmp(&target.settings, &settings_before, sizeof settings_before) == 0);
+    teardown();
+}
+
+TEST(world_decode_rejects_truncations)
+{
+    CHECK(setup());
+    CHECK(fill_source(4));
+    jl_snapshot_bytes bytes;
+    CHECK(encode(&source, &bytes) == JL_OK);
+    for (size_t size = 0; size < bytes.size; size++) {
+        jl_error err = {0};
+        CHECK(jl_snapshot_decode_world(bytes.data, size, &target, &err) == JL_ERR_CORRUPT);
+        CHECK(jl_world_count(&target) == 0);
+    }
+    teardown();
+}
+
+TEST(world_decode_rejects_another_settings_layout)
+{
+    CHECK(setup());
+    jl_snapshot_bytes bytes;
+    CHECK(encode(&source, &bytes) == JL_OK);
+    static uint8_t buf[512];
+    memcpy(buf, bytes.data, bytes.size);
+    /* Empty world: magic(4) flags(1) classes(1), no IDs, class column(2),
+     * 3 empty float columns in bit mode (3 each), flags column(2), then the
+     * settings version and field CRC. */
+    size_t at = 4 + 1 + 1 + 2 + 9 + 2;
+    CHECK(buf[at] == jl_world_settings_class.version);
+    buf[at + 1] ^= 0xff;
+    fix_crc(buf, bytes.size);
+    jl_error err = {0};
+    CHECK(jl_snapshot_decode_world(buf, bytes.size, &target, &err) == JL_ERR_UNKNOWN_CLASS);
+    CHECK(strstr(err.message, "world settings have other fields") != NULL);
+    teardown();
+}
