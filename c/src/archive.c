@@ -646,6 +646,7 @@ jl_status jl_archive_read_entity(jl_archive *ar, jl_entity *entity, uint64_t *id
     if (id == 0) return entry_value_error(ar, e, 0, "an entity ID of zero is not allowed");
     if ((s = read_version(ar, "version", &ar->file_version)) != JL_OK) return s;
     if ((s = read_version(ar, "class_version", &ar->class_version)) != JL_OK) return s;
+    entity->position.w = 1.0f; /* spec 3.6: w is 1 whether or not the file has a position */
     e = jl_archive_find(ar, "position");
     if (e) {
         jl_vec3 p;

@@ -1,0 +1,452 @@
+/* test_archive.c - the .jasset tokenizer, reader and writer (archive.h):
+ * the spec's in-place deserialization test, canonical writing, tolerated
+ * input, every rejection of assets/malformed (status, line and column from
+ * its expected.tsv), rollback of half-loaded files, migration and
+ * newer-version files. */
+#include "persist_util.h"
+
+#include <math.h>
+
+#include "juliet/archive.h"
+#include "juliet/entity_manager.h"
+#include "juliet/entity_types.h"
+#include "test.h"
+
+static jl_arena scratch;
+
+static bool setup_scratch(void)
+{
+    jl_arena_release(&scratch);
+    return jl_arena_init(&scratch, 64u << 20) == JL_OK;
+}
+
+/* Tokenizes text and deserializes it into m; the error goes to err. */
+static jl_status load_text(jl_entity_manager *m, const char *text, size_t size, const char *path, jl_error *err,
+                           jl_entity **out)
+{
+    jl_archive ar;
+    jl_status s = jl_archive_tokenize(&ar, &scratch, text, size, path, err);
+    if (s != JL_OK) return s;
+    return jl_entity_deserialize_in_place(m, &ar, out);
+}
+
+static const char *write_text(const jl_entity *e, size_t *size)
+{
+    jl_archive ar;
+    jl_archive_begin_write(&ar, &scratch);
+    if (jl_archive_write_entity(&ar, e, NULL, 0) != JL_OK) return NULL;
+    const char *text;
+    if (jl_archive_end_write(&ar, &text, size) != JL_OK) return NULL;
+    return text;
+}
+
+/* The spec's TestInPlaceDeserialization (8.2). */
+TEST(in_place_deserialization)
+{
+    CHECK(setup_scratch());
+    jl_manager_desc desc = {.id_tag = 0x01000000u};
+    jl_entity_manager manager;
+    CHECK(jl_manager_init(&manager, &desc) == JL_OK);
+    jl_inert *created = JL_MAKE_ENTITY(&manager, jl_inert, 12.5f, -44.0f, 108.2f);
+    CHECK(created != NULL);
+    created->mesh_instance = 42;
+    jl_entity *original = created->base;
+    uint64_t original_id = original->id;
+
+    size_t size;
+    const char *text = write_text(original, &size);
+    CHECK(text != NULL);
+
+    /* A fresh manager of the same session tag, as after a restart. */
+    jl_manager_shutdown(&manager);
+    CHECK(jl_manager_init(&manager, &desc) == JL_OK);
+    jl_entity *loaded = NULL;
+    jl_error err = {0};
+    CHECK(load_text(&manager, text, size, "mem", &err, &loaded) == JL_OK);
+    CHECK(loaded != NULL);
+    CHECK(loaded->id == original_id);
+    CHECK(jl_manager_mint_id(&manager) > original_id); /* the counter moved past the loaded ID */
+    CHECK(loaded->position.x == 12.5f);
+    CHECK(loaded->position.y == -44.0f);
+    CHECK(loaded->position.z == 108.2f);
+    CHECK(loaded->is_dirty == false);
+    jl_inert *inert = JL_DOWNCAST(jl_inert, loaded);
+    CHECK(inert != NULL);
+    CHECK(inert->base == loaded);
+    CHECK(inert->mesh_instance == 42);
+    CHECK(jl_manager_check(&manager, &err) == JL_OK);
+    jl_manager_shutdown(&manager);
+}
+
+TEST(writes_keys_in_canonical_order)
+{
+    CHECK(setup_scratch());
+    jl_manager_desc desc = {.id_tag = 0x00000001u};
+    jl_entity_manager manager;
+    CHECK(jl_manager_init(&manager, &desc) == JL_OK);
+    jl_light *light = JL_MAKE_ENTITY(&manager, jl_light, 0.43f, 0.32f, 1.56f);
+    CHECK(light != NULL);
+    light->color = (jl_color){0xff, 0xcc, 0x00};
+    light->intensity = 2.5f;
+    light->radius = INFINITY;
+    light->cast_shadows = false;
+    size_t size;
+    const char *text = write_text(light->base, &size);
+    CHECK(text != NULL);
+    static const char expected[] = "; asset_type\nentity_instance\n"
+                                   "; id\n0x0000000100000000\n"
+                                   "; class\nLight\n"
+                                   "; version\n1\n"
+                                   "; class_version\n2\n"
+                                   "; position\n0.43 0.32 1.56\n"
+                                   "; color\n#ffcc00\n"
+                                   "; intensity\n2.5\n"
+                                   "; radius\ninf\n"
+                                   "; cast_shadows\nfalse\n";
+    /* The first minted ID of tag 1 may be ...00 or ...01: compare the rest. */
+    char id_line[32];
+    snprintf(id_line, sizeof id_line, "0x%016llx", (unsigned long long)light->base->id);
+    char want[sizeof expected];
+    memcpy(want, expected, sizeof expected);
+    memcpy(strstr(want, "0x0000000100000000"), id_line, 18);
+    CHECK(size == strlen(want));
+    CHECK(memcmp(text, want, size) == 0);
+    jl_manager_shutdown(&manager);
+}
+
+TEST(reads_keys_in_any_order_and_keeps_defaults_for_missing_ones)
+{
+    CHECK(setup_scratch());
+    jl_entity_manager manager;
+    CHECK(jl_manager_init(&manager, NULL) == JL_OK);
+    static const char text[] = "; intensity\n4\n; class\nLight\n; id\n0x0000000500000001\n";
+    jl_entity *e = NULL;
+    jl_error err = {0};
+    CHECK(load_text(&manager, text, sizeof text - 1, "mem", &err, &e) == JL_OK);
+    jl_light *light = JL_DOWNCAST(jl_light, e);
+    CHECK(light != NULL);
+    CHECK(light->intensity == 4.0f);
+    CHECK(light->radius == 10.0f); /* the class default */
+    CHECK(light->cast_shadows == true);
+    CHECK(light->color.r == 255 && light->color.g == 255 && light->color.b == 255);
+    CHECK(e->position.x == 0 && e->position.y == 0 && e->position.z == 0 && e->position.w == 1.0f);
+    jl_manager_shutdown(&manager);
+}
+
+TEST(tolerates_bom_crlf_blank_lines_trailing_spaces_and_no_final_newline)
+{
+    CHECK(setup_scratch());
+    jl_entity_manager manager;
+    CHECK(jl_manager_init(&manager, NULL) == JL_OK);
+    size_t size;
+    char *text = pu_read(ASSETS "/compat/tolerated.jasset", &size);
+    CHECK(text != NULL);
+    jl_entity *e = NULL;
+    jl_error err = {0};
+    jl_status s = load_text(&manager, text, size, "tolerated.jasset", &err, &e);
+    free(text);
+    CHECK(s == JL_OK);
+    jl_prop *prop = JL_DOWNCAST(jl_prop, e);
+    CHECK(prop != NULL);
+    CHECK(e->id == 0x0000000200000005ull);
+    CHECK(e->position.x == 1.0f && e->position.y == 2.0f && e->position.z == 3.0f);
+    CHECK(prop->density == 0.75f);
+    CHECK(prop->mesh_instance == JL_INDEX_MAX);
+    jl_manager_shutdown(&manager);
+}
+
+/* ---- every rejection of assets/malformed/expected.tsv ---- */
+
+typedef struct expectation {
+    char status[32];
+    unsigned line, col;
+    char message[256];
+} expectation;
+
+static bool find_expectation(const char *fixture, expectation *out)
+{
+    FILE *f = fopen(ASSETS "/malformed/expected.tsv", "r");
+    if (!f) return false;
+    char line[1024];
+    bool found = false;
+    while (!found && fgets(line, sizeof line, f)) {
+        if (line[0] == '#') continue;
+        line[strcspn(line, "\n")] = '\0';
+        char *name = strtok(line, "\t"), *status = strtok(NULL, "\t"), *l = strtok(NULL, "\t"),
+             *c = strtok(NULL, "\t"), *msg = strtok(NULL, "\t");
+        if (!name || !status || !l || !c || !msg || strcmp(name, fixture) != 0) continue;
+        snprintf(out->status, sizeof out->status, "%s", status);
+        out->line = (unsigned)atoi(l);
+        out->col = (unsigned)atoi(c);
+        snprintf(out->message, sizeof out->message, "%s", msg);
+        found = true;
+    }
+    fclose(f);
+    return found;
+}
+
+/* Loads one fixture: it must fail exactly as expected.tsv says, leaving
+ * the manager empty and consistent. */
+static bool rejects_as_listed(const char *fixture)
+{
+    CHECK_OR_FALSE(setup_scratch());
+    expectation want;
+    CHECK_OR_FALSE(find_expectation(fixture, &want));
+    char path[512];
+    snprintf(path, sizeof path, ASSETS "/malformed/%s", fixture);
+    size_t size;
+    char *text = pu_read(path, &size);
+    CHECK_OR_FALSE(text != NULL);
+    jl_entity_manager manager;
+    CHECK_OR_FALSE(jl_manager_init(&manager, NULL) == JL_OK);
+    jl_error err = {0};
+    jl_entity *e = NULL;
+    jl_status s = load_text(&manager, text, size, path, &err, &e);
+    free(text);
+    if (strcmp(jl_status_name(s), want.status) != 0 || err.line != want.line || err.col != want.col ||
+        !strstr(err.message, want.message))
+        fprintf(stderr, "%s: got %s %u:%u '%s', expected %s %u:%u '%s'\n", fixture, jl_status_name(s), err.line,
+                err.col, err.message, want.status, want.line, want.col, want.message);
+    CHECK_OR_FALSE(strcmp(jl_status_name(s), want.status) == 0);
+    CHECK_OR_FALSE(err.line == want.line);
+    CHECK_OR_FALSE(err.col == want.col);
+    CHECK_OR_FALSE(strstr(err.message, want.message) != NULL);
+    CHECK_OR_FALSE(strcmp(err.path, path) == 0);
+    CHECK_OR_FALSE(e == NULL);
+    CHECK_OR_FALSE(manager.count == 0); /* rolled back */
+    CHECK_OR_FALSE(jl_manager_check(&manager, &err) == JL_OK);
+    jl_manager_shutdown(&manager);
+    return true;
+}
+
+TEST(rejects_a_key_without_value) { CHECK(rejects_as_listed("key_without_value.jasset")); }
+TEST(rejects_a_duplicate_key) { CHECK(rejects_as_listed("duplicate_key.jasset")); }
+TEST(rejects_a_missing_id) { CHECK(rejects_as_listed("missing_id.jasset")); }
+TEST(rejects_a_missing_class) { CHECK(rejects_as_listed("missing_class.jasset")); }
+TEST(rejects_an_unknown_class) { CHECK(rejects_as_listed("unknown_class.jasset")); }
+TEST(rejects_a_number_out_of_range) { CHECK(rejects_as_listed("number_out_of_range.jasset")); }
+TEST(rejects_an_index_out_of_range) { CHECK(rejects_as_listed("index_out_of_range.jasset")); }
+TEST(rejects_trailing_junk) { CHECK(rejects_as_listed("trailing_junk.jasset")); }
+TEST(rejects_nan) { CHECK(rejects_as_listed("nan.jasset")); }
+TEST(rejects_inf_where_the_field_forbids_it) { CHECK(rejects_as_listed("inf_forbidden.jasset")); }
+TEST(rejects_an_embedded_nul) { CHECK(rejects_as_listed("embedded_nul.jasset")); }
+TEST(rejects_a_line_longer_than_the_limit) { CHECK(rejects_as_listed("line_too_long.jasset")); }
+TEST(rejects_a_truncated_file) { CHECK(rejects_as_listed("truncated.jasset")); }
+TEST(rejects_an_id_of_zero) { CHECK(rejects_as_listed("id_zero.jasset")); }
+TEST(rejects_an_id_longer_than_64_bits) { CHECK(rejects_as_listed("id_too_long.jasset")); }
+TEST(rejects_a_value_without_key) { CHECK(rejects_as_listed("value_without_key.jasset")); }
+TEST(rejects_a_short_vector) { CHECK(rejects_as_listed("vector_too_short.jasset")); }
+TEST(rejects_a_bad_color) { CHECK(rejects_as_listed("bad_color.jasset")); }
+TEST(rejects_a_bad_bool) { CHECK(rejects_as_listed("bad_bool.jasset")); }
+TEST(rejects_a_version_of_zero) { CHECK(rejects_as_listed("bad_version.jasset")); }
+TEST(rejects_an_empty_file) { CHECK(rejects_as_listed("empty.jasset")); }
+
+TEST(every_malformed_fixture_is_listed_and_tested)
+{
+    DIR *d = opendir(ASSETS "/malformed");
+    CHECK(d != NULL);
+    struct dirent *e;
+    int files = 0;
+    while ((e = readdir(d)) != NULL) {
+        size_t n = strlen(e->d_name);
+        if (n < 7 || strcmp(e->d_name + n - 7, ".jasset") != 0) continue;
+        expectation want;
+        if (!find_expectation(e->d_name, &want)) fprintf(stderr, "%s is not in expected.tsv\n", e->d_name);
+        CHECK(find_expectation(e->d_name, &want));
+        files++;
+    }
+    closedir(d);
+    CHECK(files == 21); /* one TEST above per file */
+}
+
+TEST(rejects_more_keys_than_the_limit)
+{
+    CHECK(setup_scratch());
+    size_t cap = (JL_ARCHIVE_KEYS_MAX + 10) * 16 + 64, n = 0;
+    char *text = malloc(cap);
+    for (int i = 0; i <= JL_ARCHIVE_KEYS_MAX; i++) n += (size_t)snprintf(text + n, cap - n, "; k%d\n1\n", i);
+    jl_archive ar;
+    jl_error err = {0};
+    jl_status s = jl_archive_tokenize(&ar, &scratch, text, n, "many", &err);
+    free(text);
+    CHECK(s == JL_ERR_PARSE);
+    CHECK(err.line == 2 * JL_ARCHIVE_KEYS_MAX + 1);
+    CHECK(strstr(err.message, "more than 1024 keys") != NULL);
+}
+
+TEST(half_loaded_file_is_rolled_back)
+{
+    CHECK(setup_scratch());
+    jl_entity_manager manager;
+    CHECK(jl_manager_init(&manager, NULL) == JL_OK);
+    jl_inert *kept = JL_MAKE_ENTITY(&manager, jl_inert, 1, 2, 3);
+    CHECK(kept != NULL);
+    uint32_t slots = manager.slots, count = manager.count;
+    /* Everything is read into the new entity before the last field fails. */
+    static const char text[] = "; id\n0x0000000900000001\n; class\nProp\n; position\n5 6 7\n; density\n2\n"
+                               "; velocity\n1 2 x\n";
+    jl_entity *e = NULL;
+    jl_error err = {0};
+    CHECK(load_text(&manager, text, sizeof text - 1, "half", &err, &e) == JL_ERR_PARSE);
+    CHECK(err.line == 10 && err.col == 5);
+    CHECK(e == NULL);
+    CHECK(manager.count == count);
+    CHECK(manager.by_type[JL_KIND_PROP].count == 0);
+    CHECK(jl_entity_find(&manager, 0x0000000900000001ull) == NULL);
+    CHECK(manager.pending_count == 0); /* a rollback is not a removal */
+    CHECK(jl_manager_check(&manager, &err) == JL_OK);
+    /* The freed slot is reused by the next allocation. */
+    CHECK(JL_MAKE_ENTITY(&manager, jl_inert, 0, 0, 0) != NULL);
+    CHECK(manager.slots == slots + 1 || manager.slots == slots);
+    jl_manager_shutdown(&manager);
+}
+
+TEST(duplicate_id_is_rejected_and_rolled_back)
+{
+    CHECK(setup_scratch());
+    jl_entity_manager manager;
+    CHECK(jl_manager_init(&manager, NULL) == JL_OK);
+    static const char text[] = "; id\n0x0000000900000002\n; class\nInert\n";
+    jl_entity *first = NULL, *second = NULL;
+    jl_error err = {0};
+    CHECK(load_text(&manager, text, sizeof text - 1, "a", &err, &first) == JL_OK);
+    CHECK(load_text(&manager, text, sizeof text - 1, "b", &err, &second) == JL_ERR_DUPLICATE_ID);
+    CHECK(err.line == 2 && err.col == 1);
+    CHECK(second == NULL);
+    CHECK(manager.count == 1);
+    CHECK(jl_entity_find(&manager, 0x0000000900000002ull) == first);
+    CHECK(jl_manager_check(&manager, &err) == JL_OK);
+    jl_manager_shutdown(&manager);
+}
+
+static jl_entity *load_fixture(jl_entity_manager *m, const char *name, jl_archive *ar_out)
+{
+    char path[512];
+    snprintf(path, sizeof path, ASSETS "/compat/%s", name);
+    size_t size;
+    char *text = pu_read(path, &size); /* kept: the archive points into it */
+    if (!text) return NULL;
+    jl_error err = {0};
+    jl_entity *e = NULL;
+    if (jl_archive_tokenize(ar_out, &scratch, text, size, path, &err) != JL_OK) return NULL;
+    if (jl_entity_deserialize_in_place(m, ar_out, &e) != JL_OK) {
+        fprintf(stderr, "%s:%u:%u: %s\n", err.path, err.line, err.col, err.message);
+        return NULL;
+    }
+    return e;
+}
+
+TEST(migrates_light_version_1_range_to_radius)
+{
+    CHECK(setup_scratch());
+    jl_entity_manager manager;
+    CHECK(jl_manager_init(&manager, NULL) == JL_OK);
+    jl_archive ar;
+    jl_entity *e = load_fixture(&manager, "light_v1_range.jasset", &ar);
+    CHECK(e != NULL);
+    jl_light *light = JL_DOWNCAST(jl_light, e);
+    CHECK(light != NULL);
+    CHECK(ar.class_version == 1);
+    CHECK(light->radius == 25.5f);
+    CHECK(!(e->flags & JL_ENTITY_READ_ONLY));
+    /* `range` was consumed by the migration: not kept as an unknown key. */
+    const char *unknown;
+    CHECK(jl_archive_collect_unknown(&ar, &scratch, &unknown) == 0);
+    /* Saved again, it is a version 2 file with radius. */
+    size_t size;
+    const char *text = write_text(e, &size);
+    CHECK(text && strstr(text, "; class_version\n2\n") && strstr(text, "; radius\n25.5\n") && !strstr(text, "range"));
+    jl_manager_shutdown(&manager);
+}
+
+TEST(newer_class_version_loads_read_only)
+{
+    CHECK(setup_scratch());
+    jl_entity_manager manager;
+    CHECK(jl_manager_init(&manager, NULL) == JL_OK);
+    jl_archive ar;
+    jl_entity *e = load_fixture(&manager, "newer_class_version.jasset", &ar);
+    CHECK(e != NULL);
+    CHECK(e->flags & JL_ENTITY_READ_ONLY);
+    CHECK(JL_DOWNCAST(jl_light, e)->radius == 12.0f);
+    const char *unknown;
+    size_t n = jl_archive_collect_unknown(&ar, &scratch, &unknown);
+    CHECK(n == strlen("; flicker_hz\n7.5\n") && memcmp(unknown, "; flicker_hz\n7.5\n", n) == 0);
+    jl_manager_shutdown(&manager);
+}
+
+TEST(newer_base_version_loads_read_only)
+{
+    CHECK(setup_scratch());
+    jl_entity_manager manager;
+    CHECK(jl_manager_init(&manager, NULL) == JL_OK);
+    jl_archive ar;
+    jl_entity *e = load_fixture(&manager, "newer_base_version.jasset", &ar);
+    CHECK(e != NULL);
+    CHECK(e->flags & JL_ENTITY_READ_ONLY);
+    CHECK(JL_DOWNCAST(jl_inert, e)->mesh_instance == 4);
+    jl_manager_shutdown(&manager);
+}
+
+TEST(unknown_keys_are_collected_verbatim_in_file_order)
+{
+    CHECK(setup_scratch());
+    jl_entity_manager manager;
+    CHECK(jl_manager_init(&manager, NULL) == JL_OK);
+    jl_archive ar;
+    jl_entity *e = load_fixture(&manager, "unknown_keys.jasset", &ar);
+    CHECK(e != NULL);
+    CHECK(JL_DOWNCAST(jl_prop, e)->density == 2.5f);
+    const char *unknown;
+    size_t n = jl_archive_collect_unknown(&ar, &scratch, &unknown);
+    static const char expected[] = "; wind_factor\n0.3\n; tags\ncrate wooden\n";
+    CHECK(n == sizeof expected - 1 && memcmp(unknown, expected, n) == 0);
+    jl_manager_shutdown(&manager);
+}
+
+TEST(value_parser_reports_the_column_of_the_problem)
+{
+    float v[3];
+    uint32_t col = 0;
+    jl_error err = {0};
+    CHECK(jl_value_parse(JL_FIELD_VEC3, 0, "1 2.5x 3", 8, v, &col, &err) == JL_ERR_PARSE);
+    CHECK(col == 6);
+    CHECK(jl_value_parse(JL_FIELD_VEC3, 0, "1 2 3 4", 7, v, &col, &err) == JL_ERR_PARSE);
+    CHECK(col == 7);
+    CHECK(strstr(err.message, "after 3 numbers") != NULL);
+    CHECK(jl_value_parse(JL_FIELD_VEC3, 0, "1  2\t3", 6, v, &col, &err) == JL_OK);
+    CHECK(v[0] == 1 && v[1] == 2 && v[2] == 3);
+    uint32_t index = 7;
+    CHECK(jl_value_parse(JL_FIELD_INDEX, 0, "-1", 2, &index, &col, &err) == JL_ERR_PARSE);
+    CHECK(index == 7); /* untouched on failure */
+    CHECK(jl_value_parse(JL_FIELD_INDEX, 0, "none", 4, &index, &col, &err) == JL_OK);
+    CHECK(index == JL_INDEX_MAX);
+    uint64_t ref = 1;
+    CHECK(jl_value_parse(JL_FIELD_ENTITY_REF, 0, "none", 4, &ref, &col, &err) == JL_OK);
+    CHECK(ref == 0);
+    CHECK(jl_value_parse(JL_FIELD_ENTITY_REF, 0, "0xAbC", 5, &ref, &col, &err) == JL_OK);
+    CHECK(ref == 0xabc);
+    jl_color c;
+    CHECK(jl_value_parse(JL_FIELD_COLOR, 0, "#A0b1C2", 7, &c, &col, &err) == JL_OK);
+    CHECK(c.r == 0xa0 && c.g == 0xb1 && c.b == 0xc2);
+}
+
+TEST(value_formatter_writes_canonical_text)
+{
+    char out[JL_VALUE_TEXT_MAX + 1];
+    uint32_t index = JL_INDEX_MAX;
+    out[jl_value_format(JL_FIELD_INDEX, &index, out)] = '\0';
+    CHECK(strcmp(out, "none") == 0);
+    index = 4000000000u;
+    out[jl_value_format(JL_FIELD_INDEX, &index, out)] = '\0';
+    CHECK(strcmp(out, "4000000000") == 0);
+    uint64_t ref = 0xabc;
+    out[jl_value_format(JL_FIELD_ENTITY_REF, &ref, out)] = '\0';
+    CHECK(strcmp(out, "0x0000000000000abc") == 0);
+    jl_color c = {0xA0, 0x0b, 0xff};
+    out[jl_value_format(JL_FIELD_COLOR, &c, out)] = '\0';
+    CHECK(strcmp(out, "#a00bff") == 0);
+    jl_vec3 v = {-0.0f, 1e-7f, 3.4028235e38f};
+    out[jl_value_format(JL_FIELD_VEC3, &v, out)] = '\0';
+    CHECK(strcmp(out, "-0 1e-7 3.4028235e+38") == 0);
+}
