@@ -158,6 +158,32 @@ JLW_EXPORT int jlw_world_load(jl_world *world, const char *dir)
     return (int)status;
 }
 
+/* jl_world_check_references: a diagnostic per reference to a missing
+ * entity; returns how many. */
+JLW_EXPORT uint32_t jlw_world_check_references(jl_world *world)
+{
+    return jl_world_check_references(world);
+}
+
+/* jl_world_load_entity_text: one entity file's text as if read from path
+ * (may be NULL); dirty afterwards if mark_dirty. The new entity's ID in
+ * id_out[0] (lo) and id_out[1] (hi). */
+JLW_EXPORT int jlw_world_load_entity_text(jl_world *world, const char *path, const char *text,
+                                          uint32_t size, int mark_dirty, uint32_t *id_out)
+{
+    clear_error();
+    jl_entity *entity = NULL;
+    jl_status status = jl_world_load_entity_text(world, path, text, size, mark_dirty != 0,
+                                                 &entity, &last_error);
+    if (status != JL_OK) {
+        if (last_error.status == JL_OK) fail(status, "cannot load the entity");
+        return (int)status;
+    }
+    id_out[0] = (uint32_t)entity->id;
+    id_out[1] = (uint32_t)(entity->id >> 32);
+    return JL_OK;
+}
+
 JLW_EXPORT uint32_t jlw_world_count(const jl_world *world) { return jl_world_count(world); }
 
 /* Fills, for at most capacity live entities in slot order: ids (two uint32
@@ -280,14 +306,15 @@ JLW_EXPORT const jl_error *jlw_world_diagnostic(const jl_world *world, uint32_t 
 
 /* ---- snapshots ---- */
 
-/* Encodes the world's entities (jl_snapshot_encode_manager) into a malloc'd
- * block the caller frees, with its size in *size; NULL on failure. */
+/* Encodes the whole world (jl_snapshot_encode_world: entities, their
+ * unknown keys, the settings) into a malloc'd block the caller frees, with
+ * its size in *size; NULL on failure. */
 JLW_EXPORT uint8_t *jlw_snapshot_encode(jl_world *world, uint32_t *size)
 {
     clear_error();
     size_t mark = world->scratch.used;
     jl_snapshot_bytes bytes = {0};
-    jl_status status = jl_snapshot_encode_manager(&world->manager, &world->scratch, &bytes, &last_error);
+    jl_status status = jl_snapshot_encode_world(world, &world->scratch, &bytes, &last_error);
     uint8_t *copy = NULL;
     if (status == JL_OK) {
         copy = malloc(bytes.size ? bytes.size : 1);
@@ -304,12 +331,12 @@ JLW_EXPORT uint8_t *jlw_snapshot_encode(jl_world *world, uint32_t *size)
     return copy;
 }
 
-/* Decodes size bytes into world, which must be empty
- * (jl_snapshot_decode_manager). */
+/* Decodes size bytes into world, which must hold no entity
+ * (jl_snapshot_decode_world). */
 JLW_EXPORT int jlw_snapshot_decode(jl_world *world, const uint8_t *data, uint32_t size)
 {
     clear_error();
-    jl_status status = jl_snapshot_decode_manager(data, size, &world->scratch, &world->manager, &last_error);
+    jl_status status = jl_snapshot_decode_world(data, size, world, &last_error);
     if (status != JL_OK && last_error.status == JL_OK) fail(status, "cannot decode the snapshot");
     return (int)status;
 }

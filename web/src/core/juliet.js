@@ -51,6 +51,8 @@ const EXPORTS = {
   jlw_world_new: ['number', ['number']],
   jlw_world_free: [null, ['number']],
   jlw_world_load: ['number', ['number', 'string']],
+  jlw_world_check_references: ['number', ['number']],
+  jlw_world_load_entity_text: ['number', ['number', 'string', 'number', 'number', 'number', 'number']],
   jlw_world_count: ['number', ['number']],
   jlw_world_rows: ['number', ['number', 'number', 'number', 'number', 'number', 'number']],
   jlw_entity_state: ['number', ['number', 'number', 'number']],
@@ -462,15 +464,21 @@ export class Juliet {
    * browser a directory of the in-memory file system. Files that fail to
    * load are skipped and listed by world.diagnostics(); a directory that
    * does not exist throws a JulietError with code 'not_found'.
+   * With { inMemory: true } a path of the in-memory file system is opened
+   * under Node too (as the browser does).
    * @param {string} path
+   * @param {{inMemory?: boolean}} [options]
    * @returns {World}
    */
-  openWorld(path) {
+  openWorld(path, options = {}) {
     checkString(path, 'path');
+    if (options === null || typeof options !== 'object') throw new TypeError('options must be an object');
     const world = this._newWorld();
+    world._inMemory = !isNode || !!options.inMemory;
     try {
       world._attach(path, true);
       this._c.jlw_world_load(world._ptr, world._vpath);
+      this._c.jlw_world_check_references(world._ptr);
       return world;
     } catch (err) {
       world.close();
@@ -689,6 +697,7 @@ export class World {
     this.path = null;
     this._vpath = null; // the same directory inside the module's file system
     this._mount = null;
+    this._inMemory = !isNode; // paths name the in-memory file system
   }
 
   _live() {
@@ -698,12 +707,12 @@ export class World {
 
   /**
    * Gives the world its directory. Under Node the host directory is mounted
-   * (NODEFS) at a fresh mount point; in the browser the path is used as is
-   * (and created when saving there).
+   * (NODEFS) at a fresh mount point; in the browser (or in memory) the path
+   * is used as is (and created when saving there).
    */
   _attach(path, mustExist) {
     const FS = this._j._m.FS;
-    if (isNode) {
+    if (!this._inMemory) {
       const nodePath = process.getBuiltinModule('path');
       const nodeFs = process.getBuiltinModule('fs');
       const host = nodePath.resolve(path);
@@ -741,8 +750,22 @@ export class World {
     return path;
   }
 
+  /** A message the C side wrote, with mount paths in the caller's terms. */
+  _mapText(text) {
+    return this._mount && text ? text.split(this._mount + '/').join(this.path + '/') : text;
+  }
+
+  _error(status) {
+    const err = this._j._lastError(status, (p) => this._mapPath(p));
+    if (this._mount) {
+      const mapped = new JulietError(err.code, this._mapText(err.detail), err);
+      return mapped;
+    }
+    return err;
+  }
+
   _throw(status) {
-    throw this._j._lastError(status, (p) => this._mapPath(p));
+    throw this._error(status);
   }
 
   /** Number of live entities. */
@@ -825,17 +848,8 @@ export class World {
     const [lo, hi] = splitId(id);
     const state = this._c.jlw_entity_state(ptr, lo, hi);
     if (state < 0) throw new JulietError('not_found', `no entity ${id}`);
-    const j = this._j;
-    const sizePtr = j._malloc(4);
-    let text;
-    try {
-      const textPtr = this._c.jlw_entity_text(ptr, lo, hi, sizePtr);
-      if (!textPtr) this._throw(0);
-      text = new TextDecoder().decode(j._copyOut(textPtr, j._u32(sizePtr)));
-    } finally {
-      j._free(sizePtr);
-    }
-    const schema = j._schemaOfKind(state >> 8);
+    const text = this.entityText(id);
+    const schema = this._j._schemaOfKind(state >> 8);
     const entity = {
       id: joinId(lo, hi),
       class: schema.name,
@@ -856,6 +870,56 @@ export class World {
       }
     }
     return entity;
+  }
+
+  /**
+   * The canonical .jasset text of an entity: what save() would write for it.
+   * @param {string} id
+   * @returns {string}
+   */
+  entityText(id) {
+    const ptr = this._live();
+    const [lo, hi] = splitId(id);
+    const j = this._j;
+    const sizePtr = j._malloc(4);
+    try {
+      const textPtr = this._c.jlw_entity_text(ptr, lo, hi, sizePtr);
+      if (!textPtr) this._throw(0);
+      return new TextDecoder().decode(j._copyOut(textPtr, j._u32(sizePtr)));
+    } finally {
+      j._free(sizePtr);
+    }
+  }
+
+  /**
+   * Adds an entity from the text of a .jasset file, validated exactly as a
+   * file is (for an undo of a removal, or a file dropped into the page).
+   * `path` names it in errors and diagnostics (a name ending in .jasset must
+   * be the decimal ID); `dirty` (default true) says it differs from disk.
+   * Returns its ID; a bad text throws (and is added to diagnostics()).
+   * @param {string} text
+   * @param {{path?: string, dirty?: boolean}} [options]
+   * @returns {string}
+   */
+  loadEntityText(text, options = {}) {
+    const ptr = this._live();
+    if (typeof text !== 'string') throw new TypeError(`text must be a string, got ${describe(text)}`);
+    if (options === null || typeof options !== 'object') throw new TypeError('options must be an object');
+    const path = options.path === undefined ? null : checkString(options.path, 'path');
+    const dirty = options.dirty === undefined ? true : options.dirty;
+    if (typeof dirty !== 'boolean') throw new TypeError('options.dirty must be a boolean');
+    const j = this._j;
+    const bytes = new TextEncoder().encode(text);
+    const textPtr = j._copyIn(bytes);
+    const idPtr = j._malloc(8);
+    try {
+      const status = this._c.jlw_world_load_entity_text(ptr, path, textPtr, bytes.length, dirty ? 1 : 0, idPtr);
+      if (status !== 0) this._throw(status);
+      return joinId(j._u32(idPtr), j._u32(idPtr + 4));
+    } finally {
+      j._free(idPtr);
+      j._free(textPtr);
+    }
   }
 
   /**
@@ -964,7 +1028,7 @@ export class World {
       deleted.push(this._mapPath(this._j._string(c.jlw_save_deleted(i))));
     }
     if (status !== 0) {
-      const err = this._j._lastError(status, (p) => this._mapPath(p));
+      const err = this._error(status);
       err.written = written;
       err.deleted = deleted;
       throw err;
@@ -988,7 +1052,7 @@ export class World {
         path: path ? this._mapPath(path) : null,
         line: c.jlw_error_line(d),
         col: c.jlw_error_col(d),
-        message: this._j._string(c.jlw_error_message(d)),
+        message: this._mapText(this._j._string(c.jlw_error_message(d))),
         code: this._j._statusName(c.jlw_error_status(d)),
       });
     }

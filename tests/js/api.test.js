@@ -1,0 +1,241 @@
+// The JavaScript API itself: loading, reflection, argument checking, errors,
+// the in-memory file system and the lifetime of worlds.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+
+import { INDEX_NONE, JulietError, exportNames, loadJuliet } from '../../web/src/core/juliet.js';
+import { repo, tempDir } from './helpers.js';
+
+const juliet = await loadJuliet();
+
+test('exports.json lists exactly the C functions juliet.js wraps', () => {
+  const listed = JSON.parse(readFileSync(join(repo, 'c/wasm/exports.json'), 'utf8'))
+    .filter((name) => name !== '_malloc' && name !== '_free')
+    .map((name) => name.slice(1));
+  assert.deepEqual([...listed].sort(), [...exportNames].sort());
+});
+
+test('loadJuliet returns one cached promise', async () => {
+  const a = loadJuliet();
+  const b = loadJuliet();
+  assert.equal(a, b);
+  assert.equal(await a, juliet);
+});
+
+test('classes and their schemas come from reflection', () => {
+  assert.deepEqual(juliet.classes(), ['Inert', 'Light', 'Prop']);
+  assert.deepEqual(juliet.schema('Inert'), [
+    { name: 'mesh_instance', type: 'index', default: INDEX_NONE, allowInf: false },
+  ]);
+  assert.deepEqual(juliet.schema('Light'), [
+    { name: 'color', type: 'color', default: '#ffffff', allowInf: false },
+    { name: 'intensity', type: 'f32', default: 1, allowInf: false },
+    { name: 'radius', type: 'f32', default: 10, allowInf: true },
+    { name: 'cast_shadows', type: 'bool', default: true, allowInf: false },
+  ]);
+  assert.deepEqual(juliet.schema('Prop'), [
+    { name: 'mesh_instance', type: 'index', default: INDEX_NONE, allowInf: false },
+    { name: 'density', type: 'f32', default: 1, allowInf: false },
+    { name: 'is_static', type: 'bool', default: false, allowInf: false },
+    { name: 'velocity', type: 'vec3', default: [0, 0, 0], allowInf: false },
+    { name: 'parent', type: 'entity_ref', default: null, allowInf: false },
+  ]);
+  assert.throws(() => juliet.schema('Dragon'), { name: 'JulietError', code: 'unknown_class' });
+});
+
+test('a created entity has the class defaults, its position, and is dirty', () => {
+  const world = juliet.newWorld();
+  try {
+    const id = world.create('Prop', [1.5, -2, 1e-7]);
+    assert.match(id, /^0x[0-9a-f]{16}$/);
+    const prop = world.get(id);
+    assert.deepEqual(prop, {
+      id,
+      class: 'Prop',
+      version: 1,
+      classVersion: 1,
+      position: [1.5, -2, 1e-7],
+      fields: { mesh_instance: INDEX_NONE, density: 1, is_static: false, velocity: [0, 0, 0], parent: null },
+      dirty: true,
+      readOnly: false,
+    });
+    assert.deepEqual(world.entities(), [{ id, class: 'Prop', position: [1.5, -2, Math.fround(1e-7)], dirty: true }]);
+    assert.equal(world.count, 1);
+    assert.equal(world.has(id), true);
+  } finally {
+    world.close();
+  }
+});
+
+test('set takes every field type and get reads it back', () => {
+  const world = juliet.newWorld();
+  try {
+    const light = world.create('Light');
+    const prop = world.create('Prop');
+    world.set(light, 'color', '#FF8000');
+    world.set(light, 'radius', Infinity);
+    world.set(light, 'intensity', 0.1);
+    world.set(light, 'cast_shadows', false);
+    world.set(prop, 'mesh_instance', 63);
+    world.set(prop, 'velocity', [0.5, -0, 3e30]);
+    world.set(prop, 'parent', light);
+    world.set(prop, 'position', [-100, 100, 0.25]);
+    assert.deepEqual(world.get(light).fields, { color: '#ff8000', intensity: 0.1, radius: Infinity, cast_shadows: false });
+    const p = world.get(prop);
+    assert.deepEqual(p.fields, { mesh_instance: 63, density: 1, is_static: false, velocity: [0.5, -0, 3e30], parent: light });
+    assert.deepEqual(p.position, [-100, 100, 0.25]);
+    world.set(prop, 'mesh_instance', null);
+    world.set(prop, 'parent', null);
+    assert.equal(world.get(prop).fields.mesh_instance, INDEX_NONE);
+    assert.equal(world.get(prop).fields.parent, null);
+    world.set(prop, 'mesh_instance', 7);
+    world.set(prop, 'mesh_instance', INDEX_NONE);
+    assert.equal(world.get(prop).fields.mesh_instance, INDEX_NONE);
+  } finally {
+    world.close();
+  }
+});
+
+test('wrong argument types throw a TypeError before reaching C', () => {
+  const world = juliet.newWorld();
+  try {
+    const prop = world.create('Prop');
+    const light = world.create('Light');
+    const cases = [
+      () => world.get(42),
+      () => world.get('0x123'),
+      () => world.get('12345'),
+      () => world.set(prop, 'density', '1'),
+      () => world.set(prop, 'density', NaN),
+      () => world.set(prop, 'density', Infinity), // density forbids inf
+      () => world.set(prop, 'is_static', 1),
+      () => world.set(prop, 'mesh_instance', 1.5),
+      () => world.set(prop, 'mesh_instance', -1),
+      () => world.set(prop, 'mesh_instance', 2 ** 32),
+      () => world.set(prop, 'velocity', [1, 2]),
+      () => world.set(prop, 'velocity', [1, 2, '3']),
+      () => world.set(prop, 'velocity', { x: 1, y: 2, z: 3 }),
+      () => world.set(prop, 'parent', 12),
+      () => world.set(prop, 'parent', '0xnothex000000000'),
+      () => world.set(light, 'color', 'red'),
+      () => world.set(light, 'color', '#12345'),
+      () => world.set(prop, 'position', [0, 0, Infinity]),
+      () => world.set(prop, 'position', null),
+      () => world.set(prop, 7, 1),
+      () => world.create(),
+      () => world.create('Prop', [0, 0]),
+      () => world.create('Prop', 'here'),
+      () => world.remove(undefined),
+      () => juliet.openWorld(42),
+      () => juliet.openWorld(''),
+      () => juliet.writeFiles('/w', 'files'),
+      () => juliet.writeFiles('/w', [{ path: '../escape', bytes: new Uint8Array(1) }]),
+      () => juliet.writeFiles('/w', [{ path: 'a.jasset', bytes: 12 }]),
+    ];
+    for (const [i, call] of cases.entries()) {
+      assert.throws(call, TypeError, `case ${i}: ${call}`);
+    }
+    // Nothing changed on the way: the entity is as created.
+    assert.equal(world.get(prop).fields.density, 1);
+  } finally {
+    world.close();
+  }
+});
+
+test('values the engine refuses throw a JulietError with its code', () => {
+  const world = juliet.newWorld();
+  try {
+    const prop = world.create('Prop');
+    const err = (() => {
+      try {
+        world.set(prop, 'density', 1e39);
+      } catch (e) {
+        return e;
+      }
+    })();
+    assert.ok(err instanceof JulietError);
+    assert.equal(err.code, 'parse');
+    assert.match(err.message, /range/);
+    assert.throws(() => world.set(prop, 'velocity', [1e-50, 0, 0]), { code: 'parse' });
+    assert.throws(() => world.set(prop, 'no_such_field', 1), { code: 'not_found' });
+    assert.throws(() => world.get('0x0000000000000bad'), { code: 'not_found' });
+    assert.throws(() => world.set('0x0000000000000bad', 'position', [0, 0, 0]), { code: 'not_found' });
+    assert.throws(() => world.remove('0x0000000000000bad'), { code: 'not_found' });
+    assert.throws(() => world.create('Dragon'), { code: 'unknown_class' });
+    assert.throws(() => juliet.openWorld(join(tempDir(), 'missing')), { code: 'not_found' });
+    assert.equal(world.get(prop).fields.density, 1);
+  } finally {
+    world.close();
+  }
+});
+
+test('close twice is harmless and a closed world refuses calls', async () => {
+  const world = juliet.newWorld();
+  const id = world.create('Inert');
+  world.close();
+  world.close();
+  assert.throws(() => world.get(id), { code: 'closed' });
+  assert.throws(() => world.entities(), { code: 'closed' });
+  assert.throws(() => world.save(), { code: 'closed' });
+  await assert.rejects(world.snapshot(), { code: 'closed' });
+});
+
+test('a world without a directory needs one to save, then keeps it', () => {
+  const world = juliet.newWorld();
+  try {
+    const id = world.create('Inert', [1, 2, 3]);
+    assert.throws(() => world.save(), TypeError);
+    const dir = join(tempDir(), 'new_world');
+    const report = world.save(dir);
+    assert.deepEqual(report, { written: [join(dir, `Entities/${BigInt(id)}.jasset`)], deleted: [] });
+    assert.equal(world.path, dir);
+    assert.deepEqual(world.save(), { written: [], deleted: [] });
+    assert.throws(() => world.save(join(dir, 'elsewhere')), TypeError);
+  } finally {
+    world.close();
+  }
+});
+
+test('in-memory files: write, list, read, open as a world, remove', () => {
+  const text = [
+    '; asset_type', 'entity_instance', '; id', '0x00000000000000a1', '; class', 'Inert',
+    '; version', '1', '; class_version', '1', '; position', '1 2 3', '; mesh_instance', '5', '',
+  ].join('\n');
+  juliet.writeFiles('/mem/world', [{ path: 'Entities/161.jasset', bytes: new TextEncoder().encode(text) }]);
+  assert.deepEqual(juliet.listFiles('/mem/world'), ['Entities/161.jasset']);
+  assert.equal(new TextDecoder().decode(juliet.readFile('/mem/world/Entities/161.jasset')), text);
+  const world = juliet.openWorld('/mem/world', { inMemory: true });
+  try {
+    assert.deepEqual(world.diagnostics(), []);
+    assert.deepEqual(world.entities(), [{ id: '0x00000000000000a1', class: 'Inert', position: [1, 2, 3], dirty: false }]);
+    world.set('0x00000000000000a1', 'mesh_instance', 6);
+    assert.deepEqual(world.save(), { written: ['/mem/world/Entities/161.jasset'], deleted: [] });
+    assert.match(new TextDecoder().decode(juliet.readFile('/mem/world/Entities/161.jasset')), /; mesh_instance\n6\n/);
+  } finally {
+    world.close();
+  }
+  juliet.removeFiles('/mem/world');
+  assert.deepEqual(juliet.listFiles('/mem/world'), []);
+  assert.throws(() => juliet.readFile('/mem/world/Entities/161.jasset'), { code: 'not_found' });
+});
+
+test('rows() gives the same entities as entities(), as columns', () => {
+  const world = juliet.newWorld();
+  try {
+    for (let i = 0; i < 100; i++) world.create(['Inert', 'Light', 'Prop'][i % 3], [i, -i, i / 4]);
+    const rows = world.rows();
+    const list = world.entities();
+    assert.equal(rows.count, 100);
+    assert.ok(rows.positions instanceof Float32Array && rows.classIndex instanceof Uint8Array);
+    for (let i = 0; i < 100; i++) {
+      assert.equal(rows.ids[i], list[i].id);
+      assert.equal(rows.classNames[rows.classIndex[i]], list[i].class);
+      assert.deepEqual([...rows.positions.subarray(3 * i, 3 * i + 3)], list[i].position);
+      assert.equal(rows.dirty[i], 1);
+    }
+  } finally {
+    world.close();
+  }
+});

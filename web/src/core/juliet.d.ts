@@ -1,0 +1,151 @@
+// Types of web/src/core/juliet.js, the JavaScript API of Juliet World.
+
+/** Canonical entity ID: "0x" followed by 16 hex digits, as in the .jasset files. */
+export type EntityId = string;
+
+export type Vec3 = [number, number, number];
+
+export type FieldType = 'f32' | 'index' | 'bool' | 'vec3' | 'color' | 'entity_ref';
+
+/**
+ * A field value by type: f32 a number (Infinity only where allowInf), index
+ * an integer (INDEX_NONE = no index; set() also takes null), bool, vec3
+ * [x, y, z], color "#rrggbb", entity_ref an ID or null for none.
+ */
+export type FieldValue = number | boolean | string | Vec3 | null;
+
+/** JL_INDEX_MAX: the "no index" value of index fields. */
+export declare const INDEX_NONE: 4294967295;
+
+/** The C exports the module wraps (the same list as c/wasm/exports.json). */
+export declare const exportNames: readonly string[];
+
+export interface FieldSchema {
+  name: string;
+  type: FieldType;
+  default: FieldValue;
+  /** f32 fields that may hold +/-Infinity. */
+  allowInf: boolean;
+}
+
+export interface EntitySummary {
+  id: EntityId;
+  class: string;
+  /** float32 values widened to numbers. */
+  position: Vec3;
+  dirty: boolean;
+}
+
+export interface Entity {
+  id: EntityId;
+  class: string;
+  /** Base-entity format version written for it. */
+  version: number;
+  classVersion: number;
+  /** Shortest decimals that read back to the stored float32 values. */
+  position: Vec3;
+  fields: Record<string, FieldValue>;
+  dirty: boolean;
+  /** Loaded from a file newer than this build: never rewritten. */
+  readOnly: boolean;
+}
+
+/** Every entity as columns (World#rows), in the engine's slot order. */
+export interface EntityRows {
+  count: number;
+  ids: EntityId[];
+  classNames: string[];
+  /** Index into classNames per entity. */
+  classIndex: Uint8Array;
+  /** x, y, z per entity. */
+  positions: Float32Array;
+  /** 1 if dirty. */
+  dirty: Uint8Array;
+  /** 1 if read-only. */
+  readOnly: Uint8Array;
+}
+
+export interface SaveReport {
+  /** Files written, in the caller's terms (host paths under Node). */
+  written: string[];
+  /** Files deleted (entities removed since the last save). */
+  deleted: string[];
+}
+
+export interface Diagnostic {
+  path: string | null;
+  /** 1-based; 0 when the problem is the whole file. */
+  line: number;
+  col: number;
+  message: string;
+  /** Status name: 'parse', 'unknown_class', 'duplicate_id', 'io', ... */
+  code: string;
+}
+
+export interface FileEntry {
+  /** Relative path inside the directory, e.g. "Entities/12.jasset". */
+  path: string;
+  bytes: Uint8Array | string;
+}
+
+/** A failure reported by the engine. */
+export declare class JulietError extends Error {
+  /** Lower-case status name: 'parse', 'not_found', 'corrupt', 'closed', ... */
+  code: string;
+  path: string | null;
+  line: number;
+  col: number;
+  /** The message without the path:line:col prefix. */
+  detail: string;
+  /** On a failed save: what was written and deleted before the failure. */
+  written?: string[];
+  deleted?: string[];
+}
+
+export declare class World {
+  /** The world's directory (host path under Node), or null before the first save of a snapshot. */
+  readonly path: string | null;
+  /** Number of live entities. */
+  readonly count: number;
+  rows(): EntityRows;
+  entities(): EntitySummary[];
+  has(id: EntityId): boolean;
+  get(id: EntityId): Entity;
+  schema(className: string): FieldSchema[];
+  /** Canonical .jasset text of an entity (what save() writes for it). */
+  entityText(id: EntityId): string;
+  /** Adds an entity from .jasset text, validated as a file; returns its ID. */
+  loadEntityText(text: string, options?: { path?: string; dirty?: boolean }): EntityId;
+  set(id: EntityId, field: 'position', value: Vec3): void;
+  set(id: EntityId, field: string, value: FieldValue): void;
+  create(className: string, position?: Vec3): EntityId;
+  remove(id: EntityId): void;
+  /** path only for a world with no directory yet (snapshot or newWorld). */
+  save(path?: string): SaveReport;
+  diagnostics(): Diagnostic[];
+  /** Asynchronous: deflate runs through CompressionStream. */
+  snapshot(): Promise<string>;
+  /** Safe to call twice; other methods then throw a JulietError 'closed'. */
+  close(): void;
+}
+
+export declare class Juliet {
+  classes(): string[];
+  schema(className: string): FieldSchema[];
+  /** Node: a host directory (mounted with NODEFS). Browser: an in-memory directory. */
+  /** With { inMemory: true } Node opens an in-memory directory too. */
+  openWorld(path: string, options?: { inMemory?: boolean }): World;
+  newWorld(): World;
+  /** Snapshot text or a whole link ending in #TEXT. Asynchronous (DecompressionStream). */
+  openSnapshot(text: string): Promise<World>;
+  /** In-memory file system (the browser's world folders). */
+  writeFiles(dir: string, files: FileEntry[]): void;
+  readFile(path: string): Uint8Array;
+  listFiles(dir: string): string[];
+  removeFiles(dir: string): void;
+  /** Size of the wasm memory in bytes. */
+  heapBytes(): number;
+}
+
+/** Loads the module once; every call returns the same promise. */
+export declare function loadJuliet(): Promise<Juliet>;
