@@ -28,12 +28,20 @@ static inline bool pu_temp_dir(char *out, size_t size)
 
 static inline void pu_join(char *out, size_t size, const char *a, const char *b)
 {
-    snprintf(out, size, "%s/%s", a, b);
+    size_t na = strlen(a), nb = strlen(b);
+    if (na + 1 + nb + 1 > size) {
+        out[0] = '\0';
+        return;
+    }
+    memcpy(out, a, na);
+    out[na] = '/';
+    memcpy(out + na + 1, b, nb + 1);
 }
 
 /* Reads a whole file into a malloc'd buffer (NUL-terminated); NULL if absent. */
 static inline char *pu_read(const char *path, size_t *size)
 {
+    if (size) *size = 0;
     FILE *f = fopen(path, "rb");
     if (!f) return NULL;
     fseek(f, 0, SEEK_END);
@@ -142,7 +150,7 @@ static inline bool pu_same_tree(const char *a, const char *b)
         } else if (S_ISDIR(st.st_mode)) {
             same = pu_same_tree(pa, pb);
         } else {
-            size_t na, nb;
+            size_t na = 0, nb = 0;
             char *da = pu_read(pa, &na), *db = pu_read(pb, &nb);
             same = da && db && na == nb && memcmp(da, db, na) == 0;
             if (!same) fprintf(stderr, "differs: %s %s\n", pa, pb);
