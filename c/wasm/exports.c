@@ -18,6 +18,7 @@
  *   Strings returned as const char * are valid until the call named in their
  *   comment; JavaScript copies them at once. */
 #include <emscripten.h>
+#include <malloc.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -60,6 +61,10 @@ JLW_EXPORT const char *jlw_error_message(const jl_error *err) { return err->mess
 
 /* Stable lower-case name of a status code (static storage). */
 JLW_EXPORT const char *jlw_status_name(int status) { return jl_status_name((jl_status)status); }
+
+/* Bytes of the wasm heap currently allocated (malloc's in-use count), for
+ * leak checks. */
+JLW_EXPORT uint32_t jlw_heap_used(void) { return (uint32_t)mallinfo().uordblks; }
 
 /* ---- classes (reflection) ---- */
 
@@ -183,6 +188,9 @@ JLW_EXPORT int jlw_world_load_entity_text(jl_world *world, const char *path, con
     id_out[1] = (uint32_t)(entity->id >> 32);
     return JL_OK;
 }
+
+/* jl_world_mark_all_dirty: the next save rewrites every file. */
+JLW_EXPORT void jlw_world_mark_all_dirty(jl_world *world) { jl_world_mark_all_dirty(world); }
 
 JLW_EXPORT uint32_t jlw_world_count(const jl_world *world) { return jl_world_count(world); }
 

@@ -62,3 +62,17 @@ export function parseJasset(text) {
   }
   return out;
 }
+
+/** A small deterministic random generator (mulberry32): next() in [0, 1). */
+export function rng(seed) {
+  let state = seed >>> 0;
+  const next = () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  next.int = (n) => Math.floor(next() * n);
+  return next;
+}

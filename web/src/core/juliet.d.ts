@@ -122,6 +122,8 @@ export declare class World {
   remove(id: EntityId): void;
   /** path only for a world with no directory yet (snapshot or newWorld). */
   save(path?: string): SaveReport;
+  /** The next save rewrites every file (canonical form). */
+  markAllDirty(): void;
   diagnostics(): Diagnostic[];
   /** Asynchronous: deflate runs through CompressionStream. */
   snapshot(): Promise<string>;
@@ -145,6 +147,8 @@ export declare class Juliet {
   removeFiles(dir: string): void;
   /** Size of the wasm memory in bytes. */
   heapBytes(): number;
+  /** Bytes currently allocated by the C heap. */
+  heapUsed(): number;
 }
 
 /** Loads the module once; every call returns the same promise. */

@@ -40,6 +40,7 @@ const EXPORTS = {
   jlw_error_path: ['number', ['number']],
   jlw_error_message: ['number', ['number']],
   jlw_status_name: ['number', ['number']],
+  jlw_heap_used: ['number', []],
   jlw_class_count: ['number', []],
   jlw_class_name: ['number', ['number']],
   jlw_class_version: ['number', ['number']],
@@ -53,6 +54,7 @@ const EXPORTS = {
   jlw_world_load: ['number', ['number', 'string']],
   jlw_world_check_references: ['number', ['number']],
   jlw_world_load_entity_text: ['number', ['number', 'string', 'number', 'number', 'number', 'number']],
+  jlw_world_mark_all_dirty: [null, ['number']],
   jlw_world_count: ['number', ['number']],
   jlw_world_rows: ['number', ['number', 'number', 'number', 'number', 'number', 'number']],
   jlw_entity_state: ['number', ['number', 'number', 'number']],
@@ -646,9 +648,14 @@ export class Juliet {
     remove(root);
   }
 
-  /** Bytes of wasm memory in use by the module (it only grows). */
+  /** Bytes of wasm memory the module has (it only grows). */
   heapBytes() {
     return this._m.HEAPU8.length;
+  }
+
+  /** Bytes of that memory currently allocated by the C heap (leak checks). */
+  heapUsed() {
+    return this._c.jlw_heap_used() >>> 0;
   }
 }
 
@@ -1034,6 +1041,14 @@ export class World {
       throw err;
     }
     return { written, deleted };
+  }
+
+  /**
+   * Marks every entity and the settings dirty, so the next save rewrites
+   * every file in canonical form (read-only ones excepted).
+   */
+  markAllDirty() {
+    this._c.jlw_world_mark_all_dirty(this._live());
   }
 
   /**
