@@ -13,18 +13,52 @@
 
 /* ---- small helpers ---- */
 
-static bool is_space(char c) { return c == ' ' || c == '\t'; }
+/* Character classes of the tokenizer: 1 = key character [A-Za-z0-9_],
+ * 2 = blank (space, tab). A table lookup is one load per byte. */
+static const uint8_t char_class[256] = {
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0,
+    0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1,
+    0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+};
 
-static bool is_key_char(char c)
-{
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
-}
+static inline bool is_space(char c) { return char_class[(uint8_t)c] & 2; }
+static inline bool is_key_char(char c) { return char_class[(uint8_t)c] & 1; }
 
+/* A cheap key hash for duplicate detection: length and three bytes are
+ * enough to keep string compares rare for the dozen keys of a file. */
 static uint32_t hash_key(const char *key, size_t size)
 {
-    uint32_t h = 2166136261u; /* FNV-1a */
-    for (size_t i = 0; i < size; i++) h = (h ^ (uint8_t)key[i]) * 16777619u;
-    return h;
+    uint32_t h = (uint32_t)size * 0x9e3779b1u;
+    h ^= (uint8_t)key[0] * 0x85ebca77u;
+    h ^= (uint8_t)key[size - 1] * 0xc2b2ae3du;
+    h ^= (uint8_t)key[size / 2] * 0x27d4eb2fu;
+    return h ^ (h >> 15);
+}
+
+/* Length of the line at p: the offset of the first '\n' in [p, end), or
+ * end - p. Eight bytes at a time where the target is little-endian (x86,
+ * wasm): files are mostly short lines, and this loop is the tokenizer. */
+static size_t scan_line(const char *p, const char *end)
+{
+    const char *s = p;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    const uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
+    while (end - s >= 8) {
+        uint64_t v;
+        memcpy(&v, s, sizeof v);
+        uint64_t nl = v ^ (ones * '\n');
+        uint64_t hit = (nl - ones) & ~nl & highs;
+        if (hit) return (size_t)(s - p) + ((size_t)__builtin_ctzll(hit) >> 3);
+        s += 8;
+    }
+#endif
+    while (s < end && *s != '\n') s++;
+    return (size_t)(s - p);
 }
 
 static int hex_value(char c)
@@ -56,25 +90,26 @@ jl_status jl_archive_tokenize(jl_archive *ar, jl_arena *arena, const char *text,
     const char *p = text, *end = text + size;
     if (size >= 3 && (uint8_t)p[0] == 0xEF && (uint8_t)p[1] == 0xBB && (uint8_t)p[2] == 0xBF) p += 3;
 
+    /* One fast pass for NUL bytes (libc's memchr is vectorized); the line
+     * loop then only looks for line ends. */
+    const char *first_nul = memchr(p, '\0', (size_t)(end - p));
+    if (!first_nul) first_nul = end;
     uint32_t count = 0, line = 0;
     uint64_t seen = 0; /* one bit per key hash bucket: most files need no string compare */
     jl_archive_entry *pending = NULL; /* a key waiting for its value line */
     while (p < end) {
         line++;
-        const char *nl = memchr(p, '\n', (size_t)(end - p));
-        const char *line_end = nl ? nl : end;
-        size_t raw = (size_t)(line_end - p);
+        size_t raw = scan_line(p, end);
         if (raw > JL_ARCHIVE_LINE_MAX)
             return jl_error_set(err, JL_ERR_PARSE, path, line, JL_ARCHIVE_LINE_MAX + 1,
                                 "line longer than %d bytes", JL_ARCHIVE_LINE_MAX);
-        const char *nul = memchr(p, '\0', raw);
-        if (nul)
-            return jl_error_set(err, JL_ERR_PARSE, path, line, (uint32_t)(nul - p) + 1,
-                                "embedded NUL byte");
+        const char *line_end = p + raw;
+        if (first_nul < line_end)
+            return jl_error_set(err, JL_ERR_PARSE, path, line, (uint32_t)(first_nul - p) + 1, "embedded NUL byte");
         const char *s = p, *e = line_end;
         if (e > s && e[-1] == '\r') e--;
         while (e > s && is_space(e[-1])) e--;
-        const char *next = nl ? nl + 1 : end;
+        const char *next = line_end < end ? line_end + 1 : end;
         if (e == s) { /* blank line */
             p = next;
             continue;
@@ -139,7 +174,17 @@ jl_status jl_archive_tokenize(jl_archive *ar, jl_arena *arena, const char *text,
     return JL_OK;
 }
 
-static jl_archive_entry *find_entry(jl_archive *ar, const char *key, size_t size)
+/* True if the entry's key is the NUL-terminated key. Keys are short: an
+ * inline loop beats strlen plus memcmp. */
+static inline bool key_is(const jl_archive_entry *e, const char *key)
+{
+    uint32_t i = 0;
+    for (; i < e->key_size; i++)
+        if (e->key[i] != key[i]) return false; /* also stops at key's NUL */
+    return key[i] == '\0';
+}
+
+static jl_archive_entry *find_entry(jl_archive *ar, const char *key)
 {
     uint32_t n = ar->entry_count;
     if (n == 0) return NULL;
@@ -147,7 +192,7 @@ static jl_archive_entry *find_entry(jl_archive *ar, const char *key, size_t size
     uint32_t i = ar->next_lookup < n ? ar->next_lookup : 0;
     for (uint32_t k = 0; k < n; k++) {
         jl_archive_entry *e = &ar->entries[i];
-        if (e->key_size == size && memcmp(e->key, key, size) == 0) {
+        if (key_is(e, key)) {
             ar->next_lookup = i + 1;
             return e;
         }
@@ -156,10 +201,7 @@ static jl_archive_entry *find_entry(jl_archive *ar, const char *key, size_t size
     return NULL;
 }
 
-jl_archive_entry *jl_archive_find(jl_archive *ar, const char *key)
-{
-    return find_entry(ar, key, strlen(key));
-}
+jl_archive_entry *jl_archive_find(jl_archive *ar, const char *key) { return find_entry(ar, key); }
 
 /* ---- values ---- */
 
@@ -479,7 +521,7 @@ static jl_status read_entry(jl_archive *ar, jl_archive_entry *e, jl_field_type t
 
 jl_status jl_archive_read_field(jl_archive *ar, const jl_field *field, void *derived)
 {
-    jl_archive_entry *e = find_entry(ar, field->name, strlen(field->name));
+    jl_archive_entry *e = find_entry(ar, field->name);
     if (!e) return JL_OK; /* absent: the default stays (spec 3.3) */
     return read_entry(ar, e, field->type, field->flags, (char *)derived + field->offset);
 }
@@ -631,19 +673,21 @@ jl_status jl_archive_read_entity(jl_archive *ar, jl_entity *entity, uint64_t *id
 {
     const jl_class *cls = entity->derived_kind;
     jl_status s;
+    /* Look keys up in canonical order: each search then hits at once. */
+    ar->next_lookup = 0;
     jl_archive_entry *e = jl_archive_find(ar, "asset_type");
     if (e) {
         e->used = true;
         if (!word_is(e->value, e->value_size, "entity_instance"))
             return entry_value_error(ar, e, 0, "expected entity_instance");
     }
+    jl_archive_entry *id_entry = jl_archive_find(ar, "id");
     e = jl_archive_find(ar, "class");
     if (e) e->used = true;
-    e = jl_archive_find(ar, "id");
-    if (!e) return parse_error(ar, 0, 0, "missing key '%s'%s", "id", "");
+    if (!id_entry) return parse_error(ar, 0, 0, "missing key '%s'%s", "id", "");
     uint64_t id = 0;
-    if ((s = read_entry(ar, e, JL_FIELD_ENTITY_REF, 0, &id)) != JL_OK) return s;
-    if (id == 0) return entry_value_error(ar, e, 0, "an entity ID of zero is not allowed");
+    if ((s = read_entry(ar, id_entry, JL_FIELD_ENTITY_REF, 0, &id)) != JL_OK) return s;
+    if (id == 0) return entry_value_error(ar, id_entry, 0, "an entity ID of zero is not allowed");
     if ((s = read_version(ar, "version", &ar->file_version)) != JL_OK) return s;
     if ((s = read_version(ar, "class_version", &ar->class_version)) != JL_OK) return s;
     entity->position.w = 1.0f; /* spec 3.6: w is 1 whether or not the file has a position */
@@ -663,13 +707,25 @@ jl_status jl_archive_read_entity(jl_archive *ar, jl_entity *entity, uint64_t *id
     return JL_OK;
 }
 
+/* The spec's find_class_by_name, with a direct name compare first: a
+ * handful of classes, so comparing names beats hashing one. */
+static const jl_class *find_class(const char *name, size_t size)
+{
+    uint32_t n = jl_class_count();
+    for (uint32_t k = 0; k < n; k++) {
+        const jl_class *cls = jl_class_at(k);
+        if (cls && strncmp(cls->name, name, size) == 0 && cls->name[size] == '\0') return cls;
+    }
+    return jl_class_find_by_name(name, size);
+}
+
 jl_status jl_entity_deserialize_in_place(jl_entity_manager *manager, jl_archive *ar, jl_entity **out)
 {
     *out = NULL;
     /* 1. The class first: it decides what to allocate. */
     jl_archive_entry *e = jl_archive_find(ar, "class");
     if (!e) return parse_error(ar, 0, 0, "missing key '%s'%s", "class", "");
-    const jl_class *cls = jl_class_find_by_name(e->value, e->value_size);
+    const jl_class *cls = find_class(e->value, e->value_size);
     if (!cls)
         return jl_error_set(ar->err, JL_ERR_UNKNOWN_CLASS, ar->path, e->value_line, e->value_col,
                             "unknown class '%.*s'", (int)e->value_size, e->value);

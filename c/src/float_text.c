@@ -192,6 +192,50 @@ static void shortest(uint32_t ieee_mantissa, uint32_t ieee_exponent, uint32_t *d
     *exponent = e10 + removed;
 }
 
+/* The common case of hand-made data, without Ryu: a float in [2^-10, 2^24)
+ * that is k / 10^d for the smallest d <= 9 ("12.5", "-483.22"). x = |v| *
+ * 10^d and the half-gap h to the neighbouring floats times 10^d are exact in
+ * double (24 + 21 bits), so "the integer k nearest x reads back as v" is
+ * |x - k| < h, or == h with v's mantissa even (ties to even). The smallest
+ * such d gives the shortest digits and k the closest of them: exactly what
+ * Ryu returns, because the rounding interval is symmetric around v when the
+ * mantissa field is not zero (the only case taken here). Checked against
+ * Ryu for every float of the range. */
+static bool short_decimal(float value, uint32_t ieee_mantissa, uint32_t ieee_exponent, uint32_t *digits,
+                          int32_t *exponent)
+{
+    if (ieee_mantissa == 0 || ieee_exponent < BIAS - 10 || ieee_exponent >= BIAS + 24) return false;
+    static const double pow10[10] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9};
+    const double v = value < 0 ? -(double)value : (double)value;
+    /* Half the distance between v and its neighbours: 2^(e - 24). */
+    uint64_t half_bits = (uint64_t)(ieee_exponent - BIAS - 24 + 1023) << 52;
+    double half;
+    memcpy(&half, &half_bits, sizeof half);
+    const bool even = (ieee_mantissa & 1) == 0;
+    for (int d = 0; d <= 9; d++) {
+        double x = v * pow10[d];
+        if (x >= 1e9) return false; /* more digits than a float ever needs */
+        uint32_t k = (uint32_t)x;
+        double frac = x - (double)k;
+        if (frac > 0.5 || (frac == 0.5 && (k & 1))) {
+            k++;
+            frac = 1.0 - frac;
+        }
+        double h = half * pow10[d];
+        if (frac < h || (frac == h && even)) {
+            if (d == 0)
+                while (k % 10 == 0) { /* k > 0: v >= 2^-10 */
+                    k /= 10;
+                    d--;
+                }
+            *digits = k;
+            *exponent = -d;
+            return true;
+        }
+    }
+    return false;
+}
+
 static uint32_t decimal_length(uint32_t v)
 {
     uint32_t n = 1;
@@ -207,6 +251,12 @@ static uint32_t copy_text(char *out, const char *text)
     uint32_t n = (uint32_t)strlen(text);
     memcpy(out, text, n);
     return n;
+}
+
+/* At most 9 digits: a loop beats a call to memcpy. */
+static inline void copy_digits(char *to, const char *from, uint32_t n)
+{
+    for (uint32_t i = 0; i < n; i++) to[i] = from[i];
 }
 
 uint32_t jl_f32_format(float value, char *out)
@@ -230,7 +280,13 @@ uint32_t jl_f32_format(float value, char *out)
 
     uint32_t digits;
     int32_t exponent;
-    shortest(ieee_mantissa, ieee_exponent, &digits, &exponent);
+    if (!short_decimal(value, ieee_mantissa, ieee_exponent, &digits, &exponent)) {
+        shortest(ieee_mantissa, ieee_exponent, &digits, &exponent);
+        while (digits % 10 == 0) { /* one spelling per value: "1.25", never "1.250" */
+            digits /= 10;
+            exponent++;
+        }
+    }
 
     char buf[10];
     const uint32_t length = decimal_length(digits);
@@ -242,26 +298,26 @@ uint32_t jl_f32_format(float value, char *out)
      * in ECMAScript Number::toString: value = 0.d1d2... * 10^point. */
     const int32_t point = exponent + (int32_t)length;
     if (point >= (int32_t)length && point <= 21) {
-        memcpy(out + pos, buf, length);
+        copy_digits(out + pos, buf, length);
         pos += length;
         for (int32_t i = (int32_t)length; i < point; i++) out[pos++] = '0';
     } else if (point > 0 && point <= 21) {
-        memcpy(out + pos, buf, (size_t)point);
+        copy_digits(out + pos, buf, (uint32_t)point);
         pos += (uint32_t)point;
         out[pos++] = '.';
-        memcpy(out + pos, buf + point, length - (uint32_t)point);
+        copy_digits(out + pos, buf + point, length - (uint32_t)point);
         pos += length - (uint32_t)point;
     } else if (point > -6 && point <= 0) {
         out[pos++] = '0';
         out[pos++] = '.';
         for (int32_t i = point; i < 0; i++) out[pos++] = '0';
-        memcpy(out + pos, buf, length);
+        copy_digits(out + pos, buf, length);
         pos += length;
     } else {
         out[pos++] = buf[0];
         if (length > 1) {
             out[pos++] = '.';
-            memcpy(out + pos, buf + 1, length - 1);
+            copy_digits(out + pos, buf + 1, length - 1);
             pos += length - 1;
         }
         out[pos++] = 'e';
@@ -475,6 +531,37 @@ jl_f32_parse_result jl_f32_parse(const char *text, size_t size, float *out, size
     if (i < size && text[i] == '-') {
         negative = true;
         i++;
+    }
+    /* Fast path: plain digits with an optional fraction, at most 19 in all
+     * (what files are made of: "12.5", "-483.22", "0"). One correctly rounded
+     * double division, then the double-to-float rounding, which is right
+     * unless the double sits exactly on a float midpoint. */
+    {
+        uint64_t w = 0;
+        size_t j = i, digits = 0, frac = 0;
+        while (j < size && is_digit(text[j])) w = w * 10 + (uint64_t)(text[j++] - '0');
+        digits = j - i;
+        if (j < size && text[j] == '.') {
+            size_t f0 = ++j;
+            while (j < size && is_digit(text[j])) w = w * 10 + (uint64_t)(text[j++] - '0');
+            frac = j - f0;
+            digits += frac;
+            if (frac == 0) digits = 0; /* "1." is not a number: the general path says where */
+        }
+        if (j == size && digits > 0 && digits <= FAST_DIGITS && w <= (1ull << 53) && frac <= 22) {
+            double q = (double)w / POW10[frac];
+            float f = (float)q;
+            bool safe = true;
+            if ((double)f != q) {
+                uint32_t fb = to_bits(f);
+                uint32_t other = (double)f < q ? fb + 1 : fb - 1;
+                safe = ((double)f + (double)from_bits(other)) * 0.5 != q;
+            }
+            if (safe && (f != 0.0f || w == 0)) {
+                *out = negative ? -f : f;
+                return JL_F32_OK;
+            }
+        }
     }
     if (equals_word(text + i, size - i, "inf")) {
         *out = negative ? -from_bits(0x7f800000u) : from_bits(0x7f800000u);

@@ -1,0 +1,212 @@
+/* bench_persistence.c - the persistence figures of the persistence issue:
+ *
+ *   save_mem        100k entities written to memory as .jasset text
+ *   load_mem        the same texts tokenized and deserialized in place
+ *   read_dir        10k files listed and read into memory, nothing else
+ *   load_dir        the same directory loaded as a world (ratio to read_dir)
+ *   save_all        10k entities saved, every one dirty (atomic writes)
+ *   save_one_dirty  the same world saved with one dirty entity
+ *
+ * Each figure is total time / n (ns per entity, report.h); each is the best
+ * of several runs so a stray scheduler hiccup does not decide it. The 10k
+ * world lives in a temporary directory that is removed at the end. */
+#define _POSIX_C_SOURCE 200809L
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "juliet/archive.h"
+#include "juliet/fs.h"
+#include "juliet/platform.h"
+#include "juliet/world.h"
+#include "juliet/world_gen.h"
+#include "report.h"
+
+enum { MEM_N = 100000, DIR_N = 10000, RUNS = 5 };
+
+static uint64_t best(uint64_t a, uint64_t b) { return a < b ? a : b; }
+
+static void die(const char *what)
+{
+    fprintf(stderr, "bench_persistence: %s\n", what);
+    exit(1);
+}
+
+/* ---- from memory ---- */
+
+static void bench_memory(void)
+{
+    jl_world source;
+    jl_world_desc desc = {.capacity = MEM_N, .id_tag = jl_world_gen_tag(7)};
+    if (jl_world_init(&source, &desc) != JL_OK || jl_world_generate(&source, MEM_N, 7) != JL_OK)
+        die("cannot generate 100k entities");
+    jl_arena text_arena, offsets_arena;
+    if (jl_arena_init(&text_arena, (size_t)512 << 20) != JL_OK ||
+        jl_arena_init(&offsets_arena, (MEM_N + 1) * sizeof(size_t) + 4096) != JL_OK)
+        die("out of memory");
+    size_t *offsets = jl_arena_push(&offsets_arena, (MEM_N + 1) * sizeof(size_t), _Alignof(size_t));
+
+    /* save_mem: every entity appended to one buffer, one archive each. */
+    uint64_t save_ns = UINT64_MAX;
+    const char *all = NULL;
+    for (int run = 0; run < RUNS; run++) {
+        jl_arena_pop_to(&text_arena, 0);
+        uint64_t t0 = jl_platform_now_ns();
+        uint32_t i = 0;
+        size_t total = 0;
+        for (jl_entity *e = jl_entities_first(&source.manager); e; e = jl_entities_next(&source.manager, e)) {
+            jl_archive ar;
+            jl_archive_begin_write(&ar, &text_arena);
+            jl_archive_write_entity(&ar, e, NULL, 0);
+            const char *text;
+            size_t size;
+            if (jl_archive_end_write(&ar, &text, &size) != JL_OK) die("write failed");
+            if (i == 0) all = text;
+            offsets[i++] = total;
+            total += size;
+        }
+        offsets[i] = total;
+        save_ns = best(save_ns, jl_platform_now_ns() - t0);
+    }
+    bench_report("save_mem", MEM_N, save_ns);
+    bench_note("  %.1f MB of .jasset text, %.0f bytes per entity", (double)offsets[MEM_N] / 1e6,
+               (double)offsets[MEM_N] / MEM_N);
+
+    /* load_mem: tokenize + in-place deserialize into a fresh world. */
+    uint64_t load_ns = UINT64_MAX;
+    for (int run = 0; run < RUNS; run++) {
+        jl_world w;
+        if (jl_world_init(&w, &(jl_world_desc){.capacity = MEM_N}) != JL_OK) die("world init failed");
+        uint64_t t0 = jl_platform_now_ns();
+        for (uint32_t i = 0; i < MEM_N; i++) {
+            if (jl_world_load_entity_text(&w, NULL, all + offsets[i], offsets[i + 1] - offsets[i], false, NULL,
+                                          NULL) != JL_OK)
+                die("load failed");
+        }
+        load_ns = best(load_ns, jl_platform_now_ns() - t0);
+        bench_consume(jl_world_count(&w));
+        jl_world_shutdown(&w);
+    }
+    bench_report("load_mem", MEM_N, load_ns);
+    jl_arena_release(&text_arena);
+    jl_arena_release(&offsets_arena);
+    jl_world_shutdown(&source);
+}
+
+/* ---- from a directory ---- */
+
+static void remove_tree(const char *path)
+{
+    DIR *d = opendir(path);
+    if (!d) {
+        unlink(path);
+        return;
+    }
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..")) continue;
+        char child[1024];
+        snprintf(child, sizeof child, "%.500s/%.500s", path, e->d_name);
+        remove_tree(child);
+    }
+    closedir(d);
+    rmdir(path);
+}
+
+/* Lists Entities/ and reads every file, as the loader does, minus parsing. */
+static uint64_t read_everything(const char *dir, jl_arena *arena)
+{
+    const jl_fs *fs = jl_fs_native();
+    char entities[512], path[1024];
+    snprintf(entities, sizeof entities, "%s/Entities", dir);
+    jl_arena_pop_to(arena, 0);
+    jl_fs_entry *list;
+    uint32_t n;
+    if (fs->list_dir(fs, entities, arena, &list, &n)) die("cannot list the world");
+    uint64_t bytes = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        size_t mark = arena->used;
+        jl_fs_join(path, sizeof path, entities, list[i].name);
+        char *data;
+        size_t size;
+        if (fs->read_file(fs, path, arena, &data, &size)) die("cannot read a file");
+        bytes += size;
+        jl_arena_pop_to(arena, mark);
+    }
+    return bytes;
+}
+
+static void bench_directory(void)
+{
+    char dir[] = "/tmp/juliet_bench_XXXXXX";
+    if (!mkdtemp(dir)) die("cannot create a temporary directory");
+    {
+        jl_world w;
+        jl_world_desc desc = {.id_tag = jl_world_gen_tag(11)};
+        if (jl_world_init(&w, &desc) != JL_OK || jl_world_generate(&w, DIR_N, 11) != JL_OK) die("cannot generate");
+        if (jl_world_save(&w, dir, NULL) != JL_OK) die("cannot save the 10k world");
+        jl_world_shutdown(&w);
+    }
+    jl_arena arena;
+    if (jl_arena_init(&arena, (size_t)64 << 20) != JL_OK) die("out of memory");
+
+    /* Warm the page cache once, then alternate the two measurements. */
+    bench_consume(read_everything(dir, &arena));
+    uint64_t read_ns = UINT64_MAX, load_ns = UINT64_MAX;
+    for (int run = 0; run < RUNS; run++) {
+        uint64_t t0 = jl_platform_now_ns();
+        bench_consume(read_everything(dir, &arena));
+        read_ns = best(read_ns, jl_platform_now_ns() - t0);
+
+        jl_world w;
+        if (jl_world_init(&w, NULL) != JL_OK) die("world init failed");
+        t0 = jl_platform_now_ns();
+        if (jl_world_load(&w, dir) != JL_OK || jl_world_count(&w) != DIR_N) die("load failed");
+        load_ns = best(load_ns, jl_platform_now_ns() - t0);
+        jl_world_shutdown(&w);
+    }
+    bench_report("read_dir", DIR_N, read_ns);
+    bench_report("load_dir", DIR_N, load_ns);
+    bench_note("  load_dir / read_dir = %.2f (target <= 1.5)", (double)load_ns / (double)read_ns);
+
+    /* Saves: everything dirty, then one dirty entity. */
+    jl_world w;
+    if (jl_world_init(&w, NULL) != JL_OK || jl_world_load(&w, dir) != JL_OK) die("load failed");
+    uint64_t all_ns = UINT64_MAX, one_ns = UINT64_MAX;
+    uint32_t one_written = 0;
+    for (int run = 0; run < 3; run++) {
+        jl_world_mark_all_dirty(&w);
+        jl_save_report report;
+        uint64_t t0 = jl_platform_now_ns();
+        if (jl_world_save(&w, dir, &report) != JL_OK) die("save failed");
+        all_ns = best(all_ns, jl_platform_now_ns() - t0);
+    }
+    for (int run = 0; run < RUNS; run++) {
+        jl_entity *e = jl_entities_first(&w.manager);
+        for (int k = 0; k < run * 97; k++) e = jl_entities_next(&w.manager, e);
+        jl_entity_set_position(e, (float)run, 1, 2);
+        jl_save_report report;
+        uint64_t t0 = jl_platform_now_ns();
+        if (jl_world_save(&w, dir, &report) != JL_OK) die("save failed");
+        one_ns = best(one_ns, jl_platform_now_ns() - t0);
+        one_written = report.written_count;
+    }
+    bench_report("save_all", DIR_N, all_ns);
+    bench_report("save_one_dirty", DIR_N, one_ns);
+    bench_note("  one dirty entity: %u file written, %.3f%% of a full save (target <= 1%%)", one_written,
+               100.0 * (double)one_ns / (double)all_ns);
+    jl_world_shutdown(&w);
+    jl_arena_release(&arena);
+    remove_tree(dir);
+}
+
+int main(int argc, char **argv)
+{
+    bench_init(argc, argv);
+    bench_memory();
+    bench_directory();
+    return 0;
+}
