@@ -1,0 +1,275 @@
+/* test_cli.c - the `juliet` tool as a user runs it: exit codes, the
+ * path:line:col lines of validate, stats, fmt and gen. Each test runs the
+ * built binary (build/native/juliet, found next to this test's directory)
+ * on copies of assets/ in temporary directories. Natively only: a wasm
+ * test cannot start processes. */
+#include "persist_util.h"
+
+#include <sys/wait.h>
+
+#include "test.h"
+
+static char juliet[1024];
+static char output[1 << 16];
+static char dir[256], dir2[256];
+
+/* Finds build/native/juliet from build/native/tests/native/test_cli. */
+static bool find_juliet(void)
+{
+    char self[1024];
+    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (n <= 0) return false;
+    self[n] = '\0';
+    for (int up = 0; up < 3; up++) {
+        char *slash = strrchr(self, '/');
+        if (!slash) return false;
+        *slash = '\0';
+    }
+    pu_join(juliet, sizeof juliet, self, "juliet");
+    return access(juliet, X_OK) == 0;
+}
+
+/* Runs `juliet ARGS` with stdout and stderr in `output`; returns the exit
+ * status (-1 if it did not exit normally). */
+static int run(const char *args)
+{
+    char command[4096];
+    snprintf(command, sizeof command, "%s %s 2>&1", juliet, args);
+    FILE *p = popen(command, "r");
+    if (!p) return -1;
+    size_t n = fread(output, 1, sizeof output - 1, p);
+    output[n] = '\0';
+    int status = pclose(p);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+static bool copy_of(const char *source)
+{
+    CHECK_OR_FALSE(pu_temp_dir(dir, sizeof dir));
+    CHECK_OR_FALSE(pu_copy_tree(source, dir));
+    return true;
+}
+
+/* Starts a test that runs the tool. A wasm build cannot start processes:
+ * there the tests end at once (the native run covers the tool). */
+#ifdef __EMSCRIPTEN__
+#define NEED_JULIET() return
+#else
+#define NEED_JULIET() CHECK(find_juliet())
+#endif
+
+static void finish(void)
+{
+    pu_remove_tree(dir);
+    if (dir2[0]) pu_remove_tree(dir2);
+    dir2[0] = '\0';
+}
+
+static int count_lines(const char *text)
+{
+    int n = 0;
+    for (; *text; text++) n += *text == '\n';
+    return n;
+}
+
+TEST(validate_accepts_the_sample_world)
+{
+    NEED_JULIET();
+    CHECK(copy_of(ASSETS "/sample_world"));
+    char args[512];
+    snprintf(args, sizeof args, "validate %s", dir);
+    CHECK(run(args) == 0);
+    CHECK(strstr(output, "36 entities, 0 problems") != NULL);
+    finish();
+}
+
+TEST(validate_reports_a_duplicate_id_with_both_paths)
+{
+    NEED_JULIET();
+    CHECK(copy_of(ASSETS "/malformed/worlds/duplicate_id"));
+    char args[512];
+    snprintf(args, sizeof args, "validate %s", dir);
+    CHECK(run(args) == 1);
+    char expected[1024];
+    snprintf(expected, sizeof expected,
+             "%s/Entities/4294967298.jasset:4:1: duplicate entity ID 0x0000000100000001: already loaded from "
+             "%s/Entities/4294967297.jasset\n",
+             dir, dir);
+    CHECK(strstr(output, expected) != NULL);
+    finish();
+}
+
+TEST(validate_reports_a_reference_to_a_missing_entity)
+{
+    NEED_JULIET();
+    CHECK(copy_of(ASSETS "/malformed/worlds/dangling_reference"));
+    char args[512];
+    snprintf(args, sizeof args, "validate %s", dir);
+    CHECK(run(args) == 1);
+    char expected[512];
+    snprintf(expected, sizeof expected, "%s/Entities/4294967299.jasset:22:1: reference to missing entity", dir);
+    CHECK(strstr(output, expected) != NULL);
+    finish();
+}
+
+TEST(validate_reports_every_bad_file_and_changes_nothing)
+{
+    NEED_JULIET();
+    CHECK(copy_of(ASSETS "/sample_world"));
+    char a[512], b[512], tmp[512];
+    pu_join(a, sizeof a, dir, "Entities/1.jasset");
+    pu_join(b, sizeof b, dir, "Entities/2.jasset");
+    pu_join(tmp, sizeof tmp, dir, "Entities/3.jasset.tmp");
+    static const char text_a[] = "; id\n0x1\n; class\nLamp\n";
+    static const char text_b[] = "; id\n0x2\n; class\nInert\n; mesh_instance\n-4\n";
+    CHECK(pu_write(a, text_a, sizeof text_a - 1));
+    CHECK(pu_write(b, text_b, sizeof text_b - 1));
+    CHECK(pu_write(tmp, "partial", 7));
+    char args[512];
+    snprintf(args, sizeof args, "validate %s", dir);
+    CHECK(run(args) == 1);
+    char line_a[600], line_b[600];
+    snprintf(line_a, sizeof line_a, "%s:4:1: unknown class 'Lamp'", a);
+    snprintf(line_b, sizeof line_b, "%s:6:1: mesh_instance: expected a whole number", b);
+    CHECK(strstr(output, line_a) && strstr(output, line_b));
+    CHECK(strstr(output, "36 entities, 2 problems"));
+    CHECK(pu_exists(tmp)); /* validate is read-only */
+    finish();
+}
+
+TEST(validate_without_arguments_fails_with_one_line)
+{
+    NEED_JULIET();
+    CHECK(run("validate") == 2);
+    CHECK(count_lines(output) == 1);
+    CHECK(strncmp(output, "juliet validate: ", 17) == 0);
+    CHECK(run("frobnicate") == 2);
+    CHECK(count_lines(output) == 1);
+}
+
+TEST(every_command_has_help)
+{
+    NEED_JULIET();
+    static const char *const commands[] = {"validate", "stats", "fmt", "gen"};
+    for (int i = 0; i < 4; i++) {
+        char args[64];
+        snprintf(args, sizeof args, "%s --help", commands[i]);
+        CHECK(run(args) == 0);
+        CHECK(strncmp(output, "usage: juliet ", 14) == 0);
+    }
+    CHECK(run("--help") == 0);
+    CHECK(strstr(output, "validate") && strstr(output, "stats") && strstr(output, "fmt") && strstr(output, "gen"));
+}
+
+TEST(stats_counts_entities_per_class_as_json)
+{
+    NEED_JULIET();
+    CHECK(copy_of(ASSETS "/sample_world"));
+    char args[512];
+    snprintf(args, sizeof args, "stats %s --json", dir);
+    CHECK(run(args) == 0);
+    CHECK(strstr(output, "\"Inert\": {\"entities\": 16, ") != NULL);
+    CHECK(strstr(output, "\"Light\": {\"entities\": 8, ") != NULL);
+    CHECK(strstr(output, "\"Prop\": {\"entities\": 12, ") != NULL);
+    CHECK(strstr(output, "\"entities\": 36, ") != NULL);
+    CHECK(strstr(output, "\"failed_files\": 0}") != NULL);
+    snprintf(args, sizeof args, "stats %s", dir);
+    CHECK(run(args) == 0);
+    CHECK(strstr(output, "total") != NULL);
+    CHECK(run("stats --frob") == 2);
+    finish();
+}
+
+TEST(fmt_check_lists_files_not_in_canonical_form)
+{
+    NEED_JULIET();
+    CHECK(copy_of(ASSETS "/sample_world"));
+    char args[512];
+    snprintf(args, sizeof args, "fmt %s --check", dir);
+    CHECK(run(args) == 0);
+    /* Make one file non-canonical: CRLF line ends, keys out of order. */
+    char path[512];
+    pu_join(path, sizeof path, dir, "Entities/8620766500065640449.jasset");
+    size_t n = 0;
+    char *text = pu_read(path, &n);
+    CHECK(text != NULL);
+    char *crlf = malloc(2 * n + 1);
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (text[i] == '\n') crlf[m++] = '\r';
+        crlf[m++] = text[i];
+    }
+    CHECK(pu_write(path, crlf, m));
+    CHECK(run(args) == 1);
+    CHECK(strstr(output, path) != NULL);
+    CHECK(strstr(output, "1 file would be reformatted"));
+    /* fmt rewrites exactly that file, back to the original bytes. */
+    snprintf(args, sizeof args, "fmt %s", dir);
+    CHECK(run(args) == 0);
+    CHECK(strstr(output, "1 file reformatted"));
+    size_t back_n = 0;
+    char *back = pu_read(path, &back_n);
+    CHECK(back && back_n == n && memcmp(back, text, n) == 0);
+    free(text);
+    free(crlf);
+    free(back);
+    CHECK(pu_same_tree(ASSETS "/sample_world", dir));
+    finish();
+}
+
+TEST(fmt_never_rewrites_a_file_that_fails_to_load)
+{
+    NEED_JULIET();
+    CHECK(copy_of(ASSETS "/sample_world"));
+    char bad[512];
+    pu_join(bad, sizeof bad, dir, "Entities/7.jasset");
+    static const char text[] = "; id\n0x7\n; class\nInert\n; mesh_instance\nseven\n";
+    CHECK(pu_write(bad, text, sizeof text - 1));
+    char args[512];
+    snprintf(args, sizeof args, "fmt %s", dir);
+    CHECK(run(args) == 1);
+    size_t n = 0;
+    char *after = pu_read(bad, &n);
+    CHECK(after && n == sizeof text - 1 && memcmp(after, text, n) == 0);
+    free(after);
+    finish();
+}
+
+TEST(gen_is_deterministic)
+{
+    NEED_JULIET();
+    CHECK(pu_temp_dir(dir, sizeof dir));
+    CHECK(pu_temp_dir(dir2, sizeof dir2));
+    char args[512];
+    snprintf(args, sizeof args, "gen %s/w --count 200 --seed 9", dir);
+    CHECK(run(args) == 0);
+    snprintf(args, sizeof args, "gen %s/w --count 200 --seed 9", dir2);
+    CHECK(run(args) == 0);
+    char a[512], b[512];
+    pu_join(a, sizeof a, dir, "w");
+    pu_join(b, sizeof b, dir2, "w");
+    CHECK(pu_same_tree(a, b));
+    pu_join(a, sizeof a, dir, "w/Entities");
+    CHECK(pu_count(a) == 200);
+    snprintf(args, sizeof args, "validate %s/w", dir);
+    CHECK(run(args) == 0);
+    finish();
+}
+
+TEST(gen_refuses_an_existing_world_and_bad_counts)
+{
+    NEED_JULIET();
+    CHECK(copy_of(ASSETS "/sample_world"));
+    char args[512];
+    snprintf(args, sizeof args, "gen %s --count 5", dir);
+    CHECK(run(args) == 2);
+    CHECK(strstr(output, "already holds a world") && count_lines(output) == 1);
+    snprintf(args, sizeof args, "gen %s/new --count zero", dir);
+    CHECK(run(args) == 2);
+    CHECK(count_lines(output) == 1);
+    snprintf(args, sizeof args, "gen %s/new", dir);
+    CHECK(run(args) == 2);
+    CHECK(strstr(output, "--count N is required"));
+    finish();
+}
+
