@@ -319,12 +319,21 @@ TEST(duplicate_id_is_rejected_and_rolled_back)
     jl_manager_shutdown(&manager);
 }
 
+static char *fixture_text; /* the archive points into it until drop_fixture */
+
+static void drop_fixture(jl_entity_manager *m)
+{
+    free(fixture_text);
+    fixture_text = NULL;
+    jl_manager_shutdown(m);
+}
+
 static jl_entity *load_fixture(jl_entity_manager *m, const char *name, jl_archive *ar_out)
 {
     char path[512];
     snprintf(path, sizeof path, ASSETS "/compat/%s", name);
     size_t size;
-    char *text = pu_read(path, &size); /* kept: the archive points into it */
+    char *text = fixture_text = pu_read(path, &size);
     if (!text) return NULL;
     jl_error err = {0};
     jl_entity *e = NULL;
@@ -356,7 +365,7 @@ TEST(migrates_light_version_1_range_to_radius)
     size_t size;
     const char *text = write_text(e, &size);
     CHECK(text && strstr(text, "; class_version\n2\n") && strstr(text, "; radius\n25.5\n") && !strstr(text, "range"));
-    jl_manager_shutdown(&manager);
+    drop_fixture(&manager);
 }
 
 TEST(newer_class_version_loads_read_only)
@@ -372,7 +381,7 @@ TEST(newer_class_version_loads_read_only)
     const char *unknown;
     size_t n = jl_archive_collect_unknown(&ar, &scratch, &unknown);
     CHECK(n == strlen("; flicker_hz\n7.5\n") && memcmp(unknown, "; flicker_hz\n7.5\n", n) == 0);
-    jl_manager_shutdown(&manager);
+    drop_fixture(&manager);
 }
 
 TEST(newer_base_version_loads_read_only)
@@ -385,7 +394,7 @@ TEST(newer_base_version_loads_read_only)
     CHECK(e != NULL);
     CHECK(e->flags & JL_ENTITY_READ_ONLY);
     CHECK(JL_DOWNCAST(jl_inert, e)->mesh_instance == 4);
-    jl_manager_shutdown(&manager);
+    drop_fixture(&manager);
 }
 
 TEST(unknown_keys_are_collected_verbatim_in_file_order)
@@ -401,7 +410,7 @@ TEST(unknown_keys_are_collected_verbatim_in_file_order)
     size_t n = jl_archive_collect_unknown(&ar, &scratch, &unknown);
     static const char expected[] = "; wind_factor\n0.3\n; tags\ncrate wooden\n";
     CHECK(n == sizeof expected - 1 && memcmp(unknown, expected, n) == 0);
-    jl_manager_shutdown(&manager);
+    drop_fixture(&manager);
 }
 
 TEST(value_parser_reports_the_column_of_the_problem)
