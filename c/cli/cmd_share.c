@@ -177,7 +177,7 @@ static bool read_stdin(jl_arena *arena, size_t limit, char **text, size_t *size)
     return !ferror(stdin);
 }
 
-static const char bomb[] = "it inflates beyond the snapshot size limit (an expansion bomb?)";
+static const char bomb[] = "it expands beyond the snapshot size limit (an expansion bomb?)";
 
 /* Raw inflate of in into a buffer growing on arena, never past
  * JL_SNAPSHOT_MAX_BYTES (plus one chunk). Rejects a stream that is cut

@@ -47,8 +47,19 @@ jl_status jl_base64url_decode(const char *text, size_t text_size, uint8_t *out,
                               size_t out_capacity, size_t *out_size, jl_error *err)
 {
     *out_size = 0;
+    /* Characters first: the most useful message names the bad one. */
+    for (size_t i = 0; i < text_size; i++) {
+        if (sextet(text[i]) >= 0) continue;
+        unsigned char c = (unsigned char)text[i];
+        uint32_t col = i < UINT32_MAX ? (uint32_t)(i + 1) : 0;
+        if (c == '=')
+            return jl_error_set(err, JL_ERR_CORRUPT, NULL, 1, col,
+                                "base64url: padding '=' at character %zu (links carry none)", i + 1);
+        return jl_error_set(err, JL_ERR_CORRUPT, NULL, 1, col,
+                            "base64url: character 0x%02x at %zu is not base64url", c, i + 1);
+    }
     if (text_size % 4 == 1)
-        return jl_error_set(err, JL_ERR_CORRUPT, NULL, 0, (uint32_t)(text_size <= UINT32_MAX ? text_size : 0),
+        return jl_error_set(err, JL_ERR_CORRUPT, NULL, 1, text_size < UINT32_MAX ? (uint32_t)text_size : 0,
                             "base64url: %zu characters cannot be a whole number of bytes", text_size);
     size_t need = jl_base64url_decoded_size_max(text_size);
     if (need > out_capacity)
@@ -59,17 +70,7 @@ jl_status jl_base64url_decode(const char *text, size_t text_size, uint8_t *out,
     unsigned bits = 0;
     size_t o = 0;
     for (size_t i = 0; i < text_size; i++) {
-        int v = sextet(text[i]);
-        if (v < 0) {
-            unsigned char c = (unsigned char)text[i];
-            uint32_t col = i + 1 <= UINT32_MAX ? (uint32_t)(i + 1) : 0;
-            if (c == '=')
-                return jl_error_set(err, JL_ERR_CORRUPT, NULL, 1, col,
-                                    "base64url: padding '=' at character %zu (links carry none)", i + 1);
-            return jl_error_set(err, JL_ERR_CORRUPT, NULL, 1, col,
-                                "base64url: character 0x%02x at %zu is not base64url", c, i + 1);
-        }
-        acc = acc << 6 | (uint32_t)v;
+        acc = acc << 6 | (uint32_t)sextet(text[i]);
         bits += 6;
         if (bits >= 8) {
             bits -= 8;
@@ -79,7 +80,7 @@ jl_status jl_base64url_decode(const char *text, size_t text_size, uint8_t *out,
     }
     /* Leftover bits must be zero: one text per byte string. */
     if (acc != 0)
-        return jl_error_set(err, JL_ERR_CORRUPT, NULL, 1, (uint32_t)(text_size <= UINT32_MAX ? text_size : 0),
+        return jl_error_set(err, JL_ERR_CORRUPT, NULL, 1, text_size < UINT32_MAX ? (uint32_t)text_size : 0,
                             "base64url: the last character has stray bits");
     *out_size = o;
     return JL_OK;

@@ -318,3 +318,135 @@ TEST(world_decode_rejects_another_settings_layout)
     CHECK(strstr(err.message, "world settings have other fields") != NULL);
     teardown();
 }
+
+/* ---- the fixtures of assets/snapshots (shared with the JS suites) ---- */
+
+static bool read_asset(const char *relative, char **data, size_t *size)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/snapshots/%s", JULIET_ASSETS_DIR, relative);
+    const jl_fs *fs = jl_fs_native();
+    int code = fs->read_file(fs, path, &arena, data, size);
+    if (code) fprintf(stderr, "cannot read %s\n", path);
+    return code == 0;
+}
+
+static bool fixture_refused(const char *name, const char *stage, const char *status, const char *fragment)
+{
+    char relative[256];
+    snprintf(relative, sizeof relative, "hostile/%s", name);
+    char *data;
+    size_t size;
+    CHECK_OR_FALSE(read_asset(relative, &data, &size));
+    jl_error err = {0};
+    if (strcmp(stage, "decode") == 0) {
+        jl_world world;
+        CHECK_OR_FALSE(jl_world_init(&world, NULL) == JL_OK);
+        jl_status st = jl_snapshot_decode_world((const uint8_t *)data, size, &world, &err);
+        uint32_t count = jl_world_count(&world);
+        jl_world_shutdown(&world);
+        if (st == JL_OK || strcmp(jl_status_name(st), status) != 0 || !strstr(err.message, fragment))
+            fprintf(stderr, "%s: got %s: %s\n", name, jl_status_name(st), err.message);
+        CHECK_OR_FALSE(strcmp(jl_status_name(st), status) == 0);
+        CHECK_OR_FALSE(strstr(err.message, fragment) != NULL);
+        CHECK_OR_FALSE(count == 0);
+        return true;
+    }
+    /* Links: base64url is this library's; inflate is the caller's, so for
+     * that stage the text must at least get through base64url. */
+    size_t text_size;
+    const char *text = jl_snapshot_link_payload(data, size, &text_size);
+    size_t capacity = jl_base64url_decoded_size_max(text_size) + 1;
+    uint8_t *bytes = jl_arena_push(&arena, capacity, 1);
+    CHECK_OR_FALSE(bytes != NULL);
+    size_t got;
+    jl_status st = jl_base64url_decode(text, text_size, bytes, capacity, &got, &err);
+    if (strcmp(stage, "base64url") == 0) {
+        CHECK_OR_FALSE(strcmp(jl_status_name(st), status) == 0);
+        CHECK_OR_FALSE(strstr(err.message, fragment) != NULL);
+    } else {
+        CHECK_OR_FALSE(strcmp(stage, "inflate") == 0);
+        CHECK_OR_FALSE(st == JL_OK);
+    }
+    return true;
+}
+
+TEST(every_hostile_fixture_is_refused_with_its_status_and_message)
+{
+    CHECK(jl_arena_init(&arena, 64u << 20) == JL_OK);
+    char *table;
+    size_t size;
+    CHECK(read_asset("hostile/expected.tsv", &table, &size));
+    uint32_t checked = 0;
+    char *line = table;
+    while (line < table + size) {
+        char *end = memchr(line, '\n', (size_t)(table + size - line));
+        if (!end) end = table + size;
+        *end = '\0';
+        if (line[0] && line[0] != '#') {
+            char *fields[4] = {line, "", "", ""};
+            int n = 1;
+            for (char *p = line; *p && n < 4; p++)
+                if (*p == '\t') {
+                    *p = '\0';
+                    fields[n++] = p + 1;
+                }
+            CHECK(n >= 3);
+            size_t mark = arena.used;
+            CHECK(fixture_refused(fields[0], fields[1], fields[2], fields[3]));
+            jl_arena_pop_to(&arena, mark);
+            checked++;
+        }
+        line = end + 1;
+    }
+    CHECK(checked >= 20);
+    jl_arena_release(&arena);
+}
+
+TEST(sample_world_fixture_saves_the_sample_world_byte_for_byte)
+{
+    CHECK(setup());
+    char *data;
+    size_t size;
+    CHECK(read_asset("valid/sample_world.jsnap", &data, &size));
+    jl_error err = {0};
+    CHECK(jl_snapshot_decode_world((const uint8_t *)data, size, &target, &err) == JL_OK);
+    char dir[256], sample[512];
+    CHECK(make_temp_dir(dir, sizeof dir, "fixture"));
+    CHECK(jl_world_save(&target, dir, NULL) == JL_OK);
+    snprintf(sample, sizeof sample, "%s/sample_world", JULIET_ASSETS_DIR);
+    uint32_t files = 0;
+    CHECK(same_tree(sample, dir, &files));
+    CHECK(files == jl_world_count(&target) + 1);
+    remove_tree(dir);
+    teardown();
+}
+
+/* Fails when the format or a class changes without the fixtures being
+ * regenerated (assets/snapshots/make_fixtures.py). */
+TEST(sample_world_encodes_to_its_fixture)
+{
+    CHECK(setup());
+    char path[512];
+    snprintf(path, sizeof path, "%s/sample_world", JULIET_ASSETS_DIR);
+    CHECK(jl_world_load(&source, path) == JL_OK);
+    jl_snapshot_bytes bytes;
+    CHECK(encode(&source, &bytes) == JL_OK);
+    char *data;
+    size_t size;
+    CHECK(read_asset("valid/sample_world.jsnap", &data, &size));
+    CHECK(size == bytes.size && memcmp(data, bytes.data, size) == 0);
+    teardown();
+}
+
+TEST(empty_world_fixture_decodes_to_no_entity)
+{
+    CHECK(setup());
+    char *data;
+    size_t size;
+    CHECK(read_asset("valid/empty_world.jsnap", &data, &size));
+    CHECK(jl_snapshot_decode_world((const uint8_t *)data, size, &target, NULL) == JL_OK);
+    CHECK(jl_world_count(&target) == 0);
+    CHECK(target.settings_dirty);
+    teardown();
+}
