@@ -7,9 +7,12 @@
  *   snapshot  jl_snapshot_encode -> raw deflate level 9 -> base64url
  *   tar.gz    base64 of a gzip -9 tar of Entities/<id>.jasset
  *   gzip      base64 of gzip -9 of the .jasset files concatenated
- * and the entities a 2,000-character link holds. Then encode and decode
- * ns/entity for 100,000 entities (JSON names snapshot_encode,
- * snapshot_decode). */
+ * and the entities a 2,000-character link holds; then the same for the
+ * richer world of `juliet gen --count 1000` (jl_world_generate: parents,
+ * intensities, settings). Then encode and decode ns/entity for 100,000
+ * entities (JSON names snapshot_encode, snapshot_decode for the manager
+ * codec; snapshot_encode_world, snapshot_decode_world for whole worlds,
+ * whose decoding goes through the world's .jasset loader). */
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
@@ -18,6 +21,8 @@
 #include "juliet/archive.h"
 #include "juliet/platform.h"
 #include "juliet/snapshot.h"
+#include "juliet/world.h"
+#include "juliet/world_gen.h"
 #include "report.h"
 
 static uint64_t rng;
@@ -160,6 +165,64 @@ static void size_comparison(void)
     jl_manager_shutdown(&m);
 }
 
+static size_t link_chars(const jl_snapshot_bytes *snap, int level)
+{
+    static uint8_t packed[8 << 20];
+    return jl_base64url_encoded_size(deflate_level(snap->data, snap->size, packed, sizeof packed, -15, level));
+}
+
+static void generated_world(void)
+{
+    enum { N = 1000 };
+    jl_world world;
+    jl_world_desc desc = {.capacity = N, .id_tag = jl_world_gen_tag(1)};
+    jl_arena arena;
+    if (jl_world_init(&world, &desc) != JL_OK || jl_arena_init(&arena, 64u << 20) != JL_OK) return;
+    jl_snapshot_bytes snap;
+    if (jl_world_generate(&world, N, 1) == JL_OK &&
+        jl_snapshot_encode_world(&world, &arena, &snap, NULL) == JL_OK) {
+        size_t chars = link_chars(&snap, 9);
+        bench_note("generated world (juliet gen --count %d --seed 1): %zu bytes encoded, %zu URL chars "
+                   "= %5.2f chars/entity",
+                   N, snap.size, chars, (double)chars / N);
+    }
+    jl_arena_release(&arena);
+    jl_world_shutdown(&world);
+}
+
+static void world_speed(void)
+{
+    enum { N = 100000, ROUNDS = 3 };
+    jl_world world, back;
+    jl_world_desc desc = {.capacity = N, .id_tag = jl_world_gen_tag(1)};
+    jl_arena arena;
+    if (jl_world_init(&world, &desc) != JL_OK || jl_arena_init(&arena, 256u << 20) != JL_OK) return;
+    if (jl_world_generate(&world, N, 1) != JL_OK) return;
+    uint64_t best_encode = UINT64_MAX, best_decode = UINT64_MAX;
+    jl_snapshot_bytes snap = {0};
+    for (int r = 0; r < ROUNDS; r++) {
+        jl_arena_pop_to(&arena, 0);
+        uint64_t t0 = jl_platform_now_ns();
+        if (jl_snapshot_encode_world(&world, &arena, &snap, NULL) != JL_OK) return;
+        uint64_t t1 = jl_platform_now_ns();
+        if (t1 - t0 < best_encode) best_encode = t1 - t0;
+    }
+    for (int r = 0; r < ROUNDS; r++) {
+        if (jl_world_init(&back, &desc) != JL_OK) return;
+        uint64_t t0 = jl_platform_now_ns();
+        jl_status st = jl_snapshot_decode_world(snap.data, snap.size, &back, NULL);
+        uint64_t t1 = jl_platform_now_ns();
+        bench_consume(jl_world_count(&back));
+        jl_world_shutdown(&back);
+        if (st != JL_OK) return;
+        if (t1 - t0 < best_decode) best_decode = t1 - t0;
+    }
+    bench_report("snapshot_encode_world", N, best_encode);
+    bench_report("snapshot_decode_world", N, best_decode);
+    jl_arena_release(&arena);
+    jl_world_shutdown(&world);
+}
+
 static void speed(void)
 {
     enum { N = 100000, ROUNDS = 5 };
@@ -198,6 +261,8 @@ int main(int argc, char **argv)
 {
     bench_init(argc, argv);
     size_comparison();
+    generated_world();
     speed();
+    world_speed();
     return 0;
 }
