@@ -268,6 +268,10 @@ static bool read_header(snap_decoder *d)
                              (unsigned)JL_SNAPSHOT_MAX_ENTITIES);
         d->classes[c] = (snap_class_entry){.cls = cls, .count = count};
     }
+    /* Before any scratch is taken: a world too small fails fast. */
+    if (total > d->room)
+        return snap_fail(r, JL_ERR_CAPACITY, "snapshot has %llu entities, the world takes %u more",
+                         (unsigned long long)total, d->room);
     /* Each ID takes at least one byte. */
     if (total > snap_left(r))
         return snap_fail(r, JL_ERR_CORRUPT, "truncated: %llu entities in %zu bytes",
@@ -481,9 +485,10 @@ jl_status snap_decoder_apply(snap_decoder *d, jl_entity_manager *m)
 }
 
 void snap_decoder_init(snap_decoder *d, const uint8_t *data, size_t size, jl_arena *scratch,
-                       jl_error *err)
+                       uint32_t room, jl_error *err)
 {
     *d = (snap_decoder){0};
+    d->room = room;
     d->r = (snap_reader){.start = data, .p = data, .end = data + size, .err = err};
     if (scratch) {
         d->scratch = scratch;
@@ -513,7 +518,8 @@ jl_status jl_snapshot_decode_manager(const uint8_t *data, size_t size, jl_arena 
                             "snapshot of %zu bytes exceeds the limit %u", size,
                             (unsigned)JL_SNAPSHOT_MAX_BYTES);
     snap_decoder d;
-    snap_decoder_init(&d, data ? data : (const uint8_t *)"", size, scratch, err);
+    snap_decoder_init(&d, data ? data : (const uint8_t *)"", size, scratch,
+                      manager->capacity - manager->count, err);
     jl_status st = JL_OK;
     if (!snap_decode_entities(&d) || !snap_decode_trailer(&d)) st = d.r.status;
     else if (d.flags & SNAP_FLAG_WORLD)

@@ -212,6 +212,7 @@ typedef struct snap_decoder {
     jl_arena own_scratch;
     bool owns_scratch;
     size_t mark;
+    uint32_t room;       /* most entities the target takes (checked early) */
     uint32_t flags;
     uint32_t class_count;
     snap_class_entry classes[JL_KIND_COUNT];
@@ -223,8 +224,9 @@ typedef struct snap_decoder {
     uint8_t *flags_of;
 } snap_decoder;
 
+/* room: how many entities the target can still take. */
 void snap_decoder_init(snap_decoder *d, const uint8_t *data, size_t size, jl_arena *scratch,
-                       jl_error *err);
+                       uint32_t room, jl_error *err);
 /* Reads and checks everything up to the world section. */
 bool snap_decode_entities(snap_decoder *d);
 /* Reads the column(s) of field f into entry's staging structs. */

@@ -267,7 +267,8 @@ jl_status jl_snapshot_decode_world(const uint8_t *data, size_t size, jl_world *w
                             "snapshot of %zu bytes exceeds the limit %u", size,
                             (unsigned)JL_SNAPSHOT_MAX_BYTES);
     snap_decoder d;
-    snap_decoder_init(&d, data ? data : (const uint8_t *)"", size, NULL, err);
+    snap_decoder_init(&d, data ? data : (const uint8_t *)"", size, NULL,
+                      world->manager.capacity - world->manager.count, err);
     world_section ws = {0};
     jl_status st = JL_OK;
     bool ok = snap_decode_entities(&d);

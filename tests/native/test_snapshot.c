@@ -596,7 +596,7 @@ TEST(rejects_more_entities_than_the_cap)
 TEST(rejects_counts_the_input_cannot_hold)
 {
     CHECK(setup(0));
-    header(100000); /* 100,000 IDs need at least as many bytes */
+    header(15000); /* 15,000 IDs need at least as many bytes */
     wv(1);
     finish();
     CHECK(rejected(JL_ERR_CORRUPT, "truncated"));
@@ -610,6 +610,15 @@ TEST(rejects_an_overlong_varint)
     w8(0x85), w8(0x00); /* 5 in two bytes */
     finish();
     CHECK(rejected(JL_ERR_CORRUPT, "malformed varint"));
+    teardown();
+}
+
+TEST(rejects_more_entities_than_the_world_takes_before_reading_them)
+{
+    CHECK(setup(10));
+    header(11);
+    finish(); /* no IDs at all: the count alone decides */
+    CHECK(rejected(JL_ERR_CAPACITY, "the world takes 10 more"));
     teardown();
 }
 

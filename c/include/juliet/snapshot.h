@@ -2,8 +2,12 @@
  *
  * Pipeline (share, then open):
  *
- *   world --jl_snapshot_encode--> bytes --deflate-raw--> packed --jl_base64url_encode--> text
- *   text  --jl_base64url_decode--> packed --inflate-raw (capped)--> bytes --jl_snapshot_decode--> world
+ *   world --jl_snapshot_encode_world--> bytes --deflate-raw--> packed --jl_base64url_encode--> text
+ *   text  --jl_base64url_decode--> packed --inflate-raw (capped)--> bytes --jl_snapshot_decode_world--> world
+ *
+ * (jl_snapshot_encode_manager / _decode_manager are the same codec for a
+ * bare entity manager: no settings, no unknown keys. A world should use the
+ * world functions, or it loses what only the world keeps.)
  *
  * The C codec does the first and last steps and base64url; deflate sits
  * outside it (the system zlib in the native CLI, CompressionStream /
@@ -53,12 +57,14 @@
  *     mode 0 (decimal): svarint E in [-22, 22], then the mantissas M as an
  *       integer column over a zigzag base (svarint base, u8 W <= 7, planes),
  *       |M| <= 2^53; value = (float)(M * 10^E computed in double). Then
- *       varint X exceptions: varint index gap, u32 float bits; an exception
- *       replaces the value at that index (its mantissa is written as base).
- *       The encoder picks E as the column's shortest common decimal
- *       exponent and checks every value reads back bit for bit, so 12.34
- *       costs the integer 1234; -0, infinities and values with no short
- *       decimal form become exceptions.
+ *       varint X exceptions: varint gap (the first index, then the distance
+ *       past the previous exception), u32 float bits; an exception replaces
+ *       the value at that index (its mantissa is written as base).
+ *       The encoder gives each value its shortest decimal form, picks the E
+ *       that makes the column smallest (the common exponent of its values,
+ *       unless a few outliers are cheaper as exceptions) and checks every
+ *       value reads back bit for bit, so 12.34 costs the integer 1234; -0,
+ *       infinities and values with no short decimal form become exceptions.
  *     mode 1 (bits): an integer column of the IEEE-754 bit patterns.
  *
  * Hostile input: the decoder reads only inside the given bytes, bounds
