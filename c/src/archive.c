@@ -178,10 +178,14 @@ jl_status jl_archive_tokenize(jl_archive *ar, jl_arena *arena, const char *text,
  * inline loop beats strlen plus memcmp. */
 static inline bool key_is(const jl_archive_entry *e, const char *key)
 {
-    uint32_t i = 0;
-    for (; i < e->key_size; i++)
-        if (e->key[i] != key[i]) return false; /* also stops at key's NUL */
-    return key[i] == '\0';
+    const uint32_t n = e->key_size;
+    /* The first byte rejects almost every miss; key is NUL-terminated, so a
+     * mismatch stops the loop before it reads past key's end. */
+    if (e->key[0] != key[0]) return false;
+    uint32_t i = 1;
+    for (; i < n; i++)
+        if (e->key[i] != key[i]) return false;
+    return key[n] == '\0';
 }
 
 static jl_archive_entry *find_entry(jl_archive *ar, const char *key)

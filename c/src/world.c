@@ -330,6 +330,9 @@ static jl_status load_entity(jl_world *w, const char *path, const char *dir, con
         uint32_t slot = (uint32_t)(entity - w->manager.entities);
         jl_world_extra *x = extra_of_slot(w, slot);
         if (x) *x = (jl_world_extra){.id = entity->id, .text = unknown, .dir = dir, .size = (uint32_t)unknown_size};
+        /* A newer file is never rewritten or deleted, even if the entity is
+         * destroyed behind the world's back. */
+        if (entity->flags & JL_ENTITY_READ_ONLY) guard_id(w, entity->id);
         record_refs(w, &ar, entity->derived_kind, path, entity->derived);
         w->stats.entities[entity->derived_kind->kind]++;
         w->stats.bytes[entity->derived_kind->kind] += size;
@@ -472,8 +475,13 @@ jl_status jl_world_load(jl_world *w, const char *dir)
         if (code) s = io_diagnostic(w, path, "read_file", code);
         else s = load_entity(w, path, stored_dir, text, size, false, NULL, NULL);
         if (s != JL_OK) {
-            /* Never rewrite or delete a file that did not load. */
-            guard_id(w, id_of_file_name(name));
+            /* Never rewrite or delete a file that did not load, unless it is
+             * the very file the live entity came from (the same directory
+             * loaded twice). */
+            uint64_t name_id = id_of_file_name(name);
+            const jl_entity *live = s == JL_ERR_DUPLICATE_ID ? jl_entity_find(&w->manager, name_id) : NULL;
+            const jl_world_extra *x = live ? find_extra(w, live) : NULL;
+            if (!(x && x->dir && strcmp(x->dir, dir) == 0)) guard_id(w, name_id);
             w->stats.files_failed++;
         }
         jl_arena_pop_to(&w->scratch, file_mark);

@@ -500,6 +500,11 @@ TEST(read_only_entities_are_never_rewritten_or_removed)
     CHECK(jl_world_save(&world, dir, &report) == JL_OK);
     CHECK(report.written_count == 37);
     CHECK(file_equals(dst, text, n));
+    /* Destroyed behind the world's back, its file still stays. */
+    CHECK(jl_entity_destroy(&world.manager, jl_world_find(&world, 0x0000000200000002ull)) == JL_OK);
+    CHECK(jl_world_save(&world, dir, &report) == JL_OK);
+    CHECK(report.deleted_count == 0);
+    CHECK(file_equals(dst, text, n));
     free(text);
     finish();
 }
@@ -687,6 +692,19 @@ TEST(settings_load_save_and_validate)
     char *text = pu_read(path, NULL);
     CHECK(text && strncmp(text, "; version\n1\n; gravity\n0 -1.62 0\n", 32) == 0);
     free(text);
+    finish();
+}
+
+TEST(loading_the_same_directory_twice_keeps_its_files_writable)
+{
+    CHECK(start_loaded(ASSETS "/sample_world"));
+    CHECK(jl_world_load(&world, dir) == JL_ERR_DUPLICATE_ID); /* every file again */
+    CHECK(jl_world_count(&world) == 36);
+    jl_entity *light = first_of(&jl_light_class);
+    CHECK(jl_world_set_field(&world, light->id, "intensity", "6", 1, NULL) == JL_OK);
+    jl_save_report report;
+    CHECK(jl_world_save(&world, dir, &report) == JL_OK);
+    CHECK(report.written_count == 1);
     finish();
 }
 
