@@ -59,6 +59,15 @@
  *   MakeEntity (by class name)   jl_world_create
  *   deserialize_entity_asset     jl_world_load_entity_text
  *   serialize_entity_asset       jl_world_write_entity
+ *   LoadFile                     jl_fs.read_file (fs.h)
+ *   PlatformDeleteFile           jl_fs.remove (fs.h)
+ *   GetAssetPath("Entities/..")  jl_world_entity_path
+ *   RenderWorldEditorUI hooks    jl_world_set_field / jl_world_get_field
+ *
+ * Files save never touches: a file that failed to load (its name's decimal
+ * ID is remembered), and the file of a read-only entity, even if the entity
+ * is destroyed directly through the manager. Loading the directory a world
+ * already holds reports each file as a duplicate but keeps them writable.
  */
 #ifndef JULIET_WORLD_H
 #define JULIET_WORLD_H
