@@ -1,0 +1,262 @@
+/* test_crash_safety.c - a save killed with SIGKILL at any point loses no
+ * data (world.h "Saving", fs.h "Atomic replace").
+ *
+ * The test process holds an edited, unsaved world (save_scenario.h) and
+ * forks a child per kill point; the child saves through a probe file system
+ * (fs_probe.h) that raises SIGKILL right after its Nth operation. The parent
+ * then checks the directory: every .jasset file is byte for byte its old or
+ * its new version, no entity alive in memory lost its file, and a fresh load
+ * reports nothing, loads every file and deletes the temporaries. Then it
+ * puts the old world back for the next kill point.
+ *
+ * Under Emscripten there is no fork: the kill tests report a skip there (the
+ * native and sanitizer runs cover them); the operation-order test runs
+ * everywhere. */
+#include "disk_util.h"
+
+#include <signal.h>
+#include <sys/types.h>
+#ifndef __EMSCRIPTEN__
+#include <sys/wait.h>
+#endif
+
+#include "fs_probe.h"
+#include "save_scenario.h"
+#include "test.h"
+
+enum { KILLED = 1, COMPLETED = 0, BROKEN = -1 };
+
+/* Under AddressSanitizer every operation costs several times more; the
+ * sanitizer run checks the same code paths for memory errors with fewer
+ * kills, the plain native run does the full count. */
+#if defined(__SANITIZE_ADDRESS__)
+#define KILL_SCALE 5
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define KILL_SCALE 5
+#endif
+#endif
+#ifndef KILL_SCALE
+#define KILL_SCALE 1
+#endif
+
+#ifndef __EMSCRIPTEN__
+/* Saves s->world in a child that dies right after operation `op` (never if
+ * 0); returns KILLED, COMPLETED (the save ended first) or BROKEN. With
+ * ops_out the child reports how many operations the save made. */
+static int save_in_child(scenario *s, uint32_t op, uint32_t *ops_out)
+{
+    int fds[2];
+    if (ops_out && pipe(fds) != 0) return BROKEN;
+    fflush(stdout);
+    fflush(stderr);
+    pid_t pid = fork();
+    if (pid < 0) return BROKEN;
+    if (pid == 0) {
+        probe_reset(&s->probe);
+        s->probe.kill_after = op;
+        s->probe.skip_sync = true;
+        jl_status st = jl_world_save(&s->world, s->dir, NULL);
+        if (ops_out) {
+            uint32_t n = s->probe.ops;
+            if (write(fds[1], &n, sizeof n) != sizeof n) _exit(4);
+        }
+        _exit(st == JL_OK ? 3 : 5);
+    }
+    uint32_t n = 0;
+    if (ops_out) {
+        close(fds[1]);
+        if (read(fds[0], &n, sizeof n) != sizeof n) n = 0;
+        close(fds[0]);
+        *ops_out = n;
+    }
+    int status;
+    if (waitpid(pid, &status, 0) != pid) return BROKEN;
+    if (WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL) return KILLED;
+    if (WIFEXITED(status) && WEXITSTATUS(status) == 3) return COMPLETED;
+    fprintf(stderr, "save child ended with status 0x%x\n", status);
+    return BROKEN;
+}
+
+typedef struct kill_totals {
+    uint32_t kills, with_temp, mixed, max_new;
+} kill_totals;
+
+/* After a kill: the disk holds old or new versions only, a fresh load is
+ * clean and deletes the temporaries, then the old world is put back. */
+static bool check_after_kill(scenario *s, uint32_t op, uint32_t capacity, kill_totals *t)
+{
+    scenario_state st;
+    if (!scenario_verify_reload(s, s->dir, capacity, true, &st)) {
+        fprintf(stderr, "after a kill at operation %u\n", op);
+        return false;
+    }
+    t->kills++;
+    t->with_temp += st.temp_files > 0;
+    t->mixed += st.new_files > 0 && st.old_files > 0;
+    if (st.new_files > t->max_new) t->max_new = (uint32_t)st.new_files;
+    return true;
+}
+#endif
+
+TEST(kill_after_every_operation_of_a_50_entity_save)
+{
+#ifdef __EMSCRIPTEN__
+    printf("skipped: no fork() in wasm\n");
+#else
+    scenario s;
+    if (!scenario_build(&s, 50, 0x50e)) {
+        scenario_free(&s);
+        CHECK(false);
+    }
+    CHECK(s.modified > 0 && s.removed > 0 && s.created > 0);
+    kill_totals t = {0};
+    uint32_t op = 1;
+    int r;
+    bool ok = true;
+    while (ok && (r = save_in_child(&s, op, NULL)) == KILLED) {
+        ok = check_after_kill(&s, op, 256, &t);
+        op++;
+    }
+    /* The last run saved to the end: every file is its new version. */
+    scenario_state st;
+    bool complete = ok && r == COMPLETED && scenario_check_disk_ex(&s, s.dir, &st, false, true) &&
+                    scenario_check_reload(s.dir, 256);
+    printf("50 entities (%u modified, %u removed, %u created): killed after each of %u operations; "
+           "%u kills left temporaries, %u left a mix of old and new files\n",
+           s.modified, s.removed, s.created, op - 1, t.with_temp, t.mixed);
+    scenario_free(&s);
+    CHECK(ok);
+    CHECK(complete);
+    /* Every deletion, every step of every file write and the directory
+     * syncs: well over a hundred kill points. */
+    CHECK(op - 1 > 100);
+    CHECK(t.with_temp > 0 && t.mixed > 0);
+#endif
+}
+
+#ifndef __EMSCRIPTEN__
+/* Kills the save of an n-entity world after `kills` operation numbers drawn
+ * from a seeded generator, then lets one save complete. */
+static void kill_at_random_operations(uint32_t n, uint32_t kills, uint64_t seed)
+{
+    scenario s;
+    if (!scenario_build(&s, n, seed)) {
+        scenario_free(&s);
+        CHECK(false);
+    }
+    uint32_t capacity = n * 2 + 64;
+    /* A dry run counts the operations of the whole save. */
+    uint32_t total = 0;
+    int r = save_in_child(&s, 0, &total);
+    scenario_state st;
+    bool ok = r == COMPLETED && total > 0 && scenario_check_disk_ex(&s, s.dir, &st, false, true);
+    ok = ok && scenario_check_disk(&s, s.dir, &st, true);
+    kill_totals t = {0};
+    uint64_t rng = seed;
+    for (uint32_t i = 0; ok && i < kills; i++) {
+        uint32_t op = 1 + (uint32_t)(scenario_rng(&rng) % total);
+        r = save_in_child(&s, op, NULL);
+        ok = r == KILLED && check_after_kill(&s, op, capacity, &t);
+        if (!ok) fprintf(stderr, "kill %u of %u, at operation %u of %u\n", i + 1, kills, op, total);
+    }
+    bool complete = ok && save_in_child(&s, 0, NULL) == COMPLETED &&
+                    scenario_check_disk_ex(&s, s.dir, &st, false, true) && scenario_check_reload(s.dir, capacity);
+    printf("%u entities (%u modified, %u removed, %u created), save of %u operations: %u kills at random "
+           "operations (seed 0x%llx); %u left temporaries, %u a mix of old and new files, up to %u new files\n",
+           n, s.modified, s.removed, s.created, total, t.kills, (unsigned long long)seed, t.with_temp, t.mixed,
+           t.max_new);
+    scenario_free(&s);
+    CHECK(ok);
+    CHECK(complete);
+    CHECK(t.kills == kills && t.with_temp > 0 && t.mixed > 0);
+}
+#endif
+
+TEST(kill_at_200_random_moments_of_a_10000_entity_save)
+{
+#ifdef __EMSCRIPTEN__
+    printf("skipped: no fork() in wasm\n");
+#else
+    kill_at_random_operations(10000, 200 / KILL_SCALE, 0x10000c0ffeeull);
+#endif
+}
+
+/* The ordering a power cut depends on, checked on the operation log of a
+ * complete save: deletions first; each file written to a temporary in the
+ * same directory, synced and closed before it is renamed over its target;
+ * the directory synced after the last rename; nothing else written. */
+TEST(save_syncs_each_file_before_renaming_it_and_the_directory_after)
+{
+    scenario s;
+    if (!scenario_build(&s, 50, 0x0bde)) {
+        scenario_free(&s);
+        CHECK(false);
+    }
+    probe_reset(&s.probe);
+    probe_start_log(&s.probe);
+    jl_save_report report;
+    jl_status st = jl_world_save(&s.world, s.dir, &report);
+    probe_fs *p = &s.probe;
+    bool ok = st == JL_OK;
+    uint32_t first_open = UINT32_MAX, last_rename = 0, renames = 0, removes = 0;
+    for (uint32_t i = 0; ok && i < p->log_count; i++) {
+        const probe_op *o = &p->log[i];
+        if (o->op == JL_FS_OP_OPEN_WRITE && first_open == UINT32_MAX) first_open = i;
+        if (o->op == JL_FS_OP_REMOVE) {
+            removes++;
+            if (first_open != UINT32_MAX) {
+                fprintf(stderr, "deletion of %s after a write began\n", o->path);
+                ok = false;
+            }
+        }
+        if (o->op == JL_FS_OP_OPEN_WRITE && !du_ends_with(o->path, ".tmp")) {
+            fprintf(stderr, "%s opened for writing in place\n", o->path);
+            ok = false;
+        }
+        if (o->op != JL_FS_OP_RENAME) continue;
+        renames++;
+        last_rename = i;
+        /* from = to + ".tmp", same directory. */
+        size_t tl = strlen(o->target);
+        if (strncmp(o->path, o->target, tl) != 0 || strcmp(o->path + tl, ".tmp") != 0) {
+            fprintf(stderr, "rename %s -> %s is not a same-directory temporary\n", o->path, o->target);
+            ok = false;
+        }
+        /* The temporary's own operations since it was opened must be
+         * write..., sync, close: data flushed before the name moves. */
+        uint32_t j = i;
+        while (j > 0 && !(p->log[j - 1].op == JL_FS_OP_OPEN_WRITE && strcmp(p->log[j - 1].path, o->path) == 0)) j--;
+        bool opened = j > 0, wrote = false, synced = false, closed = false, in_order = true;
+        for (uint32_t k = j; k < i; k++) {
+            const probe_op *b = &p->log[k];
+            if (strcmp(b->path, o->path) != 0) continue;
+            if (b->op == JL_FS_OP_WRITE) in_order = in_order && !synced && !closed, wrote = true;
+            else if (b->op == JL_FS_OP_SYNC) in_order = in_order && wrote && !closed, synced = true;
+            else if (b->op == JL_FS_OP_CLOSE) in_order = in_order && synced, closed = true;
+            else in_order = false;
+        }
+        if (!(opened && wrote && synced && closed && in_order)) {
+            fprintf(stderr, "%s renamed without open, write, sync, close before it\n", o->path);
+            ok = false;
+        }
+    }
+    bool dir_synced = false;
+    for (uint32_t i = last_rename; i < p->log_count; i++)
+        if (p->log[i].op == JL_FS_OP_SYNC_DIR && du_ends_with(p->log[i].path, "/Entities")) dir_synced = true;
+    uint32_t expected_writes = s.modified + s.created + 1; /* + the settings */
+    printf("%u deletions, %u files replaced, %u operations\n", removes, renames, p->log_count);
+    ok = ok && removes == s.removed && renames == expected_writes && report.written_count == expected_writes &&
+         report.deleted_count == s.removed && dir_synced;
+    scenario_free(&s);
+    CHECK(ok);
+}
+
+TEST_SLOW(kill_at_1000_random_moments_of_a_10000_entity_save)
+{
+#ifdef __EMSCRIPTEN__
+    printf("skipped: no fork() in wasm\n");
+#else
+    kill_at_random_operations(10000, 1000, 0x5105eedull);
+#endif
+}
