@@ -1,16 +1,16 @@
 // Vite configuration of the inspector (web/). Besides Preact, it provides the
 // bundled sample world as the virtual module `virtual:sample-world`, read
-// from assets/sample_world/ at build time so that `Open sample` needs no
-// server-side support.
+// from assets/sample_world/ (or the folder named by JULIET_SAMPLE_DIR) at
+// build time, so that `Open sample` needs no server-side support.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative, sep } from 'node:path';
+import { basename, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 import preact from '@preact/preset-vite';
 
 const webDir = fileURLToPath(new URL('.', import.meta.url));
 const repoDir = join(webDir, '..');
-const sampleDir = join(repoDir, 'assets', 'sample_world');
+const sampleDir = process.env.JULIET_SAMPLE_DIR || join(repoDir, 'assets', 'sample_world');
 
 function listFiles(dir) {
   const out = [];
@@ -48,7 +48,7 @@ function sampleWorld() {
         if (err.code !== 'ENOENT') throw err;
       }
       files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-      return `export default ${JSON.stringify({ name: 'sample_world', files })};`;
+      return `export default ${JSON.stringify({ name: basename(sampleDir), files })};`;
     },
   };
 }

@@ -12,7 +12,7 @@ import { chromium } from 'playwright-core';
 
 export const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 export const artifacts = join(repo, 'tests/e2e/artifacts');
-export const sampleWorld = join(repo, 'assets/sample_world');
+export const sampleWorld = process.env.JULIET_SAMPLE_DIR || join(repo, 'assets/sample_world');
 const configFile = join(repo, 'web/vite.config.js');
 
 const LAUNCH_ARGS = [
@@ -215,19 +215,23 @@ export async function mockFolderPicker(page, dir) {
   }, dir.split(sep).pop());
 }
 
-// The option of the entity list for an ID.
+// The options of the entity list (rows in view), and the one of an ID.
+export function entityOptions(page) {
+  return page.getByRole('listbox', { name: 'Entity list' }).getByRole('option');
+}
+
 export function option(page, id) {
-  return page.getByRole('option', { name: new RegExp(`^${id} `) });
+  return page.getByRole('listbox', { name: 'Entity list' }).getByRole('option', { name: new RegExp(`^${id} `) });
 }
 
 // IDs of the options currently in the DOM of the entity list.
 export async function visibleIds(page) {
-  return page.getByRole('option').evaluateAll((els) => els.map((el) => el.id.replace(/^entity-/, '')));
+  return entityOptions(page).evaluateAll((els) => els.map((el) => el.id.replace(/^entity-/, '')));
 }
 
 // Waits for the world to be open (the list shows options).
 export async function waitOpen(page) {
-  await page.getByRole('option').first().waitFor();
+  await entityOptions(page).first().waitFor();
 }
 
 // Runs the CLI of the native build.

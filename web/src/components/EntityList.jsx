@@ -25,7 +25,7 @@ function ListFilters() {
   return (
     <div class="filters">
       <label>
-        Class
+        Filter by class
         <select value={classFilter.value} onChange={(e) => (classFilter.value = e.currentTarget.value)}>
           <option value="">All classes ({totalCount.value.toLocaleString('en')})</option>
           {Object.entries(counts).map(([name, n]) => (

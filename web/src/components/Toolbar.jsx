@@ -49,7 +49,7 @@ export function Toolbar() {
             ref={upload}
             class="visually-hidden"
             type="file"
-            webkitdirectory=""
+            webkitdirectory={true}
             multiple
             disabled={busy.value}
             onChange={(e) => {

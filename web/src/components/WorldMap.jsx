@@ -64,21 +64,41 @@ export function WorldMap() {
     const ox = W / 2 - cx * s;
     const oy = H / 2 + cy * s;
     const colors = table.classNames.map((name, k) => abgr(classColor(name)));
-    const r = s > 8 ? 2 : 1; // dot half-size in device pixels
     const rows = visibleRows.value;
+    // Dot half-size in device pixels: bigger when there are few to show.
+    const r = Math.round((rows.length < 2000 ? 3 : rows.length < 20000 ? 2 : 1) * Math.min(dpr, 2));
     const pos = table.pos;
+    const cls = table.cls;
+    const dirtyRows = [];
+    // The hot loop: one square of (2r+1)^2 pixels per entity, clipped only
+    // when it touches an edge. Dirty entities are drawn last, ringed.
     for (let i = 0; i < rows.length; i++) {
       const row = rows[i];
-      const px = Math.round(pos[row * 3 + ha] * s + ox);
-      const py = Math.round(oy - pos[row * 3 + va] * s);
-      if (px < -3 || py < -3 || px > W + 2 || py > H + 2) continue;
-      const dirty = table.dirty[row] === 1;
-      const rr = dirty ? r + 1 : r;
-      const color = colors[table.cls[row]];
+      const px = (pos[row * 3 + ha] * s + ox + 0.5) | 0;
+      const py = (oy - pos[row * 3 + va] * s + 0.5) | 0;
+      if (px < -r || py < -r || px >= W + r || py >= H + r) continue;
+      if (table.dirty[row] === 1) {
+        dirtyRows.push(px, py, row);
+        continue;
+      }
+      const color = colors[cls[row]];
+      const x0 = px - r < 0 ? 0 : px - r;
+      const x1 = px + r >= W ? W - 1 : px + r;
+      const y1 = py + r >= H ? H - 1 : py + r;
+      for (let y = py - r < 0 ? 0 : py - r; y <= y1; y++) {
+        const line = y * W;
+        for (let x = x0; x <= x1; x++) pixels[line + x] = color;
+      }
+    }
+    const rr = r + 1;
+    for (let i = 0; i < dirtyRows.length; i += 3) {
+      const px = dirtyRows[i];
+      const py = dirtyRows[i + 1];
+      const color = colors[cls[dirtyRows[i + 2]]];
       for (let y = Math.max(0, py - rr); y <= Math.min(H - 1, py + rr); y++) {
         const line = y * W;
         for (let x = Math.max(0, px - rr); x <= Math.min(W - 1, px + rr); x++) {
-          const edge = dirty && (y === py - rr || y === py + rr || x === px - rr || x === px + rr);
+          const edge = y === py - rr || y === py + rr || x === px - rr || x === px + rr;
           pixels[line + x] = edge ? DIRTY_RING : color;
         }
       }

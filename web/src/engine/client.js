@@ -1,6 +1,8 @@
 // The page's side of the engine worker: one request/response call per
 // operation, progress reports forwarded to a callback. Errors come back as
 // Error (or TypeError) objects carrying the engine's code, path and line.
+const CHUNK = 4000;
+
 export function createEngine({ onProgress } = {}) {
   const worker = new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
   let nextId = 1;
@@ -33,7 +35,30 @@ export function createEngine({ onProgress } = {}) {
   }
 
   return {
-    open: (files) => call('open', { files }),
+    // Opens a world from files [{ path, bytes | file }] (paths relative to
+    // the world folder). The page reads the files (a File read from the
+    // worker costs more) a chunk at a time, and hands each chunk's buffers
+    // over while it reads the next.
+    async open(files) {
+      await call('begin');
+      const started = performance.now();
+      const writes = [];
+      for (let start = 0; start < files.length; start += CHUNK) {
+        const part = files.slice(start, start + CHUNK);
+        const buffers = await Promise.all(
+          part.map((f) => (f.file ? f.file.arrayBuffer() : f.bytes.slice().buffer)),
+        );
+        const paths = part.map((f) => f.path);
+        writes.push(call('addFiles', { paths, buffers }, buffers));
+        onProgress?.({ label: 'Reading files', done: start + part.length, total: files.length });
+      }
+      await Promise.all(writes);
+      const readMs = performance.now() - started;
+      onProgress?.({ label: 'Loading entities', done: files.length, total: files.length });
+      const result = await call('load');
+      result.timings.readMs = readMs;
+      return result;
+    },
     get: (id) => call('get', { id }),
     set: (id, field, value) => call('set', { id, field, value }),
     create: (className, position) => call('create', { className, position }),

@@ -14,78 +14,81 @@ function progress(label, done, total) {
   self.postMessage({ progress: { label, done, total } });
 }
 
-// The world's entities as columns, sorted by ID, ready to transfer.
+// The world's entities as columns sorted by ID (fixed-length hex strings,
+// so text order is numeric order), ready to transfer.
 function table() {
-  const list = world.entities();
-  list.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-  const n = list.length;
-  const ids = new Array(n);
-  const classNames = [];
-  const classIndex = new Map();
+  const r = world.rows();
+  const n = r.count;
+  const order = new Uint32Array(n);
+  for (let i = 0; i < n; i++) order[i] = i;
+  const ids = r.ids;
+  order.sort((a, b) => (ids[a] < ids[b] ? -1 : ids[a] > ids[b] ? 1 : 0));
+  const sortedIds = new Array(n);
   const cls = new Uint8Array(n);
   const pos = new Float32Array(n * 3);
   const dirty = new Uint8Array(n);
   for (let i = 0; i < n; i++) {
-    const e = list[i];
-    ids[i] = e.id;
-    let k = classIndex.get(e.class);
-    if (k === undefined) {
-      k = classNames.length;
-      classNames.push(e.class);
-      classIndex.set(e.class, k);
-    }
-    cls[i] = k;
-    pos[i * 3] = e.position[0];
-    pos[i * 3 + 1] = e.position[1];
-    pos[i * 3 + 2] = e.position[2];
-    dirty[i] = e.dirty ? 1 : 0;
+    const k = order[i];
+    sortedIds[i] = ids[k];
+    cls[i] = r.classIndex[k];
+    pos[i * 3] = r.positions[k * 3];
+    pos[i * 3 + 1] = r.positions[k * 3 + 1];
+    pos[i * 3 + 2] = r.positions[k * 3 + 2];
+    dirty[i] = r.dirty[k];
   }
-  return { ids, classNames, cls, pos, dirty };
-}
-
-function classList() {
-  if (typeof juliet.classes === 'function') return juliet.classes();
-  if (typeof world.classes === 'function') return world.classes();
-  return ['Inert', 'Light', 'Prop'];
+  return { ids: sortedIds, classNames: r.classNames, cls, pos, dirty };
 }
 
 function schemas() {
   const out = {};
-  for (const name of classList()) out[name] = world.schema(name);
+  for (const name of juliet.classes()) out[name] = world.schema(name);
   return out;
 }
 
-async function readBytes(item) {
-  if (item.bytes) return item.bytes instanceof Uint8Array ? item.bytes : new Uint8Array(item.bytes);
-  return new Uint8Array(await item.file.arrayBuffer());
+// IDs of the entities still dirty (after a save).
+function dirtyIds() {
+  const r = world.rows();
+  const out = [];
+  for (let i = 0; i < r.count; i++) if (r.dirty[i]) out.push(r.ids[i]);
+  return out;
+}
+
+function diagnostics() {
+  return world.diagnostics().map((d) => ({ ...d, path: d.path ? relativePath(d.path) : d.path }));
 }
 
 const ops = {
-  // files: [{ path, bytes | file }] relative to the world folder.
-  async open({ files }) {
+  // Opening a world: begin, then addFiles for each chunk of its files
+  // (paths relative to the world folder, contents as ArrayBuffers), then
+  // load.
+  async begin() {
     juliet ??= await loadJuliet();
     if (world) {
       world.close();
       world = null;
     }
+    if (worldDir) juliet.removeFiles(worldDir);
     worldDir = `/worlds/${++openCount}`;
-    const total = files.length;
-    const chunk = 2000;
-    for (let start = 0; start < total; start += chunk) {
-      const part = files.slice(start, start + chunk);
-      const bytes = await Promise.all(part.map(readBytes));
-      juliet.writeFiles(
-        worldDir,
-        part.map((item, i) => ({ path: item.path, bytes: bytes[i] })),
-      );
-      progress('Reading files', Math.min(start + chunk, total), total);
-    }
-    progress('Loading entities', total, total);
-    world = await juliet.openWorld(worldDir);
-    const t = table();
+    return { result: true };
+  },
+  async addFiles({ paths, buffers }) {
+    juliet.writeFiles(
+      worldDir,
+      paths.map((path, i) => ({ path, bytes: new Uint8Array(buffers[i]) })),
+    );
+    return { result: true };
+  },
+  async load() {
+    const timings = {};
+    let t = performance.now();
+    world = juliet.openWorld(worldDir);
+    timings.loadMs = performance.now() - t;
+    t = performance.now();
+    const columns = table();
+    timings.tableMs = performance.now() - t;
     return {
-      result: { table: t, schemas: schemas(), diagnostics: world.diagnostics() },
-      transfer: [t.cls.buffer, t.pos.buffer, t.dirty.buffer],
+      result: { table: columns, schemas: schemas(), diagnostics: diagnostics(), timings },
+      transfer: [columns.cls.buffer, columns.pos.buffer, columns.dirty.buffer],
     };
   },
   async get({ id }) {
@@ -105,13 +108,25 @@ const ops = {
   },
   // Saves into the in-memory folder and returns the bytes of every written
   // file, for the page to copy to the user's folder.
+  // A failed save throws with what it did write and delete (err.written,
+  // err.deleted), which then also need copying.
   async save() {
-    const report = world.save();
+    let report;
+    let failure = null;
+    try {
+      report = world.save();
+    } catch (err) {
+      if (!err.written) throw err;
+      report = { written: err.written, deleted: err.deleted };
+      failure = { name: err.name, message: err.message, code: err.code, path: err.path && relativePath(err.path) };
+    }
     return {
       result: {
         written: report.written.map(relativePath),
         deleted: report.deleted.map(relativePath),
         files: readSaved(report.written),
+        stillDirty: dirtyIds(),
+        failure,
       },
     };
   },
@@ -131,16 +146,16 @@ function relativePath(path) {
 }
 
 function readSaved(paths) {
-  return paths.map((path) => ({
-    path: relativePath(path),
-    bytes: juliet.readFile(path.startsWith('/') ? path : `${worldDir}/${path}`),
-  }));
+  return paths.map((path) => {
+    const rel = relativePath(path);
+    return { path: rel, bytes: juliet.readFile(`${worldDir}/${rel}`) };
+  });
 }
 
 self.onmessage = async (event) => {
   const { id, op, args } = event.data;
   try {
-    if (op !== 'open' && !world) throw new Error('No world is open');
+    if (!['begin', 'addFiles', 'load'].includes(op) && !world) throw new Error('No world is open');
     const { result, transfer = [] } = await ops[op](args ?? {});
     self.postMessage({ id, ok: true, result }, transfer);
   } catch (err) {

@@ -99,8 +99,13 @@ export function removeRow(id) {
   structure.value++;
 }
 
-export function markAllClean() {
+// After a save: exactly the entities in `ids` stay dirty.
+export function setDirtyIds(ids) {
   table.dirty.fill(0);
+  for (const id of ids) {
+    const row = table.rowOf.get(id);
+    if (row !== undefined) table.dirty[row] = 1;
+  }
   revision.value++;
 }
 

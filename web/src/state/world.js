@@ -18,7 +18,7 @@ import { endProgress, reportProgress } from './progress.js';
 import {
   clearTable,
   loadTable,
-  markAllClean,
+  setDirtyIds,
   putEntity,
   removeRow,
   revision,
@@ -99,6 +99,8 @@ async function openFiles(name, files, origin) {
   reportProgress('Reading files', 0, files.length);
   try {
     const result = await getEngine().open(files);
+    result.timings.engineMs = performance.now() - performance.getEntriesByName('juliet:open-start')[0].startTime;
+    const shownAt = performance.now();
     batch(() => {
       created.clear();
       removed.clear();
@@ -116,7 +118,8 @@ async function openFiles(name, files, origin) {
       status.value = 'ready';
       notice.value = `Opened ${name}: ${table.size.toLocaleString('en')} entities`;
     });
-    requestAnimationFrame(() => performance.mark('juliet:open-shown'));
+    result.timings.applyMs = performance.now() - shownAt;
+    requestAnimationFrame(() => performance.mark('juliet:open-shown', { detail: result.timings }));
   } catch (err) {
     batch(() => {
       clearTable();
@@ -318,8 +321,8 @@ export async function save() {
     fail('Save failed, nothing was written', err);
     return;
   }
-  // The engine's copy is now saved; until the files reach the user's folder
-  // they stay pending as unflushed.
+  // What the engine wrote into its in-memory copy stays pending (unflushed)
+  // until it reaches the user's folder.
   const kindOf = new Map(before.map((entry) => [entry.path, entry]));
   const files = report.files;
   const writtenPaths = new Set(files.map((f) => f.path));
@@ -329,22 +332,26 @@ export async function save() {
   const stale = [...unflushed.keys()].filter((p) => !writtenPaths.has(p) && !deletions.includes(p));
   const staleWrites = stale.filter((p) => unflushed.get(p).kind !== 'deleted');
   const staleDeletes = stale.filter((p) => unflushed.get(p).kind === 'deleted');
+  const stillDirty = new Set(report.stillDirty);
   batch(() => {
-    created.clear();
-    removed.clear();
-    markAllClean();
+    for (const id of [...created]) if (!stillDirty.has(id)) created.delete(id);
+    for (const path of deletions) {
+      for (const [id, p] of removed) if (p === path) removed.delete(id);
+    }
+    if (!report.failure) removed.clear();
+    setDirtyIds(report.stillDirty);
     pendingRevision.value++;
-  });
-  if (selectedId.value) {
     const entity = selected.value;
-    if (entity) selected.value = { ...entity, dirty: false };
-  }
+    if (entity) selected.value = { ...entity, dirty: stillDirty.has(entity.id) };
+  });
   try {
     if (staleWrites.length) files.push(...(await getEngine().read(staleWrites)));
     const allDeletes = [...deletions, ...staleDeletes];
     const src = source.value;
     let target;
-    if (src.kind === 'folder') {
+    if (files.length === 0 && allDeletes.length === 0) {
+      target = null;
+    } else if (src.kind === 'folder') {
       await ensureWritable(src.handle);
       await writeToFolder(src.handle, files, allDeletes);
       target = `the folder "${src.handle.name}"`;
@@ -356,12 +363,20 @@ export async function save() {
     batch(() => {
       pendingRevision.value++;
       saveReport.value = { written, deleted: allDeletes, target };
-      notice.value = `Saved ${plural(written.length, 'file')} and deleted ${plural(allDeletes.length, 'file')} in ${target}`;
+      if (report.failure) {
+        fail(`Save failed for some files, ${plural(pending.value.length, 'change')} still pending`, report.failure);
+      } else {
+        notice.value = `Saved ${plural(written.length, 'file')} and deleted ${plural(allDeletes.length, 'file')}${target ? ` in ${target}` : ''}`;
+      }
     });
   } catch (err) {
     for (const path of err.done ?? []) unflushed.delete(path);
+    // Entities whose files did not reach the folder still show as unsaved.
+    const unsaved = [...report.stillDirty];
+    for (const entry of unflushed.values()) if (entry.id && entry.kind !== 'deleted') unsaved.push(entry.id);
+    setDirtyIds(unsaved);
     pendingRevision.value++;
-    fail(`Save failed, ${plural(unflushed.size, 'change')} still pending`, err);
+    fail(`Save failed, ${plural(pending.value.length, 'change')} still pending`, err);
   } finally {
     status.value = 'ready';
     endProgress();
