@@ -137,9 +137,10 @@ export declare class Juliet {
   /** Node: a host directory (mounted with NODEFS). Browser: an in-memory directory. */
   /** With { inMemory: true } Node opens an in-memory directory too. */
   openWorld(path: string, options?: { inMemory?: boolean }): World;
-  newWorld(): World;
+  /** With { inMemory: true } Node saves it to an in-memory directory too. */
+  newWorld(options?: { inMemory?: boolean }): World;
   /** Snapshot text or a whole link ending in #TEXT. Asynchronous (DecompressionStream). */
-  openSnapshot(text: string): Promise<World>;
+  openSnapshot(text: string, options?: { inMemory?: boolean }): Promise<World>;
   /** In-memory file system (the browser's world folders). */
   writeFiles(dir: string, files: FileEntry[]): void;
   readFile(path: string): Uint8Array;

@@ -93,6 +93,9 @@ const STATE_DIRTY = 1;
 const STATE_READ_ONLY = 2;
 const PATH_MAX = 4000; // below the C side's JL_ERROR_PATH_MAX and stack use
 
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
 const isNode =
   typeof process === 'object' && !!process.versions && !!process.versions.node &&
   typeof process.getBuiltinModule === 'function';
@@ -153,7 +156,8 @@ function splitId(id, what = 'id') {
 }
 
 function joinId(lo, hi) {
-  return '0x' + (hi >>> 0).toString(16).padStart(8, '0') + (lo >>> 0).toString(16).padStart(8, '0');
+  // 2^32 + x has 9 hex digits: dropping the leading 1 zero-pads to 8.
+  return '0x' + (0x100000000 + (hi >>> 0)).toString(16).slice(1) + (0x100000000 + (lo >>> 0)).toString(16).slice(1);
 }
 
 function describe(value) {
@@ -349,6 +353,10 @@ export class Juliet {
       c[name] = module.cwrap(name, ret, args);
     }
     this._c = c;
+    // Room for the small out-parameters of one call (IDs, sizes): calls
+    // never nest, so one block serves them all without a malloc per call.
+    this._out = module._malloc(16);
+    if (!this._out) throw new Error('cannot allocate the wasm out-parameter block');
     this._mounts = 0;
     this._schemas = new Map();
     this._classes = [];
@@ -489,11 +497,15 @@ export class Juliet {
   }
 
   /**
-   * A new empty world with no directory yet: save(path) gives it one.
+   * A new empty world with no directory yet: save(path) gives it one (a
+   * host directory under Node unless { inMemory: true }).
+   * @param {{inMemory?: boolean}} [options]
    * @returns {World}
    */
-  newWorld() {
-    return this._newWorld();
+  newWorld(options = {}) {
+    const world = this._newWorld();
+    if (options && options.inMemory) world._inMemory = true;
+    return world;
   }
 
   _newWorld() {
@@ -506,11 +518,13 @@ export class Juliet {
    * Opens a snapshot (the text world.snapshot() gave, or a whole link
    * `...#TEXT`) as a new world without a directory: every entity is dirty
    * and save(path) writes them out. Rejects with a JulietError ('corrupt',
-   * 'unknown_class', ...) for damaged or hostile input.
+   * 'unknown_class', ...) for damaged or hostile input. Options as for
+   * newWorld().
    * @param {string} text
+   * @param {{inMemory?: boolean}} [options]
    * @returns {Promise<World>}
    */
-  async openSnapshot(text) {
+  async openSnapshot(text, options = {}) {
     if (typeof text !== 'string') throw new TypeError(`snapshot must be a string, got ${describe(text)}`);
     const c = this._c;
     const maxText = c.jlw_snapshot_max_text();
@@ -520,10 +534,10 @@ export class Juliet {
       throw new JulietError('corrupt', `snapshot text longer than ${maxText} characters`);
     }
     let packed;
-    const textBytes = new TextEncoder().encode(text);
+    const textBytes = encoder.encode(text);
     const textPtr = this._copyIn(textBytes);
     let outPtr = 0;
-    const argsPtr = this._malloc(8);
+    const argsPtr = this._out;
     try {
       c.jlw_snapshot_link_payload(textPtr, textBytes.length, argsPtr, argsPtr + 4);
       const offset = this._u32(argsPtr);
@@ -537,7 +551,6 @@ export class Juliet {
       packed = this._copyOut(outPtr, this._u32(argsPtr));
     } finally {
       this._free(outPtr);
-      this._free(argsPtr);
       this._free(textPtr);
     }
     const bytes = await inflate(packed, c.jlw_snapshot_max_bytes());
@@ -550,6 +563,7 @@ export class Juliet {
       } finally {
         this._free(dataPtr);
       }
+      if (options && options.inMemory) world._inMemory = true;
       return world;
     } catch (err) {
       world.close();
@@ -888,14 +902,9 @@ export class World {
     const ptr = this._live();
     const [lo, hi] = splitId(id);
     const j = this._j;
-    const sizePtr = j._malloc(4);
-    try {
-      const textPtr = this._c.jlw_entity_text(ptr, lo, hi, sizePtr);
-      if (!textPtr) this._throw(0);
-      return new TextDecoder().decode(j._copyOut(textPtr, j._u32(sizePtr)));
-    } finally {
-      j._free(sizePtr);
-    }
+    const textPtr = this._c.jlw_entity_text(ptr, lo, hi, j._out);
+    if (!textPtr) this._throw(0);
+    return decoder.decode(j._m.HEAPU8.subarray(textPtr, textPtr + j._u32(j._out)));
   }
 
   /**
@@ -916,15 +925,13 @@ export class World {
     const dirty = options.dirty === undefined ? true : options.dirty;
     if (typeof dirty !== 'boolean') throw new TypeError('options.dirty must be a boolean');
     const j = this._j;
-    const bytes = new TextEncoder().encode(text);
+    const bytes = encoder.encode(text);
     const textPtr = j._copyIn(bytes);
-    const idPtr = j._malloc(8);
     try {
-      const status = this._c.jlw_world_load_entity_text(ptr, path, textPtr, bytes.length, dirty ? 1 : 0, idPtr);
+      const status = this._c.jlw_world_load_entity_text(ptr, path, textPtr, bytes.length, dirty ? 1 : 0, j._out);
       if (status !== 0) this._throw(status);
-      return joinId(j._u32(idPtr), j._u32(idPtr + 4));
+      return joinId(j._u32(j._out), j._u32(j._out + 4));
     } finally {
-      j._free(idPtr);
       j._free(textPtr);
     }
   }
@@ -960,7 +967,7 @@ export class World {
       if (!spec) throw new JulietError('not_found', `class ${schema.name} has no field "${field}"`);
       text = valueText(spec, value);
     }
-    const bytes = new TextEncoder().encode(text);
+    const bytes = encoder.encode(text);
     const textPtr = this._j._copyIn(bytes);
     try {
       const status = this._c.jlw_entity_set(ptr, lo, hi, field, textPtr, bytes.length);
@@ -983,14 +990,9 @@ export class World {
     const [x, y, z] = checkVec3(position, 'position');
     const j = this._j;
     j._schema(className); // unknown classes fail here with the known list
-    const idPtr = j._malloc(8);
-    try {
-      const status = this._c.jlw_entity_create(ptr, className, x, y, z, idPtr);
-      if (status !== 0) this._throw(status);
-      return joinId(j._u32(idPtr), j._u32(idPtr + 4));
-    } finally {
-      j._free(idPtr);
-    }
+    const status = this._c.jlw_entity_create(ptr, className, x, y, z, j._out);
+    if (status !== 0) this._throw(status);
+    return joinId(j._u32(j._out), j._u32(j._out + 4));
   }
 
   /**
@@ -1083,18 +1085,13 @@ export class World {
     const ptr = this._live();
     const j = this._j;
     const c = this._c;
-    const sizePtr = j._malloc(4);
     let bytes;
+    const data = c.jlw_snapshot_encode(ptr, j._out);
+    if (!data) this._throw(0);
     try {
-      const data = c.jlw_snapshot_encode(ptr, sizePtr);
-      if (!data) this._throw(0);
-      try {
-        bytes = j._copyOut(data, j._u32(sizePtr));
-      } finally {
-        j._free(data);
-      }
+      bytes = j._copyOut(data, j._u32(j._out));
     } finally {
-      j._free(sizePtr);
+      j._free(data);
     }
     const packed = await deflate(bytes);
     const inPtr = j._copyIn(packed);
@@ -1102,7 +1099,7 @@ export class World {
     try {
       outPtr = j._malloc(c.jlw_base64url_encoded_size(packed.length));
       const length = c.jlw_base64url_encode(inPtr, packed.length, outPtr);
-      return new TextDecoder().decode(j._copyOut(outPtr, length));
+      return decoder.decode(j._copyOut(outPtr, length));
     } finally {
       j._free(outPtr);
       j._free(inPtr);

@@ -1,0 +1,135 @@
+// bench.js - the WebAssembly figures of `npm run bench` (.ci/bench.d/20-wasm.sh).
+//
+// Engine in wasm: the C benchmarks tests/bench/bench_core.c and
+// bench_persistence.c, compiled to wasm (build/wasm/bench/) and run under
+// node, give
+//   wasm_create     MakeEntity of 100,000 entities (their `create`)
+//   wasm_load_mem   100,000 .jasset texts tokenized and deserialized in
+//                   place (their `load_mem`)
+// and, beside the same programs built natively, the wasm/native ratio.
+// Through the JavaScript API (what a page pays, calls across the boundary
+// included):
+//   wasm_api_create     world.create() 100,000 times
+//   wasm_api_open_memfs juliet.openWorld() of 100,000 files in MEMFS
+//   wasm_api_rows       world.rows() of 100,000 entities
+//   wasm_api_entities   world.entities() of 100,000 entities
+//
+// Output as tests/bench/report.h: a readable line per figure, or with --json
+// one object per line {"bench": NAME, "n": N, "ns_per_entity": T}; notes
+// (ratios) only in the readable form.
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+
+import { loadJuliet } from '../../web/src/core/juliet.js';
+
+const repo = fileURLToPath(new URL('../..', import.meta.url));
+const json = process.argv.includes('--json');
+const N = 100000;
+const RUNS = 3;
+
+function report(name, n, totalNs) {
+  const per = n ? totalNs / n : 0;
+  if (json) console.log(JSON.stringify({ bench: name, n, ns_per_entity: Number(per.toFixed(3)) }));
+  else console.log(`${name.padEnd(18)} n=${String(n).padEnd(9)} ${per.toFixed(2).padStart(10)} ns/entity`);
+}
+
+function note(text) {
+  if (!json) console.log(text);
+}
+
+/** Runs a benchmark program with --json; its figures by name (first n=N one). */
+function runC(command, args) {
+  const run = spawnSync(command, [...args, '--json'], { encoding: 'utf8', maxBuffer: 16 << 20 });
+  if (run.status !== 0) throw new Error(`${command} ${args.join(' ')} failed: ${run.stderr}`);
+  const figures = new Map();
+  for (const line of run.stdout.split('\n')) {
+    if (!line.startsWith('{')) continue;
+    const figure = JSON.parse(line);
+    if (figure.n === N && !figures.has(figure.bench)) figures.set(figure.bench, figure.ns_per_entity);
+  }
+  return figures;
+}
+
+function engineFigures() {
+  const pairs = [
+    ['bench_core', 'create', 'wasm_create'],
+    ['bench_persistence', 'load_mem', 'wasm_load_mem'],
+  ];
+  for (const [program, name, wasmName] of pairs) {
+    const wasmProgram = join(repo, 'build/wasm/bench', `${program}.js`);
+    const nativeProgram = join(repo, 'build/native/tests/bench', program);
+    if (!existsSync(wasmProgram)) throw new Error(`${wasmProgram} is missing: run .ci/build.sh`);
+    const wasm = runC(process.execPath, ['--no-experimental-fetch', wasmProgram]).get(name);
+    if (wasm === undefined) throw new Error(`${program} (wasm) printed no ${name} at n=${N}`);
+    report(wasmName, N, wasm * N);
+    if (existsSync(nativeProgram)) {
+      const native = runC(nativeProgram, []).get(name);
+      if (native !== undefined) {
+        note(`  ${wasmName} / native ${name} = ${(wasm / native).toFixed(2)} (native ${native.toFixed(2)} ns/entity)`);
+      }
+    }
+  }
+}
+
+function best(fn) {
+  let bestNs = Infinity;
+  for (let run = 0; run < RUNS; run++) bestNs = Math.min(bestNs, fn());
+  return bestNs;
+}
+
+async function apiFigures() {
+  const juliet = await loadJuliet();
+  const classes = ['Inert', 'Light', 'Prop'];
+
+  const createNs = best(() => {
+    const world = juliet.newWorld();
+    try {
+      const t0 = performance.now();
+      for (let i = 0; i < N; i++) world.create(classes[i % 3], [i, 1, 2]);
+      return (performance.now() - t0) * 1e6;
+    } finally {
+      world.close();
+    }
+  });
+  report('wasm_api_create', N, createNs);
+
+  // A 100k world saved once into MEMFS, then opened again and again.
+  const dir = '/bench/world';
+  const source = juliet.newWorld({ inMemory: true });
+  for (let i = 0; i < N; i++) {
+    const id = source.create(classes[i % 3], [(i % 1000) * 0.25, 1.5, -i / 8]);
+    if (i % 3 === 2) source.set(id, 'velocity', [1, 0, 0.5]);
+  }
+  source.save(dir);
+  source.close();
+  let rowsNs = Infinity;
+  let entitiesNs = Infinity;
+  const openNs = best(() => {
+    const t0 = performance.now();
+    const world = juliet.openWorld(dir, { inMemory: true });
+    const elapsed = (performance.now() - t0) * 1e6;
+    try {
+      if (world.count !== N) throw new Error(`opened ${world.count} of ${N} entities`);
+      let t = performance.now();
+      world.rows();
+      rowsNs = Math.min(rowsNs, (performance.now() - t) * 1e6);
+      t = performance.now();
+      world.entities();
+      entitiesNs = Math.min(entitiesNs, (performance.now() - t) * 1e6);
+    } finally {
+      world.close();
+    }
+    return elapsed;
+  });
+  juliet.removeFiles(dir);
+  report('wasm_api_open_memfs', N, openNs);
+  report('wasm_api_rows', N, rowsNs);
+  report('wasm_api_entities', N, entitiesNs);
+}
+
+note('wasm (node ' + process.versions.node + '), best of several runs');
+engineFigures();
+await apiFigures();
