@@ -282,7 +282,7 @@ static bool read_header(snap_decoder *d)
      * class a staging copy of its derived structs; one value column. */
     size_t n = d->count ? d->count : 1;
     size_t input = (size_t)(r->end - r->start);
-    size_t need = n * (sizeof(uint64_t) * 2 + sizeof(jl_vec3) + 2) + 64;
+    size_t need = n * (sizeof(uint64_t) * 2 + sizeof(jl_vec3) + sizeof(uint32_t) + 2) + 64;
     /* World section: unknown-key sizes, the settings, and the text of one
      * entity file at a time (its unknown keys come from the input). */
     need += n * sizeof(uint32_t) + sizeof(jl_world_settings) + 64 * 1024 + 2 * input;
@@ -297,9 +297,10 @@ static bool read_header(snap_decoder *d)
     d->ids = jl_arena_push(d->scratch, n * sizeof *d->ids, 8);
     d->spans = jl_arena_push(d->scratch, n * sizeof *d->spans, 8);
     d->positions = jl_arena_push(d->scratch, n * sizeof *d->positions, 4);
+    d->ranks = jl_arena_push(d->scratch, n * sizeof *d->ranks, 4);
     d->class_of = jl_arena_push(d->scratch, n, 1);
     d->flags_of = jl_arena_push(d->scratch, n, 1);
-    if (!d->ids || !d->spans || !d->positions || !d->class_of || !d->flags_of)
+    if (!d->ids || !d->spans || !d->positions || !d->ranks || !d->class_of || !d->flags_of)
         return snap_fail(r, JL_ERR_OUT_OF_MEMORY, "no memory for %u entities", d->count);
     for (uint32_t c = 0; c < d->class_count; c++) {
         const jl_class *cls = d->classes[c].cls;
@@ -362,16 +363,26 @@ bool snap_read_field(snap_decoder *d, snap_class_entry *entry, const jl_field *f
         size_t mark = d->scratch->used;
         uint64_t *table = jl_arena_push(d->scratch, (external ? external : 1) * sizeof *table, 8);
         if (!table) return snap_fail(r, JL_ERR_OUT_OF_MEMORY, "no memory for %u references", external);
+        /* Codes: 0 none, 1..X external, then 1 + X + zigzag(target rank -
+         * own rank) for an entity of the snapshot (references are mostly
+         * to neighbours, so the values stay small). */
+        uint64_t max = 1 + (uint64_t)external + 2 * (uint64_t)d->count;
         bool ok = snap_read_sorted_ids(r, external, table, what) &&
-                  snap_read_int_column(r, n, (uint64_t)d->count + external, vals, what);
-        if (ok) {
-            for (uint32_t i = 0; i < n; i++) {
-                uint64_t code = vals[i];
-                uint64_t id = code == 0 ? 0
-                              : code <= d->count ? d->ids[code - 1]
-                                                 : table[code - d->count - 1];
-                memcpy(dst + i * stride, &id, sizeof id);
+                  snap_read_int_column(r, n, max, vals, what);
+        for (uint32_t i = 0; ok && i < n; i++) {
+            uint64_t code = vals[i], id = 0;
+            if (code >= 1 && code <= external) {
+                id = table[code - 1];
+            } else if (code > external) {
+                int64_t own = entry->ranks ? (int64_t)entry->ranks[i] : 0;
+                int64_t target = own + snap_unzigzag(code - 1 - external);
+                if (target < 0 || target >= (int64_t)d->count) {
+                    ok = snap_fail(r, JL_ERR_CORRUPT, "%s: value %u refers past the entities", what, i);
+                    break;
+                }
+                id = d->ids[target];
             }
+            memcpy(dst + i * stride, &id, sizeof id);
         }
         jl_arena_pop_to(d->scratch, mark);
         return ok;
@@ -400,6 +411,17 @@ bool snap_decode_entities(snap_decoder *d)
         if (seen[c] != d->classes[c].count)
             return snap_fail(r, JL_ERR_CORRUPT, "class column has %u entities of %s, the table %u",
                              seen[c], d->classes[c].cls->name, d->classes[c].count);
+    /* Each class's entities' ranks among all (for relative references). */
+    uint32_t start[JL_KIND_COUNT], filled[JL_KIND_COUNT] = {0}, next = 0;
+    for (uint32_t c = 0; c < d->class_count; c++) {
+        start[c] = next;
+        d->classes[c].ranks = d->ranks + next;
+        next += d->classes[c].count;
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        uint8_t c = d->class_of[i];
+        d->ranks[start[c] + filled[c]++] = i;
+    }
 
     static const char *const axis_name[3] = {"position.x", "position.y", "position.z"};
     for (size_t axis = 0; axis < 3; axis++)

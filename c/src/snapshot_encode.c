@@ -385,13 +385,15 @@ jl_status snap_write_field(snap_encoder *enc, const jl_class *cls, const jl_fiel
             if (unique == 0 || external[unique - 1] != external[i]) external[unique++] = external[i];
         snap_write_varint(&enc->w, unique);
         snap_write_sorted_ids(&enc->w, external, unique);
+        /* 0 none, 1..X external, 1 + X + zigzag(target rank - own rank). */
         for (uint32_t i = 0; i < n; i++) {
             uint64_t id;
             memcpy(&id, rows->rows[i] + f->offset, sizeof id);
             int64_t rank = id ? find_sorted(enc->ids, enc->count, id) : -1;
+            int64_t own = rows->ranks ? (int64_t)rows->ranks[i] : 0;
             if (!id) vals[i] = 0;
-            else if (rank >= 0) vals[i] = (uint64_t)rank + 1;
-            else vals[i] = (uint64_t)enc->count + 1 + (uint64_t)find_sorted(external, unique, id);
+            else if (rank < 0) vals[i] = 1 + (uint64_t)find_sorted(external, unique, id);
+            else vals[i] = 1 + (uint64_t)unique + snap_zigzag(rank - own);
         }
         break;
     }
@@ -424,8 +426,9 @@ jl_status snap_encoder_begin(snap_encoder *enc, const jl_entity_manager *m, jl_a
     enc->scratch.exps = jl_arena_push(arena, slots, 1);
     enc->class_list = jl_arena_push(arena, slots * sizeof *enc->class_list, _Alignof(jl_entity *));
     enc->rows = jl_arena_push(arena, slots * sizeof *enc->rows, _Alignof(uint8_t *));
+    enc->ranks = jl_arena_push(arena, slots * sizeof *enc->ranks, 4);
     if (!enc->order || !enc->ids || !enc->refs || !enc->floats || !enc->scratch.spans ||
-        !enc->scratch.mants || !enc->scratch.exps || !enc->class_list || !enc->rows) {
+        !enc->scratch.mants || !enc->scratch.exps || !enc->class_list || !enc->rows || !enc->ranks) {
         jl_arena_pop_to(arena, enc->mark);
         return jl_error_set(err, JL_ERR_OUT_OF_MEMORY, NULL, 0, 0,
                             "snapshot: out of memory for %u entities", n);
@@ -509,9 +512,10 @@ jl_status snap_encode_entities(snap_encoder *enc, uint32_t flags)
         for (uint32_t i = 0; i < n; i++) {
             if (enc->order[i]->derived_kind != cls) continue;
             enc->class_list[count] = enc->order[i];
+            enc->ranks[count] = i;
             enc->rows[count++] = enc->order[i]->derived;
         }
-        snap_rows rows = {.rows = enc->rows, .owners = enc->class_list, .n = count};
+        snap_rows rows = {.rows = enc->rows, .owners = enc->class_list, .ranks = enc->ranks, .n = count};
         for (uint32_t f = 0; f < cls->field_count; f++) {
             st = snap_write_field(enc, cls, &cls->fields[f], &rows);
             if (st != JL_OK) return st;

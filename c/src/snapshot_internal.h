@@ -137,6 +137,7 @@ typedef struct snap_encoder {
     float *floats;                /* scratch: one float column */
     const jl_entity **class_list; /* scratch: one class's entities by ID */
     const uint8_t **rows;         /* scratch: the structs a column is read from */
+    uint32_t *ranks;              /* scratch: their entities' ranks */
     snap_float_scratch scratch;
     snap_writer w;
 } snap_encoder;
@@ -146,6 +147,7 @@ typedef struct snap_encoder {
 typedef struct snap_rows {
     const uint8_t **rows;
     const jl_entity **owners;
+    const uint32_t *ranks; /* each row's rank among all entities; NULL: rank 0 */
     uint32_t n;
 } snap_rows;
 
@@ -204,6 +206,7 @@ typedef struct snap_class_entry {
     const jl_class *cls;
     uint32_t count;
     uint8_t *staging; /* count derived structs' worth of decoded field values */
+    const uint32_t *ranks; /* each one's rank among all entities; NULL: rank 0 */
 } snap_class_entry;
 
 typedef struct snap_decoder {
@@ -220,6 +223,7 @@ typedef struct snap_decoder {
     uint64_t *ids;       /* ascending */
     uint64_t *spans;     /* scratch: one column */
     jl_vec3 *positions;
+    uint32_t *ranks;     /* per class, its entities' ranks (classes[c].ranks) */
     uint8_t *class_of;   /* index into classes */
     uint8_t *flags_of;
 } snap_decoder;

@@ -584,6 +584,24 @@ TEST(rejects_a_bool_above_one)
     teardown();
 }
 
+TEST(references_are_coded_relative_and_checked_against_the_entities)
+{
+    CHECK(setup(0));
+    jl_prop *p = JL_MAKE_ENTITY(&source, jl_prop, 0, 0, 0);
+    CHECK(p);
+    p->parent = p->base->id; /* itself: relative code 1 + 0 + zigzag(0) */
+    jl_snapshot_bytes bytes;
+    CHECK(encode(&source, &bytes) == JL_OK);
+    memcpy(buf, bytes.data, bytes.size);
+    buf_size = bytes.size;
+    /* parent is the last column: X = 0 externals, base 1, width 0, CRC. */
+    CHECK(buf[buf_size - 7] == 0 && buf[buf_size - 6] == 1 && buf[buf_size - 5] == 0);
+    buf[buf_size - 6] = 3; /* zigzag 2 -> one past the only entity */
+    fix_crc();
+    CHECK(rejected(JL_ERR_CORRUPT, "parent: value 0 refers past the entities"));
+    teardown();
+}
+
 TEST(rejects_more_entities_than_the_cap)
 {
     CHECK(setup(0));

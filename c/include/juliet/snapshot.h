@@ -37,9 +37,11 @@
  *                  COLOR -> integer column of r << 16 | g << 8 | b;
  *                  ENTITY_REF -> varint X, X external IDs (ascending,
  *                  delta - 1 coded like ids), then an integer column of
- *                  codes: 0 none, 1..N the entity of that rank, N+1..N+X
- *                  the external ID (a reference to an entity not in the
- *                  snapshot is kept as is)
+ *                  codes: 0 none, 1..X that external ID (a reference to an
+ *                  entity not in the snapshot is kept as is), X + 1 +
+ *                  zigzag(target's rank - own rank) an entity of the
+ *                  snapshot (rank: position in ID order; the settings'
+ *                  own rank is 0), small for references to neighbours
  *   world        with flag bit 0 (jl_snapshot_encode_world):
  *                  varint settings version, u32 CRC32 of the settings'
  *                  field list, u8 settings flags (bit 0: read-only), the
