@@ -122,6 +122,10 @@ jl_status jl_archive_tokenize(jl_archive *ar, jl_arena *arena, const char *text,
             const char *k = s + 1;
             while (k < e && is_space(*k)) k++;
             const char *ke = k;
+            /* Four key characters per step, then the rest one by one. */
+            while (e - ke >= 4 && (char_class[(uint8_t)ke[0]] & char_class[(uint8_t)ke[1]] &
+                                   char_class[(uint8_t)ke[2]] & char_class[(uint8_t)ke[3]] & 1))
+                ke += 4;
             while (ke < e && is_key_char(*ke)) ke++;
             uint32_t key_col = (uint32_t)(k - p) + 1;
             if (ke == k)
