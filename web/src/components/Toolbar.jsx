@@ -53,9 +53,8 @@ export function Toolbar() {
             multiple
             disabled={busy.value}
             onChange={(e) => {
-              const files = [...e.currentTarget.files];
-              e.currentTarget.value = '';
-              if (files.length) openUpload(files);
+              const files = e.currentTarget.files;
+              if (files.length) openUpload(files).finally(() => (upload.current.value = ''));
             }}
           />
         </label>

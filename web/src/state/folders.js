@@ -29,16 +29,22 @@ export async function readFolderHandle(handle) {
 }
 
 // The .jasset files of an <input type=file webkitdirectory> selection, with
-// paths relative to the chosen folder.
-export function readUploadedFiles(fileList) {
+// paths relative to the chosen folder. Looking at each File costs a little,
+// so this yields to the page every few hundred files.
+export async function readUploadedFiles(fileList) {
   const out = [];
   let name = '';
-  for (const file of fileList) {
+  const total = fileList.length;
+  for (let i = 0; i < total; i++) {
+    const file = fileList[i];
     const rel = file.webkitRelativePath || file.name;
     const slash = rel.indexOf('/');
     if (!name && slash > 0) name = rel.slice(0, slash);
-    if (!rel.endsWith('.jasset')) continue;
-    out.push({ path: slash > 0 ? rel.slice(slash + 1) : rel, file });
+    if (rel.endsWith('.jasset')) out.push({ path: slash > 0 ? rel.slice(slash + 1) : rel, file });
+    if (i % 500 === 499) {
+      reportProgress('Listing files', i + 1, total);
+      await new Promise((resolve) => setTimeout(resolve, 0));
+    }
   }
   return { name: name || 'world', files: out };
 }

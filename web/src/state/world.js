@@ -19,9 +19,11 @@ import {
   clearTable,
   loadTable,
   setDirtyIds,
+  previewPosition,
   putEntity,
   removeRow,
   revision,
+  rowPosition,
   table,
 } from './table.js';
 
@@ -87,10 +89,14 @@ function confirmDiscard() {
 }
 
 // Opens a world from [{ path, bytes | file }].
-async function openFiles(name, files, origin) {
+// Marks the moment the user's choice reaches the app (for measurements).
+function markOpenStart() {
   performance.clearMarks('juliet:open-start');
   performance.clearMarks('juliet:open-shown');
   performance.mark('juliet:open-start');
+}
+
+async function openFiles(name, files, origin) {
   batch(() => {
     status.value = 'opening';
     errorMessage.value = null;
@@ -137,6 +143,7 @@ async function openFiles(name, files, origin) {
 
 export async function openSample() {
   if (busy.value || !confirmDiscard()) return;
+  markOpenStart();
   const { default: sample } = await import('virtual:sample-world');
   const files = sample.files.map(({ path, base64 }) => ({
     path,
@@ -158,6 +165,7 @@ export async function openFolder() {
     return true;
   }
   try {
+    markOpenStart();
     reportProgress('Listing files', 0, 0);
     const files = await readFolderHandle(handle);
     await openFiles(handle.name, files, { kind: 'folder', handle });
@@ -171,7 +179,10 @@ export async function openFolder() {
 // Opens the files of an <input type=file webkitdirectory>.
 export async function openUpload(fileList) {
   if (busy.value || !confirmDiscard()) return;
-  const { name, files } = readUploadedFiles(fileList);
+  markOpenStart();
+  status.value = 'opening';
+  const { name, files } = await readUploadedFiles(fileList);
+  status.value = table.size ? 'ready' : 'empty';
   await openFiles(name, files, { kind: 'upload' });
 }
 
@@ -216,11 +227,17 @@ export function showFieldError(key, message) {
 export async function setField(field, value, key = field) {
   const id = selectedId.value;
   if (id === null || busy.value) return;
+  // A new position shows in the list and on the map at once (it passed the
+  // checks of lib/fields.js); the engine's answer confirms or undoes it.
+  const row = table.rowOf.get(id);
+  const before = field === 'position' && row !== undefined ? rowPosition(row) : null;
+  if (before) previewPosition(id, value);
   try {
     const entity = await getEngine().set(id, field, value);
     applyEntity(entity);
     if (selectedId.value === id) setFieldError(key, null);
   } catch (err) {
+    if (before) previewPosition(id, before);
     if (selectedId.value === id) setFieldError(key, err.message);
   }
 }
