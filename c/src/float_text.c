@@ -238,12 +238,8 @@ static bool short_decimal(float value, uint32_t ieee_mantissa, uint32_t ieee_exp
 
 static uint32_t decimal_length(uint32_t v)
 {
-    uint32_t n = 1;
-    while (v >= 10) {
-        v /= 10;
-        n++;
-    }
-    return n;
+    return v < 10 ? 1 : v < 100 ? 2 : v < 1000 ? 3 : v < 10000 ? 4 : v < 100000 ? 5 : v < 1000000 ? 6
+         : v < 10000000 ? 7 : v < 100000000 ? 8 : v < 1000000000 ? 9 : 10;
 }
 
 static uint32_t copy_text(char *out, const char *text)
