@@ -15,6 +15,7 @@ import {
   newPage,
   option,
   removeDir,
+  repo,
   sampleWorld,
   screenshot,
   snapshotDir,
@@ -169,8 +170,10 @@ test('edits the position and fields, with errors shown next to the field', async
   const prop = await selectedId(page);
   await commit(page, 'parent', '0x12345');
   assert.match(await inspector(page).textContent(), /No entity 0x0000000000012345/);
+  await commit(page, 'parent', '');
   await commit(page, 'parent', light);
   await page.getByRole('button', { name: `Go to ${light}` }).waitFor();
+  await option(page, prop).and(page.locator('[aria-label$="unsaved"]')).waitFor();
   await screenshot(page, 'inspector-edit');
   await page.getByRole('button', { name: `Go to ${light}` }).click();
   await page.waitForFunction((id) => document.querySelector('.inspector h2 code')?.textContent === id, light);
@@ -377,6 +380,24 @@ test('a malformed world lists its diagnostics as text and leaves the bad files a
   } finally {
     removeDir(dir);
   }
+});
+
+test('the malformed fixture worlds show their diagnostics', async () => {
+  const page = await newPage(env.browser);
+  const cases = [
+    ['duplicate_id', /Entities\/4294967298\.jasset:4:1\s*duplicate entity ID 0x0000000100000001: already loaded from Entities\/4294967297\.jasset/],
+    ['dangling_reference', /Entities\/4294967299\.jasset:22:1\s*reference to missing entity 0x00000001000000ff/],
+  ];
+  for (const [name, expected] of cases) {
+    await page.goto(`${env.url}?open=none`);
+    await page.getByLabel('Upload folder').setInputFiles(join(repo, 'assets/malformed/worlds', name));
+    const region = diagnosticsRegion(page);
+    await region.getByRole('listitem').first().waitFor();
+    assert.match(await region.textContent(), expected);
+    if (name === 'duplicate_id') await screenshot(page, 'diagnostics-fixture');
+  }
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
 });
 
 test('the keyboard alone selects, edits and saves', async () => {

@@ -4,10 +4,10 @@
 // inspector. Prints the figures; JULIET_E2E_PERF=0 skips the run, and
 // JULIET_E2E_PERF_DIR=DIR measures an existing world instead.
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, renameSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { entityOptions, juliet, newPage, removeDir, repo, screenshot, start, tempDir, waitOpen } from './harness.js';
+import { entityOptions, juliet, newPage, removeDir, repo, screenshot, start, waitOpen } from './harness.js';
 
 const COUNT = Number(process.env.JULIET_E2E_PERF_COUNT ?? 100000);
 const given = process.env.JULIET_E2E_PERF_DIR;
@@ -25,14 +25,22 @@ before(async () => {
   if (given) {
     dir = given;
   } else {
-    dir = join(tempDir('juliet-perf-'), 'big_world');
-    juliet('gen', dir, '--count', String(COUNT));
+    // Generated once per build tree (gen writes each file durably, which
+    // takes minutes for 100,000 files) and kept under build/.
+    dir = join(repo, 'build/e2e', `gen_${COUNT}`);
+    if (!existsSync(join(dir, 'WorldSettings.jasset'))) {
+      const scratch = `${dir}.partial`;
+      removeDir(scratch);
+      removeDir(dir);
+      mkdirSync(dirname(dir), { recursive: true });
+      juliet('gen', scratch, '--count', String(COUNT));
+      renameSync(scratch, dir);
+    }
   }
   env = await start();
 });
 after(async () => {
   await env?.close();
-  if (dir && !given) removeDir(join(dir, '..'));
 });
 
 function median(values) {

@@ -53,8 +53,13 @@ function dirtyIds() {
   return out;
 }
 
+// Paths in diagnostics, and in their messages, relative to the world folder.
 function diagnostics() {
-  return world.diagnostics().map((d) => ({ ...d, path: d.path ? relativePath(d.path) : d.path }));
+  return world.diagnostics().map((d) => ({
+    ...d,
+    path: d.path ? relativePath(d.path) : d.path,
+    message: d.message ? d.message.split(`${worldDir}/`).join('') : d.message,
+  }));
 }
 
 const ops = {
