@@ -239,3 +239,17 @@ test('rows() gives the same entities as entities(), as columns', () => {
     world.close();
   }
 });
+
+test('a world holds at most its capacity of entities', () => {
+  const world = juliet.newWorld({ capacity: 10 });
+  try {
+    for (let i = 0; i < 10; i++) world.create('Inert', [i, 0, 0]);
+    assert.throws(() => world.create('Inert'), { name: 'JulietError', code: 'capacity' });
+    assert.equal(world.count, 10);
+  } finally {
+    world.close();
+  }
+  for (const capacity of [0, -1, 1.5, '10', 2 ** 30]) {
+    assert.throws(() => juliet.newWorld({ capacity }), TypeError, String(capacity));
+  }
+});

@@ -82,6 +82,13 @@ export interface Diagnostic {
   code: string;
 }
 
+export interface WorldOptions {
+  /** Under Node, paths name the in-memory file system (as in the browser). */
+  inMemory?: boolean;
+  /** Most entities the world holds; memory is reserved for it. Default 100,000. */
+  capacity?: number;
+}
+
 export interface FileEntry {
   /** Relative path inside the directory, e.g. "Entities/12.jasset". */
   path: string;
@@ -134,13 +141,11 @@ export declare class World {
 export declare class Juliet {
   classes(): string[];
   schema(className: string): FieldSchema[];
-  /** Node: a host directory (mounted with NODEFS). Browser: an in-memory directory. */
-  /** With { inMemory: true } Node opens an in-memory directory too. */
-  openWorld(path: string, options?: { inMemory?: boolean }): World;
-  /** With { inMemory: true } Node saves it to an in-memory directory too. */
-  newWorld(options?: { inMemory?: boolean }): World;
+  /** Node: a host directory (mounted with NODEFS) unless inMemory. Browser: an in-memory directory. */
+  openWorld(path: string, options?: WorldOptions): World;
+  newWorld(options?: WorldOptions): World;
   /** Snapshot text or a whole link ending in #TEXT. Asynchronous (DecompressionStream). */
-  openSnapshot(text: string, options?: { inMemory?: boolean }): Promise<World>;
+  openSnapshot(text: string, options?: WorldOptions): Promise<World>;
   /** In-memory file system (the browser's world folders). */
   writeFiles(dir: string, files: FileEntry[]): void;
   readFile(path: string): Uint8Array;

@@ -91,6 +91,7 @@ export const INDEX_NONE = 4294967295;
 const FIELD_ALLOW_INF = 1; // JL_FIELD_ALLOW_INF
 const STATE_DIRTY = 1;
 const STATE_READ_ONLY = 2;
+const MAX_CAPACITY = 16 << 20; // JL_MAX_CAPACITY
 const PATH_MAX = 4000; // below the C side's JL_ERROR_PATH_MAX and stack use
 
 const encoder = new TextEncoder();
@@ -475,16 +476,15 @@ export class Juliet {
    * load are skipped and listed by world.diagnostics(); a directory that
    * does not exist throws a JulietError with code 'not_found'.
    * With { inMemory: true } a path of the in-memory file system is opened
-   * under Node too (as the browser does).
+   * under Node too (as the browser does). { capacity } is the most entities
+   * the world holds (default 100,000; memory is reserved for it up front).
    * @param {string} path
-   * @param {{inMemory?: boolean}} [options]
+   * @param {{inMemory?: boolean, capacity?: number}} [options]
    * @returns {World}
    */
   openWorld(path, options = {}) {
     checkString(path, 'path');
-    if (options === null || typeof options !== 'object') throw new TypeError('options must be an object');
-    const world = this._newWorld();
-    world._inMemory = !isNode || !!options.inMemory;
+    const world = this._newWorld(options);
     try {
       world._attach(path, true);
       this._c.jlw_world_load(world._ptr, world._vpath);
@@ -498,34 +498,43 @@ export class Juliet {
 
   /**
    * A new empty world with no directory yet: save(path) gives it one (a
-   * host directory under Node unless { inMemory: true }).
-   * @param {{inMemory?: boolean}} [options]
+   * host directory under Node unless { inMemory: true }). { capacity } as
+   * for openWorld().
+   * @param {{inMemory?: boolean, capacity?: number}} [options]
    * @returns {World}
    */
   newWorld(options = {}) {
-    const world = this._newWorld();
-    if (options && options.inMemory) world._inMemory = true;
-    return world;
+    return this._newWorld(options);
   }
 
-  _newWorld() {
-    const ptr = this._c.jlw_world_new(0);
+  _newWorld(options) {
+    if (options === null || typeof options !== 'object') throw new TypeError('options must be an object');
+    const capacity = options.capacity === undefined ? 0 : options.capacity; // 0: the default
+    if (options.capacity !== undefined &&
+        (!Number.isInteger(capacity) || capacity < 1 || capacity > MAX_CAPACITY)) {
+      throw new TypeError(`options.capacity must be an integer from 1 to ${MAX_CAPACITY}, got ${describe(capacity)}`);
+    }
+    const ptr = this._c.jlw_world_new(capacity);
     if (!ptr) throw this._lastError(0);
-    return new World(this, ptr);
+    const world = new World(this, ptr);
+    world._inMemory = !isNode || !!options.inMemory;
+    return world;
   }
 
   /**
    * Opens a snapshot (the text world.snapshot() gave, or a whole link
    * `...#TEXT`) as a new world without a directory: every entity is dirty
    * and save(path) writes them out. Rejects with a JulietError ('corrupt',
-   * 'unknown_class', ...) for damaged or hostile input. Options as for
+   * 'unknown_class', ...) for damaged or hostile input, 'capacity' for more
+   * entities than options.capacity (default 100,000). Options as for
    * newWorld().
    * @param {string} text
-   * @param {{inMemory?: boolean}} [options]
+   * @param {{inMemory?: boolean, capacity?: number}} [options]
    * @returns {Promise<World>}
    */
   async openSnapshot(text, options = {}) {
     if (typeof text !== 'string') throw new TypeError(`snapshot must be a string, got ${describe(text)}`);
+    if (options === null || typeof options !== 'object') throw new TypeError('options must be an object');
     const c = this._c;
     const maxText = c.jlw_snapshot_max_text();
     // A link may add its base and whitespace; anything much longer cannot
@@ -554,7 +563,7 @@ export class Juliet {
       this._free(textPtr);
     }
     const bytes = await inflate(packed, c.jlw_snapshot_max_bytes());
-    const world = this._newWorld();
+    const world = this._newWorld(options);
     try {
       const dataPtr = this._copyIn(bytes);
       try {
@@ -563,7 +572,6 @@ export class Juliet {
       } finally {
         this._free(dataPtr);
       }
-      if (options && options.inMemory) world._inMemory = true;
       return world;
     } catch (err) {
       world.close();
