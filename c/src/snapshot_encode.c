@@ -107,11 +107,36 @@ static const int64_t pow10_int[16] = {
     INT64_C(10000000000000), INT64_C(100000000000000), INT64_C(1000000000000000),
 };
 
+/* Whether some mantissa M with |M| <= 2^53 gives back exactly `bits` at
+ * exponent e, and which. Complete: where the float's spacing exceeds 10^e
+ * the multiple of 10^e nearest the value lies inside its rounding interval,
+ * and where it is finer only that nearest multiple can; the double quotient
+ * is within an ulp of the exact one, so the nearest is the rounded quotient
+ * or a neighbour. */
+static bool decimal_works(double v, uint32_t bits, int e, int64_t *mantissa)
+{
+    double scaled = e >= 0 ? v / snap_pow10[e] : v * snap_pow10[-e];
+    if (fabs(scaled) >= (double)SNAP_MANTISSA_MAX) return false;
+    int64_t m = (int64_t)llround(scaled);
+    const int64_t tries[3] = {m, m - 1, m + 1};
+    for (int t = 0; t < 3; t++) {
+        if (tries[t] == 0) continue;
+        if (snap_float_bits(snap_decimal_value(tries[t], e)) == bits) {
+            *mantissa = tries[t];
+            return true;
+        }
+    }
+    return false;
+}
+
 /* The shortest decimal (mantissa, exponent) that snap_decimal_value turns
  * back into exactly this float, with the exponent in [-22, 22] and
  * |mantissa| <= 2^53: EXP_ZERO for +0 (any exponent), EXP_NONE if there is
- * none (-0, infinities, NaN, very large or tiny magnitudes). */
-static int shortest_decimal(float value, int64_t *mantissa)
+ * none (-0, infinities, NaN, very large or tiny magnitudes).
+ * The exponents that work are all those up to the shortest one (M * 10 at
+ * e - 1 is the same number), so the search starts at hint (the previous
+ * value's exponent: columns tend to share one) and walks up or down. */
+static int shortest_decimal(float value, int hint, int64_t *mantissa)
 {
     uint32_t bits = snap_float_bits(value);
     *mantissa = 0;
@@ -121,20 +146,24 @@ static int shortest_decimal(float value, int64_t *mantissa)
     int k = (int)floor(log10(fabs(v)));
     int top = k + 1 < SNAP_EXPONENT_MAX ? k + 1 : SNAP_EXPONENT_MAX;
     int bottom = k - 10 > -SNAP_EXPONENT_MAX ? k - 10 : -SNAP_EXPONENT_MAX;
-    for (int e = top; e >= bottom; e--) {
-        double scaled = e >= 0 ? v / snap_pow10[e] : v * snap_pow10[-e];
-        if (fabs(scaled) >= (double)SNAP_MANTISSA_MAX) break; /* only grows from here */
-        int64_t m = (int64_t)llround(scaled);
-        /* scaled is within an ulp of the true quotient: the mantissa that
-         * works, if any, is the rounded one or a neighbour. */
-        const int64_t tries[3] = {m, m - 1, m + 1};
-        for (int t = 0; t < 3; t++) {
-            if (tries[t] == 0) continue;
-            if (snap_float_bits(snap_decimal_value(tries[t], e)) == bits) {
-                *mantissa = tries[t];
-                return e;
-            }
+    int64_t m;
+    if (hint >= bottom && hint <= top && decimal_works(v, bits, hint, &m)) {
+        int e = hint;
+        *mantissa = m;
+        while (e < top && decimal_works(v, bits, e + 1, &m)) {
+            e++;
+            *mantissa = m;
         }
+        return e;
+    }
+    int start = hint >= bottom && hint <= top ? hint - 1 : top;
+    for (int e = start; e >= bottom; e--) {
+        if (decimal_works(v, bits, e, &m)) {
+            *mantissa = m;
+            return e;
+        }
+        double scaled = e >= 0 ? v / snap_pow10[e] : v * snap_pow10[-e];
+        if (fabs(scaled) * 10 >= (double)SNAP_MANTISSA_MAX) break; /* only grows from here */
     }
     return EXP_NONE;
 }
@@ -186,9 +215,11 @@ jl_status snap_write_float_column(snap_writer *w, const snap_float_scratch *s, c
     int64_t *mants = s->mants;
     uint32_t hist[2 * SNAP_EXPONENT_MAX + 1] = {0};
     uint32_t lo_bits = UINT32_MAX, hi_bits = 0;
+    int hint = EXP_NONE;
     for (uint32_t i = 0; i < n; i++) {
         int64_t m;
-        int e = shortest_decimal(values[i], &m);
+        int e = shortest_decimal(values[i], hint, &m);
+        if (e != EXP_NONE && e != EXP_ZERO) hint = e;
         exps[i] = (int8_t)e;
         mants[i] = m;
         if (e != EXP_NONE && e != EXP_ZERO) hist[e + SNAP_EXPONENT_MAX]++;
