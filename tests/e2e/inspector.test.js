@@ -133,6 +133,74 @@ test('selects an entity from the list and from the map', async () => {
   await page.context().close();
 });
 
+// Screen position (in the canvas) of an entity, from the map's view.
+async function mapPoint(page, position) {
+  return page.evaluate((pos) => {
+    const canvas = document.querySelector('canvas[aria-label="World map"]');
+    const view = JSON.parse(canvas.dataset.view);
+    const rect = canvas.getBoundingClientRect();
+    const [h, v] = view.axes;
+    return {
+      x: (pos[h] - view.center[0]) * view.scale + rect.width / 2,
+      y: rect.height / 2 - (pos[v] - view.center[1]) * view.scale,
+    };
+  }, position);
+}
+
+async function inspectedPosition(page) {
+  const values = [];
+  for (const axis of ['X', 'Y', 'Z']) values.push(Number(await page.getByLabel(`Position ${axis}`, { exact: true }).inputValue()));
+  return values;
+}
+
+test('the map zooms, pans, and moves an entity dragged on it', async () => {
+  const page = await newPage(env.browser);
+  await page.goto(env.url);
+  await waitOpen(page);
+  const map = page.getByRole('img', { name: 'World map' });
+  const view = async () => JSON.parse(await map.getAttribute('data-view'));
+  const box = await map.boundingBox();
+
+  const before = await view();
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  await page.mouse.wheel(0, -300);
+  await page.waitForFunction((s) => JSON.parse(document.querySelector('canvas').dataset.view).scale > s * 1.2, before.scale);
+  const zoomed = (await view()).scale;
+  await map.focus();
+  await page.keyboard.press('f');
+  await page.waitForFunction((s) => JSON.parse(document.querySelector('canvas').dataset.view).scale < s, zoomed);
+
+  // Pan: drag from a corner, where no entity stands.
+  await page.mouse.move(box.x + 3, box.y + 3);
+  await page.mouse.down();
+  await page.mouse.move(box.x + 103, box.y + 53, { steps: 5 });
+  await page.mouse.up();
+  const panned = await view();
+  assert.notDeepEqual(panned.center, before.center);
+  await page.keyboard.press('f');
+
+  // Drag the first entity of the list by 40 pixels to the right.
+  const [id] = await visibleIds(page);
+  await option(page, id).click();
+  const from = await inspectedPosition(page);
+  const start = await mapPoint(page, from);
+  await page.mouse.move(box.x + start.x, box.y + start.y);
+  await page.mouse.down();
+  await page.mouse.move(box.x + start.x + 40, box.y + start.y, { steps: 8 });
+  await page.mouse.up();
+  await option(page, id).and(page.locator('[aria-label$="unsaved"]')).waitFor();
+  const { scale, axes } = await view();
+  await page.waitForFunction((x) => Number(document.getElementById('position-X').value) !== x, from[0]);
+  const to = await inspectedPosition(page);
+  assert.ok(Math.abs(to[axes[0]] - (from[axes[0]] + 40 / scale)) < 2 / scale + 0.01, `moved by 40 px: ${from} -> ${to}`);
+  const hidden = [0, 1, 2].find((a) => !axes.includes(a));
+  assert.equal(to[hidden], from[hidden], 'the axis the map does not show is kept');
+  await pendingRegion(page).getByText(entityFile(id)).waitFor();
+  await screenshot(page, 'map-drag');
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
 test('edits the position and fields, with errors shown next to the field', async () => {
   const page = await newPage(env.browser);
   await page.goto(env.url);
