@@ -3,6 +3,7 @@
  * read-only flags and settings, and a hostile world section leaves the
  * target as it was (snapshot.h, world.h). */
 #define _POSIX_C_SOURCE 200809L /* mkdtemp, rmdir */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -198,6 +199,38 @@ TEST(decoded_world_encodes_to_the_same_bytes)
     CHECK(dst == JL_OK);
     CHECK(encode(&target, &second) == JL_OK);
     CHECK(first.size == second.size && memcmp(first.data, second.data, first.size) == 0);
+    teardown();
+}
+
+/* The world path goes through .jasset text: awkward floats must survive it. */
+TEST(awkward_floats_survive_the_world_path)
+{
+    CHECK(setup());
+    jl_entity *e;
+    CHECK(jl_world_create(&source, "Light", -0.0f, 1e-40f, 3.4028235e38f, &e) == JL_OK);
+    jl_light *l = e->derived;
+    l->radius = INFINITY;
+    l->intensity = 0.1f + 0.2f;
+    CHECK(jl_world_create(&source, "Prop", 16777217.0f, -1.17549435e-38f, 0.3f, &e) == JL_OK);
+    jl_prop *p = e->derived;
+    p->velocity = (jl_vec3){-0.0f, 1.0e-45f, 123456.789f};
+    p->density = 7.0e-12f;
+    jl_snapshot_bytes bytes;
+    CHECK(encode(&source, &bytes) == JL_OK);
+    CHECK(jl_snapshot_decode_world(bytes.data, bytes.size, &target, NULL) == JL_OK);
+    for (jl_entity *a = jl_entities_first(&source.manager); a; a = jl_entities_next(&source.manager, a)) {
+        jl_entity *b = jl_world_find(&target, a->id);
+        CHECK(b && memcmp(&a->position, &b->position, sizeof(float) * 3) == 0);
+        const jl_class *cls = a->derived_kind;
+        for (uint32_t f = 0; f < cls->field_count; f++) {
+            static const size_t size_of_type[JL_FIELD_TYPE_COUNT] = {
+                [JL_FIELD_F32] = 4, [JL_FIELD_INDEX] = 4, [JL_FIELD_BOOL] = sizeof(bool),
+                [JL_FIELD_VEC3] = 12, [JL_FIELD_COLOR] = 3, [JL_FIELD_ENTITY_REF] = 8};
+            uint32_t off = cls->fields[f].offset;
+            CHECK(memcmp((char *)a->derived + off, (char *)b->derived + off,
+                         size_of_type[cls->fields[f].type]) == 0);
+        }
+    }
     teardown();
 }
 
