@@ -12,7 +12,8 @@
 # tests/fuzz/corpus/<target>/, which tests/fuzz/make_corpus.py draws from
 # assets/). To keep a crash as a regression
 # case once it is fixed, copy it to tests/fuzz/corpus/<target>/regression-NAME.
-# Exit status 1 if any target crashed.
+# FUZZ_BUILD_DIR (default build/fuzz) keeps a long run's binaries apart from
+# the ones `npm test` rebuilds. Exit status 1 if any target crashed.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
@@ -26,11 +27,12 @@ targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=(fuzz_entity_file fuzz_world_dir fuzz_snapshot)
 jobs=${FUZZ_JOBS:-$(nproc)}
 clock=${FUZZ_CLOCK:-wall}
+out=${FUZZ_BUILD_DIR:-build/fuzz}
 
 bash .ci/setup.sh >/dev/null
-cmake -S . -B build/fuzz -DCMAKE_C_COMPILER=clang -DJULIET_FUZZ=ON \
+cmake -S . -B "$out" -DCMAKE_C_COMPILER=clang -DJULIET_FUZZ=ON \
   -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null || exit 2
-cmake --build build/fuzz -j "$(nproc)" --target "${targets[@]}" >/dev/null || exit 2
+cmake --build "$out" -j "$(nproc)" --target "${targets[@]}" >/dev/null || exit 2
 
 export ASAN_OPTIONS="halt_on_error=1:abort_on_error=1:detect_leaks=1${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
 export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1${UBSAN_OPTIONS:+:$UBSAN_OPTIONS}"
@@ -38,10 +40,11 @@ export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1${UBSAN_OPTIONS:+:$UBSAN
 # Fuzzes one target for $seconds (wall or CPU, see FUZZ_CLOCK), in chunks,
 # restarting after each crash.
 fuzz_one() {
-  local target=$1 bin=build/fuzz/tests/fuzz/$1
-  local work=build/fuzz/corpus/$target artifacts=build/fuzz/artifacts/$target
-  local log=build/fuzz/fuzz-$target.log summary=build/fuzz/summary-$target.txt
-  local timing=build/fuzz/time-$target.txt
+  local target=$1 bin=$out/tests/fuzz/$1
+  local work=$out/corpus/$target artifacts=$out/artifacts/$target
+  local log=$out/fuzz-$target.log summary=$out/summary-$target.txt
+  local timing=$out/time-$target.txt
+  rm -rf "$artifacts"
   mkdir -p "$work" "$artifacts"
   : >"$log"
   local seeds=(tests/fuzz/corpus/"$target")
@@ -86,7 +89,7 @@ fuzz_one() {
 
 running=0
 for target in "${targets[@]}"; do
-  if [ ! -x build/fuzz/tests/fuzz/"$target" ]; then
+  if [ ! -x "$out"/tests/fuzz/"$target" ]; then
     echo "no fuzz target $target" >&2
     exit 2
   fi
@@ -99,12 +102,12 @@ for target in "${targets[@]}"; do
 done
 wait
 
-echo "fuzzing: $seconds s ($clock) per target, $jobs at a time (logs: build/fuzz/fuzz-TARGET.log)"
+echo "fuzzing: $seconds s ($clock) per target, $jobs at a time (logs: $out/fuzz-TARGET.log)"
 status=0
 for target in "${targets[@]}"; do
-  cat build/fuzz/summary-"$target".txt
-  if [ "$(ls build/fuzz/artifacts/"$target" | wc -l)" -gt 0 ] && grep -q ' [1-9][0-9]* crashes' build/fuzz/summary-"$target".txt; then
-    ls build/fuzz/artifacts/"$target" | sed "s|^|  build/fuzz/artifacts/$target/|"
+  cat "$out"/summary-"$target".txt
+  if [ "$(ls "$out"/artifacts/"$target" | wc -l)" -gt 0 ] && grep -q ' [1-9][0-9]* crashes' "$out"/summary-"$target".txt; then
+    ls "$out"/artifacts/"$target" | sed "s|^|  $out/artifacts/$target/|"
     status=1
   fi
 done

@@ -38,8 +38,10 @@ def files_under(top, suffixes):
     for dirpath, dirnames, filenames in os.walk(top):
         dirnames.sort()
         for name in sorted(filenames):
-            if name.endswith(suffixes):
-                yield os.path.join(dirpath, name)
+            path = os.path.join(dirpath, name)
+            # Regular files only: assets/malformed/catalogue has a symlink loop.
+            if name.endswith(suffixes) and os.path.isfile(path):
+                yield path
 
 
 def seed_name(path):

@@ -111,7 +111,8 @@ static inline bool du_exists(const char *path)
     return lstat(path, &st) == 0;
 }
 
-/* Copies the regular files and subdirectories of from into to (created). */
+/* Copies the regular files, symbolic links (as links) and subdirectories of
+ * from into to (created). */
 static inline bool du_copy_tree(const char *from, const char *to)
 {
     if (mkdir(to, 0755) != 0 && errno != EEXIST) return false;
@@ -132,6 +133,14 @@ static inline bool du_copy_tree(const char *from, const char *to)
             char *text = du_read(a, &n);
             ok = text && du_write(b, text, n);
             free(text);
+        } else if (S_ISLNK(st.st_mode)) {
+            char target[4096];
+            ssize_t n = readlink(a, target, sizeof target - 1);
+            ok = n >= 0;
+            if (ok) {
+                target[n] = '\0';
+                ok = symlink(target, b) == 0;
+            }
         }
     }
     closedir(d);
