@@ -53,9 +53,34 @@ function sampleWorld() {
   };
 }
 
+// The built page runs under a strict Content Security Policy: scripts,
+// styles, the worker and the wasm module only from this origin, nothing
+// inline. (Not in `vite` dev mode, whose module reloading injects code.)
+const CSP = [
+  "default-src 'self'",
+  "script-src 'self' 'wasm-unsafe-eval'",
+  "style-src 'self'",
+  "img-src 'self' data: blob:",
+  "worker-src 'self'",
+  "connect-src 'self'",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'none'",
+].join('; ');
+
+function contentSecurityPolicy() {
+  return {
+    name: 'juliet-csp',
+    apply: 'build',
+    transformIndexHtml() {
+      return [{ tag: 'meta', attrs: { 'http-equiv': 'Content-Security-Policy', content: CSP }, injectTo: 'head-prepend' }];
+    },
+  };
+}
+
 export default defineConfig({
   root: webDir,
-  plugins: [preact(), sampleWorld()],
+  plugins: [preact(), sampleWorld(), contentSecurityPolicy()],
   worker: { format: 'es' },
   server: { fs: { allow: [repoDir] } },
   build: {

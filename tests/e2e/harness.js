@@ -58,6 +58,12 @@ export async function newPage(browser, { viewport = { width: 1440, height: 900 }
   page.on('console', (msg) => {
     if (msg.type() === 'error') page.errors.push(new Error(msg.text()));
   });
+  // Any breach of the page's Content Security Policy fails the test too.
+  await page.addInitScript(() => {
+    document.addEventListener('securitypolicyviolation', (e) => {
+      console.error(`CSP violation: ${e.violatedDirective} ${e.blockedURI}`);
+    });
+  });
   return page;
 }
 

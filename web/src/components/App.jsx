@@ -9,6 +9,7 @@ import { Inspector } from './Inspector.jsx';
 import { Messages } from './Messages.jsx';
 import { PendingChanges } from './PendingChanges.jsx';
 import { ProgressBar } from './ProgressBar.jsx';
+import { SharePanel } from './SharePanel.jsx';
 import { Toolbar } from './Toolbar.jsx';
 import { WorldMap } from './WorldMap.jsx';
 
@@ -31,6 +32,7 @@ export function App() {
       <Toolbar />
       <ProgressBar />
       <Messages />
+      <SharePanel />
       <main class="panes">
         <EntityList />
         <WorldMap />

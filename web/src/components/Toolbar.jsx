@@ -2,11 +2,13 @@
 // delete, and the name of the open world.
 import { useRef, useState } from 'preact/hooks';
 import { canPickFolder } from '../state/folders.js';
+import { share } from '../state/share.js';
 import {
   busy,
   deleteEntity,
   openFolder,
   openSample,
+  openSnapshotText,
   openUpload,
   pending,
   save,
@@ -21,6 +23,7 @@ const SOURCE_TEXT = {
   sample: 'bundled sample, Save downloads changes',
   folder: 'folder on disk, Save writes into it',
   upload: 'uploaded copy, Save downloads changes',
+  link: 'shared level, not saved yet: Save asks for a folder',
 };
 
 export function Toolbar() {
@@ -58,10 +61,28 @@ export function Toolbar() {
             }}
           />
         </label>
+        <label class="button secondary">
+          Open snapshot file
+          <input
+            class="visually-hidden"
+            type="file"
+            accept=".txt,text/plain"
+            disabled={busy.value}
+            onChange={async (e) => {
+              const input = e.currentTarget;
+              const file = input.files[0];
+              if (file) await openSnapshotText(await file.text(), file.name);
+              input.value = '';
+            }}
+          />
+        </label>
       </div>
       <div class="group">
         <button type="button" class="primary" onClick={save} disabled={!ready} aria-keyshortcuts="Control+S">
           Save
+        </button>
+        <button type="button" onClick={share} disabled={!ready}>
+          Share
         </button>
         <button type="button" onClick={() => setAdding(true)} disabled={!ready}>
           Add entity

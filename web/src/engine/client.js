@@ -72,6 +72,8 @@ export function createEngine({ onProgress } = {}) {
       result.timings.readMs = readMs;
       return result;
     },
+    openSnapshot: (text) => call('openSnapshot', { text }),
+    snapshot: () => call('snapshot'),
     get: (id) => call('get', { id }),
     set: (id, field, value) => call('set', { id, field, value }),
     create: (className, position) => call('create', { className, position }),

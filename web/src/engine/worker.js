@@ -58,8 +58,26 @@ function diagnostics() {
   return world.diagnostics().map((d) => ({
     ...d,
     path: d.path ? relativePath(d.path) : d.path,
-    message: d.message ? d.message.split(`${worldDir}/`).join('') : d.message,
+    message: d.message && worldDir ? d.message.split(`${worldDir}/`).join('') : d.message,
   }));
+}
+
+async function closeWorld() {
+  juliet ??= await loadJuliet();
+  if (world) world.close();
+  world = null;
+  if (worldDir) juliet.removeFiles(worldDir);
+  worldDir = null;
+}
+
+function opened(timings) {
+  const t = performance.now();
+  const columns = table();
+  timings.tableMs = performance.now() - t;
+  return {
+    result: { table: columns, schemas: schemas(), diagnostics: diagnostics(), timings },
+    transfer: [columns.cls.buffer, columns.pos.buffer, columns.dirty.buffer],
+  };
 }
 
 const ops = {
@@ -67,12 +85,7 @@ const ops = {
   // (paths relative to the world folder, contents as ArrayBuffers), then
   // load.
   async begin() {
-    juliet ??= await loadJuliet();
-    if (world) {
-      world.close();
-      world = null;
-    }
-    if (worldDir) juliet.removeFiles(worldDir);
+    await closeWorld();
     worldDir = `/worlds/${++openCount}`;
     return { result: true };
   },
@@ -84,17 +97,20 @@ const ops = {
     return { result: true };
   },
   async load() {
-    const timings = {};
-    let t = performance.now();
+    const t = performance.now();
     world = juliet.openWorld(worldDir);
-    timings.loadMs = performance.now() - t;
-    t = performance.now();
-    const columns = table();
-    timings.tableMs = performance.now() - t;
-    return {
-      result: { table: columns, schemas: schemas(), diagnostics: diagnostics(), timings },
-      transfer: [columns.cls.buffer, columns.pos.buffer, columns.dirty.buffer],
-    };
+    return opened({ loadMs: performance.now() - t });
+  },
+  // A shared level (a link, its part after '#', or snapshot text): a new
+  // world with no folder until it is saved.
+  async openSnapshot({ text }) {
+    await closeWorld();
+    const t = performance.now();
+    world = await juliet.openSnapshot(text);
+    return opened({ loadMs: performance.now() - t });
+  },
+  async snapshot() {
+    return { result: await world.snapshot() };
   },
   async get({ id }) {
     return { result: world.get(id) };
@@ -119,7 +135,12 @@ const ops = {
     let report;
     let failure = null;
     try {
-      report = world.save();
+      if (world.path === null) {
+        worldDir = `/worlds/${++openCount}`;
+        report = world.save(worldDir);
+      } else {
+        report = world.save();
+      }
     } catch (err) {
       if (!err.written) throw err;
       report = { written: err.written, deleted: err.deleted };
@@ -147,7 +168,7 @@ const ops = {
 };
 
 function relativePath(path) {
-  return path.startsWith(worldDir + '/') ? path.slice(worldDir.length + 1) : path;
+  return worldDir && path.startsWith(worldDir + '/') ? path.slice(worldDir.length + 1) : path;
 }
 
 function readSaved(paths) {
@@ -160,7 +181,7 @@ function readSaved(paths) {
 self.onmessage = async (event) => {
   const { id, op, args } = event.data;
   try {
-    if (!['begin', 'addFiles', 'load'].includes(op) && !world) throw new Error('No world is open');
+    if (!['begin', 'addFiles', 'load', 'openSnapshot'].includes(op) && !world) throw new Error('No world is open');
     const { result, transfer = [] } = await ops[op](args ?? {});
     self.postMessage({ id, ok: true, result }, transfer);
   } catch (err) {

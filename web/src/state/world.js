@@ -97,20 +97,27 @@ function markOpenStart() {
 }
 
 async function openFiles(name, files, origin) {
+  reportProgress('Reading files', 0, files.length);
+  await openWith(name, origin, () => getEngine().open(files));
+}
+
+// Opens the world that `load` makes the engine open, and shows it.
+async function openWith(name, origin, load) {
   batch(() => {
     status.value = 'opening';
     errorMessage.value = null;
     notice.value = null;
   });
-  reportProgress('Reading files', 0, files.length);
   try {
-    const result = await getEngine().open(files);
+    const result = await load();
     result.timings.engineMs = performance.now() - performance.getEntriesByName('juliet:open-start')[0].startTime;
     const shownAt = performance.now();
     batch(() => {
       created.clear();
       removed.clear();
       unflushed.clear();
+      // A world from a link has no files yet: every entity is new.
+      if (origin.kind === 'link') for (const id of result.table.ids) created.add(id);
       pendingRevision.value++;
       loadTable(result.table);
       schemas.value = result.schemas;
@@ -126,6 +133,7 @@ async function openFiles(name, files, origin) {
     });
     result.timings.applyMs = performance.now() - shownAt;
     requestAnimationFrame(() => performance.mark('juliet:open-shown', { detail: result.timings }));
+    return true;
   } catch (err) {
     batch(() => {
       clearTable();
@@ -134,11 +142,27 @@ async function openFiles(name, files, origin) {
       source.value = null;
       selectedId.value = null;
       selected.value = null;
+      diagnostics.value = [];
     });
     fail(`Could not open ${name}`, err);
+    return false;
   } finally {
     endProgress();
   }
+}
+
+// Opens a shared level: a link (or its part after '#') or the text of a
+// snapshot file. It becomes a new world with no folder: Save asks for one.
+export async function openSnapshotText(text, name = 'the shared link') {
+  if (busy.value || !confirmDiscard()) return false;
+  markOpenStart();
+  reportProgress('Opening the shared level', 0, 0);
+  return openWith(name, { kind: 'link' }, () => getEngine().openSnapshot(text));
+}
+
+// The current world (unsaved edits included) as snapshot text.
+export function snapshotText() {
+  return getEngine().snapshot();
 }
 
 export async function openSample() {
@@ -323,6 +347,17 @@ export async function save() {
     notice.value = 'Nothing to save';
     return;
   }
+  // A world from a link has no folder yet: ask for one (or download it all).
+  let newFolder = null;
+  if (source.value.kind === 'link' && canPickFolder()) {
+    try {
+      newFolder = await pickFolder();
+    } catch (err) {
+      if (err?.name !== 'AbortError') fail('Could not open the folder', err);
+      else notice.value = 'Choose a folder to save the shared level into';
+      return;
+    }
+  }
   batch(() => {
     status.value = 'saving';
     errorMessage.value = null;
@@ -364,6 +399,8 @@ export async function save() {
   try {
     if (staleWrites.length) files.push(...(await getEngine().read(staleWrites)));
     const allDeletes = [...deletions, ...staleDeletes];
+    if (newFolder) source.value = { kind: 'folder', handle: newFolder };
+    else if (source.value.kind === 'link') source.value = { kind: 'upload' };
     const src = source.value;
     let target;
     if (files.length === 0 && allDeletes.length === 0) {
