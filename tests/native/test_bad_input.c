@@ -87,10 +87,10 @@ TEST(directory_problems_each_get_a_diagnostic_and_the_rest_loads)
     }
     printf("unreadable file made by %s\n", as_root ? "the fs table (EACCES: running as root)" : "chmod 000");
 
-    jl_world w;
+    jl_world w = {0};
     jl_world_desc d = {.capacity = 64, .fs = &probe.table};
     ok = ok && jl_world_init(&w, &d) == JL_OK;
-    jl_status status = jl_world_load(&w, dir);
+    jl_status status = ok ? jl_world_load(&w, dir) : JL_ERR_IO;
     char line[1200];
     for (uint32_t i = 0; i < jl_world_diagnostic_count(&w); i++)
         printf("  %s\n", jl_error_format(jl_world_diagnostic(&w, i), line, sizeof line));

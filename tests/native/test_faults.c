@@ -179,10 +179,10 @@ TEST(unreadable_file_at_load_is_reported_and_never_touched)
     probe_init(&probe);
     probe.deny_read_code = EIO;
     probe_copy(probe.deny_read_path, path);
-    jl_world w;
+    jl_world w = {0};
     jl_world_desc d = {.capacity = 256, .fs = &probe.table};
     bool ok = jl_world_init(&w, &d) == JL_OK;
-    jl_status status = jl_world_load(&w, s.dir);
+    jl_status status = ok ? jl_world_load(&w, s.dir) : JL_ERR_IO;
     const jl_error *e = jl_world_diagnostic(&w, 0);
     ok = ok && status == JL_ERR_IO && jl_world_diagnostic_count(&w) == 1 && e && strcmp(e->path, path) == 0 &&
          strstr(e->message, "input/output error") && jl_world_count(&w) == 19 && !jl_world_find(&w, victim->id);

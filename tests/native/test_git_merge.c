@@ -1,0 +1,206 @@
+/* test_git_merge.c - team work on one world through real git (world.h,
+ * "IDs"): two branches from the same committed world each add 1,000
+ * entities and edit different existing entities through the library,
+ * commit, and merge without a conflict; the merged world has no two files
+ * with one ID and loads with every edit of both sides. Then a copied file
+ * forces a duplicate ID, and `juliet validate` reports it with both paths.
+ *
+ * Each session mints IDs with its own random tag, as two people's editors
+ * would. Natively only: a wasm test cannot start processes. */
+#include "disk_util.h"
+
+#ifndef __EMSCRIPTEN__
+#include <sys/wait.h>
+#endif
+
+#include "juliet/archive.h"
+#include "juliet/world.h"
+#include "juliet/world_gen.h"
+#include "test.h"
+
+enum { BASE = 300, ADDED = 1000, EDITED = 100 };
+
+static char repo[512], world_dir[600];
+
+#ifndef __EMSCRIPTEN__
+/* Runs a shell command in the repository, quietly; true if it exits 0. */
+static bool sh(const char *format, const char *arg)
+{
+    char command[2048], inner[1024];
+    snprintf(inner, sizeof inner, format, arg ? arg : "");
+    snprintf(command, sizeof command, "cd '%s' && %s >/dev/null 2>&1", repo, inner);
+    int status = system(command);
+    return status != -1 && WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
+/* Same, with stdout and stderr into out; returns the exit status. */
+static int sh_output(const char *command, char *out, size_t size)
+{
+    char full[4096];
+    snprintf(full, sizeof full, "cd '%s' && %s 2>&1", repo, command);
+    FILE *p = popen(full, "r");
+    if (!p) return -1;
+    size_t n = fread(out, 1, size - 1, p);
+    out[n] = '\0';
+    char rest[4096]; /* drain what did not fit, so the command never sees SIGPIPE */
+    while (fread(rest, 1, sizeof rest, p) > 0) {
+    }
+    int status = pclose(p);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+#define GIT "git -c user.name=t -c user.email=t@t -c commit.gpgsign=false -c core.autocrlf=false "
+
+/* The IDs of the base world, in file-name order (the same on both branches). */
+static uint64_t base_ids[BASE];
+
+typedef struct branch_work {
+    const char *name;
+    uint64_t created[ADDED];
+    uint32_t first_edit; /* edits base entities [first_edit, first_edit + EDITED) */
+} branch_work;
+
+static branch_work side_a = {.name = "a", .first_edit = 0};
+static branch_work side_b = {.name = "b", .first_edit = EDITED};
+
+static void edit_text(const branch_work *b, uint32_t i, char *out, size_t size)
+{
+    snprintf(out, size, "%s%u.25 %u -%u.5", b->name[0] == 'a' ? "" : "-", i, i % 7, i % 5);
+}
+
+/* On a fresh branch from main: load the world, create ADDED entities, move
+ * EDITED existing ones, save, commit everything. */
+static bool work_on_branch(branch_work *b)
+{
+    CHECK_OR_FALSE(sh(GIT "checkout -q -b %s main", b->name));
+    jl_world w;
+    jl_world_desc d = {.capacity = BASE + 2 * ADDED + 64}; /* a random ID tag, as any session */
+    CHECK_OR_FALSE(jl_world_init(&w, &d) == JL_OK);
+    CHECK_OR_FALSE(jl_world_load(&w, world_dir) == JL_OK);
+    static const char *const classes[] = {"Inert", "Light", "Prop"};
+    for (uint32_t i = 0; i < ADDED; i++) {
+        jl_entity *e;
+        CHECK_OR_FALSE(jl_world_create(&w, classes[i % 3], (float)i, 1.0f, (float)-i, &e) == JL_OK);
+        b->created[i] = e->id;
+    }
+    char text[64];
+    for (uint32_t i = b->first_edit; i < b->first_edit + EDITED; i++) {
+        edit_text(b, i, text, sizeof text);
+        CHECK_OR_FALSE(jl_world_set_field(&w, base_ids[i], "position", text, strlen(text), NULL) == JL_OK);
+    }
+    jl_save_report report;
+    CHECK_OR_FALSE(jl_world_save(&w, world_dir, &report) == JL_OK);
+    CHECK_OR_FALSE(report.written_count == ADDED + EDITED);
+    jl_world_shutdown(&w);
+    CHECK_OR_FALSE(sh(GIT "add -A && " GIT "commit -q -m 'work on %s'", b->name));
+    return true;
+}
+
+/* Every edit and every creation of one side is in the merged world. */
+static bool has_work_of(const jl_world *w, const branch_work *b)
+{
+    char want[64], got[JL_VALUE_TEXT_MAX];
+    for (uint32_t i = 0; i < ADDED; i++) CHECK_OR_FALSE(jl_world_find(w, b->created[i]) != NULL);
+    for (uint32_t i = b->first_edit; i < b->first_edit + EDITED; i++) {
+        edit_text(b, i, want, sizeof want);
+        CHECK_OR_FALSE(jl_world_get_field(w, base_ids[i], "position", got, NULL) == JL_OK);
+        if (strcmp(got, want) != 0) {
+            fprintf(stderr, "entity %u of branch %s: position %s, expected %s\n", i, b->name, got, want);
+            return false;
+        }
+    }
+    return true;
+}
+
+/* build/native/juliet from build/native/tests/native/test_git_merge. */
+static bool find_juliet(char *out, size_t size)
+{
+    char self[1024];
+    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (n <= 0) return false;
+    self[n] = '\0';
+    for (int up = 0; up < 3; up++) {
+        char *slash = strrchr(self, '/');
+        if (!slash) return false;
+        *slash = '\0';
+    }
+    return du_join(out, size, self, "juliet") && access(out, X_OK) == 0;
+}
+#endif
+
+TEST(two_branches_add_and_edit_then_merge_without_conflict)
+{
+#ifdef __EMSCRIPTEN__
+    printf("skipped: no processes (git) in wasm\n");
+#else
+    CHECK(system("git --version >/dev/null 2>&1") == 0);
+    CHECK(du_make_memory_temp_dir(repo, sizeof repo, "git"));
+    du_join(world_dir, sizeof world_dir, repo, "world");
+    bool ok = sh(GIT "-c init.defaultBranch=main init -q .", NULL);
+
+    /* The committed world everyone starts from. */
+    jl_world w;
+    jl_world_desc gd = {.capacity = BASE + 64, .id_tag = jl_world_gen_tag(7)};
+    ok = ok && jl_world_init(&w, &gd) == JL_OK && jl_world_generate(&w, BASE, 7) == JL_OK &&
+         jl_world_save(&w, world_dir, NULL) == JL_OK;
+    jl_world_shutdown(&w);
+    ok = ok && sh(GIT "add -A && " GIT "commit -q -m base", NULL);
+    char entities[700];
+    du_join(entities, sizeof entities, world_dir, "Entities");
+    size_t n;
+    char **names = du_list(entities, &n);
+    ok = ok && n == BASE;
+    for (size_t i = 0; ok && i < n; i++) base_ids[i] = strtoull(names[i], NULL, 10);
+    du_free_names(names, n);
+
+    ok = ok && work_on_branch(&side_a) && work_on_branch(&side_b);
+
+    /* The merge: no conflict, nothing left unmerged. */
+    char out[1 << 14];
+    ok = ok && sh(GIT "checkout -q a", NULL);
+    int merge = ok ? sh_output(GIT "merge --quiet --no-edit b", out, sizeof out) : -1;
+    if (merge != 0) fprintf(stderr, "git merge failed (%d):\n%s\n", merge, out);
+    ok = ok && merge == 0 && sh_output("git diff --name-only --diff-filter=U", out, sizeof out) == 0 && out[0] == '\0';
+
+    /* No two files share an ID (the loader rejects the second of a pair),
+     * every file loads, and both sides' work is there. */
+    jl_world merged = {0};
+    jl_world_desc md = {.capacity = BASE + 2 * ADDED + 64};
+    ok = ok && jl_world_init(&merged, &md) == JL_OK;
+    jl_status status = ok ? jl_world_load(&merged, world_dir) : JL_ERR_IO;
+    char line[1200];
+    for (uint32_t i = 0; i < jl_world_diagnostic_count(&merged) && i < 5; i++)
+        fprintf(stderr, "%s\n", jl_error_format(jl_world_diagnostic(&merged, i), line, sizeof line));
+    ok = ok && status == JL_OK && jl_world_diagnostic_count(&merged) == 0 &&
+         jl_world_count(&merged) == BASE + 2 * ADDED && du_count_suffix(entities, ".jasset") == BASE + 2 * ADDED;
+    ok = ok && has_work_of(&merged, &side_a) && has_work_of(&merged, &side_b);
+    ok = ok && jl_world_check_references(&merged) == 0;
+    printf("merged %u + %u + %u entities, %u + %u edits: %u entities load, %u diagnostics\n", BASE, ADDED, ADDED,
+           EDITED, EDITED, jl_world_count(&merged), jl_world_diagnostic_count(&merged));
+    jl_world_shutdown(&merged);
+
+    /* A copied file duplicates an ID: validate names both files. A name
+     * after the original's in byte order, so the copy is the second one. */
+    char original[800], copy[800], name[40], cli[1100], command[2400];
+    snprintf(name, sizeof name, "%llu.jasset", (unsigned long long)side_b.created[0]);
+    du_join(original, sizeof original, entities, name);
+    snprintf(name, sizeof name, "%llu9.jasset", (unsigned long long)side_b.created[0]);
+    du_join(copy, sizeof copy, entities, name);
+    size_t size = 0;
+    char *text = du_read(original, &size);
+    ok = ok && text && du_write(copy, text, size);
+    free(text);
+    bool have_cli = find_juliet(cli, sizeof cli);
+    if (!have_cli) fprintf(stderr, "juliet not found next to the test directory\n");
+    snprintf(command, sizeof command, "'%s' validate '%s'", cli, world_dir);
+    int exit_code = ok && have_cli ? sh_output(command, out, sizeof out) : -1;
+    char expected[2000];
+    snprintf(expected, sizeof expected, "%s:4:1: duplicate entity ID 0x%016llx: already loaded from %s\n", copy,
+             (unsigned long long)side_b.created[0], original);
+    if (exit_code != 1 || !strstr(out, expected))
+        fprintf(stderr, "juliet validate exited %d:\n%.2000s\nexpected the line:\n%s", exit_code, out, expected);
+    ok = ok && have_cli && exit_code == 1 && strstr(out, expected) != NULL;
+    du_remove_tree(repo);
+    CHECK(ok);
+#endif
+}
