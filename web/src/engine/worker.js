@@ -103,10 +103,13 @@ const ops = {
   },
   // A shared level (a link, its part after '#', or snapshot text): a new
   // world with no folder until it is saved.
+  // A link that cannot be read leaves the open world as it was.
   async openSnapshot({ text }) {
-    await closeWorld();
+    juliet ??= await loadJuliet();
     const t = performance.now();
-    world = await juliet.openSnapshot(text);
+    const next = await juliet.openSnapshot(text);
+    await closeWorld();
+    world = next;
     return opened({ loadMs: performance.now() - t });
   },
   async snapshot() {

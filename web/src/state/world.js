@@ -101,8 +101,10 @@ async function openFiles(name, files, origin) {
   await openWith(name, origin, () => getEngine().open(files));
 }
 
-// Opens the world that `load` makes the engine open, and shows it.
-async function openWith(name, origin, load) {
+// Opens the world that `load` makes the engine open, and shows it. If it
+// fails, the engine still has the world it had when `keepOnFailure`.
+async function openWith(name, origin, load, { keepOnFailure = false } = {}) {
+  const previous = status.value;
   batch(() => {
     status.value = 'opening';
     errorMessage.value = null;
@@ -135,15 +137,19 @@ async function openWith(name, origin, load) {
     requestAnimationFrame(() => performance.mark('juliet:open-shown', { detail: result.timings }));
     return true;
   } catch (err) {
-    batch(() => {
-      clearTable();
-      status.value = 'empty';
-      worldName.value = '';
-      source.value = null;
-      selectedId.value = null;
-      selected.value = null;
-      diagnostics.value = [];
-    });
+    if (keepOnFailure) {
+      status.value = previous === 'ready' ? 'ready' : 'empty';
+    } else {
+      batch(() => {
+        clearTable();
+        status.value = 'empty';
+        worldName.value = '';
+        source.value = null;
+        selectedId.value = null;
+        selected.value = null;
+        diagnostics.value = [];
+      });
+    }
     fail(`Could not open ${name}`, err);
     return false;
   } finally {
@@ -157,7 +163,7 @@ export async function openSnapshotText(text, name = 'the shared link') {
   if (busy.value || !confirmDiscard()) return false;
   markOpenStart();
   reportProgress('Opening the shared level', 0, 0);
-  return openWith(name, { kind: 'link' }, () => getEngine().openSnapshot(text));
+  return openWith(name, { kind: 'link' }, () => getEngine().openSnapshot(text), { keepOnFailure: true });
 }
 
 // The current world (unsaved edits included) as snapshot text.
