@@ -20,9 +20,9 @@
 
 enum { BASE = 300, ADDED = 1000, EDITED = 100 };
 
+#ifndef __EMSCRIPTEN__
 static char repo[512], world_dir[600];
 
-#ifndef __EMSCRIPTEN__
 /* Runs a shell command in the repository, quietly; true if it exits 0. */
 static bool sh(const char *format, const char *arg)
 {
