@@ -6,8 +6,9 @@
 # crashes found. FUZZ_CLOCK=cpu makes SECONDS CPU seconds of each target
 # instead (on a busy machine a wall-clock budget buys less fuzzing).
 #
-# A crash does not end a target's run: its input is saved under
-# build/fuzz/artifacts/<target>/ and fuzzing resumes for the time left.
+# A crash does not end a target's run (libFuzzer's fork mode): its input is
+# saved under build/fuzz/artifacts/<target>/ and fuzzing goes on. "crashes"
+# counts crashes, leaks, timeouts and out-of-memory inputs.
 # New coverage goes to build/fuzz/corpus/<target>/ (seeded from
 # tests/fuzz/corpus/<target>/, which tests/fuzz/make_corpus.py draws from
 # assets/). To keep a crash as a regression
@@ -37,8 +38,8 @@ cmake --build "$out" -j "$(nproc)" --target "${targets[@]}" >/dev/null || exit 2
 export ASAN_OPTIONS="halt_on_error=1:abort_on_error=1:detect_leaks=1${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
 export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1${UBSAN_OPTIONS:+:$UBSAN_OPTIONS}"
 
-# Fuzzes one target for $seconds (wall or CPU, see FUZZ_CLOCK), in chunks,
-# restarting after each crash.
+# Fuzzes one target for $seconds (wall or CPU, see FUZZ_CLOCK), in chunks
+# of at most a minute when the budget is CPU time.
 fuzz_one() {
   local target=$1 bin=$out/tests/fuzz/$1
   local work=$out/corpus/$target artifacts=$out/artifacts/$target
@@ -64,19 +65,23 @@ fuzz_one() {
     local before
     before=$(wc -l <"$log")
     TIMEFORMAT='%U %S'
-    { time "$bin" -max_total_time="$chunk" -print_final_stats=1 -timeout=10 -rss_limit_mb=2560 \
+    # Fork mode: a crash, leak, timeout or out-of-memory is saved and
+    # counted, and fuzzing goes on (bash's `time` includes the children).
+    { time "$bin" -fork=1 -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1 \
+        -max_total_time="$chunk" -timeout=10 -rss_limit_mb=2560 \
         -dict=tests/fuzz/"$target".dict -artifact_prefix="$artifacts"/ \
         "$work" "${seeds[@]}" >>"$log" 2>&1; } 2>"$timing"
     rc=$?
     cpu=$(awk -v c="$cpu" '{ c += $1 + $2 } END { print c }' "$timing")
-    # Executions of this run: its final stats, or (a crashed run prints
-    # none) its last progress line.
-    n=$(tail -n +"$((before + 1))" "$log" | grep -o 'stat::number_of_executed_units: *[0-9]*' | tail -1 | grep -o '[0-9]*$')
-    if [ "$rc" -ne 0 ]; then
-      crashes=$((crashes + 1))
-      n=$(tail -n +"$((before + 1))" "$log" | grep -o '^#[0-9]*' | tail -1 | tr -d '#')
-      echo "== run $runs crashed (exit $rc)" >>"$log"
-    fi
+    # The last progress line: "#EXECS: cov: ... oom/timeout/crash: A/B/C ...".
+    local last
+    last=$(tail -n +"$((before + 1))" "$log" | grep -E '^#[0-9]+: ' | tail -1)
+    n=$(printf '%s' "$last" | grep -o '^#[0-9]*' | tr -d '#')
+    local found
+    found=$(printf '%s' "$last" | grep -o 'oom/timeout/crash: [0-9/]*' | awk -F'[ /]' '{ print $2 + $3 + $4 }')
+    if [ -z "$last" ] && [ "$rc" -ne 0 ]; then found=1; fi
+    crashes=$((crashes + ${found:-0}))
+    [ "$rc" -eq 0 ] || echo "== run $runs ended with exit $rc" >>"$log"
     execs=$((execs + ${n:-0}))
   done
   now=$(date +%s.%N)

@@ -281,9 +281,11 @@ SCAFFOLD static void add_section(const char *header, size_t header_size, const c
         return;
     mem_entry *existing = mem_find(path);
     if (existing && existing->kind == JL_FS_DIR) return; /* keep the tree under it consistent */
-    /* A directory named like a save's temporary would make that save fail
-     * (as on a real disk); the loader's handling of it is not in question. */
-    if (kind == JL_FS_DIR && header_size >= 4 && memcmp(header + header_size - 4, ".tmp", 4) == 0) return;
+    /* A directory named like a save's temporary (given, or the parent of a
+     * file) would make that save fail, as on a real disk; the loader's
+     * handling of it is not in question. */
+    for (const char *c = path; (c = strstr(c, ".tmp")) != NULL; c += 4)
+        if (c[4] == '/' || (c[4] == '\0' && kind == JL_FS_DIR)) return;
     mem_entry *e = mem_add(path, kind);
     if (!e) return;
     e->read_error = read_error;
