@@ -47,7 +47,6 @@ typedef struct probe_fs {
     uint32_t counts[JL_FS_OP_COUNT];
     uint32_t fail_at;    /* 1-based operation to fail; 0 = none */
     int fail_code;       /* errno value for it */
-    uint32_t fail_ops;   /* bit mask of JL_FS_OP_* that count for fail_at/kill_after; 0 = all */
     uint32_t failed;     /* faults injected */
     uint32_t kill_after; /* raise SIGKILL right after this operation; 0 = never */
     int deny_read_code;  /* read_file of deny_read_path fails with it (EACCES for root) */
@@ -82,7 +81,6 @@ static inline const char *probe_handle_path(probe_fs *p, intptr_t handle)
 static inline bool probe_begin(probe_fs *p, uint32_t op)
 {
     p->counts[op]++;
-    if (p->fail_ops && !(p->fail_ops & (1u << op))) return false;
     p->ops++;
     if (p->fail_at && p->ops == p->fail_at) {
         p->failed++;
@@ -106,8 +104,7 @@ static inline int probe_end(probe_fs *p, uint32_t op, const char *path, const ch
         probe_copy(o->path, path);
         probe_copy(o->target, target);
     }
-    if (p->kill_after && p->ops == p->kill_after && (!p->fail_ops || (p->fail_ops & (1u << op))))
-        raise(SIGKILL);
+    if (p->kill_after && p->ops == p->kill_after) raise(SIGKILL);
     return result;
 }
 
