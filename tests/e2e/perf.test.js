@@ -4,7 +4,7 @@
 // inspector. Prints the figures; JULIET_E2E_PERF=0 skips the run, and
 // JULIET_E2E_PERF_DIR=DIR measures an existing world instead.
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, renameSync } from 'node:fs';
+import { existsSync, mkdirSync, renameSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { entityOptions, juliet, newPage, removeDir, repo, screenshot, start, waitOpen } from './harness.js';
@@ -74,6 +74,8 @@ test(`opens and edits a ${COUNT.toLocaleString('en')}-entity world`, { skip, tim
   });
   const t0 = Date.now();
   await page.getByLabel('Upload folder').setInputFiles(dir);
+  await page.getByRole('status').filter({ hasText: /Reading files [\d,]+ \/ / }).waitFor({ timeout: 600_000 });
+  await screenshot(page, 'perf-100k-progress');
   await page.waitForFunction(() => performance.getEntriesByName('juliet:open-shown').length > 0, null, {
     timeout: 600_000,
     polling: 50,
@@ -147,6 +149,26 @@ test(`opens and edits a ${COUNT.toLocaleString('en')}-entity world`, { skip, tim
     );
   }
   await screenshot(page, 'perf-100k-edit');
+
+  // A level this big does not fit in a link: Share offers a snapshot file,
+  // which opens the same level again.
+  await page.getByRole('button', { name: 'Share' }).click();
+  const tooLong = page.getByRole('region', { name: 'Share link' }).getByRole('alert');
+  await tooLong.waitFor({ timeout: 60_000 });
+  assert.match(await tooLong.textContent(), /more than a browser accepts/);
+  const download = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Download snapshot' }).click();
+  const file = await download;
+  const snapshotPath = join(dir, '..', `level_${COUNT}.snapshot.txt`);
+  await file.saveAs(snapshotPath);
+  page.once('dialog', (dialog) => dialog.accept()); // discard the edits above
+  const t1 = Date.now();
+  await page.getByLabel('Open snapshot file').setInputFiles(snapshotPath);
+  await page
+    .getByRole('status')
+    .filter({ hasText: `Opened level_${COUNT}.snapshot.txt: ${COUNT.toLocaleString('en')} entities` })
+    .waitFor({ timeout: 120_000 });
+  const snapshotOpenMs = Date.now() - t1;
   const figures = {
     entities: COUNT,
     open_to_shown_ms: Math.round(inApp),
@@ -161,6 +183,8 @@ test(`opens and edits a ${COUNT.toLocaleString('en')}-entity world`, { skip, tim
     edit_to_list_and_inspector_ms: +median(edits.map((e) => e.dom)).toFixed(1),
     edit_to_map_drawn_ms: +median(edits.map((e) => e.drawn)).toFixed(1),
     map_redraw_ms: +median(edits.map((e) => e.drawMs)).toFixed(1),
+    snapshot_file_chars: statSync(snapshotPath).size,
+    snapshot_file_open_ms: snapshotOpenMs,
   };
   console.log(`inspector performance: ${JSON.stringify(figures)}`);
   assert.deepEqual(page.errors, []);
