@@ -499,6 +499,54 @@ test('the keyboard alone selects, edits and saves', async () => {
   }
 });
 
+test('undo and redo step through field edits, typed positions and map drags', async () => {
+  const page = await newPage(env.browser);
+  await page.goto(env.url);
+  await waitOpen(page);
+  const light = await selectClass(page, 'Light');
+  const x0 = await page.getByLabel('Position X', { exact: true }).inputValue();
+  const intensity0 = await page.getByLabel('intensity', { exact: true }).inputValue();
+  await commit(page, 'Position X', '77.5');
+  await page.waitForFunction(() => document.querySelector('.inspector h2 code') && document.getElementById('position-X').value === '77.5');
+  await commit(page, 'intensity', '4.25');
+  await page.waitForFunction(() => document.getElementById('field-intensity').value === '4.25');
+
+  // A drag on the map is one step.
+  await page.getByLabel('Filter by class').selectOption('');
+  const map = page.getByRole('img', { name: 'World map' });
+  const box = await map.boundingBox();
+  const from = await inspectedPosition(page);
+  const start = await mapPoint(page, from);
+  await page.mouse.move(box.x + start.x, box.y + start.y);
+  await page.mouse.down();
+  await page.mouse.move(box.x + start.x, box.y + start.y + 30, { steps: 6 });
+  await page.mouse.up();
+  await page.waitForFunction((z) => document.getElementById('position-Z').value !== z, String(from[2]));
+  const dragged = await inspectedPosition(page);
+
+  const undo = page.getByRole('button', { name: 'Undo' });
+  const redo = page.getByRole('button', { name: 'Redo' });
+  await undo.click();
+  await page.waitForFunction((z) => document.getElementById('position-Z').value === z, String(from[2]));
+  await undo.click();
+  await page.waitForFunction((v) => document.getElementById('field-intensity').value === v, intensity0);
+  await page.locator('body').press('Control+z');
+  await page.waitForFunction((v) => document.getElementById('position-X').value === v, x0);
+  assert.equal(await undo.isDisabled(), true);
+
+  await redo.click();
+  await page.waitForFunction(() => document.getElementById('position-X').value === '77.5');
+  await page.locator('body').press('Control+Shift+Z');
+  await page.waitForFunction(() => document.getElementById('field-intensity').value === '4.25');
+  await redo.click();
+  await page.waitForFunction((z) => document.getElementById('position-Z').value === z, String(dragged[2]));
+  assert.equal(await redo.isDisabled(), true);
+  assert.equal(await selectedId(page), light);
+  await screenshot(page, 'undo-redo');
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
 test('asks for confirmation before leaving with unsaved changes', async () => {
   const page = await newPage(env.browser);
   await page.goto(env.url);

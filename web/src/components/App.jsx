@@ -2,6 +2,7 @@
 // left, the map in the middle, the inspector on the right, pending changes
 // and diagnostics below.
 import { useEffect } from 'preact/hooks';
+import { redo, undo } from '../state/history.js';
 import { save } from '../state/world.js';
 import { Diagnostics } from './Diagnostics.jsx';
 import { EntityList } from './EntityList.jsx';
@@ -16,7 +17,17 @@ import { WorldMap } from './WorldMap.jsx';
 export function App() {
   useEffect(() => {
     const onKey = (event) => {
-      if ((event.ctrlKey || event.metaKey) && event.key.toLowerCase() === 's') {
+      const key = event.key.toLowerCase();
+      const mod = event.ctrlKey || event.metaKey;
+      // In a text field, Ctrl+Z stays the field's own undo.
+      const typing = event.target instanceof HTMLInputElement && event.target.type === 'text';
+      if (mod && !typing && (key === 'z' || key === 'y')) {
+        event.preventDefault();
+        if (key === 'y' || event.shiftKey) redo();
+        else undo();
+        return;
+      }
+      if (mod && key === 's') {
         event.preventDefault();
         // Commit the field being typed in first: its change event fires on blur.
         document.activeElement?.blur?.();

@@ -2,6 +2,7 @@
 // delete, and the name of the open world.
 import { useRef, useState } from 'preact/hooks';
 import { canPickFolder } from '../state/folders.js';
+import { canRedo, canUndo, redo, undo } from '../state/history.js';
 import { share } from '../state/share.js';
 import {
   busy,
@@ -80,6 +81,12 @@ export function Toolbar() {
       <div class="group">
         <button type="button" class="primary" onClick={save} disabled={!ready} aria-keyshortcuts="Control+S">
           Save
+        </button>
+        <button type="button" onClick={undo} disabled={!canUndo.value} aria-keyshortcuts="Control+Z">
+          Undo
+        </button>
+        <button type="button" onClick={redo} disabled={!canRedo.value} aria-keyshortcuts="Control+Shift+Z">
+          Redo
         </button>
         <button type="button" onClick={share} disabled={!ready}>
           Share

@@ -14,6 +14,7 @@ import {
   readUploadedFiles,
   writeToFolder,
 } from './folders.js';
+import { clearHistory, record } from './history.js';
 import { endProgress, reportProgress } from './progress.js';
 import {
   clearTable,
@@ -118,6 +119,7 @@ async function openWith(name, origin, load, { keepOnFailure = false } = {}) {
       created.clear();
       removed.clear();
       unflushed.clear();
+      clearHistory();
       // A world from a link has no files yet: every entity is new.
       if (origin.kind === 'link') for (const id of result.table.ids) created.add(id);
       pendingRevision.value++;
@@ -261,14 +263,29 @@ export async function setField(field, value, key = field) {
   // checks of lib/fields.js); the engine's answer confirms or undoes it.
   const row = table.rowOf.get(id);
   const before = field === 'position' && row !== undefined ? rowPosition(row) : null;
+  const previous = field === 'position' ? selected.value?.position : selected.value?.fields[field];
   if (before) previewPosition(id, value);
   try {
     const entity = await getEngine().set(id, field, value);
     applyEntity(entity);
     if (selectedId.value === id) setFieldError(key, null);
+    if (previous !== undefined) record({ id, field, before: previous, after: value });
   } catch (err) {
     if (before) previewPosition(id, before);
     if (selectedId.value === id) setFieldError(key, err.message);
+  }
+}
+
+// Sets a value for undo or redo, and selects the entity so the change is
+// in view. Returns false (with the error shown) if the engine refused.
+export async function applyValue(id, field, value) {
+  try {
+    applyEntity(await getEngine().set(id, field, value));
+    if (selectedId.value !== id) await select(id);
+    return true;
+  } catch (err) {
+    fail(`Could not change ${field} of ${id}`, err);
+    return false;
   }
 }
 
@@ -284,6 +301,7 @@ export function setPositionAxis(axis, value) {
 export async function moveEntity(id, position, from) {
   try {
     applyEntity(await getEngine().set(id, 'position', position));
+    record({ id, field: 'position', before: from, after: position });
   } catch (err) {
     putEntity({ ...entityOf(id), position: from });
     fail(`Could not move ${id}`, err);
@@ -361,6 +379,16 @@ export async function save() {
     } catch (err) {
       if (err?.name !== 'AbortError') fail('Could not open the folder', err);
       else notice.value = 'Choose a folder to save the shared level into';
+      return;
+    }
+  }
+  // Ask for write access while the click that asked to save still counts
+  // as the user's gesture.
+  if (source.value.kind === 'folder') {
+    try {
+      await ensureWritable(source.value.handle);
+    } catch (err) {
+      fail('Save failed, nothing was written', err);
       return;
     }
   }
