@@ -139,6 +139,9 @@ static void unindex(jl_entity_manager *m, uint64_t id)
 
 static jl_status init_typed_array(jl_typed_array *t, const jl_class *cls, uint32_t capacity)
 {
+    if (!cls || cls->size_of < sizeof(jl_entity_header) || !cls->alignment ||
+        (cls->alignment & (cls->alignment - 1)) || cls->alignment > 4096)
+        return JL_ERR_INVALID_ARGUMENT;
     t->cls = cls;
     t->stride = (cls->size_of + cls->alignment - 1) / cls->alignment * cls->alignment;
     jl_status status = jl_arena_init(&t->arena, (size_t)capacity * t->stride);
@@ -219,10 +222,11 @@ void jl_manager_shutdown(jl_entity_manager *m)
 
 /* ---- allocation ---- */
 
+/* The registered classes' sizes and alignments were checked by
+ * jl_manager_init, so identity with the registry is the whole check. */
 static bool class_is_registered(const jl_entity_manager *m, const jl_class *cls)
 {
-    return cls && cls->kind < JL_KIND_COUNT && m->by_type[cls->kind].cls == cls &&
-           cls->size_of >= sizeof(jl_entity_header) && cls->alignment > 0;
+    return cls && cls->kind < JL_KIND_COUNT && m->by_type[cls->kind].cls == cls;
 }
 
 /* A free derived slot's header holds (offset of the next free slot + 1) << 1
@@ -243,7 +247,7 @@ static void *derived_slot(const jl_typed_array *t, size_t slot)
 }
 
 /* A derived slot of t: the head of the free list, else a new one at the end. */
-static void *take_derived_slot(jl_typed_array *t, const jl_class *cls)
+static void *take_derived_slot(jl_typed_array *t)
 {
     if (t->free_head) {
         void *slot = (char *)t->array + (t->free_head - 1);
@@ -251,9 +255,13 @@ static void *take_derived_slot(jl_typed_array *t, const jl_class *cls)
         t->free_count--;
         return slot;
     }
-    void *slot = jl_arena_push(&t->arena, t->stride, cls->alignment);
-    if (!slot) return NULL;
-    if (!t->array) t->array = slot;
+    /* Slots are packed from the page-aligned start of the arena with a stride
+     * that is a multiple of the alignment: the next one is at slots * stride. */
+    size_t end = (t->slots + 1) * t->stride;
+    if (end > t->arena.committed && jl_arena_commit_to(&t->arena, end) != JL_OK) return NULL;
+    char *slot = (char *)t->arena.base + t->slots * t->stride;
+    t->arena.used = end;
+    t->array = t->arena.base;
     t->slots++;
     return slot;
 }
@@ -273,26 +281,33 @@ static jl_entity *take_base_slot(jl_entity_manager *m)
         m->free_count--;
         return e;
     }
-    jl_entity *e = jl_arena_push(&m->entity_arena, sizeof(jl_entity), _Alignof(jl_entity));
-    if (!e) return NULL;
+    size_t end = ((size_t)m->slots + 1) * sizeof(jl_entity);
+    if (end > m->entity_arena.committed && jl_arena_commit_to(&m->entity_arena, end) != JL_OK) return NULL;
+    jl_entity *e = &m->entities[m->slots];
+    m->entity_arena.used = end;
     m->slots++;
     e->generation = m->generation_floor; /* >= 1: a handle {index, 0} is never valid */
     return e;
 }
 
-jl_status jl_entity_allocate(jl_entity_manager *m, const jl_class *cls, jl_entity **out)
+/* AllocateEntity proper; inlined into jl_entity_make. */
+static inline jl_entity *allocate(jl_entity_manager *m, const jl_class *cls, jl_status *status)
 {
-    if (out) *out = NULL;
-    if (!m || !m->entities || !class_is_registered(m, cls)) return JL_ERR_INVALID_ARGUMENT;
-    if (m->count >= m->capacity) return JL_ERR_CAPACITY;
-
+    if (!m || !m->entities || !class_is_registered(m, cls)) {
+        *status = JL_ERR_INVALID_ARGUMENT;
+        return NULL;
+    }
+    if (m->count >= m->capacity) {
+        *status = JL_ERR_CAPACITY;
+        return NULL;
+    }
     jl_typed_array *t = &m->by_type[cls->kind];
-    void *derived = take_derived_slot(t, cls);
-    if (!derived) return JL_ERR_OUT_OF_MEMORY;
-    jl_entity *e = take_base_slot(m);
+    void *derived = take_derived_slot(t);
+    jl_entity *e = derived ? take_base_slot(m) : NULL;
     if (!e) {
-        give_back_derived_slot(t, derived);
-        return JL_ERR_OUT_OF_MEMORY;
+        if (derived) give_back_derived_slot(t, derived);
+        *status = JL_ERR_OUT_OF_MEMORY;
+        return NULL;
     }
 
     uint32_t generation = e->generation;
@@ -305,16 +320,25 @@ jl_status jl_entity_allocate(jl_entity_manager *m, const jl_class *cls, jl_entit
 
     t->count++;
     m->count++;
+    *status = JL_OK;
+    return e;
+}
+
+jl_status jl_entity_allocate(jl_entity_manager *m, const jl_class *cls, jl_entity **out)
+{
+    jl_status status;
+    jl_entity *e = allocate(m, cls, &status);
     if (out) *out = e;
-    return JL_OK;
+    return status;
 }
 
 static jl_status assign_minted_id(jl_entity_manager *m, jl_entity *e);
 
 void *jl_entity_make(jl_entity_manager *m, const jl_class *cls, float x, float y, float z)
 {
-    jl_entity *e;
-    if (jl_entity_allocate(m, cls, &e) != JL_OK) return NULL;
+    jl_status status;
+    jl_entity *e = allocate(m, cls, &status);
+    if (!e) return NULL;
     if (assign_minted_id(m, e) != JL_OK) {
         jl_entity_rollback_allocation(m, e);
         return NULL;
