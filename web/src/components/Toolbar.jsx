@@ -20,11 +20,12 @@ import {
 } from '../state/world.js';
 import { AddEntityDialog } from './AddEntityDialog.jsx';
 
-const SOURCE_TEXT = {
-  sample: 'bundled sample, Save downloads changes',
-  folder: 'folder on disk, Save writes into it',
-  upload: 'uploaded copy, Save downloads changes',
-  link: 'shared level, not saved yet: Save asks for a folder',
+// Where the open world comes from: a short label, and what Save does.
+const SOURCES = {
+  sample: ['bundled sample', 'Save downloads the changed files'],
+  folder: ['folder on disk', 'Save writes into the folder'],
+  upload: ['uploaded copy', 'Save downloads the changed files'],
+  link: ['shared level, not saved yet', 'Save asks for a folder'],
 };
 
 export function Toolbar() {
@@ -106,8 +107,11 @@ export function Toolbar() {
         {worldName.value ? (
           <>
             <strong>{worldName.value}</strong>
-            <span class="muted"> · {SOURCE_TEXT[source.value?.kind] ?? ''}</span>
             {count > 0 && <span class="unsaved"> · {count} unsaved</span>}
+            <span class="muted" title={SOURCES[source.value?.kind]?.[1]}>
+              {' '}
+              · {SOURCES[source.value?.kind]?.[0] ?? ''}
+            </span>
           </>
         ) : (
           <span class="muted">No world open</span>
