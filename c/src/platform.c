@@ -1,12 +1,13 @@
 /* platform.c - address space, commit, entropy and clock from the system.
  * The only file of the engine that asks the system for memory. */
-#if !defined(__EMSCRIPTEN__)
-#define _DEFAULT_SOURCE /* MAP_ANONYMOUS, MAP_NORESERVE, getentropy */
-#endif
+/* MAP_ANONYMOUS, MAP_NORESERVE, getentropy; clock_gettime, which
+ * Emscripten's libc hides under plain -std=c11. */
+#define _DEFAULT_SOURCE
 
 #include "juliet/platform.h"
 
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #if defined(__EMSCRIPTEN__)
@@ -28,13 +29,13 @@ size_t jl_platform_page_size(void)
 }
 
 #if defined(__EMSCRIPTEN__)
-/* No virtual memory in wasm: a reservation is one zeroed block of the
- * Emscripten heap, so "commit" has nothing left to do. */
-void *jl_platform_reserve(size_t size) { return calloc(1, size); }
+/* No virtual memory in wasm: a reservation is one block of the Emscripten
+ * heap. Commit zeroes what it hands over, as fresh pages are natively, so
+ * that a large reservation costs nothing until it is used. */
+void *jl_platform_reserve(size_t size) { return malloc(size); }
 bool jl_platform_commit(void *ptr, size_t size)
 {
-    (void)ptr;
-    (void)size;
+    memset(ptr, 0, size);
     return true;
 }
 void jl_platform_release(void *ptr, size_t size)
