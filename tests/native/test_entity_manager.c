@@ -458,3 +458,43 @@ TEST(reset_empties_the_manager_and_keeps_old_handles_stale)
     CHECK(invariants_hold());
     jl_manager_shutdown(&manager);
 }
+
+TEST(arena_refuses_past_its_reservation_and_stays_unchanged)
+{
+    jl_arena arena;
+    CHECK(jl_arena_init(&arena, 4096) == JL_OK);
+    CHECK(arena.reserved >= 4096 && arena.committed == 0);
+    void *a = jl_arena_push(&arena, 100, 8);
+    CHECK(a != NULL && ((uintptr_t)a & 7) == 0);
+    size_t used = arena.used;
+    CHECK(jl_arena_push(&arena, arena.reserved, 8) == NULL);
+    CHECK(arena.used == used);
+    CHECK(jl_arena_push(&arena, 8, 3) == NULL); /* not a power of two */
+    CHECK(jl_arena_commit_to(&arena, arena.reserved + 1) == JL_ERR_OUT_OF_MEMORY);
+    jl_arena_release(&arena);
+    jl_arena_release(&arena); /* twice is harmless */
+    CHECK(jl_arena_init(&arena, 0) == JL_ERR_INVALID_ARGUMENT);
+}
+
+TEST(full_pending_deletions_make_destroy_fail_cleanly)
+{
+    /* The pending list holds 4x the capacity (rounded up to a page): a
+     * session that destroys more than that without saving gets an error
+     * and keeps the entity, never a lost file deletion. */
+    CHECK(init_manager(64));
+    jl_status status = JL_OK;
+    uint32_t destroyed = 0;
+    while (status == JL_OK && destroyed < 100000) {
+        jl_inert *inert = JL_MAKE_ENTITY(&manager, jl_inert, 0, 0, 0);
+        CHECK(inert);
+        status = jl_entity_destroy(&manager, inert->base);
+        if (status == JL_OK) destroyed++;
+        else CHECK(jl_entity_is_alive(inert->base) && inert->base->derived == inert);
+    }
+    CHECK(status == JL_ERR_OUT_OF_MEMORY);
+    CHECK(destroyed >= 4 * 64 && manager.pending_count == destroyed);
+    CHECK(invariants_hold());
+    jl_manager_forget_pending_deletions(&manager); /* what a save does */
+    CHECK(jl_entity_destroy(&manager, jl_entities_first(&manager)) == JL_OK);
+    jl_manager_shutdown(&manager);
+}
