@@ -11,6 +11,7 @@
  * neighbouring floats by comparing big integers exactly. */
 #include "juliet/float_text.h"
 
+#include <float.h>
 #include <stdbool.h>
 #include <string.h>
 
@@ -249,10 +250,74 @@ static uint32_t copy_text(char *out, const char *text)
     return n;
 }
 
-/* At most 9 digits: a loop beats a call to memcpy. */
-static inline void copy_digits(char *to, const char *from, uint32_t n)
+/* "00" to "99": two digits per division halves the divisions by ten. */
+static const char DIGIT_PAIRS[201] =
+    "0001020304050607080910111213141516171819202122232425262728293031323334353637383940414243444546474849"
+    "5051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899";
+
+/* Writes the length (= decimal_length(v)) digits of v at out. */
+static inline void write_digits(char *out, uint32_t v, uint32_t length)
 {
-    for (uint32_t i = 0; i < n; i++) to[i] = from[i];
+    char *p = out + length;
+    while (v >= 100) {
+        const uint32_t r = v % 100;
+        v /= 100;
+        p -= 2;
+        memcpy(p, DIGIT_PAIRS + 2 * r, 2);
+    }
+    if (v >= 10) memcpy(p - 2, DIGIT_PAIRS + 2 * v, 2);
+    else p[-1] = (char)('0' + v);
+}
+
+/* Opens a one-byte gap at out[at] for the decimal point by moving the (at
+ * most 8) digits after it right with one 8-byte copy instead of a byte
+ * loop. The copy may carry scratch bytes past the text; they stay within
+ * the JL_F32_TEXT_MAX bytes of the caller's buffer (see the callers). */
+static inline void insert_point(char *out, uint32_t at)
+{
+    uint64_t tail;
+    memcpy(&tail, out + at, sizeof tail);
+    memcpy(out + at + 1, &tail, sizeof tail);
+    out[at] = '.';
+}
+
+/* Writes digits * 10^exponent (digits has no trailing zero, at most 9
+ * digits) in canonical notation at out; returns its length. Bytes written
+ * past the returned length, all within 23 bytes of out, are scratch. */
+static uint32_t write_decimal(char *out, uint32_t digits, int32_t exponent)
+{
+    const uint32_t length = decimal_length(digits);
+    /* point = position of the decimal point after the first digit count, as
+     * in ECMAScript Number::toString: value = 0.d1d2... * 10^point. */
+    const int32_t point = exponent + (int32_t)length;
+    if (exponent >= 0 && point <= 21) { /* an integer: digits, then zeros */
+        write_digits(out, digits, length);
+        for (int32_t i = (int32_t)length; i < point; i++) out[i] = '0';
+        return (uint32_t)point;
+    }
+    if (point > 0 && point <= 21) { /* 0 < point < length <= 9 */
+        write_digits(out, digits, length);
+        insert_point(out, (uint32_t)point); /* last byte written: out[point + 8] <= out[16] */
+        return length + 1;
+    }
+    if (point > -6 && point <= 0) { /* "0.", -point zeros (at most 5), digits */
+        memcpy(out, "0.000000", 8);
+        write_digits(out + 2 - point, digits, length);
+        return 2 + (uint32_t)-point + length;
+    }
+    write_digits(out, digits, length);
+    uint32_t pos = 1;
+    if (length > 1) {
+        insert_point(out, 1); /* last byte written: out[9] */
+        pos = length + 1;
+    }
+    out[pos++] = 'e';
+    int32_t e = point - 1;
+    out[pos++] = e < 0 ? '-' : '+';
+    if (e < 0) e = -e;
+    if (e >= 10) out[pos++] = (char)('0' + e / 10);
+    out[pos++] = (char)('0' + e % 10);
+    return pos;
 }
 
 uint32_t jl_f32_format(float value, char *out)
@@ -283,47 +348,8 @@ uint32_t jl_f32_format(float value, char *out)
             exponent++;
         }
     }
-
-    char buf[10];
-    const uint32_t length = decimal_length(digits);
-    for (uint32_t i = length; i-- > 0;) {
-        buf[i] = (char)('0' + digits % 10);
-        digits /= 10;
-    }
-    /* point = position of the decimal point after the first digit count, as
-     * in ECMAScript Number::toString: value = 0.d1d2... * 10^point. */
-    const int32_t point = exponent + (int32_t)length;
-    if (point >= (int32_t)length && point <= 21) {
-        copy_digits(out + pos, buf, length);
-        pos += length;
-        for (int32_t i = (int32_t)length; i < point; i++) out[pos++] = '0';
-    } else if (point > 0 && point <= 21) {
-        copy_digits(out + pos, buf, (uint32_t)point);
-        pos += (uint32_t)point;
-        out[pos++] = '.';
-        copy_digits(out + pos, buf + point, length - (uint32_t)point);
-        pos += length - (uint32_t)point;
-    } else if (point > -6 && point <= 0) {
-        out[pos++] = '0';
-        out[pos++] = '.';
-        for (int32_t i = point; i < 0; i++) out[pos++] = '0';
-        copy_digits(out + pos, buf, length);
-        pos += length;
-    } else {
-        out[pos++] = buf[0];
-        if (length > 1) {
-            out[pos++] = '.';
-            copy_digits(out + pos, buf + 1, length - 1);
-            pos += length - 1;
-        }
-        out[pos++] = 'e';
-        int32_t e = point - 1;
-        out[pos++] = e < 0 ? '-' : '+';
-        if (e < 0) e = -e;
-        if (e >= 10) out[pos++] = (char)('0' + e / 10);
-        out[pos++] = (char)('0' + e % 10);
-    }
-    return pos;
+    /* The sign plus at most 1 + 22 bytes: within JL_F32_TEXT_MAX. */
+    return pos + write_decimal(out + pos, digits, exponent);
 }
 
 /* ---- parsing ---- */
@@ -510,6 +536,9 @@ static const double POW10[23] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
                                  1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
                                  1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
 
+/* 10^0 .. 10^10, each exact in float32. */
+static const float POW10F[11] = {1e0f, 1e1f, 1e2f, 1e3f, 1e4f, 1e5f, 1e6f, 1e7f, 1e8f, 1e9f, 1e10f};
+
 static bool is_digit(char c) { return c >= '0' && c <= '9'; }
 
 static bool equals_word(const char *text, size_t size, const char *word)
@@ -529,33 +558,47 @@ jl_f32_parse_result jl_f32_parse(const char *text, size_t size, float *out, size
         i++;
     }
     /* Fast path: plain digits with an optional fraction, at most 19 in all
-     * (what files are made of: "12.5", "-483.22", "0"). One correctly rounded
-     * double division, then the double-to-float rounding, which is right
-     * unless the double sits exactly on a float midpoint. */
+     * (what files are made of: "12.5", "-483.22", "0"). */
     {
+        const char *p = text + i, *const end = text + size;
         uint64_t w = 0;
-        size_t j = i, digits = 0, frac = 0;
-        while (j < size && is_digit(text[j])) w = w * 10 + (uint64_t)(text[j++] - '0');
-        digits = j - i;
-        if (j < size && text[j] == '.') {
-            size_t f0 = ++j;
-            while (j < size && is_digit(text[j])) w = w * 10 + (uint64_t)(text[j++] - '0');
-            frac = j - f0;
+        while (p < end && (unsigned)(*p - '0') < 10u) w = w * 10 + (uint64_t)(*p++ - '0');
+        size_t digits = (size_t)(p - (text + i)), frac = 0;
+        if (p < end && *p == '.') {
+            const char *f0 = ++p;
+            while (p < end && (unsigned)(*p - '0') < 10u) w = w * 10 + (uint64_t)(*p++ - '0');
+            frac = (size_t)(p - f0);
             digits += frac;
             if (frac == 0) digits = 0; /* "1." is not a number: the general path says where */
         }
-        if (j == size && digits > 0 && digits <= FAST_DIGITS && w <= (1ull << 53) && frac <= 22) {
-            double q = (double)w / POW10[frac];
-            float f = (float)q;
-            bool safe = true;
-            if ((double)f != q) {
-                uint32_t fb = to_bits(f);
-                uint32_t other = (double)f < q ? fb + 1 : fb - 1;
-                safe = ((double)f + (double)from_bits(other)) * 0.5 != q;
-            }
-            if (safe && (f != 0.0f || w == 0)) {
+        if (p == end && digits > 0 && digits <= FAST_DIGITS) {
+#if defined(FLT_EVAL_METHOD) && FLT_EVAL_METHOD == 0
+            /* w and 10^frac both exact in float32 (2^24, 5^10 < 2^24): one
+             * IEEE float division is the correctly rounded result. Needs
+             * float arithmetic done in float, hence the FLT_EVAL_METHOD
+             * test (x87 would round twice). */
+            if (w <= (1u << 24) && frac <= 10) {
+                const float f = (float)w / POW10F[frac];
                 *out = negative ? -f : f;
                 return JL_F32_OK;
+            }
+#endif
+            /* One correctly rounded double division, then the
+             * double-to-float rounding, which is right unless the double
+             * sits exactly on a float midpoint. */
+            if (w <= (1ull << 53) && frac <= 22) {
+                double q = (double)w / POW10[frac];
+                float f = (float)q;
+                bool safe = true;
+                if ((double)f != q) {
+                    uint32_t fb = to_bits(f);
+                    uint32_t other = (double)f < q ? fb + 1 : fb - 1;
+                    safe = ((double)f + (double)from_bits(other)) * 0.5 != q;
+                }
+                if (safe && (f != 0.0f || w == 0)) {
+                    *out = negative ? -f : f;
+                    return JL_F32_OK;
+                }
             }
         }
     }
