@@ -7,6 +7,7 @@ import { save } from '../state/world.js';
 import { Diagnostics } from './Diagnostics.jsx';
 import { EntityList } from './EntityList.jsx';
 import { Inspector } from './Inspector.jsx';
+import { KeptWork } from './KeptWork.jsx';
 import { Messages } from './Messages.jsx';
 import { PendingChanges } from './PendingChanges.jsx';
 import { ProgressBar } from './ProgressBar.jsx';
@@ -43,6 +44,7 @@ export function App() {
       <Toolbar />
       <ProgressBar />
       <Messages />
+      <KeptWork />
       <SharePanel />
       <main class="panes">
         <EntityList />

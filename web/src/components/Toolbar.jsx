@@ -3,6 +3,7 @@
 import { useRef, useState } from 'preact/hooks';
 import { canPickFolder } from '../state/folders.js';
 import { canRedo, canUndo, redo, undo } from '../state/history.js';
+import { keptState } from '../state/keep.js';
 import { share } from '../state/share.js';
 import {
   busy,
@@ -26,6 +27,13 @@ const SOURCES = {
   folder: ['folder on disk', 'Save writes into the folder'],
   upload: ['uploaded copy', 'Save downloads the changed files'],
   link: ['shared level, not saved yet', 'Save asks for a folder'],
+};
+
+// Whether the unsaved changes are kept in browser storage (see keep.js).
+const KEPT = {
+  saving: ['keeping…', 'Storing the unsaved changes in this browser'],
+  kept: ['kept in this browser', 'A reload or a crash of the tab keeps the unsaved changes'],
+  failed: ['not kept', 'The browser storage failed: save to keep the changes'],
 };
 
 export function Toolbar() {
@@ -108,6 +116,12 @@ export function Toolbar() {
           <>
             <strong>{worldName.value}</strong>
             {count > 0 && <span class="unsaved"> · {count} unsaved</span>}
+            {count > 0 && KEPT[keptState.value] && (
+              <span class={`kept-state ${keptState.value}`} title={KEPT[keptState.value][1]}>
+                {' '}
+                · {KEPT[keptState.value][0]}
+              </span>
+            )}
             <span class="muted" title={SOURCES[source.value?.kind]?.[1]}>
               {' '}
               · {SOURCES[source.value?.kind]?.[0] ?? ''}

@@ -9,20 +9,31 @@ let juliet = null;
 let world = null;
 let worldDir = null;
 let openCount = 0;
+// ID -> the entity's text as in its file, captured before its first change
+// since it was loaded or saved: a change (or an undo) that brings the entity
+// back to exactly this text leaves it clean.
+const savedText = new Map();
 
 function progress(label, done, total) {
   self.postMessage({ progress: { label, done, total } });
 }
 
 // The world's entities as columns sorted by ID (fixed-length hex strings,
-// so text order is numeric order), ready to transfer.
-function table() {
+// so text order is numeric order), ready to transfer. The IDs in `last`
+// come last, in that order (entities added in the session being restored).
+function table(last = []) {
   const r = world.rows();
   const n = r.count;
+  const ids = r.ids;
+  const rank = new Map(last.map((id, i) => [id, i + 1]));
   const order = new Uint32Array(n);
   for (let i = 0; i < n; i++) order[i] = i;
-  const ids = r.ids;
-  order.sort((a, b) => (ids[a] < ids[b] ? -1 : ids[a] > ids[b] ? 1 : 0));
+  order.sort((a, b) => {
+    const ra = rank.get(ids[a]) ?? 0;
+    const rb = rank.get(ids[b]) ?? 0;
+    if (ra !== rb) return ra - rb;
+    return ids[a] < ids[b] ? -1 : ids[a] > ids[b] ? 1 : 0;
+  });
   const sortedIds = new Array(n);
   const cls = new Uint8Array(n);
   const pos = new Float32Array(n * 3);
@@ -37,6 +48,43 @@ function table() {
     dirty[i] = r.dirty[k];
   }
   return { ids: sortedIds, classNames: r.classNames, cls, pos, dirty };
+}
+
+// The text of an entity before a change, remembered as its saved text if
+// the entity is clean (unchanged since its file was read or written).
+function textBefore(id) {
+  if (!world.has(id)) return null;
+  const text = world.entityText(id);
+  if (!savedText.has(id) && !world.get(id).dirty) savedText.set(id, text);
+  return text;
+}
+
+// Makes the entity `id` be `text` (null: no entity). Text equal to the
+// saved text comes back clean; an entity back from a delete cancels the
+// pending deletion of its file.
+function putText(id, text, dirty = savedText.get(id) !== text) {
+  if (world.has(id)) {
+    const old = world.entityText(id);
+    world.remove(id);
+    if (text === null) return;
+    try {
+      world.loadEntityText(text, { path: entityPath(id), dirty });
+    } catch (err) {
+      world.loadEntityText(old, { path: entityPath(id), dirty: true });
+      throw err;
+    }
+  } else if (text !== null) {
+    world.loadEntityText(text, { path: entityPath(id), dirty });
+  }
+}
+
+function entityPath(id) {
+  return `Entities/${BigInt(id).toString(10)}.jasset`;
+}
+
+function idOfPath(path) {
+  const m = /^Entities\/(\d+)\.jasset$/.exec(path);
+  return m ? '0x' + BigInt(m[1]).toString(16).padStart(16, '0') : null;
 }
 
 function schemas() {
@@ -70,9 +118,9 @@ async function closeWorld() {
   worldDir = null;
 }
 
-function opened(timings) {
+function opened(timings, last) {
   const t = performance.now();
-  const columns = table();
+  const columns = table(last);
   timings.tableMs = performance.now() - t;
   return {
     result: { table: columns, schemas: schemas(), diagnostics: diagnostics(), timings },
@@ -87,6 +135,7 @@ const ops = {
   async begin() {
     await closeWorld();
     worldDir = `/worlds/${++openCount}`;
+    savedText.clear();
     return { result: true };
   },
   async addFiles({ paths, buffers }) {
@@ -110,6 +159,7 @@ const ops = {
     const next = await juliet.openSnapshot(text);
     await closeWorld();
     world = next;
+    savedText.clear();
     return opened({ loadMs: performance.now() - t });
   },
   async snapshot() {
@@ -118,17 +168,50 @@ const ops = {
   async get({ id }) {
     return { result: world.get(id) };
   },
+  // Edits return the entity's text before and after, for undo.
   async set({ id, field, value }) {
+    const before = textBefore(id);
     world.set(id, field, value);
-    return { result: world.get(id) };
+    let after = world.entityText(id);
+    // Back to what the file holds (typed again, or dragged back): clean.
+    if (after === savedText.get(id) && world.get(id).dirty) putText(id, after, false);
+    return { result: { entity: world.get(id), before, after } };
   },
   async create({ className, position }) {
     const id = world.create(className, position);
-    return { result: world.get(id) };
+    return { result: { entity: world.get(id), before: null, after: world.entityText(id) } };
   },
   async remove({ id }) {
+    const before = textBefore(id);
     world.remove(id);
-    return { result: true };
+    return { result: { before, after: null } };
+  },
+  // Undo and redo: the entity becomes `text` again (null: removed).
+  async restore({ id, text }) {
+    textBefore(id);
+    putText(id, text);
+    return { result: { entity: world.has(id) ? world.get(id) : null } };
+  },
+  // The current text of each entity (null if it is gone).
+  async texts({ ids }) {
+    return { result: ids.map((id) => (world.has(id) ? world.entityText(id) : null)) };
+  },
+  // Re-applies unsaved work kept from an earlier session: [id, text or
+  // null, dirty] per changed entity. Returns the new table (with the IDs of
+  // `added` last) and the changes that could not be applied.
+  async applyChanges({ changes, added }) {
+    const failed = [];
+    for (const [id, text, dirty] of changes) {
+      try {
+        textBefore(id);
+        putText(id, text, dirty);
+      } catch (err) {
+        failed.push({ id, message: err.message });
+      }
+    }
+    const out = opened({}, added);
+    out.result.failed = failed;
+    return out;
   },
   // Saves into the in-memory folder and returns the bytes of every written
   // file, for the page to copy to the user's folder.
@@ -148,6 +231,14 @@ const ops = {
       if (!err.written) throw err;
       report = { written: err.written, deleted: err.deleted };
       failure = { name: err.name, message: err.message, code: err.code, path: err.path && relativePath(err.path) };
+    }
+    for (const path of report.written) {
+      const id = idOfPath(relativePath(path));
+      if (id && world.has(id)) savedText.set(id, world.entityText(id));
+    }
+    for (const path of report.deleted) {
+      const id = idOfPath(relativePath(path));
+      if (id) savedText.delete(id);
     }
     return {
       result: {

@@ -1,18 +1,20 @@
-// Undo and redo of edits, one step per user action: a field, a position
-// typed in the inspector, a drag on the map. A step holds the entity, the
-// field ('position' or a class field) and its value before and after, so
-// undoing sets the value back through the engine like any other edit.
+// Undo and redo, one step per user action: a field, a position typed in the
+// inspector, a drag on the map, an add, a delete. A step holds the entity's
+// .jasset text before and after the action (null where it did not exist), so
+// undoing puts the old text back through the engine: an entity back at the
+// text of its file is clean again, one back from a delete keeps its ID and
+// its file is no longer deleted.
 import { computed, signal } from '@preact/signals';
-import { applyValue, busy } from './world.js';
+import { busy, restoreEntity } from './world.js';
 
 const LIMIT = 500;
 
-export const undoStack = signal([]); // [{ id, field, before, after }]
+export const undoStack = signal([]); // [{ id, label, before, after }]
 export const redoStack = signal([]);
 export const canUndo = computed(() => undoStack.value.length > 0 && !busy.value);
 export const canRedo = computed(() => redoStack.value.length > 0 && !busy.value);
 
-// Called by the world model after an edit went through.
+// Called by the world model after an action went through.
 export function record(step) {
   undoStack.value = [...undoStack.value, step].slice(-LIMIT);
   redoStack.value = [];
@@ -23,19 +25,32 @@ export function clearHistory() {
   redoStack.value = [];
 }
 
-async function replay(from, to, pick) {
+const NAMES = { add: 'the add of', delete: 'the delete of' };
+
+function describe(verb, step) {
+  return `${verb} ${NAMES[step.label] ?? `the change of ${step.label} of`} ${step.id}`;
+}
+
+let running = false;
+
+async function replay(from, to, pick, verb) {
   const stack = from.value;
-  if (stack.length === 0 || busy.value) return;
+  if (stack.length === 0 || busy.value || running) return;
+  running = true;
   const step = stack[stack.length - 1];
   from.value = stack.slice(0, -1);
-  // A step whose entity is gone (deleted since) is dropped with the error.
-  if (await applyValue(step.id, step.field, pick(step))) to.value = [...to.value, step];
+  try {
+    // A step the engine refuses is dropped, with the error shown.
+    if (await restoreEntity(step.id, pick(step), describe(verb, step))) to.value = [...to.value, step];
+  } finally {
+    running = false;
+  }
 }
 
 export function undo() {
-  return replay(undoStack, redoStack, (step) => step.before);
+  return replay(undoStack, redoStack, (step) => step.before, 'Undid');
 }
 
 export function redo() {
-  return replay(redoStack, undoStack, (step) => step.after);
+  return replay(redoStack, undoStack, (step) => step.after, 'Redid');
 }

@@ -18,6 +18,8 @@ export const table = {
   dirty: new Uint8Array(0),
   alive: new Uint8Array(0),
   rowOf: new Map(),
+  deadRowOf: new Map(), // ID -> row of a removed entity, revived if it comes back
+  loaded: 0, // rows from the opened world; later rows were added in this session
 };
 
 function grow(capacity) {
@@ -32,13 +34,25 @@ function grow(capacity) {
   Object.assign(table, { cls, pos, dirty, alive });
 }
 
-// Replaces the whole table with the columns sent by the engine worker.
-export function loadTable({ ids, classNames, cls, pos, dirty }) {
+// Replaces the whole table with the columns sent by the engine worker. The
+// last `added` rows count as added in this session (restored unsaved work).
+export function loadTable({ ids, classNames, cls, pos, dirty }, { added = 0 } = {}) {
   const n = ids.length;
   const alive = new Uint8Array(n).fill(1);
   const rowOf = new Map();
   for (let i = 0; i < n; i++) rowOf.set(ids[i], i);
-  Object.assign(table, { size: n, ids, classNames: [...classNames], cls, pos, dirty, alive, rowOf });
+  Object.assign(table, {
+    size: n,
+    ids,
+    classNames: [...classNames],
+    cls,
+    pos,
+    dirty,
+    alive,
+    rowOf,
+    deadRowOf: new Map(),
+    loaded: n - added,
+  });
   revision.value++;
   structure.value++;
 }
@@ -66,7 +80,13 @@ function classIndex(name) {
 export function putEntity(entity) {
   let row = table.rowOf.get(entity.id);
   const added = row === undefined;
-  if (added) {
+  if (added && table.deadRowOf.has(entity.id)) {
+    // An entity back from the dead (an undone delete) takes its old row.
+    row = table.deadRowOf.get(entity.id);
+    table.deadRowOf.delete(entity.id);
+    table.rowOf.set(entity.id, row);
+    table.alive[row] = 1;
+  } else if (added) {
     if (table.size === table.alive.length) grow(Math.max(16, table.size * 2));
     row = table.size++;
     table.ids[row] = entity.id;
@@ -95,6 +115,7 @@ export function removeRow(id) {
   if (row === undefined) return;
   table.alive[row] = 0;
   table.rowOf.delete(id);
+  table.deadRowOf.set(id, row);
   revision.value++;
   structure.value++;
 }
@@ -111,6 +132,13 @@ export function setDirtyIds(ids) {
 
 export function rowPosition(row) {
   return [table.pos[row * 3], table.pos[row * 3 + 1], table.pos[row * 3 + 2]];
+}
+
+// IDs of the live entities added in this session, in the order added.
+export function addedIds() {
+  const out = [];
+  for (let row = table.loaded; row < table.size; row++) if (table.alive[row]) out.push(table.ids[row]);
+  return out;
 }
 
 export function entityAt(row) {

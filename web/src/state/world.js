@@ -15,6 +15,7 @@ import {
   writeToFolder,
 } from './folders.js';
 import { clearHistory, record } from './history.js';
+import { forgetKept, keepSoon, restoreKept } from './keep.js';
 import { endProgress, reportProgress } from './progress.js';
 import {
   clearTable,
@@ -23,6 +24,7 @@ import {
   previewPosition,
   putEntity,
   removeRow,
+  addedIds,
   revision,
   rowPosition,
   table,
@@ -30,7 +32,9 @@ import {
 
 export const status = signal('empty'); // 'empty' | 'opening' | 'ready' | 'saving'
 export const worldName = signal('');
-export const source = signal(null); // { kind: 'sample' | 'folder' | 'upload', handle? }
+// { kind: 'sample' | 'folder' | 'upload' | 'link', key, handle?, text? }: key
+// names the world for the unsaved work kept in browser storage (keep.js).
+export const source = signal(null);
 export const schemas = signal({}); // class name -> [{ name, type, default, ... }]
 export const classNames = computed(() => Object.keys(schemas.value));
 export const diagnostics = signal([]);
@@ -49,6 +53,7 @@ export const busy = computed(() => status.value === 'opening' || status.value ==
 const created = new Set(); // IDs created since the last save
 const removed = new Map(); // ID -> path of files to delete at the next save
 const unflushed = new Map(); // path -> { kind, id } still to copy or delete
+const touched = new Set(); // IDs changed in any way since the world was opened
 const pendingRevision = signal(0);
 
 export const pending = computed(() => {
@@ -85,8 +90,13 @@ function fail(message, err) {
   errorMessage.value = err ? `${message}: ${err.message ?? err}` : message;
 }
 
+// Asks before dropping unsaved changes; dropped changes are dropped from
+// browser storage too.
 function confirmDiscard() {
-  return pending.value.length === 0 || window.confirm('Discard the unsaved changes of this world?');
+  if (pending.value.length === 0) return true;
+  if (!window.confirm('Discard the unsaved changes of this world?')) return false;
+  forgetKept(source.value?.key);
+  return true;
 }
 
 // Opens a world from [{ path, bytes | file }].
@@ -119,6 +129,7 @@ async function openWith(name, origin, load, { keepOnFailure = false } = {}) {
       created.clear();
       removed.clear();
       unflushed.clear();
+      touched.clear();
       clearHistory();
       // A world from a link has no files yet: every entity is new.
       if (origin.kind === 'link') for (const id of result.table.ids) created.add(id);
@@ -137,6 +148,7 @@ async function openWith(name, origin, load, { keepOnFailure = false } = {}) {
     });
     result.timings.applyMs = performance.now() - shownAt;
     requestAnimationFrame(() => performance.mark('juliet:open-shown', { detail: result.timings }));
+    await restoreKept(origin.key);
     return true;
   } catch (err) {
     if (keepOnFailure) {
@@ -165,7 +177,8 @@ export async function openSnapshotText(text, name = 'the shared link') {
   if (busy.value || !confirmDiscard()) return false;
   markOpenStart();
   reportProgress('Opening the shared level', 0, 0);
-  return openWith(name, { kind: 'link' }, () => getEngine().openSnapshot(text), { keepOnFailure: true });
+  const origin = { kind: 'link', key: `link:${textKey(text)}`, text };
+  return openWith(name, origin, () => getEngine().openSnapshot(text), { keepOnFailure: true });
 }
 
 // The current world (unsaved edits included) as snapshot text.
@@ -181,7 +194,7 @@ export async function openSample() {
     path,
     bytes: Uint8Array.from(atob(base64), (c) => c.charCodeAt(0)),
   }));
-  await openFiles(sample.name, files, { kind: 'sample' });
+  await openFiles(sample.name, files, { kind: 'sample', key: 'sample' });
 }
 
 // Opens a folder through the File System Access API, so Save writes back.
@@ -196,16 +209,22 @@ export async function openFolder() {
     if (err?.name !== 'AbortError') fail('Could not open the folder', err);
     return true;
   }
+  await openFolderHandle(handle);
+  return true;
+}
+
+// Opens a folder from a directory handle (picked, or kept from an earlier
+// session with its permission granted again).
+export async function openFolderHandle(handle) {
   try {
     markOpenStart();
     reportProgress('Listing files', 0, 0);
     const files = await readFolderHandle(handle);
-    await openFiles(handle.name, files, { kind: 'folder', handle });
+    await openFiles(handle.name, files, { kind: 'folder', key: `folder:${handle.name}`, handle });
   } catch (err) {
     endProgress();
     fail(`Could not read the folder "${handle.name}"`, err);
   }
-  return true;
 }
 
 // Opens the files of an <input type=file webkitdirectory>.
@@ -215,7 +234,21 @@ export async function openUpload(fileList) {
   status.value = 'opening';
   const { name, files } = await readUploadedFiles(fileList);
   status.value = table.size ? 'ready' : 'empty';
-  await openFiles(name, files, { kind: 'upload' });
+  await openFiles(name, files, { kind: 'upload', key: `upload:${name}` });
+}
+
+// A short fingerprint of a shared level's text (53-bit cyrb53 hash).
+function textKey(text) {
+  let h1 = 0xdeadbeef;
+  let h2 = 0x41c6ce57;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    h1 = Math.imul(h1 ^ c, 2654435761);
+    h2 = Math.imul(h2 ^ c, 1597334677);
+  }
+  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
+  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+  return (4294967296 * (2097151 & h2) + (h1 >>> 0)).toString(36) + `.${text.length}`;
 }
 
 // Selection and edits.
@@ -263,28 +296,56 @@ export async function setField(field, value, key = field) {
   // checks of lib/fields.js); the engine's answer confirms or undoes it.
   const row = table.rowOf.get(id);
   const before = field === 'position' && row !== undefined ? rowPosition(row) : null;
-  const previous = field === 'position' ? selected.value?.position : selected.value?.fields[field];
   if (before) previewPosition(id, value);
   try {
-    const entity = await getEngine().set(id, field, value);
-    applyEntity(entity);
+    const change = await getEngine().set(id, field, value);
+    applyEntity(change.entity);
     if (selectedId.value === id) setFieldError(key, null);
-    if (previous !== undefined) record({ id, field, before: previous, after: value });
+    changed(id, field, change);
   } catch (err) {
     if (before) previewPosition(id, before);
     if (selectedId.value === id) setFieldError(key, err.message);
   }
 }
 
-// Sets a value for undo or redo, and selects the entity so the change is
+// After an edit went through: one undo step, and the work kept in storage.
+function changed(id, label, { before, after }) {
+  touched.add(id);
+  if (before !== after) record({ id, label, before, after });
+  keepSoon();
+}
+
+// Undo and redo: makes entity `id` be `text` again (null: deleted), with the
+// pending changes following (an entity back at its saved text is clean, one
+// back from a delete is no longer deleted), and selects it so the change is
 // in view. Returns false (with the error shown) if the engine refused.
-export async function applyValue(id, field, value) {
+export async function restoreEntity(id, text, what) {
+  const wasAlive = table.rowOf.has(id);
   try {
-    applyEntity(await getEngine().set(id, field, value));
-    if (selectedId.value !== id) await select(id);
+    const { entity } = await getEngine().restore(id, text);
+    touched.add(id);
+    const row = table.rowOf.get(id);
+    batch(() => {
+      if (entity) {
+        if (!wasAlive) {
+          if (removed.has(id)) removed.delete(id);
+          else created.add(id);
+        }
+        applyEntity(entity);
+      } else if (wasAlive) {
+        if (created.has(id)) created.delete(id);
+        else removed.set(id, entityPath(id));
+        removeRow(id);
+      }
+      pendingRevision.value++;
+      notice.value = what;
+    });
+    if (entity) await select(id);
+    else if (selectedId.value === id) await select(nextAlive(row));
+    keepSoon();
     return true;
   } catch (err) {
-    fail(`Could not change ${field} of ${id}`, err);
+    fail(`Could not restore ${id}`, err);
     return false;
   }
 }
@@ -300,8 +361,9 @@ export function setPositionAxis(axis, value) {
 // Commits a map drag; `from` is where the entity was before it.
 export async function moveEntity(id, position, from) {
   try {
-    applyEntity(await getEngine().set(id, 'position', position));
-    record({ id, field: 'position', before: from, after: position });
+    const change = await getEngine().set(id, 'position', position);
+    applyEntity(change.entity);
+    changed(id, 'position', change);
   } catch (err) {
     putEntity({ ...entityOf(id), position: from });
     fail(`Could not move ${id}`, err);
@@ -321,10 +383,12 @@ function entityOf(id) {
 export async function addEntity(className, position) {
   if (busy.value) return;
   try {
-    const entity = await getEngine().create(className, position);
+    const change = await getEngine().create(className, position);
+    const { entity } = change;
     created.add(entity.id);
     applyEntity(entity);
     pendingRevision.value++;
+    changed(entity.id, 'add', change);
     await select(entity.id);
     notice.value = `Added ${className} ${entity.id}`;
   } catch (err) {
@@ -335,7 +399,7 @@ export async function addEntity(className, position) {
 export async function deleteEntity(id = selectedId.value) {
   if (id === null || busy.value) return;
   try {
-    await getEngine().remove(id);
+    const change = await getEngine().remove(id);
     const row = table.rowOf.get(id);
     batch(() => {
       if (created.has(id)) created.delete(id);
@@ -344,6 +408,7 @@ export async function deleteEntity(id = selectedId.value) {
       removeRow(id);
       notice.value = `Deleted ${id}`;
     });
+    changed(id, 'delete', change);
     await select(nextAlive(row));
   } catch (err) {
     fail(`Could not delete ${id}`, err);
@@ -433,8 +498,8 @@ export async function save() {
   try {
     if (staleWrites.length) files.push(...(await getEngine().read(staleWrites)));
     const allDeletes = [...deletions, ...staleDeletes];
-    if (newFolder) source.value = { kind: 'folder', handle: newFolder };
-    else if (source.value.kind === 'link') source.value = { kind: 'upload' };
+    if (newFolder) source.value = { kind: 'folder', key: `folder:${newFolder.name}`, handle: newFolder };
+    else if (source.value.kind === 'link') source.value = { kind: 'upload', key: `upload:${worldName.value}` };
     const src = source.value;
     let target;
     if (files.length === 0 && allDeletes.length === 0) {
@@ -468,11 +533,52 @@ export async function save() {
   } finally {
     status.value = 'ready';
     endProgress();
+    keepSoon();
   }
 }
 
 function plural(n, word) {
   return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
+// What keep.js stores of the open world's unsaved work: every entity
+// changed since the world was opened ([id, text or null, dirty]), the
+// entities created (for a world with files) and the files to delete, in the
+// order the pending list shows them.
+export async function unsavedWork() {
+  const ids = [...touched];
+  const texts = ids.length ? await getEngine().texts(ids) : [];
+  const changes = ids.map((id, i) => {
+    const row = table.rowOf.get(id);
+    return [id, texts[i], row !== undefined && table.dirty[row] === 1];
+  });
+  const list = pending.value;
+  return {
+    changes,
+    created: source.value.kind === 'link' ? null : [...created],
+    removed: list.filter((e) => e.kind === 'deleted' && e.id).map((e) => [e.id, e.path]),
+    added: addedIds(),
+    count: list.length,
+  };
+}
+
+// Re-applies work kept by unsavedWork() to the world just opened.
+export async function applyUnsavedWork(work) {
+  const result = await getEngine().applyChanges(work.changes, work.added);
+  batch(() => {
+    loadTable(result.table, { added: work.added.filter((id) => result.table.ids.includes(id)).length });
+    created.clear();
+    if (work.created === null) for (const id of table.ids) created.add(id);
+    else for (const id of work.created) if (table.rowOf.has(id)) created.add(id);
+    removed.clear();
+    for (const [id, path] of work.removed) if (!table.rowOf.has(id)) removed.set(id, path);
+    for (const [id] of work.changes) touched.add(id);
+    pendingRevision.value++;
+    diagnostics.value = result.diagnostics;
+    selectedId.value = null;
+    selected.value = null;
+  });
+  return result.failed;
 }
 
 export function dismissError() {
