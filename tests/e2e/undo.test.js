@@ -1,0 +1,203 @@
+// Browser tests of undo and redo with the pending changes following them:
+// an entity undone back to the text of its file is no longer pending, an
+// undone delete brings the entity back with its ID and its file is no longer
+// deleted, an undone add leaves nothing to save; after a save into a real
+// folder the files of restored entities are byte for byte as they were.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import {
+  copySample,
+  entityFile,
+  entityOptions,
+  mockFolderPicker,
+  newPage,
+  option,
+  removeDir,
+  screenshot,
+  snapshotDir,
+  start,
+  visibleIds,
+  waitOpen,
+} from './harness.js';
+
+let env;
+before(async () => {
+  env = await start();
+});
+after(async () => {
+  await env?.close();
+});
+
+const pendingRegion = (page) => page.getByRole('region', { name: 'Pending changes' });
+const pendingItems = (page) => pendingRegion(page).getByRole('listitem').allTextContents();
+
+async function selectedId(page) {
+  return (await page.getByRole('region', { name: 'Inspector' }).locator('h2 code').textContent()).trim();
+}
+
+async function commit(page, label, text) {
+  const input = page.getByLabel(label, { exact: true });
+  await input.fill(text);
+  await input.press('Enter');
+}
+
+// Waits until the pending list shows exactly `items` (badge + path each).
+async function expectPending(page, items) {
+  const want = JSON.stringify(items);
+  let got;
+  for (const deadline = Date.now() + 10_000; Date.now() < deadline; ) {
+    got = JSON.stringify((await pendingItems(page)).map((t) => t.trim()));
+    if (got === want) return;
+    await new Promise((done) => setTimeout(done, 50));
+  }
+  assert.fail(`pending changes: want ${want}, got ${got}`);
+}
+
+async function isUnsaved(page, id) {
+  return /unsaved/.test(await option(page, id).getAttribute('aria-label'));
+}
+
+test('undo and redo of edits, deletes and adds move the pending changes with them', async () => {
+  const dir = copySample();
+  try {
+    const page = await newPage(env.browser);
+    await mockFolderPicker(page, dir);
+    await page.goto(`${env.url}?open=none`);
+    await page.getByRole('button', { name: 'Open folder' }).click();
+    await waitOpen(page);
+    const original = snapshotDir(dir);
+    const undo = page.getByRole('button', { name: 'Undo' });
+    const redo = page.getByRole('button', { name: 'Redo' });
+
+    // A field of a Light, a typed position, a delete and an add: four steps.
+    await page.getByLabel('Filter by class').selectOption('Light');
+    await entityOptions(page).first().click();
+    const light = await selectedId(page);
+    await page.getByLabel('cast_shadows', { exact: true }).click();
+    await expectPending(page, [`modified${entityFile(light)}`]);
+    await page.getByLabel('Filter by class').selectOption('');
+    const [first, second] = (await visibleIds(page)).filter((id) => id !== light);
+    await option(page, first).click();
+    await commit(page, 'Position X', '12.5');
+    await option(page, first).and(page.locator('[aria-label$="unsaved"]')).waitFor();
+    await option(page, second).click();
+    await page.getByRole('button', { name: 'Delete entity' }).click();
+    await option(page, second).waitFor({ state: 'detached' });
+    await page.getByRole('button', { name: 'Add entity' }).click();
+    await page.getByRole('dialog').getByLabel('Class').selectOption('Inert');
+    await page.getByRole('dialog').getByRole('button', { name: 'Create' }).click();
+    await page.waitForFunction(() => document.querySelector('.inspector h2')?.textContent.startsWith('Inert'));
+    const created = await selectedId(page);
+    // The list follows the entity list: IDs in order, then new entities.
+    const [lo, hi] = [light, first].sort();
+    const all = [
+      `modified${entityFile(lo)}`,
+      `modified${entityFile(hi)}`,
+      `new${entityFile(created)}`,
+      `deleted${entityFile(second)}`,
+    ];
+    await expectPending(page, all);
+    await screenshot(page, 'undo-before');
+
+    // Undo the add: nothing to save for it any more.
+    await undo.click();
+    await option(page, created).waitFor({ state: 'detached' });
+    await expectPending(page, all.filter((e) => !e.includes(entityFile(created))));
+    // Undo the delete (keyboard): the same ID is back, its file no longer deleted.
+    await page.locator('body').press('Control+z');
+    await option(page, second).waitFor();
+    assert.equal(await selectedId(page), second);
+    assert.equal(await isUnsaved(page, second), false);
+    await expectPending(page, [`modified${entityFile(lo)}`, `modified${entityFile(hi)}`]);
+    // Undo the typed position and the field: both entities are clean again.
+    await undo.click();
+    await expectPending(page, [`modified${entityFile(light)}`]);
+    assert.equal(await isUnsaved(page, first), false);
+    await undo.click();
+    await pendingRegion(page).getByText('No unsaved changes.').waitFor();
+    assert.equal(await undo.isDisabled(), true);
+    await screenshot(page, 'undo-all');
+
+    // Redo all four: the same pending list, the added entity with its ID.
+    for (let i = 0; i < 4; i++) await redo.click();
+    await expectPending(page, all);
+    assert.equal(await redo.isDisabled(), true);
+    await option(page, created).waitFor();
+    await option(page, second).waitFor({ state: 'detached' });
+
+    // Undo them again, change one more entity, and save: only that file
+    // changes; the restored ones are byte for byte as they were.
+    for (let i = 0; i < 4; i++) await undo.click();
+    await pendingRegion(page).getByText('No unsaved changes.').waitFor();
+    const third = (await visibleIds(page)).find((id) => ![light, first, second].includes(id));
+    await option(page, third).click();
+    await commit(page, 'Position Y', '-3.5');
+    await expectPending(page, [`modified${entityFile(third)}`]);
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('status').filter({ hasText: /^Saved 1 file and deleted 0 files/ }).waitFor();
+    const saved = snapshotDir(dir);
+    assert.deepEqual(Object.keys(saved).sort(), Object.keys(original).sort());
+    for (const [path, file] of Object.entries(original)) {
+      if (path === entityFile(third)) {
+        assert.match(saved[path].bytes.toString(), /-3\.5/);
+        continue;
+      }
+      assert.deepEqual(saved[path].bytes, file.bytes, `${path} byte for byte`);
+      assert.equal(saved[path].mtimeMs, file.mtimeMs, `${path} not rewritten`);
+    }
+    assert.ok(!(entityFile(created) in saved), 'the undone add wrote no file');
+
+    // After the save: undoing the save's change makes the entity modified
+    // again, redoing returns it to the saved text (clean).
+    await undo.click();
+    await expectPending(page, [`modified${entityFile(third)}`]);
+    await redo.click();
+    await pendingRegion(page).getByText('No unsaved changes.').waitFor();
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  } finally {
+    removeDir(dir);
+  }
+});
+
+test('an undone delete of an edited entity brings its edits back, and a save writes it', async () => {
+  const dir = copySample();
+  try {
+    const page = await newPage(env.browser);
+    await mockFolderPicker(page, dir);
+    await page.goto(`${env.url}?open=none`);
+    await page.getByRole('button', { name: 'Open folder' }).click();
+    await waitOpen(page);
+    const original = snapshotDir(dir);
+    const [id] = await visibleIds(page);
+    await option(page, id).click();
+    await commit(page, 'Position Z', '8.25');
+    await option(page, id).and(page.locator('[aria-label$="unsaved"]')).waitFor();
+    await page.getByRole('button', { name: 'Delete entity' }).click();
+    await expectPending(page, [`deleted${entityFile(id)}`]);
+
+    await page.getByRole('button', { name: 'Undo' }).click();
+    await option(page, id).waitFor();
+    await expectPending(page, [`modified${entityFile(id)}`]);
+    assert.equal(await page.getByLabel('Position Z', { exact: true }).inputValue(), '8.25');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('status').filter({ hasText: /^Saved 1 file and deleted 0 files/ }).waitFor();
+    const saved = snapshotDir(dir);
+    assert.match(saved[entityFile(id)].bytes.toString(), /8\.25/);
+    assert.deepEqual(Object.keys(saved).sort(), Object.keys(original).sort());
+
+    // Deleting it now and undoing leaves the saved file as it is.
+    await page.getByRole('button', { name: 'Delete entity' }).click();
+    await expectPending(page, [`deleted${entityFile(id)}`]);
+    await page.getByRole('button', { name: 'Undo' }).click();
+    await pendingRegion(page).getByText('No unsaved changes.').waitFor();
+    assert.equal(await page.getByRole('button', { name: 'Save' }).isDisabled(), false);
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('status').filter({ hasText: 'Nothing to save' }).waitFor();
+    assert.deepEqual(snapshotDir(dir)[entityFile(id)].bytes, saved[entityFile(id)].bytes);
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  } finally {
+    removeDir(dir);
+  }
+});
