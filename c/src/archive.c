@@ -14,10 +14,12 @@
 /* ---- small helpers ---- */
 
 /* Character classes of the tokenizer: 1 = key character [A-Za-z0-9_],
- * 2 = blank (space, tab). A table lookup is one load per byte. */
+ * 2 = blank (space, tab), 4 = a byte the fast path does not take as the
+ * first of a value line (blank, CR, LF, ';', NUL: those lines need the
+ * general rules). A table lookup is one load per byte. */
 static const uint8_t char_class[256] = {
-    0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-    2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0,
+    4, 0, 0, 0, 0, 0, 0, 0, 0, 6, 4, 0, 0, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    6, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 4, 0, 0, 0, 0,
     0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1,
     0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0,
     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
@@ -98,6 +100,52 @@ jl_status jl_archive_tokenize(jl_archive *ar, jl_arena *arena, const char *text,
     uint64_t seen = 0; /* one bit per key hash bucket: most files need no string compare */
     jl_archive_entry *pending = NULL; /* a key waiting for its value line */
     while (p < end) {
+        /* Fast path: a canonical pair "; key\nvalue\n" (no indentation,
+         * blank or over-long line, NUL or CR before the key's line end).
+         * It takes a pair only when every check of the general path below
+         * would pass for both lines, so it finds the same entries and
+         * reports the same errors (the one it can meet, a duplicate key,
+         * with the same text); anything else goes line by line. */
+        if (!pending && p[0] == ';' && end - p >= 5 && p[1] == ' ' && count < JL_ARCHIVE_KEYS_MAX) {
+            const char *k = p + 2, *ke = k;
+            while (end - ke >= 4 && (char_class[(uint8_t)ke[0]] & char_class[(uint8_t)ke[1]] &
+                                     char_class[(uint8_t)ke[2]] & char_class[(uint8_t)ke[3]] & 1))
+                ke += 4;
+            while (ke < end && is_key_char(*ke)) ke++;
+            const size_t key_size = (size_t)(ke - k);
+            /* key_size in [1, KEY_MAX]; ke + 1 < end: a value byte exists */
+            if (key_size - 1 < JL_ARCHIVE_KEY_MAX && end - ke >= 2 && *ke == '\n' &&
+                !(char_class[(uint8_t)ke[1]] & 4)) {
+                const char *v = ke + 1;
+                const size_t raw = scan_line(v, end);
+                const char *ve = v + raw;
+                if (raw <= JL_ARCHIVE_LINE_MAX && first_nul >= ve) {
+                    /* v[0] is neither blank nor CR: the trimmed value is not empty */
+                    const char *e = ve;
+                    if (e[-1] == '\r') e--;
+                    while (is_space(e[-1])) e--;
+                    const uint32_t h = hash_key(k, key_size);
+                    const uint64_t bit = 1ull << (h & 63);
+                    if (seen & bit) {
+                        for (uint32_t i = 0; i < count; i++) {
+                            if (entries[i].hash == h && entries[i].key_size == key_size &&
+                                memcmp(entries[i].key, k, key_size) == 0)
+                                return jl_error_set(err, JL_ERR_PARSE, path, line + 1, 3,
+                                                    "duplicate key '%.*s' (first on line %u)", (int)key_size,
+                                                    k, entries[i].key_line);
+                        }
+                    }
+                    seen |= bit;
+                    entries[count++] = (jl_archive_entry){.key = k, .value = v, .key_size = (uint32_t)key_size,
+                                                          .value_size = (uint32_t)(e - v), .key_line = line + 1,
+                                                          .value_line = line + 2, .key_col = 3, .value_col = 1,
+                                                          .hash = h};
+                    line += 2;
+                    p = ve < end ? ve + 1 : end;
+                    continue;
+                }
+            }
+        }
         line++;
         size_t raw = scan_line(p, end);
         if (raw > JL_ARCHIVE_LINE_MAX)
@@ -211,6 +259,24 @@ static jl_archive_entry *find_entry(jl_archive *ar, const char *key)
 
 jl_archive_entry *jl_archive_find(jl_archive *ar, const char *key) { return find_entry(ar, key); }
 
+/* find_entry for a key spelled out here: the compiler turns the compare of
+ * a known size into a couple of word compares. */
+static inline jl_archive_entry *find_sized(jl_archive *ar, const char *key, uint32_t size)
+{
+    const uint32_t n = ar->entry_count;
+    uint32_t i = ar->next_lookup < n ? ar->next_lookup : 0;
+    for (uint32_t k = 0; k < n; k++) {
+        jl_archive_entry *e = &ar->entries[i];
+        if (e->key_size == size && memcmp(e->key, key, size) == 0) {
+            ar->next_lookup = i + 1;
+            return e;
+        }
+        if (++i == n) i = 0;
+    }
+    return NULL;
+}
+#define FIND_KNOWN(ar, literal) find_sized((ar), (literal), (uint32_t)sizeof(literal) - 1)
+
 /* ---- values ---- */
 
 const char *jl_field_type_name(jl_field_type type)
@@ -222,6 +288,7 @@ const char *jl_field_type_name(jl_field_type type)
 /* Parses one float token; *msg says why on failure, *bad the offset. */
 static bool parse_f32(const char *t, size_t n, uint32_t flags, float *out, size_t *bad, const char **msg)
 {
+    if (n != 0 && jl_f32_parse_plain(t, n, out) == n) return true; /* "12.5": no checks to make */
     size_t at = 0;
     switch (jl_f32_parse(t, n, out, &at)) {
     case JL_F32_OK: return true;
@@ -246,8 +313,43 @@ static bool parse_f32(const char *t, size_t n, uint32_t flags, float *out, size_
     }
 }
 
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+/* The 8 hex digits at t (first digit most significant), eight bytes at a
+ * time; false if any byte is not a hex digit (the caller's byte loop then
+ * says which). Per byte, for ASCII x: a digit is x in [0x30, 0x3a), a
+ * letter (x | 0x20) in [0x61, 0x67); bytes are biased by 0x80 so the
+ * subtractions never borrow across bytes. */
+static inline bool hex8(const char *t, uint32_t *out)
+{
+    const uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
+    uint64_t x;
+    memcpy(&x, t, sizeof x);
+    if (x & highs) return false;
+    const uint64_t lower = x | (0x20 * ones);
+    const uint64_t digit = ((x | highs) - 0x30 * ones) & ~((x | highs) - 0x3a * ones);
+    const uint64_t letter = ((lower | highs) - 0x61 * ones) & ~((lower | highs) - 0x67 * ones);
+    if (((digit | letter) & highs) != highs) return false;
+    /* Nibble per byte: the low four bits, plus 9 for a letter. */
+    uint64_t v = (x & 0x0f * ones) + ((letter & highs) >> 7) * 9;
+    /* Byte 0 holds the most significant nibble: pack pairs, quads, halves. */
+    v = ((v & 0x000f000f000f000full) << 4) | ((v >> 8) & 0x000f000f000f000full);
+    v = ((v & 0x000000ff000000ffull) << 8) | ((v >> 16) & 0x000000ff000000ffull);
+    v = ((v & 0x000000000000ffffull) << 16) | ((v >> 32) & 0x000000000000ffffull);
+    *out = (uint32_t)v;
+    return true;
+}
+#endif
+
 static bool parse_hex64(const char *t, size_t n, uint64_t *out, size_t *bad, const char **msg)
 {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    /* The canonical 0x + 16 digits in two steps; errors take the loop. */
+    uint32_t hi, lo;
+    if (n == 18 && t[0] == '0' && (t[1] == 'x' || t[1] == 'X') && hex8(t + 2, &hi) && hex8(t + 10, &lo)) {
+        *out = (uint64_t)hi << 32 | lo;
+        return true;
+    }
+#endif
     if (n < 3 || t[0] != '0' || (t[1] != 'x' && t[1] != 'X')) {
         *bad = 0;
         *msg = "expected 0x and hex digits";
@@ -325,6 +427,21 @@ static bool parse_value(jl_field_type type, uint32_t flags, const char *t, size_
         return true;
     case JL_FIELD_VEC3: {
         float v[3];
+        {
+            /* Fast path: three plain numbers separated by blanks ("1.5 -2 0"),
+             * parsed in one pass; anything else takes the checks below. */
+            size_t i = jl_f32_parse_plain(t, n, &v[0]), used;
+            if (i != 0 && i < n && is_space(t[i])) {
+                do i++; while (i < n && is_space(t[i]));
+                if ((used = jl_f32_parse_plain(t + i, n - i, &v[1])) != 0 && (i += used) < n && is_space(t[i])) {
+                    do i++; while (i < n && is_space(t[i]));
+                    if ((used = jl_f32_parse_plain(t + i, n - i, &v[2])) == n - i) {
+                        memcpy(dst, v, sizeof v);
+                        return true;
+                    }
+                }
+            }
+        }
         size_t i = 0;
         for (int c = 0; c < 3; c++) {
             if (c > 0) {
@@ -665,9 +782,8 @@ jl_status jl_archive_write_entity(jl_archive *ar, const jl_entity *entity, const
     return ar->out_failed ? JL_ERR_OUT_OF_MEMORY : JL_OK;
 }
 
-static jl_status read_version(jl_archive *ar, const char *key, uint32_t *out)
+static jl_status read_version(jl_archive *ar, jl_archive_entry *e, uint32_t *out)
 {
-    jl_archive_entry *e = jl_archive_find(ar, key);
     if (!e) {
         *out = 1;
         return JL_OK;
@@ -684,23 +800,23 @@ jl_status jl_archive_read_entity(jl_archive *ar, jl_entity *entity, uint64_t *id
     jl_status s;
     /* Look keys up in canonical order: each search then hits at once. */
     ar->next_lookup = 0;
-    jl_archive_entry *e = jl_archive_find(ar, "asset_type");
+    jl_archive_entry *e = FIND_KNOWN(ar, "asset_type");
     if (e) {
         e->used = true;
         if (!word_is(e->value, e->value_size, "entity_instance"))
             return entry_value_error(ar, e, 0, "expected entity_instance");
     }
-    jl_archive_entry *id_entry = jl_archive_find(ar, "id");
-    e = jl_archive_find(ar, "class");
+    jl_archive_entry *id_entry = FIND_KNOWN(ar, "id");
+    e = FIND_KNOWN(ar, "class");
     if (e) e->used = true;
     if (!id_entry) return parse_error(ar, 0, 0, "missing key '%s'%s", "id", "");
     uint64_t id = 0;
     if ((s = read_entry(ar, id_entry, JL_FIELD_ENTITY_REF, 0, &id)) != JL_OK) return s;
     if (id == 0) return entry_value_error(ar, id_entry, 0, "an entity ID of zero is not allowed");
-    if ((s = read_version(ar, "version", &ar->file_version)) != JL_OK) return s;
-    if ((s = read_version(ar, "class_version", &ar->class_version)) != JL_OK) return s;
+    if ((s = read_version(ar, FIND_KNOWN(ar, "version"), &ar->file_version)) != JL_OK) return s;
+    if ((s = read_version(ar, FIND_KNOWN(ar, "class_version"), &ar->class_version)) != JL_OK) return s;
     entity->position.w = 1.0f; /* spec 3.6: w is 1 whether or not the file has a position */
-    e = jl_archive_find(ar, "position");
+    e = FIND_KNOWN(ar, "position");
     if (e) {
         jl_vec3 p;
         if ((s = read_entry(ar, e, JL_FIELD_VEC3, 0, &p)) != JL_OK) return s;
@@ -732,7 +848,7 @@ jl_status jl_entity_deserialize_in_place(jl_entity_manager *manager, jl_archive 
 {
     *out = NULL;
     /* 1. The class first: it decides what to allocate. */
-    jl_archive_entry *e = jl_archive_find(ar, "class");
+    jl_archive_entry *e = FIND_KNOWN(ar, "class");
     if (!e) return parse_error(ar, 0, 0, "missing key '%s'%s", "class", "");
     const jl_class *cls = find_class(e->value, e->value_size);
     if (!cls)
@@ -750,7 +866,7 @@ jl_status jl_entity_deserialize_in_place(jl_entity_manager *manager, jl_archive 
     if (s == JL_OK) {
         s = jl_entity_set_id(manager, entity, id);
         if (s == JL_ERR_DUPLICATE_ID) {
-            jl_archive_entry *ide = jl_archive_find(ar, "id");
+            jl_archive_entry *ide = FIND_KNOWN(ar, "id");
             jl_error_set(ar->err, s, ar->path, ide ? ide->value_line : 0, ide ? ide->value_col : 0,
                          "duplicate entity ID 0x%016llx", (unsigned long long)id);
         } else if (s != JL_OK) {
