@@ -564,12 +564,34 @@ static uint32_t format_u32(uint32_t v, char *out)
     return n;
 }
 
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+/* The 8 lower-case hex digits of v at out, all at once: each nibble is
+ * spread to its own byte (most significant first, as a little-endian store
+ * wants it), then 0-9 and a-f become ASCII by adding '0' and, where the
+ * nibble is 10 or more, the distance from '9' + 1 to 'a'. */
+static inline void hex8_format(uint32_t v, char *out)
+{
+    const uint64_t ones = 0x0101010101010101ull;
+    uint64_t x = v;
+    x = ((x >> 16) | (x << 32)) & 0x0000ffff0000ffffull;
+    x = ((x >> 8) & 0x000000ff000000ffull) | ((x & 0x000000ff000000ffull) << 16);
+    x = ((x >> 4) & 0x000f000f000f000full) | ((x & 0x000f000f000f000full) << 8);
+    x += 0x30 * ones + (((x + 0x06 * ones) >> 4) & ones) * ('a' - '9' - 1);
+    memcpy(out, &x, sizeof x);
+}
+#endif
+
 static uint32_t format_hex64(uint64_t v, char *out)
 {
-    static const char digits[] = "0123456789abcdef";
     out[0] = '0';
     out[1] = 'x';
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    hex8_format((uint32_t)(v >> 32), out + 2);
+    hex8_format((uint32_t)v, out + 10);
+#else
+    static const char digits[] = "0123456789abcdef";
     for (int i = 0; i < 16; i++) out[2 + i] = digits[(v >> (60 - 4 * i)) & 15];
+#endif
     return 18;
 }
 
@@ -703,19 +725,30 @@ void jl_archive_write_key(jl_archive *ar, const char *key)
     ar->out_cursor += n + 3;
 }
 
-void jl_archive_write_field(jl_archive *ar, const jl_field *field, const void *derived)
+enum { FIELD_TEXT_MAX = 3 + JL_ARCHIVE_KEY_MAX + JL_VALUE_TEXT_MAX + 1 }; /* "; key\nvalue\n" */
+
+/* Writes one field at the cursor, which has FIELD_TEXT_MAX bytes of room.
+ * The key is cut at JL_ARCHIVE_KEY_MAX bytes (what that room allows);
+ * strlen and memcpy beat a byte loop that tests both ends. */
+static inline void write_field_unchecked(jl_archive *ar, const jl_field *field, const void *derived)
 {
-    /* One reservation and a byte loop for the key: field names are short,
-     * and this runs for every field of every entity saved. */
-    if (!reserve(ar, 3 + JL_ARCHIVE_KEY_MAX + JL_VALUE_TEXT_MAX + 1)) return;
     char *c = ar->out_cursor;
-    *c++ = ';';
-    *c++ = ' ';
-    for (const char *k = field->name; *k && k - field->name < JL_ARCHIVE_KEY_MAX; k++) *c++ = *k;
+    size_t n = strlen(field->name);
+    if (n > JL_ARCHIVE_KEY_MAX) n = JL_ARCHIVE_KEY_MAX;
+    c[0] = ';';
+    c[1] = ' ';
+    memcpy(c + 2, field->name, n);
+    c += 2 + n;
     *c++ = '\n';
     c += jl_value_format(field->type, (const char *)derived + field->offset, c);
     *c++ = '\n';
     ar->out_cursor = c;
+}
+
+void jl_archive_write_field(jl_archive *ar, const jl_field *field, const void *derived)
+{
+    if (!reserve(ar, FIELD_TEXT_MAX)) return;
+    write_field_unchecked(ar, field, derived);
 }
 
 jl_status jl_archive_end_write(jl_archive *ar, const char **text, size_t *size)
@@ -738,7 +771,15 @@ jl_status jl_serialize_fields(jl_archive *ar, const jl_class *cls, void *derived
             if (s != JL_OK) return s;
         }
     } else {
-        for (uint32_t i = 0; i < cls->field_count; i++) jl_archive_write_field(ar, &cls->fields[i], derived);
+        /* One room check for every field when the current step has room
+         * for all of them at their worst (the usual case: the text grows in
+         * 64 KiB steps); otherwise field by field, growing as needed. */
+        const uint32_t n = cls->field_count;
+        if ((size_t)(ar->out_limit - ar->out_cursor) / FIELD_TEXT_MAX >= n) {
+            for (uint32_t i = 0; i < n; i++) write_field_unchecked(ar, &cls->fields[i], derived);
+        } else {
+            for (uint32_t i = 0; i < n; i++) jl_archive_write_field(ar, &cls->fields[i], derived);
+        }
     }
     return JL_OK;
 }
