@@ -50,8 +50,9 @@ export async function start() {
 }
 
 // A page with a viewport fit for screenshots; page errors fail the test.
-export async function newPage(browser, { viewport = { width: 1440, height: 900 } } = {}) {
-  const context = await browser.newContext({ viewport, acceptDownloads: true });
+// A page in an existing `context` shares its storage (a second tab).
+export async function newPage(browser, { viewport = { width: 1440, height: 900 }, context = null } = {}) {
+  context ??= await browser.newContext({ viewport, acceptDownloads: true });
   const page = await context.newPage();
   page.errors = [];
   page.on('pageerror', (err) => page.errors.push(err));
