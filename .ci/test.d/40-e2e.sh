@@ -2,14 +2,30 @@
 # Browser tests of the inspector: headless Debian Chromium driven by
 # playwright-core against a Vite preview of web/dist. Screenshots go to
 # tests/e2e/artifacts/. JULIET_E2E_PERF=0 skips the 100,000-entity run.
+# Fails (never skips) when the inspector is not built or no suite is found,
+# and fails if the suites run past JULIET_E2E_TIMEOUT seconds (default
+# 1200) instead of hanging.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 if [ ! -f web/dist/index.html ]; then
-  echo "browser tests: skipped, web/dist was not built" >&2
-  exit 0
+  echo "browser tests: web/dist/index.html is missing: run 'npm run build' first" >&2
+  exit 1
+fi
+if [ ! -x /usr/bin/chromium ]; then
+  echo "browser tests: /usr/bin/chromium is missing (bash .ci/setup.sh installs it)" >&2
+  exit 1
 fi
 echo "== browser (node --test tests/e2e)"
 # node 20's --test does not expand globs: list the files.
 mapfile -t suites < <(find tests/e2e -maxdepth 1 -name '*.test.js' | sort)
-[ ${#suites[@]} -gt 0 ] || exit 0
-node --test --test-concurrency=1 "${suites[@]}"
+if [ ${#suites[@]} -eq 0 ]; then
+  echo "browser tests: no tests/e2e/*.test.js found" >&2
+  exit 1
+fi
+limit=${JULIET_E2E_TIMEOUT:-1200}
+status=0
+timeout --kill-after=10 "$limit" node --test --test-concurrency=1 "${suites[@]}" || status=$?
+if [ "$status" -eq 124 ] || [ "$status" -eq 137 ]; then
+  echo "browser tests: still running after ${limit} s, stopped" >&2
+fi
+exit "$status"

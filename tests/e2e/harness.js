@@ -38,15 +38,53 @@ export async function start() {
     preview: { port: 0, host: '127.0.0.1', strictPort: false },
   });
   const url = server.resolvedUrls.local[0];
-  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: LAUNCH_ARGS });
+  let browser;
+  try {
+    browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: LAUNCH_ARGS });
+  } catch (err) {
+    await closeServer(server);
+    throw err;
+  }
   return {
     url,
     browser,
+    // Closes the browser and the server; nothing of the test run may keep
+    // the process alive afterwards (see watchExit).
     async close() {
-      await browser.close();
-      await new Promise((done) => server.httpServer.close(done));
+      try {
+        await withDeadline(browser.close(), 30_000, 'closing the browser');
+      } finally {
+        await closeServer(server);
+        watchExit();
+      }
     },
   };
+}
+
+async function closeServer(server) {
+  // Keep-alive connections of the browser would hold the server open.
+  server.httpServer.closeAllConnections?.();
+  await withDeadline(server.close(), 10_000, 'closing the preview server');
+}
+
+function withDeadline(promise, ms, what) {
+  let timer;
+  const deadline = new Promise((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} took more than ${ms / 1000} s`)), ms);
+  });
+  return Promise.race([promise, deadline]).finally(() => clearTimeout(timer));
+}
+
+// A test file whose process outlives its tests by 15 s has left something
+// running (a server, a browser, a worker, a timer): name it and fail,
+// rather than hang the suite. The timer itself does not keep the process
+// alive.
+function watchExit() {
+  setTimeout(() => {
+    const left = process.getActiveResourcesInfo().filter((r) => r !== 'Timeout');
+    console.error(`browser tests: the process is still running 15 s after its tests ended, held by: ${left.join(', ') || 'timers'}`);
+    process.exit(1);
+  }, 15_000).unref();
 }
 
 // A page with a viewport fit for screenshots; page errors fail the test.

@@ -75,7 +75,7 @@ async function makeChanges(page) {
   const created = await selectedId(page);
   await commit(page, 'Position Y', '6.5');
   await page.waitForFunction(() => document.getElementById('position-Y')?.value === '6.5');
-  await page.locator('.toolbar').getByText('kept in this browser').waitFor();
+  await page.locator('.toolbar .kept-state.kept').waitFor();
   return { edited, deleted, created };
 }
 
@@ -178,7 +178,7 @@ test('a shared level with unsaved edits comes back after a reload', async () => 
   const [edited] = await visibleIds(page);
   await option(page, edited).click();
   await commit(page, 'Position Z', '-11.5');
-  await page.locator('.toolbar').getByText('kept in this browser').waitFor();
+  await page.locator('.toolbar .kept-state.kept').waitFor();
   const before = await pendingItems(page);
 
   page.on('dialog', (dialog) => dialog.accept());

@@ -32,7 +32,7 @@ const SOURCES = {
 // Whether the unsaved changes are kept in browser storage (see keep.js).
 const KEPT = {
   saving: ['keeping…', 'Storing the unsaved changes in this browser'],
-  kept: ['kept in this browser', 'A reload or a crash of the tab keeps the unsaved changes'],
+  kept: ['kept', 'Kept in this browser: a reload or a crash of the tab does not lose them'],
   failed: ['not kept', 'The browser storage failed: save to keep the changes'],
 };
 
