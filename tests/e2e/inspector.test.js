@@ -504,7 +504,7 @@ test('the keyboard alone selects, edits and saves', async () => {
   }
 });
 
-test('undo and redo step through field edits, typed positions and map drags', async () => {
+test('undo and redo step through field edits, typed positions and map drags, pending following', async () => {
   const page = await newPage(env.browser);
   await page.goto(env.url);
   await waitOpen(page);
@@ -538,6 +538,8 @@ test('undo and redo step through field edits, typed positions and map drags', as
   await page.locator('body').press('Control+z');
   await page.waitForFunction((v) => document.getElementById('position-X').value === v, x0);
   assert.equal(await undo.isDisabled(), true);
+  // Back at the text of its file: the light is no longer pending.
+  await pendingRegion(page).getByText('No unsaved changes.').waitFor();
 
   await redo.click();
   await page.waitForFunction(() => document.getElementById('position-X').value === '77.5');
@@ -547,6 +549,7 @@ test('undo and redo step through field edits, typed positions and map drags', as
   await page.waitForFunction((z) => document.getElementById('position-Z').value === z, String(dragged[2]));
   assert.equal(await redo.isDisabled(), true);
   assert.equal(await selectedId(page), light);
+  await pendingRegion(page).getByText(entityFile(light)).waitFor();
   await screenshot(page, 'undo-redo');
   assert.deepEqual(page.errors, []);
   await page.context().close();
