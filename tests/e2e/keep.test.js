@@ -166,6 +166,32 @@ test('unsaved work in a folder survives a closed tab; reopening the folder resto
   }
 });
 
+test('unsaved work in an uploaded folder comes back when the folder is uploaded again', async () => {
+  const dir = copySample();
+  try {
+    const page = await newPage(env.browser);
+    await page.goto(`${env.url}?open=none`);
+    await page.getByLabel('Upload folder', { exact: true }).setInputFiles(dir);
+    await waitOpen(page);
+    const { edited } = await makeChanges(page);
+    const before = await pendingItems(page);
+
+    page.on('dialog', (dialog) => dialog.accept());
+    await page.reload();
+    const offer = page.getByRole('list', { name: 'Unsaved work kept in this browser' });
+    await offer.waitFor();
+    assert.match(await offer.textContent(), /Upload the same folder again/);
+    await offer.getByLabel('Upload folder again').setInputFiles(dir);
+    await restoredNote(page).waitFor();
+    assert.deepEqual(await pendingItems(page), before);
+    await option(page, edited).and(page.locator('[aria-label$="unsaved"]')).waitFor();
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  } finally {
+    removeDir(dir);
+  }
+});
+
 test('a shared level with unsaved edits comes back after a reload', async () => {
   const page = await newPage(env.browser);
   await page.goto(env.url);
