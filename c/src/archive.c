@@ -777,7 +777,19 @@ jl_status jl_serialize_fields(jl_archive *ar, const jl_class *cls, void *derived
 {
     if (ar->loading) {
         for (uint32_t i = 0; i < cls->field_count; i++) {
-            jl_status s = jl_archive_read_field(ar, &cls->fields[i], derived);
+            const jl_field *f = &cls->fields[i];
+            /* A canonical file has the fields in table order, right after
+             * the last key found: try that entry inline before a search
+             * (keys are unique, so both find the same entry). */
+            const uint32_t at = ar->next_lookup;
+            jl_archive_entry *e;
+            if (at < ar->entry_count && key_is(&ar->entries[at], f->name)) {
+                e = &ar->entries[at];
+                ar->next_lookup = at + 1;
+            } else if ((e = find_entry(ar, f->name)) == NULL) {
+                continue; /* absent: the default stays (spec 3.3) */
+            }
+            jl_status s = read_entry(ar, e, f->type, f->flags, (char *)derived + f->offset);
             if (s != JL_OK) return s;
         }
     } else {
@@ -890,7 +902,10 @@ static const jl_class *find_class(const char *name, size_t size)
     uint32_t n = jl_class_count();
     for (uint32_t k = 0; k < n; k++) {
         const jl_class *cls = jl_class_at(k);
-        if (cls && strncmp(cls->name, name, size) == 0 && cls->name[size] == '\0') return cls;
+        /* The first byte (size >= 1: values are never empty) skips most
+         * strncmp calls. */
+        if (cls && cls->name[0] == name[0] && strncmp(cls->name, name, size) == 0 && cls->name[size] == '\0')
+            return cls;
     }
     return jl_class_find_by_name(name, size);
 }
