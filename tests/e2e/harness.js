@@ -81,8 +81,8 @@ function withDeadline(promise, ms, what) {
 // alive.
 function watchExit() {
   setTimeout(() => {
-    const left = process.getActiveResourcesInfo().filter((r) => r !== 'Timeout');
-    console.error(`browser tests: the process is still running 15 s after its tests ended, held by: ${left.join(', ') || 'timers'}`);
+    const left = process.getActiveResourcesInfo();
+    console.error(`browser tests: the process is still running 15 s after its tests ended, held by: ${left.join(', ')}`);
     process.exit(1);
   }, 15_000).unref();
 }
