@@ -30,6 +30,9 @@ static const uint8_t char_class[256] = {
 
 static inline bool is_space(char c) { return char_class[(uint8_t)c] & 2; }
 static inline bool is_key_char(char c) { return char_class[(uint8_t)c] & 1; }
+/* What is trimmed from a line's end: every CR, not just one, or a value
+ * ending in CRs would lose one per save and never reach a canonical form. */
+static inline bool is_trailing_blank(char c) { return c == '\r' || is_space(c); }
 
 /* A cheap key hash for duplicate detection: length and three bytes are
  * enough to keep string compares rare for the dozen keys of a file. */
@@ -86,7 +89,6 @@ jl_status jl_archive_tokenize(jl_archive *ar, jl_arena *arena, const char *text,
                               const char *path, jl_error *err)
 {
     *ar = (jl_archive){.loading = true, .path = path, .err = err, .file_version = 1, .class_version = 1};
-    const size_t mark = arena->used;
     jl_archive_entry *entries =
         jl_arena_push(arena, JL_ARCHIVE_KEYS_MAX * sizeof *entries, _Alignof(jl_archive_entry));
     if (!entries) return jl_error_set(err, JL_ERR_OUT_OF_MEMORY, path, 0, 0, "out of memory tokenizing");
@@ -125,8 +127,7 @@ jl_status jl_archive_tokenize(jl_archive *ar, jl_arena *arena, const char *text,
                 if (raw <= JL_ARCHIVE_LINE_MAX && first_nul >= ve) {
                     /* v[0] is neither blank nor CR: the trimmed value is not empty */
                     const char *e = ve;
-                    if (e[-1] == '\r') e--;
-                    while (is_space(e[-1])) e--;
+                    while (is_trailing_blank(e[-1])) e--;
                     const uint32_t h = hash_key(k, key_size);
                     const uint64_t bit = 1ull << (h & 63);
                     if (seen & bit) {
@@ -165,14 +166,19 @@ jl_status jl_archive_tokenize(jl_archive *ar, jl_arena *arena, const char *text,
         if (first_nul < line_end)
             return jl_error_set(err, JL_ERR_PARSE, path, line, (uint32_t)(first_nul - p) + 1, "embedded NUL byte");
         const char *s = p, *e = line_end;
-        if (e > s && e[-1] == '\r') e--;
-        while (e > s && is_space(e[-1])) e--;
+        while (e > s && is_trailing_blank(e[-1])) e--;
         const char *next = line_end < end ? line_end + 1 : end;
         if (e == s) { /* blank line */
             p = next;
             continue;
         }
-        if (*s == ';') {
+        /* A line whose first non-blank character is ';' is a key line, also
+         * when indented: kept as a value it would be written back at column
+         * 1 and read as a key by the next load. */
+        const char *first = s;
+        while (first < e && is_space(*first)) first++;
+        if (*first == ';') {
+            s = first;
             if (pending) {
                 return jl_error_set(err, JL_ERR_PARSE, path, pending->key_line, pending->key_col,
                                     "key '%.*s' has no value", (int)pending->key_size, pending->key);
@@ -232,7 +238,8 @@ jl_status jl_archive_tokenize(jl_archive *ar, jl_arena *arena, const char *text,
                             "file ends after key '%.*s' (truncated)", (int)pending->key_size, pending->key);
     ar->entry_count = count;
     ar->last_line = line;
-    jl_arena_pop_to(arena, mark + count * sizeof *entries);
+    /* Keep exactly the entries (the table may start after alignment padding). */
+    jl_arena_pop_to(arena, (size_t)((uint8_t *)(entries + count) - arena->base));
     return JL_OK;
 }
 

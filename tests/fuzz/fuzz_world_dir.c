@@ -344,31 +344,6 @@ SCAFFOLD static uint32_t count_files(const char *suffix)
     return n;
 }
 
-/* Workarounds, to be removed when archive.c is fixed (see
- * fuzz_entity_file.c): an unknown key's value ending in '\r' or starting
- * with ';' does not survive a save. Inputs with one skip the save checks. */
-SCAFFOLD static bool unsaveable(const char *text, uint32_t size)
-{
-    const char *p = text, *end = text ? text + size : NULL;
-    for (bool value = false; p && p < end; value = !value) {
-        const char *nl = memchr(p, '\n', (size_t)(end - p));
-        const char *line_end = nl ? nl : end;
-        if (value && line_end > p && (p[0] == ';' || line_end[-1] == '\r')) return true;
-        p = nl ? nl + 1 : end;
-    }
-    return false;
-}
-
-SCAFFOLD static bool has_unsaveable_unknown_value(const jl_world *w)
-{
-    for (jl_entity *e = jl_entities_first(&w->manager); e; e = jl_entities_next(&w->manager, e)) {
-        uint32_t size;
-        const char *text = jl_world_unknown_keys(w, e->id, &size);
-        if (unsaveable(text, size)) return true;
-    }
-    return unsaveable(w->settings_extra, w->settings_extra_size);
-}
-
 /* Snapshot of the entries that failed to load: they must survive the save
  * byte for byte. */
 typedef struct kept_file {
@@ -396,12 +371,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         FUZZ_ASSERT(d->status != JL_OK && d->message[0] != '\0');
     }
     jl_world_check_references(&a);
-    if (has_unsaveable_unknown_value(&a)) {
-        jl_world_shutdown(&a);
-        mem_reset();
-        return 0;
-    }
-
     /* Files the world does not own: remember them as they are. */
     kept_file *kept = calloc(MEM_ENTRIES, sizeof *kept);
     FUZZ_ASSERT(kept);
