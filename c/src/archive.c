@@ -532,20 +532,6 @@ static bool parse_value(jl_field_type type, uint32_t flags, const char *t, size_
     }
 }
 
-/* Bytes a value of each type occupies (what a failed parse must not touch). */
-static size_t value_size(jl_field_type type)
-{
-    switch (type) {
-    case JL_FIELD_F32: return sizeof(float);
-    case JL_FIELD_INDEX: return sizeof(uint32_t);
-    case JL_FIELD_BOOL: return sizeof(bool);
-    case JL_FIELD_VEC3: return sizeof(jl_vec3);
-    case JL_FIELD_COLOR: return sizeof(jl_color);
-    case JL_FIELD_ENTITY_REF: return sizeof(uint64_t);
-    default: return 0;
-    }
-}
-
 jl_status jl_value_parse(jl_field_type type, uint32_t flags, const char *text, size_t size,
                          void *dst, uint32_t *bad_col, jl_error *err)
 {
@@ -564,7 +550,7 @@ jl_status jl_value_parse(jl_field_type type, uint32_t flags, const char *text, s
         if (bad_col) *bad_col = (uint32_t)bad + 1;
         return jl_error_set(err, JL_ERR_PARSE, NULL, 0, (uint32_t)bad + 1, "%s", msg);
     }
-    memcpy(dst, &tmp, value_size(type));
+    memcpy(dst, &tmp, jl_field_type_size(type));
     if (bad_col) *bad_col = 0;
     return JL_OK;
 }

@@ -456,19 +456,6 @@ bool snap_decode_trailer(snap_decoder *d)
     return true;
 }
 
-static size_t field_size(jl_field_type type)
-{
-    switch (type) {
-    case JL_FIELD_F32: return sizeof(float);
-    case JL_FIELD_INDEX: return sizeof(uint32_t);
-    case JL_FIELD_BOOL: return sizeof(bool);
-    case JL_FIELD_VEC3: return sizeof(jl_vec3);
-    case JL_FIELD_COLOR: return sizeof(jl_color);
-    case JL_FIELD_ENTITY_REF: return sizeof(uint64_t);
-    default: return 0;
-    }
-}
-
 jl_status snap_decoder_apply(snap_decoder *d, jl_entity_manager *m)
 {
     if (m->capacity - m->count < d->count)
@@ -496,7 +483,7 @@ jl_status snap_decoder_apply(snap_decoder *d, jl_entity_manager *m)
         const uint8_t *src = entry->staging + (size_t)rank[d->class_of[i]]++ * cls->size_of;
         for (uint32_t f = 0; f < cls->field_count; f++) {
             const jl_field *field = &cls->fields[f];
-            memcpy((uint8_t *)e->derived + field->offset, src + field->offset, field_size(field->type));
+            memcpy((uint8_t *)e->derived + field->offset, src + field->offset, jl_field_type_size(field->type));
         }
         e->position = (jl_vec4){d->positions[i].x, d->positions[i].y, d->positions[i].z, 1.0f};
         e->flags = d->flags_of[i];

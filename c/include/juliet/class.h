@@ -76,6 +76,10 @@ struct jl_class {
     uint32_t field_count;
 };
 
+/* Bytes a value of the type occupies in a derived struct; 0 for an
+ * unknown type. */
+size_t jl_field_type_size(jl_field_type type);
+
 /* CRC32 (IEEE 802.3, as zlib's crc32) of size bytes. */
 uint32_t jl_crc32(const void *data, size_t size);
 
