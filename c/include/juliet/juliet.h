@@ -1,0 +1,19 @@
+/* juliet.h - every public header of the Juliet entity system at once. */
+#ifndef JULIET_JULIET_H
+#define JULIET_JULIET_H
+
+#include "archive.h"
+#include "arena.h"
+#include "class.h"
+#include "entity.h"
+#include "entity_manager.h"
+#include "entity_types.h"
+#include "float_text.h"
+#include "fs.h"
+#include "platform.h"
+#include "snapshot.h"
+#include "status.h"
+#include "world.h"
+#include "world_gen.h"
+
+#endif
