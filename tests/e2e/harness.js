@@ -269,6 +269,34 @@ export function option(page, id) {
   return page.getByRole('listbox', { name: 'Entity list' }).getByRole('option', { name: new RegExp(`^${id} `) });
 }
 
+// The ID the inspector shows, or null when nothing is selected.
+export function inspectedId(page) {
+  return page.evaluate(() => document.querySelector('.inspector h2 code')?.textContent.trim() ?? null);
+}
+
+// Selects an entity in the list and waits until the inspector shows it, so
+// that the next input or button acts on that entity and not on the one
+// selected before.
+export async function selectEntity(page, id) {
+  await option(page, id).click();
+  await page.waitForFunction((want) => document.querySelector('.inspector h2 code')?.textContent.trim() === want, id);
+}
+
+// Waits until the inspector shows an entity of className other than
+// `previous` (after Add entity, or a click that changes the selection) and
+// returns its ID.
+export async function waitInspected(page, className, previous) {
+  await page.waitForFunction(
+    ([cls, prev]) => {
+      const h2 = document.querySelector('.inspector h2');
+      const id = h2?.querySelector('code')?.textContent.trim();
+      return h2?.textContent.startsWith(cls) && id && id !== prev;
+    },
+    [className, previous],
+  );
+  return inspectedId(page);
+}
+
 // IDs of the options currently in the DOM of the entity list.
 export async function visibleIds(page) {
   return entityOptions(page).evaluateAll((els) => els.map((el) => el.id.replace(/^entity-/, '')));

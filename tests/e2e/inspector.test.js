@@ -9,8 +9,9 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import {
   copySample,
-  entityOptions,
   entityFile,
+  entityOptions,
+  inspectedId,
   mockFolderPicker,
   newPage,
   option,
@@ -18,9 +19,11 @@ import {
   repo,
   sampleWorld,
   screenshot,
+  selectEntity,
   snapshotDir,
   start,
   visibleIds,
+  waitInspected,
   waitOpen,
 } from './harness.js';
 
@@ -181,7 +184,7 @@ test('the map zooms, pans, and moves an entity dragged on it', async () => {
 
   // Drag the first entity of the list by 40 pixels to the right.
   const [id] = await visibleIds(page);
-  await option(page, id).click();
+  await selectEntity(page, id);
   const from = await inspectedPosition(page);
   const start = await mapPoint(page, from);
   await page.mouse.move(box.x + start.x, box.y + start.y);
@@ -233,9 +236,9 @@ test('edits the position and fields, with errors shown next to the field', async
 
   // An entity reference: a Prop's parent set to the light, then followed.
   await page.getByLabel('Filter by class').selectOption('Prop');
+  const lightId = await inspectedId(page);
   await entityOptions(page).first().click();
-  await page.waitForFunction(() => document.querySelector('.inspector h2')?.textContent.startsWith('Prop'));
-  const prop = await selectedId(page);
+  const prop = await waitInspected(page, 'Prop', lightId); // the inspector moved from the light to a Prop
   await commit(page, 'parent', '0x12345');
   assert.match(await inspector(page).textContent(), /No entity 0x0000000000012345/);
   await commit(page, 'parent', '');
@@ -262,6 +265,8 @@ test('adds an entity at a chosen position and deletes entities', async () => {
   await waitOpen(page);
   const before = await totalCount(page);
 
+  const previousId = await inspectedId(page);
+
   await page.getByRole('button', { name: 'Add entity' }).click();
   const dialog = page.getByRole('dialog', { name: 'Add entity' });
   await dialog.getByLabel('Class').selectOption('Prop');
@@ -269,8 +274,7 @@ test('adds an entity at a chosen position and deletes entities', async () => {
   await dialog.getByLabel('Y', { exact: true }).fill('0');
   await dialog.getByLabel('Z', { exact: true }).fill('-3.25');
   await dialog.getByRole('button', { name: 'Create' }).click();
-  await page.waitForFunction(() => document.querySelector('.inspector h2')?.textContent.startsWith('Prop'));
-  const created = await selectedId(page);
+  const created = await waitInspected(page, 'Prop', previousId);
   assert.equal(await page.getByLabel('Position X', { exact: true }).inputValue(), '4.5');
   assert.equal(await page.getByLabel('Position Z', { exact: true }).inputValue(), '-3.25');
   await option(page, created).waitFor();
@@ -282,7 +286,7 @@ test('adds an entity at a chosen position and deletes entities', async () => {
   assert.ok(!(await pendingRegion(page).textContent()).includes(entityFile(created)));
 
   const victim = (await visibleIds(page))[0];
-  await option(page, victim).click();
+  await selectEntity(page, victim);
   await page.getByRole('button', { name: 'Delete entity' }).click();
   await option(page, victim).waitFor({ state: 'detached' });
   assert.match(await pendingRegion(page).textContent(), new RegExp(`deleted\\s*${entityFile(victim)}`));
@@ -299,17 +303,17 @@ test('saves exactly the pending changes into a folder on disk', async () => {
     await openFolder(page, dir);
     const ids = await visibleIds(page);
     const [edited, deleted] = ids;
-    await option(page, edited).click();
+    await selectEntity(page, edited);
     await commit(page, 'Position X', '12.5');
     await option(page, edited).and(page.locator('[aria-label$="unsaved"]')).waitFor();
-    await option(page, deleted).click();
+    await selectEntity(page, deleted);
     await page.getByRole('button', { name: 'Delete entity' }).click();
     await option(page, deleted).waitFor({ state: 'detached' });
+    const previousId = await inspectedId(page);
     await page.getByRole('button', { name: 'Add entity' }).click();
     await page.getByRole('dialog').getByLabel('Class').selectOption('Inert');
     await page.getByRole('dialog').getByRole('button', { name: 'Create' }).click();
-    await page.waitForFunction(() => document.querySelector('.inspector h2')?.textContent.startsWith('Inert'));
-    const created = await selectedId(page);
+    const created = await waitInspected(page, 'Inert', previousId);
     assert.equal(await pendingRegion(page).getByRole('listitem').count(), 3);
 
     const beforeSave = snapshotDir(dir);
@@ -346,10 +350,10 @@ test('keeps every change pending and says why when the folder cannot be written'
     const page = await newPage(env.browser);
     await openFolder(page, dir);
     const [edited, deleted] = await visibleIds(page);
-    await option(page, edited).click();
+    await selectEntity(page, edited);
     await commit(page, 'Position Z', '-7.5');
     await option(page, edited).and(page.locator('[aria-label$="unsaved"]')).waitFor();
-    await option(page, deleted).click();
+    await selectEntity(page, deleted);
     await page.getByRole('button', { name: 'Delete entity' }).click();
     await option(page, deleted).waitFor({ state: 'detached' });
     const beforeSave = snapshotDir(dir);
@@ -401,10 +405,10 @@ test('a folder upload saves by downloading the changed files and the list of del
     await page.getByLabel('Upload folder').setInputFiles(dir);
     await waitOpen(page);
     const [edited, deleted] = await visibleIds(page);
-    await option(page, edited).click();
+    await selectEntity(page, edited);
     await commit(page, 'Position Y', '3.75');
     await option(page, edited).and(page.locator('[aria-label$="unsaved"]')).waitFor();
-    await option(page, deleted).click();
+    await selectEntity(page, deleted);
     await page.getByRole('button', { name: 'Delete entity' }).click();
     await option(page, deleted).waitFor({ state: 'detached' });
 
@@ -442,7 +446,7 @@ test('a malformed world lists its diagnostics as text and leaves the bad files a
 
     // Saving an edit leaves the file that failed to load as it was.
     const [edited] = await visibleIds(page);
-    await option(page, edited).click();
+    await selectEntity(page, edited);
     await commit(page, 'Position X', '2');
     await option(page, edited).and(page.locator('[aria-label$="unsaved"]')).waitFor();
     const bad = readFileSync(join(dir, badPath));
@@ -560,7 +564,7 @@ test('asks for confirmation before leaving with unsaved changes', async () => {
   await page.goto(env.url);
   await waitOpen(page);
   const [first] = await visibleIds(page);
-  await option(page, first).click();
+  await selectEntity(page, first);
   await commit(page, 'Position X', '5');
   await option(page, first).and(page.locator('[aria-label$="unsaved"]')).waitFor();
   const dialog = new Promise((resolve) => page.once('dialog', resolve));

@@ -7,14 +7,17 @@ import { after, before, test } from 'node:test';
 import {
   copySample,
   entityFile,
+  inspectedId,
   mockFolderPicker,
   newPage,
   option,
   removeDir,
   screenshot,
+  selectEntity,
   snapshotDir,
   start,
   visibleIds,
+  waitInspected,
   waitOpen,
 } from './harness.js';
 
@@ -62,17 +65,17 @@ function keptCount(page) {
 // kept in browser storage (the toolbar says so).
 async function makeChanges(page) {
   const [edited, deleted] = await visibleIds(page);
-  await option(page, edited).click();
+  await selectEntity(page, edited);
   await commit(page, 'Position X', '21.75');
   await option(page, edited).and(page.locator('[aria-label$="unsaved"]')).waitFor();
-  await option(page, deleted).click();
+  await selectEntity(page, deleted);
   await page.getByRole('button', { name: 'Delete entity' }).click();
   await option(page, deleted).waitFor({ state: 'detached' });
+  const previousId = await inspectedId(page);
   await page.getByRole('button', { name: 'Add entity' }).click();
   await page.getByRole('dialog').getByLabel('Class').selectOption('Prop');
   await page.getByRole('dialog').getByRole('button', { name: 'Create' }).click();
-  await page.waitForFunction(() => document.querySelector('.inspector h2')?.textContent.startsWith('Prop'));
-  const created = await selectedId(page);
+  const created = await waitInspected(page, 'Prop', previousId);
   await commit(page, 'Position Y', '6.5');
   await page.waitForFunction(() => document.getElementById('position-Y')?.value === '6.5');
   await page.locator('.toolbar .kept-state.kept').waitFor();
@@ -95,7 +98,7 @@ test('a reload of the sample world restores its unsaved changes with a notice', 
   await option(page, edited).and(page.locator('[aria-label$="unsaved"]')).waitFor();
   assert.equal(await option(page, deleted).count(), 0);
   await page.getByLabel('Search ID').fill(created);
-  await option(page, created).click();
+  await selectEntity(page, created);
   assert.equal(await page.getByLabel('Position Y', { exact: true }).inputValue(), '6.5');
   await screenshot(page, 'keep-restored');
 
@@ -202,7 +205,7 @@ test('a shared level with unsaved edits comes back after a reload', async () => 
   await page.goto(link);
   await waitOpen(page);
   const [edited] = await visibleIds(page);
-  await option(page, edited).click();
+  await selectEntity(page, edited);
   await commit(page, 'Position Z', '-11.5');
   await page.locator('.toolbar .kept-state.kept').waitFor();
   const before = await pendingItems(page);
@@ -211,7 +214,7 @@ test('a shared level with unsaved edits comes back after a reload', async () => 
   await page.reload();
   await restoredNote(page).waitFor();
   assert.deepEqual(await pendingItems(page), before);
-  await option(page, edited).click();
+  await selectEntity(page, edited);
   assert.equal(await page.getByLabel('Position Z', { exact: true }).inputValue(), '-11.5');
   assert.deepEqual(page.errors, []);
   await page.context().close();
@@ -227,7 +230,7 @@ test('a browser storage failure is reported', async () => {
   await page.goto(env.url);
   await waitOpen(page);
   const [id] = await visibleIds(page);
-  await option(page, id).click();
+  await selectEntity(page, id);
   await commit(page, 'Position X', '3.5');
   const alert = page.getByRole('alert');
   await alert.waitFor();

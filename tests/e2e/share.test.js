@@ -17,6 +17,7 @@ import {
   removeDir,
   repo,
   screenshot,
+  selectEntity,
   snapshotDir,
   start,
   tempDir,
@@ -58,10 +59,10 @@ test('a shared link opens the same world, which saves byte for byte the same fil
     await a.getByRole('button', { name: 'Open folder' }).click();
     await waitOpen(a);
     const [edited, deleted] = await visibleIds(a);
-    await option(a, edited).click();
+    await selectEntity(a, edited);
     await commit(a, 'Position X', '-3.25');
     await option(a, edited).and(a.locator('[aria-label$="unsaved"]')).waitFor();
-    await option(a, deleted).click();
+    await selectEntity(a, deleted);
     await a.getByRole('button', { name: 'Delete entity' }).click();
     await option(a, deleted).waitFor({ state: 'detached' });
     const link = await shareLink(a);

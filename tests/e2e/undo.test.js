@@ -9,14 +9,17 @@ import {
   copySample,
   entityFile,
   entityOptions,
+  inspectedId,
   mockFolderPicker,
   newPage,
   option,
   removeDir,
   screenshot,
+  selectEntity,
   snapshotDir,
   start,
   visibleIds,
+  waitInspected,
   waitOpen,
 } from './harness.js';
 
@@ -77,17 +80,17 @@ test('undo and redo of edits, deletes and adds move the pending changes with the
     await expectPending(page, [`modified${entityFile(light)}`]);
     await page.getByLabel('Filter by class').selectOption('');
     const [first, second] = (await visibleIds(page)).filter((id) => id !== light);
-    await option(page, first).click();
+    await selectEntity(page, first);
     await commit(page, 'Position X', '12.5');
     await option(page, first).and(page.locator('[aria-label$="unsaved"]')).waitFor();
-    await option(page, second).click();
+    await selectEntity(page, second);
     await page.getByRole('button', { name: 'Delete entity' }).click();
     await option(page, second).waitFor({ state: 'detached' });
+    const previousId = await inspectedId(page);
     await page.getByRole('button', { name: 'Add entity' }).click();
     await page.getByRole('dialog').getByLabel('Class').selectOption('Inert');
     await page.getByRole('dialog').getByRole('button', { name: 'Create' }).click();
-    await page.waitForFunction(() => document.querySelector('.inspector h2')?.textContent.startsWith('Inert'));
-    const created = await selectedId(page);
+    const created = await waitInspected(page, 'Inert', previousId);
     // The list follows the entity list: IDs in order, then new entities.
     const [lo, hi] = [light, first].sort();
     const all = [
@@ -130,7 +133,7 @@ test('undo and redo of edits, deletes and adds move the pending changes with the
     for (let i = 0; i < 4; i++) await undo.click();
     await pendingRegion(page).getByText('No unsaved changes.').waitFor();
     const third = (await visibleIds(page)).find((id) => ![light, first, second].includes(id));
-    await option(page, third).click();
+    await selectEntity(page, third);
     await commit(page, 'Position Y', '-3.5');
     await expectPending(page, [`modified${entityFile(third)}`]);
     await page.getByRole('button', { name: 'Save' }).click();
@@ -170,7 +173,7 @@ test('an undone delete of an edited entity brings its edits back, and a save wri
     await waitOpen(page);
     const original = snapshotDir(dir);
     const [id] = await visibleIds(page);
-    await option(page, id).click();
+    await selectEntity(page, id);
     await commit(page, 'Position Z', '8.25');
     await option(page, id).and(page.locator('[aria-label$="unsaved"]')).waitFor();
     await page.getByRole('button', { name: 'Delete entity' }).click();
