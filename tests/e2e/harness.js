@@ -269,6 +269,23 @@ export function option(page, id) {
   return page.getByRole('listbox', { name: 'Entity list' }).getByRole('option', { name: new RegExp(`^${id} `) });
 }
 
+// The Pending changes region.
+export function pendingRegion(page) {
+  return page.getByRole('region', { name: 'Pending changes' });
+}
+
+// The ID the inspector shows, waiting for the inspector to show one.
+export async function selectedId(page) {
+  return (await page.getByRole('region', { name: 'Inspector' }).locator('h2 code').textContent()).trim();
+}
+
+// Types text into the labelled input and applies it with Enter.
+export async function commit(page, label, text) {
+  const input = page.getByLabel(label, { exact: true });
+  await input.fill(text);
+  await input.press('Enter');
+}
+
 // The ID the inspector shows, or null when nothing is selected.
 export function inspectedId(page) {
   return page.evaluate(() => document.querySelector('.inspector h2 code')?.textContent.trim() ?? null);

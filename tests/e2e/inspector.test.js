@@ -8,6 +8,7 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import {
+  commit,
   copySample,
   entityFile,
   entityOptions,
@@ -15,11 +16,13 @@ import {
   mockFolderPicker,
   newPage,
   option,
+  pendingRegion,
   removeDir,
   repo,
   sampleWorld,
   screenshot,
   selectEntity,
+  selectedId,
   snapshotDir,
   start,
   visibleIds,
@@ -35,19 +38,8 @@ after(async () => {
   await env?.close();
 });
 
-const pendingRegion = (page) => page.getByRole('region', { name: 'Pending changes' });
 const diagnosticsRegion = (page) => page.getByRole('region', { name: 'Diagnostics' });
 const inspector = (page) => page.getByRole('region', { name: 'Inspector' });
-
-async function selectedId(page) {
-  return (await inspector(page).locator('h2 code').textContent()).trim();
-}
-
-async function commit(page, label, text) {
-  const input = page.getByLabel(label, { exact: true });
-  await input.fill(text);
-  await input.press('Enter');
-}
 
 // Opens a folder on disk through the (mocked) folder picker.
 async function openFolder(page, dir) {

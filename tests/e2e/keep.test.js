@@ -5,12 +5,14 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import {
+  commit,
   copySample,
   entityFile,
   inspectedId,
   mockFolderPicker,
   newPage,
   option,
+  pendingRegion,
   removeDir,
   screenshot,
   selectEntity,
@@ -29,19 +31,8 @@ after(async () => {
   await env?.close();
 });
 
-const pendingRegion = (page) => page.getByRole('region', { name: 'Pending changes' });
 const pendingItems = async (page) => (await pendingRegion(page).getByRole('listitem').allTextContents()).map((t) => t.trim());
 const restoredNote = (page) => page.getByRole('note', { name: 'Restored unsaved changes' });
-
-async function selectedId(page) {
-  return (await page.getByRole('region', { name: 'Inspector' }).locator('h2 code').textContent()).trim();
-}
-
-async function commit(page, label, text) {
-  const input = page.getByLabel(label, { exact: true });
-  await input.fill(text);
-  await input.press('Enter');
-}
 
 // How many worlds have unsaved work kept in the page's browser storage.
 function keptCount(page) {

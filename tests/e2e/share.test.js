@@ -8,12 +8,14 @@ import { join } from 'node:path';
 import { deflateRawSync } from 'node:zlib';
 import { after, before, test } from 'node:test';
 import {
+  commit,
   copySample,
   entityOptions,
   juliet,
   mockFolderPicker,
   newPage,
   option,
+  pendingRegion,
   removeDir,
   repo,
   screenshot,
@@ -32,14 +34,6 @@ before(async () => {
 after(async () => {
   await env?.close();
 });
-
-const pendingRegion = (page) => page.getByRole('region', { name: 'Pending changes' });
-
-async function commit(page, label, text) {
-  const input = page.getByLabel(label, { exact: true });
-  await input.fill(text);
-  await input.press('Enter');
-}
 
 async function shareLink(page) {
   await page.getByRole('button', { name: 'Share' }).click();

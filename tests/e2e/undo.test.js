@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import {
+  commit,
   copySample,
   entityFile,
   entityOptions,
@@ -13,9 +14,11 @@ import {
   mockFolderPicker,
   newPage,
   option,
+  pendingRegion,
   removeDir,
   screenshot,
   selectEntity,
+  selectedId,
   snapshotDir,
   start,
   visibleIds,
@@ -31,18 +34,7 @@ after(async () => {
   await env?.close();
 });
 
-const pendingRegion = (page) => page.getByRole('region', { name: 'Pending changes' });
 const pendingItems = (page) => pendingRegion(page).getByRole('listitem').allTextContents();
-
-async function selectedId(page) {
-  return (await page.getByRole('region', { name: 'Inspector' }).locator('h2 code').textContent()).trim();
-}
-
-async function commit(page, label, text) {
-  const input = page.getByLabel(label, { exact: true });
-  await input.fill(text);
-  await input.press('Enter');
-}
 
 // Waits until the pending list shows exactly `items` (badge + path each).
 async function expectPending(page, items) {
