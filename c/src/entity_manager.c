@@ -291,7 +291,8 @@ static jl_entity *take_base_slot(jl_entity_manager *m)
 }
 
 /* AllocateEntity proper; inlined into jl_entity_make. */
-static inline jl_entity *allocate(jl_entity_manager *m, const jl_class *cls, jl_status *status)
+static inline jl_entity *allocate(jl_entity_manager *m, const jl_class *cls, jl_vec4 position,
+                                  jl_status *status)
 {
     if (!m || !m->entities || !class_is_registered(m, cls)) {
         *status = JL_ERR_INVALID_ARGUMENT;
@@ -311,7 +312,8 @@ static inline jl_entity *allocate(jl_entity_manager *m, const jl_class *cls, jl_
     }
 
     uint32_t generation = e->generation;
-    *e = (jl_entity){.derived_kind = cls, .derived = derived, .is_dirty = true, .generation = generation};
+    *e = (jl_entity){.derived_kind = cls, .derived = derived, .position = position, .is_dirty = true,
+                     .generation = generation};
     if (cls->default_init)
         cls->default_init(derived);
     else
@@ -327,7 +329,7 @@ static inline jl_entity *allocate(jl_entity_manager *m, const jl_class *cls, jl_
 jl_status jl_entity_allocate(jl_entity_manager *m, const jl_class *cls, jl_entity **out)
 {
     jl_status status;
-    jl_entity *e = allocate(m, cls, &status);
+    jl_entity *e = allocate(m, cls, (jl_vec4){0}, &status);
     if (out) *out = e;
     return status;
 }
@@ -337,13 +339,12 @@ static jl_status assign_minted_id(jl_entity_manager *m, jl_entity *e);
 void *jl_entity_make(jl_entity_manager *m, const jl_class *cls, float x, float y, float z)
 {
     jl_status status;
-    jl_entity *e = allocate(m, cls, &status);
+    jl_entity *e = allocate(m, cls, (jl_vec4){x, y, z, 1.0f}, &status);
     if (!e) return NULL;
     if (assign_minted_id(m, e) != JL_OK) {
         jl_entity_rollback_allocation(m, e);
         return NULL;
     }
-    jl_entity_set_position(e, x, y, z);
     return e->derived;
 }
 
