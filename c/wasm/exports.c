@@ -68,17 +68,26 @@ JLW_EXPORT uint32_t jlw_heap_used(void) { return (uint32_t)mallinfo().uordblks; 
 
 /* ---- classes (reflection) ---- */
 
-/* Number of registered entity classes; class `kind`'s name and version
- * (static storage; NULL / 0 past the count). */
+/* The class answering to `kind`: a registered entity class, or the world
+ * settings' class record under its own kind (jlw_settings_kind), so the
+ * settings are reflected by the same exports. NULL for any other kind. */
+static const jl_class *class_of(uint32_t kind)
+{
+    return kind == jl_world_settings_class.kind ? &jl_world_settings_class : jl_class_at(kind);
+}
+
+/* Number of registered entity classes (the settings class is not one);
+ * class `kind`'s name and version (static storage; NULL / 0 for an unknown
+ * kind). */
 JLW_EXPORT uint32_t jlw_class_count(void) { return jl_class_count(); }
 JLW_EXPORT const char *jlw_class_name(uint32_t kind)
 {
-    const jl_class *cls = jl_class_at(kind);
+    const jl_class *cls = class_of(kind);
     return cls ? cls->name : NULL;
 }
 JLW_EXPORT uint32_t jlw_class_version(uint32_t kind)
 {
-    const jl_class *cls = jl_class_at(kind);
+    const jl_class *cls = class_of(kind);
     return cls ? cls->version : 0;
 }
 
@@ -87,12 +96,12 @@ JLW_EXPORT uint32_t jlw_class_version(uint32_t kind)
  * (in a buffer valid until the next jlw_class_field_default). */
 JLW_EXPORT uint32_t jlw_class_field_count(uint32_t kind)
 {
-    const jl_class *cls = jl_class_at(kind);
+    const jl_class *cls = class_of(kind);
     return cls ? cls->field_count : 0;
 }
 static const jl_field *class_field(uint32_t kind, uint32_t index)
 {
-    const jl_class *cls = jl_class_at(kind);
+    const jl_class *cls = class_of(kind);
     return cls && index < cls->field_count ? &cls->fields[index] : NULL;
 }
 JLW_EXPORT const char *jlw_class_field_name(uint32_t kind, uint32_t index)
@@ -112,10 +121,13 @@ JLW_EXPORT uint32_t jlw_class_field_flags(uint32_t kind, uint32_t index)
 }
 JLW_EXPORT const char *jlw_class_field_default(uint32_t kind, uint32_t index)
 {
-    const jl_class *cls = jl_class_at(kind);
+    const jl_class *cls = class_of(kind);
     if (!cls || jl_class_default_text(cls, index, value_text) != JL_OK) return NULL;
     return value_text;
 }
+
+/* The kind the settings class answers to in the exports above. */
+JLW_EXPORT uint32_t jlw_settings_kind(void) { return jl_world_settings_class.kind; }
 
 /* ---- worlds ---- */
 
@@ -278,6 +290,58 @@ JLW_EXPORT int jlw_entity_remove(jl_world *world, uint32_t lo, uint32_t hi)
     else if (status == JL_ERR_READ_ONLY) fail(status, "the entity comes from a newer file and is never changed");
     else if (status != JL_OK) fail(status, "cannot remove the entity");
     return (int)status;
+}
+
+/* ---- the world settings (WorldSettings.jasset) ---- */
+
+/* State of the settings: bit 0 dirty, bit 1 read-only (newer file), bit 2
+ * failed (the file did not load and is never rewritten). */
+JLW_EXPORT int jlw_settings_state(const jl_world *world)
+{
+    return (world->settings_dirty ? 1 : 0) | (world->settings_read_only ? 2 : 0) |
+           (world->settings_failed ? 4 : 0);
+}
+
+/* The canonical WorldSettings.jasset text (jl_world_write_settings), with
+ * its length in *size; valid until the next export that loads, saves or
+ * writes. NULL with the reason in jlw_last_error. */
+JLW_EXPORT const char *jlw_settings_text(jl_world *world, uint32_t *size)
+{
+    clear_error();
+    const char *text = NULL;
+    size_t text_size = 0;
+    jl_status status = jl_world_write_settings(world, &text, &text_size);
+    if (status != JL_OK) {
+        fail(status, "cannot write the world settings");
+        return NULL;
+    }
+    *size = (uint32_t)text_size;
+    return text;
+}
+
+/* jl_world_settings_set: a settings field from text. */
+JLW_EXPORT int jlw_settings_set(jl_world *world, const char *field, const char *text, uint32_t size)
+{
+    clear_error();
+    jl_status status = jl_world_settings_set(world, field, text, size, &last_error);
+    if (status != JL_OK && last_error.status == JL_OK) fail(status, "cannot set the setting");
+    return (int)status;
+}
+
+/* jl_world_load_settings_text: the settings from a WorldSettings.jasset
+ * text as if read from path; unchanged on failure. The load leaves them
+ * clean; mark_dirty makes them dirty (the text differs from the file). */
+JLW_EXPORT int jlw_world_load_settings_text(jl_world *world, const char *path, const char *text,
+                                            uint32_t size, int mark_dirty)
+{
+    clear_error();
+    jl_status status = jl_world_load_settings_text(world, path, text, size, &last_error);
+    if (status != JL_OK) {
+        if (last_error.status == JL_OK) fail(status, "cannot load the world settings");
+        return (int)status;
+    }
+    if (mark_dirty) world->settings_dirty = true;
+    return JL_OK;
 }
 
 /* jl_world_save into dir. The report (written and deleted paths) is read

@@ -279,6 +279,20 @@ export async function selectedId(page) {
   return (await page.getByRole('region', { name: 'Inspector' }).locator('h2 code').textContent()).trim();
 }
 
+// Opens a folder on disk through the (mocked) folder picker.
+export async function openFolder(page, url, dir) {
+  await mockFolderPicker(page, dir);
+  await page.goto(`${url}?open=none`);
+  await page.getByRole('button', { name: 'Open folder' }).click();
+  await waitOpen(page);
+}
+
+// Saves and waits for the report.
+export async function saveAndWait(page) {
+  await page.getByRole('button', { name: 'Save' }).click();
+  await page.getByRole('status').filter({ hasText: /^Saved / }).waitFor();
+}
+
 // Types text into the labelled input and applies it with Enter.
 export async function commit(page, label, text) {
   const input = page.getByLabel(label, { exact: true });

@@ -13,13 +13,14 @@ import {
   entityFile,
   entityOptions,
   inspectedId,
-  mockFolderPicker,
   newPage,
+  openFolder,
   option,
   pendingRegion,
   removeDir,
   repo,
   sampleWorld,
+  saveAndWait,
   screenshot,
   selectEntity,
   selectedId,
@@ -41,14 +42,6 @@ after(async () => {
 const diagnosticsRegion = (page) => page.getByRole('region', { name: 'Diagnostics' });
 const inspector = (page) => page.getByRole('region', { name: 'Inspector' });
 
-// Opens a folder on disk through the (mocked) folder picker.
-async function openFolder(page, dir) {
-  await mockFolderPicker(page, dir);
-  await page.goto(`${env.url}?open=none`);
-  await page.getByRole('button', { name: 'Open folder' }).click();
-  await waitOpen(page);
-}
-
 async function selectClass(page, className) {
   await page.getByLabel('Filter by class').selectOption(className);
   await entityOptions(page).first().click();
@@ -59,11 +52,6 @@ async function selectClass(page, className) {
 async function totalCount(page) {
   const text = await page.getByLabel('Filter by class').locator('option').first().textContent();
   return Number(text.match(/\(([\d,]+)\)/)[1].replace(/,/g, ''));
-}
-
-async function saveAndWait(page) {
-  await page.getByRole('button', { name: 'Save' }).click();
-  await page.getByRole('status').filter({ hasText: /^Saved / }).waitFor();
 }
 
 function entityCount() {
@@ -292,7 +280,7 @@ test('saves exactly the pending changes into a folder on disk', async () => {
   const dir = copySample();
   try {
     const page = await newPage(env.browser);
-    await openFolder(page, dir);
+    await openFolder(page, env.url, dir);
     const ids = await visibleIds(page);
     const [edited, deleted] = ids;
     await selectEntity(page, edited);
@@ -340,7 +328,7 @@ test('keeps every change pending and says why when the folder cannot be written'
   const dir = copySample();
   try {
     const page = await newPage(env.browser);
-    await openFolder(page, dir);
+    await openFolder(page, env.url, dir);
     const [edited, deleted] = await visibleIds(page);
     await selectEntity(page, edited);
     await commit(page, 'Position Z', '-7.5');
@@ -428,7 +416,7 @@ test('a malformed world lists its diagnostics as text and leaves the bad files a
   writeFileSync(join(dir, badPath), `; class ${hostile}\n${hostile} = 1\n`);
   try {
     const page = await newPage(env.browser);
-    await openFolder(page, dir);
+    await openFolder(page, env.url, dir);
     const region = diagnosticsRegion(page);
     await region.getByText(badPath, { exact: false }).waitFor();
     assert.match(await region.textContent(), /999999\.jasset:\d+/);
@@ -473,7 +461,7 @@ test('the keyboard alone selects, edits and saves', async () => {
   const dir = copySample();
   try {
     const page = await newPage(env.browser);
-    await openFolder(page, dir);
+    await openFolder(page, env.url, dir);
     const focusedRole = () => page.evaluate(() => document.activeElement?.getAttribute('role'));
     const focusedId = () => page.evaluate(() => document.activeElement?.id);
     await page.locator('body').focus();

@@ -24,9 +24,14 @@ export function allowsInf(field) {
   return false;
 }
 
-export function FieldEditor({ field, value, disabled }) {
-  const id = `field-${field.name.replace(/[^\w-]/g, '_')}`;
-  const common = { id, label: field.name, errorKey: field.name, disabled };
+// `onSet(name, value, errorKey)` commits a value (the selected entity's
+// field by default); `scope` keeps the ids and error keys of another
+// editor's fields (the world settings) apart from the entity's.
+export function FieldEditor({ field, value, disabled, onSet = setField, scope = '' }) {
+  const id = `${scope || 'field'}-${field.name.replace(/[^\w-]/g, '_')}`;
+  const name = scope ? `${scope}.${field.name}` : field.name; // the error key
+  const set = (v, key = name) => onSet(field.name, v, key);
+  const common = { id, label: field.name, errorKey: name, disabled, name, set };
   switch (field.type) {
     case 'f32':
       return (
@@ -35,7 +40,7 @@ export function FieldEditor({ field, value, disabled }) {
           inputMode="decimal"
           value={formatF32(value)}
           parse={(t) => parseF32(t, { allowInf: allowsInf(field) })}
-          onCommit={(v) => setField(field.name, v)}
+          onCommit={(v) => set(v)}
         />
       );
     case 'index':
@@ -46,17 +51,17 @@ export function FieldEditor({ field, value, disabled }) {
           placeholder="none"
           value={formatIndex(value)}
           parse={parseIndex}
-          onCommit={(v) => setField(field.name, v === INDEX_NONE ? INDEX_NONE : v)}
+          onCommit={(v) => set(v === INDEX_NONE ? INDEX_NONE : v)}
         />
       );
     case 'bool':
-      return <BoolField {...common} value={!!value} name={field.name} />;
+      return <BoolField {...common} value={!!value} />;
     case 'color':
-      return <ColorField {...common} value={value} name={field.name} />;
+      return <ColorField {...common} value={value} />;
     case 'vec3':
-      return <Vec3Field {...common} value={value} name={field.name} />;
+      return <Vec3Field {...common} value={value} />;
     case 'entity_ref':
-      return <RefField {...common} value={value} name={field.name} />;
+      return <RefField {...common} value={value} />;
     default:
       return (
         <div class="field">
@@ -76,7 +81,7 @@ function ErrorText({ id, errorKey }) {
   ) : null;
 }
 
-function BoolField({ id, label, value, name, disabled }) {
+function BoolField({ id, label, value, name, set, disabled }) {
   const error = fieldErrors.value[name];
   return (
     <div class={`field check${error ? ' invalid' : ''}`}>
@@ -86,7 +91,7 @@ function BoolField({ id, label, value, name, disabled }) {
         checked={value}
         disabled={disabled}
         aria-describedby={error ? `${id}-error` : undefined}
-        onChange={(e) => setField(name, e.currentTarget.checked)}
+        onChange={(e) => set(e.currentTarget.checked)}
       />
       <label for={id}>{label}</label>
       <ErrorText id={`${id}-error`} errorKey={name} />
@@ -94,7 +99,7 @@ function BoolField({ id, label, value, name, disabled }) {
   );
 }
 
-function ColorField({ id, label, value, name, disabled }) {
+function ColorField({ id, label, value, name, set, disabled }) {
   const error = fieldErrors.value[name];
   return (
     <div class={`field${error ? ' invalid' : ''}`}>
@@ -108,7 +113,7 @@ function ColorField({ id, label, value, name, disabled }) {
           aria-describedby={error ? `${id}-error` : undefined}
           onChange={(e) => {
             const parsed = parseColor(e.currentTarget.value);
-            if (!parsed.error) setField(name, parsed.value);
+            if (!parsed.error) set(parsed.value);
           }}
         />
         <code>{value}</code>
@@ -118,7 +123,7 @@ function ColorField({ id, label, value, name, disabled }) {
   );
 }
 
-function Vec3Field({ id, label, value, name, disabled }) {
+function Vec3Field({ id, label, value, name, set, disabled }) {
   const vector = Array.isArray(value) ? value : [value?.x ?? 0, value?.y ?? 0, value?.z ?? 0];
   return (
     <fieldset class="vec3">
@@ -136,7 +141,7 @@ function Vec3Field({ id, label, value, name, disabled }) {
           onCommit={(v) => {
             const next = [...vector];
             next[i] = v;
-            return setField(name, next, `${name}.${i}`);
+            return set(next, `${name}.${i}`);
           }}
         />
       ))}
@@ -144,7 +149,7 @@ function Vec3Field({ id, label, value, name, disabled }) {
   );
 }
 
-function RefField({ id, label, value, name, disabled }) {
+function RefField({ id, label, value, name, set, disabled }) {
   const target = value ?? '';
   const none = isNullRef(target);
   return (
@@ -162,7 +167,7 @@ function RefField({ id, label, value, name, disabled }) {
           if (!entityExists(parsed.value)) return { error: `No entity ${parsed.value} in this world` };
           return parsed;
         }}
-        onCommit={(v) => setField(name, v)}
+        onCommit={(v) => set(v)}
       />
       {!none &&
         (entityExists(target) ? (

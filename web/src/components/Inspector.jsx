@@ -1,9 +1,11 @@
 // The inspector: the selected entity's identity, its position and one
-// editor per field of its class, built from the class reflection.
+// editor per field of its class, built from the class reflection; below,
+// the world settings.
 import { entityPath, formatF32, parseF32 } from '../lib/fields.js';
 import { schemas, selected, setPositionAxis, status } from '../state/world.js';
 import { FieldEditor } from './FieldEditor.jsx';
 import { TextField } from './TextField.jsx';
+import { WorldSettings } from './WorldSettings.jsx';
 
 const AXES = ['X', 'Y', 'Z'];
 
@@ -20,6 +22,7 @@ export function Inspector() {
             : 'Open a world to inspect its entities.'}
         </p>
       )}
+      <WorldSettings />
     </section>
   );
 }

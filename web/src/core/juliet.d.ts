@@ -50,6 +50,18 @@ export interface Entity {
   readOnly: boolean;
 }
 
+/** The world settings (WorldSettings.jasset), as World#settings gives them. */
+export interface WorldSettings {
+  /** gravity, ambient_color, ambient_intensity, time_of_day, spawn_point: values as in Entity#fields. */
+  fields: Record<string, FieldValue>;
+  /** Changed since loaded or saved: the next save writes WorldSettings.jasset. */
+  dirty: boolean;
+  /** The file is newer than this build, or failed: setSetting throws 'read_only', save never writes it. */
+  readOnly: boolean;
+  /** WorldSettings.jasset did not load (see diagnostics()): the defaults stand in. */
+  failed: boolean;
+}
+
 /** Every entity as columns (World#rows), in the engine's slot order. */
 export interface EntityRows {
   count: number;
@@ -127,7 +139,24 @@ export declare class World {
   set(id: EntityId, field: string, value: FieldValue): void;
   create(className: string, position?: Vec3): EntityId;
   remove(id: EntityId): void;
-  /** path only for a world with no directory yet (snapshot or newWorld). */
+  /** Fields of the world settings, shaped as schema() gives a class's. */
+  settingsSchema(): FieldSchema[];
+  settings(): WorldSettings;
+  /**
+   * Sets a settings field (checked as set() checks a class field) and marks the
+   * settings dirty. TypeError for a wrong type; JulietError 'not_found' (no such
+   * field), 'parse' (value refused), 'read_only' (newer or failed file).
+   */
+  setSetting(field: string, value: FieldValue): void;
+  /** Canonical WorldSettings.jasset text (what save() writes for the settings). */
+  settingsText(): string;
+  /**
+   * Replaces the settings from WorldSettings.jasset text, validated as the file.
+   * A bad text throws (with path, line, col) and changes nothing. dirty (default
+   * false): the next save writes it.
+   */
+  loadSettingsText(text: string, options?: { dirty?: boolean }): void;
+  /** path only for a world with no directory yet (snapshot or newWorld). Writes dirty entities and dirty settings. */
   save(path?: string): SaveReport;
   /** The next save rewrites every file (canonical form). */
   markAllDirty(): void;
@@ -141,6 +170,8 @@ export declare class World {
 export declare class Juliet {
   classes(): string[];
   schema(className: string): FieldSchema[];
+  /** Fields of the world settings (not an entity class: schema('WorldSettings') throws). */
+  settingsSchema(): FieldSchema[];
   /** Node: a host directory (mounted with NODEFS) unless inMemory. Browser: an in-memory directory. */
   openWorld(path: string, options?: WorldOptions): World;
   newWorld(options?: WorldOptions): World;

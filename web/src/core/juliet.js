@@ -6,6 +6,7 @@
  *   const juliet = await loadJuliet();
  *   const world = juliet.openWorld('assets/sample_world');
  *   world.set(id, 'position', [1, 2, 3]);
+ *   world.setSetting('time_of_day', 18); // WorldSettings.jasset
  *   world.save();   // { written: [paths], deleted: [paths] }
  *   world.close();
  *
@@ -49,6 +50,7 @@ const EXPORTS = {
   jlw_class_field_type: ['number', ['number', 'number']],
   jlw_class_field_flags: ['number', ['number', 'number']],
   jlw_class_field_default: ['number', ['number', 'number']],
+  jlw_settings_kind: ['number', []],
   jlw_world_new: ['number', ['number']],
   jlw_world_free: [null, ['number']],
   jlw_world_load: ['number', ['number', 'string']],
@@ -62,6 +64,10 @@ const EXPORTS = {
   jlw_entity_set: ['number', ['number', 'number', 'number', 'string', 'number', 'number']],
   jlw_entity_create: ['number', ['number', 'string', 'number', 'number', 'number', 'number']],
   jlw_entity_remove: ['number', ['number', 'number', 'number']],
+  jlw_settings_state: ['number', ['number']],
+  jlw_settings_text: ['number', ['number', 'number']],
+  jlw_settings_set: ['number', ['number', 'string', 'number', 'number']],
+  jlw_world_load_settings_text: ['number', ['number', 'string', 'number', 'number', 'number']],
   jlw_world_save: ['number', ['number', 'string']],
   jlw_save_written_count: ['number', []],
   jlw_save_written: ['number', ['number']],
@@ -91,6 +97,8 @@ export const INDEX_NONE = 4294967295;
 const FIELD_ALLOW_INF = 1; // JL_FIELD_ALLOW_INF
 const STATE_DIRTY = 1;
 const STATE_READ_ONLY = 2;
+const STATE_FAILED = 4; // settings only: WorldSettings.jasset did not load
+const SETTINGS_FILE = 'WorldSettings.jasset';
 const MAX_CAPACITY = 16 << 20; // JL_MAX_CAPACITY
 const PATH_MAX = 4000; // below the C side's JL_ERROR_PATH_MAX and stack use
 
@@ -266,6 +274,20 @@ function textValue(type, text) {
   }
 }
 
+/**
+ * The field values of canonical .jasset text by a schema ({ name: value },
+ * converted by textValue); every other key goes to other(key, value).
+ */
+function fieldValues(schema, text, other = () => {}) {
+  const fields = {};
+  for (const [key, value] of parseJasset(text)) {
+    const field = schema.byName.get(key);
+    if (field) fields[key] = textValue(field.type, value);
+    else other(key, value);
+  }
+  return fields;
+}
+
 /** Splits canonical .jasset text into [key, value] pairs. */
 function parseJasset(text) {
   const lines = text.split('\n');
@@ -360,6 +382,7 @@ export class Juliet {
     if (!this._out) throw new Error('cannot allocate the wasm out-parameter block');
     this._mounts = 0;
     this._schemas = new Map();
+    this._settings = null; // the settings' schema, read on first use
     this._classes = [];
     for (let kind = 0, n = c.jlw_class_count(); kind < n; kind++) {
       this._classes.push(this._string(c.jlw_class_name(kind)));
@@ -432,7 +455,15 @@ export class Juliet {
    * @param {string} className
    */
   schema(className) {
-    return this._schema(className).fields.map((f) => ({ ...f, default: cloneValue(f.default) }));
+    return publicFields(this._schema(className));
+  }
+
+  /**
+   * The fields of the world settings (WorldSettings.jasset), in the shape
+   * schema() gives for a class.
+   */
+  settingsSchema() {
+    return publicFields(this._settingsSchema());
   }
 
   _schema(className) {
@@ -451,6 +482,22 @@ export class Juliet {
     const name = this._classes[kind];
     let schema = this._schemas.get(name);
     if (schema) return schema;
+    schema = this._reflect(kind);
+    this._schemas.set(name, schema);
+    return schema;
+  }
+
+  /**
+   * The settings' schema. Kept apart from the entity classes' cache so
+   * that schema('WorldSettings') stays an unknown class.
+   */
+  _settingsSchema() {
+    if (!this._settings) this._settings = this._reflect(this._c.jlw_settings_kind());
+    return this._settings;
+  }
+
+  /** Reads class `kind` (an entity class or the settings) through the reflection exports. */
+  _reflect(kind) {
     const c = this._c;
     const fields = [];
     for (let i = 0, n = c.jlw_class_field_count(kind); i < n; i++) {
@@ -462,9 +509,13 @@ export class Juliet {
         allowInf: (c.jlw_class_field_flags(kind, i) & FIELD_ALLOW_INF) !== 0,
       }));
     }
-    schema = { name, kind, version: c.jlw_class_version(kind), fields, byName: new Map(fields.map((f) => [f.name, f])) };
-    this._schemas.set(name, schema);
-    return schema;
+    return {
+      name: this._string(c.jlw_class_name(kind)),
+      kind,
+      version: c.jlw_class_version(kind),
+      fields,
+      byName: new Map(fields.map((f) => [f.name, f])),
+    };
   }
 
   // ---- worlds ----
@@ -685,6 +736,11 @@ function cloneValue(value) {
   return Array.isArray(value) ? value.slice() : value;
 }
 
+/** A schema's fields for callers: copies, so edits cannot reach the cache. */
+function publicFields(schema) {
+  return schema.fields.map((f) => ({ ...f, default: cloneValue(f.default) }));
+}
+
 function normalizeDir(dir) {
   const trimmed = dir.replace(/\/+$/, '');
   return trimmed.startsWith('/') ? trimmed : `/${trimmed}`;
@@ -889,15 +945,11 @@ export class World {
       dirty: (state & STATE_DIRTY) !== 0,
       readOnly: (state & STATE_READ_ONLY) !== 0,
     };
-    for (const [key, value] of parseJasset(text)) {
+    entity.fields = fieldValues(schema, text, (key, value) => {
       if (key === 'version') entity.version = Number(value);
       else if (key === 'class_version') entity.classVersion = Number(value);
       else if (key === 'position') entity.position = textValue('vec3', value);
-      else {
-        const field = schema.byName.get(key);
-        if (field) entity.fields[key] = textValue(field.type, value);
-      }
-    }
+    });
     return entity;
   }
 
@@ -909,10 +961,30 @@ export class World {
   entityText(id) {
     const ptr = this._live();
     const [lo, hi] = splitId(id);
-    const j = this._j;
-    const textPtr = this._c.jlw_entity_text(ptr, lo, hi, j._out);
+    return this._textAt(this._c.jlw_entity_text(ptr, lo, hi, this._j._out));
+  }
+
+  /** Decodes text an export returned (length in the out block), or throws its error. */
+  _textAt(textPtr) {
     if (!textPtr) this._throw(0);
+    const j = this._j;
     return decoder.decode(j._m.HEAPU8.subarray(textPtr, textPtr + j._u32(j._out)));
+  }
+
+  /**
+   * Copies text into the wasm heap, calls call(textPtr, size) and throws the
+   * error of a failed status; the copy is freed either way.
+   */
+  _withText(text, call) {
+    const j = this._j;
+    const bytes = encoder.encode(text);
+    const textPtr = j._copyIn(bytes);
+    try {
+      const status = call(textPtr, bytes.length);
+      if (status !== 0) this._throw(status);
+    } finally {
+      j._free(textPtr);
+    }
   }
 
   /**
@@ -933,15 +1005,9 @@ export class World {
     const dirty = options.dirty === undefined ? true : options.dirty;
     if (typeof dirty !== 'boolean') throw new TypeError('options.dirty must be a boolean');
     const j = this._j;
-    const bytes = encoder.encode(text);
-    const textPtr = j._copyIn(bytes);
-    try {
-      const status = this._c.jlw_world_load_entity_text(ptr, path, textPtr, bytes.length, dirty ? 1 : 0, j._out);
-      if (status !== 0) this._throw(status);
-      return joinId(j._u32(j._out), j._u32(j._out + 4));
-    } finally {
-      j._free(textPtr);
-    }
+    this._withText(text, (textPtr, size) =>
+      this._c.jlw_world_load_entity_text(ptr, path, textPtr, size, dirty ? 1 : 0, j._out));
+    return joinId(j._u32(j._out), j._u32(j._out + 4));
   }
 
   /**
@@ -975,14 +1041,79 @@ export class World {
       if (!spec) throw new JulietError('not_found', `class ${schema.name} has no field "${field}"`);
       text = valueText(spec, value);
     }
-    const bytes = encoder.encode(text);
-    const textPtr = this._j._copyIn(bytes);
-    try {
-      const status = this._c.jlw_entity_set(ptr, lo, hi, field, textPtr, bytes.length);
-      if (status !== 0) this._throw(status);
-    } finally {
-      this._j._free(textPtr);
-    }
+    this._withText(text, (textPtr, size) => this._c.jlw_entity_set(ptr, lo, hi, field, textPtr, size));
+  }
+
+  // ---- the world settings (WorldSettings.jasset) ----
+
+  /**
+   * The fields of the world settings (see Juliet#settingsSchema).
+   */
+  settingsSchema() {
+    return this._j.settingsSchema();
+  }
+
+  /**
+   * The world settings: { fields: { name: value }, dirty, readOnly, failed },
+   * values as get() gives them. `failed`: WorldSettings.jasset did not load
+   * (the defaults stand in and the file is never rewritten); `readOnly`: the
+   * file is newer than this build, or failed.
+   */
+  settings() {
+    const ptr = this._live();
+    const state = this._c.jlw_settings_state(ptr);
+    return {
+      fields: fieldValues(this._j._settingsSchema(), this.settingsText()),
+      dirty: (state & STATE_DIRTY) !== 0,
+      readOnly: (state & (STATE_READ_ONLY | STATE_FAILED)) !== 0,
+      failed: (state & STATE_FAILED) !== 0,
+    };
+  }
+
+  /**
+   * Sets a settings field and marks the settings dirty, checked as set()
+   * checks a class field: wrong JavaScript types throw a TypeError, an
+   * unknown field a JulietError 'not_found', values the engine refuses
+   * 'parse', read-only or failed settings 'read_only'.
+   * @param {string} field
+   * @param {*} value
+   */
+  setSetting(field, value) {
+    const ptr = this._live();
+    checkString(field, 'field', 64);
+    const spec = this._j._settingsSchema().byName.get(field);
+    if (!spec) throw new JulietError('not_found', `the world settings have no field "${field}"`);
+    const text = valueText(spec, value);
+    this._withText(text, (textPtr, size) => this._c.jlw_settings_set(ptr, field, textPtr, size));
+  }
+
+  /**
+   * The canonical WorldSettings.jasset text: what save() would write.
+   * @returns {string}
+   */
+  settingsText() {
+    return this._textAt(this._c.jlw_settings_text(this._live(), this._j._out));
+  }
+
+  /**
+   * Replaces the settings from the text of a WorldSettings.jasset file,
+   * validated exactly as the file is. A bad text throws (named after the
+   * world's settings file, and added to diagnostics()) and leaves the
+   * settings as they were. `dirty` (default false) says the text differs
+   * from the file on disk, so the next save writes it.
+   * @param {string} text
+   * @param {{dirty?: boolean}} [options]
+   */
+  loadSettingsText(text, options = {}) {
+    const ptr = this._live();
+    if (typeof text !== 'string') throw new TypeError(`text must be a string, got ${describe(text)}`);
+    if (options === null || typeof options !== 'object') throw new TypeError('options must be an object');
+    const dirty = options.dirty === undefined ? false : options.dirty;
+    if (typeof dirty !== 'boolean') throw new TypeError('options.dirty must be a boolean');
+    // Errors name the file a save would write (mapped to the host path).
+    const path = this._vpath === null ? SETTINGS_FILE : `${this._vpath}/${SETTINGS_FILE}`;
+    this._withText(text, (textPtr, size) =>
+      this._c.jlw_world_load_settings_text(ptr, path, textPtr, size, dirty ? 1 : 0));
   }
 
   /**
@@ -1015,9 +1146,10 @@ export class World {
   }
 
   /**
-   * Saves: deletes the files of removed entities, writes every dirty entity,
-   * writes nothing else. `path` is only for a world without a directory yet
-   * (from openSnapshot or newWorld), which then keeps it. Returns the paths
+   * Saves: deletes the files of removed entities, writes every dirty entity
+   * and WorldSettings.jasset if the settings are dirty, writes nothing else.
+   * `path` is only for a world without a directory yet (from openSnapshot
+   * or newWorld), which then keeps it. Returns the paths
    * touched, in the caller's terms (host paths under Node). On failure the
    * JulietError names the file; what failed stays pending.
    * @param {string} [path]

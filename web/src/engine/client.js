@@ -76,6 +76,7 @@ export function createEngine({ onProgress } = {}) {
     snapshot: () => call('snapshot'),
     get: (id) => call('get', { id }),
     set: (id, field, value) => call('set', { id, field, value }),
+    setSetting: (field, value) => call('setSetting', { field, value }),
     create: (className, position) => call('create', { className, position }),
     remove: (id) => call('remove', { id }),
     restore: (id, text) => call('restore', { id, text }),

@@ -4,6 +4,7 @@
 // { id, ok, result } or { id, ok: false, error }, and reports long work as
 // { progress: { label, done, total } }.
 import { loadJuliet } from '../core/juliet.js';
+import { SETTINGS, SETTINGS_PATH, entityPath } from '../lib/fields.js';
 
 let juliet = null;
 let world = null;
@@ -13,6 +14,8 @@ let openCount = 0;
 // since it was loaded or saved: a change (or an undo) that brings the entity
 // back to exactly this text leaves it clean.
 const savedText = new Map();
+// The world settings go through the same text machinery as an entity,
+// under the name SETTINGS in place of an ID (edits, undo, kept work).
 
 function progress(label, done, total) {
   self.postMessage({ progress: { label, done, total } });
@@ -53,16 +56,29 @@ function table(last = []) {
 // The text of an entity before a change, remembered as its saved text if
 // the entity is clean (unchanged since its file was read or written).
 function textBefore(id) {
-  if (!world.has(id)) return null;
-  const text = world.entityText(id);
-  if (!savedText.has(id) && !world.get(id).dirty) savedText.set(id, text);
+  if (id !== SETTINGS && !world.has(id)) return null;
+  const text = textOf(id);
+  if (!savedText.has(id) && !isDirty(id)) savedText.set(id, text);
   return text;
+}
+
+function textOf(id) {
+  return id === SETTINGS ? world.settingsText() : world.entityText(id);
+}
+
+function isDirty(id) {
+  return id === SETTINGS ? world.settings().dirty : world.get(id).dirty;
 }
 
 // Makes the entity `id` be `text` (null: no entity). Text equal to the
 // saved text comes back clean; an entity back from a delete cancels the
 // pending deletion of its file.
 function putText(id, text, dirty = savedText.get(id) !== text) {
+  // Settings cannot be removed; loading text that fails leaves them as they were.
+  if (id === SETTINGS) {
+    if (text !== null) world.loadSettingsText(text, { dirty });
+    return;
+  }
   if (world.has(id)) {
     const old = world.entityText(id);
     world.remove(id);
@@ -76,10 +92,6 @@ function putText(id, text, dirty = savedText.get(id) !== text) {
   } else if (text !== null) {
     world.loadEntityText(text, { path: entityPath(id), dirty });
   }
-}
-
-function entityPath(id) {
-  return `Entities/${BigInt(id).toString(10)}.jasset`;
 }
 
 function idOfPath(path) {
@@ -123,7 +135,14 @@ function opened(timings, last) {
   const columns = table(last);
   timings.tableMs = performance.now() - t;
   return {
-    result: { table: columns, schemas: schemas(), diagnostics: diagnostics(), timings },
+    result: {
+      table: columns,
+      schemas: schemas(),
+      settings: world.settings(),
+      settingsSchema: world.settingsSchema(),
+      diagnostics: diagnostics(),
+      timings,
+    },
     transfer: [columns.cls.buffer, columns.pos.buffer, columns.dirty.buffer],
   };
 }
@@ -177,6 +196,13 @@ const ops = {
     if (after === savedText.get(id) && world.get(id).dirty) putText(id, after, false);
     return { result: { entity: world.get(id), before, after } };
   },
+  async setSetting({ field, value }) {
+    const before = textBefore(SETTINGS);
+    world.setSetting(field, value);
+    const after = world.settingsText();
+    if (after === savedText.get(SETTINGS)) putText(SETTINGS, after, false);
+    return { result: { settings: world.settings(), before, after } };
+  },
   async create({ className, position }) {
     const id = world.create(className, position);
     return { result: { entity: world.get(id), before: null, after: world.entityText(id) } };
@@ -190,11 +216,12 @@ const ops = {
   async restore({ id, text }) {
     textBefore(id);
     putText(id, text);
+    if (id === SETTINGS) return { result: { settings: world.settings() } };
     return { result: { entity: world.has(id) ? world.get(id) : null } };
   },
   // The current text of each entity (null if it is gone).
   async texts({ ids }) {
-    return { result: ids.map((id) => (world.has(id) ? world.entityText(id) : null)) };
+    return { result: ids.map((id) => (id === SETTINGS || world.has(id) ? textOf(id) : null)) };
   },
   // Re-applies unsaved work kept from an earlier session: [id, text or
   // null, dirty] per changed entity. Returns the new table (with the IDs of
@@ -233,8 +260,9 @@ const ops = {
       failure = { name: err.name, message: err.message, code: err.code, path: err.path && relativePath(err.path) };
     }
     for (const path of report.written) {
-      const id = idOfPath(relativePath(path));
-      if (id && world.has(id)) savedText.set(id, world.entityText(id));
+      const rel = relativePath(path);
+      const id = rel === SETTINGS_PATH ? SETTINGS : idOfPath(rel);
+      if (id === SETTINGS || (id && world.has(id))) savedText.set(id, textOf(id));
     }
     for (const path of report.deleted) {
       const id = idOfPath(relativePath(path));
@@ -246,6 +274,7 @@ const ops = {
         deleted: report.deleted.map(relativePath),
         files: readSaved(report.written),
         stillDirty: dirtyIds(),
+        settings: world.settings(),
         failure,
       },
     };

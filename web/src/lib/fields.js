@@ -76,6 +76,11 @@ export function isNullRef(id) {
 }
 
 // File of an entity inside the world folder: Entities/<decimal ID>.jasset.
+// The world settings' file, and the name that stands for the settings where
+// the inspector's edits, undo steps and kept work name an entity by its ID.
+export const SETTINGS_PATH = 'WorldSettings.jasset';
+export const SETTINGS = 'settings';
+
 export function entityPath(id) {
   return `Entities/${BigInt(id).toString(10)}.jasset`;
 }

@@ -5,6 +5,7 @@
 // text of its file is clean again, one back from a delete keeps its ID and
 // its file is no longer deleted.
 import { computed, signal } from '@preact/signals';
+import { SETTINGS } from '../lib/fields.js';
 import { busy, restoreEntity } from './world.js';
 
 const LIMIT = 500;
@@ -28,7 +29,8 @@ export function clearHistory() {
 const NAMES = { add: 'the add of', delete: 'the delete of' };
 
 function describe(verb, step) {
-  return `${verb} ${NAMES[step.label] ?? `the change of ${step.label} of`} ${step.id}`;
+  const what = step.id === SETTINGS ? 'the world settings' : step.id;
+  return `${verb} ${NAMES[step.label] ?? `the change of ${step.label} of`} ${what}`;
 }
 
 let running = false;

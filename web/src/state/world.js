@@ -4,7 +4,7 @@
 // through here; components only read signals and call actions.
 import { batch, computed, signal } from '@preact/signals';
 import { createEngine } from '../engine/client.js';
-import { entityPath, isNullRef } from '../lib/fields.js';
+import { SETTINGS, SETTINGS_PATH, entityPath, isNullRef } from '../lib/fields.js';
 import {
   canPickFolder,
   downloadChanges,
@@ -42,6 +42,11 @@ export const errorMessage = signal(null); // the last failure, shown as an alert
 export const notice = signal(null); // the last success (e.g. the save report)
 export const saveReport = signal(null); // { written, deleted, target }
 
+// The world settings: { fields, dirty, readOnly, failed } (world.settings())
+// and their fields [{ name, type, default, ... }].
+export const settings = signal(null);
+export const settingsSchema = signal([]);
+
 export const selectedId = signal(null);
 export const selected = signal(null); // world.get(selectedId) or null
 export const fieldErrors = signal({}); // field key -> message, for the selection
@@ -67,6 +72,10 @@ export const pending = computed(() => {
     const path = entityPath(id);
     out.push({ kind: created.has(id) ? 'new' : 'modified', id, path });
     seen.add(path);
+  }
+  if (settings.value?.dirty) {
+    out.push({ kind: 'modified', id: SETTINGS, path: SETTINGS_PATH });
+    seen.add(SETTINGS_PATH);
   }
   for (const [id, path] of removed) {
     out.push({ kind: 'deleted', id, path });
@@ -136,6 +145,8 @@ async function openWith(name, origin, load, { keepOnFailure = false } = {}) {
       pendingRevision.value++;
       loadTable(result.table);
       schemas.value = result.schemas;
+      settings.value = result.settings;
+      settingsSchema.value = result.settingsSchema;
       diagnostics.value = result.diagnostics;
       worldName.value = name;
       source.value = origin;
@@ -161,6 +172,7 @@ async function openWith(name, origin, load, { keepOnFailure = false } = {}) {
         source.value = null;
         selectedId.value = null;
         selected.value = null;
+        settings.value = null;
         diagnostics.value = [];
       });
     }
@@ -308,6 +320,22 @@ export async function setField(field, value, key = field) {
   }
 }
 
+// Sets one world setting to a value already checked by lib/fields.js.
+// `errorKey` names where an error is shown.
+export async function setSetting(field, value, errorKey = `${SETTINGS}.${field}`) {
+  if (status.value !== 'ready') return;
+  try {
+    const change = await getEngine().setSetting(field, value);
+    batch(() => {
+      settings.value = change.settings;
+      setFieldError(errorKey, null);
+    });
+    changed(SETTINGS, field, change);
+  } catch (err) {
+    setFieldError(errorKey, err.message);
+  }
+}
+
 // After an edit went through: one undo step, and the work kept in storage.
 function changed(id, label, { before, after }) {
   touched.add(id);
@@ -320,6 +348,7 @@ function changed(id, label, { before, after }) {
 // back from a delete is no longer deleted), and selects it so the change is
 // in view. Returns false (with the error shown) if the engine refused.
 export async function restoreEntity(id, text, what) {
+  if (id === SETTINGS) return restoreSettings(text, what);
   const wasAlive = table.rowOf.has(id);
   try {
     const { entity } = await getEngine().restore(id, text);
@@ -346,6 +375,21 @@ export async function restoreEntity(id, text, what) {
     return true;
   } catch (err) {
     fail(`Could not restore ${id}`, err);
+    return false;
+  }
+}
+
+async function restoreSettings(text, what) {
+  try {
+    const result = await getEngine().restore(SETTINGS, text);
+    batch(() => {
+      settings.value = result.settings;
+      notice.value = what;
+    });
+    keepSoon();
+    return true;
+  } catch (err) {
+    fail('Could not restore the world settings', err);
     return false;
   }
 }
@@ -491,6 +535,7 @@ export async function save() {
     }
     if (!report.failure) removed.clear();
     setDirtyIds(report.stillDirty);
+    settings.value = report.settings;
     pendingRevision.value++;
     const entity = selected.value;
     if (entity) selected.value = { ...entity, dirty: stillDirty.has(entity.id) };
@@ -549,6 +594,7 @@ export async function unsavedWork() {
   const ids = [...touched];
   const texts = ids.length ? await getEngine().texts(ids) : [];
   const changes = ids.map((id, i) => {
+    if (id === SETTINGS) return [id, texts[i], settings.value.dirty];
     const row = table.rowOf.get(id);
     return [id, texts[i], row !== undefined && table.dirty[row] === 1];
   });
@@ -573,6 +619,7 @@ export async function applyUnsavedWork(work) {
     removed.clear();
     for (const [id, path] of work.removed) if (!table.rowOf.has(id)) removed.set(id, path);
     for (const [id] of work.changes) touched.add(id);
+    settings.value = result.settings;
     pendingRevision.value++;
     diagnostics.value = result.diagnostics;
     selectedId.value = null;
