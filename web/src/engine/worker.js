@@ -12,10 +12,10 @@ let worldDir = null;
 let openCount = 0;
 // ID -> the entity's text as in its file, captured before its first change
 // since it was loaded or saved: a change (or an undo) that brings the entity
-// back to exactly this text leaves it clean.
+// back to exactly this text leaves it clean. The world settings go through
+// the same text machinery as an entity, under the name SETTINGS in place of
+// an ID (edits, undo, kept work).
 const savedText = new Map();
-// The world settings go through the same text machinery as an entity,
-// under the name SETTINGS in place of an ID (edits, undo, kept work).
 
 function progress(label, done, total) {
   self.postMessage({ progress: { label, done, total } });
