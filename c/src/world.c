@@ -356,6 +356,11 @@ jl_status jl_world_load_settings_text(jl_world *w, const char *path, const char 
 {
     jl_error local;
     jl_error *e = err ? err : &local;
+    /* Settings from a newer file, or from one that failed to load, stay as
+     * they are: replaced, they would be written over that file. */
+    if (w->settings_read_only || w->settings_failed)
+        return jl_error_set(e, JL_ERR_READ_ONLY, path, 0, 0,
+                            "the world settings are read-only (newer or unreadable file)");
     const size_t mark = w->scratch.used;
     jl_archive ar;
     jl_world_settings settings;

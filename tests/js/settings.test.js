@@ -226,6 +226,10 @@ test('a malformed WorldSettings.jasset reports failed, refuses edits and is neve
     assert.equal(diagnostic.line, 4);
     assert.deepEqual(world.settings(), { fields: DEFAULTS, dirty: false, readOnly: true, failed: true });
     assert.throws(() => world.setSetting('time_of_day', 3), { name: 'JulietError', code: 'read_only' });
+    // Nor can good text replace them: it would be saved over the bad file.
+    assert.throws(() => world.loadSettingsText('; version\n1\n; time_of_day\n3\n', { dirty: true }), {
+      code: 'read_only',
+    });
     assert.equal(world.settings().fields.time_of_day, 12);
     world.markAllDirty();
     const report = world.save();
@@ -247,6 +251,7 @@ test('a WorldSettings.jasset newer than this build is read-only and never rewrit
     assert.equal(settings.readOnly, true);
     assert.equal(settings.failed, false);
     assert.throws(() => world.setSetting('time_of_day', 4), { code: 'read_only' });
+    assert.throws(() => world.loadSettingsText('; version\n1\n; time_of_day\n4\n'), { code: 'read_only' });
     world.markAllDirty();
     assert.ok(!world.save().written.includes(settingsPath));
   });

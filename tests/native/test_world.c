@@ -695,6 +695,30 @@ TEST(settings_load_save_and_validate)
     finish();
 }
 
+TEST(settings_that_failed_to_load_are_never_replaced_or_rewritten)
+{
+    CHECK(start(ASSETS "/sample_world"));
+    char path[512];
+    pu_join(path, sizeof path, dir, "WorldSettings.jasset");
+    static const char broken[] = "; version\n1\n; gravity\n0 -9.81\n";
+    CHECK(pu_write(path, broken, sizeof broken - 1));
+    CHECK(jl_world_load(&world, dir) == JL_ERR_PARSE);
+    CHECK(world.settings_failed);
+    /* Text that would load fine is refused: it would be saved over the file. */
+    static const char good[] = "; version\n1\n; time_of_day\n18\n";
+    jl_error err = {0};
+    CHECK(jl_world_load_settings_text(&world, "paste", good, sizeof good - 1, &err) == JL_ERR_READ_ONLY);
+    CHECK(err.status == JL_ERR_READ_ONLY && strstr(err.message, "read-only"));
+    CHECK(world.settings_failed && !world.settings_dirty);
+    CHECK(jl_world_settings_set(&world, "time_of_day", "18", 2, NULL) == JL_ERR_READ_ONLY);
+    jl_world_mark_all_dirty(&world);
+    jl_save_report report;
+    CHECK(jl_world_save(&world, dir, &report) == JL_OK);
+    CHECK(report.written_count == 36);
+    CHECK(file_equals(path, broken, sizeof broken - 1));
+    finish();
+}
+
 TEST(loading_the_same_directory_twice_keeps_its_files_writable)
 {
     CHECK(start_loaded(ASSETS "/sample_world"));

@@ -203,7 +203,9 @@ jl_status jl_world_load_entity_text(jl_world *world, const char *path, const cha
                                     size_t size, bool mark_dirty, jl_entity **out,
                                     jl_error *err);
 
-/* Loads WorldSettings text (same rules). */
+/* Loads WorldSettings text (same rules). JL_ERR_READ_ONLY, settings
+ * unchanged, if the settings came from a newer file or one that failed to
+ * load (that file is never rewritten). */
 jl_status jl_world_load_settings_text(jl_world *world, const char *path, const char *text,
                                       size_t size, jl_error *err);
 

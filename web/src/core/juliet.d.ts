@@ -152,7 +152,8 @@ export declare class World {
   settingsText(): string;
   /**
    * Replaces the settings from WorldSettings.jasset text, validated as the file.
-   * A bad text throws (with path, line, col) and changes nothing. dirty (default
+   * A bad text throws (with path, line, col) and changes nothing; read-only or
+   * failed settings throw 'read_only'. dirty (default
    * false): the next save writes it.
    */
   loadSettingsText(text: string, options?: { dirty?: boolean }): void;

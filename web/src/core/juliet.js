@@ -1099,7 +1099,7 @@ export class World {
    * Replaces the settings from the text of a WorldSettings.jasset file,
    * validated exactly as the file is. A bad text throws (named after the
    * world's settings file, and added to diagnostics()) and leaves the
-   * settings as they were. `dirty` (default false) says the text differs
+   * settings as they were; read-only or failed settings throw 'read_only'. `dirty` (default false) says the text differs
    * from the file on disk, so the next save writes it.
    * @param {string} text
    * @param {{dirty?: boolean}} [options]
