@@ -201,4 +201,20 @@ static inline size_t du_count_suffix(const char *dir, const char *suffix)
     return hits;
 }
 
+/* The `juliet` CLI next to the test programs: build/native/juliet from
+ * build/native/tests/native/<test>; false if it is not there. */
+static inline bool du_find_cli(char *out, size_t size)
+{
+    char self[1024];
+    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (n <= 0) return false;
+    self[n] = '\0';
+    for (int up = 0; up < 3; up++) {
+        char *slash = strrchr(self, '/');
+        if (!slash) return false;
+        *slash = '\0';
+    }
+    return du_join(out, size, self, "juliet") && access(out, X_OK) == 0;
+}
+
 #endif

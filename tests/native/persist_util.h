@@ -1,7 +1,7 @@
-/* persist_util.h - file helpers shared by the persistence suites
- * (test_archive.c, test_world.c, test_cli.c): temporary directories, whole
- * files, tree copies and comparisons, and a jl_fs wrapper that counts and
- * faults operations. Test code only: it may use the C library freely. */
+/* persist_util.h - helpers shared by the persistence suites
+ * (test_archive.c, test_world.c, test_cli.c): tree comparisons and a jl_fs
+ * wrapper that counts and faults operations, on top of the file helpers of
+ * disk_util.h. Test code only: it may use the C library freely. */
 #ifndef JULIET_PERSIST_UTIL_H
 #define JULIET_PERSIST_UTIL_H
 
@@ -15,108 +15,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "disk_util.h"
 #include "juliet/fs.h"
 
 #define ASSETS JULIET_ASSETS_DIR
-
-/* A fresh empty directory under /tmp; path is static storage per call site. */
-static inline bool pu_temp_dir(char *out, size_t size)
-{
-    snprintf(out, size, "/tmp/juliet_test_XXXXXX");
-    return mkdtemp(out) != NULL;
-}
-
-static inline void pu_join(char *out, size_t size, const char *a, const char *b)
-{
-    size_t na = strlen(a), nb = strlen(b);
-    if (na + 1 + nb + 1 > size) {
-        out[0] = '\0';
-        return;
-    }
-    memcpy(out, a, na);
-    out[na] = '/';
-    memcpy(out + na + 1, b, nb + 1);
-}
-
-/* Reads a whole file into a malloc'd buffer (NUL-terminated); NULL if absent. */
-static inline char *pu_read(const char *path, size_t *size)
-{
-    if (size) *size = 0;
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *data = malloc((size_t)n + 1);
-    size_t got = fread(data, 1, (size_t)n, f);
-    fclose(f);
-    data[got] = '\0';
-    if (size) *size = got;
-    return data;
-}
-
-static inline bool pu_write(const char *path, const char *data, size_t size)
-{
-    FILE *f = fopen(path, "wb");
-    if (!f) return false;
-    bool ok = fwrite(data, 1, size, f) == size;
-    return fclose(f) == 0 && ok;
-}
-
-static inline bool pu_exists(const char *path)
-{
-    struct stat st;
-    return stat(path, &st) == 0;
-}
-
-/* Deletes a directory tree (best effort). */
-static inline void pu_remove_tree(const char *path)
-{
-    DIR *d = opendir(path);
-    if (d) {
-        struct dirent *e;
-        while ((e = readdir(d)) != NULL) {
-            if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..")) continue;
-            char child[1024];
-            pu_join(child, sizeof child, path, e->d_name);
-            struct stat st;
-            if (lstat(child, &st) == 0 && S_ISDIR(st.st_mode)) pu_remove_tree(child);
-            else unlink(child);
-        }
-        closedir(d);
-        rmdir(path);
-    } else {
-        unlink(path);
-    }
-}
-
-/* Copies a directory tree of regular files. */
-static inline bool pu_copy_tree(const char *from, const char *to)
-{
-    mkdir(to, 0755);
-    DIR *d = opendir(from);
-    if (!d) return false;
-    bool ok = true;
-    struct dirent *e;
-    while ((e = readdir(d)) != NULL) {
-        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..")) continue;
-        char a[1024], b[1024];
-        pu_join(a, sizeof a, from, e->d_name);
-        pu_join(b, sizeof b, to, e->d_name);
-        struct stat st;
-        if (stat(a, &st) != 0) continue;
-        if (S_ISDIR(st.st_mode)) {
-            ok = pu_copy_tree(a, b) && ok;
-        } else {
-            size_t n;
-            char *data = pu_read(a, &n);
-            ok = data && pu_write(b, data, n) && ok;
-            free(data);
-        }
-    }
-    closedir(d);
-    return ok;
-}
 
 /* Number of entries in a directory (-1 if it cannot be opened). */
 static inline int pu_count(const char *path)
@@ -142,8 +44,8 @@ static inline bool pu_same_tree(const char *a, const char *b)
     while (same && (e = readdir(d)) != NULL) {
         if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..")) continue;
         char pa[1024], pb[1024];
-        pu_join(pa, sizeof pa, a, e->d_name);
-        pu_join(pb, sizeof pb, b, e->d_name);
+        du_join(pa, sizeof pa, a, e->d_name);
+        du_join(pb, sizeof pb, b, e->d_name);
         struct stat st;
         if (stat(pa, &st) != 0) {
             same = false;
@@ -151,7 +53,7 @@ static inline bool pu_same_tree(const char *a, const char *b)
             same = pu_same_tree(pa, pb);
         } else {
             size_t na = 0, nb = 0;
-            char *da = pu_read(pa, &na), *db = pu_read(pb, &nb);
+            char *da = du_read(pa, &na), *db = du_read(pb, &nb);
             same = da && db && na == nb && memcmp(da, db, na) == 0;
             if (!same) fprintf(stderr, "differs: %s %s\n", pa, pb);
             free(da);

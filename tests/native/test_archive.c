@@ -139,7 +139,7 @@ TEST(tolerates_bom_crlf_blank_lines_trailing_spaces_and_no_final_newline)
     jl_entity_manager manager;
     CHECK(jl_manager_init(&manager, NULL) == JL_OK);
     size_t size;
-    char *text = pu_read(ASSETS "/compat/tolerated.jasset", &size);
+    char *text = du_read(ASSETS "/compat/tolerated.jasset", &size);
     CHECK(text != NULL);
     jl_entity *e = NULL;
     jl_error err = {0};
@@ -195,7 +195,7 @@ static bool rejects_as_listed(const char *fixture)
     char path[512];
     snprintf(path, sizeof path, ASSETS "/malformed/%s", fixture);
     size_t size;
-    char *text = pu_read(path, &size);
+    char *text = du_read(path, &size);
     CHECK_OR_FALSE(text != NULL);
     jl_entity_manager manager;
     CHECK_OR_FALSE(jl_manager_init(&manager, NULL) == JL_OK);
@@ -333,7 +333,7 @@ static jl_entity *load_fixture(jl_entity_manager *m, const char *name, jl_archiv
     char path[512];
     snprintf(path, sizeof path, ASSETS "/compat/%s", name);
     size_t size;
-    char *text = fixture_text = pu_read(path, &size);
+    char *text = fixture_text = du_read(path, &size);
     if (!text) return NULL;
     jl_error err = {0};
     jl_entity *e = NULL;

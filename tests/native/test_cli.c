@@ -13,22 +13,6 @@ static char juliet[1024];
 static char output[1 << 16];
 static char dir[256], dir2[256];
 
-/* Finds build/native/juliet from build/native/tests/native/test_cli. */
-static bool find_juliet(void)
-{
-    char self[1024];
-    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
-    if (n <= 0) return false;
-    self[n] = '\0';
-    for (int up = 0; up < 3; up++) {
-        char *slash = strrchr(self, '/');
-        if (!slash) return false;
-        *slash = '\0';
-    }
-    pu_join(juliet, sizeof juliet, self, "juliet");
-    return access(juliet, X_OK) == 0;
-}
-
 /* Runs `juliet ARGS` with stdout and stderr in `output`; returns the exit
  * status (-1 if it did not exit normally). */
 static int run(const char *args)
@@ -45,8 +29,8 @@ static int run(const char *args)
 
 static bool copy_of(const char *source)
 {
-    CHECK_OR_FALSE(pu_temp_dir(dir, sizeof dir));
-    CHECK_OR_FALSE(pu_copy_tree(source, dir));
+    CHECK_OR_FALSE(du_make_temp_dir(dir, sizeof dir, "test"));
+    CHECK_OR_FALSE(du_copy_tree(source, dir));
     return true;
 }
 
@@ -54,15 +38,15 @@ static bool copy_of(const char *source)
  * there the tests end at once (the native run covers the tool). */
 #ifdef __EMSCRIPTEN__
 #define NEED_JULIET() \
-    if (!find_juliet()) return
+    if (!du_find_cli(juliet, sizeof juliet)) return
 #else
-#define NEED_JULIET() CHECK(find_juliet())
+#define NEED_JULIET() CHECK(du_find_cli(juliet, sizeof juliet))
 #endif
 
 static void finish(void)
 {
-    pu_remove_tree(dir);
-    if (dir2[0]) pu_remove_tree(dir2);
+    du_remove_tree(dir);
+    if (dir2[0]) du_remove_tree(dir2);
     dir2[0] = '\0';
 }
 
@@ -118,14 +102,14 @@ TEST(validate_reports_every_bad_file_and_changes_nothing)
     NEED_JULIET();
     CHECK(copy_of(ASSETS "/sample_world"));
     char a[512], b[512], tmp[512];
-    pu_join(a, sizeof a, dir, "Entities/1.jasset");
-    pu_join(b, sizeof b, dir, "Entities/2.jasset");
-    pu_join(tmp, sizeof tmp, dir, "Entities/3.jasset.tmp");
+    du_join(a, sizeof a, dir, "Entities/1.jasset");
+    du_join(b, sizeof b, dir, "Entities/2.jasset");
+    du_join(tmp, sizeof tmp, dir, "Entities/3.jasset.tmp");
     static const char text_a[] = "; id\n0x1\n; class\nLamp\n";
     static const char text_b[] = "; id\n0x2\n; class\nInert\n; mesh_instance\n-4\n";
-    CHECK(pu_write(a, text_a, sizeof text_a - 1));
-    CHECK(pu_write(b, text_b, sizeof text_b - 1));
-    CHECK(pu_write(tmp, "partial", 7));
+    CHECK(du_write(a, text_a, sizeof text_a - 1));
+    CHECK(du_write(b, text_b, sizeof text_b - 1));
+    CHECK(du_write(tmp, "partial", 7));
     char args[512];
     snprintf(args, sizeof args, "validate %s", dir);
     CHECK(run(args) == 1);
@@ -134,7 +118,7 @@ TEST(validate_reports_every_bad_file_and_changes_nothing)
     snprintf(line_b, sizeof line_b, "%s:6:1: mesh_instance: expected a whole number", b);
     CHECK(strstr(output, line_a) && strstr(output, line_b));
     CHECK(strstr(output, "36 entities, 2 problems"));
-    CHECK(pu_exists(tmp)); /* validate is read-only */
+    CHECK(du_exists(tmp)); /* validate is read-only */
     finish();
 }
 
@@ -190,9 +174,9 @@ TEST(fmt_check_lists_files_not_in_canonical_form)
     CHECK(run(args) == 0);
     /* Make one file non-canonical: CRLF line ends, keys out of order. */
     char path[512];
-    pu_join(path, sizeof path, dir, "Entities/8620766500065640449.jasset");
+    du_join(path, sizeof path, dir, "Entities/8620766500065640449.jasset");
     size_t n = 0;
-    char *text = pu_read(path, &n);
+    char *text = du_read(path, &n);
     CHECK(text != NULL);
     char *crlf = malloc(2 * n + 1);
     size_t m = 0;
@@ -200,7 +184,7 @@ TEST(fmt_check_lists_files_not_in_canonical_form)
         if (text[i] == '\n') crlf[m++] = '\r';
         crlf[m++] = text[i];
     }
-    CHECK(pu_write(path, crlf, m));
+    CHECK(du_write(path, crlf, m));
     CHECK(run(args) == 1);
     CHECK(strstr(output, path) != NULL);
     CHECK(strstr(output, "1 file would be reformatted"));
@@ -209,7 +193,7 @@ TEST(fmt_check_lists_files_not_in_canonical_form)
     CHECK(run(args) == 0);
     CHECK(strstr(output, "1 file reformatted"));
     size_t back_n = 0;
-    char *back = pu_read(path, &back_n);
+    char *back = du_read(path, &back_n);
     CHECK(back && back_n == n && memcmp(back, text, n) == 0);
     free(text);
     free(crlf);
@@ -223,14 +207,14 @@ TEST(fmt_never_rewrites_a_file_that_fails_to_load)
     NEED_JULIET();
     CHECK(copy_of(ASSETS "/sample_world"));
     char bad[512];
-    pu_join(bad, sizeof bad, dir, "Entities/7.jasset");
+    du_join(bad, sizeof bad, dir, "Entities/7.jasset");
     static const char text[] = "; id\n0x7\n; class\nInert\n; mesh_instance\nseven\n";
-    CHECK(pu_write(bad, text, sizeof text - 1));
+    CHECK(du_write(bad, text, sizeof text - 1));
     char args[512];
     snprintf(args, sizeof args, "fmt %s", dir);
     CHECK(run(args) == 1);
     size_t n = 0;
-    char *after = pu_read(bad, &n);
+    char *after = du_read(bad, &n);
     CHECK(after && n == sizeof text - 1 && memcmp(after, text, n) == 0);
     free(after);
     finish();
@@ -239,18 +223,18 @@ TEST(fmt_never_rewrites_a_file_that_fails_to_load)
 TEST(gen_is_deterministic)
 {
     NEED_JULIET();
-    CHECK(pu_temp_dir(dir, sizeof dir));
-    CHECK(pu_temp_dir(dir2, sizeof dir2));
+    CHECK(du_make_temp_dir(dir, sizeof dir, "test"));
+    CHECK(du_make_temp_dir(dir2, sizeof dir2, "test"));
     char args[512];
     snprintf(args, sizeof args, "gen %s/w --count 200 --seed 9", dir);
     CHECK(run(args) == 0);
     snprintf(args, sizeof args, "gen %s/w --count 200 --seed 9", dir2);
     CHECK(run(args) == 0);
     char a[512], b[512];
-    pu_join(a, sizeof a, dir, "w");
-    pu_join(b, sizeof b, dir2, "w");
+    du_join(a, sizeof a, dir, "w");
+    du_join(b, sizeof b, dir2, "w");
     CHECK(pu_same_tree(a, b));
-    pu_join(a, sizeof a, dir, "w/Entities");
+    du_join(a, sizeof a, dir, "w/Entities");
     CHECK(pu_count(a) == 200);
     snprintf(args, sizeof args, "validate %s/w", dir);
     CHECK(run(args) == 0);

@@ -112,20 +112,6 @@ static bool has_work_of(const jl_world *w, const branch_work *b)
     return true;
 }
 
-/* build/native/juliet from build/native/tests/native/test_git_merge. */
-static bool find_juliet(char *out, size_t size)
-{
-    char self[1024];
-    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
-    if (n <= 0) return false;
-    self[n] = '\0';
-    for (int up = 0; up < 3; up++) {
-        char *slash = strrchr(self, '/');
-        if (!slash) return false;
-        *slash = '\0';
-    }
-    return du_join(out, size, self, "juliet") && access(out, X_OK) == 0;
-}
 #endif
 
 TEST(two_branches_add_and_edit_then_merge_without_conflict)
@@ -190,7 +176,7 @@ TEST(two_branches_add_and_edit_then_merge_without_conflict)
     char *text = du_read(original, &size);
     ok = ok && text && du_write(copy, text, size);
     free(text);
-    bool have_cli = find_juliet(cli, sizeof cli);
+    bool have_cli = du_find_cli(cli, sizeof cli);
     if (!have_cli) fprintf(stderr, "juliet not found next to the test directory\n");
     snprintf(command, sizeof command, "'%s' validate '%s'", cli, world_dir);
     int exit_code = ok && have_cli ? sh_output(command, out, sizeof out) : -1;

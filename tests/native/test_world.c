@@ -22,8 +22,8 @@ static bool start(const char *source)
 {
     jl_world_shutdown(&world);
     pu_fault_init(&fault);
-    CHECK_OR_FALSE(pu_temp_dir(dir, sizeof dir));
-    if (source) CHECK_OR_FALSE(pu_copy_tree(source, dir));
+    CHECK_OR_FALSE(du_make_temp_dir(dir, sizeof dir, "test"));
+    if (source) CHECK_OR_FALSE(du_copy_tree(source, dir));
     jl_world_desc desc = {.fs = &fault.fs};
     CHECK_OR_FALSE(jl_world_init(&world, &desc) == JL_OK);
     return true;
@@ -45,8 +45,8 @@ static bool start_loaded(const char *source)
 static void finish(void)
 {
     jl_world_shutdown(&world);
-    pu_remove_tree(dir);
-    if (dir2[0]) pu_remove_tree(dir2);
+    du_remove_tree(dir);
+    if (dir2[0]) du_remove_tree(dir2);
     dir2[0] = '\0';
 }
 
@@ -62,7 +62,7 @@ static void entity_path(char *out, size_t size, uint64_t id) { jl_world_entity_p
 static bool file_equals(const char *path, const char *text, size_t size)
 {
     size_t n = 0;
-    char *data = pu_read(path, &n);
+    char *data = du_read(path, &n);
     bool same = data && n == size && memcmp(data, text, n) == 0;
     free(data);
     return same;
@@ -84,7 +84,7 @@ TEST(sample_world_round_trips_byte_for_byte)
 {
     CHECK(start_loaded(ASSETS "/sample_world"));
     CHECK(jl_world_count(&world) == 36);
-    CHECK(pu_temp_dir(dir2, sizeof dir2));
+    CHECK(du_make_temp_dir(dir2, sizeof dir2, "test"));
     jl_world_mark_all_dirty(&world);
     jl_save_report report;
     CHECK(jl_world_save(&world, dir2, &report) == JL_OK);
@@ -120,7 +120,7 @@ TEST(save_writes_only_the_dirty_files)
     entity_path(path, sizeof path, light->id);
     CHECK(strcmp(report.written[0], path) == 0 || strcmp(report.written[1], path) == 0);
     size_t n = 0;
-    char *text = pu_read(path, &n);
+    char *text = du_read(path, &n);
     CHECK(text && strstr(text, "; intensity\n7.5\n"));
     free(text);
     CHECK(!light->is_dirty && !prop->is_dirty);
@@ -156,11 +156,11 @@ TEST(removed_entity_file_is_deleted_at_the_next_save_only)
     entity_path(path, sizeof path, id);
     CHECK(jl_world_remove(&world, id) == JL_OK);
     CHECK(jl_world_find(&world, id) == NULL);
-    CHECK(pu_exists(path)); /* nothing touches the disk before a save */
+    CHECK(du_exists(path)); /* nothing touches the disk before a save */
     CHECK(fault.total == 0);
     jl_save_report report;
     CHECK(jl_world_save(&world, dir, &report) == JL_OK);
-    CHECK(!pu_exists(path));
+    CHECK(!du_exists(path));
     CHECK(report.deleted_count == 1 && strcmp(report.deleted[0], path) == 0);
     CHECK(report.written_count == 0);
     CHECK(world.manager.pending_count == 0);
@@ -202,7 +202,7 @@ TEST(undone_removal_keeps_the_file)
     CHECK(report.written_count == 1);
     char path[512];
     entity_path(path, sizeof path, id);
-    CHECK(pu_exists(path));
+    CHECK(du_exists(path));
     finish();
 }
 
@@ -227,7 +227,7 @@ TEST(failed_write_keeps_the_old_file_and_the_dirty_flag)
     char path[512];
     entity_path(path, sizeof path, light->id);
     size_t old_size = 0;
-    char *old = pu_read(path, &old_size);
+    char *old = du_read(path, &old_size);
     CHECK(jl_world_set_field(&world, light->id, "intensity", "9", 1, NULL) == JL_OK);
     fault.fail_op = JL_FS_OP_WRITE;
     fault.fail_code = ENOSPC;
@@ -241,7 +241,7 @@ TEST(failed_write_keeps_the_old_file_and_the_dirty_flag)
     CHECK(file_equals(path, old, old_size));
     CHECK(pu_count(dir) == 2); /* no temporary left behind */
     char entities[512];
-    pu_join(entities, sizeof entities, dir, "Entities");
+    du_join(entities, sizeof entities, dir, "Entities");
     CHECK(pu_count(entities) == 36);
     /* The fault clears: the retry writes it. */
     fault.fail_op = -1;
@@ -258,7 +258,7 @@ TEST(failed_rename_keeps_the_old_file_and_the_dirty_flag)
     char path[512];
     entity_path(path, sizeof path, prop->id);
     size_t old_size = 0;
-    char *old = pu_read(path, &old_size);
+    char *old = du_read(path, &old_size);
     CHECK(jl_world_set_field(&world, prop->id, "density", "3.25", 4, NULL) == JL_OK);
     fault.fail_op = JL_FS_OP_RENAME;
     fault.fail_code = EIO;
@@ -284,11 +284,11 @@ TEST(failed_delete_stays_pending_until_a_save_succeeds)
     jl_save_report report;
     CHECK(jl_world_save(&world, dir, &report) == JL_ERR_IO);
     CHECK(strstr(report.error.message, "permission denied") != NULL);
-    CHECK(pu_exists(path));
+    CHECK(du_exists(path));
     CHECK(world.manager.pending_count == 1);
     fault.fail_op = -1;
     CHECK(jl_world_save(&world, dir, &report) == JL_OK);
-    CHECK(!pu_exists(path) && report.deleted_count == 1);
+    CHECK(!du_exists(path) && report.deleted_count == 1);
     finish();
 }
 
@@ -313,8 +313,8 @@ TEST(every_fault_point_of_a_save_is_reported_and_recoverable)
     CHECK(start_loaded(ASSETS "/sample_world"));
     /* Count the operations of the reference save once. */
     char reference[256];
-    CHECK(pu_temp_dir(reference, sizeof reference));
-    CHECK(pu_copy_tree(dir, reference));
+    CHECK(du_make_temp_dir(reference, sizeof reference, "test"));
+    CHECK(du_copy_tree(dir, reference));
     finish();
     uint32_t ops = 0;
     for (uint32_t at = 1;; at++) {
@@ -362,7 +362,7 @@ TEST(every_fault_point_of_a_save_is_reported_and_recoverable)
         CHECK(at < 100);
     }
     CHECK(ops >= 10); /* remove, 2 files x (open, write, sync, close, rename), dir syncs */
-    pu_remove_tree(reference);
+    du_remove_tree(reference);
     finish();
 }
 
@@ -372,14 +372,14 @@ TEST(leftover_temporary_files_are_ignored_and_removed)
 {
     CHECK(start(ASSETS "/sample_world"));
     char tmp[512], tmp2[512];
-    pu_join(tmp, sizeof tmp, dir, "Entities/123.jasset.tmp");
-    pu_join(tmp2, sizeof tmp2, dir, "WorldSettings.jasset.tmp");
-    CHECK(pu_write(tmp, "; id\n0x", 7));
-    CHECK(pu_write(tmp2, "; vers", 6));
+    du_join(tmp, sizeof tmp, dir, "Entities/123.jasset.tmp");
+    du_join(tmp2, sizeof tmp2, dir, "WorldSettings.jasset.tmp");
+    CHECK(du_write(tmp, "; id\n0x", 7));
+    CHECK(du_write(tmp2, "; vers", 6));
     CHECK(jl_world_load(&world, dir) == JL_OK);
     CHECK(jl_world_count(&world) == 36);
     CHECK(jl_world_diagnostic_count(&world) == 0);
-    CHECK(!pu_exists(tmp) && !pu_exists(tmp2));
+    CHECK(!du_exists(tmp) && !du_exists(tmp2));
     finish();
 }
 
@@ -387,9 +387,9 @@ TEST(a_bad_file_does_not_stop_loading_the_rest)
 {
     CHECK(start(ASSETS "/sample_world"));
     char bad[512];
-    pu_join(bad, sizeof bad, dir, "Entities/4294967297.jasset");
+    du_join(bad, sizeof bad, dir, "Entities/4294967297.jasset");
     static const char text[] = "; id\n0x0000000100000001\n; class\nInert\n; mesh_instance\nlots\n";
-    CHECK(pu_write(bad, text, sizeof text - 1));
+    CHECK(du_write(bad, text, sizeof text - 1));
     CHECK(jl_world_load(&world, dir) == JL_ERR_PARSE);
     CHECK(jl_world_count(&world) == 36);
     CHECK(jl_world_diagnostic_count(&world) == 1);
@@ -402,9 +402,9 @@ TEST(a_file_that_failed_to_load_is_never_rewritten)
 {
     CHECK(start(ASSETS "/sample_world"));
     char bad[512];
-    pu_join(bad, sizeof bad, dir, "Entities/4294967297.jasset");
+    du_join(bad, sizeof bad, dir, "Entities/4294967297.jasset");
     static const char text[] = "; id\n0x0000000100000001\n; class\nInert\n; mesh_instance\nlots\n";
-    CHECK(pu_write(bad, text, sizeof text - 1));
+    CHECK(du_write(bad, text, sizeof text - 1));
     CHECK(jl_world_load(&world, dir) == JL_ERR_PARSE);
     /* An entity with the same ID arrives another way and is saved. */
     static const char good[] = "; id\n0x0000000100000001\n; class\nInert\n";
@@ -429,7 +429,7 @@ TEST(duplicate_ids_are_reported_with_both_paths)
     CHECK(jl_world_load(&world, dir) == JL_ERR_DUPLICATE_ID);
     CHECK(jl_world_count(&world) == 1);
     char first[512];
-    pu_join(first, sizeof first, dir, "Entities/4294967297.jasset");
+    du_join(first, sizeof first, dir, "Entities/4294967297.jasset");
     CHECK(has_diagnostic(JL_ERR_DUPLICATE_ID, "4294967298.jasset", 4, first));
     finish();
 }
@@ -464,7 +464,7 @@ TEST(missing_world_directory_is_a_diagnostic)
 {
     CHECK(start(NULL));
     char missing[512];
-    pu_join(missing, sizeof missing, dir, "nope");
+    du_join(missing, sizeof missing, dir, "nope");
     CHECK(jl_world_load(&world, missing) == JL_ERR_NOT_FOUND);
     CHECK(has_diagnostic(JL_ERR_NOT_FOUND, "nope", 0, "no such file or directory"));
     finish();
@@ -474,7 +474,7 @@ TEST(an_entity_file_that_is_a_directory_is_a_diagnostic)
 {
     CHECK(start(ASSETS "/sample_world"));
     char sub[512];
-    pu_join(sub, sizeof sub, dir, "Entities/4294967297.jasset");
+    du_join(sub, sizeof sub, dir, "Entities/4294967297.jasset");
     CHECK(mkdir(sub, 0755) == 0);
     CHECK(jl_world_load(&world, dir) == JL_ERR_IO);
     CHECK(jl_world_count(&world) == 36);
@@ -486,11 +486,11 @@ TEST(read_only_entities_are_never_rewritten_or_removed)
 {
     CHECK(start(ASSETS "/sample_world"));
     char src[512], dst[512];
-    pu_join(dst, sizeof dst, dir, "Entities/8589934594.jasset");
+    du_join(dst, sizeof dst, dir, "Entities/8589934594.jasset");
     snprintf(src, sizeof src, ASSETS "/compat/newer_class_version.jasset");
     size_t n = 0;
-    char *text = pu_read(src, &n);
-    CHECK(text && pu_write(dst, text, n));
+    char *text = du_read(src, &n);
+    CHECK(text && du_write(dst, text, n));
     CHECK(jl_world_load(&world, dir) == JL_OK);
     CHECK(jl_world_is_read_only(&world, 0x0000000200000002ull));
     CHECK(jl_world_set_field(&world, 0x0000000200000002ull, "intensity", "2", 1, NULL) == JL_ERR_READ_ONLY);
@@ -513,10 +513,10 @@ TEST(unknown_keys_survive_a_save)
 {
     CHECK(start(ASSETS "/sample_world"));
     char dst[512];
-    pu_join(dst, sizeof dst, dir, "Entities/8589934596.jasset");
+    du_join(dst, sizeof dst, dir, "Entities/8589934596.jasset");
     size_t n = 0;
-    char *text = pu_read(ASSETS "/compat/unknown_keys.jasset", &n);
-    CHECK(text && pu_write(dst, text, n));
+    char *text = du_read(ASSETS "/compat/unknown_keys.jasset", &n);
+    CHECK(text && du_write(dst, text, n));
     free(text);
     CHECK(jl_world_load(&world, dir) == JL_OK);
     uint32_t size = 0;
@@ -524,7 +524,7 @@ TEST(unknown_keys_survive_a_save)
     CHECK(unknown && size == strlen("; wind_factor\n0.3\n; tags\ncrate wooden\n"));
     CHECK(jl_world_set_field(&world, 0x0000000200000004ull, "density", "4", 1, NULL) == JL_OK);
     CHECK(jl_world_save(&world, dir, NULL) == JL_OK);
-    text = pu_read(dst, &n);
+    text = du_read(dst, &n);
     CHECK(text && strstr(text, "; density\n4\n; is_static"));
     CHECK(text && strstr(text, "; parent\nnone\n; wind_factor\n0.3\n; tags\ncrate wooden\n"));
     free(text);
@@ -688,8 +688,8 @@ TEST(settings_load_save_and_validate)
     CHECK(jl_world_save(&world, dir, &report) == JL_OK);
     CHECK(report.written_count == 1 && strstr(report.written[0], "WorldSettings.jasset"));
     char path[512];
-    pu_join(path, sizeof path, dir, "WorldSettings.jasset");
-    char *text = pu_read(path, NULL);
+    du_join(path, sizeof path, dir, "WorldSettings.jasset");
+    char *text = du_read(path, NULL);
     CHECK(text && strncmp(text, "; version\n1\n; gravity\n0 -1.62 0\n", 32) == 0);
     free(text);
     finish();
@@ -699,9 +699,9 @@ TEST(settings_that_failed_to_load_are_never_replaced_or_rewritten)
 {
     CHECK(start(ASSETS "/sample_world"));
     char path[512];
-    pu_join(path, sizeof path, dir, "WorldSettings.jasset");
+    du_join(path, sizeof path, dir, "WorldSettings.jasset");
     static const char broken[] = "; version\n1\n; gravity\n0 -9.81\n";
-    CHECK(pu_write(path, broken, sizeof broken - 1));
+    CHECK(du_write(path, broken, sizeof broken - 1));
     CHECK(jl_world_load(&world, dir) == JL_ERR_PARSE);
     CHECK(world.settings_failed);
     /* Text that would load fine is refused: it would be saved over the file. */
