@@ -2,7 +2,8 @@
 // carries restored, unsaved changes, and the offer to restore (or discard)
 // the kept work of other worlds.
 import { forgetKept, otherWork, reopenKept, restoredShown } from '../state/keep.js';
-import { busy, openUpload, pending } from '../state/world.js';
+import { busy, pending } from '../state/world.js';
+import { UploadFolder } from './UploadFolder.jsx';
 
 function when(savedAt) {
   return new Date(savedAt).toLocaleString('en-GB', { dateStyle: 'medium', timeStyle: 'short' });
@@ -20,20 +21,7 @@ function Offer({ entry }) {
         {entry.kind === 'folder' && !entry.handle && ' Open the same folder again to restore them.'}
       </span>
       {entry.kind === 'upload' ? (
-        <label class="button secondary">
-          Upload folder again
-          <input
-            class="visually-hidden"
-            type="file"
-            webkitdirectory={true}
-            multiple
-            disabled={busy.value}
-            onChange={(e) => {
-              const input = e.currentTarget;
-              if (input.files.length) openUpload(input.files).finally(() => (input.value = ''));
-            }}
-          />
-        </label>
+        <UploadFolder label="Upload folder again" />
       ) : (
         <button type="button" disabled={busy.value} onClick={() => reopenKept(entry)}>
           {entry.kind === 'folder' && !entry.handle ? 'Open folder again' : RESTORE_LABEL[entry.kind]}

@@ -11,7 +11,6 @@ import {
   openFolder,
   openSample,
   openSnapshotText,
-  openUpload,
   pending,
   save,
   selectedId,
@@ -20,6 +19,7 @@ import {
   worldName,
 } from '../state/world.js';
 import { AddEntityDialog } from './AddEntityDialog.jsx';
+import { UploadFolder } from './UploadFolder.jsx';
 
 // Where the open world comes from: a short label, and what Save does.
 const SOURCES = {
@@ -56,21 +56,7 @@ export function Toolbar() {
         <button type="button" onClick={onOpenFolder} disabled={busy.value}>
           Open folder
         </button>
-        <label class="button secondary">
-          Upload folder
-          <input
-            ref={upload}
-            class="visually-hidden"
-            type="file"
-            webkitdirectory={true}
-            multiple
-            disabled={busy.value}
-            onChange={(e) => {
-              const files = e.currentTarget.files;
-              if (files.length) openUpload(files).finally(() => (upload.current.value = ''));
-            }}
-          />
-        </label>
+        <UploadFolder label="Upload folder" inputRef={upload} />
         <label class="button secondary">
           Open snapshot file
           <input
