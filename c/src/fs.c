@@ -18,12 +18,20 @@
 #include <sys/types.h>
 #include <unistd.h>
 
-static int native_read_file(const jl_fs *fs, const char *path, jl_arena *arena, char **data,
-                            size_t *size)
+#include "juliet/platform.h"
+
+#ifdef __EMSCRIPTEN__
+#include <emscripten.h>
+#endif
+
+static int native_read_file(const jl_fs *fs, const char *path, size_t max_size, jl_arena *arena,
+                            char **data, size_t *size)
 {
     (void)fs;
     int fd;
-    do fd = open(path, O_RDONLY);
+    /* O_NONBLOCK: opening a FIFO must not wait for a writer; fstat below
+     * then refuses it. It changes nothing for a regular file. */
+    do fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
     while (fd < 0 && errno == EINTR);
     if (fd < 0) return errno;
     struct stat st;
@@ -39,6 +47,10 @@ static int native_read_file(const jl_fs *fs, const char *path, jl_arena *arena, 
     if (!S_ISREG(st.st_mode)) {
         close(fd);
         return EINVAL;
+    }
+    if ((uint64_t)st.st_size > (uint64_t)max_size) {
+        close(fd);
+        return EFBIG;
     }
     size_t want = (size_t)st.st_size;
     char *buffer = jl_arena_push(arena, want + 1, 1);
@@ -72,73 +84,148 @@ static int compare_entries(const void *a, const void *b)
     return strcmp(((const jl_fs_entry *)a)->name, ((const jl_fs_entry *)b)->name);
 }
 
-static int native_list_dir(const jl_fs *fs, const char *path, jl_arena *arena,
-                           jl_fs_entry **entries, uint32_t *count)
+static jl_fs_kind kind_of_mode(mode_t mode)
+{
+    if (S_ISREG(mode)) return JL_FS_FILE;
+    if (S_ISDIR(mode)) return JL_FS_DIR;
+    return JL_FS_SPECIAL;
+}
+
+/* Packs the entries into the arena as a sorted table (see list_dir). */
+static int finish_listing(jl_arena *arena, const char *names, size_t names_size, jl_fs_entry **entries,
+                          uint32_t *count)
+{
+    /* names: per entry one kind byte, then the NUL-terminated name. */
+    uint32_t n = 0;
+    for (size_t at = 0; at < names_size; at += 1 + strlen(names + at + 1) + 1) n++;
+    jl_fs_entry *table = jl_arena_push(arena, (size_t)(n ? n : 1) * sizeof *table, _Alignof(jl_fs_entry));
+    if (!table) return ENOMEM;
+    uint32_t i = 0;
+    for (size_t at = 0; at < names_size; at += 1 + strlen(names + at + 1) + 1)
+        table[i++] = (jl_fs_entry){.name = names + at + 1, .kind = (jl_fs_kind)names[at]};
+    qsort(table, n, sizeof *table, compare_entries);
+    *entries = table;
+    *count = n;
+    return 0;
+}
+
+#ifdef __EMSCRIPTEN__
+/* Emscripten's readdir looks every entry up, and NODEFS refuses to look up a
+ * FIFO or socket: the whole listing fails. Listing names through FS.readdir
+ * and looking each up on its own keeps the other entries. The packed form
+ * is the one finish_listing reads; the first call measures, the second
+ * copies what the first read. */
+EM_JS(int, wasm_list_dir_measure, (const char *path), {
+    var dir = UTF8ToString(path), names;
+    try {
+        names = FS.readdir(dir);
+    } catch (e) {
+        return -(e.errno || 29);
+    }
+    var packed = [], size = 0;
+    for (var i = 0; i < names.length; i++) {
+        var name = names[i];
+        if (name === '.' || name === '..') continue;
+        var kind = 2; /* JL_FS_OTHER */
+        try {
+            var mode = FS.stat(dir + '/' + name).mode;
+            kind = FS.isFile(mode) ? 0 : FS.isDir(mode) ? 1 : 3;
+        } catch (e) {
+            /* a loop, a dangling link, or a FIFO under NODEFS */
+        }
+        packed.push(kind, name);
+        size += 2 + lengthBytesUTF8(name);
+    }
+    Module['jlListing'] = packed;
+    return size;
+});
+
+EM_JS(void, wasm_list_dir_copy, (char *out), {
+    var packed = Module['jlListing'];
+    Module['jlListing'] = null;
+    if (!out) return;
+    for (var i = 0, at = out; i < packed.length; i += 2) {
+        HEAP8[at] = packed[i];
+        var n = stringToUTF8(packed[i + 1], at + 1, 0x7fffffff);
+        at += n + 2;
+    }
+});
+
+static int native_list_dir(const jl_fs *fs, const char *path, jl_arena *arena, jl_fs_entry **entries,
+                           uint32_t *count)
+{
+    (void)fs;
+    int size = wasm_list_dir_measure(path);
+    if (size < 0) return -size;
+    char *names = jl_arena_push(arena, (size_t)size + 1, 1);
+    if (!names) {
+        wasm_list_dir_copy(NULL); /* only drops the measured listing */
+        return ENOMEM;
+    }
+    wasm_list_dir_copy(names);
+    return finish_listing(arena, names, (size_t)size, entries, count);
+}
+#else
+static int native_list_dir(const jl_fs *fs, const char *path, jl_arena *arena, jl_fs_entry **entries,
+                           uint32_t *count)
 {
     (void)fs;
     DIR *dir = opendir(path);
     if (!dir) return errno;
-    /* Names first (they go on the arena as they come), then the entry table,
-     * which must be contiguous: two passes over the directory. */
-    uint32_t n = 0;
-    struct dirent *d;
-    while ((d = readdir(dir)) != NULL) {
-        if (strcmp(d->d_name, ".") == 0 || strcmp(d->d_name, "..") == 0) continue;
-        n++;
-    }
-    rewinddir(dir);
-    jl_fs_entry *table = jl_arena_push(arena, (size_t)(n ? n : 1) * sizeof *table, _Alignof(jl_fs_entry));
-    if (!table) {
-        closedir(dir);
-        return ENOMEM;
-    }
-    uint32_t i = 0;
-    size_t path_len = strlen(path);
-    while (i < n && (d = readdir(dir)) != NULL) {
+    /* Packed names go on the arena as they come; the entry table is built
+     * after, from them. */
+    char *names = (char *)arena->base + arena->used;
+    size_t names_size = 0, path_len = strlen(path);
+    int code = 0;
+    for (;;) {
+        errno = 0;
+        struct dirent *d = readdir(dir);
+        if (!d) {
+            code = errno; /* 0 at the end; anything else is a failed listing */
+            break;
+        }
         if (strcmp(d->d_name, ".") == 0 || strcmp(d->d_name, "..") == 0) continue;
         size_t len = strlen(d->d_name);
-        char *name = jl_arena_push(arena, len + 1, 1);
-        if (!name) {
-            closedir(dir);
-            return ENOMEM;
-        }
-        memcpy(name, d->d_name, len + 1);
         jl_fs_kind kind = JL_FS_OTHER;
-#if defined(DT_REG) && defined(DT_DIR) && defined(DT_LNK) && defined(DT_UNKNOWN)
         if (d->d_type == DT_REG) kind = JL_FS_FILE;
         else if (d->d_type == DT_DIR) kind = JL_FS_DIR;
-        else if (d->d_type == DT_LNK || d->d_type == DT_UNKNOWN)
-#endif
-        {
-            /* Follow symlinks; a loop or a dangling link stays OTHER. */
+        else if (d->d_type == DT_FIFO || d->d_type == DT_SOCK || d->d_type == DT_CHR || d->d_type == DT_BLK)
+            kind = JL_FS_SPECIAL;
+        else {
+            /* A symlink (followed; a loop or a dangling link stays OTHER),
+             * or a file system that does not fill d_type. */
             char full[4096];
+            struct stat st;
             if (path_len + 1 + len < sizeof full) {
                 memcpy(full, path, path_len);
                 full[path_len] = '/';
                 memcpy(full + path_len + 1, d->d_name, len + 1);
-                struct stat st;
-                if (stat(full, &st) == 0) {
-                    if (S_ISREG(st.st_mode)) kind = JL_FS_FILE;
-                    else if (S_ISDIR(st.st_mode)) kind = JL_FS_DIR;
-                }
+                if (stat(full, &st) == 0) kind = kind_of_mode(st.st_mode);
             }
         }
-        table[i].name = name;
-        table[i].kind = kind;
-        i++;
+        char *entry = jl_arena_push(arena, len + 2, 1);
+        if (!entry) {
+            code = ENOMEM;
+            break;
+        }
+        entry[0] = (char)kind;
+        memcpy(entry + 1, d->d_name, len + 1);
+        names_size += len + 2;
     }
     closedir(dir);
-    qsort(table, i, sizeof *table, compare_entries);
-    *entries = table;
-    *count = i;
-    return 0;
+    if (code) return code;
+    return finish_listing(arena, names, names_size, entries, count);
 }
+#endif
 
 static int native_open_write(const jl_fs *fs, const char *path, intptr_t *handle)
 {
     (void)fs;
     int fd;
-    do fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    /* O_EXCL fails on any existing name, a symlink included, so O_NOFOLLOW
+     * only makes sure; under Node the module's NODEFS creates exclusively
+     * on the host too (c/wasm/pre.js). */
+    do fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
     while (fd < 0 && errno == EINTR);
     if (fd < 0) return errno;
     *handle = fd;
@@ -165,12 +252,8 @@ static int native_write(const jl_fs *fs, intptr_t handle, const void *data, size
 static int native_sync(const jl_fs *fs, intptr_t handle)
 {
     (void)fs;
-#ifdef __EMSCRIPTEN__
-    (void)handle;
-    return 0; /* MEMFS/IDBFS: persistence is the embedder's syncfs */
-#else
+    /* In wasm: a no-op on MEMFS, a real fsync on the module's NODEFS. */
     return fsync((int)handle) == 0 ? 0 : errno;
-#endif
 }
 
 static int native_close(const jl_fs *fs, intptr_t handle)
@@ -188,18 +271,13 @@ static int native_rename(const jl_fs *fs, const char *from, const char *to)
 static int native_sync_dir(const jl_fs *fs, const char *path)
 {
     (void)fs;
-#ifdef __EMSCRIPTEN__
-    (void)path;
-    return 0; /* directories cannot be opened for fsync there */
-#else
-    int fd = open(path, O_RDONLY | O_DIRECTORY);
+    int fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (fd < 0) return errno;
     int code = fsync(fd) == 0 ? 0 : errno;
     close(fd);
     /* Some file systems refuse fsync on directories: nothing more to do. */
     if (code == EINVAL || code == EROFS) code = 0;
     return code;
-#endif
 }
 
 static int native_remove(const jl_fs *fs, const char *path)
@@ -214,6 +292,12 @@ static int native_make_dir(const jl_fs *fs, const char *path)
     return mkdir(path, 0755) == 0 ? 0 : errno;
 }
 
+static int native_remove_dir(const jl_fs *fs, const char *path)
+{
+    (void)fs;
+    return rmdir(path) == 0 ? 0 : errno;
+}
+
 static const jl_fs native_fs = {
     .user = NULL,
     .read_file = native_read_file,
@@ -226,6 +310,7 @@ static const jl_fs native_fs = {
     .sync_dir = native_sync_dir,
     .remove = native_remove,
     .make_dir = native_make_dir,
+    .remove_dir = native_remove_dir,
 };
 
 const jl_fs *jl_fs_native(void) { return &native_fs; }
@@ -234,7 +319,7 @@ const char *jl_fs_op_name(uint32_t op)
 {
     static const char *names[JL_FS_OP_COUNT] = {"read_file", "list_dir", "open_write", "write",
                                                 "sync",      "close",    "rename",     "sync_dir",
-                                                "remove",    "make_dir"};
+                                                "remove",    "make_dir", "remove_dir"};
     return op < JL_FS_OP_COUNT ? names[op] : "unknown";
 }
 
@@ -254,6 +339,8 @@ static const char *reason(int code)
     case EEXIST: return "file exists";
     case ENOMEM: return "out of memory";
     case EINVAL: return "not a regular file";
+    case EFBIG: return "file too large";
+    case ENOTEMPTY: return "directory not empty";
     case EROFS: return "read-only file system";
 #ifdef EDQUOT
     case EDQUOT: return "disk quota exceeded";
@@ -290,18 +377,52 @@ bool jl_fs_is_temp_name(const char *name)
     return n > s && memcmp(name + n - s, JL_FS_TEMP_SUFFIX, s) == 0;
 }
 
+static int remove_tree_at(const jl_fs *fs, const char *dir, jl_arena *scratch, int depth)
+{
+    const size_t mark = scratch->used;
+    jl_fs_entry *entries;
+    uint32_t count;
+    int first = fs->list_dir(fs, dir, scratch, &entries, &count);
+    if (first) return first;
+    char path[JL_ERROR_PATH_MAX];
+    for (uint32_t i = 0; i < count; i++) {
+        int code = ENAMETOOLONG;
+        if (jl_fs_join(path, sizeof path, dir, entries[i].name)) {
+            if (entries[i].kind == JL_FS_DIR && depth > 0) code = remove_tree_at(fs, path, scratch, depth - 1);
+            else code = fs->remove(fs, path);
+        }
+        if (code && !first) first = code;
+    }
+    jl_arena_pop_to(scratch, mark);
+    int code = fs->remove_dir(fs, dir);
+    return first ? first : code;
+}
+
+bool jl_fs_unique_name(char *out, size_t out_size, const char *path, const char *suffix)
+{
+    static _Atomic uint32_t counter;
+    uint32_t n = ++counter;
+    int written = snprintf(out, out_size, "%s.%u-%u%s", path, (unsigned)jl_platform_pid(), (unsigned)n, suffix);
+    if (written < 0 || (size_t)written >= out_size) {
+        if (out_size) out[0] = '\0';
+        return false;
+    }
+    return true;
+}
+
 jl_status jl_fs_write_atomic(const jl_fs *fs, const char *path, const void *data, size_t size,
                              jl_error *err)
 {
     char temp[JL_ERROR_PATH_MAX];
-    size_t n = strlen(path);
-    if (n + sizeof JL_FS_TEMP_SUFFIX > sizeof temp)
-        return jl_error_set(err, JL_ERR_IO, path, 0, 0, "path too long");
-    memcpy(temp, path, n);
-    memcpy(temp + n, JL_FS_TEMP_SUFFIX, sizeof JL_FS_TEMP_SUFFIX);
-
     intptr_t handle;
-    int code = fs->open_write(fs, temp, &handle);
+    int code = EEXIST;
+    /* A name taken means a leftover of a process that had this pid: pick the
+     * next one rather than touch it. */
+    for (int attempt = 0; attempt < 64 && code == EEXIST; attempt++) {
+        if (!jl_fs_unique_name(temp, sizeof temp, path, JL_FS_TEMP_SUFFIX))
+            return jl_error_set(err, JL_ERR_IO, path, 0, 0, "path too long");
+        code = fs->open_write(fs, temp, &handle);
+    }
     if (code) return jl_fs_error(err, path, "open_write", code);
     const char *op = "write";
     code = fs->write(fs, handle, data, size);
@@ -319,12 +440,19 @@ jl_status jl_fs_write_atomic(const jl_fs *fs, const char *path, const void *data
         code = fs->rename(fs, temp, path);
     }
     if (code) {
-        /* The target was never touched; drop the partial temporary. If even
-         * that fails, the loader's cleanup deletes it later. */
+        /* The target was never touched; drop the partial temporary (ours:
+         * created exclusively above). If even that fails, a later load
+         * under the world's lock deletes it. */
         fs->remove(fs, temp);
         return jl_fs_error(err, path, op, code);
     }
     return JL_OK;
+}
+
+int jl_fs_remove_tree(const jl_fs *fs, const char *dir, jl_arena *scratch)
+{
+    enum { MAX_DEPTH = 4 };
+    return remove_tree_at(fs, dir, scratch, MAX_DEPTH);
 }
 
 jl_status jl_fs_ensure_dir(const jl_fs *fs, const char *path, jl_error *err)

@@ -13,6 +13,8 @@
 #if defined(__EMSCRIPTEN__)
 #include <emscripten.h>
 #else
+#include <errno.h>
+#include <signal.h>
 #include <sys/mman.h>
 #include <unistd.h>
 #endif
@@ -68,6 +70,45 @@ uint64_t jl_platform_now_ns(void)
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
+
+#if defined(__EMSCRIPTEN__)
+EM_JS(uint32_t, wasm_pid, (void), {
+    return typeof process === 'object' && process.pid ? process.pid : 0;
+});
+
+EM_JS(int, wasm_pid_alive, (uint32_t pid), {
+    if (typeof process !== 'object' || typeof process.kill !== 'function') return 1;
+    try {
+        process.kill(pid, 0);
+        return 1;
+    } catch (e) {
+        return e.code === 'ESRCH' ? 0 : 1;
+    }
+});
+
+uint32_t jl_platform_pid(void) { return wasm_pid(); }
+bool jl_platform_pid_alive(uint32_t pid) { return pid == 0 || wasm_pid_alive(pid); }
+void jl_platform_sleep_ms(uint32_t ms)
+{
+    /* No blocking sleep without threads or asyncify: a short busy wait. */
+    double until = emscripten_get_now() + ms;
+    while (emscripten_get_now() < until) {
+    }
+}
+#else
+uint32_t jl_platform_pid(void) { return (uint32_t)getpid(); }
+bool jl_platform_pid_alive(uint32_t pid)
+{
+    /* Signal 0 checks existence only; EPERM means it runs as another user. */
+    return pid == 0 || kill((pid_t)pid, 0) == 0 || errno != ESRCH;
+}
+void jl_platform_sleep_ms(uint32_t ms)
+{
+    struct timespec ts = {(time_t)(ms / 1000), (long)(ms % 1000) * 1000000L};
+    while (nanosleep(&ts, &ts) != 0 && errno == EINTR) {
+    }
+}
+#endif
 
 static uint64_t mix64(uint64_t x)
 {

@@ -19,6 +19,8 @@ static const char *const status_names[JL_STATUS_COUNT] = {
     [JL_ERR_READ_ONLY] = "read_only",
     [JL_ERR_INVARIANT] = "invariant",
     [JL_ERR_CORRUPT] = "corrupt",
+    [JL_ERR_LOCKED] = "locked",
+    [JL_ERR_EXISTS] = "exists",
 };
 
 const char *jl_status_name(jl_status status)

@@ -12,6 +12,8 @@
 
 #include "juliet/archive.h"
 #include "juliet/float_text.h"
+#include "juliet/platform.h"
+#include "juliet/world_lock.h"
 
 /* ---- the settings class ---- */
 
@@ -225,6 +227,7 @@ jl_status jl_world_init(jl_world *w, const jl_world_desc *desc)
     w->refs = (jl_world_ref *)w->ref_arena.base;
     w->fs = d.fs ? d.fs : jl_fs_native();
     w->keep_temp_files = d.keep_temp_files;
+    w->lock_wait_ms = d.lock_wait_ms ? d.lock_wait_ms : 2000;
     settings_default_init(&w->settings);
     w->initialized = true;
     return JL_OK;
@@ -408,6 +411,48 @@ static jl_status io_diagnostic(jl_world *w, const char *path, const char *op, in
     return e.status;
 }
 
+/* A diagnostic for a directory entry that is not a regular file: never
+ * opened, since reading a FIFO or a device may block forever. */
+static jl_status special_file_diagnostic(jl_world *w, const char *path)
+{
+    jl_error e;
+    jl_error_set(&e, JL_ERR_IO, path, 0, 0, "not a regular file (a FIFO, socket or device): skipped");
+    add_diagnostic(w, &e);
+    return e.status;
+}
+
+/* Reads one file of the world, unless the listing says it is special.
+ * JL_OK; JL_ERR_NOT_FOUND if there is no such file (no diagnostic: the
+ * caller decides); else the status of the diagnostic added. */
+static jl_status read_world_file(jl_world *w, const char *path, jl_fs_kind kind, char **text, size_t *size)
+{
+    if (kind == JL_FS_SPECIAL) return special_file_diagnostic(w, path);
+    int code = w->fs->read_file(w->fs, path, JL_ARCHIVE_FILE_MAX, &w->scratch, text, size);
+    if (code == 0) return JL_OK;
+    if (code == ENOENT) return JL_ERR_NOT_FOUND;
+    if (code == EFBIG) {
+        jl_error e;
+        jl_error_set(&e, JL_ERR_PARSE, path, 0, 0, "file too large: a .jasset file holds at most %u bytes",
+                     (unsigned)JL_ARCHIVE_FILE_MAX);
+        add_diagnostic(w, &e);
+        return e.status;
+    }
+    return io_diagnostic(w, path, "read_file", code);
+}
+
+/* Deletes a leftover temporary, but only while holding the world's lock:
+ * otherwise it may be the file a running save is writing. The lock is
+ * taken once per load, without waiting, when the first one is found. */
+static void remove_temp(jl_world *w, const char *dir, const char *path, jl_world_lock *lock, bool *tried)
+{
+    if (w->keep_temp_files) return;
+    if (!*tried) {
+        *tried = true;
+        jl_world_lock_acquire(lock, w->fs, dir, 0, &w->scratch, NULL);
+    }
+    if (lock->held) w->fs->remove(w->fs, path);
+}
+
 jl_status jl_world_load(jl_world *w, const char *dir)
 {
     const uint32_t stored_before = w->diagnostic_count, total_before = w->diagnostic_total;
@@ -415,6 +460,8 @@ jl_status jl_world_load(jl_world *w, const char *dir)
     const size_t mark = w->scratch.used;
     char entities_dir[JL_ERROR_PATH_MAX], path[JL_ERROR_PATH_MAX];
     jl_status result = JL_OK;
+    jl_world_lock lock = {0};
+    bool lock_tried = false;
 
     /* The root: its existence, WorldSettings.jasset, a leftover temporary. */
     jl_fs_entry *entries = NULL;
@@ -425,10 +472,11 @@ jl_status jl_world_load(jl_world *w, const char *dir)
         jl_arena_pop_to(&w->scratch, mark);
         return s;
     }
+    jl_fs_kind settings_kind = JL_FS_FILE;
     for (uint32_t i = 0; i < count; i++) {
-        if (!w->keep_temp_files && jl_fs_is_temp_name(entries[i].name) &&
-            jl_fs_join(path, sizeof path, dir, entries[i].name))
-            fs->remove(fs, path);
+        if (strcmp(entries[i].name, "WorldSettings.jasset") == 0) settings_kind = entries[i].kind;
+        else if (jl_fs_is_temp_name(entries[i].name) && jl_fs_join(path, sizeof path, dir, entries[i].name))
+            remove_temp(w, dir, path, &lock, &lock_tried);
     }
     jl_arena_pop_to(&w->scratch, mark);
 
@@ -436,11 +484,10 @@ jl_status jl_world_load(jl_world *w, const char *dir)
     if (jl_fs_join(path, sizeof path, dir, "WorldSettings.jasset")) {
         char *text;
         size_t size;
-        code = fs->read_file(fs, path, &w->scratch, &text, &size);
-        if (code == 0) {
+        jl_status s = read_world_file(w, path, settings_kind, &text, &size);
+        if (s == JL_OK) {
             if (jl_world_load_settings_text(w, path, text, size, NULL) != JL_OK) w->settings_failed = true;
-        } else if (code != ENOENT /* no settings file: defaults */) {
-            io_diagnostic(w, path, "read_file", code);
+        } else if (s != JL_ERR_NOT_FOUND /* no settings file: defaults */) {
             w->settings_failed = true;
         }
         jl_arena_pop_to(&w->scratch, mark);
@@ -450,6 +497,7 @@ jl_status jl_world_load(jl_world *w, const char *dir)
         jl_error e;
         jl_error_set(&e, JL_ERR_IO, dir, 0, 0, "path too long");
         add_diagnostic(w, &e);
+        jl_world_lock_release(&lock, fs);
         return JL_ERR_IO;
     }
     code = fs->list_dir(fs, entities_dir, &w->scratch, &entries, &count);
@@ -468,17 +516,16 @@ jl_status jl_world_load(jl_world *w, const char *dir)
         }
         if (jl_fs_is_temp_name(name)) {
             /* An interrupted save's temporary: never data the world relies on. */
-            if (!w->keep_temp_files) fs->remove(fs, path);
+            remove_temp(w, dir, path, &lock, &lock_tried);
             continue;
         }
         if (!ends_with(name, ".jasset")) continue; /* README, .gitkeep, editor backups */
         const size_t file_mark = w->scratch.used;
         char *text;
         size_t size;
-        code = fs->read_file(fs, path, &w->scratch, &text, &size);
-        jl_status s;
-        if (code) s = io_diagnostic(w, path, "read_file", code);
-        else s = load_entity(w, path, stored_dir, text, size, false, NULL, NULL);
+        jl_status s = read_world_file(w, path, entries[i].kind, &text, &size);
+        if (s == JL_ERR_NOT_FOUND) s = io_diagnostic(w, path, "read_file", ENOENT); /* gone since the listing */
+        else if (s == JL_OK) s = load_entity(w, path, stored_dir, text, size, false, NULL, NULL);
         if (s != JL_OK) {
             /* Never rewrite or delete a file that did not load, unless it is
              * the very file the live entity came from (the same directory
@@ -491,6 +538,7 @@ jl_status jl_world_load(jl_world *w, const char *dir)
         }
         jl_arena_pop_to(&w->scratch, file_mark);
     }
+    jl_world_lock_release(&lock, fs);
     jl_arena_pop_to(&w->scratch, mark);
     if (w->diagnostic_total != total_before)
         result = stored_before < w->diagnostic_count ? w->diagnostics[stored_before].status : JL_ERR_PARSE;
@@ -563,12 +611,40 @@ static jl_status process_deletions(jl_world *w, const char *dir, jl_save_report 
     return result;
 }
 
+/* Whether a save has anything to write or delete (then it takes the lock). */
+static bool has_work(jl_world *w, bool deletions_only)
+{
+    jl_entity_manager *m = &w->manager;
+    if (m->pending_count) return true;
+    if (deletions_only) return false;
+    if (w->settings_dirty && !w->settings_read_only && !w->settings_failed) return true;
+    for (jl_entity *e = jl_entities_first(m); e; e = jl_entities_next(m, e))
+        if (e->is_dirty && !(e->flags & JL_ENTITY_READ_ONLY)) return true;
+    return false;
+}
+
+/* Takes dir's lock for a save (creating dir, which the lock file goes in),
+ * or records why not in the report. */
+static jl_status lock_for_save(jl_world *w, const char *dir, jl_world_lock *lock, jl_save_report *r)
+{
+    jl_error err = {0};
+    jl_status s = jl_fs_ensure_dir(w->fs, dir, &err);
+    if (s == JL_OK) s = jl_world_lock_acquire(lock, w->fs, dir, w->lock_wait_ms, &w->scratch, &err);
+    if (s != JL_OK) report_failure(r, &err);
+    return s;
+}
+
 jl_status jl_world_process_pending_deletions(jl_world *w, const char *dir, jl_save_report *report)
 {
     jl_save_report local;
     jl_save_report *r = report ? report : &local;
     *r = (jl_save_report){0};
     jl_arena_pop_to(&w->report_arena, 0);
+    jl_world_lock lock = {0};
+    if (has_work(w, true) && lock_for_save(w, dir, &lock, r) != JL_OK) {
+        finish_report(w, r, w->report_arena.used);
+        return r->error.status;
+    }
     bool touched = false;
     jl_status s = process_deletions(w, dir, r, &touched);
     if (touched) {
@@ -583,6 +659,7 @@ jl_status jl_world_process_pending_deletions(jl_world *w, const char *dir, jl_sa
             }
         }
     }
+    jl_world_lock_release(&lock, w->fs);
     finish_report(w, r, w->report_arena.used);
     return s;
 }
@@ -659,6 +736,13 @@ jl_status jl_world_save(jl_world *w, const char *dir, jl_save_report *report)
         return JL_ERR_IO;
     }
 
+    /* One writer at a time, and only if there is anything to write. */
+    jl_world_lock lock = {0};
+    if (has_work(w, false) && lock_for_save(w, dir, &lock, r) != JL_OK) {
+        finish_report(w, r, w->report_arena.used);
+        return r->error.status;
+    }
+
     /* 1. Files of removed entities (brainstorm 2.5), before any write. */
     bool entities_touched = false, root_touched = false;
     jl_status s = process_deletions(w, dir, r, &entities_touched);
@@ -728,8 +812,137 @@ jl_status jl_world_save(jl_world *w, const char *dir, jl_save_report *report)
             redirty_written(w, records_end);
         }
     }
+    jl_world_lock_release(&lock, w->fs);
     finish_report(w, r, records_end);
     return result;
+}
+
+/* Splits a directory path into its parent and its last name
+ * ("a/b/" -> "a" and "b", "b" -> "." and "b"). false if there is no name. */
+static bool split_dir(const char *dir, char *parent, size_t parent_size, char *name, size_t name_size)
+{
+    size_t n = strlen(dir);
+    while (n > 1 && dir[n - 1] == '/') n--;
+    size_t start = n;
+    while (start > 0 && dir[start - 1] != '/') start--;
+    size_t name_len = n - start;
+    if (name_len == 0 || name_len >= name_size || start >= parent_size) return false;
+    if ((name_len == 1 && dir[start] == '.') || (name_len == 2 && memcmp(dir + start, "..", 2) == 0)) return false;
+    memcpy(name, dir + start, name_len);
+    name[name_len] = '\0';
+    if (start == 0) {
+        memcpy(parent, ".", 2);
+    } else {
+        size_t p = start > 1 ? start - 1 : 1; /* keep "/" of a top-level dir */
+        memcpy(parent, dir, p);
+        parent[p] = '\0';
+    }
+    return true;
+}
+
+/* Rewrites the report's paths from under `from` to under `to`. */
+static void remap_report(jl_world *w, jl_save_report *r, const char *from, const char *to)
+{
+    size_t from_len = strlen(from), to_len = strlen(to);
+    const char **lists[2] = {r->written, r->deleted};
+    uint32_t counts[2] = {r->written_count, r->deleted_count};
+    for (int l = 0; l < 2; l++) {
+        for (uint32_t i = 0; i < counts[l]; i++) {
+            const char *p = lists[l][i];
+            if (strncmp(p, from, from_len) != 0) continue;
+            size_t rest = strlen(p + from_len);
+            char *c = jl_arena_push(&w->report_arena, to_len + rest + 1, 1);
+            if (!c) return;
+            memcpy(c, to, to_len);
+            memcpy(c + to_len, p + from_len, rest + 1);
+            lists[l][i] = c;
+        }
+    }
+}
+
+static jl_status fail_new(jl_save_report *r, jl_status status, const char *dir, const char *message)
+{
+    jl_error e;
+    jl_error_set(&e, status, dir, 0, 0, "%s", message);
+    report_failure(r, &e);
+    return status;
+}
+
+jl_status jl_world_save_new(jl_world *w, const char *dir, jl_save_report *report)
+{
+    jl_save_report local;
+    jl_save_report *r = report ? report : &local;
+    *r = (jl_save_report){0};
+    jl_arena_pop_to(&w->report_arena, 0);
+    const jl_fs *fs = w->fs;
+
+    /* Never merged into anything: another world's files would be overwritten. */
+    const size_t mark = w->scratch.used;
+    jl_fs_entry *entries;
+    uint32_t count = 0;
+    int code = fs->list_dir(fs, dir, &w->scratch, &entries, &count);
+    bool holds_world = false;
+    for (uint32_t i = 0; code == 0 && i < count; i++)
+        if (strcmp(entries[i].name, "WorldSettings.jasset") == 0 || strcmp(entries[i].name, "Entities") == 0)
+            holds_world = true;
+    jl_arena_pop_to(&w->scratch, mark);
+    if (code == 0 && count > 0)
+        return fail_new(r, JL_ERR_EXISTS, dir,
+                        holds_world ? "already holds a world: a new world is never merged into another"
+                                    : "is not empty: a new world goes into a new or empty directory");
+    if (code && code != ENOENT) {
+        jl_error e;
+        jl_status s = jl_fs_error(&e, dir, "list_dir", code);
+        report_failure(r, &e);
+        return s;
+    }
+
+    /* Everything is written into a sibling first, then renamed into place. */
+    char parent[JL_ERROR_PATH_MAX], name[256], base[JL_ERROR_PATH_MAX], temp[JL_ERROR_PATH_MAX];
+    if (!split_dir(dir, parent, sizeof parent, name, sizeof name))
+        return fail_new(r, JL_ERR_INVALID_ARGUMENT, dir, "not a directory name a world can be written to");
+    if (!jl_fs_join(base, sizeof base, parent, "."))
+        return fail_new(r, JL_ERR_IO, dir, "path too long");
+    size_t base_len = strlen(base);
+    if (base_len + strlen(name) + 1 > sizeof base) return fail_new(r, JL_ERR_IO, dir, "path too long");
+    memcpy(base + base_len, name, strlen(name) + 1);
+    code = EEXIST;
+    for (int attempt = 0; attempt < 64 && code == EEXIST; attempt++) {
+        if (!jl_fs_unique_name(temp, sizeof temp, base, ".new")) return fail_new(r, JL_ERR_IO, dir, "path too long");
+        code = fs->make_dir(fs, temp);
+    }
+    if (code) {
+        jl_error e;
+        jl_status s = jl_fs_error(&e, temp, "make_dir", code);
+        report_failure(r, &e);
+        return s;
+    }
+    jl_status s = jl_world_save(w, temp, r);
+    if (s == JL_OK) {
+        code = fs->rename(fs, temp, dir);
+        if (code == ENOTEMPTY || code == EEXIST)
+            s = fail_new(r, JL_ERR_EXISTS, dir, "was filled by another program while the world was written");
+        else if (code) {
+            jl_error e;
+            s = jl_fs_error(&e, dir, "rename", code);
+            report_failure(r, &e);
+        }
+    }
+    if (s != JL_OK) {
+        /* dir is untouched; the world stays as it was: everything to write. */
+        jl_fs_remove_tree(fs, temp, &w->scratch);
+        r->written_count = r->deleted_count = 0;
+        jl_world_mark_all_dirty(w);
+        return s;
+    }
+    code = fs->sync_dir(fs, parent);
+    if (code) {
+        jl_error e;
+        s = jl_fs_error(&e, parent, "sync_dir", code);
+        report_failure(r, &e);
+    }
+    remap_report(w, r, temp, dir);
+    return s;
 }
 
 void jl_world_mark_all_dirty(jl_world *w)

@@ -124,14 +124,17 @@ SCAFFOLD static const char *parent_end(const char *path)
     return slash ? slash : path;
 }
 
-SCAFFOLD static int mem_read_file(const jl_fs *fs, const char *path, jl_arena *arena, char **data, size_t *size)
+SCAFFOLD static int mem_read_file(const jl_fs *fs, const char *path, size_t max, jl_arena *arena, char **data,
+                                  size_t *size)
 {
     (void)fs;
     mem_entry *e = mem_find(path);
     if (!e) return ENOENT;
     if (e->kind == JL_FS_DIR) return EISDIR;
     if (e->kind == JL_FS_OTHER) return ELOOP;
+    if (e->kind == JL_FS_SPECIAL) return EINVAL;
     if (e->read_error) return e->read_error;
+    if (e->size > max) return EFBIG;
     char *copy = jl_arena_push(arena, e->size + 1, 1);
     if (!copy) return ENOMEM;
     if (e->size) memcpy(copy, e->data, e->size);
@@ -183,7 +186,7 @@ SCAFFOLD static int mem_open_write(const jl_fs *fs, const char *path, intptr_t *
 {
     (void)fs;
     mem_entry *e = mem_find(path);
-    if (e && e->kind == JL_FS_DIR) return EISDIR;
+    if (e) return EEXIST; /* created exclusively, as natively */
     e = mem_add(path, JL_FS_FILE);
     if (!e) return ENOSPC;
     *handle = (intptr_t)(e - mem) + 1;
@@ -247,6 +250,20 @@ SCAFFOLD static int mem_make_dir(const jl_fs *fs, const char *path)
     return mem_add(path, JL_FS_DIR) ? 0 : ENOSPC;
 }
 
+SCAFFOLD static int mem_remove_dir(const jl_fs *fs, const char *path)
+{
+    (void)fs;
+    mem_entry *e = mem_find(path);
+    if (!e) return ENOENT;
+    if (e->kind != JL_FS_DIR) return ENOTDIR;
+    size_t n = strlen(path);
+    for (int i = 0; i < mem_top; i++)
+        if (mem[i].path[0] && parent_end(mem[i].path) == mem[i].path + n && strncmp(mem[i].path, path, n) == 0)
+            return ENOTEMPTY;
+    mem_clear(e);
+    return 0;
+}
+
 static const jl_fs mem_fs = {
     .read_file = mem_read_file,
     .list_dir = mem_list_dir,
@@ -258,6 +275,7 @@ static const jl_fs mem_fs = {
     .sync_dir = mem_sync_dir,
     .remove = mem_remove,
     .make_dir = mem_make_dir,
+    .remove_dir = mem_remove_dir,
 };
 
 /* ---- building the directory from the input ---- */

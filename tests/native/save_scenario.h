@@ -380,10 +380,11 @@ static inline scenario_file *scenario_file_of_path(scenario *s, const char *path
     return id ? scenario_find(s, id) : NULL;
 }
 
-static inline int verifier_read_file(const jl_fs *fs, const char *path, jl_arena *arena, char **data, size_t *size)
+static inline int verifier_read_file(const jl_fs *fs, const char *path, size_t max, jl_arena *arena, char **data,
+                                     size_t *size)
 {
     scenario_verifier *v = fs->user;
-    int r = jl_fs_native()->read_file(jl_fs_native(), path, arena, data, size);
+    int r = jl_fs_native()->read_file(jl_fs_native(), path, max, arena, data, size);
     if (r) return r;
     scenario_file *f = scenario_file_of_path(v->s, path);
     if (!f) {

@@ -21,6 +21,7 @@
 #endif
 
 #include "fs_probe.h"
+#include "juliet/world_lock.h"
 #include "save_scenario.h"
 #include "test.h"
 
@@ -79,14 +80,41 @@ static int save_in_child(scenario *s, uint32_t op, uint32_t *ops_out)
 }
 
 typedef struct kill_totals {
-    uint32_t kills, with_temp, mixed, max_new;
+    uint32_t kills, with_temp, mixed, max_new, stale_locks;
 } kill_totals;
 
-/* After a kill: the disk holds old or new versions only, a fresh load is
- * clean and deletes the temporaries, then the old world is put back. */
+/* A save killed after it took its lock leaves the lock behind: the next
+ * save must say the lock is stale (its pid is gone) and not take it; then
+ * the user deletes it. *left says whether there was one. */
+static bool stale_lock_reported(const char *dir, bool *left)
+{
+    char lock_path[700];
+    du_join(lock_path, sizeof lock_path, dir, JL_WORLD_LOCK_NAME);
+    *left = du_exists(lock_path);
+    if (!*left) return true; /* killed before the lock was taken */
+    jl_arena scratch;
+    jl_world_lock lock;
+    jl_error err = {0};
+    bool ok = jl_arena_init(&scratch, 1 << 20) == JL_OK &&
+              jl_world_lock_acquire(&lock, jl_fs_native(), dir, 50, &scratch, &err) == JL_ERR_LOCKED &&
+              strstr(err.message, "no longer running") != NULL && !lock.held;
+    if (!ok) fprintf(stderr, "stale lock not reported: %s\n", err.message);
+    jl_arena_release(&scratch);
+    return unlink(lock_path) == 0 && ok;
+}
+
+/* After a kill: the disk holds old or new versions only, the lock is
+ * reported stale, a fresh load is clean and deletes the temporaries, then
+ * the old world is put back. */
 static bool check_after_kill(scenario *s, uint32_t op, uint32_t capacity, kill_totals *t)
 {
     scenario_state st;
+    bool left;
+    if (!stale_lock_reported(s->dir, &left)) {
+        fprintf(stderr, "after a kill at operation %u\n", op);
+        return false;
+    }
+    t->stale_locks += left;
     if (!scenario_verify_reload(s, s->dir, capacity, true, &st)) {
         fprintf(stderr, "after a kill at operation %u\n", op);
         return false;
@@ -123,11 +151,13 @@ TEST(kill_after_every_operation_of_a_50_entity_save)
     bool complete = ok && r == COMPLETED && scenario_check_disk_ex(&s, s.dir, &st, false, true) &&
                     scenario_check_reload(s.dir, 256);
     printf("50 entities (%u modified, %u removed, %u created): killed after each of %u operations; "
-           "%u kills left temporaries, %u left a mix of old and new files\n",
-           s.modified, s.removed, s.created, op - 1, t.with_temp, t.mixed);
+           "%u kills left temporaries, %u left a mix of old and new files, %u a stale lock\n",
+           s.modified, s.removed, s.created, op - 1, t.with_temp, t.mixed, t.stale_locks);
     scenario_free(&s);
     CHECK(ok);
     CHECK(complete);
+    /* Every kill but the one before the lock was taken left it, reported stale. */
+    CHECK(t.stale_locks == op - 2);
     /* Every deletion, every step of every file write and the directory
      * syncs: well over a hundred kill points. */
     CHECK(op - 1 > 100);
@@ -217,9 +247,10 @@ TEST(save_syncs_each_file_before_renaming_it_and_the_directory_after)
         if (o->op != JL_FS_OP_RENAME) continue;
         renames++;
         last_rename = i;
-        /* from = to + ".tmp", same directory. */
+        /* from = to + ".<pid>-<n>.tmp", same directory. */
         size_t tl = strlen(o->target);
-        if (strncmp(o->path, o->target, tl) != 0 || strcmp(o->path + tl, ".tmp") != 0) {
+        if (strncmp(o->path, o->target, tl) != 0 || o->path[tl] != '.' || strchr(o->path + tl, '/') ||
+            !du_ends_with(o->path, ".tmp")) {
             fprintf(stderr, "rename %s -> %s is not a same-directory temporary\n", o->path, o->target);
             ok = false;
         }

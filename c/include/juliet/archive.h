@@ -64,6 +64,9 @@ enum {
     JL_ARCHIVE_LINE_MAX = 4096,     /* longest line (bytes, without the line end) */
     JL_ARCHIVE_KEYS_MAX = 1024,     /* most keys in one file */
     JL_ARCHIVE_KEY_MAX = 64,        /* longest key */
+    /* Largest file read at all: JL_ARCHIVE_KEYS_MAX full key and value lines
+     * take about 4.3 MB; a larger file is refused before it is read. */
+    JL_ARCHIVE_FILE_MAX = 8 << 20,
 };
 
 /* One `; key` line and its value line, pointing into the tokenized text

@@ -11,14 +11,19 @@
  * the composed helpers below turn that into a jl_status and a jl_error
  * naming the path and the operation.
  *
- * Atomic replace (jl_fs_write_atomic): write `<path>.tmp` in the same
- * directory, fsync it, close it, rename it over `<path>`. A crash or a
- * failure at any step leaves either the old or the new complete file at
- * `<path>`, never a truncated one; at worst a stray `*.jasset.tmp`, which
- * jl_fs_is_temp_name recognizes and the world loader ignores and deletes.
+ * Atomic replace (jl_fs_write_atomic): create a temporary
+ * `<path>.<pid>-<n>.tmp` in the same directory, exclusively and without
+ * following a symlink (so two writers never share one, and a planted link
+ * cannot send the bytes elsewhere), write and fsync it, close it, rename it
+ * over `<path>`. A crash or a failure at any step leaves either the old or
+ * the new complete file at `<path>`, never a truncated one; at worst a
+ * stray `*.tmp`, which jl_fs_is_temp_name recognizes: the world loader
+ * ignores it and deletes it only while it holds the world's lock
+ * (world_lock.h), when no writer can be using it.
  * The directory itself is fsynced by jl_fs_sync_dir (once per save batch,
  * after the renames, so a save of 10k files costs one directory sync, not
- * 10k); under Emscripten the directory sync is skipped (no such thing).
+ * 10k). In wasm, MEMFS has nothing to sync; under Node the module's NODEFS
+ * is given real fsyncs (c/wasm/pre.js).
  */
 #ifndef JULIET_FS_H
 #define JULIET_FS_H
@@ -31,8 +36,9 @@
 #include "status.h"
 
 /* What a directory entry is. Symlinks are followed (JL_FS_OTHER if the
- * target cannot be resolved, e.g. a loop). */
-typedef enum jl_fs_kind { JL_FS_FILE = 0, JL_FS_DIR, JL_FS_OTHER } jl_fs_kind;
+ * target cannot be resolved, e.g. a loop). JL_FS_SPECIAL is a FIFO, socket
+ * or device: never opened, since reading one may block forever. */
+typedef enum jl_fs_kind { JL_FS_FILE = 0, JL_FS_DIR, JL_FS_OTHER, JL_FS_SPECIAL } jl_fs_kind;
 
 typedef struct jl_fs_entry {
     const char *name; /* NUL-terminated, in the listing's arena */
@@ -47,13 +53,19 @@ struct jl_fs {
     void *user;
     /* Reads the whole regular file at path into memory from arena (one
      * extra NUL byte after the data, not counted in *size). EISDIR for a
-     * directory, EINVAL for a non-regular file, ENOMEM if the arena is full. */
-    int (*read_file)(const jl_fs *fs, const char *path, jl_arena *arena, char **data, size_t *size);
+     * directory, EINVAL for a non-regular file (never blocks on a FIFO),
+     * EFBIG for a file larger than max_size (nothing read), ENOMEM if the
+     * arena is full. */
+    int (*read_file)(const jl_fs *fs, const char *path, size_t max_size, jl_arena *arena, char **data,
+                     size_t *size);
     /* Lists the entries of a directory (without . and ..), sorted by name
-     * bytewise, into arena. */
+     * bytewise, into arena. An error while reading the listing is returned,
+     * never taken for its end. */
     int (*list_dir)(const jl_fs *fs, const char *path, jl_arena *arena, jl_fs_entry **entries,
                     uint32_t *count);
-    /* Creates (or truncates) path for writing; *handle is opaque. */
+    /* Creates path, which must not exist, for writing; *handle is opaque.
+     * EEXIST if anything is there, a dangling symlink included: nothing is
+     * ever written through a link or into another writer's file. */
     int (*open_write)(const jl_fs *fs, const char *path, intptr_t *handle);
     /* Writes all of data (retrying short writes). */
     int (*write)(const jl_fs *fs, intptr_t handle, const void *data, size_t size);
@@ -69,6 +81,8 @@ struct jl_fs {
     int (*remove)(const jl_fs *fs, const char *path);
     /* Creates a directory; EEXIST if it exists. */
     int (*make_dir)(const jl_fs *fs, const char *path);
+    /* Deletes an empty directory. ENOTEMPTY if it is not empty. */
+    int (*remove_dir)(const jl_fs *fs, const char *path);
 };
 
 /* The process's real file system. The table is a constant; never NULL. */
@@ -76,7 +90,7 @@ const jl_fs *jl_fs_native(void);
 
 /* Names of the operations, for counters and messages: "read_file",
  * "list_dir", "open_write", "write", "sync", "close", "rename",
- * "sync_dir", "remove", "make_dir". */
+ * "sync_dir", "remove", "make_dir", "remove_dir". */
 const char *jl_fs_op_name(uint32_t op);
 enum {
     JL_FS_OP_READ_FILE = 0,
@@ -89,6 +103,7 @@ enum {
     JL_FS_OP_SYNC_DIR,
     JL_FS_OP_REMOVE,
     JL_FS_OP_MAKE_DIR,
+    JL_FS_OP_REMOVE_DIR,
     JL_FS_OP_COUNT
 };
 
@@ -105,12 +120,22 @@ jl_status jl_fs_write_atomic(const jl_fs *fs, const char *path, const void *data
 /* Creates path as a directory unless it already exists. */
 jl_status jl_fs_ensure_dir(const jl_fs *fs, const char *path, jl_error *err);
 
+/* Deletes dir and everything under it (at most a few levels deep: made for
+ * a world directory this process created, never a user's tree). Returns 0
+ * or the first errno value; goes on past failures. */
+int jl_fs_remove_tree(const jl_fs *fs, const char *dir, jl_arena *scratch);
+
 /* True for the name of a temporary file jl_fs_write_atomic may leave behind
  * (ends in ".tmp"). */
 bool jl_fs_is_temp_name(const char *name);
 
-/* The suffix jl_fs_write_atomic appends to make the temporary's path. */
+/* The suffix of a temporary's name (see the file comment). */
 #define JL_FS_TEMP_SUFFIX ".tmp"
+
+/* Writes "<path>.<pid>-<n><suffix>" into out with n from a process-wide
+ * counter, for a name no other process or earlier call uses. false if it
+ * does not fit. */
+bool jl_fs_unique_name(char *out, size_t out_size, const char *path, const char *suffix);
 
 /* Joins dir and name with one '/' into out (NUL-terminated). Returns false
  * (and writes an empty string) if it does not fit in out_size. */

@@ -31,4 +31,15 @@ uint64_t jl_platform_entropy64(void);
 /* Monotonic clock in nanoseconds, for benchmarks and progress reports. */
 uint64_t jl_platform_now_ns(void);
 
+/* This process's ID (in wasm: Node's process.pid, 0 in a browser), for lock
+ * files and unique temporary names. */
+uint32_t jl_platform_pid(void);
+
+/* False only if no process with ID pid runs on this machine (a lock left by
+ * a dead process). True when it cannot be told, e.g. in a browser. */
+bool jl_platform_pid_alive(uint32_t pid);
+
+/* Waits about ms milliseconds (a lock held by another writer). */
+void jl_platform_sleep_ms(uint32_t ms);
+
 #endif

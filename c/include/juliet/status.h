@@ -23,6 +23,8 @@ typedef enum jl_status {
     JL_ERR_READ_ONLY,        /* the entity came from a newer format and is never rewritten */
     JL_ERR_INVARIANT,        /* the manager's invariants do not hold (a bug, reported as data) */
     JL_ERR_CORRUPT,          /* an encoded snapshot is damaged, hostile or from a newer version */
+    JL_ERR_LOCKED,           /* another process holds the world's lock (or left it behind) */
+    JL_ERR_EXISTS,           /* the directory a new world goes into is not empty */
     JL_STATUS_COUNT
 } jl_status;
 

@@ -12,10 +12,15 @@
  * recorded as a diagnostic `path:line:col: message`; loading goes on with
  * the next file. A second file with an ID already loaded is rejected naming
  * both paths; a file whose name is not its decimal ID is rejected. Files
- * that failed are remembered: save never rewrites or deletes them. Leftover
- * `*.jasset.tmp` files of an interrupted save are ignored and deleted.
+ * that failed are remembered: save never rewrites or deletes them. A FIFO,
+ * socket or device is reported and never opened; a file larger than
+ * JL_ARCHIVE_FILE_MAX is reported without being read. Leftover `*.tmp`
+ * files of an interrupted save are ignored, and deleted when the loader can
+ * take the world's lock at once (world_lock.h): then no save is running.
  *
- * Saving (jl_world_save), in this order, touching nothing else:
+ * Saving (jl_world_save), in this order, touching nothing else, while
+ * holding the world's lock (world_lock.h; taken only if there is something
+ * to write or delete, waiting up to jl_world_desc.lock_wait_ms):
  *  1. deletions: for each ID removed since the last save (the manager's
  *     pending_deletions), delete `Entities/<id>.jasset` unless an entity with
  *     that ID is alive again (undo) or its file failed to load;
@@ -25,8 +30,9 @@
  *  4. the directories are fsynced once.
  * A failed delete stays pending; a failed write leaves the old file intact
  * and the entity dirty; the save goes on with the other files and returns
- * the first error, naming its file. Saving an unchanged world writes zero
- * files. Loading, jl_world_mark_all_dirty, saving reproduces every file of
+ * the first error, naming its file. If the lock cannot be had, nothing is
+ * written and everything stays pending (JL_ERR_LOCKED naming the holder's
+ * pid). Saving an unchanged world writes zero files. Loading, jl_world_mark_all_dirty, saving reproduces every file of
  * a canonical world byte for byte.
  *
  * Dirty state (spec 6.3): created -> dirty; loaded -> clean; any mutation
@@ -106,7 +112,8 @@ typedef struct jl_world_desc {
     uint32_t capacity;      /* entities; default JL_DEFAULT_CAPACITY */
     uint32_t id_tag;        /* high half of minted IDs; default random */
     const jl_fs *fs;        /* file system; default jl_fs_native() */
-    bool keep_temp_files;   /* load leaves *.jasset.tmp alone (validate) */
+    bool keep_temp_files;   /* load leaves *.tmp alone and never locks (validate) */
+    uint32_t lock_wait_ms;  /* how long save waits for another writer; default 2000 */
 } jl_world_desc;
 
 /* Per class (and total) figures of the last load, for `juliet stats`. */
@@ -154,6 +161,7 @@ typedef struct jl_world {
     bool settings_failed;     /* WorldSettings.jasset failed to load: never rewritten */
     bool initialized;
     bool keep_temp_files;
+    uint32_t lock_wait_ms;
     const jl_fs *fs;
 
     jl_arena scratch;     /* one file at a time while loading or saving */
@@ -212,6 +220,16 @@ jl_status jl_world_load_settings_text(jl_world *world, const char *path, const c
 /* SaveWorld (see the file comment). report may be NULL. JL_OK, or the status
  * of the first failure (also in report->error). */
 jl_status jl_world_save(jl_world *world, const char *dir, jl_save_report *report);
+
+/* Saves a world that has no directory yet (a new, generated or unshared
+ * world) into dir, all or nothing: the files are written into a new
+ * temporary sibling directory `.<name>.<pid>-<n>.new`, which is renamed to
+ * dir only once every file is written and synced. dir must not exist or be
+ * an empty directory: JL_ERR_EXISTS (nothing written) if it holds anything,
+ * since merging into a world would overwrite its files. On any failure the
+ * temporary directory is removed and dir is untouched. The report names
+ * paths under dir. */
+jl_status jl_world_save_new(jl_world *world, const char *dir, jl_save_report *report);
 
 /* ProcessPendingDeletions: step 1 of save on its own (deletes files of
  * removed entities under dir, keeps the failed ones pending). */
