@@ -54,4 +54,8 @@ uint32_t jl_cli_print_diagnostics(void *stream, const jl_world *world);
 /* Parses a decimal unsigned number that fits in max; false otherwise. */
 bool jl_cli_parse_u64(const char *text, uint64_t max, uint64_t *out);
 
+/* 0 if dir may receive a new world (jl_world_check_new_dir), else prints
+ * why and returns the exit status (JL_CLI_USAGE). */
+int jl_cli_check_new_dir(const char *command, const char *dir);
+
 #endif

@@ -147,8 +147,9 @@ static const char unshare_usage[] =
     "Writes the world held by a link from `juliet share` (or the inspector)\n"
     "into DIR as .jasset files. LINK-OR-FRAGMENT is the whole link, or the\n"
     "text after its '#', or - to read either from standard input (links\n"
-    "longer than the system's argument limit). DIR must not exist, be empty,\n"
-    "or hold a world without entities; it is never merged into.\n"
+    "longer than the system's argument limit). DIR must not exist or be\n"
+    "empty: a world is never merged into. The world is written beside DIR\n"
+    "and renamed into place, so DIR holds all of it or nothing.\n"
     "Entities marked read-only (made by a newer version) are kept in the\n"
     "link but, as always, never written.\n";
 
@@ -232,33 +233,6 @@ static bool inflate_raw(jl_arena *arena, const uint8_t *in, size_t size, uint8_t
     return ok;
 }
 
-/* 0 if dir may receive the world, else prints why and returns the exit code. */
-static int check_target(const char *dir)
-{
-    const jl_fs *fs = jl_fs_native();
-    jl_arena scratch;
-    if (jl_arena_init(&scratch, 1u << 20) != JL_OK) return jl_cli_fail("unshare", "out of memory");
-    jl_fs_entry *entries;
-    uint32_t count;
-    int code = fs->list_dir(fs, dir, &scratch, &entries, &count);
-    jl_arena_release(&scratch);
-    if (code == ENOENT) return 0;
-    if (code) return jl_cli_fail("unshare", "cannot read %s: %s", dir, strerror(code));
-    if (count == 0) return 0;
-    jl_world probe;
-    if (open_world(&probe, true) != JL_OK) return jl_cli_fail("unshare", "cannot create a world");
-    jl_world_load(&probe, dir);
-    uint32_t entities = jl_world_count(&probe), problems = jl_world_diagnostic_count(&probe);
-    jl_world_shutdown(&probe);
-    if (entities || problems) {
-        fprintf(stderr, "juliet unshare: %s already holds a world (%u entities, %u problems): "
-                        "choose a new or empty directory\n",
-                dir, entities, problems);
-        return JL_CLI_USAGE;
-    }
-    return 0;
-}
-
 static int unshare_run(int argc, char **argv)
 {
     if (jl_cli_wants_help(argc, argv, unshare_usage)) return JL_CLI_OK;
@@ -270,7 +244,7 @@ static int unshare_run(int argc, char **argv)
         else return jl_cli_fail("unshare", "unexpected argument '%s'", argv[i]);
     }
     if (!link || !dir) return jl_cli_fail("unshare", "expected a link (or fragment, or -) and a directory");
-    int code = check_target(dir);
+    int code = jl_cli_check_new_dir("unshare", dir);
     if (code) return code;
 
     jl_arena arena;
@@ -314,7 +288,7 @@ static int unshare_run(int argc, char **argv)
         } else {
             jl_save_report report;
             memset(&report, 0, sizeof report);
-            jl_status s = jl_world_save(&world, dir, &report);
+            jl_status s = jl_world_save_new(&world, dir, &report);
             if (s != JL_OK) {
                 jl_cli_print_error(stderr, &report.error);
                 fprintf(stderr, "juliet unshare: the save into %s failed\n", dir);

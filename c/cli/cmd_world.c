@@ -207,8 +207,9 @@ JL_CLI_COMMAND(fmt_command, "fmt", fmt_run, "rewrite a world's files in canonica
 static const char gen_usage[] =
     "usage: juliet gen DIR --count N [--seed S]\n\n"
     "Writes a synthetic world of N entities (all classes, parent references,\n"
-    "settings) into DIR, which must not hold a world yet. The same N and S\n"
-    "(default 1) give the same files, IDs included, on every machine.\n";
+    "settings) into DIR, which must not exist or be empty (it is written\n"
+    "beside DIR and renamed into place: all of it or nothing). The same N\n"
+    "and S (default 1) give the same files, IDs included, on every machine.\n";
 
 static int gen_run(int argc, char **argv)
 {
@@ -242,20 +243,8 @@ static int gen_run(int argc, char **argv)
     if (!dir) return jl_cli_fail("gen", "expected a directory");
     if (!have_count) return jl_cli_fail("gen", "--count N is required");
 
-    /* Never mix generated entities into an existing world. */
-    jl_arena scratch;
-    if (jl_arena_init(&scratch, (size_t)256 << 20) != JL_OK) return jl_cli_fail("gen", "out of memory");
-    char entities_dir[JL_ERROR_PATH_MAX];
-    jl_fs_entry *entries;
-    uint32_t n = 0;
-    const jl_fs *fs = jl_fs_native();
-    bool occupied = false;
-    if (jl_fs_join(entities_dir, sizeof entities_dir, dir, "Entities") &&
-        fs->list_dir(fs, entities_dir, &scratch, &entries, &n) == 0)
-        for (uint32_t i = 0; i < n; i++)
-            if (strstr(entries[i].name, ".jasset")) occupied = true;
-    jl_arena_release(&scratch);
-    if (occupied) return jl_cli_fail("gen", "'%s' already holds a world", dir);
+    int code = jl_cli_check_new_dir("gen", dir);
+    if (code) return code;
 
     jl_world world;
     jl_world_desc desc = {.capacity = (uint32_t)count > JL_DEFAULT_CAPACITY ? (uint32_t)count : 0,
@@ -268,7 +257,7 @@ static int gen_run(int argc, char **argv)
         return jl_cli_fail("gen", "cannot generate %llu entities: %s", (unsigned long long)count, jl_status_name(s));
     }
     jl_save_report report;
-    s = jl_world_save(&world, dir, &report);
+    s = jl_world_save_new(&world, dir, &report);
     int result = JL_CLI_OK;
     if (s != JL_OK) {
         jl_cli_print_error(stderr, &report.error);

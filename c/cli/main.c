@@ -64,6 +64,19 @@ bool jl_cli_parse_u64(const char *text, uint64_t max, uint64_t *out)
     return true;
 }
 
+int jl_cli_check_new_dir(const char *command, const char *dir)
+{
+    jl_arena scratch;
+    if (jl_arena_init(&scratch, (size_t)64 << 20) != JL_OK) return jl_cli_fail(command, "out of memory");
+    jl_error err = {0};
+    jl_status s = jl_world_check_new_dir(jl_fs_native(), dir, &scratch, &err);
+    jl_arena_release(&scratch);
+    if (s == JL_OK) return 0;
+    fprintf(stderr, "juliet %s: ", command);
+    jl_cli_print_error(stderr, &err);
+    return JL_CLI_USAGE;
+}
+
 static void print_help(void)
 {
     printf("usage: juliet COMMAND [ARGS...]\n\n"

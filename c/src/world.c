@@ -868,6 +868,24 @@ static jl_status fail_new(jl_save_report *r, jl_status status, const char *dir, 
     return status;
 }
 
+jl_status jl_world_check_new_dir(const jl_fs *fs, const char *dir, jl_arena *scratch, jl_error *err)
+{
+    const size_t mark = scratch->used;
+    jl_fs_entry *entries;
+    uint32_t count = 0;
+    int code = fs->list_dir(fs, dir, scratch, &entries, &count);
+    bool holds_world = false;
+    for (uint32_t i = 0; code == 0 && i < count; i++)
+        if (strcmp(entries[i].name, "WorldSettings.jasset") == 0 || strcmp(entries[i].name, "Entities") == 0)
+            holds_world = true;
+    jl_arena_pop_to(scratch, mark);
+    if (code == ENOENT || (code == 0 && count == 0)) return JL_OK;
+    if (code) return jl_fs_error(err, dir, "list_dir", code);
+    return jl_error_set(err, JL_ERR_EXISTS, dir, 0, 0, "%s",
+                        holds_world ? "already holds a world: a new world is never merged into another"
+                                    : "is not empty: a new world goes into a new or empty directory");
+}
+
 jl_status jl_world_save_new(jl_world *w, const char *dir, jl_save_report *report)
 {
     jl_save_report local;
@@ -877,25 +895,13 @@ jl_status jl_world_save_new(jl_world *w, const char *dir, jl_save_report *report
     const jl_fs *fs = w->fs;
 
     /* Never merged into anything: another world's files would be overwritten. */
-    const size_t mark = w->scratch.used;
-    jl_fs_entry *entries;
-    uint32_t count = 0;
-    int code = fs->list_dir(fs, dir, &w->scratch, &entries, &count);
-    bool holds_world = false;
-    for (uint32_t i = 0; code == 0 && i < count; i++)
-        if (strcmp(entries[i].name, "WorldSettings.jasset") == 0 || strcmp(entries[i].name, "Entities") == 0)
-            holds_world = true;
-    jl_arena_pop_to(&w->scratch, mark);
-    if (code == 0 && count > 0)
-        return fail_new(r, JL_ERR_EXISTS, dir,
-                        holds_world ? "already holds a world: a new world is never merged into another"
-                                    : "is not empty: a new world goes into a new or empty directory");
-    if (code && code != ENOENT) {
-        jl_error e;
-        jl_status s = jl_fs_error(&e, dir, "list_dir", code);
-        report_failure(r, &e);
-        return s;
+    jl_error check;
+    jl_status checked = jl_world_check_new_dir(fs, dir, &w->scratch, &check);
+    if (checked != JL_OK) {
+        report_failure(r, &check);
+        return checked;
     }
+    int code;
 
     /* Everything is written into a sibling first, then renamed into place. */
     char parent[JL_ERROR_PATH_MAX], name[256], base[JL_ERROR_PATH_MAX], temp[JL_ERROR_PATH_MAX];

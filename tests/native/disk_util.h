@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 /* dir + "/" + name into out; false (out truncated) if it does not fit. */
@@ -215,6 +216,21 @@ static inline bool du_find_cli(char *out, size_t size)
         *slash = '\0';
     }
     return du_join(out, size, self, "juliet") && access(out, X_OK) == 0;
+}
+
+/* Runs `cli ARGS` (a shell command line: quote what needs it) with stdout
+ * and stderr into out (NUL-terminated, cut at size); returns the exit
+ * status, -1 if it did not exit normally. */
+static inline int du_run_cli(const char *cli, const char *args, char *out, size_t size)
+{
+    char command[4096];
+    snprintf(command, sizeof command, "%s %s 2>&1", cli, args);
+    FILE *p = popen(command, "r");
+    if (!p) return -1;
+    size_t n = fread(out, 1, size - 1, p);
+    out[n] = '\0';
+    int status = pclose(p);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
 #endif

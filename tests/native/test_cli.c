@@ -5,8 +5,6 @@
  * test cannot start processes. */
 #include "persist_util.h"
 
-#include <sys/wait.h>
-
 #include "test.h"
 
 static char juliet[1024];
@@ -15,17 +13,7 @@ static char dir[256], dir2[256];
 
 /* Runs `juliet ARGS` with stdout and stderr in `output`; returns the exit
  * status (-1 if it did not exit normally). */
-static int run(const char *args)
-{
-    char command[4096];
-    snprintf(command, sizeof command, "%s %s 2>&1", juliet, args);
-    FILE *p = popen(command, "r");
-    if (!p) return -1;
-    size_t n = fread(output, 1, sizeof output - 1, p);
-    output[n] = '\0';
-    int status = pclose(p);
-    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
+static int run(const char *args) { return du_run_cli(juliet, args, output, sizeof output); }
 
 static bool copy_of(const char *source)
 {

@@ -231,6 +231,11 @@ jl_status jl_world_save(jl_world *world, const char *dir, jl_save_report *report
  * paths under dir. */
 jl_status jl_world_save_new(jl_world *world, const char *dir, jl_save_report *report);
 
+/* JL_OK if dir may receive a new world (it does not exist or is empty);
+ * JL_ERR_EXISTS with err saying whether it holds a world, or the listing's
+ * error. For a tool to refuse early, before it builds the world. */
+jl_status jl_world_check_new_dir(const jl_fs *fs, const char *dir, jl_arena *scratch, jl_error *err);
+
 /* ProcessPendingDeletions: step 1 of save on its own (deletes files of
  * removed entities under dir, keeps the failed ones pending). */
 jl_status jl_world_process_pending_deletions(jl_world *world, const char *dir,

@@ -1,0 +1,543 @@
+/* test_writers.c - what protects a world from other writers and hostile
+ * trees: the world lock (world_lock.h), exclusive temporaries that never
+ * follow a link, new worlds written all or nothing (jl_world_save_new), and
+ * files that must never be opened or read whole.
+ *
+ * The tests with two processes use fork(): under Emscripten they report a
+ * skip (the same engine code runs natively). */
+#define _GNU_SOURCE
+#include "disk_util.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "fs_probe.h"
+#include "juliet/platform.h"
+#include "juliet/world.h"
+#include "juliet/world_gen.h"
+#include "juliet/world_lock.h"
+#include "test.h"
+
+#define SAMPLE JULIET_ASSETS_DIR "/sample_world"
+
+/* A copy of the sample world in a fresh temporary directory. */
+static bool sample_copy(char *root, size_t root_size, char *dir, size_t dir_size, const char *label)
+{
+    return du_make_temp_dir(root, root_size, label) && du_join(dir, dir_size, root, "world") &&
+           du_copy_tree(SAMPLE, dir);
+}
+
+/* The path of the first entity file of dir, and its ID. */
+static bool first_entity(const char *dir, char *path, size_t size, uint64_t *id)
+{
+    char entities[700];
+    du_join(entities, sizeof entities, dir, "Entities");
+    size_t n;
+    char **names = du_list(entities, &n);
+    bool ok = names && n > 0 && du_join(path, size, entities, names[0]);
+    if (ok) *id = strtoull(names[0], NULL, 10);
+    du_free_names(names, n);
+    return ok;
+}
+
+static bool write_lock(const char *dir, const char *content)
+{
+    char path[700];
+    du_join(path, sizeof path, dir, JL_WORLD_LOCK_NAME);
+    return du_write(path, content, strlen(content));
+}
+
+/* A pid no process has: a child that has exited and been reaped. */
+static pid_t dead_pid(void)
+{
+#ifdef __EMSCRIPTEN__
+    return 0;
+#else
+    pid_t pid = fork();
+    if (pid == 0) _exit(0);
+    waitpid(pid, NULL, 0);
+    return pid;
+#endif
+}
+
+TEST(save_fails_with_the_pid_of_a_running_lock_holder_and_writes_nothing)
+{
+    char root[512], dir[600], path[800], lock_text[32];
+    uint64_t id;
+    CHECK(sample_copy(root, sizeof root, dir, sizeof dir, "locked"));
+    CHECK(first_entity(dir, path, sizeof path, &id));
+    size_t before_size;
+    char *before = du_read(path, &before_size);
+    /* This very process holds it: certainly running. */
+    snprintf(lock_text, sizeof lock_text, "%u\n", (unsigned)getpid());
+    bool ok = before && write_lock(dir, lock_text);
+
+    jl_world w;
+    jl_world_desc d = {.capacity = 256, .lock_wait_ms = 60};
+    ok = ok && jl_world_init(&w, &d) == JL_OK && jl_world_load(&w, dir) == JL_OK;
+    ok = ok && jl_world_set_field(&w, id, "position", "1 2 3", 5, NULL) == JL_OK;
+    jl_save_report report;
+    char expected[64];
+    snprintf(expected, sizeof expected, "world is locked by pid %u", (unsigned)getpid());
+    ok = ok && jl_world_save(&w, dir, &report) == JL_ERR_LOCKED && report.error.status == JL_ERR_LOCKED &&
+         strstr(report.error.message, expected) && strstr(report.error.path, JL_WORLD_LOCK_NAME) &&
+         report.written_count == 0;
+    if (!ok) fprintf(stderr, "report: %s: %s\n", report.error.path, report.error.message);
+    size_t after_size;
+    char *after = du_read(path, &after_size);
+    ok = ok && after && after_size == before_size && memcmp(after, before, before_size) == 0;
+    ok = ok && jl_world_find(&w, id)->is_dirty; /* still pending */
+
+    /* Once the holder is done, the same save goes through. */
+    char lock_path[700];
+    du_join(lock_path, sizeof lock_path, dir, JL_WORLD_LOCK_NAME);
+    ok = ok && unlink(lock_path) == 0 && jl_world_save(&w, dir, &report) == JL_OK && report.written_count == 1 &&
+         !du_exists(lock_path);
+    jl_world_shutdown(&w);
+    free(before);
+    free(after);
+    du_remove_tree(root);
+    CHECK(ok);
+}
+
+TEST(stale_lock_is_reported_and_never_broken)
+{
+    char root[512], dir[600], path[800], lock_path[700], lock_text[32];
+    uint64_t id;
+    CHECK(sample_copy(root, sizeof root, dir, sizeof dir, "stale"));
+    CHECK(first_entity(dir, path, sizeof path, &id));
+    pid_t gone = dead_pid();
+    if (gone == 0) {
+        printf("skipped: no fork() in wasm\n");
+        du_remove_tree(root);
+        return;
+    }
+    snprintf(lock_text, sizeof lock_text, "%u\n", (unsigned)gone);
+    bool ok = write_lock(dir, lock_text);
+    du_join(lock_path, sizeof lock_path, dir, JL_WORLD_LOCK_NAME);
+
+    jl_world w;
+    jl_world_desc d = {.capacity = 256, .lock_wait_ms = 60};
+    ok = ok && jl_world_init(&w, &d) == JL_OK && jl_world_load(&w, dir) == JL_OK;
+    ok = ok && jl_world_remove(&w, id) == JL_OK;
+    jl_save_report report;
+    ok = ok && jl_world_save(&w, dir, &report) == JL_ERR_LOCKED &&
+         strstr(report.error.message, "no longer running") && strstr(report.error.message, "delete this file");
+    if (!ok) fprintf(stderr, "report: %s\n", report.error.message);
+    /* Nothing deleted, and the lock is as it was. */
+    size_t size = 0;
+    char *text = du_read(lock_path, &size);
+    ok = ok && du_exists(path) && text && size == strlen(lock_text) && memcmp(text, lock_text, size) == 0;
+    free(text);
+    jl_world_shutdown(&w);
+    du_remove_tree(root);
+    CHECK(ok);
+}
+
+TEST(save_waits_for_a_holder_that_finishes_soon)
+{
+#ifdef __EMSCRIPTEN__
+    printf("skipped: no fork() in wasm\n");
+#else
+    char root[512], dir[600], path[800];
+    uint64_t id;
+    CHECK(sample_copy(root, sizeof root, dir, sizeof dir, "waits"));
+    CHECK(first_entity(dir, path, sizeof path, &id));
+    jl_world w;
+    jl_world_desc d = {.capacity = 256, .lock_wait_ms = 3000};
+    bool ok = jl_world_init(&w, &d) == JL_OK && jl_world_load(&w, dir) == JL_OK &&
+              jl_world_set_field(&w, id, "position", "4 5 6", 5, NULL) == JL_OK;
+    int ready[2];
+    ok = ok && pipe(ready) == 0;
+    fflush(stdout);
+    pid_t child = fork();
+    if (child == 0) {
+        /* Another writer: holds the lock for 300 ms. */
+        jl_arena scratch;
+        jl_world_lock lock;
+        if (jl_arena_init(&scratch, 1 << 20) != JL_OK ||
+            jl_world_lock_acquire(&lock, jl_fs_native(), dir, 0, &scratch, NULL) != JL_OK)
+            _exit(1);
+        if (write(ready[1], "x", 1) != 1) _exit(2);
+        usleep(300 * 1000);
+        jl_world_lock_release(&lock, jl_fs_native());
+        _exit(0);
+    }
+    char c;
+    ok = ok && child > 0 && read(ready[0], &c, 1) == 1;
+    uint64_t start = jl_platform_now_ns();
+    jl_save_report report;
+    ok = ok && jl_world_save(&w, dir, &report) == JL_OK && report.written_count == 1;
+    double waited_ms = (double)(jl_platform_now_ns() - start) / 1e6;
+    int status = 1;
+    ok = ok && waitpid(child, &status, 0) == child && WIFEXITED(status) && WEXITSTATUS(status) == 0;
+    printf("waited %.0f ms for the other writer\n", waited_ms);
+    ok = ok && waited_ms >= 100; /* it did wait rather than write beside the holder */
+    jl_world_shutdown(&w);
+    du_remove_tree(root);
+    CHECK(ok);
+#endif
+}
+
+TEST(load_leaves_temporaries_alone_while_a_writer_holds_the_lock)
+{
+    char root[512], dir[600], entities[700], temp[800], lock_text[32];
+    CHECK(sample_copy(root, sizeof root, dir, sizeof dir, "busy"));
+    du_join(entities, sizeof entities, dir, "Entities");
+    du_join(temp, sizeof temp, entities, "12345.jasset.999-1.tmp");
+    snprintf(lock_text, sizeof lock_text, "%u\n", (unsigned)getpid());
+    bool ok = du_write(temp, "half a fi", 9) && write_lock(dir, lock_text);
+    for (int locked = 1; locked >= 0 && ok; locked--) {
+        jl_world w;
+        jl_world_desc d = {.capacity = 256};
+        ok = jl_world_init(&w, &d) == JL_OK && jl_world_load(&w, dir) == JL_OK &&
+             jl_world_diagnostic_count(&w) == 0;
+        /* While the lock is held the temporary may be a running save's. */
+        ok = ok && du_exists(temp) == (locked == 1);
+        jl_world_shutdown(&w);
+        char lock_path[700];
+        du_join(lock_path, sizeof lock_path, dir, JL_WORLD_LOCK_NAME);
+        if (locked) ok = ok && unlink(lock_path) == 0;
+        else ok = ok && !du_exists(lock_path); /* the load let its own lock go */
+    }
+    du_remove_tree(root);
+    CHECK(ok);
+}
+
+/* A tree may carry symlinks named like temporaries (git stores links): a
+ * save never writes through one, to a file outside the world or inside. */
+TEST(save_never_writes_through_a_symlink_named_like_a_temporary)
+{
+    char root[512], dir[600], path[800], victim[700], link_path[900];
+    uint64_t id;
+    CHECK(sample_copy(root, sizeof root, dir, sizeof dir, "links"));
+    CHECK(first_entity(dir, path, sizeof path, &id));
+    du_join(victim, sizeof victim, root, "outside.txt");
+    bool ok = du_write(victim, "precious\n", 9);
+    /* The old fixed name, and the next unique names this process would try. */
+    snprintf(link_path, sizeof link_path, "%s.tmp", path);
+    ok = ok && symlink(victim, link_path) == 0;
+    /* The counter's current value, then links at the next 8 names. */
+    char name[900];
+    ok = ok && jl_fs_unique_name(name, sizeof name, path, ".tmp");
+    unsigned counter = (unsigned)strtoul(strrchr(name, '-') + 1, NULL, 10);
+    for (unsigned n = counter + 1; n <= counter + 8 && ok; n++) {
+        snprintf(name, sizeof name, "%s.%u-%u.tmp", path, (unsigned)getpid(), n);
+        ok = symlink(victim, name) == 0;
+    }
+    du_join(link_path, sizeof link_path, dir, "WorldSettings.jasset.tmp");
+    ok = ok && symlink(victim, link_path) == 0;
+
+    jl_world w;
+    jl_world_desc d = {.capacity = 256, .keep_temp_files = true};
+    ok = ok && jl_world_init(&w, &d) == JL_OK && jl_world_load(&w, dir) == JL_OK;
+    jl_world_mark_all_dirty(&w);
+    jl_save_report report;
+    ok = ok && jl_world_save(&w, dir, &report) == JL_OK;
+    if (!ok) fprintf(stderr, "save: %s: %s\n", report.error.path, report.error.message);
+    size_t size;
+    char *text = du_read(victim, &size);
+    ok = ok && text && size == 9 && memcmp(text, "precious\n", 9) == 0;
+    free(text);
+    /* The entity file is a regular file with the entity in it. */
+    struct stat st;
+    ok = ok && lstat(path, &st) == 0 && S_ISREG(st.st_mode);
+    jl_world_shutdown(&w);
+    du_remove_tree(root);
+    CHECK(ok);
+}
+
+/* ---- two writers ---- */
+
+#ifndef __EMSCRIPTEN__
+/* The file system of one writer process: every write is slowed down so the
+ * other writer's steps fall in between, and at the end of each save (the
+ * directory sync, lock still held) every file it renamed into place must
+ * still hold its bytes. */
+typedef struct writer_fs {
+    probe_fs probe;
+    uint32_t seed;
+    char position[96];     /* the position line this save writes everywhere */
+    uint32_t landed_wrong; /* files that did not hold it at the end of a save */
+} writer_fs;
+
+static writer_fs writer;
+
+static int writer_write(const jl_fs *fs, intptr_t handle, const void *data, size_t size)
+{
+    writer.seed = writer.seed * 1103515245u + 12345u;
+    if ((writer.seed >> 16) % 4 == 0) usleep((writer.seed >> 8) % 2000);
+    return probe_write(fs, handle, data, size);
+}
+
+/* Syncing Entities/ ends a save's writes, with the lock still held: every
+ * entity file must hold this save's position now. */
+static int writer_sync_dir(const jl_fs *fs, const char *path)
+{
+    if (du_ends_with(path, "/Entities")) {
+        size_t n;
+        char **names = du_list(path, &n);
+        for (size_t i = 0; i < n; i++) {
+            char file[900];
+            size_t size;
+            du_join(file, sizeof file, path, names[i]);
+            char *text = du_ends_with(names[i], ".jasset") ? du_read(file, &size) : NULL;
+            if (du_ends_with(names[i], ".jasset") && !(text && strstr(text, writer.position))) writer.landed_wrong++;
+            free(text);
+        }
+        du_free_names(names, n);
+    }
+    return probe_sync_dir(fs, path);
+}
+#endif
+
+/* Two processes save the same world over and over, each its own values.
+ * Before the lock and the unique temporaries, a save could report success
+ * while the other's temporary landed, or leave a 0-byte file. */
+TEST(two_writer_processes_leave_every_file_whole_and_every_save_landed)
+{
+#ifdef __EMSCRIPTEN__
+    printf("skipped: no fork() in wasm\n");
+#else
+    char root[512], dir[600];
+    CHECK(sample_copy(root, sizeof root, dir, sizeof dir, "writers"));
+    enum { WRITERS = 2, SAVES = 25 };
+    pid_t pids[WRITERS];
+    fflush(stdout);
+    for (int k = 0; k < WRITERS; k++) {
+        pids[k] = fork();
+        if (pids[k] != 0) continue;
+        /* A writer: load, set every entity's position to its own value,
+         * save; check, while the lock is still held, that what it wrote is
+         * what the files hold. Exit status: saves that failed or did not land. */
+        probe_init(&writer.probe);
+        writer.probe.table.write = writer_write;
+        writer.probe.table.sync_dir = writer_sync_dir;
+        writer.seed = (uint32_t)getpid();
+        int bad = 0, locked = 0;
+        for (int i = 0; i < SAVES; i++) {
+            jl_world w;
+            jl_world_desc d = {.capacity = 256, .fs = &writer.probe.table, .lock_wait_ms = 10000};
+            if (jl_world_init(&w, &d) != JL_OK || jl_world_load(&w, dir) != JL_OK) {
+                bad++;
+                continue;
+            }
+            char value[64];
+            int n = snprintf(value, sizeof value, "%d %d 0", k + 1, i);
+            snprintf(writer.position, sizeof writer.position, "; position\n%s\n", value);
+            for (jl_entity *e = jl_entities_first(&w.manager); e; e = jl_entities_next(&w.manager, e))
+                jl_world_set_field(&w, e->id, "position", value, (size_t)n, NULL);
+            jl_save_report report;
+            jl_status s = jl_world_save(&w, dir, &report);
+            if (s == JL_ERR_LOCKED) locked++;
+            else if (s != JL_OK) bad++;
+            jl_world_shutdown(&w);
+        }
+        if (locked || writer.landed_wrong)
+            fprintf(stderr, "writer %d: %d saves found the world locked, %u files did not hold what was saved\n", k,
+                    locked, writer.landed_wrong);
+        bad += (int)writer.landed_wrong;
+        _exit(bad > 100 ? 100 : bad);
+    }
+    bool ok = true;
+    for (int k = 0; k < WRITERS; k++) {
+        int status = 0;
+        ok = ok && waitpid(pids[k], &status, 0) == pids[k] && WIFEXITED(status) && WEXITSTATUS(status) == 0;
+        if (!ok) fprintf(stderr, "writer %d ended with status 0x%x\n", k, status);
+    }
+    /* Every file whole, the world loads clean, all positions from one save
+     * of one writer: saves never interleave. */
+    jl_world w;
+    jl_world_desc d = {.capacity = 256};
+    ok = ok && jl_world_init(&w, &d) == JL_OK && jl_world_load(&w, dir) == JL_OK &&
+         jl_world_diagnostic_count(&w) == 0 && jl_world_count(&w) > 1;
+    char first[80] = "", value[80];
+    for (jl_entity *e = jl_entities_first(&w.manager); ok && e; e = jl_entities_next(&w.manager, e)) {
+        ok = jl_world_get_field(&w, e->id, "position", value, NULL) == JL_OK;
+        if (!first[0]) memcpy(first, value, sizeof value);
+        else if (strcmp(first, value) != 0) {
+            fprintf(stderr, "files from two saves: %s and %s\n", first, value);
+            ok = false;
+        }
+    }
+    printf("%d writers x %d saves; the world holds the save \"%s\"\n", WRITERS, SAVES, first);
+    jl_world_shutdown(&w);
+    char entities[700];
+    du_join(entities, sizeof entities, dir, "Entities");
+    ok = ok && du_count_suffix(entities, ".tmp") == 0;
+    du_remove_tree(root);
+    CHECK(ok);
+#endif
+}
+
+/* ---- new worlds: never merged, all or nothing ---- */
+
+/* Entries of a directory, or -1. */
+static int entry_count(const char *dir)
+{
+    size_t n;
+    char **names = du_list(dir, &n);
+    if (!names) return -1;
+    du_free_names(names, n);
+    return (int)n;
+}
+
+/* A directory holding a world with a settings file from a newer version. */
+static bool newer_world(char *root, size_t root_size, char *dir, size_t dir_size, char *settings, size_t size)
+{
+    static const char newer[] = "; version\n99\n; gravity\n0 -1 0\n";
+    return du_make_temp_dir(root, root_size, "newer") && du_join(dir, dir_size, root, "world") &&
+           mkdir(dir, 0755) == 0 && du_join(settings, size, dir, "WorldSettings.jasset") &&
+           du_write(settings, newer, sizeof newer - 1);
+}
+
+static bool generated(jl_world *w, uint32_t count)
+{
+    jl_world_desc d = {.capacity = 1024, .id_tag = 7};
+    return jl_world_init(w, &d) == JL_OK && jl_world_generate(w, count, 1) == JL_OK;
+}
+
+TEST(new_world_is_never_merged_into_a_directory_holding_one)
+{
+    char root[512], dir[600], settings[700];
+    CHECK(newer_world(root, sizeof root, dir, sizeof dir, settings, sizeof settings));
+    size_t before_size;
+    char *before = du_read(settings, &before_size);
+    jl_world w;
+    bool ok = before && generated(&w, 20);
+    jl_save_report report;
+    ok = ok && jl_world_save_new(&w, dir, &report) == JL_ERR_EXISTS && report.written_count == 0 &&
+         strstr(report.error.message, "already holds a world");
+    size_t after_size;
+    char *after = du_read(settings, &after_size);
+    ok = ok && after && after_size == before_size && memcmp(after, before, before_size) == 0 && entry_count(root) == 1;
+    /* An empty directory is fine, and then holds the whole world. */
+    char empty[700];
+    du_join(empty, sizeof empty, root, "empty");
+    ok = ok && mkdir(empty, 0755) == 0 && jl_world_save_new(&w, empty, &report) == JL_OK &&
+         report.written_count == 21 && strncmp(report.written[0], empty, strlen(empty)) == 0;
+    jl_world_shutdown(&w);
+    free(before);
+    free(after);
+    du_remove_tree(root);
+    CHECK(ok);
+}
+
+/* A failure at any step of writing a new world leaves no directory (and no
+ * temporary sibling): never a partial world that validates as complete. */
+TEST(new_world_appears_whole_or_not_at_all)
+{
+    char root[512], dir[600];
+    CHECK(du_make_temp_dir(root, sizeof root, "whole"));
+    du_join(dir, sizeof dir, root, "world");
+    probe_fs probe;
+    probe_init(&probe);
+    jl_world w;
+    bool ok = generated(&w, 30);
+    w.fs = &probe.table;
+    uint32_t faults = 0;
+    for (uint32_t at = 1; ok; at++) {
+        probe_reset(&probe);
+        probe.fail_at = at;
+        probe.fail_code = ENOSPC;
+        probe.skip_sync = true; /* the order of syncs is not what this test checks */
+        jl_save_report report;
+        jl_status s = jl_world_save_new(&w, dir, &report);
+        if (probe.failed == 0) {
+            ok = s == JL_OK && report.written_count == 31 && entry_count(root) == 1;
+            break;
+        }
+        faults++;
+        if (entry_count(root) == 1 && strstr(report.error.message, "sync_dir")) {
+            /* The last step: the world is in place, its parent's sync failed
+             * (reported). It must be whole. */
+            jl_world check;
+            jl_world_desc d = {.capacity = 1024};
+            ok = jl_world_init(&check, &d) == JL_OK && jl_world_load(&check, dir) == JL_OK &&
+                 jl_world_count(&check) == 30;
+            jl_world_shutdown(&check);
+            du_remove_tree(dir);
+            jl_world_mark_all_dirty(&w); /* its files are gone again */
+            continue;
+        }
+        /* Failed: nothing at dir, nothing beside it. */
+        ok = s != JL_OK && report.error.status != JL_OK && !du_exists(dir) && entry_count(root) == 0;
+        if (!ok) fprintf(stderr, "fault at operation %u: status %s, %d entries in %s\n", at, jl_status_name(s),
+                         entry_count(root), root);
+    }
+    printf("%u fault points, each left nothing behind\n", faults);
+    jl_world_shutdown(&w);
+    jl_world check;
+    jl_world_desc d = {.capacity = 1024};
+    ok = ok && faults > 60 && jl_world_init(&check, &d) == JL_OK && jl_world_load(&check, dir) == JL_OK &&
+         jl_world_count(&check) == 30;
+    jl_world_shutdown(&check);
+    du_remove_tree(root);
+    CHECK(ok);
+}
+
+/* ---- files that are never opened or read whole ---- */
+
+TEST(fifo_entity_and_settings_files_are_reported_never_opened)
+{
+#ifdef __EMSCRIPTEN__
+    printf("skipped: no FIFOs in wasm's file system\n");
+#else
+    char root[512], dir[600], fifo[800];
+    CHECK(sample_copy(root, sizeof root, dir, sizeof dir, "fifo"));
+    du_join(fifo, sizeof fifo, dir, "Entities/4294967310.jasset");
+    bool ok = mkfifo(fifo, 0644) == 0;
+    char settings[700];
+    du_join(settings, sizeof settings, dir, "WorldSettings.jasset");
+    ok = ok && unlink(settings) == 0 && mkfifo(settings, 0644) == 0;
+    alarm(20); /* a reader blocked on a FIFO fails the test instead of hanging it */
+    jl_world w;
+    jl_world_desc d = {.capacity = 256};
+    ok = ok && jl_world_init(&w, &d) == JL_OK && jl_world_load(&w, dir) == JL_ERR_IO && jl_world_count(&w) == 36;
+    uint32_t reported = 0;
+    for (uint32_t i = 0; i < jl_world_diagnostic_count(&w); i++) {
+        const jl_error *e = jl_world_diagnostic(&w, i);
+        if (strstr(e->message, "not a regular file") && (strcmp(e->path, fifo) == 0 || strcmp(e->path, settings) == 0))
+            reported++;
+    }
+    ok = ok && reported == 2 && jl_world_diagnostic_count(&w) == 2;
+    /* Settings that failed to load are never written over. */
+    jl_world_mark_all_dirty(&w);
+    ok = ok && jl_world_save(&w, dir, NULL) == JL_OK;
+    struct stat st;
+    ok = ok && lstat(settings, &st) == 0 && S_ISFIFO(st.st_mode);
+    alarm(0);
+    jl_world_shutdown(&w);
+    du_remove_tree(root);
+    CHECK(ok);
+#endif
+}
+
+TEST(huge_file_is_refused_by_its_size_without_being_read)
+{
+    char root[512], dir[600], huge[800];
+    CHECK(sample_copy(root, sizeof root, dir, sizeof dir, "huge"));
+    du_join(huge, sizeof huge, dir, "Entities/4294967311.jasset");
+    /* 1,000 MB that take no disk: a sparse file. */
+    int fd = open(huge, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    bool ok = fd >= 0 && ftruncate(fd, (off_t)1000 << 20) == 0;
+    if (fd >= 0) close(fd);
+    jl_world w;
+    jl_world_desc d = {.capacity = 256};
+    ok = ok && jl_world_init(&w, &d) == JL_OK && jl_world_load(&w, dir) == JL_ERR_PARSE && jl_world_count(&w) == 36;
+    const jl_error *e = jl_world_diagnostic(&w, 0);
+    ok = ok && jl_world_diagnostic_count(&w) == 1 && strcmp(e->path, huge) == 0 && strstr(e->message, "too large");
+    /* Nothing near the file's size was committed to read it. */
+    printf("scratch memory committed by the load: %zu KiB\n", w.scratch.committed / 1024);
+    ok = ok && w.scratch.committed < ((size_t)16 << 20);
+    jl_world_shutdown(&w);
+    du_remove_tree(root);
+    CHECK(ok);
+}
