@@ -187,6 +187,13 @@ function checkString(value, what, max = PATH_MAX) {
   return value;
 }
 
+/** Text for the engine: a string, or a file's bytes kept exactly. */
+function checkText(text) {
+  if (typeof text !== 'string' && !(text instanceof Uint8Array)) {
+    throw new TypeError(`text must be a string or a Uint8Array, got ${describe(text)}`);
+  }
+}
+
 function checkVec3(value, what) {
   if (!Array.isArray(value) && !ArrayBuffer.isView(value)) {
     throw new TypeError(`${what} must be an array [x, y, z] of numbers, got ${describe(value)}`);
@@ -954,7 +961,9 @@ export class World {
   }
 
   /**
-   * The canonical .jasset text of an entity: what save() would write for it.
+   * The canonical .jasset text of an entity: what save() would write for it,
+   * decoded as UTF-8 (bytes that are not UTF-8, kept in an unknown key's
+   * value, read as U+FFFD: entityBytes() gives them exactly).
    * @param {string} id
    * @returns {string}
    */
@@ -964,6 +973,18 @@ export class World {
     return this._textAt(this._c.jlw_entity_text(ptr, lo, hi, this._j._out));
   }
 
+  /**
+   * The bytes save() would write for an entity, exactly (a copy): what
+   * loadEntityText() takes to bring it back byte for byte (an undo).
+   * @param {string} id
+   * @returns {Uint8Array}
+   */
+  entityBytes(id) {
+    const ptr = this._live();
+    const [lo, hi] = splitId(id);
+    return this._bytesAt(this._c.jlw_entity_text(ptr, lo, hi, this._j._out));
+  }
+
   /** Decodes text an export returned (length in the out block), or throws its error. */
   _textAt(textPtr) {
     if (!textPtr) this._throw(0);
@@ -971,13 +992,21 @@ export class World {
     return decoder.decode(j._m.HEAPU8.subarray(textPtr, textPtr + j._u32(j._out)));
   }
 
+  /** Copies the bytes of text an export returned, as _textAt finds them. */
+  _bytesAt(textPtr) {
+    if (!textPtr) this._throw(0);
+    const j = this._j;
+    return j._copyOut(textPtr, j._u32(j._out));
+  }
+
   /**
-   * Copies text into the wasm heap, calls call(textPtr, size) and throws the
-   * error of a failed status; the copy is freed either way.
+   * Copies text (a string, encoded as UTF-8, or bytes as they are) into the
+   * wasm heap, calls call(textPtr, size) and throws the error of a failed
+   * status; the copy is freed either way.
    */
   _withText(text, call) {
     const j = this._j;
-    const bytes = encoder.encode(text);
+    const bytes = typeof text === 'string' ? encoder.encode(text) : text;
     const textPtr = j._copyIn(bytes);
     try {
       const status = call(textPtr, bytes.length);
@@ -993,13 +1022,15 @@ export class World {
    * `path` names it in errors and diagnostics (a name ending in .jasset must
    * be the decimal ID); `dirty` (default true) says it differs from disk.
    * Returns its ID; a bad text throws (and is added to diagnostics()).
-   * @param {string} text
+   * The text is a string or the file's bytes (entityBytes() gives them):
+   * only bytes keep values that are not UTF-8 exactly.
+   * @param {string|Uint8Array} text
    * @param {{path?: string, dirty?: boolean}} [options]
    * @returns {string}
    */
   loadEntityText(text, options = {}) {
     const ptr = this._live();
-    if (typeof text !== 'string') throw new TypeError(`text must be a string, got ${describe(text)}`);
+    checkText(text);
     if (options === null || typeof options !== 'object') throw new TypeError('options must be an object');
     const path = options.path === undefined ? null : checkString(options.path, 'path');
     const dirty = options.dirty === undefined ? true : options.dirty;
@@ -1088,7 +1119,8 @@ export class World {
   }
 
   /**
-   * The canonical WorldSettings.jasset text: what save() would write.
+   * The canonical WorldSettings.jasset text: what save() would write,
+   * decoded as UTF-8 (settingsBytes() gives the bytes exactly).
    * @returns {string}
    */
   settingsText() {
@@ -1096,17 +1128,27 @@ export class World {
   }
 
   /**
+   * The bytes save() would write for WorldSettings.jasset, exactly (a
+   * copy), for loadSettingsText().
+   * @returns {Uint8Array}
+   */
+  settingsBytes() {
+    return this._bytesAt(this._c.jlw_settings_text(this._live(), this._j._out));
+  }
+
+  /**
    * Replaces the settings from the text of a WorldSettings.jasset file,
    * validated exactly as the file is. A bad text throws (named after the
    * world's settings file, and added to diagnostics()) and leaves the
    * settings as they were; read-only or failed settings throw 'read_only'. `dirty` (default false) says the text differs
-   * from the file on disk, so the next save writes it.
-   * @param {string} text
+   * from the file on disk, so the next save writes it. The text is a string
+   * or the file's bytes (settingsBytes() gives them exactly).
+   * @param {string|Uint8Array} text
    * @param {{dirty?: boolean}} [options]
    */
   loadSettingsText(text, options = {}) {
     const ptr = this._live();
-    if (typeof text !== 'string') throw new TypeError(`text must be a string, got ${describe(text)}`);
+    checkText(text);
     if (options === null || typeof options !== 'object') throw new TypeError('options must be an object');
     const dirty = options.dirty === undefined ? false : options.dirty;
     if (typeof dirty !== 'boolean') throw new TypeError('options.dirty must be a boolean');
