@@ -182,7 +182,12 @@ export declare class Juliet {
   newWorld(options?: WorldOptions): World;
   /** Snapshot text or a whole link ending in #TEXT. Asynchronous (DecompressionStream). */
   openSnapshot(text: string, options?: WorldOptions): Promise<World>;
-  /** In-memory file system (the browser's world folders). */
+  /**
+   * In-memory file system (the browser's world folders). A path on, under
+   * (listFiles, removeFiles: or above) a host directory mounted by openWorld
+   * throws a JulietError 'invalid_argument'; a file system failure throws a
+   * JulietError 'io' or 'not_found' naming the path.
+   */
   writeFiles(dir: string, files: FileEntry[]): void;
   readFile(path: string): Uint8Array;
   listFiles(dir: string): string[];
