@@ -4,6 +4,8 @@
 // deleted, an undone add leaves nothing to save; after a save into a real
 // folder the files of restored entities are byte for byte as they were.
 import assert from 'node:assert/strict';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import {
   commit,
@@ -190,6 +192,51 @@ test('an undone delete of an edited entity brings its edits back, and a save wri
     await page.getByRole('button', { name: 'Save' }).click();
     await page.getByRole('status').filter({ hasText: 'Nothing to save' }).waitFor();
     assert.deepEqual(snapshotDir(dir)[entityFile(id)].bytes, saved[entityFile(id)].bytes);
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  } finally {
+    removeDir(dir);
+  }
+});
+
+test('an entity whose file holds bytes that are not UTF-8 keeps them through a delete, an undo and saves', async () => {
+  const dir = copySample();
+  try {
+    // The entity first in the list, with an unknown key whose value is not UTF-8.
+    const id = readdirSync(join(dir, 'Entities'))
+      .map((name) => '0x' + BigInt(name.replace('.jasset', '')).toString(16).padStart(16, '0'))
+      .sort()[0];
+    const path = join(dir, entityFile(id));
+    const value = Buffer.from([0x61, 0xff, 0xfe, 0x62, 0xc3, 0x0a]);
+    const original = Buffer.concat([readFileSync(path), Buffer.from('; x_blob\n'), value]);
+    writeFileSync(path, original);
+
+    const page = await newPage(env.browser);
+    await mockFolderPicker(page, dir);
+    await page.goto(`${env.url}?open=none`);
+    await page.getByRole('button', { name: 'Open folder' }).click();
+    await waitOpen(page);
+    await selectEntity(page, id);
+    await page.getByRole('button', { name: 'Delete entity' }).click();
+    await expectPending(page, [`deleted${entityFile(id)}`]);
+    await page.getByRole('button', { name: 'Undo' }).click();
+    await option(page, id).waitFor();
+    await pendingRegion(page).getByText('No unsaved changes.').waitFor();
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('status').filter({ hasText: 'Nothing to save' }).waitFor();
+    assert.deepEqual(readFileSync(path), original, 'the file is untouched');
+
+    // The entity back from the undo still holds the exact bytes: a save of
+    // another change of it rewrites the file with them.
+    await commit(page, 'Position X', '12.5');
+    await expectPending(page, [`modified${entityFile(id)}`]);
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('status').filter({ hasText: /^Saved 1 file and deleted 0 files/ }).waitFor();
+    const lines = (bytes) => bytes.toString('latin1').split('\n');
+    const saved = lines(readFileSync(path));
+    const at = saved.indexOf('; position') + 1;
+    assert.match(saved[at], /^12\.5 /);
+    assert.deepEqual(saved.toSpliced(at, 1), lines(original).toSpliced(at, 1), 'only the position changed');
     assert.deepEqual(page.errors, []);
     await page.context().close();
   } finally {

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 
 import { INDEX_NONE, JulietError, exportNames, loadJuliet } from '../../web/src/core/juliet.js';
-import { repo, tempDir } from './helpers.js';
+import { copyWorld, readTree, repo, tempDir } from './helpers.js';
 
 const juliet = await loadJuliet();
 
@@ -219,6 +219,88 @@ test('in-memory files: write, list, read, open as a world, remove', () => {
   juliet.removeFiles('/mem/world');
   assert.deepEqual(juliet.listFiles('/mem/world'), []);
   assert.throws(() => juliet.readFile('/mem/world/Entities/161.jasset'), { code: 'not_found' });
+});
+
+/** Runs call and returns what it threw (failing if it did not throw). */
+function thrown(call) {
+  try {
+    call();
+  } catch (err) {
+    return err;
+  }
+  assert.fail(`no error from ${call}`);
+}
+
+test('the in-memory file calls refuse the host directory of an open world and leave its files on disk', () => {
+  const dir = copyWorld();
+  const before = readTree(dir);
+  const world = juliet.openWorld(dir);
+  try {
+    const mount = world._vpath; // where the host directory is mounted: /host/<n>
+    const n = mount.split('/').pop();
+    const FS = juliet._m.FS;
+    FS.mkdir('/linked');
+    FS.symlink(mount, '/linked/world');
+    const cases = [
+      () => juliet.removeFiles(mount),
+      () => juliet.removeFiles(`${mount}/Entities`),
+      () => juliet.removeFiles('/host'),
+      () => juliet.removeFiles(`host/${n}/`),
+      () => juliet.removeFiles(`/mem/../host/./${n}`),
+      () => juliet.removeFiles('/linked/world/Entities'),
+      () => juliet.writeFiles(mount, [{ path: 'Entities/1.jasset', bytes: 'x' }]),
+      () => juliet.writeFiles('/host', [{ path: `${n}/WorldSettings.jasset`, bytes: 'x' }]),
+      () => juliet.writeFiles('/', [{ path: `host/${n}`, bytes: 'x' }]),
+      () => juliet.writeFiles('/linked/world', [{ path: 'x.jasset', bytes: 'x' }]),
+      () => juliet.writeFiles('/linked', [{ path: 'world/Entities/x.jasset', bytes: 'x' }]),
+      () => juliet.readFile(`${mount}/WorldSettings.jasset`),
+      () => juliet.readFile(`/mem/..${mount}/WorldSettings.jasset`),
+      () => juliet.listFiles(mount),
+      () => juliet.listFiles('/host'),
+      () => juliet.listFiles('/'),
+    ];
+    for (const [i, call] of cases.entries()) {
+      const err = thrown(call);
+      assert.ok(err instanceof JulietError, `case ${i}: ${err}`);
+      assert.equal(err.code, 'invalid_argument', `case ${i}`);
+      assert.match(err.message, /not in memory: \/host\/\d+ is a mounted host directory/, `case ${i}`);
+    }
+    // A link in memory goes, never what it points to.
+    juliet.removeFiles('/linked');
+    assert.equal(FS.analyzePath('/linked').exists, false);
+    assert.deepEqual(world.save(), { written: [], deleted: [] });
+  } finally {
+    world.close();
+  }
+  const after = readTree(dir);
+  assert.deepEqual([...after.keys()].sort(), [...before.keys()].sort());
+  for (const [rel, bytes] of after) assert.ok(bytes.equals(before.get(rel)), `${rel} unchanged`);
+});
+
+test('in-memory file system failures throw a JulietError naming the path, never an ErrnoError', () => {
+  juliet.writeFiles('/mem/errors', [{ path: 'file', bytes: 'x' }, { path: 'dir/inside', bytes: 'y' }]);
+  try {
+    const cases = [
+      [() => juliet.writeFiles('/mem/errors', [{ path: 'file/below', bytes: 'x' }]),
+        'io', '/mem/errors/file', /a file is in the way of a directory/],
+      [() => juliet.writeFiles('/mem/errors/file', [{ path: 'below', bytes: 'x' }]),
+        'io', '/mem/errors/file', /a file is in the way of a directory/],
+      [() => juliet.writeFiles('/mem/errors', [{ path: 'dir', bytes: 'x' }]), 'io', '/mem/errors/dir', /is a directory/],
+      [() => juliet.readFile('/mem/errors/dir'), 'io', '/mem/errors/dir', /is a directory/],
+      [() => juliet.readFile('/mem/errors/missing'), 'not_found', '/mem/errors/missing', /no such file/],
+      [() => juliet.listFiles('/mem/errors/file'), 'io', '/mem/errors/file', /not a directory/],
+      [() => juliet.removeFiles('/'), 'invalid_argument', '/', /root/],
+    ];
+    for (const [i, [call, code, path, message]] of cases.entries()) {
+      const err = thrown(call);
+      assert.ok(err instanceof JulietError, `case ${i}: ${err}`);
+      assert.deepEqual([err.code, err.path], [code, path], `case ${i}`);
+      assert.match(err.detail, message, `case ${i}`);
+    }
+    assert.deepEqual(juliet.listFiles('/mem/errors'), ['dir/inside', 'file']);
+  } finally {
+    juliet.removeFiles('/mem/errors');
+  }
 });
 
 test('rows() gives the same entities as entities(), as columns', () => {

@@ -205,6 +205,23 @@ test('settingsText and loadSettingsText round trip; a bad text throws with its l
   assert.equal(parseJasset(readFileSync(join(dir, SETTINGS), 'utf8')).time_of_day, '7');
 });
 
+test('bytes that are not UTF-8 in an unknown settings value survive settingsBytes, loadSettingsText and a save', () => {
+  const dir = copyWorld();
+  const path = join(dir, SETTINGS);
+  const value = Buffer.from([0x61, 0xff, 0xfe, 0x62, 0xc3, 0x0a]);
+  const original = Buffer.concat([readFileSync(path), Buffer.from('; x_blob\n'), value]);
+  writeFileSync(path, original);
+  withWorld(dir, (world) => {
+    assert.deepEqual(world.diagnostics(), []);
+    const bytes = world.settingsBytes();
+    assert.ok(Buffer.from(bytes).equals(original), 'settingsBytes gives the file exactly');
+    world.setSetting('time_of_day', 3);
+    world.loadSettingsText(bytes, { dirty: true });
+    assert.deepEqual(world.save(), { written: [path], deleted: [] });
+  });
+  assert.ok(readFileSync(path).equals(original), 'the file is byte for byte as it was');
+});
+
 test('a world without a directory names its settings text WorldSettings.jasset in errors', () => {
   const world = juliet.newWorld();
   try {

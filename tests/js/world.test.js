@@ -144,6 +144,37 @@ test('unknown keys of a file survive an edit and a save', () => {
   assert.equal(keys.position, '0 0 0');
 });
 
+/** Appends an unknown key whose value is not UTF-8 to a file; returns its new bytes. */
+function addBinaryKey(path) {
+  const value = Buffer.from([0x61, 0xff, 0xfe, 0x62, 0xc3, 0x0a]); // a, two bytes never UTF-8, b, a lone lead byte
+  const bytes = Buffer.concat([readFileSync(path), Buffer.from('; x_blob\n'), value]);
+  writeFileSync(path, bytes);
+  return bytes;
+}
+
+test('bytes that are not UTF-8 in an unknown value survive entityBytes, loadEntityText and a save', () => {
+  const dir = copyWorld();
+  const { name, keys } = sampleFiles()[0];
+  const path = join(dir, 'Entities', name);
+  const original = addBinaryKey(path);
+  const world = juliet.openWorld(dir);
+  try {
+    assert.deepEqual(world.diagnostics(), []);
+    const bytes = world.entityBytes(keys.id);
+    assert.ok(bytes instanceof Uint8Array);
+    assert.ok(Buffer.from(bytes).equals(original), 'entityBytes gives the file exactly');
+    // The text form decodes them; only the bytes keep them.
+    assert.match(world.entityText(keys.id), /; x_blob\na\uFFFD\uFFFDb\uFFFD\n$/);
+    // As an undo of a delete does: remove, load the bytes back, save them.
+    world.remove(keys.id);
+    assert.equal(world.loadEntityText(bytes, { path: entityFile(keys.id), dirty: true }), keys.id);
+    assert.deepEqual(world.save(), { written: [path], deleted: [] });
+  } finally {
+    world.close();
+  }
+  assert.ok(readFileSync(path).equals(original), 'the file is byte for byte as it was');
+});
+
 test('a created entity is written to Entities/<decimal id>.jasset on save', () => {
   const dir = copyWorld();
   const world = juliet.openWorld(dir);

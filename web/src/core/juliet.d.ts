@@ -131,10 +131,12 @@ export declare class World {
   has(id: EntityId): boolean;
   get(id: EntityId): Entity;
   schema(className: string): FieldSchema[];
-  /** Canonical .jasset text of an entity (what save() writes for it). */
+  /** Canonical .jasset text of an entity (what save() writes for it), decoded as UTF-8. */
   entityText(id: EntityId): string;
-  /** Adds an entity from .jasset text, validated as a file; returns its ID. */
-  loadEntityText(text: string, options?: { path?: string; dirty?: boolean }): EntityId;
+  /** The bytes save() writes for an entity, exactly (values that are not UTF-8 included). */
+  entityBytes(id: EntityId): Uint8Array;
+  /** Adds an entity from .jasset text or bytes (kept exactly), validated as a file; returns its ID. */
+  loadEntityText(text: string | Uint8Array, options?: { path?: string; dirty?: boolean }): EntityId;
   set(id: EntityId, field: 'position', value: Vec3): void;
   set(id: EntityId, field: string, value: FieldValue): void;
   create(className: string, position?: Vec3): EntityId;
@@ -148,15 +150,17 @@ export declare class World {
    * field), 'parse' (value refused), 'read_only' (newer or failed file).
    */
   setSetting(field: string, value: FieldValue): void;
-  /** Canonical WorldSettings.jasset text (what save() writes for the settings). */
+  /** Canonical WorldSettings.jasset text (what save() writes for the settings), decoded as UTF-8. */
   settingsText(): string;
+  /** The bytes save() writes for WorldSettings.jasset, exactly. */
+  settingsBytes(): Uint8Array;
   /**
    * Replaces the settings from WorldSettings.jasset text, validated as the file.
    * A bad text throws (with path, line, col) and changes nothing; read-only or
    * failed settings throw 'read_only'. dirty (default
    * false): the next save writes it.
    */
-  loadSettingsText(text: string, options?: { dirty?: boolean }): void;
+  loadSettingsText(text: string | Uint8Array, options?: { dirty?: boolean }): void;
   /** path only for a world with no directory yet (snapshot or newWorld). Writes dirty entities and dirty settings. */
   save(path?: string): SaveReport;
   /** The next save rewrites every file (canonical form). */
@@ -178,7 +182,12 @@ export declare class Juliet {
   newWorld(options?: WorldOptions): World;
   /** Snapshot text or a whole link ending in #TEXT. Asynchronous (DecompressionStream). */
   openSnapshot(text: string, options?: WorldOptions): Promise<World>;
-  /** In-memory file system (the browser's world folders). */
+  /**
+   * In-memory file system (the browser's world folders). A path on, under
+   * (listFiles, removeFiles: or above) a host directory mounted by openWorld
+   * throws a JulietError 'invalid_argument'; a file system failure throws a
+   * JulietError 'io' or 'not_found' naming the path.
+   */
   writeFiles(dir: string, files: FileEntry[]): void;
   readFile(path: string): Uint8Array;
   listFiles(dir: string): string[];

@@ -14,6 +14,7 @@
  * module's file system (NODEFS), so reads and writes hit the disk; in the
  * browser a path names a directory of the in-memory file system (MEMFS),
  * filled with juliet.writeFiles() and read back with juliet.readFile().
+ * Those file calls only reach memory, never a mounted host directory.
  *
  * Errors: a failure reported by C is thrown as a JulietError carrying the
  * status name (`code`: 'parse', 'not_found', 'corrupt', ...) and, where one
@@ -185,6 +186,13 @@ function checkString(value, what, max = PATH_MAX) {
     throw new TypeError(`${what} must be at most ${max} characters without NUL`);
   }
   return value;
+}
+
+/** Text for the engine: a string, or a file's bytes kept exactly. */
+function checkText(text) {
+  if (typeof text !== 'string' && !(text instanceof Uint8Array)) {
+    throw new TypeError(`text must be a string or a Uint8Array, got ${describe(text)}`);
+  }
 }
 
 function checkVec3(value, what) {
@@ -631,11 +639,17 @@ export class Juliet {
   }
 
   // ---- the in-memory file system ----
+  // These calls only reach memory: a path on, under (or, to list or remove,
+  // above) a host directory that openWorld() mounted under Node throws, so
+  // they never read or delete a real world. Every failure is a JulietError.
 
   /**
    * Writes files under directory `dir` of the in-memory file system,
    * creating directories as needed. Each file is { path, bytes } with a
    * relative path ('Entities/12.jasset') and a Uint8Array (or string).
+   * Every path is checked before anything is written; a file system error
+   * (a file where a directory should be) throws a JulietError 'io' naming
+   * the file, after the files before it were written.
    * @param {string} dir
    * @param {{path: string, bytes: Uint8Array|string}[]} files
    */
@@ -643,22 +657,36 @@ export class Juliet {
     checkString(dir, 'dir');
     if (!Array.isArray(files)) throw new TypeError(`files must be an array of { path, bytes }, got ${describe(files)}`);
     const FS = this._m.FS;
-    const root = normalizeDir(dir);
-    const made = new Set();
-    for (const file of files) {
+    const root = this._memoryPath(dir);
+    const mounts = this._otherMounts();
+    const parents = new Set([root]); // directories known to be in memory
+    const writes = files.map((file) => {
       if (!file || typeof file !== 'object') throw new TypeError('each file must be an object { path, bytes }');
       const rel = checkRelative(file.path);
       const bytes = file.bytes;
       if (!(bytes instanceof Uint8Array) && typeof bytes !== 'string') {
         throw new TypeError(`bytes of ${rel} must be a Uint8Array or a string, got ${describe(bytes)}`);
       }
-      const full = `${root}/${rel}`;
-      const parent = full.slice(0, full.lastIndexOf('/'));
-      if (parent && !made.has(parent)) {
-        mkdirTree(FS, parent);
-        made.add(parent);
-      }
-      FS.writeFile(full, bytes);
+      const full = childPath(root, rel);
+      // A mount below dir: checked by name, and by node once per directory
+      // (a lookup per file would cost as much as the writes).
+      const parent = parentPath(full);
+      const mount = mounts.find((point) => isWithin(full, point)) ||
+        (parents.has(parent) ? null : this._linkedMount(parent));
+      if (mount) throw notInMemory(full, mount);
+      parents.add(parent);
+      return { full, bytes };
+    });
+    const made = new Set();
+    for (const { full, bytes } of writes) {
+      onPath(full, () => {
+        const parent = full.slice(0, full.lastIndexOf('/'));
+        if (parent && !made.has(parent)) {
+          mkdirTree(FS, parent);
+          made.add(parent);
+        }
+        FS.writeFile(full, bytes);
+      });
     }
   }
 
@@ -669,11 +697,8 @@ export class Juliet {
    */
   readFile(path) {
     checkString(path, 'path');
-    try {
-      return this._m.FS.readFile(path);
-    } catch (err) {
-      throw fsError(err, path);
-    }
+    const abs = this._memoryPath(path);
+    return onPath(abs, () => this._m.FS.readFile(abs));
   }
 
   /**
@@ -685,14 +710,14 @@ export class Juliet {
   listFiles(dir) {
     checkString(dir, 'dir');
     const FS = this._m.FS;
-    const root = normalizeDir(dir);
+    const root = this._memoryPath(dir, true);
     const out = [];
     const walk = (abs, rel) => {
-      for (const name of FS.readdir(abs)) {
+      for (const name of onPath(abs, () => FS.readdir(abs))) {
         if (name === '.' || name === '..') continue;
-        const childAbs = `${abs}/${name}`;
+        const childAbs = childPath(abs, name);
         const childRel = rel ? `${rel}/${name}` : name;
-        if (FS.isDir(FS.stat(childAbs).mode)) walk(childAbs, childRel);
+        if (FS.isDir(onPath(childAbs, () => FS.lstat(childAbs)).mode)) walk(childAbs, childRel);
         else out.push(childRel);
       }
     };
@@ -702,23 +727,70 @@ export class Juliet {
 
   /**
    * Deletes a directory of the in-memory file system and everything in it
-   * (for instance a world folder no longer needed). Missing is not an error.
+   * (for instance a world folder no longer needed). Missing is not an error;
+   * the root directory is refused.
    * @param {string} dir
    */
   removeFiles(dir) {
     checkString(dir, 'dir');
     const FS = this._m.FS;
-    const root = normalizeDir(dir);
-    if (root === '' || !FS.analyzePath(root).exists) return;
+    if (resolvePath(dir) === '/') {
+      throw new JulietError('invalid_argument', 'the root directory cannot be removed', { path: dir });
+    }
+    const root = this._memoryPath(dir, true);
+    if (!FS.analyzePath(root).exists) return;
+    // lstat: a symbolic link goes, never what it points to.
     const remove = (abs) => {
-      if (FS.isDir(FS.stat(abs).mode)) {
-        for (const name of FS.readdir(abs)) if (name !== '.' && name !== '..') remove(`${abs}/${name}`);
-        FS.rmdir(abs);
+      if (FS.isDir(onPath(abs, () => FS.lstat(abs)).mode)) {
+        for (const name of onPath(abs, () => FS.readdir(abs))) {
+          if (name !== '.' && name !== '..') remove(childPath(abs, name));
+        }
+        onPath(abs, () => FS.rmdir(abs));
       } else {
-        FS.unlink(abs);
+        onPath(abs, () => FS.unlink(abs));
       }
     };
     remove(root);
+  }
+
+  /**
+   * `path` as an absolute path of the module's file system ('.' and '..'
+   * resolved as the file system resolves them), checked to be in memory:
+   * on or under the mount of another file system (a host directory), it
+   * throws a JulietError 'invalid_argument'. With `holding`, a path with
+   * such a mount below it throws too (a walk of it would reach the mount).
+   */
+  _memoryPath(path, holding = false) {
+    const abs = resolvePath(path);
+    const mount = this._otherMounts().find((point) => isWithin(abs, point) || (holding && isWithin(point, abs)));
+    if (mount) throw notInMemory(abs, mount);
+    const linked = this._linkedMount(abs);
+    if (linked) throw notInMemory(abs, linked);
+    return abs;
+  }
+
+  /** Mount points of the file systems that are not in memory (MEMFS). */
+  _otherMounts() {
+    const FS = this._m.FS;
+    return FS.getMounts(FS.root.mount).filter((m) => m.type !== this._m.MEMFS).map((m) => m.mountpoint);
+  }
+
+  /**
+   * The mount point of a file system not in memory that `abs` (or its
+   * nearest existing parent) is on once symbolic links are followed, or
+   * null: a link can lead where its name does not say.
+   */
+  _linkedMount(abs) {
+    const FS = this._m.FS;
+    for (let path = abs; ; path = parentPath(path)) {
+      let node;
+      try {
+        node = FS.lookupPath(path, { follow: true }).node;
+      } catch {
+        continue; // missing: its parent decides ('/' always exists)
+      }
+      return node.mount.type === this._m.MEMFS ? null : node.mount.mountpoint;
+    }
   }
 
   /** Bytes of wasm memory the module has (it only grows). */
@@ -760,13 +832,84 @@ function mkdirTree(FS, dir) {
   for (const part of dir.split('/')) {
     if (!part) continue;
     current += '/' + part;
-    if (!FS.analyzePath(current).exists) FS.mkdir(current);
+    const found = FS.analyzePath(current);
+    if (!found.exists) {
+      FS.mkdir(current);
+    } else if (!FS.isDir(found.object.mode)) {
+      // The file system itself would only say "permission denied" further on.
+      throw new JulietError('io', 'a file is in the way of a directory', { path: current });
+    }
   }
 }
 
+/** An absolute path with '.', '..' and repeated '/' resolved ('/' for the root). */
+function resolvePath(path) {
+  const parts = [];
+  for (const part of path.split('/')) {
+    if (part === '..') parts.pop();
+    else if (part && part !== '.') parts.push(part);
+  }
+  return '/' + parts.join('/');
+}
+
+function parentPath(abs) {
+  return abs.slice(0, abs.lastIndexOf('/')) || '/';
+}
+
+function childPath(dir, name) {
+  return dir === '/' ? `/${name}` : `${dir}/${name}`;
+}
+
+/** True if absolute path `abs` is `dir` or lies under it. */
+function isWithin(abs, dir) {
+  return abs === dir || abs.startsWith(dir === '/' ? '/' : `${dir}/`);
+}
+
+function notInMemory(path, mount) {
+  return new JulietError('invalid_argument',
+    `not in memory: ${mount} is a mounted host directory (or other file system), ` +
+    'which writeFiles, readFile, listFiles and removeFiles never touch', { path });
+}
+
+/** What the file system's errno values mean (Emscripten's numbering). */
+const ERRNO_TEXT = {
+  2: 'permission denied',
+  10: 'resource busy',
+  20: 'file exists',
+  28: 'invalid argument',
+  29: 'input/output error',
+  31: 'is a directory',
+  32: 'too many levels of symbolic links',
+  37: 'name too long',
+  44: 'no such file or directory',
+  48: 'out of memory',
+  51: 'no space left on device',
+  54: 'not a directory',
+  55: 'directory not empty',
+  63: 'operation not permitted',
+  69: 'read-only file system',
+};
+
+/**
+ * A JulietError for an error the file system raised on `path` (its
+ * ErrnoError carries only a number and "FS error").
+ */
 function fsError(err, path) {
-  const code = err && err.errno === 44 ? 'not_found' : 'io';
-  return new JulietError(code, code === 'not_found' ? 'no such file' : 'file system error', { path });
+  if (err instanceof JulietError) return err;
+  const errno = err && typeof err.errno === 'number' ? err.errno : null;
+  const message = errno === null
+    ? String((err && err.message) || err)
+    : ERRNO_TEXT[errno] || `file system error (errno ${errno})`;
+  return new JulietError(errno === 44 ? 'not_found' : 'io', message, { path });
+}
+
+/** Runs call(), turning what the file system throws into a JulietError naming `path`. */
+function onPath(path, call) {
+  try {
+    return call();
+  } catch (err) {
+    throw fsError(err, path);
+  }
 }
 
 /**
@@ -954,7 +1097,9 @@ export class World {
   }
 
   /**
-   * The canonical .jasset text of an entity: what save() would write for it.
+   * The canonical .jasset text of an entity: what save() would write for it,
+   * decoded as UTF-8 (bytes that are not UTF-8, kept in an unknown key's
+   * value, read as U+FFFD: entityBytes() gives them exactly).
    * @param {string} id
    * @returns {string}
    */
@@ -964,6 +1109,18 @@ export class World {
     return this._textAt(this._c.jlw_entity_text(ptr, lo, hi, this._j._out));
   }
 
+  /**
+   * The bytes save() would write for an entity, exactly (a copy): what
+   * loadEntityText() takes to bring it back byte for byte (an undo).
+   * @param {string} id
+   * @returns {Uint8Array}
+   */
+  entityBytes(id) {
+    const ptr = this._live();
+    const [lo, hi] = splitId(id);
+    return this._bytesAt(this._c.jlw_entity_text(ptr, lo, hi, this._j._out));
+  }
+
   /** Decodes text an export returned (length in the out block), or throws its error. */
   _textAt(textPtr) {
     if (!textPtr) this._throw(0);
@@ -971,13 +1128,21 @@ export class World {
     return decoder.decode(j._m.HEAPU8.subarray(textPtr, textPtr + j._u32(j._out)));
   }
 
+  /** Copies the bytes of text an export returned, as _textAt finds them. */
+  _bytesAt(textPtr) {
+    if (!textPtr) this._throw(0);
+    const j = this._j;
+    return j._copyOut(textPtr, j._u32(j._out));
+  }
+
   /**
-   * Copies text into the wasm heap, calls call(textPtr, size) and throws the
-   * error of a failed status; the copy is freed either way.
+   * Copies text (a string, encoded as UTF-8, or bytes as they are) into the
+   * wasm heap, calls call(textPtr, size) and throws the error of a failed
+   * status; the copy is freed either way.
    */
   _withText(text, call) {
     const j = this._j;
-    const bytes = encoder.encode(text);
+    const bytes = typeof text === 'string' ? encoder.encode(text) : text;
     const textPtr = j._copyIn(bytes);
     try {
       const status = call(textPtr, bytes.length);
@@ -993,13 +1158,15 @@ export class World {
    * `path` names it in errors and diagnostics (a name ending in .jasset must
    * be the decimal ID); `dirty` (default true) says it differs from disk.
    * Returns its ID; a bad text throws (and is added to diagnostics()).
-   * @param {string} text
+   * The text is a string or the file's bytes (entityBytes() gives them):
+   * only bytes keep values that are not UTF-8 exactly.
+   * @param {string|Uint8Array} text
    * @param {{path?: string, dirty?: boolean}} [options]
    * @returns {string}
    */
   loadEntityText(text, options = {}) {
     const ptr = this._live();
-    if (typeof text !== 'string') throw new TypeError(`text must be a string, got ${describe(text)}`);
+    checkText(text);
     if (options === null || typeof options !== 'object') throw new TypeError('options must be an object');
     const path = options.path === undefined ? null : checkString(options.path, 'path');
     const dirty = options.dirty === undefined ? true : options.dirty;
@@ -1088,7 +1255,8 @@ export class World {
   }
 
   /**
-   * The canonical WorldSettings.jasset text: what save() would write.
+   * The canonical WorldSettings.jasset text: what save() would write,
+   * decoded as UTF-8 (settingsBytes() gives the bytes exactly).
    * @returns {string}
    */
   settingsText() {
@@ -1096,17 +1264,27 @@ export class World {
   }
 
   /**
+   * The bytes save() would write for WorldSettings.jasset, exactly (a
+   * copy), for loadSettingsText().
+   * @returns {Uint8Array}
+   */
+  settingsBytes() {
+    return this._bytesAt(this._c.jlw_settings_text(this._live(), this._j._out));
+  }
+
+  /**
    * Replaces the settings from the text of a WorldSettings.jasset file,
    * validated exactly as the file is. A bad text throws (named after the
    * world's settings file, and added to diagnostics()) and leaves the
    * settings as they were; read-only or failed settings throw 'read_only'. `dirty` (default false) says the text differs
-   * from the file on disk, so the next save writes it.
-   * @param {string} text
+   * from the file on disk, so the next save writes it. The text is a string
+   * or the file's bytes (settingsBytes() gives them exactly).
+   * @param {string|Uint8Array} text
    * @param {{dirty?: boolean}} [options]
    */
   loadSettingsText(text, options = {}) {
     const ptr = this._live();
-    if (typeof text !== 'string') throw new TypeError(`text must be a string, got ${describe(text)}`);
+    checkText(text);
     if (options === null || typeof options !== 'object') throw new TypeError('options must be an object');
     const dirty = options.dirty === undefined ? false : options.dirty;
     if (typeof dirty !== 'boolean') throw new TypeError('options.dirty must be a boolean');

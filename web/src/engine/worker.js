@@ -4,7 +4,7 @@
 // { id, ok, result } or { id, ok: false, error }, and reports long work as
 // { progress: { label, done, total } }.
 import { loadJuliet } from '../core/juliet.js';
-import { SETTINGS, SETTINGS_PATH, entityPath } from '../lib/fields.js';
+import { SETTINGS, SETTINGS_PATH, entityPath, sameBytes } from '../lib/fields.js';
 
 let juliet = null;
 let world = null;
@@ -14,7 +14,9 @@ let openCount = 0;
 // since it was loaded or saved: a change (or an undo) that brings the entity
 // back to exactly this text leaves it clean. The world settings go through
 // the same text machinery as an entity, under the name SETTINGS in place of
-// an ID (edits, undo, kept work).
+// an ID (edits, undo, kept work). Texts here and in the answers are the
+// file's bytes (Uint8Array), never decoded: an unknown key's value that is
+// not UTF-8 goes back into the engine exactly.
 const savedText = new Map();
 
 function progress(label, done, total) {
@@ -63,7 +65,7 @@ function textBefore(id) {
 }
 
 function textOf(id) {
-  return id === SETTINGS ? world.settingsText() : world.entityText(id);
+  return id === SETTINGS ? world.settingsBytes() : world.entityBytes(id);
 }
 
 function isDirty(id) {
@@ -73,14 +75,14 @@ function isDirty(id) {
 // Makes the entity `id` be `text` (null: no entity). Text equal to the
 // saved text comes back clean; an entity back from a delete cancels the
 // pending deletion of its file.
-function putText(id, text, dirty = savedText.get(id) !== text) {
+function putText(id, text, dirty = !sameBytes(savedText.get(id), text)) {
   // Settings cannot be removed; loading text that fails leaves them as they were.
   if (id === SETTINGS) {
     if (text !== null) world.loadSettingsText(text, { dirty });
     return;
   }
   if (world.has(id)) {
-    const old = world.entityText(id);
+    const old = world.entityBytes(id);
     world.remove(id);
     if (text === null) return;
     try {
@@ -191,21 +193,21 @@ const ops = {
   async set({ id, field, value }) {
     const before = textBefore(id);
     world.set(id, field, value);
-    let after = world.entityText(id);
+    const after = world.entityBytes(id);
     // Back to what the file holds (typed again, or dragged back): clean.
-    if (after === savedText.get(id) && world.get(id).dirty) putText(id, after, false);
+    if (sameBytes(after, savedText.get(id)) && world.get(id).dirty) putText(id, after, false);
     return { result: { entity: world.get(id), before, after } };
   },
   async setSetting({ field, value }) {
     const before = textBefore(SETTINGS);
     world.setSetting(field, value);
-    const after = world.settingsText();
-    if (after === savedText.get(SETTINGS)) putText(SETTINGS, after, false);
+    const after = world.settingsBytes();
+    if (sameBytes(after, savedText.get(SETTINGS))) putText(SETTINGS, after, false);
     return { result: { settings: world.settings(), before, after } };
   },
   async create({ className, position }) {
     const id = world.create(className, position);
-    return { result: { entity: world.get(id), before: null, after: world.entityText(id) } };
+    return { result: { entity: world.get(id), before: null, after: world.entityBytes(id) } };
   },
   async remove({ id }) {
     const before = textBefore(id);

@@ -84,3 +84,14 @@ export const SETTINGS = 'settings';
 export function entityPath(id) {
   return `Entities/${BigInt(id).toString(10)}.jasset`;
 }
+
+// True if two texts of an entity file hold the same bytes. Edits, undo steps
+// and kept work carry a file's text as its bytes (Uint8Array, null where no
+// entity is), so that bytes that are not UTF-8 in an unknown key's value go
+// back into the engine exactly.
+export function sameBytes(a, b) {
+  if (a === b) return true;
+  if (!a || !b || a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}

@@ -4,7 +4,7 @@
 // through here; components only read signals and call actions.
 import { batch, computed, signal } from '@preact/signals';
 import { createEngine } from '../engine/client.js';
-import { SETTINGS, SETTINGS_PATH, entityPath, isNullRef } from '../lib/fields.js';
+import { SETTINGS, SETTINGS_PATH, entityPath, isNullRef, sameBytes } from '../lib/fields.js';
 import {
   canPickFolder,
   downloadChanges,
@@ -339,7 +339,7 @@ export async function setSetting(field, value, errorKey = `${SETTINGS}.${field}`
 // After an edit went through: one undo step, and the work kept in storage.
 function changed(id, label, { before, after }) {
   touched.add(id);
-  if (before !== after) record({ id, label, before, after });
+  if (!sameBytes(before, after)) record({ id, label, before, after });
   keepSoon();
 }
 
