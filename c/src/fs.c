@@ -84,13 +84,6 @@ static int compare_entries(const void *a, const void *b)
     return strcmp(((const jl_fs_entry *)a)->name, ((const jl_fs_entry *)b)->name);
 }
 
-static jl_fs_kind kind_of_mode(mode_t mode)
-{
-    if (S_ISREG(mode)) return JL_FS_FILE;
-    if (S_ISDIR(mode)) return JL_FS_DIR;
-    return JL_FS_SPECIAL;
-}
-
 /* Packs the entries into the arena as a sorted table (see list_dir). */
 static int finish_listing(jl_arena *arena, const char *names, size_t names_size, jl_fs_entry **entries,
                           uint32_t *count)
@@ -131,7 +124,9 @@ EM_JS(int, wasm_list_dir_measure, (const char *path), {
             var mode = FS.stat(dir + '/' + name).mode;
             kind = FS.isFile(mode) ? 0 : FS.isDir(mode) ? 1 : 3;
         } catch (e) {
-            /* a loop, a dangling link, or a FIFO under NODEFS */
+            /* NODEFS refuses to look up a FIFO, socket or device (EINVAL);
+             * anything else is a loop or a dangling link. */
+            if (e.errno === 28) kind = 3;
         }
         packed.push(kind, name);
         size += 2 + lengthBytesUTF8(name);
@@ -166,6 +161,13 @@ static int native_list_dir(const jl_fs *fs, const char *path, jl_arena *arena, j
     return finish_listing(arena, names, (size_t)size, entries, count);
 }
 #else
+static jl_fs_kind kind_of_mode(mode_t mode)
+{
+    if (S_ISREG(mode)) return JL_FS_FILE;
+    if (S_ISDIR(mode)) return JL_FS_DIR;
+    return JL_FS_SPECIAL;
+}
+
 static int native_list_dir(const jl_fs *fs, const char *path, jl_arena *arena, jl_fs_entry **entries,
                            uint32_t *count)
 {

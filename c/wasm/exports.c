@@ -354,6 +354,17 @@ JLW_EXPORT int jlw_world_save(jl_world *world, const char *dir)
     if (status != JL_OK) last_error = last_save.error;
     return (int)status;
 }
+
+/* jl_world_save_new: the first save of a world without a directory; the
+ * report as for jlw_world_save. */
+JLW_EXPORT int jlw_world_save_new(jl_world *world, const char *dir)
+{
+    clear_error();
+    memset(&last_save, 0, sizeof last_save);
+    jl_status status = jl_world_save_new(world, dir, &last_save);
+    if (status != JL_OK) last_error = last_save.error;
+    return (int)status;
+}
 JLW_EXPORT uint32_t jlw_save_written_count(void) { return last_save.written_count; }
 JLW_EXPORT const char *jlw_save_written(uint32_t i)
 {

@@ -109,7 +109,7 @@ export interface FileEntry {
 
 /** A failure reported by the engine. */
 export declare class JulietError extends Error {
-  /** Lower-case status name: 'parse', 'not_found', 'corrupt', 'closed', ... */
+  /** Lower-case status name: 'parse', 'not_found', 'corrupt', 'locked', 'exists', 'closed', ... */
   code: string;
   path: string | null;
   line: number;
@@ -161,7 +161,7 @@ export declare class World {
    * false): the next save writes it.
    */
   loadSettingsText(text: string | Uint8Array, options?: { dirty?: boolean }): void;
-  /** path only for a world with no directory yet (snapshot or newWorld). Writes dirty entities and dirty settings. */
+  /** path only for a world with no directory yet (snapshot or newWorld): a new or empty directory, written all or nothing. Writes dirty entities and dirty settings, holding the world's lock ('locked' if another process holds it). */
   save(path?: string): SaveReport;
   /** The next save rewrites every file (canonical form). */
   markAllDirty(): void;

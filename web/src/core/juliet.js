@@ -70,6 +70,7 @@ const EXPORTS = {
   jlw_settings_set: ['number', ['number', 'string', 'number', 'number']],
   jlw_world_load_settings_text: ['number', ['number', 'string', 'number', 'number', 'number']],
   jlw_world_save: ['number', ['number', 'string']],
+  jlw_world_save_new: ['number', ['number', 'string']],
   jlw_save_written_count: ['number', []],
   jlw_save_written: ['number', ['number']],
   jlw_save_deleted_count: ['number', []],
@@ -545,7 +546,7 @@ export class Juliet {
     checkString(path, 'path');
     const world = this._newWorld(options);
     try {
-      world._attach(path, true);
+      world._attachExisting(path);
       this._c.jlw_world_load(world._ptr, world._vpath);
       this._c.jlw_world_check_references(world._ptr);
       return world;
@@ -924,7 +925,8 @@ export class World {
     /** The world's directory as the caller named it, or null (snapshot). */
     this.path = null;
     this._vpath = null; // the same directory inside the module's file system
-    this._mount = null;
+    this._mount = null; // under Node: where a host directory is mounted
+    this._hostRoot = null; // ... and that host directory
     this._inMemory = !isNode; // paths name the in-memory file system
   }
 
@@ -934,53 +936,89 @@ export class World {
   }
 
   /**
-   * Gives the world its directory. Under Node the host directory is mounted
-   * (NODEFS) at a fresh mount point; in the browser (or in memory) the path
-   * is used as is (and created when saving there).
+   * Gives the world the existing directory it is opened from. Under Node
+   * the host directory is mounted (NODEFS) at a fresh mount point; in the
+   * browser (or in memory) the path is used as is.
    */
-  _attach(path, mustExist) {
+  _attachExisting(path) {
     const FS = this._j._m.FS;
     if (!this._inMemory) {
-      const nodePath = process.getBuiltinModule('path');
       const nodeFs = process.getBuiltinModule('fs');
-      const host = nodePath.resolve(path);
-      if (!nodeFs.existsSync(host)) {
-        if (mustExist) throw new JulietError('not_found', 'no such directory', { path });
-        nodeFs.mkdirSync(host, { recursive: true });
-      } else if (!nodeFs.statSync(host).isDirectory()) {
-        throw new JulietError('not_found', 'not a directory', { path });
-      }
-      const mount = `/host/${++this._j._mounts}`;
-      mkdirTree(FS, mount);
-      FS.mount(this._j._m.NODEFS, { root: host }, mount);
-      this._mount = mount;
+      const host = process.getBuiltinModule('path').resolve(path);
+      if (!nodeFs.existsSync(host)) throw new JulietError('not_found', 'no such directory', { path });
+      if (!nodeFs.statSync(host).isDirectory()) throw new JulietError('not_found', 'not a directory', { path });
+      this._mountHost(host);
       this.path = host;
-      this._vpath = mount;
+      this._vpath = this._mount;
     } else {
       const dir = normalizeDir(path);
       const found = FS.analyzePath(dir);
-      if (!found.exists) {
-        if (mustExist) throw new JulietError('not_found', 'no such directory', { path });
-        mkdirTree(FS, dir);
-      } else if (!FS.isDir(found.object.mode)) {
-        throw new JulietError('not_found', 'not a directory', { path });
-      }
+      if (!found.exists) throw new JulietError('not_found', 'no such directory', { path });
+      if (!FS.isDir(found.object.mode)) throw new JulietError('not_found', 'not a directory', { path });
       this.path = dir;
       this._vpath = dir;
     }
   }
 
+  /**
+   * Names the directory a world without one is first saved to. The engine
+   * writes it beside that directory and renames it into place, so under
+   * Node the parent directory is mounted.
+   */
+  _attachNew(path) {
+    if (!this._inMemory) {
+      const nodePath = process.getBuiltinModule('path');
+      const host = nodePath.resolve(path);
+      const parent = nodePath.dirname(host);
+      process.getBuiltinModule('fs').mkdirSync(parent, { recursive: true });
+      this._mountHost(parent);
+      this.path = host;
+      this._vpath = host === parent ? this._mount : `${this._mount}/${nodePath.basename(host)}`;
+    } else {
+      const dir = normalizeDir(path);
+      const parent = dir.slice(0, dir.lastIndexOf('/'));
+      if (parent) mkdirTree(this._j._m.FS, parent);
+      this.path = dir;
+      this._vpath = dir;
+    }
+  }
+
+  _mountHost(host) {
+    const FS = this._j._m.FS;
+    const mount = `/host/${++this._j._mounts}`;
+    mkdirTree(FS, mount);
+    FS.mount(this._j._m.NODEFS, { root: host }, mount);
+    this._mount = mount;
+    this._hostRoot = host;
+  }
+
+  _detach() {
+    if (this._mount) {
+      const FS = this._j._m.FS;
+      try {
+        FS.unmount(this._mount);
+        FS.rmdir(this._mount);
+      } catch {
+        // A mount point that cannot go only costs an empty directory.
+      }
+    }
+    this._mount = null;
+    this._hostRoot = null;
+    this.path = null;
+    this._vpath = null;
+  }
+
   /** A path the C side reported, in the caller's terms (host path under Node). */
   _mapPath(path) {
     if (this._mount && (path === this._mount || path.startsWith(this._mount + '/'))) {
-      return this.path + path.slice(this._mount.length);
+      return this._hostRoot + path.slice(this._mount.length);
     }
     return path;
   }
 
   /** A message the C side wrote, with mount paths in the caller's terms. */
   _mapText(text) {
-    return this._mount && text ? text.split(this._mount + '/').join(this.path + '/') : text;
+    return this._mount && text ? text.split(this._mount + '/').join(this._hostRoot + '/') : text;
   }
 
   _error(status) {
@@ -1325,9 +1363,12 @@ export class World {
 
   /**
    * Saves: deletes the files of removed entities, writes every dirty entity
-   * and WorldSettings.jasset if the settings are dirty, writes nothing else.
-   * `path` is only for a world without a directory yet (from openSnapshot
-   * or newWorld), which then keeps it. Returns the paths
+   * and WorldSettings.jasset if the settings are dirty, writes nothing else,
+   * holding the world's lock (a JulietError 'locked' names the process
+   * that holds it). `path` is only for a world without a directory yet
+   * (from openSnapshot or newWorld): it must not exist or be empty (else
+   * 'exists': a world is never merged into another), and receives the
+   * whole world or nothing; the world then keeps it. Returns the paths
    * touched, in the caller's terms (host paths under Node). On failure the
    * JulietError names the file; what failed stays pending.
    * @param {string} [path]
@@ -1335,17 +1376,18 @@ export class World {
    */
   save(path) {
     const ptr = this._live();
-    if (path !== undefined) {
+    const isNew = path !== undefined;
+    if (isNew) {
       checkString(path, 'path');
       if (this.path !== null) {
         throw new TypeError('this world already has a directory: save() takes no path');
       }
-      this._attach(path, false);
+      this._attachNew(path);
     } else if (this.path === null) {
       throw new TypeError('this world has no directory yet: pass one to save(path)');
     }
     const c = this._c;
-    const status = c.jlw_world_save(ptr, this._vpath);
+    const status = isNew ? c.jlw_world_save_new(ptr, this._vpath) : c.jlw_world_save(ptr, this._vpath);
     const written = [];
     const deleted = [];
     for (let i = 0, n = c.jlw_save_written_count(); i < n; i++) {
@@ -1358,6 +1400,7 @@ export class World {
       const err = this._error(status);
       err.written = written;
       err.deleted = deleted;
+      if (isNew) this._detach(); // still a world without a directory
       throw err;
     }
     return { written, deleted };
@@ -1430,15 +1473,8 @@ export class World {
     const ptr = this._ptr;
     this._ptr = 0;
     this._c.jlw_world_free(ptr);
-    if (this._mount) {
-      const FS = this._j._m.FS;
-      try {
-        FS.unmount(this._mount);
-        FS.rmdir(this._mount);
-      } catch {
-        // A mount point that cannot go only costs an empty directory.
-      }
-      this._mount = null;
-    }
+    const path = this.path;
+    this._detach();
+    this.path = path;
   }
 }

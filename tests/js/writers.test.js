@@ -1,0 +1,169 @@
+// The JS API under Node keeps the engine's promises on the real disk: saves
+// are fsynced, hold the world's lock and never write beside another
+// process's save; a new world never merges into an existing one; a FIFO in
+// a world is reported, never read.
+import assert from 'node:assert/strict';
+import { execFileSync, spawn } from 'node:child_process';
+import fs, { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { pathToFileURL } from 'node:url';
+
+import { JulietError, loadJuliet } from '../../web/src/core/juliet.js';
+import { copyWorld, readTree, repo, tempDir } from './helpers.js';
+
+const juliet = await loadJuliet();
+
+/** Counts fs.fsyncSync calls made while fn runs (the module's NODEFS calls it). */
+function countFsyncs(fn) {
+  const real = fs.fsyncSync;
+  let calls = 0;
+  fs.fsyncSync = (fd) => {
+    calls++;
+    return real(fd);
+  };
+  try {
+    fn();
+  } finally {
+    fs.fsyncSync = real;
+  }
+  return calls;
+}
+
+test('a save under Node fsyncs each file it writes and each directory it changes', () => {
+  const dir = copyWorld();
+  const world = juliet.openWorld(dir);
+  try {
+    const ids = world.entities().slice(0, 3).map((e) => e.id);
+    for (const id of ids) world.set(id, 'position', [1, 2, 3]);
+    world.remove(world.entities()[5].id);
+    let report;
+    const calls = countFsyncs(() => {
+      report = world.save();
+    });
+    assert.equal(report.written.length, 3);
+    assert.equal(report.deleted.length, 1);
+    // Three files, and Entities/ once for the renames and the deletion.
+    assert.ok(calls >= 4, `${calls} fsyncs for 3 files and a directory`);
+  } finally {
+    world.close();
+  }
+});
+
+test('a new world is written whole into a new directory, never merged into a world', async () => {
+  const source = juliet.openWorld(copyWorld());
+  const link = await source.snapshot();
+  source.close();
+
+  // A world whose settings come from a newer version: never rewritten.
+  const target = copyWorld();
+  const settingsPath = join(target, 'WorldSettings.jasset');
+  writeFileSync(settingsPath, '; version\n99\n; gravity\n0 -1 0\n');
+  const before = readTree(target);
+  const shared = await juliet.openSnapshot(link);
+  try {
+    assert.throws(() => shared.save(target), (err) => {
+      assert.ok(err instanceof JulietError);
+      assert.equal(err.code, 'exists');
+      assert.match(err.message, /already holds a world/);
+      return true;
+    });
+    assert.deepEqual(readTree(target), before);
+    assert.equal(shared.path, null, 'still a world without a directory');
+
+    // Into a new directory: all of it, and nothing left beside it.
+    const parent = tempDir('new-world');
+    const fresh = join(parent, 'level');
+    const report = shared.save(fresh);
+    assert.equal(shared.path, fresh);
+    assert.equal(report.written.length, shared.count + 1);
+    assert.ok(report.written.every((p) => p.startsWith(fresh + '/')), report.written[0]);
+    assert.deepEqual(readdirSync(parent), ['level']);
+    // And the world keeps its directory for the next save.
+    shared.set(shared.entities()[0].id, 'position', [7, 7, 7]);
+    assert.equal(shared.save().written.length, 1);
+  } finally {
+    shared.close();
+  }
+});
+
+test('a save fails with the pid of a running process that holds the world lock', () => {
+  const dir = copyWorld();
+  const world = juliet.openWorld(dir);
+  try {
+    const id = world.entities()[0].id;
+    const file = join(dir, 'Entities', `${BigInt(id)}.jasset`);
+    const before = readFileSync(file);
+    writeFileSync(join(dir, '.juliet.lock'), `${process.pid}\n`);
+    world.set(id, 'position', [4, 4, 4]);
+    assert.throws(() => world.save(), (err) => {
+      assert.equal(err.code, 'locked');
+      assert.match(err.message, new RegExp(`locked by pid ${process.pid}`));
+      assert.equal(err.path, join(dir, '.juliet.lock'));
+      return true;
+    });
+    assert.deepEqual(readFileSync(file), before);
+    rmSync(join(dir, '.juliet.lock'));
+    assert.equal(world.save().written.length, 1);
+  } finally {
+    world.close();
+  }
+});
+
+test('a FIFO in Entities/ is reported and the rest of the world opens', () => {
+  const dir = copyWorld();
+  const fifo = join(dir, 'Entities', '4294967310.jasset');
+  execFileSync('mkfifo', [fifo]);
+  const count = readdirSync(join(dir, 'Entities')).length - 1;
+  const world = juliet.openWorld(dir);
+  try {
+    assert.equal(world.count, count);
+    const problems = world.diagnostics();
+    assert.equal(problems.length, 1);
+    assert.equal(problems[0].path, fifo);
+    assert.match(problems[0].message, /not a regular file/);
+  } finally {
+    world.close();
+  }
+});
+
+/** Runs a Node process that saves the world at dir `saves` times, each
+ * time with every entity at its own position. */
+function writer(dir, label, saves) {
+  const script = `
+    import { loadJuliet } from ${JSON.stringify(pathToFileURL(join(repo, 'web/src/core/juliet.js')).href)};
+    const juliet = await loadJuliet();
+    let locked = 0;
+    for (let i = 0; i < ${saves}; i++) {
+      const world = juliet.openWorld(${JSON.stringify(dir)});
+      for (const e of world.entities()) world.set(e.id, 'position', [${label}, i, 0]);
+      try { world.save(); } catch (err) { if (err.code === 'locked') locked++; else throw err; }
+      world.close();
+    }
+    process.stdout.write(String(locked));
+  `;
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (err += d));
+    child.on('exit', (code) => (code === 0 ? resolve(Number(out)) : reject(new Error(`writer ${label}: ${err}`))));
+  });
+}
+
+test('two Node processes saving one world leave every file whole, from one save', async () => {
+  const dir = copyWorld();
+  await Promise.all([writer(dir, 1, 12), writer(dir, 2, 12)]);
+  const world = juliet.openWorld(dir);
+  try {
+    assert.deepEqual(world.diagnostics(), []);
+    const positions = new Set(world.entities().map((e) => world.get(e.id).position.join(' ')));
+    assert.equal(positions.size, 1, `files from different saves: ${[...positions].join(', ')}`);
+  } finally {
+    world.close();
+  }
+  const left = readdirSync(join(dir, 'Entities')).filter((n) => !n.endsWith('.jasset'));
+  assert.deepEqual(left, []);
+  assert.equal(existsSync(join(dir, '.juliet.lock')), false);
+});
