@@ -34,6 +34,14 @@ static inline bool is_key_char(char c) { return char_class[(uint8_t)c] & 1; }
  * ending in CRs would lose one per save and never reach a canonical form. */
 static inline bool is_trailing_blank(char c) { return c == '\r' || is_space(c); }
 
+/* The length of a line of raw bytes (up to its LF) that counts against
+ * JL_ARCHIVE_LINE_MAX: without the CR of a CRLF, so a file is held to the
+ * same limit whichever line ends it has. */
+static inline size_t line_length(const char *line, size_t raw)
+{
+    return raw - (raw && line[raw - 1] == '\r');
+}
+
 /* A cheap key hash for duplicate detection: length and three bytes are
  * enough to keep string compares rare for the dozen keys of a file. */
 static inline uint32_t hash_key(const char *key, size_t size)
@@ -124,7 +132,7 @@ jl_status jl_archive_tokenize(jl_archive *ar, jl_arena *arena, const char *text,
                 const char *v = ke + 1;
                 const size_t raw = scan_line(v, end);
                 const char *ve = v + raw;
-                if (raw <= JL_ARCHIVE_LINE_MAX && first_nul >= ve) {
+                if (line_length(v, raw) <= JL_ARCHIVE_LINE_MAX && first_nul >= ve) {
                     /* v[0] is neither blank nor CR: the trimmed value is not empty */
                     const char *e = ve;
                     while (is_trailing_blank(e[-1])) e--;
@@ -159,7 +167,7 @@ jl_status jl_archive_tokenize(jl_archive *ar, jl_arena *arena, const char *text,
         }
         line++;
         size_t raw = scan_line(p, end);
-        if (raw > JL_ARCHIVE_LINE_MAX)
+        if (line_length(p, raw) > JL_ARCHIVE_LINE_MAX)
             return jl_error_set(err, JL_ERR_PARSE, path, line, JL_ARCHIVE_LINE_MAX + 1,
                                 "line longer than %d bytes", JL_ARCHIVE_LINE_MAX);
         const char *line_end = p + raw;

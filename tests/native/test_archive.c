@@ -498,3 +498,51 @@ TEST(an_indented_line_starting_with_a_semicolon_is_a_key_line)
     CHECK(err.line == 1 && err.col == 3);
     CHECK(strstr(err.message, "'note' has no value") != NULL);
 }
+
+/* "; note" and a value of n bytes, each line ended by end. */
+static size_t note_of_size(char *out, size_t n, const char *end)
+{
+    size_t at = (size_t)sprintf(out, "; note%s", end);
+    memset(out + at, 'a', n);
+    at += n;
+    return at + (size_t)sprintf(out + at, "%s", end);
+}
+
+TEST(a_value_line_of_the_limit_is_accepted_with_crlf_as_with_lf)
+{
+    CHECK(setup_scratch());
+    static char text[JL_ARCHIVE_LINE_MAX + 64];
+    static const char *const ends[] = {"\n", "\r\n"};
+    for (int i = 0; i < 2; i++) {
+        size_t size = note_of_size(text, JL_ARCHIVE_LINE_MAX, ends[i]);
+        jl_archive ar;
+        jl_error err = {0};
+        jl_status s = jl_archive_tokenize(&ar, &scratch, text, size, "t.jasset", &err);
+        if (s != JL_OK) fprintf(stderr, "%s: %u:%u: %s\n", i ? "CRLF" : "LF", err.line, err.col, err.message);
+        CHECK(s == JL_OK);
+        CHECK(ar.entry_count == 1 && ar.entries[0].value_size == JL_ARCHIVE_LINE_MAX);
+    }
+    /* A key line ended by LF before a value line ended by CRLF (the
+     * tokenizer's fast path takes that pair). */
+    size_t size = note_of_size(text, JL_ARCHIVE_LINE_MAX, "\r\n");
+    memmove(text + 6, text + 7, size - 7);
+    text[6] = '\n';
+    jl_archive ar;
+    jl_error err = {0};
+    CHECK(jl_archive_tokenize(&ar, &scratch, text, size - 1, "t.jasset", &err) == JL_OK);
+    CHECK(ar.entry_count == 1 && ar.entries[0].value_size == JL_ARCHIVE_LINE_MAX);
+}
+
+TEST(a_crlf_value_line_past_the_limit_is_rejected_at_its_line_and_column)
+{
+    CHECK(setup_scratch());
+    static char text[JL_ARCHIVE_LINE_MAX + 64];
+    size_t size = note_of_size(text, JL_ARCHIVE_LINE_MAX + 1, "\r\n");
+    jl_archive ar;
+    jl_error err = {0};
+    CHECK(jl_archive_tokenize(&ar, &scratch, text, size, "t.jasset", &err) == JL_ERR_PARSE);
+    CHECK(err.status == JL_ERR_PARSE);
+    CHECK(err.line == 2 && err.col == JL_ARCHIVE_LINE_MAX + 1);
+    CHECK(strstr(err.message, "line longer than 4096 bytes") != NULL);
+    CHECK(strcmp(err.path, "t.jasset") == 0);
+}

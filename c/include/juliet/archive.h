@@ -28,7 +28,7 @@
  * no value, a value with no key, a duplicate key, missing `id` or `class`,
  * an unknown class, a number out of range or with trailing junk, NaN, inf
  * where the field forbids it, an embedded NUL, a line longer than
- * JL_ARCHIVE_LINE_MAX, more than JL_ARCHIVE_KEYS_MAX keys, a file cut off
+ * JL_ARCHIVE_LINE_MAX without its line end (LF or CRLF), more than JL_ARCHIVE_KEYS_MAX keys, a file cut off
  * after a key line (truncated), an ID of zero.
  *
  * Versions: a file whose `version` or `class_version` is newer than this
