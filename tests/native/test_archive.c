@@ -499,6 +499,66 @@ TEST(an_indented_line_starting_with_a_semicolon_is_a_key_line)
     CHECK(strstr(err.message, "'note' has no value") != NULL);
 }
 
+/* Loads text, writes the entity back with its unknown keys, and returns the
+ * written text (in scratch), or NULL. */
+static const char *load_and_write_back(const char *text, size_t size, size_t *out_size)
+{
+    jl_entity_manager manager;
+    if (jl_manager_init(&manager, NULL) != JL_OK) return NULL;
+    jl_archive ar;
+    jl_error err = {0};
+    jl_entity *e = NULL;
+    const char *written = NULL;
+    if (jl_archive_tokenize(&ar, &scratch, text, size, "t.jasset", &err) == JL_OK &&
+        jl_entity_deserialize_in_place(&manager, &ar, &e) == JL_OK) {
+        const char *unknown;
+        size_t unknown_size = jl_archive_collect_unknown(&ar, &scratch, &unknown);
+        jl_archive out;
+        jl_archive_begin_write(&out, &scratch);
+        if (jl_archive_write_entity(&out, e, unknown, unknown_size) != JL_OK ||
+            jl_archive_end_write(&out, &written, out_size) != JL_OK)
+            written = NULL;
+    } else {
+        fprintf(stderr, "%s:%u:%u: %s\n", err.path, err.line, err.col, err.message);
+    }
+    jl_manager_shutdown(&manager);
+    return written;
+}
+
+TEST(unknown_values_come_back_byte_exact_with_their_blanks)
+{
+    CHECK(setup_scratch());
+    /* Canonical but for the blanks around the unknown values, so the
+     * written text must be the file itself. */
+    static const char text[] =
+        "; asset_type\nentity_instance\n; id\n0x77a31d7500000001\n; class\nInert\n; version\n1\n"
+        "; class_version\n1\n; position\n1 2 3\n; mesh_instance\n185\n"
+        "; editor_note\n   indented by three spaces\n"
+        "; tabbed\n\tx\t \n"
+        "; trailing\nvalue  \n";
+    size_t size = 0;
+    const char *written = load_and_write_back(text, sizeof text - 1, &size);
+    CHECK(written != NULL);
+    if (size != sizeof text - 1 || memcmp(written, text, size) != 0)
+        fprintf(stderr, "written:\n%.*s", (int)size, written);
+    CHECK(size == sizeof text - 1 && memcmp(written, text, size) == 0);
+}
+
+TEST(unknown_values_of_a_crlf_file_keep_their_blanks_but_not_the_cr)
+{
+    CHECK(setup_scratch());
+    static const char text[] =
+        "; asset_type\r\nentity_instance\r\n; id\r\n0x77a31d7500000001\r\n; class\r\nInert\r\n"
+        "; position\r\n1 2 3\r\n; editor_note\r\n  two spaces, then CR CR LF \r\r\n";
+    size_t size = 0;
+    const char *written = load_and_write_back(text, sizeof text - 1, &size);
+    CHECK(written != NULL);
+    /* CRs at a line's end are its line end: kept, each save would read one
+     * fewer and the text would never settle. */
+    static const char line[] = "\n; editor_note\n  two spaces, then CR CR LF \n";
+    CHECK(size > sizeof line - 1 && memcmp(written + size - (sizeof line - 1), line, sizeof line - 1) == 0);
+}
+
 /* "; note" and a value of n bytes, each line ended by end. */
 static size_t note_of_size(char *out, size_t n, const char *end)
 {
