@@ -122,8 +122,9 @@ def main():
     write("hostile/bad_magic.jsnap", b"X" + SAMPLE[1:])
     write("hostile/newer_version.jsnap", with_crc(body[:3] + b"\x02" + body[4:]))
     write("hostile/unknown_flags.jsnap", with_crc(body[:4] + b"\x03" + body[5:]))
-    write("hostile/truncated.jsnap", SAMPLE[: len(SAMPLE) // 2])
-    write("hostile/trailing_bytes.jsnap", SAMPLE + b"\x00")
+    # The CRC is checked before any content, so these two carry a right one.
+    write("hostile/truncated.jsnap", with_crc(body[: len(body) // 2]))
+    write("hostile/trailing_bytes.jsnap", with_crc(body + b"\x00"))
     write("hostile/bad_checksum.jsnap", SAMPLE[:-1] + bytes([SAMPLE[-1] ^ 1]))
     first = class_table(SAMPLE)[0]
     write("hostile/unknown_class.jsnap",

@@ -58,8 +58,10 @@ JL_CLI_COMMAND(validate_command, "validate", validate_run, "report every problem
 static const char stats_usage[] =
     "usage: juliet stats DIR [--json]\n\n"
     "Counts the entities of a world per class, with the bytes of their files\n"
-    "and totals. --json prints one JSON object instead of a table. Problems\n"
-    "found while loading go to stderr (exit status 1).\n";
+    "and totals. --json prints one JSON object instead of a table; in its\n"
+    "\"dir\", control characters are written as \\u00XX and bytes that are not\n"
+    "UTF-8 as \\u00XX of the byte (read as Latin-1). Problems found while\n"
+    "loading go to stderr (exit status 1).\n";
 
 static int stats_run(int argc, char **argv)
 {
@@ -73,6 +75,10 @@ static int stats_run(int argc, char **argv)
         else dir = argv[i];
     }
     if (!dir) return jl_cli_fail("stats", "expected a world directory");
+    /* Any name the system can open fits (a byte escapes to 6 at most). */
+    static char dir_json[6 * 4096 + 1];
+    if (json && jl_text_escape(dir, strlen(dir), JL_ESCAPE_JSON, dir_json, sizeof dir_json) >= sizeof dir_json)
+        return jl_cli_fail("stats", "directory name too long");
     jl_world world;
     jl_status s = open_world(&world, true);
     if (s != JL_OK) return jl_cli_fail("stats", "cannot create a world: %s", jl_status_name(s));
@@ -85,12 +91,7 @@ static int stats_run(int argc, char **argv)
         bytes += st->bytes[k];
     }
     if (json) {
-        printf("{\"dir\": \"");
-        for (const char *p = dir; *p; p++) {
-            if (*p == '"' || *p == '\\') putchar('\\');
-            putchar(*p);
-        }
-        printf("\", \"classes\": {");
+        printf("{\"dir\": \"%s\", \"classes\": {", dir_json);
         for (uint32_t k = 0; k < jl_class_count(); k++)
             printf("%s\"%s\": {\"entities\": %u, \"bytes\": %llu}", k ? ", " : "", jl_class_at(k)->name,
                    st->entities[k], (unsigned long long)st->bytes[k]);

@@ -39,7 +39,7 @@ int jl_cli_fail(const char *command, const char *format, ...)
 
 void jl_cli_print_error(void *stream, const jl_error *error)
 {
-    char line[JL_ERROR_PATH_MAX + JL_ERROR_MESSAGE_MAX + 64];
+    char line[JL_ERROR_TEXT_MAX];
     fprintf((FILE *)stream, "%s\n", jl_error_format(error, line, sizeof line));
 }
 

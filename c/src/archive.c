@@ -34,6 +34,24 @@ static inline bool is_key_char(char c) { return char_class[(uint8_t)c] & 1; }
  * ending in CRs would lose one per save and never reach a canonical form. */
 static inline bool is_trailing_blank(char c) { return c == '\r' || is_space(c); }
 
+/* The length of a line of raw bytes (up to its LF) that counts against
+ * JL_ARCHIVE_LINE_MAX: without the CR of a CRLF, so a file is held to the
+ * same limit whichever line ends it has. */
+static inline size_t line_length(const char *line, size_t raw)
+{
+    return raw - (raw && line[raw - 1] == '\r');
+}
+
+/* How many blanks (spaces, tabs) follow a value that ends at value_end on
+ * a line whose bytes end at line_end (before its LF). CRs at the line's end
+ * are not counted: they are its line end, and written back they would read
+ * as one. Kept so an unknown key's line is written back exactly. */
+static inline uint16_t trailing_blanks(const char *value_end, const char *line_end)
+{
+    while (line_end > value_end && line_end[-1] == '\r') line_end--;
+    return (uint16_t)(line_end - value_end);
+}
+
 /* A cheap key hash for duplicate detection: length and three bytes are
  * enough to keep string compares rare for the dozen keys of a file. */
 static inline uint32_t hash_key(const char *key, size_t size)
@@ -124,7 +142,7 @@ jl_status jl_archive_tokenize(jl_archive *ar, jl_arena *arena, const char *text,
                 const char *v = ke + 1;
                 const size_t raw = scan_line(v, end);
                 const char *ve = v + raw;
-                if (raw <= JL_ARCHIVE_LINE_MAX && first_nul >= ve) {
+                if (line_length(v, raw) <= JL_ARCHIVE_LINE_MAX && first_nul >= ve) {
                     /* v[0] is neither blank nor CR: the trimmed value is not empty */
                     const char *e = ve;
                     while (is_trailing_blank(e[-1])) e--;
@@ -151,6 +169,7 @@ jl_status jl_archive_tokenize(jl_archive *ar, jl_arena *arena, const char *text,
                     entry->value_col = 1;
                     entry->hash = h;
                     entry->used = false;
+                    entry->value_trail = trailing_blanks(e, ve);
                     line += 2;
                     p = ve < end ? ve + 1 : end;
                     continue;
@@ -159,7 +178,7 @@ jl_status jl_archive_tokenize(jl_archive *ar, jl_arena *arena, const char *text,
         }
         line++;
         size_t raw = scan_line(p, end);
-        if (raw > JL_ARCHIVE_LINE_MAX)
+        if (line_length(p, raw) > JL_ARCHIVE_LINE_MAX)
             return jl_error_set(err, JL_ERR_PARSE, path, line, JL_ARCHIVE_LINE_MAX + 1,
                                 "line longer than %d bytes", JL_ARCHIVE_LINE_MAX);
         const char *line_end = p + raw;
@@ -229,6 +248,7 @@ jl_status jl_archive_tokenize(jl_archive *ar, jl_arena *arena, const char *text,
             pending->value_size = (uint32_t)(e - s);
             pending->value_line = line;
             pending->value_col = (uint32_t)(s - p) + 1;
+            pending->value_trail = trailing_blanks(e, line_end);
             pending = NULL;
         }
         p = next;
@@ -943,11 +963,23 @@ jl_status jl_entity_deserialize_in_place(jl_entity_manager *manager, jl_archive 
     return JL_OK;
 }
 
+/* The value's whole line as the file has it, without its line end: the
+ * blanks before the value (value_col - 1 of them: a value line holds
+ * nothing else before its value), the value, the blanks after it. */
+static const char *entry_line(const jl_archive_entry *e, size_t *size)
+{
+    *size = (size_t)(e->value_col - 1) + e->value_size + e->value_trail;
+    return e->value - (e->value_col - 1);
+}
+
 size_t jl_archive_collect_unknown(jl_archive *ar, jl_arena *out, const char **text)
 {
-    size_t total = 0;
-    for (uint32_t i = 0; i < ar->entry_count; i++)
-        if (!ar->entries[i].used) total += 2 + ar->entries[i].key_size + 1 + ar->entries[i].value_size + 1;
+    size_t total = 0, line_size;
+    for (uint32_t i = 0; i < ar->entry_count; i++) {
+        if (ar->entries[i].used) continue;
+        entry_line(&ar->entries[i], &line_size);
+        total += 2 + ar->entries[i].key_size + 1 + line_size + 1;
+    }
     *text = NULL;
     if (total == 0) return 0;
     char *c = jl_arena_push(out, total, 1);
@@ -961,8 +993,9 @@ size_t jl_archive_collect_unknown(jl_archive *ar, jl_arena *out, const char **te
         memcpy(c, e->key, e->key_size);
         c += e->key_size;
         *c++ = '\n';
-        memcpy(c, e->value, e->value_size);
-        c += e->value_size;
+        const char *line = entry_line(e, &line_size);
+        memcpy(c, line, line_size);
+        c += line_size;
         *c++ = '\n';
     }
     return total;

@@ -1,7 +1,8 @@
 /* snapshot_decode.c - a snapshot byte stream back into entities (format in
  * snapshot.h). The input is hostile: every read is bounds-checked, every
  * count is bounded before it drives a loop, and nothing touches the target
- * until the whole stream, CRC included, has been checked. */
+ * until the whole stream has been checked. The CRC is checked first, right
+ * after the magic and version, so damage is reported as damage. */
 #include <stdarg.h>
 #include <stdio.h>
 
@@ -212,6 +213,26 @@ bool snap_read_float_column(snap_reader *r, uint32_t n, bool allow_inf, uint8_t 
 
 static size_t align_up(size_t v, size_t a) { return (v + a - 1) & ~(a - 1); }
 
+/* Checks the CRC32 that ends the stream against every byte before it and
+ * ends the reader before it. Done before any content is read: one damaged
+ * byte could otherwise pass for anything (an unknown class, a bad count),
+ * and a damaged link must be reported as damaged. */
+static bool check_checksum(snap_reader *r)
+{
+    if (snap_left(r) < 4) return snap_fail(r, JL_ERR_CORRUPT, "truncated: no checksum");
+    const uint8_t *c = r->end - 4;
+    uint32_t stored = (uint32_t)c[0] | (uint32_t)c[1] << 8 | (uint32_t)c[2] << 16 | (uint32_t)c[3] << 24;
+    if (stored != jl_crc32(r->start, (size_t)(c - r->start))) {
+        /* No byte offset: the damage may be anywhere. */
+        r->failed = true;
+        r->status = JL_ERR_CORRUPT;
+        jl_error_set(r->err, JL_ERR_CORRUPT, NULL, 0, 0, "snapshot: the link is damaged (checksum mismatch)");
+        return false;
+    }
+    r->end = c;
+    return true;
+}
+
 /* Reads the class table and takes scratch for everything else. */
 static bool read_header(snap_decoder *d)
 {
@@ -229,6 +250,9 @@ static bool read_header(snap_decoder *d)
         return snap_fail(r, JL_ERR_CORRUPT, "format version %u, this build reads version %u",
                          version, (unsigned)JL_SNAPSHOT_VERSION);
     }
+    /* Magic and version come first: they say how the rest, checksum
+     * included, is laid out. */
+    if (!check_checksum(r)) return false;
     uint64_t flags = snap_read_varint(r, "flags");
     if (r->failed) return false;
     if (flags & ~(uint64_t)SNAP_FLAGS_KNOWN)
@@ -444,15 +468,8 @@ bool snap_decode_trailer(snap_decoder *d)
 {
     snap_reader *r = &d->r;
     if (r->failed) return false;
-    if (snap_left(r) < 4) return snap_fail(r, JL_ERR_CORRUPT, "truncated: no checksum");
-    if (snap_left(r) > 4)
-        return snap_fail(r, JL_ERR_CORRUPT, "%zu bytes of trailing data", snap_left(r) - 4);
-    uint32_t expected = jl_crc32(r->start, (size_t)(r->p - r->start));
-    uint32_t stored = snap_read_u32(r, "checksum");
-    if (stored != expected) {
-        r->p -= 4;
-        return snap_fail(r, JL_ERR_CORRUPT, "checksum mismatch: the snapshot is damaged");
-    }
+    /* The checksum was checked first and is outside the reader. */
+    if (snap_left(r) > 0) return snap_fail(r, JL_ERR_CORRUPT, "%zu bytes of trailing data", snap_left(r));
     return true;
 }
 

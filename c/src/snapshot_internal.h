@@ -231,11 +231,13 @@ typedef struct snap_decoder {
 /* room: how many entities the target can still take. */
 void snap_decoder_init(snap_decoder *d, const uint8_t *data, size_t size, jl_arena *scratch,
                        uint32_t room, jl_error *err);
-/* Reads and checks everything up to the world section. */
+/* Checks the magic, the version and the checksum (before any content),
+ * then reads and checks everything up to the world section. */
 bool snap_decode_entities(snap_decoder *d);
 /* Reads the column(s) of field f into entry's staging structs. */
 bool snap_read_field(snap_decoder *d, snap_class_entry *entry, const jl_field *f);
-/* Checks that exactly the CRC is left and that it matches. */
+/* Checks that nothing is left before the CRC (checked by
+ * snap_decode_entities). */
 bool snap_decode_trailer(snap_decoder *d);
 /* Creates the decoded entities in m (empty); on failure m has none again. */
 jl_status snap_decoder_apply(snap_decoder *d, jl_entity_manager *m);

@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import { crc32 } from 'node:zlib';
 
 import { JulietError, loadJuliet } from '../../web/src/core/juliet.js';
 import { readTree, rng, sampleWorld, tempDir } from './helpers.js';
@@ -164,6 +165,20 @@ test('broken payloads are rejected: magic, version, checksum, trailing bytes, tr
   await rejects(await variant((b) => { const c = new Uint8Array(b.length + 1); c.set(b); return c; }), 'corrupt');
   await rejects(await variant((b) => b.subarray(0, b.length - 5)), 'corrupt');
   await rejects(await variant(() => new Uint8Array(0)), 'corrupt');
+});
+
+test('a damaged link is reported as damaged, not as the unknown class its bytes now name', async () => {
+  const raw = await inflate(unb64(await sampleSnapshot()));
+  raw[6] ^= 0xff; // first byte of the first class's name CRC; the checksum stays as it was
+  await rejects(b64(await deflate(raw)), 'corrupt', /damaged \(checksum mismatch\)/);
+});
+
+test('a class this build lacks, under a right checksum, is unknown_class', async () => {
+  const raw = await inflate(unb64(await sampleSnapshot()));
+  raw[6] ^= 0xff;
+  const body = raw.subarray(0, raw.length - 4);
+  new DataView(raw.buffer, raw.byteOffset).setUint32(raw.length - 4, crc32(body), true);
+  await rejects(b64(await deflate(raw)), 'unknown_class', /unknown to this build/);
 });
 
 test('an expansion bomb stops at the size cap', async () => {

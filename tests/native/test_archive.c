@@ -498,3 +498,111 @@ TEST(an_indented_line_starting_with_a_semicolon_is_a_key_line)
     CHECK(err.line == 1 && err.col == 3);
     CHECK(strstr(err.message, "'note' has no value") != NULL);
 }
+
+/* Loads text, writes the entity back with its unknown keys, and returns the
+ * written text (in scratch), or NULL. */
+static const char *load_and_write_back(const char *text, size_t size, size_t *out_size)
+{
+    jl_entity_manager manager;
+    if (jl_manager_init(&manager, NULL) != JL_OK) return NULL;
+    jl_archive ar;
+    jl_error err = {0};
+    jl_entity *e = NULL;
+    const char *written = NULL;
+    if (jl_archive_tokenize(&ar, &scratch, text, size, "t.jasset", &err) == JL_OK &&
+        jl_entity_deserialize_in_place(&manager, &ar, &e) == JL_OK) {
+        const char *unknown;
+        size_t unknown_size = jl_archive_collect_unknown(&ar, &scratch, &unknown);
+        jl_archive out;
+        jl_archive_begin_write(&out, &scratch);
+        if (jl_archive_write_entity(&out, e, unknown, unknown_size) != JL_OK ||
+            jl_archive_end_write(&out, &written, out_size) != JL_OK)
+            written = NULL;
+    } else {
+        fprintf(stderr, "%s:%u:%u: %s\n", err.path, err.line, err.col, err.message);
+    }
+    jl_manager_shutdown(&manager);
+    return written;
+}
+
+TEST(unknown_values_come_back_byte_exact_with_their_blanks)
+{
+    CHECK(setup_scratch());
+    /* Canonical but for the blanks around the unknown values, so the
+     * written text must be the file itself. */
+    static const char text[] =
+        "; asset_type\nentity_instance\n; id\n0x77a31d7500000001\n; class\nInert\n; version\n1\n"
+        "; class_version\n1\n; position\n1 2 3\n; mesh_instance\n185\n"
+        "; editor_note\n   indented by three spaces\n"
+        "; tabbed\n\tx\t \n"
+        "; trailing\nvalue  \n";
+    size_t size = 0;
+    const char *written = load_and_write_back(text, sizeof text - 1, &size);
+    CHECK(written != NULL);
+    if (size != sizeof text - 1 || memcmp(written, text, size) != 0)
+        fprintf(stderr, "written:\n%.*s", (int)size, written);
+    CHECK(size == sizeof text - 1 && memcmp(written, text, size) == 0);
+}
+
+TEST(unknown_values_of_a_crlf_file_keep_their_blanks_but_not_the_cr)
+{
+    CHECK(setup_scratch());
+    static const char text[] =
+        "; asset_type\r\nentity_instance\r\n; id\r\n0x77a31d7500000001\r\n; class\r\nInert\r\n"
+        "; position\r\n1 2 3\r\n; editor_note\r\n  two spaces, then CR CR LF \r\r\n";
+    size_t size = 0;
+    const char *written = load_and_write_back(text, sizeof text - 1, &size);
+    CHECK(written != NULL);
+    /* CRs at a line's end are its line end: kept, each save would read one
+     * fewer and the text would never settle. */
+    static const char line[] = "\n; editor_note\n  two spaces, then CR CR LF \n";
+    CHECK(size > sizeof line - 1 && memcmp(written + size - (sizeof line - 1), line, sizeof line - 1) == 0);
+}
+
+/* "; note" and a value of n bytes, each line ended by end. */
+static size_t note_of_size(char *out, size_t n, const char *end)
+{
+    size_t at = (size_t)sprintf(out, "; note%s", end);
+    memset(out + at, 'a', n);
+    at += n;
+    return at + (size_t)sprintf(out + at, "%s", end);
+}
+
+TEST(a_value_line_of_the_limit_is_accepted_with_crlf_as_with_lf)
+{
+    CHECK(setup_scratch());
+    static char text[JL_ARCHIVE_LINE_MAX + 64];
+    static const char *const ends[] = {"\n", "\r\n"};
+    for (int i = 0; i < 2; i++) {
+        size_t size = note_of_size(text, JL_ARCHIVE_LINE_MAX, ends[i]);
+        jl_archive ar;
+        jl_error err = {0};
+        jl_status s = jl_archive_tokenize(&ar, &scratch, text, size, "t.jasset", &err);
+        if (s != JL_OK) fprintf(stderr, "%s: %u:%u: %s\n", i ? "CRLF" : "LF", err.line, err.col, err.message);
+        CHECK(s == JL_OK);
+        CHECK(ar.entry_count == 1 && ar.entries[0].value_size == JL_ARCHIVE_LINE_MAX);
+    }
+    /* A key line ended by LF before a value line ended by CRLF (the
+     * tokenizer's fast path takes that pair). */
+    size_t size = note_of_size(text, JL_ARCHIVE_LINE_MAX, "\r\n");
+    memmove(text + 6, text + 7, size - 7);
+    text[6] = '\n';
+    jl_archive ar;
+    jl_error err = {0};
+    CHECK(jl_archive_tokenize(&ar, &scratch, text, size - 1, "t.jasset", &err) == JL_OK);
+    CHECK(ar.entry_count == 1 && ar.entries[0].value_size == JL_ARCHIVE_LINE_MAX);
+}
+
+TEST(a_crlf_value_line_past_the_limit_is_rejected_at_its_line_and_column)
+{
+    CHECK(setup_scratch());
+    static char text[JL_ARCHIVE_LINE_MAX + 64];
+    size_t size = note_of_size(text, JL_ARCHIVE_LINE_MAX + 1, "\r\n");
+    jl_archive ar;
+    jl_error err = {0};
+    CHECK(jl_archive_tokenize(&ar, &scratch, text, size, "t.jasset", &err) == JL_ERR_PARSE);
+    CHECK(err.status == JL_ERR_PARSE);
+    CHECK(err.line == 2 && err.col == JL_ARCHIVE_LINE_MAX + 1);
+    CHECK(strstr(err.message, "line longer than 4096 bytes") != NULL);
+    CHECK(strcmp(err.path, "t.jasset") == 0);
+}

@@ -153,6 +153,53 @@ TEST(stats_counts_entities_per_class_as_json)
     finish();
 }
 
+/* True if text holds a C0 control other than LF, DEL, or ESC's 8-bit
+ * twin 0x9b: what must never reach a terminal from a file name. */
+static bool has_raw_controls(const char *text)
+{
+    for (const unsigned char *p = (const unsigned char *)text; *p; p++)
+        if ((*p < 0x20 && *p != '\n') || *p == 0x7f || *p == 0x9b || *p == 0xff) return true;
+    return false;
+}
+
+TEST(stats_json_escapes_control_and_non_utf8_bytes_in_the_directory_name)
+{
+    NEED_JULIET();
+    CHECK(du_make_temp_dir(dir, sizeof dir, "test"));
+    /* No ' in the name: it is quoted for the shell with '...'. */
+    char world[512];
+    CHECK(du_join(world, sizeof world, dir, "w\x01\x1b\"q\\b\xff caf\xc3\xa9"));
+    CHECK(du_copy_tree(ASSETS "/sample_world", world));
+    char args[1024];
+    snprintf(args, sizeof args, "stats '%s' --json", world);
+    CHECK(run(args) == 0);
+    char expected[1024];
+    snprintf(expected, sizeof expected, "{\"dir\": \"%s/w\\u0001\\u001b\\\"q\\\\b\\u00ff caf\xc3\xa9\", ", dir);
+    if (!strstr(output, expected)) fprintf(stderr, "output: %s\nexpected: %s\n", output, expected);
+    CHECK(strstr(output, expected) == output);
+    CHECK(!has_raw_controls(output));
+    finish();
+}
+
+TEST(diagnostics_escape_control_characters_in_file_names)
+{
+    NEED_JULIET();
+    CHECK(copy_of(ASSETS "/sample_world"));
+    char bad[512];
+    du_join(bad, sizeof bad, dir, "Entities/\x1b]0;owned\x07\x1b[2J.jasset");
+    static const char text[] = "; id\n0x7\n; class\nInert\n; mesh_instance\nseven\n";
+    CHECK(du_write(bad, text, sizeof text - 1));
+    char args[512];
+    snprintf(args, sizeof args, "stats %s", dir);
+    CHECK(run(args) == 1);
+    char expected[512];
+    snprintf(expected, sizeof expected, "%s/Entities/\\x1b]0;owned\\x07\\x1b[2J.jasset:6:1: ", dir);
+    if (!strstr(output, expected)) fprintf(stderr, "output: %s\nexpected: %s\n", output, expected);
+    CHECK(strstr(output, expected) != NULL);
+    CHECK(!has_raw_controls(output));
+    finish();
+}
+
 TEST(fmt_check_lists_files_not_in_canonical_form)
 {
     NEED_JULIET();

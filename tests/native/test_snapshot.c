@@ -373,6 +373,7 @@ TEST(rejects_trailing_bytes)
 {
     CHECK(small_snapshot());
     buf[buf_size++] = 0;
+    fix_crc(); /* bytes after the entities, under a right checksum */
     CHECK(rejected(JL_ERR_CORRUPT, "1 bytes of trailing data"));
     teardown();
 }
@@ -383,6 +384,14 @@ TEST(rejects_a_damaged_byte_by_checksum)
     /* The last byte of the z column's mantissa planes: still parses. */
     buf[buf_size - 8] ^= 0x01;
     CHECK(rejected(JL_ERR_CORRUPT, "checksum mismatch"));
+    teardown();
+}
+
+TEST(a_damaged_class_byte_is_reported_as_damaged_not_as_an_unknown_class)
+{
+    CHECK(small_snapshot());
+    buf[6] ^= 0xff; /* first byte of the class name CRC, checksum left as it was */
+    CHECK(rejected(JL_ERR_CORRUPT, "damaged (checksum mismatch)"));
     teardown();
 }
 

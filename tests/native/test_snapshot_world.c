@@ -318,6 +318,26 @@ TEST(hostile_unknown_keys_are_rejected_and_the_world_is_unchanged)
     teardown();
 }
 
+TEST(a_damaged_link_is_reported_as_damaged_before_its_content_is_read)
+{
+    CHECK(setup());
+    CHECK(fill_source(4));
+    jl_snapshot_bytes bytes;
+    CHECK(encode(&source, &bytes) == JL_OK);
+    static uint8_t buf[1 << 16];
+    CHECK(bytes.size <= sizeof buf);
+    /* Flip one bit of the class table: read first, the class name CRC it
+     * lands in would name a class no build has. */
+    memcpy(buf, bytes.data, bytes.size);
+    buf[6] ^= 0x01;
+    jl_error err = {0};
+    CHECK(jl_snapshot_decode_world(buf, bytes.size, &target, &err) == JL_ERR_CORRUPT);
+    CHECK(err.status == JL_ERR_CORRUPT);
+    CHECK(strstr(err.message, "damaged (checksum mismatch)") != NULL);
+    CHECK(jl_world_count(&target) == 0);
+    teardown();
+}
+
 TEST(world_decode_rejects_truncations)
 {
     CHECK(setup());

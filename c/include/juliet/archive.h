@@ -21,14 +21,15 @@
  *
  * Reading is by key: order does not matter, a missing key keeps the class
  * default (spec 3.3), an unknown key is kept (the world stores its lines
- * verbatim and writes them back). Tolerated: CRLF, a UTF-8 BOM, blank
- * lines, trailing spaces and tabs, no final newline, several spaces between
- * vector components, upper-case hex. Rejected with status JL_ERR_PARSE (or
+ * verbatim and writes them back: the value line byte for byte, blanks
+ * included, without its line end). Tolerated: CRLF, a UTF-8 BOM, blank
+ * lines, blanks before and after a value, no final newline, several spaces
+ * between vector components, upper-case hex. Rejected with status JL_ERR_PARSE (or
  * JL_ERR_UNKNOWN_CLASS) and the line and column of the problem: a key with
  * no value, a value with no key, a duplicate key, missing `id` or `class`,
  * an unknown class, a number out of range or with trailing junk, NaN, inf
  * where the field forbids it, an embedded NUL, a line longer than
- * JL_ARCHIVE_LINE_MAX, more than JL_ARCHIVE_KEYS_MAX keys, a file cut off
+ * JL_ARCHIVE_LINE_MAX without its line end (LF or CRLF), more than JL_ARCHIVE_KEYS_MAX keys, a file cut off
  * after a key line (truncated), an ID of zero.
  *
  * Versions: a file whose `version` or `class_version` is newer than this
@@ -74,7 +75,7 @@ enum {
  * count bytes. */
 typedef struct jl_archive_entry {
     const char *key;
-    const char *value;
+    const char *value;   /* without the blanks around it: what fields parse */
     uint32_t key_size;
     uint32_t value_size;
     uint32_t key_line;   /* line of `; key` */
@@ -83,6 +84,9 @@ typedef struct jl_archive_entry {
     uint32_t value_col;  /* column of the value's first character */
     uint32_t hash;       /* of the key, for duplicate detection */
     bool used;           /* read by a field, the header or a migration */
+    uint16_t value_trail; /* blanks after the value on its line (CRs before
+                             the LF excluded); with the value_col - 1 blanks
+                             before it, what an unknown key keeps */
 } jl_archive_entry;
 
 /* The spec's Archive: one object for both directions (`loading` says which).
@@ -182,7 +186,8 @@ jl_status jl_entity_deserialize_in_place(jl_entity_manager *manager, jl_archive 
                                          jl_entity **out);
 
 /* Appends the entries nobody used (unknown keys) to out as `; key\nvalue\n`
- * lines, in file order, and returns their total size (0 if none; nothing
+ * lines, in file order, each value line exactly as the file had it (blanks
+ * included; its line end becomes LF), and returns their total size (0 if none; nothing
  * is pushed then). *text points at them in out. */
 size_t jl_archive_collect_unknown(jl_archive *ar, jl_arena *out, const char **text);
 

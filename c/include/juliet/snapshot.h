@@ -69,9 +69,13 @@
  *       infinities and values with no short decimal form become exceptions.
  *     mode 1 (bits): an integer column of the IEEE-754 bit patterns.
  *
- * Hostile input: the decoder reads only inside the given bytes, bounds
- * every count by JL_SNAPSHOT_MAX_ENTITIES and by the bytes left, rejects
- * unknown versions and flags, truncation, trailing bytes, a wrong CRC, ID 0
+ * Hostile input: the decoder reads only inside the given bytes, checks
+ * the CRC right after the magic and version and before any content (a
+ * damaged snapshot is JL_ERR_CORRUPT "the link is damaged (checksum
+ * mismatch)", never what its damaged bytes happen to say, such as an
+ * unknown class), bounds every count by JL_SNAPSHOT_MAX_ENTITIES and by the
+ * bytes left, rejects unknown versions and flags, truncation, trailing
+ * bytes before the CRC, ID 0
  * and repeated IDs, out-of-range values, NaN anywhere and infinities where
  * the field forbids them, and does work linear in its input and the entity
  * count. It is a pure function of its input bytes: on failure the target
@@ -122,8 +126,9 @@ jl_status jl_snapshot_encode_manager(const jl_entity_manager *manager, jl_arena 
  * ID, class, position, flags and fields, dirty (it has no file yet), and the
  * manager's ID counter is advanced past the IDs. scratch, if not NULL, lends
  * temporary memory and is returned to its mark; with NULL the decoder
- * reserves and releases its own. Fails with JL_ERR_CORRUPT (bad bytes; err
- * names the byte offset), JL_ERR_UNKNOWN_CLASS (a class this build lacks or
+ * reserves and releases its own. Fails with JL_ERR_CORRUPT (a checksum
+ * mismatch, or bad bytes under a right checksum: err names their byte
+ * offset), JL_ERR_UNKNOWN_CLASS (a class this build lacks or
  * has in another version), JL_ERR_CAPACITY (more entities than the manager
  * takes), JL_ERR_OUT_OF_MEMORY or JL_ERR_INVALID_ARGUMENT (manager not
  * empty); the manager then holds no entity and its pending deletions are as

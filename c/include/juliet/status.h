@@ -7,6 +7,7 @@
 #ifndef JULIET_STATUS_H
 #define JULIET_STATUS_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 typedef enum jl_status {
@@ -31,7 +32,13 @@ typedef enum jl_status {
 /* Stable lower-case name of a status ("capacity", "parse", ...); never NULL. */
 const char *jl_status_name(jl_status status);
 
-enum { JL_ERROR_PATH_MAX = 512, JL_ERROR_MESSAGE_MAX = 256 };
+enum {
+    JL_ERROR_PATH_MAX = 512,
+    JL_ERROR_MESSAGE_MAX = 256,
+    /* Room for any record formatted by jl_error_format: escaping turns a
+     * byte into at most 4 characters, plus ":line:col: " and the NUL. */
+    JL_ERROR_TEXT_MAX = 4 * (JL_ERROR_PATH_MAX + JL_ERROR_MESSAGE_MAX) + 32,
+};
 
 /* Where and why an operation failed. line and col are 1-based; 0 means
  * "not tied to a position" (an I/O error, a whole-file problem). */
@@ -54,7 +61,34 @@ jl_status jl_error_set(jl_error *err, jl_status status, const char *path, uint32
     ;
 
 /* Formats err as "path:line:col: message" (parts that are unknown are left
- * out) into out, truncating to out_size. Returns out. */
+ * out) into out, truncating to out_size (JL_ERROR_TEXT_MAX always fits).
+ * Path and message are escaped with JL_ESCAPE_TERMINAL: a file name or a
+ * value quoted from a file can never send control sequences to a
+ * terminal. Returns out. */
 char *jl_error_format(const jl_error *err, char *out, uint32_t out_size);
+
+/* How jl_text_escape writes text for an output. Both keep valid UTF-8
+ * unchanged except where listed; "control" means C0 (0x00-0x1f), DEL and
+ * C1 (U+0080-U+009F). */
+typedef enum jl_escape_style {
+    /* For a terminal or a log: a control byte and a byte that is not part
+     * of valid UTF-8 become \xNN, a C1 control \u00NN. A backslash is
+     * kept, so names print as typed; the escapes are for showing, not for
+     * reading back. */
+    JL_ESCAPE_TERMINAL,
+    /* The inside of a JSON string: " and \ get a backslash, a control
+     * becomes \u00NN, and a byte that is not part of valid UTF-8 becomes
+     * \u00NN of its value (the byte read as Latin-1), so the output is
+     * always valid JSON and different byte strings stay different unless a
+     * name mixes such bytes with the characters they read as. */
+    JL_ESCAPE_JSON,
+} jl_escape_style;
+
+/* The one place where text from outside (file names, values quoted in
+ * messages) is made safe to print. Writes text[0, size) escaped in style
+ * into out and NUL-terminates it (if out_size > 0), cutting only between
+ * whole characters or escapes. Returns the length of the whole escaped
+ * text, as snprintf does: a result >= out_size means it was cut. */
+size_t jl_text_escape(const char *text, size_t size, jl_escape_style style, char *out, size_t out_size);
 
 #endif
