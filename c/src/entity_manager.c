@@ -7,10 +7,19 @@
 
 #include "juliet/platform.h"
 
-/* own_index covers IDs whose counter is below OWN_IDS_PER_CAPACITY times the
- * capacity; a long session that mints more IDs than that falls back to the
- * hash table for the newer ones. */
+/* own_index covers the first OWN_IDS_PER_CAPACITY times the capacity IDs of
+ * this session's run; a long session that mints more IDs than that falls
+ * back to the hash table for the newer ones. */
 enum { INDEX_MIN_BUCKETS = 1024, PENDING_PER_CAPACITY = 4, OWN_IDS_PER_CAPACITY = 4 };
+
+#define TAG_MASK ((UINT64_C(1) << (64 - JL_ID_COUNTER_BITS)) - 1)
+/* How far past its first ID a loaded ID advances the counter: the 2^32
+ * counter range of the old 32-bit tags, so a session given such a tag
+ * (tests, `juliet gen`) continues their worlds exactly as before. */
+#define NOTE_WINDOW (UINT64_C(1) << 32)
+
+/* The first ID of the session's run: its first tag with counter 0. */
+static inline uint64_t id_base(const jl_entity_manager *m) { return m->id_tag << JL_ID_COUNTER_BITS; }
 
 static size_t next_pow2(size_t value)
 {
@@ -20,21 +29,22 @@ static size_t next_pow2(size_t value)
 }
 
 /* ---- ID index ----
- * IDs of this manager's own tag (those it minted, the common case while
- * editing) are found through own_index, a dense array from the ID's counter
- * to its slot: creating entities then writes it sequentially. Every other ID
+ * IDs of this session's run (those it minted, the common case while
+ * editing) are found through own_index, a dense array from the ID's
+ * distance to the run's start to its slot: creating entities then writes it
+ * sequentially, across counter roll-overs too. Every other ID
  * (loaded from files of other sessions) goes through a hash table with open
  * addressing, linear probing and backward-shift delete, whose buckets hold
  * the full 32-bit hash and the slot so that probing never touches the entity
  * array; only a hash match reads the ID. */
 
-/* The own_index entry of id, or NULL if id is not of the own tag or past
- * the dense range (it then lives in the hash table). */
+/* The own_index entry of id, or NULL if id is outside the dense range of
+ * this session's run (it then lives in the hash table). */
 static uint32_t *own_entry(const jl_entity_manager *m, uint64_t id)
 {
-    uint32_t counter = (uint32_t)id;
-    if ((uint32_t)(id >> 32) != m->id_tag || counter >= m->own_limit) return NULL;
-    return &m->own_index[counter];
+    uint64_t offset = id - id_base(m); /* wraps far out of range below the base */
+    if (offset >= m->own_limit) return NULL;
+    return &m->own_index[offset];
 }
 
 static uint32_t id_hash(uint64_t id)
@@ -152,7 +162,7 @@ jl_status jl_manager_init(jl_entity_manager *m, const jl_manager_desc *desc)
 {
     *m = (jl_entity_manager){0};
     uint32_t capacity = (desc && desc->capacity) ? desc->capacity : JL_DEFAULT_CAPACITY;
-    if (capacity > JL_MAX_CAPACITY) return JL_ERR_INVALID_ARGUMENT;
+    if (capacity > JL_MAX_CAPACITY || (desc && desc->id_tag > TAG_MASK)) return JL_ERR_INVALID_ARGUMENT;
     m->capacity = capacity;
 
     size_t buckets_max = next_pow2((size_t)capacity * 2);
@@ -182,7 +192,7 @@ jl_status jl_manager_init(jl_entity_manager *m, const jl_manager_desc *desc)
     m->pending_deletions = (uint64_t *)m->pending_arena.base;
 
     m->id_tag = desc && desc->id_tag ? desc->id_tag : 0;
-    while (!m->id_tag) m->id_tag = (uint32_t)(jl_platform_entropy64() >> 32);
+    while (!m->id_tag) m->id_tag = jl_platform_entropy64() >> JL_ID_COUNTER_BITS;
     m->id_counter = 1;
     m->generation_floor = m->max_generation = 1;
     return JL_OK;
@@ -381,17 +391,18 @@ jl_status jl_entity_set_id(jl_entity_manager *m, jl_entity *e, uint64_t id)
 }
 
 /* The creation fast path of jl_entity_set_id(m, e, jl_manager_mint_id(m)):
- * the next free counter of own_index, found and written sequentially. */
+ * the next free entry of own_index, found and written sequentially. */
 static jl_status assign_minted_id(jl_entity_manager *m, jl_entity *e)
 {
-    uint32_t counter = m->id_counter;
-    while (counter && counter < m->own_limit) {
+    uint64_t counter = m->id_counter;
+    while (counter < m->own_limit) {
         size_t bytes = ((size_t)counter + 1) * sizeof(uint32_t);
         if (jl_arena_commit_to(&m->own_arena, bytes) != JL_OK) return JL_ERR_OUT_OF_MEMORY;
-        if (!m->own_index[counter]) {
+        uint64_t id = id_base(m) + counter;
+        if (!m->own_index[counter] && id) { /* 0 only where the run wraps past 2^64 */
             m->own_index[counter] = slot_of(m, e) + 1;
             m->index_count++;
-            e->id = ((uint64_t)m->id_tag << 32) | counter;
+            e->id = id;
             m->id_counter = counter + 1;
             return JL_OK;
         }
@@ -403,16 +414,15 @@ static jl_status assign_minted_id(jl_entity_manager *m, jl_entity *e)
 uint64_t jl_manager_mint_id(jl_entity_manager *m)
 {
     for (;;) {
-        uint64_t id = ((uint64_t)m->id_tag << 32) | m->id_counter++;
+        uint64_t id = id_base(m) + m->id_counter++;
         if (id && !jl_entity_find(m, id)) return id;
     }
 }
 
 void jl_manager_note_id(jl_entity_manager *m, uint64_t id)
 {
-    if ((uint32_t)(id >> 32) != m->id_tag) return;
-    uint32_t low = (uint32_t)id;
-    if (low >= m->id_counter) m->id_counter = low + 1;
+    uint64_t offset = id - id_base(m);
+    if (offset >= m->id_counter && offset < NOTE_WINDOW) m->id_counter = offset + 1;
 }
 
 /* ---- removal ---- */

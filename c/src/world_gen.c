@@ -24,11 +24,12 @@ static float step_value(uint64_t *state, int32_t lo, int32_t hi, int32_t steps_p
     return (float)k / (float)steps_per_unit;
 }
 
-uint32_t jl_world_gen_tag(uint64_t seed)
+uint64_t jl_world_gen_tag(uint64_t seed)
 {
     uint64_t state = seed ^ 0x4a554c494554ull; /* "JULIET" */
     uint32_t tag = (uint32_t)next(&state);
-    return tag ? tag : 1;
+    /* The same files as before tags were 48 bits wide. */
+    return (uint64_t)(tag ? tag : 1) << JL_ID_COUNTER_BITS;
 }
 
 jl_status jl_world_generate(jl_world *world, uint32_t count, uint64_t seed)

@@ -1,6 +1,7 @@
 /* test_entity_manager.c - allocation, wiring, defaults, removal, handles,
  * compaction and invariants of the entity manager (spec 2, 3; removal
  * design in entity_manager.h). */
+#include <stdlib.h>
 #include <string.h>
 
 #include "juliet/entity_manager.h"
@@ -10,7 +11,7 @@ static jl_entity_manager manager;
 
 static bool init_manager(uint32_t capacity)
 {
-    jl_manager_desc desc = {.capacity = capacity, .id_tag = 0x01000000u};
+    jl_manager_desc desc = {.capacity = capacity, .id_tag = 0x010000000000u};
     return jl_manager_init(&manager, &desc) == JL_OK;
 }
 
@@ -172,7 +173,7 @@ TEST(make_entity_assigns_id_and_position)
     jl_prop *b = JL_MAKE_ENTITY(&manager, jl_prop, 0, 0, 0);
     CHECK(a && b);
     CHECK(a->base->id != 0 && b->base->id != 0 && a->base->id != b->base->id);
-    CHECK((a->base->id >> 32) == 0x01000000u);
+    CHECK((a->base->id >> 16) == 0x010000000000u);
     CHECK(a->base->position.x == 12.5f && a->base->position.y == -44.0f);
     CHECK(a->base->position.z == 108.2f && a->base->position.w == 1.0f);
     CHECK(jl_entity_find(&manager, a->base->id) == a->base);
@@ -310,6 +311,127 @@ TEST(minting_skips_ids_in_use_and_loaded_ids_advance_the_counter)
     CHECK(jl_manager_mint_id(&manager) == 0x0100000000000043ull);
     jl_manager_note_id(&manager, 0x0200000000009999ull); /* another session's tag */
     CHECK(jl_manager_mint_id(&manager) == 0x0100000000000044ull);
+    jl_manager_shutdown(&manager);
+}
+
+/* Sorts and checks that no two values are equal. */
+static int compare_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+static bool all_distinct(uint64_t *ids, size_t n)
+{
+    qsort(ids, n, sizeof *ids, compare_u64);
+    for (size_t i = 1; i < n; i++)
+        if (ids[i] == ids[i - 1]) return false;
+    return true;
+}
+
+TEST(minting_past_the_16_bit_counter_moves_on_to_the_next_tag)
+{
+    enum { N = 140000 }; /* three tags' worth */
+    static uint64_t ids[N + 2];
+    const uint64_t tag = 0x123456789abcu;
+    jl_manager_desc desc = {.capacity = N + 2, .id_tag = tag};
+    CHECK(jl_manager_init(&manager, &desc) == JL_OK);
+    /* Entities loaded from the session's coming tags: never minted again. */
+    const uint64_t loaded_ids[2] = {((tag + 1) << 16) | 7, ((tag + 2) << 16) | 0x1234};
+    for (int i = 0; i < 2; i++) {
+        jl_entity *e;
+        CHECK(jl_entity_allocate(&manager, &jl_inert_class, &e) == JL_OK);
+        CHECK(jl_entity_set_id(&manager, e, loaded_ids[i]) == JL_OK);
+        ids[N + i] = loaded_ids[i];
+    }
+    for (uint32_t i = 0; i < N; i++) {
+        jl_inert *d = JL_MAKE_ENTITY(&manager, jl_inert, (float)i, 0, 0);
+        CHECK(d);
+        ids[i] = d->base->id;
+        CHECK(jl_entity_find(&manager, ids[i]) == d->base);
+    }
+    CHECK(ids[0] == ((tag << 16) | 1));
+    CHECK(ids[65534] == ((tag << 16) | 0xffff));
+    CHECK(ids[65535] == (tag + 1) << 16); /* the carry: counter 0 of the next tag */
+    CHECK(ids[N - 1] >> 16 == tag + 2);
+    CHECK(manager.hashed_count == 0); /* all of them in the dense index */
+    CHECK(invariants_hold());
+    CHECK(all_distinct(ids, N + 2));
+    jl_manager_shutdown(&manager);
+}
+
+TEST(loaded_ids_ahead_in_the_run_advance_the_counter_in_any_order)
+{
+    const uint64_t tag = 0xabcdef012345u, base = tag << 16;
+    jl_manager_desc desc = {.capacity = 16, .id_tag = tag};
+    CHECK(jl_manager_init(&manager, &desc) == JL_OK);
+    jl_manager_note_id(&manager, base + 0x30005); /* three tags on */
+    jl_manager_note_id(&manager, base + 0x42);    /* behind: no effect */
+    jl_manager_note_id(&manager, base - 1);       /* the tag before the run */
+    jl_manager_note_id(&manager, base + ((uint64_t)1 << 32)); /* past the window */
+    CHECK(jl_manager_mint_id(&manager) == base + 0x30006);
+    jl_manager_shutdown(&manager);
+}
+
+TEST(ids_of_the_old_32_bit_tag_form_stay_valid_and_advance_as_before)
+{
+    /* A session given an old tag (as `juliet gen` and tests do) continues
+     * its world past every loaded counter, also past 16 bits. */
+    const uint64_t old_id = 0x77a31d7500100000ull; /* counter 2^20 */
+    jl_manager_desc desc = {.capacity = 16, .id_tag = (uint64_t)0x77a31d75u << 16};
+    CHECK(jl_manager_init(&manager, &desc) == JL_OK);
+    jl_entity *e;
+    CHECK(jl_entity_allocate(&manager, &jl_prop_class, &e) == JL_OK);
+    CHECK(jl_entity_set_id(&manager, e, old_id) == JL_OK);
+    jl_manager_note_id(&manager, old_id);
+    CHECK(jl_entity_find(&manager, old_id) == e);
+    CHECK(jl_manager_mint_id(&manager) == old_id + 1);
+    jl_manager_shutdown(&manager);
+
+    /* A session with a random tag loads them too, and never mints them. */
+    CHECK(jl_manager_init(&manager, NULL) == JL_OK);
+    CHECK(jl_entity_allocate(&manager, &jl_prop_class, &e) == JL_OK);
+    CHECK(jl_entity_set_id(&manager, e, old_id) == JL_OK);
+    jl_manager_note_id(&manager, old_id);
+    CHECK(jl_entity_find(&manager, old_id) == e);
+    uint64_t minted = jl_manager_mint_id(&manager);
+    CHECK(minted != old_id && minted >> 16 == manager.id_tag);
+    CHECK(invariants_hold());
+    jl_manager_shutdown(&manager);
+}
+
+TEST(random_tags_are_48_bits_wide)
+{
+    enum { SESSIONS = 8 };
+    uint64_t tags[SESSIONS];
+    bool wide = false;
+    for (int i = 0; i < SESSIONS; i++) {
+        CHECK(jl_manager_init(&manager, NULL) == JL_OK);
+        tags[i] = manager.id_tag;
+        jl_manager_shutdown(&manager);
+        CHECK(tags[i] != 0 && tags[i] < (uint64_t)1 << 48);
+        wide = wide || tags[i] >= (uint64_t)1 << 40; /* all below: 2^-64 */
+    }
+    CHECK(wide);
+    CHECK(all_distinct(tags, SESSIONS)); /* a false failure: < 2^-42 */
+    jl_manager_desc too_wide = {.id_tag = (uint64_t)1 << 48};
+    CHECK(jl_manager_init(&manager, &too_wide) == JL_ERR_INVALID_ARGUMENT);
+}
+
+TEST(minting_skips_id_zero_where_the_run_wraps)
+{
+    enum { N = 65537 };
+    jl_manager_desc desc = {.capacity = N, .id_tag = ((uint64_t)1 << 48) - 1};
+    CHECK(jl_manager_init(&manager, &desc) == JL_OK);
+    uint64_t last = 0;
+    for (uint32_t i = 0; i < N; i++) {
+        jl_inert *d = JL_MAKE_ENTITY(&manager, jl_inert, 0, 0, 0);
+        CHECK(d && d->base->id != 0);
+        last = d->base->id;
+    }
+    CHECK(last == 2); /* ...ffff, then 0 skipped, 1, 2 */
+    CHECK(jl_entity_find(&manager, UINT64_MAX) && jl_entity_find(&manager, 1));
+    CHECK(invariants_hold());
     jl_manager_shutdown(&manager);
 }
 

@@ -538,7 +538,7 @@ TEST(loaded_ids_advance_the_generator)
     CHECK(start(ASSETS "/sample_world"));
     /* The same tag as the sample's IDs: a session continuing that world. */
     jl_world_shutdown(&world);
-    jl_world_desc desc = {.id_tag = 0x77a31d75u};
+    jl_world_desc desc = {.id_tag = 0x77a31d750000u}; /* 0x77a31d75 in the 48-bit tag form */
     CHECK(jl_world_init(&world, &desc) == JL_OK);
     CHECK(jl_world_load(&world, dir) == JL_OK);
     uint64_t max = 0;
@@ -557,7 +557,7 @@ TEST(two_sessions_from_one_world_mint_disjoint_ids)
     CHECK(jl_world_init(&other, NULL) == JL_OK);
     CHECK(jl_world_load(&world, dir) == JL_OK);
     CHECK(jl_world_load(&other, dir) == JL_OK);
-    CHECK(world.manager.id_tag != other.manager.id_tag); /* 2^-32 chance of a false failure */
+    CHECK(world.manager.id_tag != other.manager.id_tag); /* 2^-48 chance of a false failure */
     for (int i = 0; i < 1000; i++) {
         jl_entity *a = NULL, *b = NULL;
         CHECK(jl_world_create(&world, "Prop", 0, 0, 0, &a) == JL_OK);

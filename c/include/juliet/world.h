@@ -38,16 +38,21 @@
  * Dirty state (spec 6.3): created -> dirty; loaded -> clean; any mutation
  * through this API (set field, position, create) -> dirty; saved -> clean.
  *
- * IDs. Each world's manager mints IDs as (tag << 32) | counter with a random
- * 32-bit tag per session (jl_platform_entropy64), printed in the spec's
- * form 0x + 16 hex digits. Loading advances the counter past loaded IDs of
- * the same tag (jl_manager_note_id), and minting skips IDs in use, so one
- * session never repeats an ID. Two sessions started from the same world
- * (two git branches) collide only if they draw the same tag: probability
- * 2^-32 ~= 2.3e-10 per pair of sessions, whatever the number of entities
- * each creates (up to 2^32 each), which is below the required 1e-9 for two
- * sessions creating 1M entities each. If the tags differ, the ID sets are
- * disjoint. A collision that does happen is caught, never lost: the loader
+ * IDs. Each world's manager mints IDs as (tag << 16) + counter with a random
+ * 48-bit tag per session (jl_platform_entropy64), printed in the spec's
+ * form 0x + 16 hex digits; when the 16-bit counter runs out the session
+ * moves on to the next tag, so its IDs form one run of consecutive numbers.
+ * Loading advances the counter past loaded IDs of the session's run
+ * (jl_manager_note_id), and minting skips IDs in use, so one session never
+ * repeats an ID. Two sessions started from the same world (two git
+ * branches) collide only if their runs of tags overlap: (s_i + s_j - 1) /
+ * 2^48 for sessions using s_i and s_j tags (65,536 IDs each). Over a
+ * project's life of 10,000 sessions that each create fewer than 65,535
+ * entities, P(any collision) <= 10^4 * (10^4 - 1) / 2 / 2^48 ~= 1.8e-7; the
+ * general bound, which stays below 1e-6 up to ~1.5e9 entities created over
+ * the project's life, is in entity_manager.h. IDs of the old form (a
+ * 32-bit tag over a 32-bit counter) and any other 64-bit value but 0 stay
+ * valid. A collision that does happen is caught, never lost: the loader
  * rejects the second file naming both paths.
  *
  * Memory: every byte comes from the world's arenas (reserved at init,
@@ -110,7 +115,7 @@ extern const jl_class jl_world_settings_class;
 /* Init options; a zero field means the default. */
 typedef struct jl_world_desc {
     uint32_t capacity;      /* entities; default JL_DEFAULT_CAPACITY */
-    uint32_t id_tag;        /* high half of minted IDs; default random */
+    uint64_t id_tag;        /* first 48-bit tag of minted IDs (entity_manager.h); default random */
     const jl_fs *fs;        /* file system; default jl_fs_native() */
     bool keep_temp_files;   /* load leaves *.tmp alone and never locks (validate) */
     uint32_t lock_wait_ms;  /* how long save waits for another writer; default 2000 */

@@ -16,8 +16,10 @@
 #include "world.h"
 
 /* The ID tag jl_world_generate expects the world to have been initialized
- * with (jl_world_desc.id_tag), so that IDs depend only on the seed. */
-uint32_t jl_world_gen_tag(uint64_t seed);
+ * with (jl_world_desc.id_tag), so that IDs depend only on the seed. It is
+ * a 32-bit value shifted into the 48-bit tag, so the IDs are those the
+ * 32-bit tags of earlier versions gave: (value << 32) + counter. */
+uint64_t jl_world_gen_tag(uint64_t seed);
 
 /* Adds count new entities (dirty) to world and points the settings' spawn
  * point at the first one (settings dirty). JL_ERR_CAPACITY or
