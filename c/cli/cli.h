@@ -58,4 +58,24 @@ bool jl_cli_parse_u64(const char *text, uint64_t max, uint64_t *out);
  * why and returns the exit status (JL_CLI_USAGE). */
 int jl_cli_check_new_dir(const char *command, const char *dir);
 
+/* A duplicated ID repaired by jl_cli_fix_duplicates: the file old_id names
+ * kept it; the later entity that also carried it now has new_id. */
+typedef struct jl_cli_moved_id {
+    uint64_t old_id;
+    uint64_t new_id;
+} jl_cli_moved_id;
+
+/* `validate --fix-duplicates` on one world directory (fix_duplicates.c):
+ * gives the later of every two entities that carry one ID a fresh ID and
+ * file, printing each repair, or why a duplicate is left alone, on stdout.
+ * *moved gets the repairs (from out, valid until it is released), *count
+ * their number. JL_ERR_OUT_OF_MEMORY if no world can be created. */
+jl_status jl_cli_fix_duplicates(const char *dir, jl_arena *out, jl_cli_moved_id **moved, uint32_t *count);
+
+/* Prints every reference of world (as loaded after the repairs) to an
+ * old_id of moved as "path:line:col: ..." naming both entities it may mean;
+ * returns how many. Sorts moved. */
+uint32_t jl_cli_print_moved_references(const jl_world *world, const char *dir, jl_cli_moved_id *moved,
+                                       uint32_t count);
+
 #endif

@@ -22,30 +22,65 @@ static jl_status open_world(jl_world *world, bool keep_temp_files)
 /* ---- validate ---- */
 
 static const char validate_usage[] =
-    "usage: juliet validate DIR...\n\n"
+    "usage: juliet validate [--fix-duplicates] DIR...\n\n"
     "Loads each world directory and prints every problem as\n"
     "path:line:col: message: parse errors, unknown classes, duplicate IDs\n"
     "(naming both files), file names that do not match their ID, and\n"
-    "references to entities that do not exist. Changes nothing on disk.\n"
-    "Exit status 1 if any problem was found.\n";
+    "references to entities that do not exist. Without --fix-duplicates it\n"
+    "changes nothing on disk. Exit status 1 if any problem was found (after\n"
+    "the repairs, with --fix-duplicates).\n\n"
+    "--fix-duplicates first repairs two entities that carry one ID after a\n"
+    "merge: the later one gets a fresh ID and the file named by it, every\n"
+    "other byte of its file unchanged, and the one in the ID's own file keeps\n"
+    "it. The later one is the side git calls theirs when both branches\n"
+    "created Entities/<id>.jasset (an add/add conflict; git add both files\n"
+    "afterwards), else the file whose name is not the ID's (else the second\n"
+    "in name order); a byte-identical copy is left alone. References to the\n"
+    "ID are not changed: each is listed as path:line:col for a person to\n"
+    "check. The world is then validated as above.\n";
 
 static int validate_run(int argc, char **argv)
 {
     if (jl_cli_wants_help(argc, argv, validate_usage)) return JL_CLI_OK;
-    if (argc < 2) return jl_cli_fail("validate", "expected at least one world directory");
-    for (int i = 1; i < argc; i++)
-        if (argv[i][0] == '-') return jl_cli_fail("validate", "unknown option '%s'", argv[i]);
+    bool fix = false;
+    int dirs = 0;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--fix-duplicates") == 0) fix = true;
+        else if (argv[i][0] == '-') return jl_cli_fail("validate", "unknown option '%s'", argv[i]);
+        else dirs++;
+    }
+    if (!dirs) return jl_cli_fail("validate", "expected at least one world directory");
     uint32_t problems = 0;
     for (int i = 1; i < argc; i++) {
+        if (argv[i][0] == '-') continue;
+        jl_arena moves = {0};
+        jl_cli_moved_id *moved = NULL;
+        uint32_t moved_count = 0;
+        if (fix) {
+            jl_status s = jl_arena_init(&moves, (size_t)1 << 30);
+            if (s == JL_OK) s = jl_cli_fix_duplicates(argv[i], &moves, &moved, &moved_count);
+            if (s != JL_OK) {
+                jl_arena_release(&moves);
+                return jl_cli_fail("validate", "cannot create a world: %s", jl_status_name(s));
+            }
+        }
         jl_world world;
         jl_status s = open_world(&world, true);
-        if (s != JL_OK) return jl_cli_fail("validate", "cannot create a world: %s", jl_status_name(s));
+        if (s != JL_OK) {
+            jl_arena_release(&moves);
+            return jl_cli_fail("validate", "cannot create a world: %s", jl_status_name(s));
+        }
         jl_world_load(&world, argv[i]);
         jl_world_check_references(&world);
         uint32_t n = jl_cli_print_diagnostics(stdout, &world);
+        uint32_t to_check = jl_cli_print_moved_references(&world, argv[i], moved, moved_count);
+        if (fix)
+            fprintf(stderr, "%s: %u duplicate ID%s repaired, %u reference%s to check\n", argv[i], moved_count,
+                    moved_count == 1 ? "" : "s", to_check, to_check == 1 ? "" : "s");
         fprintf(stderr, "%s: %u entities, %u problem%s\n", argv[i], jl_world_count(&world), n, n == 1 ? "" : "s");
         problems += n;
         jl_world_shutdown(&world);
+        jl_arena_release(&moves);
     }
     return problems ? JL_CLI_PROBLEMS : JL_CLI_OK;
 }

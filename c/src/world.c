@@ -1144,3 +1144,10 @@ uint32_t jl_world_check_references(jl_world *w)
     }
     return missing;
 }
+
+uint32_t jl_world_reference_count(const jl_world *w) { return w->ref_count; }
+
+const jl_world_ref *jl_world_reference(const jl_world *w, uint32_t index)
+{
+    return index < w->ref_count ? &w->refs[index] : NULL;
+}

@@ -5,6 +5,7 @@
  * test cannot start processes. */
 #include "persist_util.h"
 
+#include "juliet/world_lock.h"
 #include "test.h"
 
 static char juliet[1024];
@@ -293,3 +294,205 @@ TEST(gen_refuses_an_existing_world_and_bad_counts)
     finish();
 }
 
+
+/* ---- validate --fix-duplicates ---- */
+
+static const char kept_text[] = "; asset_type\nentity_instance\n; id\n0x0000000100000001\n; class\nInert\n"
+                                "; version\n1\n; class_version\n1\n; position\n0 0 0\n; mesh_instance\n7\n";
+/* The other entity with that ID, as a person kept it from a merge: another
+ * class, and an unknown key that must survive byte for byte. */
+static const char later_text[] = "; asset_type\nentity_instance\n; id\n0x0000000100000001\n; class\nProp\n"
+                                 "; version\n1\n; class_version\n1\n; position\n5 6 7\n; mesh_instance\n9\n"
+                                 "; density\n2.5\n; is_static\nfalse\n; velocity\n0 0 0\n; parent\n"
+                                 "0x0000000000000000\n; note\nfrom branch b\n";
+
+static bool write_entity(const char *name, const char *text)
+{
+    char path[512];
+    CHECK_OR_FALSE(du_join(path, sizeof path, dir, name));
+    return du_write(path, text, strlen(text));
+}
+
+/* A world of one entity, a second file carrying its ID, and references to
+ * the ID from another entity (line 16) and from the settings (line 4). */
+static bool make_duplicate_world(const char *later_name)
+{
+    CHECK_OR_FALSE(du_make_temp_dir(dir, sizeof dir, "test"));
+    char entities[512];
+    du_join(entities, sizeof entities, dir, "Entities");
+    CHECK_OR_FALSE(mkdir(entities, 0755) == 0);
+    static const char ref_text[] = "; asset_type\nentity_instance\n; id\n0x0000000100000005\n; class\nProp\n"
+                                   "; version\n1\n; class_version\n1\n; position\n1 1 1\n; mesh_instance\n3\n"
+                                   "; parent\n0x0000000100000001\n";
+    CHECK_OR_FALSE(write_entity("Entities/4294967297.jasset", kept_text));
+    CHECK_OR_FALSE(write_entity(later_name, later_text));
+    CHECK_OR_FALSE(write_entity("Entities/4294967301.jasset", ref_text));
+    CHECK_OR_FALSE(write_entity("WorldSettings.jasset", "; version\n1\n; spawn_point\n0x0000000100000001\n"));
+    return true;
+}
+
+/* The name in Entities/ that none of the given ones is, or NULL. */
+static char *new_name(const char *const *known, int known_count)
+{
+    char entities[512];
+    du_join(entities, sizeof entities, dir, "Entities");
+    size_t n;
+    char **names = du_list(entities, &n);
+    char *found = NULL;
+    for (size_t i = 0; i < n && !found; i++) {
+        bool old = false;
+        for (int k = 0; k < known_count; k++) old = old || strcmp(names[i], known[k]) == 0;
+        if (!old) found = strdup(names[i]);
+    }
+    du_free_names(names, n);
+    return found;
+}
+
+TEST(fix_duplicates_moves_the_later_file_to_a_fresh_id_and_lists_references)
+{
+    NEED_JULIET();
+    CHECK(make_duplicate_world("Entities/4294967297_theirs.jasset"));
+    char args[512];
+    snprintf(args, sizeof args, "validate %s", dir);
+    CHECK(run(args) == 1); /* the duplicate, as the loader reports it */
+    snprintf(args, sizeof args, "validate --fix-duplicates %s", dir);
+    CHECK(run(args) == 0);
+
+    /* The later file is gone; one new file holds its entity under a fresh ID. */
+    char later[512], expected[1024];
+    du_join(later, sizeof later, dir, "Entities/4294967297_theirs.jasset");
+    CHECK(!du_exists(later));
+    static const char *const known[] = {"4294967297.jasset", "4294967301.jasset"};
+    char *name = new_name(known, 2);
+    CHECK(name != NULL);
+    uint64_t new_id = strtoull(name, NULL, 10);
+    CHECK(new_id != 0 && new_id != 0x0000000100000001ull);
+    char path[512];
+    snprintf(path, sizeof path, "%s/Entities/%s", dir, name);
+    snprintf(expected, sizeof expected, "%s/Entities/%llu.jasset", dir, (unsigned long long)new_id);
+    CHECK(strcmp(path, expected) == 0); /* the file name is the new ID's */
+    size_t size = 0;
+    char *moved = du_read(path, &size);
+    CHECK(moved != NULL);
+    /* Byte for byte the later file, but the id value. */
+    char want[sizeof later_text + 32];
+    const char *id_at = strstr(later_text, "0x0000000100000001");
+    int head = (int)(id_at - later_text);
+    snprintf(want, sizeof want, "%.*s0x%016llx%s", head, later_text, (unsigned long long)new_id, id_at + 18);
+    CHECK(size == strlen(want) && memcmp(moved, want, size) == 0);
+    free(moved);
+    /* The one in the ID's own file keeps it, unchanged. */
+    du_join(path, sizeof path, dir, "Entities/4294967297.jasset");
+    char *kept = du_read(path, &size);
+    CHECK(kept && strcmp(kept, kept_text) == 0);
+    free(kept);
+
+    /* What was done, and every reference to the old ID with its position. */
+    snprintf(expected, sizeof expected, "moved %s to %s/Entities/%s: it carried 0x0000000100000001", later, dir,
+             name);
+    CHECK(strstr(output, expected) != NULL);
+    snprintf(expected, sizeof expected,
+             "%s/Entities/4294967301.jasset:16:1: refers to 0x0000000100000001 (%s/Entities/4294967297.jasset): "
+             "check whether the entity now 0x%016llx (%s/Entities/%s) was meant\n",
+             dir, dir, (unsigned long long)new_id, dir, name);
+    CHECK(strstr(output, expected) != NULL);
+    snprintf(expected, sizeof expected, "%s/WorldSettings.jasset:4:1: refers to 0x0000000100000001", dir);
+    CHECK(strstr(output, expected) != NULL);
+    CHECK(strstr(output, "1 duplicate ID repaired, 2 references to check"));
+    CHECK(strstr(output, "3 entities, 0 problems"));
+    free(name);
+
+    /* Clean now; a second run has nothing to do. */
+    snprintf(args, sizeof args, "validate %s", dir);
+    CHECK(run(args) == 0);
+    snprintf(args, sizeof args, "validate --fix-duplicates %s", dir);
+    CHECK(run(args) == 0);
+    CHECK(strstr(output, "0 duplicate IDs repaired"));
+    finish();
+}
+
+TEST(fix_duplicates_moves_the_second_file_when_no_file_has_the_ids_name)
+{
+    NEED_JULIET();
+    CHECK(make_duplicate_world("Entities/b.jasset"));
+    char a[512], b[512];
+    du_join(a, sizeof a, dir, "Entities/4294967297.jasset");
+    du_join(b, sizeof b, dir, "Entities/a.jasset");
+    CHECK(rename(a, b) == 0); /* now a.jasset and b.jasset carry the ID */
+    char args[512];
+    snprintf(args, sizeof args, "validate --fix-duplicates %s", dir);
+    CHECK(run(args) == 1); /* a.jasset keeps the ID under a name that is not its own */
+    char expected[1024];
+    snprintf(expected, sizeof expected, "moved %s/Entities/b.jasset to ", dir);
+    CHECK(strstr(output, expected));
+    snprintf(expected, sizeof expected, "which %s keeps", b);
+    CHECK(strstr(output, expected));
+    snprintf(expected, sizeof expected, "%s:4:1: file name does not match its id 0x0000000100000001", b);
+    CHECK(strstr(output, expected));
+    CHECK(du_exists(b));
+    finish();
+}
+
+TEST(fix_duplicates_leaves_a_byte_identical_copy_alone)
+{
+    NEED_JULIET();
+    CHECK(copy_of(ASSETS "/malformed/worlds/duplicate_id"));
+    char args[512], copy[512];
+    snprintf(args, sizeof args, "validate --fix-duplicates %s", dir);
+    CHECK(run(args) == 1);
+    du_join(copy, sizeof copy, dir, "Entities/4294967298.jasset");
+    char expected[1024];
+    snprintf(expected, sizeof expected, "%s: duplicate ID not repaired: a byte-identical copy of ", copy);
+    CHECK(strstr(output, expected));
+    CHECK(strstr(output, "0 duplicate IDs repaired"));
+    CHECK(pu_same_tree(ASSETS "/malformed/worlds/duplicate_id", dir)); /* nothing changed */
+    finish();
+}
+
+TEST(fix_duplicates_does_not_split_a_conflict_outside_git)
+{
+    NEED_JULIET();
+    CHECK(du_make_temp_dir(dir, sizeof dir, "test"));
+    char entities[512];
+    du_join(entities, sizeof entities, dir, "Entities");
+    CHECK(mkdir(entities, 0755) == 0);
+    static const char conflicted[] = "; asset_type\nentity_instance\n; id\n0x0000000100000001\n; class\nInert\n"
+                                     "; version\n1\n; class_version\n1\n; position\n<<<<<<< HEAD\n0 0 0\n"
+                                     "=======\n1 1 1\n>>>>>>> b\n";
+    CHECK(write_entity("Entities/4294967297.jasset", conflicted));
+    char args[512], path[512];
+    snprintf(args, sizeof args, "validate --fix-duplicates %s", dir);
+    CHECK(run(args) == 1);
+    du_join(path, sizeof path, dir, "Entities/4294967297.jasset");
+    char expected[1024];
+    snprintf(expected, sizeof expected, "%s: has merge conflict markers, and git does not list it", path);
+    CHECK(strstr(output, expected));
+    size_t n;
+    char *after = du_read(path, &n);
+    CHECK(after && strcmp(after, conflicted) == 0);
+    free(after);
+    CHECK(pu_count(entities) == 1);
+    finish();
+}
+
+TEST(fix_duplicates_writes_nothing_while_another_writer_holds_the_world)
+{
+    NEED_JULIET();
+    CHECK(make_duplicate_world("Entities/4294967297_theirs.jasset"));
+    char lock[512], pid[32], args[512], expected[128];
+    du_join(lock, sizeof lock, dir, JL_WORLD_LOCK_NAME);
+    snprintf(pid, sizeof pid, "%u\n", (unsigned)getpid()); /* alive: a save in progress */
+    CHECK(du_write(lock, pid, strlen(pid)));
+    snprintf(args, sizeof args, "validate --fix-duplicates %s", dir);
+    CHECK(run(args) == 1);
+    snprintf(expected, sizeof expected, "world is locked by pid %u", (unsigned)getpid());
+    CHECK(strstr(output, "duplicate ID not repaired: ") && strstr(output, expected));
+    CHECK(strstr(output, "0 duplicate IDs repaired"));
+    char entities[512];
+    du_join(entities, sizeof entities, dir, "Entities");
+    CHECK(pu_count(entities) == 3); /* nothing moved */
+    CHECK(unlink(lock) == 0);
+    CHECK(run(args) == 0);
+    CHECK(!du_exists(lock)); /* released */
+    finish();
+}

@@ -4,9 +4,11 @@
  * commit, and merge without a conflict; the merged world has no two files
  * with one ID and loads with every edit of both sides. Then a copied file
  * forces a duplicate ID, and `juliet validate` reports it with both paths.
+ * Then two branches whose sessions drew one tag: git stops on add/add
+ * conflicts, and `juliet validate --fix-duplicates` splits each of them.
  *
  * Each session mints IDs with its own random tag, as two people's editors
- * would. Natively only: a wasm test cannot start processes. */
+ * would (but the two that are made to collide). Natively only: a wasm test cannot start processes. */
 #include "disk_util.h"
 
 #ifndef __EMSCRIPTEN__
@@ -186,6 +188,155 @@ TEST(two_branches_add_and_edit_then_merge_without_conflict)
     if (exit_code != 1 || !strstr(out, expected))
         fprintf(stderr, "juliet validate exited %d:\n%.2000s\nexpected the line:\n%s", exit_code, out, expected);
     ok = ok && have_cli && exit_code == 1 && strstr(out, expected) != NULL;
+    du_remove_tree(repo);
+    CHECK(ok);
+#endif
+}
+
+#ifndef __EMSCRIPTEN__
+enum { SMALL_BASE = 20, COLLIDING = 3 };
+
+/* One side of a merge whose session drew the other side's tag: it creates
+ * COLLIDING entities (the last a prop whose parent is the first) and moves
+ * the first base entity, then commits. texts gets the created files. */
+static bool collide_on_branch(const char *branch, const char *const *classes, const char *position,
+                              uint64_t *created, char **texts)
+{
+    CHECK_OR_FALSE(sh(GIT "checkout -q -b %s main", branch));
+    jl_world w;
+    jl_world_desc d = {.capacity = 256, .id_tag = 0x5ca1ab1e0000u}; /* the same on both sides */
+    CHECK_OR_FALSE(jl_world_init(&w, &d) == JL_OK);
+    CHECK_OR_FALSE(jl_world_load(&w, world_dir) == JL_OK);
+    for (uint32_t i = 0; i < COLLIDING; i++) {
+        jl_entity *e;
+        CHECK_OR_FALSE(jl_world_create(&w, classes[i], (float)i, branch[0] == 'a' ? 1.0f : 2.0f, 0, &e) == JL_OK);
+        created[i] = e->id;
+    }
+    char parent[32];
+    snprintf(parent, sizeof parent, "0x%016llx", (unsigned long long)created[0]);
+    CHECK_OR_FALSE(jl_world_set_field(&w, created[COLLIDING - 1], "parent", parent, strlen(parent), NULL) == JL_OK);
+    CHECK_OR_FALSE(jl_world_set_field(&w, base_ids[0], "position", position, strlen(position), NULL) == JL_OK);
+    CHECK_OR_FALSE(jl_world_save(&w, world_dir, NULL) == JL_OK);
+    jl_world_shutdown(&w);
+    char path[800];
+    for (uint32_t i = 0; i < COLLIDING; i++) {
+        CHECK_OR_FALSE(jl_world_entity_path(path, sizeof path, world_dir, created[i]));
+        CHECK_OR_FALSE((texts[i] = du_read(path, NULL)) != NULL);
+    }
+    CHECK_OR_FALSE(sh(GIT "add -A && " GIT "commit -q -m 'work on %s'", branch));
+    return true;
+}
+
+/* text is original with its id value replaced by id's. */
+static bool same_but_id(const char *text, const char *original, uint64_t id)
+{
+    const char *at = strstr(original, "\n; id\n");
+    if (!at) return false;
+    at += 6;
+    char want[4096];
+    snprintf(want, sizeof want, "%.*s0x%016llx%s", (int)(at - original), original, (unsigned long long)id, at + 18);
+    return strcmp(text, want) == 0;
+}
+#endif
+
+TEST(an_add_add_conflict_of_colliding_ids_is_split_by_fix_duplicates)
+{
+#ifdef __EMSCRIPTEN__
+    printf("skipped: no processes (git) in wasm\n");
+#else
+    CHECK(system("git --version >/dev/null 2>&1") == 0);
+    char cli[1100];
+    CHECK(du_find_cli(cli, sizeof cli));
+    CHECK(du_make_memory_temp_dir(repo, sizeof repo, "git"));
+    du_join(world_dir, sizeof world_dir, repo, "world");
+    bool ok = sh(GIT "-c init.defaultBranch=main init -q .", NULL);
+    jl_world w;
+    jl_world_desc gd = {.capacity = 256, .id_tag = jl_world_gen_tag(3)};
+    ok = ok && jl_world_init(&w, &gd) == JL_OK && jl_world_generate(&w, SMALL_BASE, 3) == JL_OK &&
+         jl_world_save(&w, world_dir, NULL) == JL_OK;
+    jl_world_shutdown(&w);
+    ok = ok && sh(GIT "add -A && " GIT "commit -q -m base", NULL);
+    char entities[700];
+    du_join(entities, sizeof entities, world_dir, "Entities");
+    size_t n;
+    char **names = du_list(entities, &n);
+    ok = ok && n == SMALL_BASE;
+    for (size_t i = 0; ok && i < n; i++) base_ids[i] = strtoull(names[i], NULL, 10);
+    du_free_names(names, n);
+
+    static const char *const classes_a[COLLIDING] = {"Inert", "Light", "Prop"};
+    static const char *const classes_b[COLLIDING] = {"Light", "Inert", "Prop"};
+    uint64_t ids_a[COLLIDING], ids_b[COLLIDING];
+    char *texts_a[COLLIDING] = {0}, *texts_b[COLLIDING] = {0};
+    ok = ok && collide_on_branch("a", classes_a, "1 2 3", ids_a, texts_a) &&
+         collide_on_branch("b", classes_b, "4 5 6", ids_b, texts_b);
+    ok = ok && memcmp(ids_a, ids_b, sizeof ids_a) == 0; /* one tag: the same IDs */
+
+    /* The merge stops: add/add for each created file, a content conflict
+     * for the entity both sides moved. */
+    char out[1 << 15], command[4096];
+    ok = ok && sh(GIT "checkout -q a", NULL);
+    ok = ok && sh_output(GIT "merge --no-edit b", out, sizeof out) != 0;
+    ok = ok && sh_output("git status --porcelain", out, sizeof out) == 0;
+    char line[1200], base_path[800];
+    for (uint32_t i = 0; ok && i < COLLIDING; i++) {
+        snprintf(line, sizeof line, "AA world/Entities/%llu.jasset", (unsigned long long)ids_a[i]);
+        ok = strstr(out, line) != NULL;
+    }
+    snprintf(line, sizeof line, "UU world/Entities/%llu.jasset", (unsigned long long)base_ids[0]);
+    ok = ok && strstr(out, line) != NULL;
+    if (!ok) fprintf(stderr, "git status:\n%s\n", out);
+
+    /* The repair splits the three add/add conflicts, not the edit conflict. */
+    snprintf(command, sizeof command, "'%s' validate --fix-duplicates '%s'", cli, world_dir);
+    int code = ok ? sh_output(command, out, sizeof out) : -1;
+    if (code != 1) fprintf(stderr, "validate --fix-duplicates exited %d:\n%s\n", code, out);
+    ok = ok && code == 1;
+    uint64_t moved[COLLIDING] = {0};
+    for (uint32_t i = 0; ok && i < COLLIDING; i++) {
+        snprintf(line, sizeof line, "split %s/Entities/%llu.jasset, created on both sides of a merge", world_dir,
+                 (unsigned long long)ids_a[i]);
+        const char *at = strstr(out, line);
+        const char *now = at ? strstr(at, "theirs is now 0x") : NULL;
+        ok = now != NULL;
+        if (ok) moved[i] = strtoull(now + 14, NULL, 16);
+    }
+    jl_world_entity_path(base_path, sizeof base_path, world_dir, base_ids[0]);
+    snprintf(line, sizeof line, "%s: has merge conflict markers, and git does not list it as created on both sides",
+             base_path);
+    ok = ok && strstr(out, line) != NULL;
+    /* b's prop still names b's first entity's old ID, which a's keeps. */
+    char moved_prop[800];
+    jl_world_entity_path(moved_prop, sizeof moved_prop, world_dir, moved[COLLIDING - 1]);
+    snprintf(line, sizeof line, "%s:22:1: refers to 0x%016llx", moved_prop, (unsigned long long)ids_a[0]);
+    ok = ok && strstr(out, line) != NULL;
+    if (!ok) fprintf(stderr, "validate --fix-duplicates said:\n%s\n", out);
+
+    /* Each side's entity is there: a's in the old files, b's byte for byte
+     * under its new ID. */
+    char path[800];
+    for (uint32_t i = 0; ok && i < COLLIDING; i++) {
+        char *text_a = NULL, *text_b = NULL;
+        ok = jl_world_entity_path(path, sizeof path, world_dir, ids_a[i]) && (text_a = du_read(path, NULL)) &&
+             strcmp(text_a, texts_a[i]) == 0;
+        ok = ok && jl_world_entity_path(path, sizeof path, world_dir, moved[i]) &&
+             (text_b = du_read(path, NULL)) && same_but_id(text_b, texts_b[i], moved[i]);
+        free(text_a);
+        free(text_b);
+    }
+    for (uint32_t i = 0; i < COLLIDING; i++) {
+        free(texts_a[i]);
+        free(texts_b[i]);
+    }
+
+    /* The person settles the edit conflict; then the world is clean and the
+     * merge can be committed. */
+    snprintf(command, sizeof command, "git checkout --ours -- '%s' && '%s' validate '%s'", base_path, cli, world_dir);
+    code = ok ? sh_output(command, out, sizeof out) : -1;
+    snprintf(line, sizeof line, "%u entities, 0 problems", SMALL_BASE + 2 * COLLIDING);
+    if (ok && (code != 0 || !strstr(out, line))) fprintf(stderr, "validate exited %d:\n%s\n", code, out);
+    ok = ok && code == 0 && strstr(out, line) != NULL;
+    ok = ok && sh(GIT "add -A && " GIT "commit -q --no-edit", NULL);
     du_remove_tree(repo);
     CHECK(ok);
 #endif

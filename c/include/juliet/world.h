@@ -53,7 +53,8 @@
  * the project's life, is in entity_manager.h. IDs of the old form (a
  * 32-bit tag over a 32-bit counter) and any other 64-bit value but 0 stay
  * valid. A collision that does happen is caught, never lost: the loader
- * rejects the second file naming both paths.
+ * rejects the second file naming both paths, and `juliet validate
+ * --fix-duplicates` gives the later file a fresh ID.
  *
  * Memory: every byte comes from the world's arenas (reserved at init,
  * committed as used). Pointers the world returns stay valid until the
@@ -317,6 +318,12 @@ void jl_world_clear_diagnostics(jl_world *world);
  * settings' spawn_point) seen in the loaded files whose target is not a live
  * entity, at the reference's path, line and column. Returns how many. */
 uint32_t jl_world_check_references(jl_world *world);
+
+/* The reference sites seen in the loaded files (those
+ * jl_world_check_references checks), in load order. jl_world_reference
+ * returns NULL past the count; the pointer is valid until shutdown. */
+uint32_t jl_world_reference_count(const jl_world *world);
+const jl_world_ref *jl_world_reference(const jl_world *world, uint32_t index);
 
 /* Figures of the loads so far. */
 const jl_world_stats *jl_world_get_stats(const jl_world *world);
