@@ -564,6 +564,16 @@ static void report_failure(jl_save_report *r, const jl_error *e)
     r->failed_count++;
 }
 
+/* Records a failed file-system operation (errno value code) in the report
+ * and returns its status. */
+static jl_status report_io(jl_save_report *r, const char *path, const char *op, int code)
+{
+    jl_error e;
+    jl_status s = jl_fs_error(&e, path, op, code);
+    report_failure(r, &e);
+    return s;
+}
+
 static void finish_report(jl_world *w, jl_save_report *r, size_t records_end)
 {
     const char *c = (const char *)w->report_arena.base, *end = c + records_end;
@@ -600,10 +610,8 @@ static jl_status process_deletions(jl_world *w, const char *dir, jl_save_report 
             report_path(w, 'd', path);
             *touched = true;
         } else if (code != ENOENT /* created and removed before any save */) {
-            jl_error e;
-            jl_status s = jl_fs_error(&e, path, "remove", code);
+            jl_status s = report_io(r, path, "remove", code);
             if (result == JL_OK) result = s;
-            report_failure(r, &e);
             m->pending_deletions[keep++] = id; /* try again next save */
         }
     }
@@ -652,10 +660,8 @@ jl_status jl_world_process_pending_deletions(jl_world *w, const char *dir, jl_sa
         if (jl_fs_join(entities_dir, sizeof entities_dir, dir, "Entities")) {
             int code = w->fs->sync_dir(w->fs, entities_dir);
             if (code) {
-                jl_error e;
-                jl_status es = jl_fs_error(&e, entities_dir, "sync_dir", code);
+                jl_status es = report_io(r, entities_dir, "sync_dir", code);
                 if (s == JL_OK) s = es;
-                report_failure(r, &e);
             }
         }
     }
@@ -805,9 +811,7 @@ jl_status jl_world_save(jl_world *w, const char *dir, jl_save_report *report)
         if (!synced[i]) continue;
         int code = w->fs->sync_dir(w->fs, synced[i]);
         if (code) {
-            jl_error err;
-            s = jl_fs_error(&err, synced[i], "sync_dir", code);
-            report_failure(r, &err);
+            s = report_io(r, synced[i], "sync_dir", code);
             if (result == JL_OK) result = s;
             redirty_written(w, records_end);
         }
@@ -901,38 +905,27 @@ jl_status jl_world_save_new(jl_world *w, const char *dir, jl_save_report *report
         report_failure(r, &check);
         return checked;
     }
-    int code;
 
-    /* Everything is written into a sibling first, then renamed into place. */
-    char parent[JL_ERROR_PATH_MAX], name[256], base[JL_ERROR_PATH_MAX], temp[JL_ERROR_PATH_MAX];
-    if (!split_dir(dir, parent, sizeof parent, name, sizeof name))
+    /* Everything is written into a hidden sibling first ("." + its name),
+     * then renamed into place. */
+    char parent[JL_ERROR_PATH_MAX], hidden[257], base[JL_ERROR_PATH_MAX], temp[JL_ERROR_PATH_MAX];
+    hidden[0] = '.';
+    if (!split_dir(dir, parent, sizeof parent, hidden + 1, sizeof hidden - 1))
         return fail_new(r, JL_ERR_INVALID_ARGUMENT, dir, "not a directory name a world can be written to");
-    if (!jl_fs_join(base, sizeof base, parent, "."))
-        return fail_new(r, JL_ERR_IO, dir, "path too long");
-    size_t base_len = strlen(base);
-    if (base_len + strlen(name) + 1 > sizeof base) return fail_new(r, JL_ERR_IO, dir, "path too long");
-    memcpy(base + base_len, name, strlen(name) + 1);
-    code = EEXIST;
+    if (!jl_fs_join(base, sizeof base, parent, hidden)) return fail_new(r, JL_ERR_IO, dir, "path too long");
+    int code = EEXIST;
     for (int attempt = 0; attempt < 64 && code == EEXIST; attempt++) {
         if (!jl_fs_unique_name(temp, sizeof temp, base, ".new")) return fail_new(r, JL_ERR_IO, dir, "path too long");
         code = fs->make_dir(fs, temp);
     }
-    if (code) {
-        jl_error e;
-        jl_status s = jl_fs_error(&e, temp, "make_dir", code);
-        report_failure(r, &e);
-        return s;
-    }
+    if (code) return report_io(r, temp, "make_dir", code);
     jl_status s = jl_world_save(w, temp, r);
     if (s == JL_OK) {
         code = fs->rename(fs, temp, dir);
         if (code == ENOTEMPTY || code == EEXIST)
             s = fail_new(r, JL_ERR_EXISTS, dir, "was filled by another program while the world was written");
-        else if (code) {
-            jl_error e;
-            s = jl_fs_error(&e, dir, "rename", code);
-            report_failure(r, &e);
-        }
+        else if (code)
+            s = report_io(r, dir, "rename", code);
     }
     if (s != JL_OK) {
         /* dir is untouched; the world stays as it was: everything to write. */
@@ -942,11 +935,7 @@ jl_status jl_world_save_new(jl_world *w, const char *dir, jl_save_report *report
         return s;
     }
     code = fs->sync_dir(fs, parent);
-    if (code) {
-        jl_error e;
-        s = jl_fs_error(&e, parent, "sync_dir", code);
-        report_failure(r, &e);
-    }
+    if (code) s = report_io(r, parent, "sync_dir", code);
     remap_report(w, r, temp, dir);
     return s;
 }
