@@ -976,8 +976,7 @@ export class World {
       this._vpath = host === parent ? this._mount : `${this._mount}/${nodePath.basename(host)}`;
     } else {
       const dir = normalizeDir(path);
-      const parent = dir.slice(0, dir.lastIndexOf('/'));
-      if (parent) mkdirTree(this._j._m.FS, parent);
+      mkdirTree(this._j._m.FS, parentPath(dir));
       this.path = dir;
       this._vpath = dir;
     }
@@ -992,7 +991,7 @@ export class World {
     this._hostRoot = host;
   }
 
-  _detach() {
+  _unmount() {
     if (this._mount) {
       const FS = this._j._m.FS;
       try {
@@ -1004,8 +1003,6 @@ export class World {
     }
     this._mount = null;
     this._hostRoot = null;
-    this.path = null;
-    this._vpath = null;
   }
 
   /** A path the C side reported, in the caller's terms (host path under Node). */
@@ -1159,14 +1156,12 @@ export class World {
     return this._bytesAt(this._c.jlw_entity_text(ptr, lo, hi, this._j._out));
   }
 
-  /** Decodes text an export returned (length in the out block), or throws its error. */
+  /** Decodes text an export returned (see _bytesAt). */
   _textAt(textPtr) {
-    if (!textPtr) this._throw(0);
-    const j = this._j;
-    return decoder.decode(j._m.HEAPU8.subarray(textPtr, textPtr + j._u32(j._out)));
+    return decoder.decode(this._bytesAt(textPtr));
   }
 
-  /** Copies the bytes of text an export returned, as _textAt finds them. */
+  /** Copies the bytes of text an export returned (length in the out block), or throws its error. */
   _bytesAt(textPtr) {
     if (!textPtr) this._throw(0);
     const j = this._j;
@@ -1400,7 +1395,12 @@ export class World {
       const err = this._error(status);
       err.written = written;
       err.deleted = deleted;
-      if (isNew) this._detach(); // still a world without a directory
+      if (isNew) {
+        // Still a world without a directory.
+        this._unmount();
+        this.path = null;
+        this._vpath = null;
+      }
       throw err;
     }
     return { written, deleted };
@@ -1473,8 +1473,6 @@ export class World {
     const ptr = this._ptr;
     this._ptr = 0;
     this._c.jlw_world_free(ptr);
-    const path = this.path;
-    this._detach();
-    this.path = path;
+    this._unmount();
   }
 }
