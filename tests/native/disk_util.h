@@ -218,17 +218,21 @@ static inline bool du_find_cli(char *out, size_t size)
     return du_join(out, size, self, "juliet") && access(out, X_OK) == 0;
 }
 
-/* Runs `cli ARGS` (a shell command line: quote what needs it) with stdout
- * and stderr into out (NUL-terminated, cut at size); returns the exit
- * status, -1 if it did not exit normally. */
-static inline int du_run_cli(const char *cli, const char *args, char *out, size_t size)
+/* Runs the shell command line `command` with stdout and stderr into out
+ * (NUL-terminated, cut at size); returns the exit status, -1 if it did not
+ * exit normally. */
+static inline int du_run(const char *command, char *out, size_t size)
 {
-    char command[4096];
-    snprintf(command, sizeof command, "%s %s 2>&1", cli, args);
-    FILE *p = popen(command, "r");
+    char full[4096];
+    int n_full = snprintf(full, sizeof full, "%s 2>&1", command);
+    if (n_full < 0 || (size_t)n_full >= sizeof full) return -1;
+    FILE *p = popen(full, "r");
     if (!p) return -1;
     size_t n = fread(out, 1, size - 1, p);
     out[n] = '\0';
+    char rest[4096]; /* drain what did not fit, so the command never sees SIGPIPE */
+    while (fread(rest, 1, sizeof rest, p) > 0) {
+    }
     int status = pclose(p);
     return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }

@@ -14,7 +14,12 @@ static char dir[256], dir2[256];
 
 /* Runs `juliet ARGS` with stdout and stderr in `output`; returns the exit
  * status (-1 if it did not exit normally). */
-static int run(const char *args) { return du_run_cli(juliet, args, output, sizeof output); }
+static int run(const char *args)
+{
+    char command[4096];
+    snprintf(command, sizeof command, "%s %s", juliet, args);
+    return du_run(command, output, sizeof output);
+}
 
 static bool copy_of(const char *source)
 {

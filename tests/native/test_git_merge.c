@@ -39,22 +39,36 @@ static bool sh(const char *format, const char *arg)
 static int sh_output(const char *command, char *out, size_t size)
 {
     char full[4096];
-    snprintf(full, sizeof full, "cd '%s' && %s 2>&1", repo, command);
-    FILE *p = popen(full, "r");
-    if (!p) return -1;
-    size_t n = fread(out, 1, size - 1, p);
-    out[n] = '\0';
-    char rest[4096]; /* drain what did not fit, so the command never sees SIGPIPE */
-    while (fread(rest, 1, sizeof rest, p) > 0) {
-    }
-    int status = pclose(p);
-    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    snprintf(full, sizeof full, "cd '%s' && %s", repo, command);
+    return du_run(full, out, size);
 }
 
 #define GIT "git -c user.name=t -c user.email=t@t -c commit.gpgsign=false -c core.autocrlf=false "
 
 /* The IDs of the base world, in file-name order (the same on both branches). */
 static uint64_t base_ids[BASE];
+
+/* In the repository at repo: a generated world of count entities (seed)
+ * committed on main as world/, its IDs in base_ids, its Entities/ path in
+ * entities. */
+static bool commit_base_world(uint32_t count, uint64_t seed, char *entities, size_t size)
+{
+    du_join(world_dir, sizeof world_dir, repo, "world");
+    bool ok = sh(GIT "-c init.defaultBranch=main init -q .", NULL);
+    jl_world w;
+    jl_world_desc gd = {.capacity = count + 64, .id_tag = jl_world_gen_tag(seed)};
+    ok = ok && jl_world_init(&w, &gd) == JL_OK && jl_world_generate(&w, count, seed) == JL_OK &&
+         jl_world_save(&w, world_dir, NULL) == JL_OK;
+    jl_world_shutdown(&w);
+    ok = ok && sh(GIT "add -A && " GIT "commit -q -m base", NULL);
+    du_join(entities, size, world_dir, "Entities");
+    size_t n;
+    char **names = du_list(entities, &n);
+    ok = ok && n == count;
+    for (size_t i = 0; ok && i < n; i++) base_ids[i] = strtoull(names[i], NULL, 10);
+    du_free_names(names, n);
+    return ok;
+}
 
 typedef struct branch_work {
     const char *name;
@@ -123,23 +137,9 @@ TEST(two_branches_add_and_edit_then_merge_without_conflict)
 #else
     CHECK(system("git --version >/dev/null 2>&1") == 0);
     CHECK(du_make_memory_temp_dir(repo, sizeof repo, "git"));
-    du_join(world_dir, sizeof world_dir, repo, "world");
-    bool ok = sh(GIT "-c init.defaultBranch=main init -q .", NULL);
-
     /* The committed world everyone starts from. */
-    jl_world w;
-    jl_world_desc gd = {.capacity = BASE + 64, .id_tag = jl_world_gen_tag(7)};
-    ok = ok && jl_world_init(&w, &gd) == JL_OK && jl_world_generate(&w, BASE, 7) == JL_OK &&
-         jl_world_save(&w, world_dir, NULL) == JL_OK;
-    jl_world_shutdown(&w);
-    ok = ok && sh(GIT "add -A && " GIT "commit -q -m base", NULL);
     char entities[700];
-    du_join(entities, sizeof entities, world_dir, "Entities");
-    size_t n;
-    char **names = du_list(entities, &n);
-    ok = ok && n == BASE;
-    for (size_t i = 0; ok && i < n; i++) base_ids[i] = strtoull(names[i], NULL, 10);
-    du_free_names(names, n);
+    bool ok = commit_base_world(BASE, 7, entities, sizeof entities);
 
     ok = ok && work_on_branch(&side_a) && work_on_branch(&side_b);
 
@@ -248,21 +248,8 @@ TEST(an_add_add_conflict_of_colliding_ids_is_split_by_fix_duplicates)
     char cli[1100];
     CHECK(du_find_cli(cli, sizeof cli));
     CHECK(du_make_memory_temp_dir(repo, sizeof repo, "git"));
-    du_join(world_dir, sizeof world_dir, repo, "world");
-    bool ok = sh(GIT "-c init.defaultBranch=main init -q .", NULL);
-    jl_world w;
-    jl_world_desc gd = {.capacity = 256, .id_tag = jl_world_gen_tag(3)};
-    ok = ok && jl_world_init(&w, &gd) == JL_OK && jl_world_generate(&w, SMALL_BASE, 3) == JL_OK &&
-         jl_world_save(&w, world_dir, NULL) == JL_OK;
-    jl_world_shutdown(&w);
-    ok = ok && sh(GIT "add -A && " GIT "commit -q -m base", NULL);
     char entities[700];
-    du_join(entities, sizeof entities, world_dir, "Entities");
-    size_t n;
-    char **names = du_list(entities, &n);
-    ok = ok && n == SMALL_BASE;
-    for (size_t i = 0; ok && i < n; i++) base_ids[i] = strtoull(names[i], NULL, 10);
-    du_free_names(names, n);
+    bool ok = commit_base_world(SMALL_BASE, 3, entities, sizeof entities);
 
     static const char *const classes_a[COLLIDING] = {"Inert", "Light", "Prop"};
     static const char *const classes_b[COLLIDING] = {"Light", "Inert", "Prop"};
