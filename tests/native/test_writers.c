@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "fs_probe.h"
+#include "persist_util.h"
 #include "juliet/platform.h"
 #include "juliet/world.h"
 #include "juliet/world_gen.h"
@@ -379,16 +380,6 @@ TEST(two_writer_processes_leave_every_file_whole_and_every_save_landed)
 
 /* ---- new worlds: never merged, all or nothing ---- */
 
-/* Entries of a directory, or -1. */
-static int entry_count(const char *dir)
-{
-    size_t n;
-    char **names = du_list(dir, &n);
-    if (!names) return -1;
-    du_free_names(names, n);
-    return (int)n;
-}
-
 /* A directory holding a world with a settings file from a newer version. */
 static bool newer_world(char *root, size_t root_size, char *dir, size_t dir_size, char *settings, size_t size)
 {
@@ -417,7 +408,7 @@ TEST(new_world_is_never_merged_into_a_directory_holding_one)
          strstr(report.error.message, "already holds a world");
     size_t after_size;
     char *after = du_read(settings, &after_size);
-    ok = ok && after && after_size == before_size && memcmp(after, before, before_size) == 0 && entry_count(root) == 1;
+    ok = ok && after && after_size == before_size && memcmp(after, before, before_size) == 0 && pu_count(root) == 1;
     /* An empty directory is fine, and then holds the whole world. */
     char empty[700];
     du_join(empty, sizeof empty, root, "empty");
@@ -451,11 +442,11 @@ TEST(new_world_appears_whole_or_not_at_all)
         jl_save_report report;
         jl_status s = jl_world_save_new(&w, dir, &report);
         if (probe.failed == 0) {
-            ok = s == JL_OK && report.written_count == 31 && entry_count(root) == 1;
+            ok = s == JL_OK && report.written_count == 31 && pu_count(root) == 1;
             break;
         }
         faults++;
-        if (entry_count(root) == 1 && strstr(report.error.message, "sync_dir")) {
+        if (pu_count(root) == 1 && strstr(report.error.message, "sync_dir")) {
             /* The last step: the world is in place, its parent's sync failed
              * (reported). It must be whole. */
             jl_world check;
@@ -468,9 +459,9 @@ TEST(new_world_appears_whole_or_not_at_all)
             continue;
         }
         /* Failed: nothing at dir, nothing beside it. */
-        ok = s != JL_OK && report.error.status != JL_OK && !du_exists(dir) && entry_count(root) == 0;
+        ok = s != JL_OK && report.error.status != JL_OK && !du_exists(dir) && pu_count(root) == 0;
         if (!ok) fprintf(stderr, "fault at operation %u: status %s, %d entries in %s\n", at, jl_status_name(s),
-                         entry_count(root), root);
+                         pu_count(root), root);
     }
     printf("%u fault points, each left nothing behind\n", faults);
     jl_world_shutdown(&w);
