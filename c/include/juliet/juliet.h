@@ -15,5 +15,6 @@
 #include "status.h"
 #include "world.h"
 #include "world_gen.h"
+#include "world_lock.h"
 
 #endif
