@@ -4,20 +4,18 @@
 // { id, ok, result } or { id, ok: false, error }, and reports long work as
 // { progress: { label, done, total } }.
 import { loadJuliet } from '../core/juliet.js';
-import { SETTINGS, SETTINGS_PATH, entityPath, sameBytes } from '../lib/fields.js';
+import { SETTINGS, SETTINGS_PATH } from '../lib/fields.js';
+import { fileTexts, textOf } from './fileTexts.js';
 
 let juliet = null;
 let world = null;
+// The file text of each entity of `world` (fileTexts.js). The world settings
+// go through the same text machinery as an entity, under the name SETTINGS
+// in place of an ID (edits, undo, kept work). Texts in the answers are the
+// file's bytes (Uint8Array), never decoded.
+let fileText = null;
 let worldDir = null;
 let openCount = 0;
-// ID -> the entity's text as in its file, captured before its first change
-// since it was loaded or saved: a change (or an undo) that brings the entity
-// back to exactly this text leaves it clean. The world settings go through
-// the same text machinery as an entity, under the name SETTINGS in place of
-// an ID (edits, undo, kept work). Texts here and in the answers are the
-// file's bytes (Uint8Array), never decoded: an unknown key's value that is
-// not UTF-8 goes back into the engine exactly.
-const savedText = new Map();
 
 function progress(label, done, total) {
   self.postMessage({ progress: { label, done, total } });
@@ -55,47 +53,6 @@ function table(last = []) {
   return { ids: sortedIds, classNames: r.classNames, cls, pos, dirty };
 }
 
-// The text of an entity before a change, remembered as its saved text if
-// the entity is clean (unchanged since its file was read or written).
-function textBefore(id) {
-  if (id !== SETTINGS && !world.has(id)) return null;
-  const text = textOf(id);
-  if (!savedText.has(id) && !isDirty(id)) savedText.set(id, text);
-  return text;
-}
-
-function textOf(id) {
-  return id === SETTINGS ? world.settingsBytes() : world.entityBytes(id);
-}
-
-function isDirty(id) {
-  return id === SETTINGS ? world.settings().dirty : world.get(id).dirty;
-}
-
-// Makes the entity `id` be `text` (null: no entity). Text equal to the
-// saved text comes back clean; an entity back from a delete cancels the
-// pending deletion of its file.
-function putText(id, text, dirty = !sameBytes(savedText.get(id), text)) {
-  // Settings cannot be removed; loading text that fails leaves them as they were.
-  if (id === SETTINGS) {
-    if (text !== null) world.loadSettingsText(text, { dirty });
-    return;
-  }
-  if (world.has(id)) {
-    const old = world.entityBytes(id);
-    world.remove(id);
-    if (text === null) return;
-    try {
-      world.loadEntityText(text, { path: entityPath(id), dirty });
-    } catch (err) {
-      world.loadEntityText(old, { path: entityPath(id), dirty: true });
-      throw err;
-    }
-  } else if (text !== null) {
-    world.loadEntityText(text, { path: entityPath(id), dirty });
-  }
-}
-
 function idOfPath(path) {
   const m = /^Entities\/(\d+)\.jasset$/.exec(path);
   return m ? '0x' + BigInt(m[1]).toString(16).padStart(16, '0') : null;
@@ -128,8 +85,15 @@ async function closeWorld() {
   juliet ??= await loadJuliet();
   if (world) world.close();
   world = null;
+  fileText = null;
   if (worldDir) juliet.removeFiles(worldDir);
   worldDir = null;
+}
+
+// The world just opened (`next`), with no file text remembered yet.
+function use(next) {
+  world = next;
+  fileText = fileTexts(next);
 }
 
 function opened(timings, last) {
@@ -156,7 +120,6 @@ const ops = {
   async begin() {
     await closeWorld();
     worldDir = `/worlds/${++openCount}`;
-    savedText.clear();
     return { result: true };
   },
   async addFiles({ paths, buffers }) {
@@ -168,7 +131,7 @@ const ops = {
   },
   async load() {
     const t = performance.now();
-    world = juliet.openWorld(worldDir);
+    use(juliet.openWorld(worldDir));
     return opened({ loadMs: performance.now() - t });
   },
   // A shared level (a link, its part after '#', or snapshot text): a new
@@ -179,8 +142,7 @@ const ops = {
     const t = performance.now();
     const next = await juliet.openSnapshot(text);
     await closeWorld();
-    world = next;
-    savedText.clear();
+    use(next);
     return opened({ loadMs: performance.now() - t });
   },
   async snapshot() {
@@ -191,39 +153,37 @@ const ops = {
   },
   // Edits return the entity's text before and after, for undo.
   async set({ id, field, value }) {
-    const before = textBefore(id);
+    const before = fileText.textBefore(id);
     world.set(id, field, value);
-    const after = world.entityBytes(id);
     // Back to what the file holds (typed again, or dragged back): clean.
-    if (sameBytes(after, savedText.get(id)) && world.get(id).dirty) putText(id, after, false);
-    return { result: { entity: world.get(id), before, after } };
+    fileText.cleanIfAsFile(id);
+    return { result: { entity: world.get(id), before, after: world.entityBytes(id) } };
   },
   async setSetting({ field, value }) {
-    const before = textBefore(SETTINGS);
+    const before = fileText.textBefore(SETTINGS);
     world.setSetting(field, value);
-    const after = world.settingsBytes();
-    if (sameBytes(after, savedText.get(SETTINGS))) putText(SETTINGS, after, false);
-    return { result: { settings: world.settings(), before, after } };
+    fileText.cleanIfAsFile(SETTINGS);
+    return { result: { settings: world.settings(), before, after: world.settingsBytes() } };
   },
   async create({ className, position }) {
     const id = world.create(className, position);
     return { result: { entity: world.get(id), before: null, after: world.entityBytes(id) } };
   },
   async remove({ id }) {
-    const before = textBefore(id);
+    const before = fileText.textBefore(id);
     world.remove(id);
     return { result: { before, after: null } };
   },
   // Undo and redo: the entity becomes `text` again (null: removed).
   async restore({ id, text }) {
-    textBefore(id);
-    putText(id, text);
+    fileText.textBefore(id);
+    fileText.putText(id, text);
     if (id === SETTINGS) return { result: { settings: world.settings() } };
     return { result: { entity: world.has(id) ? world.get(id) : null } };
   },
   // The current text of each entity (null if it is gone).
   async texts({ ids }) {
-    return { result: ids.map((id) => (id === SETTINGS || world.has(id) ? textOf(id) : null)) };
+    return { result: ids.map((id) => (id === SETTINGS || world.has(id) ? textOf(world, id) : null)) };
   },
   // Re-applies unsaved work kept from an earlier session: [id, text or
   // null, dirty] per changed entity. Returns the new table (with the IDs of
@@ -232,8 +192,8 @@ const ops = {
     const failed = [];
     for (const [id, text, dirty] of changes) {
       try {
-        textBefore(id);
-        putText(id, text, dirty);
+        fileText.textBefore(id);
+        fileText.putText(id, text, dirty);
       } catch (err) {
         failed.push({ id, message: err.message });
       }
@@ -261,15 +221,9 @@ const ops = {
       report = { written: err.written, deleted: err.deleted };
       failure = { name: err.name, message: err.message, code: err.code, path: err.path && relativePath(err.path) };
     }
-    for (const path of report.written) {
-      const rel = relativePath(path);
-      const id = rel === SETTINGS_PATH ? SETTINGS : idOfPath(rel);
-      if (id === SETTINGS || (id && world.has(id))) savedText.set(id, textOf(id));
-    }
-    for (const path of report.deleted) {
-      const id = idOfPath(relativePath(path));
-      if (id) savedText.delete(id);
-    }
+    const idsOf = (paths) =>
+      paths.map(relativePath).map((rel) => (rel === SETTINGS_PATH ? SETTINGS : idOfPath(rel))).filter(Boolean);
+    fileText.saved(idsOf(report.written), idsOf(report.deleted));
     return {
       result: {
         written: report.written.map(relativePath),
@@ -288,6 +242,7 @@ const ops = {
   async close() {
     if (world) world.close();
     world = null;
+    fileText = null;
     return { result: true };
   },
 };
