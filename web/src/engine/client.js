@@ -1,6 +1,9 @@
 // The page's side of the engine worker: one request/response call per
 // operation, progress reports forwarded to a callback. Errors come back as
-// Error (or TypeError) objects carrying the engine's code, path and line.
+// Error (or TypeError) objects carrying the engine's code, path, line and
+// column (errors.js).
+import { toError } from './errors.js';
+
 const CHUNK = 4000;
 const SLICE = 100;
 
@@ -86,12 +89,4 @@ export function createEngine({ onProgress } = {}) {
     read: (paths) => call('read', { paths }),
     close: () => call('close'),
   };
-}
-
-function toError(info) {
-  const err = info.name === 'TypeError' ? new TypeError(info.message) : new Error(info.message);
-  if (info.code !== undefined) err.code = info.code;
-  if (info.path !== undefined) err.path = info.path;
-  if (info.line !== undefined) err.line = info.line;
-  return err;
 }

@@ -5,6 +5,7 @@
 // { progress: { label, done, total } }.
 import { loadJuliet } from '../core/juliet.js';
 import { SETTINGS, SETTINGS_PATH } from '../lib/fields.js';
+import { errorInfo } from './errors.js';
 import { fileTexts, textOf } from './fileTexts.js';
 
 let juliet = null;
@@ -219,7 +220,7 @@ const ops = {
     } catch (err) {
       if (!err.written) throw err;
       report = { written: err.written, deleted: err.deleted };
-      failure = { name: err.name, message: err.message, code: err.code, path: err.path && relativePath(err.path) };
+      failure = { ...errorInfo(err), path: err.path && relativePath(err.path) };
     }
     const idsOf = (paths) =>
       paths.map(relativePath).map((rel) => (rel === SETTINGS_PATH ? SETTINGS : idOfPath(rel))).filter(Boolean);
@@ -265,16 +266,6 @@ self.onmessage = async (event) => {
     const { result, transfer = [] } = await ops[op](args ?? {});
     self.postMessage({ id, ok: true, result }, transfer);
   } catch (err) {
-    self.postMessage({
-      id,
-      ok: false,
-      error: {
-        name: err?.name ?? 'Error',
-        message: err?.message ?? String(err),
-        code: err?.code,
-        path: err?.path,
-        line: err?.line,
-      },
-    });
+    self.postMessage({ id, ok: false, error: errorInfo(err) });
   }
 };

@@ -1,0 +1,88 @@
+// The inspector's engine worker and its page-side client (web/src/engine/)
+// without a browser: the worker module runs in this process behind a fake
+// Worker that passes each message through structuredClone, as postMessage
+// does. Checks what crosses the boundary, errors above all: an engine error
+// reaches the page with its code, path, line and column.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+
+import { loadJuliet } from '../../web/src/core/juliet.js';
+import { errorInfo, toError } from '../../web/src/engine/errors.js';
+import { assets, sampleWorld } from './helpers.js';
+
+// The worker's global scope: what it posts goes to the page's Worker object.
+let page = null;
+globalThis.self = { postMessage: (data) => page.onmessage({ data: structuredClone(data) }) };
+await import('../../web/src/engine/worker.js');
+const workerScope = globalThis.self;
+globalThis.Worker = class {
+  constructor() {
+    page = this;
+  }
+  postMessage(data) {
+    workerScope.onmessage({ data: structuredClone(data) });
+  }
+};
+const { createEngine } = await import('../../web/src/engine/client.js');
+
+const juliet = await loadJuliet();
+
+// An engine client with the sample world open (as a shared level: the worker
+// opens those from text, with no files to copy in), and the world's IDs.
+async function engineWithSample() {
+  const world = juliet.openWorld(sampleWorld);
+  const text = await world.snapshot();
+  world.close();
+  const engine = createEngine();
+  const { table } = await engine.openSnapshot(text);
+  return { engine, ids: table.ids };
+}
+
+// The expected problem of a malformed fixture (assets/malformed/expected.tsv).
+function expectedProblem(file) {
+  const line = readFileSync(join(assets, 'malformed', 'expected.tsv'), 'utf8')
+    .split('\n')
+    .find((l) => l.startsWith(`${file}\t`));
+  const [, code, lineNo, col, message] = line.split('\t');
+  return { code, line: Number(lineNo), col: Number(col), message };
+}
+
+test('an engine error crosses the worker with its code, path, line and column', async () => {
+  const { engine } = await engineWithSample();
+  const want = expectedProblem('trailing_junk.jasset');
+  assert.ok(want.col > 1, 'the fixture has a column past the start of its line');
+  const text = readFileSync(join(assets, 'malformed', 'trailing_junk.jasset'));
+  const id = '0x0000000000000abc';
+  const err = await engine.restore(id, new Uint8Array(text)).then(
+    () => assert.fail('a malformed text was accepted'),
+    (e) => e,
+  );
+  assert.ok(err instanceof Error);
+  assert.equal(err.name, 'JulietError');
+  assert.equal(err.code, want.code);
+  assert.equal(err.path, `Entities/${BigInt(id)}.jasset`);
+  assert.equal(err.line, want.line);
+  assert.equal(err.col, want.col);
+  assert.ok(err.detail.includes(want.message), err.detail);
+  assert.equal(err.message, `${err.path}:${want.line}:${want.col}: ${err.detail}`);
+  await engine.close();
+});
+
+test('a wrong JavaScript value comes back as a TypeError', async () => {
+  const { engine, ids } = await engineWithSample();
+  await assert.rejects(engine.set(ids[0], 'position', 'up'), (err) => err instanceof TypeError && /position/.test(err.message));
+  await engine.close();
+});
+
+test('errorInfo and toError keep every field of an error through structuredClone', () => {
+  const err = new Error('Entities/1.jasset:3:7: bad value');
+  Object.assign(err, { name: 'JulietError', code: 'parse', path: 'Entities/1.jasset', line: 3, col: 7, detail: 'bad value' });
+  const back = toError(structuredClone(errorInfo(err)));
+  for (const key of ['name', 'message', 'code', 'path', 'line', 'col', 'detail']) assert.equal(back[key], err[key], key);
+
+  const plain = toError(structuredClone(errorInfo(new Error('No world is open'))));
+  assert.deepEqual([plain.name, plain.message, plain.col], ['Error', 'No world is open', undefined]);
+  assert.equal(toError(structuredClone(errorInfo('a string'))).message, 'a string');
+});
