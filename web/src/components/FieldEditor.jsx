@@ -1,28 +1,12 @@
-// The editor of one class field, chosen by its reflected type: numbers,
-// index (empty = none), bool, colour, vector, and entity reference (with a
-// link that selects the target).
-import {
-  INDEX_NONE,
-  formatF32,
-  formatIndex,
-  isNullRef,
-  parseColor,
-  parseEntityId,
-  parseF32,
-  parseIndex,
-} from '../lib/fields.js';
+// The editor of one class field, chosen by its reflected type (one of the
+// engine's six: f32, index, bool, vec3, color, entity_ref): numbers, index
+// (empty = none), bool, colour, vector, and entity reference (with a link
+// that selects the target). Values are as world.get() gives them.
+import { formatF32, formatIndex, isNullRef, parseEntityId, parseF32, parseIndex } from '../lib/fields.js';
 import { entityExists, fieldErrors, select, setField } from '../state/world.js';
 import { TextField } from './TextField.jsx';
 
 const AXES = ['X', 'Y', 'Z'];
-
-export function allowsInf(field) {
-  if (field.allowInf !== undefined) return !!field.allowInf;
-  const flags = field.flags;
-  if (Array.isArray(flags)) return flags.some((f) => /inf/i.test(f));
-  if (typeof flags === 'string') return /inf/i.test(flags);
-  return false;
-}
 
 // `onSet(name, value, errorKey)` commits a value (the selected entity's
 // field by default); `scope` keeps the ids and error keys of another
@@ -39,7 +23,7 @@ export function FieldEditor({ field, value, disabled, onSet = setField, scope = 
           {...common}
           inputMode="decimal"
           value={formatF32(value)}
-          parse={(t) => parseF32(t, { allowInf: allowsInf(field) })}
+          parse={(t) => parseF32(t, { allowInf: field.allowInf })}
           onCommit={(v) => set(v)}
         />
       );
@@ -51,24 +35,17 @@ export function FieldEditor({ field, value, disabled, onSet = setField, scope = 
           placeholder="none"
           value={formatIndex(value)}
           parse={parseIndex}
-          onCommit={(v) => set(v === INDEX_NONE ? INDEX_NONE : v)}
+          onCommit={(v) => set(v)}
         />
       );
     case 'bool':
-      return <BoolField {...common} value={!!value} />;
+      return <BoolField {...common} value={value} />;
     case 'color':
       return <ColorField {...common} value={value} />;
     case 'vec3':
       return <Vec3Field {...common} value={value} />;
     case 'entity_ref':
       return <RefField {...common} value={value} />;
-    default:
-      return (
-        <div class="field">
-          <span class="label">{field.name}</span>
-          <output>{JSON.stringify(value)}</output>
-        </div>
-      );
   }
 }
 
@@ -111,10 +88,8 @@ function ColorField({ id, label, value, name, set, disabled }) {
           value={value}
           disabled={disabled}
           aria-describedby={error ? `${id}-error` : undefined}
-          onChange={(e) => {
-            const parsed = parseColor(e.currentTarget.value);
-            if (!parsed.error) set(parsed.value);
-          }}
+          // A colour input's value is always "#rrggbb" in lower case.
+          onChange={(e) => set(e.currentTarget.value)}
         />
         <code>{value}</code>
       </span>
@@ -123,8 +98,7 @@ function ColorField({ id, label, value, name, set, disabled }) {
   );
 }
 
-function Vec3Field({ id, label, value, name, set, disabled }) {
-  const vector = Array.isArray(value) ? value : [value?.x ?? 0, value?.y ?? 0, value?.z ?? 0];
+function Vec3Field({ id, label, value: vector, name, set, disabled }) {
   return (
     <fieldset class="vec3">
       <legend>{label}</legend>
@@ -149,8 +123,8 @@ function Vec3Field({ id, label, value, name, set, disabled }) {
   );
 }
 
-function RefField({ id, label, value, name, set, disabled }) {
-  const target = value ?? '';
+// `value` is the target's ID, or null for none.
+function RefField({ id, label, value: target, name, set, disabled }) {
   const none = isNullRef(target);
   return (
     <div class="ref-field">
