@@ -1,12 +1,26 @@
-// Entry point: renders the inspector, asks before leaving with unsaved
-// changes (which are also kept in browser storage, see state/keep.js), and
-// opens the level shared in the address (after '#'), else the last world
-// with unsaved work kept in this browser, else the sample world
-// (`?open=none` starts empty).
+// Entry point: wires the models that follow the open world's events (undo
+// history, unsaved work kept in browser storage, see state/keep.js), renders
+// the inspector, asks before leaving with unsaved changes, and opens the
+// level shared in the address (after '#'), else the last world with unsaved
+// work kept in this browser, else the sample world (`?open=none` starts
+// empty).
 import { render } from 'preact';
 import { App } from './components/App.jsx';
-import { keepNowIfWaiting, startUp } from './state/keep.js';
-import { openSnapshotText, pending } from './state/world.js';
+import { on } from './state/events.js';
+import { clearHistory, record } from './state/history.js';
+import { forgetKept, keepNowIfWaiting, keepSoon, restoreKept, startUp } from './state/keep.js';
+import { openSnapshotText } from './state/open.js';
+import { pending } from './state/pending.js';
+
+// The world model imports neither of them: they listen. A world opened shows
+// its kept work (restoreKept) before its open counts as done.
+on('opened', () => clearHistory());
+on('opened', ({ key }) => restoreKept(key));
+on('edited', (step) => record(step));
+on('edited', () => keepSoon());
+on('restored', () => keepSoon());
+on('saved', () => keepSoon());
+on('discarded', ({ key }) => forgetKept(key));
 
 window.addEventListener('beforeunload', (event) => {
   keepNowIfWaiting();

@@ -2,8 +2,9 @@
 // the map), checked before the engine creates the entity.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { formatF32, parseF32 } from '../lib/fields.js';
+import { addEntity } from '../state/edits.js';
 import { axes, center } from '../state/mapView.js';
-import { addEntity, classNames } from '../state/world.js';
+import { classNames } from '../state/world.js';
 
 const AXES = ['X', 'Y', 'Z'];
 

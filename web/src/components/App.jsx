@@ -3,7 +3,7 @@
 // and diagnostics below.
 import { useEffect } from 'preact/hooks';
 import { redo, undo } from '../state/history.js';
-import { save } from '../state/world.js';
+import { save } from '../state/save.js';
 import { Diagnostics } from './Diagnostics.jsx';
 import { EntityList } from './EntityList.jsx';
 import { Inspector } from './Inspector.jsx';

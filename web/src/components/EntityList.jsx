@@ -3,10 +3,12 @@
 // Home and End move the selection; Delete removes the selected entity.
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { formatPosition } from '../lib/fields.js';
+import { deleteEntity } from '../state/edits.js';
 import { classCounts, classFilter, idSearch, totalCount, visibleRows } from '../state/listView.js';
 import { classColor } from '../state/mapView.js';
+import { select, selectedId } from '../state/selection.js';
 import { revision, table } from '../state/table.js';
-import { deleteEntity, select, selectedId, status } from '../state/world.js';
+import { status } from '../state/world.js';
 
 const ROW_HEIGHT = 28;
 const OVERSCAN = 8;

@@ -3,7 +3,8 @@
 // (empty = none), bool, colour, vector, and entity reference (with a link
 // that selects the target). Values are as world.get() gives them.
 import { formatF32, formatIndex, isNullRef, parseEntityId, parseF32, parseIndex } from '../lib/fields.js';
-import { entityExists, fieldErrors, select, setField } from '../state/world.js';
+import { setField } from '../state/edits.js';
+import { entityExists, fieldErrors, select } from '../state/selection.js';
 import { TextField } from './TextField.jsx';
 
 const AXES = ['X', 'Y', 'Z'];

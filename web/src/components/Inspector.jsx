@@ -2,7 +2,9 @@
 // editor per field of its class, built from the class reflection; below,
 // the world settings.
 import { entityPath, formatF32, parseF32 } from '../lib/fields.js';
-import { schemas, selected, setPositionAxis, status } from '../state/world.js';
+import { setPositionAxis } from '../state/edits.js';
+import { selected } from '../state/selection.js';
+import { schemas, status } from '../state/world.js';
 import { FieldEditor } from './FieldEditor.jsx';
 import { TextField } from './TextField.jsx';
 import { WorldSettings } from './WorldSettings.jsx';

@@ -2,7 +2,8 @@
 // carries restored, unsaved changes, and the offer to restore (or discard)
 // the kept work of other worlds.
 import { forgetKept, otherWork, reopenKept, restoredShown } from '../state/keep.js';
-import { busy, pending } from '../state/world.js';
+import { pending } from '../state/pending.js';
+import { busy } from '../state/world.js';
 import { UploadFolder } from './UploadFolder.jsx';
 
 function when(savedAt) {

@@ -1,5 +1,5 @@
 // The last error (an alert the user dismisses) and the last notice.
-import { dismissError, errorMessage, notice } from '../state/world.js';
+import { dismissError, errorMessage, notice } from '../state/messages.js';
 
 export function Messages() {
   return (

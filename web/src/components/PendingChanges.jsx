@@ -1,5 +1,7 @@
 // The pending changes: the files the next Save will write or delete.
-import { pending, saveReport, select } from '../state/world.js';
+import { pending } from '../state/pending.js';
+import { saveReport } from '../state/save.js';
+import { select } from '../state/selection.js';
 import { table } from '../state/table.js';
 
 const SHOWN = 200;

@@ -2,7 +2,7 @@
 // committed (Enter or leaving the field), checks it with `parse`, and shows
 // the error next to it. Escape puts back the current value.
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { fieldErrors, showFieldError } from '../state/world.js';
+import { fieldErrors, showFieldError } from '../state/selection.js';
 
 export function TextField({ id, label, value, parse, onCommit, errorKey, disabled, placeholder, inputMode }) {
   const [draft, setDraft] = useState(null);

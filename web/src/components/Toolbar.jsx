@@ -1,23 +1,16 @@
 // The toolbar: open (sample, folder picker, folder upload), save, add and
 // delete, and the name of the open world.
 import { useRef, useState } from 'preact/hooks';
+import { deleteEntity } from '../state/edits.js';
 import { canPickFolder } from '../state/folders.js';
 import { canRedo, canUndo, redo, undo } from '../state/history.js';
 import { keptState } from '../state/keep.js';
+import { openFolder, openSample, openSnapshotText } from '../state/open.js';
+import { pending } from '../state/pending.js';
+import { save } from '../state/save.js';
+import { selectedId } from '../state/selection.js';
 import { share } from '../state/share.js';
-import {
-  busy,
-  deleteEntity,
-  openFolder,
-  openSample,
-  openSnapshotText,
-  pending,
-  save,
-  selectedId,
-  source,
-  status,
-  worldName,
-} from '../state/world.js';
+import { busy, source, status, worldName } from '../state/world.js';
 import { AddEntityDialog } from './AddEntityDialog.jsx';
 import { UploadFolder } from './UploadFolder.jsx';
 

@@ -1,7 +1,8 @@
 // A folder upload (<input webkitdirectory>) dressed as a button; the chosen
 // files open as a world. `inputRef` gives the caller the input, to open the
 // chooser from elsewhere.
-import { busy, openUpload } from '../state/world.js';
+import { openUpload } from '../state/open.js';
+import { busy } from '../state/world.js';
 
 export function UploadFolder({ label, inputRef }) {
   return (

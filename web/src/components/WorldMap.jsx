@@ -5,6 +5,7 @@
 // 100,000 entities redraw within a frame.
 import { useSignalEffect } from '@preact/signals';
 import { useEffect, useRef } from 'preact/hooks';
+import { moveEntity } from '../state/edits.js';
 import { visibleRows } from '../state/listView.js';
 import {
   axes,
@@ -19,8 +20,9 @@ import {
   viewSize,
   zoomAt,
 } from '../state/mapView.js';
+import { select, selectedId } from '../state/selection.js';
 import { previewPosition, revision, rowPosition, structure, table } from '../state/table.js';
-import { classNames, moveEntity, select, selectedId, status } from '../state/world.js';
+import { classNames, status } from '../state/world.js';
 
 const AXIS = ['X', 'Y', 'Z'];
 const BACKGROUND = 0xff1e1914; // ABGR of #14191e

@@ -1,7 +1,8 @@
 // The world settings (WorldSettings.jasset), edited like an entity's fields:
 // one editor per reflected field, errors next to the field, undo, pending.
 import { SETTINGS, SETTINGS_PATH } from '../lib/fields.js';
-import { setSetting, settings, settingsSchema } from '../state/world.js';
+import { setSetting } from '../state/edits.js';
+import { settings, settingsSchema } from '../state/world.js';
 import { FieldEditor } from './FieldEditor.jsx';
 
 export function WorldSettings() {

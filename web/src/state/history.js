@@ -5,8 +5,9 @@
 // text of its file is clean again, one back from a delete keeps its ID and
 // its file is no longer deleted.
 import { computed, signal } from '@preact/signals';
-import { SETTINGS } from '../lib/fields.js';
-import { busy, restoreEntity } from './world.js';
+import { SETTINGS, sameBytes } from '../lib/fields.js';
+import { restoreEntity } from './edits.js';
+import { busy } from './world.js';
 
 const LIMIT = 500;
 
@@ -15,12 +16,15 @@ export const redoStack = signal([]);
 export const canUndo = computed(() => undoStack.value.length > 0 && !busy.value);
 export const canRedo = computed(() => redoStack.value.length > 0 && !busy.value);
 
-// Called by the world model after an action went through.
+// After an edit went through (the 'edited' event): one step, unless the
+// entity's text did not change.
 export function record(step) {
+  if (sameBytes(step.before, step.after)) return;
   undoStack.value = [...undoStack.value, step].slice(-LIMIT);
   redoStack.value = [];
 }
 
+// A world was opened (the 'opened' event): its history starts empty.
 export function clearHistory() {
   undoStack.value = [];
   redoStack.value = [];

@@ -10,19 +10,11 @@
 // to reconnect the folder or upload it again. A storage failure (quota) is
 // reported as an error, never ignored.
 import { computed, signal } from '@preact/signals';
-import {
-  applyUnsavedWork,
-  errorMessage,
-  openFolder,
-  openFolderHandle,
-  openSample,
-  openSnapshotText,
-  pending,
-  source,
-  status,
-  unsavedWork,
-  worldName,
-} from './world.js';
+import { errorMessage } from './messages.js';
+import { openFolder, openFolderHandle, openSample, openSnapshotText } from './open.js';
+import { pending } from './pending.js';
+import { applyUnsavedWork, unsavedWork } from './unsaved.js';
+import { source, status, worldName } from './world.js';
 
 const DB_NAME = 'juliet-inspector';
 const WORK = 'work'; // key -> record of unsaved work
@@ -109,7 +101,8 @@ let queue = Promise.resolve();
 let openedKey = null; // the key the open world had when it was opened
 const levelsKept = new Set();
 
-// Called after every change: stores the unsaved work a moment later.
+// After every change (the 'edited', 'restored' and 'saved' events): stores
+// the unsaved work a moment later.
 export function keepSoon() {
   const key = source.value?.key;
   if (!key) return;
@@ -161,7 +154,8 @@ async function keepNow(key) {
   }
 }
 
-// Forgets the kept work of a world (its changes were discarded).
+// Forgets the kept work of a world (its changes were discarded: the
+// 'discarded' event, or the banner's Discard).
 export function forgetKept(key) {
   if (!key) return;
   clearTimeout(timer);
@@ -172,7 +166,8 @@ export function forgetKept(key) {
   queue = queue.then(() => dropRecord(key).catch((err) => reportFailure('Could not clear the browser storage', err)));
 }
 
-// After a world opened: re-applies the work kept for it, if any.
+// After a world opened (the 'opened' event): re-applies the work kept for
+// it, if any.
 export async function restoreKept(key) {
   clearTimeout(timer);
   timer = null;

@@ -3,7 +3,9 @@
 // get a warning; past what a browser takes in an address, the snapshot is
 // offered as a file instead, which `Open snapshot file` reads back.
 import { signal } from '@preact/signals';
-import { errorMessage, snapshotText, worldName } from './world.js';
+import { getEngine } from './engine.js';
+import { errorMessage } from './messages.js';
+import { worldName } from './world.js';
 
 export const CHAT_LIMIT = 2000; // characters chat apps keep of a link
 export const URL_LIMIT = 1_000_000; // about the most a browser takes in an address
@@ -17,7 +19,7 @@ export function linkFor(text) {
 export async function share() {
   let text;
   try {
-    text = await snapshotText();
+    text = await getEngine().snapshot(); // unsaved edits included
   } catch (err) {
     errorMessage.value = `Could not share the level: ${err.message}`;
     return;

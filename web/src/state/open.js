@@ -1,0 +1,165 @@
+// Opening a world: the bundled sample, a folder (picked, kept from an
+// earlier session, or uploaded) or a shared level (a link or snapshot text).
+// The world shown is replaced only once the engine has opened the new one;
+// then the 'opened' event lets the history and the kept work follow.
+import { batch } from '@preact/signals';
+import { getEngine } from './engine.js';
+import { emit } from './events.js';
+import { canPickFolder, pickFolder, readFolderHandle, readUploadedFiles } from './folders.js';
+import { errorMessage, fail, notice } from './messages.js';
+import { pending, resetPending } from './pending.js';
+import { endProgress, reportProgress } from './progress.js';
+import { saveReport } from './save.js';
+import { clearSelection } from './selection.js';
+import { clearTable, loadTable, table } from './table.js';
+import { busy, diagnostics, schemas, settings, settingsSchema, source, status, worldName } from './world.js';
+
+// Asks before dropping unsaved changes; dropped changes are dropped from
+// browser storage too.
+function confirmDiscard() {
+  if (pending.value.length === 0) return true;
+  if (!window.confirm('Discard the unsaved changes of this world?')) return false;
+  emit('discarded', { key: source.value?.key });
+  return true;
+}
+
+// Marks the moment the user's choice reaches the app (for measurements).
+function markOpenStart() {
+  performance.clearMarks('juliet:open-start');
+  performance.clearMarks('juliet:open-shown');
+  performance.mark('juliet:open-start');
+}
+
+// Opens a world from [{ path, bytes | file }].
+async function openFiles(name, files, origin) {
+  reportProgress('Reading files', 0, files.length);
+  await openWith(name, origin, () => getEngine().open(files));
+}
+
+// Opens the world that `load` makes the engine open, and shows it. If it
+// fails, the engine still has the world it had when `keepOnFailure`.
+async function openWith(name, origin, load, { keepOnFailure = false } = {}) {
+  const previous = status.value;
+  batch(() => {
+    status.value = 'opening';
+    errorMessage.value = null;
+    notice.value = null;
+  });
+  try {
+    const result = await load();
+    result.timings.engineMs = performance.now() - performance.getEntriesByName('juliet:open-start')[0].startTime;
+    const shownAt = performance.now();
+    batch(() => {
+      // A world from a link has no files yet: every entity is new.
+      resetPending(origin.kind === 'link' ? result.table.ids : []);
+      loadTable(result.table);
+      schemas.value = result.schemas;
+      settings.value = result.settings;
+      settingsSchema.value = result.settingsSchema;
+      diagnostics.value = result.diagnostics;
+      worldName.value = name;
+      source.value = origin;
+      clearSelection();
+      saveReport.value = null;
+      status.value = 'ready';
+      notice.value = `Opened ${name}: ${table.size.toLocaleString('en')} entities`;
+    });
+    result.timings.applyMs = performance.now() - shownAt;
+    requestAnimationFrame(() => performance.mark('juliet:open-shown', { detail: result.timings }));
+    await emit('opened', { key: origin.key });
+    return true;
+  } catch (err) {
+    if (keepOnFailure) {
+      status.value = previous === 'ready' ? 'ready' : 'empty';
+    } else {
+      batch(() => {
+        clearTable();
+        status.value = 'empty';
+        worldName.value = '';
+        source.value = null;
+        clearSelection();
+        settings.value = null;
+        diagnostics.value = [];
+      });
+    }
+    fail(`Could not open ${name}`, err);
+    return false;
+  } finally {
+    endProgress();
+  }
+}
+
+// Opens a shared level: a link (or its part after '#') or the text of a
+// snapshot file. It becomes a new world with no folder: Save asks for one.
+export async function openSnapshotText(text, name = 'the shared link') {
+  if (busy.value || !confirmDiscard()) return false;
+  markOpenStart();
+  reportProgress('Opening the shared level', 0, 0);
+  const origin = { kind: 'link', key: `link:${textKey(text)}`, text };
+  return openWith(name, origin, () => getEngine().openSnapshot(text), { keepOnFailure: true });
+}
+
+export async function openSample() {
+  if (busy.value || !confirmDiscard()) return;
+  markOpenStart();
+  const { default: sample } = await import('virtual:sample-world');
+  const files = sample.files.map(({ path, base64 }) => ({
+    path,
+    bytes: Uint8Array.from(atob(base64), (c) => c.charCodeAt(0)),
+  }));
+  await openFiles(sample.name, files, { kind: 'sample', key: 'sample' });
+}
+
+// Opens a folder through the File System Access API, so Save writes back.
+// Returns false when the browser has no folder picker.
+export async function openFolder() {
+  if (busy.value || !canPickFolder()) return false;
+  if (!confirmDiscard()) return true;
+  let handle;
+  try {
+    handle = await pickFolder();
+  } catch (err) {
+    if (err?.name !== 'AbortError') fail('Could not open the folder', err);
+    return true;
+  }
+  await openFolderHandle(handle);
+  return true;
+}
+
+// Opens a folder from a directory handle (picked, or kept from an earlier
+// session with its permission granted again).
+export async function openFolderHandle(handle) {
+  try {
+    markOpenStart();
+    reportProgress('Listing files', 0, 0);
+    const files = await readFolderHandle(handle);
+    await openFiles(handle.name, files, { kind: 'folder', key: `folder:${handle.name}`, handle });
+  } catch (err) {
+    endProgress();
+    fail(`Could not read the folder "${handle.name}"`, err);
+  }
+}
+
+// Opens the files of an <input type=file webkitdirectory>.
+export async function openUpload(fileList) {
+  if (busy.value || !confirmDiscard()) return;
+  markOpenStart();
+  status.value = 'opening';
+  const { name, files } = await readUploadedFiles(fileList);
+  status.value = table.size ? 'ready' : 'empty';
+  await openFiles(name, files, { kind: 'upload', key: `upload:${name}` });
+}
+
+// A short fingerprint of a shared level's text (53-bit cyrb53 hash).
+function textKey(text) {
+  let h1 = 0xdeadbeef;
+  let h2 = 0x41c6ce57;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    h1 = Math.imul(h1 ^ c, 2654435761);
+    h2 = Math.imul(h2 ^ c, 1597334677);
+  }
+  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
+  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+  return (4294967296 * (2097151 & h2) + (h1 >>> 0)).toString(36) + `.${text.length}`;
+}

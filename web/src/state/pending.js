@@ -1,0 +1,127 @@
+// The pending changes: exactly the files the next save will write or delete,
+// and what the page must remember to list them. Dirty entities come from the
+// table; this module keeps the rest: the entities created and the files to
+// delete since the last save, the files a save wrote in memory but could not
+// copy to the user's folder yet (unflushed), and every entity touched since
+// the world was opened (what unsaved.js keeps in browser storage).
+import { computed, signal } from '@preact/signals';
+import { SETTINGS, SETTINGS_PATH, entityPath } from '../lib/fields.js';
+import { revision, table } from './table.js';
+import { settings } from './world.js';
+
+const created = new Set(); // IDs created since the last save
+const removed = new Map(); // ID -> path of files to delete at the next save
+const unflushed = new Map(); // path -> { kind, id } still to copy or delete
+const touched = new Set(); // IDs changed in any way since the world was opened
+const pendingRevision = signal(0);
+
+// [{ kind: 'new' | 'modified' | 'deleted', id, path }], in the order shown.
+export const pending = computed(() => {
+  revision.value;
+  pendingRevision.value;
+  const out = [];
+  const seen = new Set();
+  for (let row = 0; row < table.size; row++) {
+    if (!table.alive[row] || !table.dirty[row]) continue;
+    const id = table.ids[row];
+    const path = entityPath(id);
+    out.push({ kind: created.has(id) ? 'new' : 'modified', id, path });
+    seen.add(path);
+  }
+  if (settings.value?.dirty) {
+    out.push({ kind: 'modified', id: SETTINGS, path: SETTINGS_PATH });
+    seen.add(SETTINGS_PATH);
+  }
+  for (const [id, path] of removed) {
+    out.push({ kind: 'deleted', id, path });
+    seen.add(path);
+  }
+  for (const [path, entry] of unflushed) {
+    if (!seen.has(path)) out.push({ ...entry, path });
+  }
+  return out;
+});
+
+// A world was opened: nothing is pending but the entities in `created`
+// (every entity of a level from a link, which has no files yet).
+export function resetPending(ids = []) {
+  created.clear();
+  removed.clear();
+  unflushed.clear();
+  touched.clear();
+  for (const id of ids) created.add(id);
+  pendingRevision.value++;
+}
+
+// Unsaved work kept from an earlier session was re-applied: the entities
+// created and the files to delete ([id, path]) are those it kept, and the
+// entities it changed count as touched.
+export function restorePending({ created: ids, removed: files, touched: changed }) {
+  created.clear();
+  for (const id of ids) created.add(id);
+  removed.clear();
+  for (const [id, path] of files) removed.set(id, path);
+  for (const id of changed) touched.add(id);
+  pendingRevision.value++;
+}
+
+// Entity (or SETTINGS) `id` was changed: its text goes into the kept work.
+export function noteTouched(id) {
+  touched.add(id);
+}
+
+// Entity `id` came into being (added, or back from a delete by undo): a new
+// file, or one no longer to delete.
+export function noteAdded(id) {
+  if (removed.has(id)) removed.delete(id);
+  else created.add(id);
+  pendingRevision.value++;
+}
+
+// Entity `id` is gone (deleted, or an add undone): its file is to delete,
+// unless it never had one.
+export function noteRemoved(id) {
+  if (created.has(id)) created.delete(id);
+  else removed.set(id, entityPath(id));
+  pendingRevision.value++;
+}
+
+export const touchedIds = () => [...touched];
+export const createdIds = () => [...created];
+
+// After the engine saved into its in-memory copy of the world (`before`:
+// the pending list then; `report`: the worker's save answer): what it wrote
+// or deleted stays pending (unflushed) until it reaches the user's folder,
+// created entities written and files deleted are no longer pending. Returns
+// the earlier unflushed paths this save did not write again, to copy too.
+export function noteEngineSaved(before, report) {
+  const kindOf = new Map(before.map((entry) => [entry.path, entry]));
+  const writtenPaths = new Set(report.files.map((f) => f.path));
+  const deletions = report.deleted;
+  for (const path of writtenPaths) unflushed.set(path, kindOf.get(path) ?? { kind: 'modified', id: null });
+  for (const path of deletions) unflushed.set(path, kindOf.get(path) ?? { kind: 'deleted', id: null });
+  const stale = [...unflushed.keys()].filter((p) => !writtenPaths.has(p) && !deletions.includes(p));
+  const stillDirty = new Set(report.stillDirty);
+  for (const id of [...created]) if (!stillDirty.has(id)) created.delete(id);
+  for (const path of deletions) {
+    for (const [id, p] of removed) if (p === path) removed.delete(id);
+  }
+  if (!report.failure) removed.clear();
+  pendingRevision.value++;
+  return {
+    staleWrites: stale.filter((p) => unflushed.get(p).kind !== 'deleted'),
+    staleDeletes: stale.filter((p) => unflushed.get(p).kind === 'deleted'),
+  };
+}
+
+// The saved files reached the user's folder (or the download): `done`
+// paths of them, every one if `done` is null. Returns the IDs of entities
+// whose files are still to copy.
+export function noteFlushed(done = null) {
+  if (done === null) unflushed.clear();
+  else for (const path of done) unflushed.delete(path);
+  pendingRevision.value++;
+  const ids = [];
+  for (const entry of unflushed.values()) if (entry.id && entry.kind !== 'deleted') ids.push(entry.id);
+  return ids;
+}
