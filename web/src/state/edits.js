@@ -13,6 +13,7 @@ import { select, selected, selectedId, showFieldError } from './selection.js';
 import { entityAt, previewPosition, putEntity, removeRow, rowPosition, table } from './table.js';
 import { busy, settings, status } from './world.js';
 
+// The engine's answer for an entity: its row, and the inspector if shown.
 function applyEntity(entity) {
   batch(() => {
     putEntity(entity);

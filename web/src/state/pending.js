@@ -42,23 +42,23 @@ export const pending = computed(() => {
   return out;
 });
 
-// A world was opened: nothing is pending but the entities in `created`
-// (every entity of a level from a link, which has no files yet).
-export function resetPending(ids = []) {
+// A world was opened: nothing is pending but the entities `newIds`, which
+// have no files yet (every entity of a level from a link).
+export function resetPending(newIds = []) {
   created.clear();
   removed.clear();
   unflushed.clear();
   touched.clear();
-  for (const id of ids) created.add(id);
+  for (const id of newIds) created.add(id);
   pendingRevision.value++;
 }
 
 // Unsaved work kept from an earlier session was re-applied: the entities
 // created and the files to delete ([id, path]) are those it kept, and the
 // entities it changed count as touched.
-export function restorePending({ created: ids, removed: files, touched: changed }) {
+export function restorePending({ created: newIds, removed: files, touched: changed }) {
   created.clear();
-  for (const id of ids) created.add(id);
+  for (const id of newIds) created.add(id);
   removed.clear();
   for (const [id, path] of files) removed.set(id, path);
   for (const id of changed) touched.add(id);

@@ -10,6 +10,8 @@ export const selectedId = signal(null);
 export const selected = signal(null); // world.get(selectedId) or null
 export const fieldErrors = signal({}); // field key -> message
 
+// Selects entity `id` (null: none) and reads it from the engine; a read
+// that fails shows an error, one overtaken by another selection is dropped.
 export async function select(id) {
   if (selectedId.value === id) return;
   batch(() => {
