@@ -87,6 +87,10 @@ const EXPORTS = {
   jlw_base64url_decoded_size_max: ['number', ['number']],
   jlw_base64url_decode: ['number', ['number', 'number', 'number', 'number', 'number']],
   jlw_snapshot_link_payload: [null, ['number', 'number', 'number', 'number']],
+  jlw_entity_get: ['number', ['number', 'number', 'number', 'string']],
+  jlw_settings_get: ['number', ['number', 'string']],
+  jlw_entity_base_version: ['number', []],
+  jlw_value_check: ['number', ['string', 'number', 'number', 'number']],
 };
 
 /** The names of the C exports this module wraps (for tests). */
