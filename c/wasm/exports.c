@@ -508,17 +508,11 @@ JLW_EXPORT const char *jlw_value_check(const char *type, uint32_t flags, const c
     clear_error();
     for (int t = 0; t < JL_FIELD_TYPE_COUNT; t++) {
         if (strcmp(type, jl_field_type_name((jl_field_type)t)) != 0) continue;
-        union {
-            float f;
-            uint32_t u;
-            bool b;
-            jl_vec3 v;
-            jl_color c;
-            uint64_t id;
-        } value;
-        if (jl_value_parse((jl_field_type)t, flags, text, size, &value, NULL, &last_error) != JL_OK)
+        uint64_t value[2]; /* room for a value of any type (a vec3 is the largest) */
+        _Static_assert(sizeof(jl_vec3) <= sizeof value, "every field type fits");
+        if (jl_value_parse((jl_field_type)t, flags, text, size, value, NULL, &last_error) != JL_OK)
             return NULL;
-        value_text[jl_value_format((jl_field_type)t, &value, value_text)] = '\0';
+        value_text[jl_value_format((jl_field_type)t, value, value_text)] = '\0';
         return value_text;
     }
     fail(JL_ERR_INVALID_ARGUMENT, "no field type of that name");
