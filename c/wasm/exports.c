@@ -464,3 +464,57 @@ JLW_EXPORT void jlw_snapshot_link_payload(const char *link, uint32_t link_size, 
     *offset = (uint32_t)(payload - link);
     *size = (uint32_t)payload_size;
 }
+
+/* ---- field values: one text codec, the archive's ---- */
+
+/* The canonical text of a field of entity id, or of "position" or "id"
+ * (jl_world_get_field). Returned in a buffer valid until the next export
+ * that returns a value's text; NULL with JL_ERR_NOT_FOUND in
+ * jlw_last_error if there is no such entity or field. */
+JLW_EXPORT const char *jlw_entity_get(const jl_world *world, uint32_t lo, uint32_t hi,
+                                      const char *field)
+{
+    clear_error();
+    if (jl_world_get_field(world, make_id(lo, hi), field, value_text, NULL) != JL_OK) {
+        fail(JL_ERR_NOT_FOUND, "no such entity or field");
+        return NULL;
+    }
+    return value_text;
+}
+
+/* The same for a field of the world settings (jl_world_settings_get). */
+JLW_EXPORT const char *jlw_settings_get(const jl_world *world, const char *field)
+{
+    clear_error();
+    if (jl_world_settings_get(world, field, value_text, NULL) != JL_OK) {
+        fail(JL_ERR_NOT_FOUND, "the world settings have no such field");
+        return NULL;
+    }
+    return value_text;
+}
+
+/* The `; version` this build writes for every entity (JL_ENTITY_BASE_VERSION). */
+JLW_EXPORT uint32_t jlw_entity_base_version(void) { return JL_ENTITY_BASE_VERSION; }
+
+/* Checks text[0, size) as a value of the field type named type ("f32",
+ * "index", ...; flags as in jl_field, e.g. JL_FIELD_ALLOW_INF) with the
+ * parser files are read with (jl_value_parse), and returns the value's
+ * canonical text (buffer as for jlw_entity_get). NULL on failure, with in
+ * jlw_last_error JL_ERR_PARSE, the 1-based column and why, or
+ * JL_ERR_INVALID_ARGUMENT for an unknown type name. */
+JLW_EXPORT const char *jlw_value_check(const char *type, uint32_t flags, const char *text,
+                                       uint32_t size)
+{
+    clear_error();
+    for (int t = 0; t < JL_FIELD_TYPE_COUNT; t++) {
+        if (strcmp(type, jl_field_type_name((jl_field_type)t)) != 0) continue;
+        uint64_t value[2]; /* room for a value of any type (a vec3 is the largest) */
+        _Static_assert(sizeof(jl_vec3) <= sizeof value, "every field type fits");
+        if (jl_value_parse((jl_field_type)t, flags, text, size, value, NULL, &last_error) != JL_OK)
+            return NULL;
+        value_text[jl_value_format((jl_field_type)t, value, value_text)] = '\0';
+        return value_text;
+    }
+    fail(JL_ERR_INVALID_ARGUMENT, "no field type of that name");
+    return NULL;
+}

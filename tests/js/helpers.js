@@ -45,12 +45,11 @@ export function readTree(dir) {
   return out;
 }
 
-/** The decimal file name of an entity ID: Entities/<decimal>.jasset. */
-export function entityFile(id) {
-  return `Entities/${BigInt(id).toString(10)}.jasset`;
-}
-
-/** The `; key` -> value pairs of a .jasset file's text. */
+/**
+ * The `; key` -> value line pairs of a .jasset file's text, values as raw
+ * strings: for checking what a save wrote to disk independently of the
+ * engine (values are never interpreted here; the engine reads them).
+ */
 export function parseJasset(text) {
   const lines = text.replace(/\r\n/g, '\n').split('\n');
   const out = {};

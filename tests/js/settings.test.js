@@ -141,19 +141,24 @@ test('wrong JavaScript types throw a TypeError, unknown fields a JulietError "no
   const world = juliet.newWorld();
   try {
     const cases = [
-      () => world.setSetting('time_of_day', '12'),
-      () => world.setSetting('time_of_day', NaN),
-      () => world.setSetting('time_of_day', Infinity), // time_of_day forbids inf
+      () => world.setSetting('time_of_day', null),
+      () => world.setSetting('time_of_day', true),
       () => world.setSetting('gravity', [0, -9.81]),
       () => world.setSetting('gravity', [0, '-9.81', 0]),
-      () => world.setSetting('ambient_color', 'red'),
       () => world.setSetting('ambient_color', 0x404040),
       () => world.setSetting('spawn_point', 1),
-      () => world.setSetting('spawn_point', '0x1'),
       () => world.setSetting('', 1),
       () => world.setSetting(7, 1),
     ];
     for (const call of cases) assert.throws(call, TypeError, String(call));
+    // Values of the right type that the engine refuses, with its message.
+    const refused = [
+      [() => world.setSetting('time_of_day', NaN), 'time_of_day: expected a number'],
+      [() => world.setSetting('time_of_day', Infinity), 'time_of_day: infinity is not allowed here'],
+      [() => world.setSetting('ambient_color', 'red'), 'ambient_color: expected a color #rrggbb'],
+      [() => world.setSetting('spawn_point', '0x1z'), 'spawn_point: unexpected character in hex number'],
+    ];
+    for (const [call, message] of refused) assert.throws(call, { name: 'JulietError', code: 'parse', message });
     assert.throws(() => world.setSetting('wind', 1), { name: 'JulietError', code: 'not_found' });
     assert.throws(() => world.loadSettingsText(42), TypeError);
     assert.throws(() => world.loadSettingsText('', { dirty: 'yes' }), TypeError);

@@ -6,8 +6,8 @@ import { existsSync, readFileSync, readdirSync, statSync, utimesSync, writeFileS
 import { join } from 'node:path';
 import { test } from 'node:test';
 
-import { loadJuliet } from '../../web/src/core/juliet.js';
-import { assets, copyWorld, entityFile, parseJasset, readTree, sampleWorld } from './helpers.js';
+import { entityPath, loadJuliet } from '../../web/src/core/juliet.js';
+import { assets, copyWorld, parseJasset, readTree, sampleWorld } from './helpers.js';
 
 const juliet = await loadJuliet();
 
@@ -93,7 +93,7 @@ test('edits save exactly the edited files, with the new values on disk', () => {
     assert.equal(world.get(prop).dirty, true);
     const report = world.save();
     assert.deepEqual(report.deleted, []);
-    assert.deepEqual([...report.written].sort(), [join(dir, entityFile(prop)), join(dir, entityFile(light))].sort());
+    assert.deepEqual([...report.written].sort(), [join(dir, entityPath(prop)), join(dir, entityPath(light))].sort());
     assert.equal(world.get(prop).dirty, false);
     assert.deepEqual(world.save(), { written: [], deleted: [] });
   } finally {
@@ -102,18 +102,18 @@ test('edits save exactly the edited files, with the new values on disk', () => {
   const after = readTree(dir);
   assert.deepEqual([...after.keys()].sort(), [...before.keys()].sort());
   for (const [rel, bytes] of after) {
-    if (rel === entityFile(prop) || rel === entityFile(light)) continue;
+    if (rel === entityPath(prop) || rel === entityPath(light)) continue;
     assert.ok(bytes.equals(before.get(rel)), `${rel} unchanged`);
     if (rel.startsWith('Entities/')) assert.equal(statSync(join(dir, rel)).mtimeMs, 0, `${rel} not rewritten`);
   }
-  const propKeys = parseJasset(after.get(entityFile(prop)).toString('utf8'));
+  const propKeys = parseJasset(after.get(entityPath(prop)).toString('utf8'));
   assert.equal(propKeys.position, '1.25 -2.5 100');
   assert.equal(propKeys.is_static, 'true');
-  const lightKeys = parseJasset(after.get(entityFile(light)).toString('utf8'));
+  const lightKeys = parseJasset(after.get(entityPath(light)).toString('utf8'));
   assert.equal(lightKeys.color, '#102030');
   assert.equal(lightKeys.radius, 'inf');
   // Only the edited keys changed: every other line is as before.
-  const oldProp = parseJasset(before.get(entityFile(prop)).toString('utf8'));
+  const oldProp = parseJasset(before.get(entityPath(prop)).toString('utf8'));
   for (const key of Object.keys(oldProp)) {
     if (key !== 'position' && key !== 'is_static') assert.equal(propKeys[key], oldProp[key], key);
   }
@@ -167,7 +167,7 @@ test('bytes that are not UTF-8 in an unknown value survive entityBytes, loadEnti
     assert.match(world.entityText(keys.id), /; x_blob\na\uFFFD\uFFFDb\uFFFD\n$/);
     // As an undo of a delete does: remove, load the bytes back, save them.
     world.remove(keys.id);
-    assert.equal(world.loadEntityText(bytes, { path: entityFile(keys.id), dirty: true }), keys.id);
+    assert.equal(world.loadEntityText(bytes, { path: entityPath(keys.id), dirty: true }), keys.id);
     assert.deepEqual(world.save(), { written: [path], deleted: [] });
   } finally {
     world.close();
@@ -182,12 +182,12 @@ test('a created entity is written to Entities/<decimal id>.jasset on save', () =
   try {
     id = world.create('Light', [3, 2, 1]);
     world.set(id, 'intensity', 4.5);
-    assert.equal(existsSync(join(dir, entityFile(id))), false);
-    assert.deepEqual(world.save(), { written: [join(dir, entityFile(id))], deleted: [] });
+    assert.equal(existsSync(join(dir, entityPath(id))), false);
+    assert.deepEqual(world.save(), { written: [join(dir, entityPath(id))], deleted: [] });
   } finally {
     world.close();
   }
-  const keys = parseJasset(readFileSync(join(dir, entityFile(id)), 'utf8'));
+  const keys = parseJasset(readFileSync(join(dir, entityPath(id)), 'utf8'));
   assert.deepEqual(
     { id: keys.id, class: keys.class, position: keys.position, intensity: keys.intensity },
     { id, class: 'Light', position: '3 2 1', intensity: '4.5' },
@@ -204,9 +204,9 @@ test('deletion is deferred: the file stays until save, which deletes only it', (
     world.remove(victim);
     assert.equal(world.has(victim), false);
     assert.throws(() => world.get(victim), { code: 'not_found' });
-    assert.equal(existsSync(join(dir, entityFile(victim))), true, 'file still on disk before save');
-    assert.deepEqual(world.save(), { written: [], deleted: [join(dir, entityFile(victim))] });
-    assert.equal(existsSync(join(dir, entityFile(victim))), false, 'file gone after save');
+    assert.equal(existsSync(join(dir, entityPath(victim))), true, 'file still on disk before save');
+    assert.deepEqual(world.save(), { written: [], deleted: [join(dir, entityPath(victim))] });
+    assert.equal(existsSync(join(dir, entityPath(victim))), false, 'file gone after save');
     assert.deepEqual(world.save(), { written: [], deleted: [] });
   } finally {
     world.close();
@@ -280,7 +280,7 @@ test('a world with a bad file loads the rest and never rewrites the bad one', ()
   const dir = copyWorld();
   const badText = readFileSync(join(assets, 'malformed', 'bad_bool.jasset'));
   // The fixture under the file name its ID asks for: only a value is wrong.
-  const badPath = join(dir, entityFile(parseJasset(badText.toString('latin1')).id));
+  const badPath = join(dir, entityPath(parseJasset(badText.toString('latin1')).id));
   writeFileSync(badPath, badText);
   const world = juliet.openWorld(dir);
   try {

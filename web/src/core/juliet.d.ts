@@ -14,11 +14,22 @@ export type FieldType = 'f32' | 'index' | 'bool' | 'vec3' | 'color' | 'entity_re
  */
 export type FieldValue = number | boolean | string | Vec3 | null;
 
+/** Juliet#checkValue's answer: the value and its canonical text, or the engine's message. */
+export type ValueCheck =
+  | { value: FieldValue; text: string }
+  | { error: string; /** 1-based column in the text. */ col: number };
+
 /** JL_INDEX_MAX: the "no index" value of index fields. */
 export declare const INDEX_NONE: 4294967295;
 
 /** The C exports the module wraps (the same list as c/wasm/exports.json). */
 export declare const exportNames: readonly string[];
+
+/** The file of an entity in its world's directory: "Entities/<decimal ID>.jasset". */
+export declare function entityPath(id: EntityId): string;
+
+/** The ID of the entity saved in a path entityPath gives, or null for any other path. */
+export declare function idOfPath(path: string): EntityId | null;
 
 export interface FieldSchema {
   name: string;
@@ -137,7 +148,14 @@ export declare class World {
   entityBytes(id: EntityId): Uint8Array;
   /** Adds an entity from .jasset text or bytes (kept exactly), validated as a file; returns its ID. */
   loadEntityText(text: string | Uint8Array, options?: { path?: string; dirty?: boolean }): EntityId;
-  set(id: EntityId, field: 'position', value: Vec3): void;
+  /**
+   * A value, or its text as a user typed it ("2.5", "1 2 3", "none"), which
+   * the engine checks exactly as a value in a file. TypeError for a
+   * JavaScript type the field cannot take; JulietError 'parse' (the engine's
+   * message and column) for a value it refuses, 'not_found' for no such
+   * entity or field.
+   */
+  set(id: EntityId, field: 'position', value: Vec3 | string): void;
   set(id: EntityId, field: string, value: FieldValue): void;
   create(className: string, position?: Vec3): EntityId;
   remove(id: EntityId): void;
@@ -145,9 +163,10 @@ export declare class World {
   settingsSchema(): FieldSchema[];
   settings(): WorldSettings;
   /**
-   * Sets a settings field (checked as set() checks a class field) and marks the
-   * settings dirty. TypeError for a wrong type; JulietError 'not_found' (no such
-   * field), 'parse' (value refused), 'read_only' (newer or failed file).
+   * Sets a settings field (a value or its typed text, checked as set() checks a
+   * class field) and marks the settings dirty. TypeError for a wrong type;
+   * JulietError 'not_found' (no such field), 'parse' (value refused),
+   * 'read_only' (newer or failed file).
    */
   setSetting(field: string, value: FieldValue): void;
   /** Canonical WorldSettings.jasset text (what save() writes for the settings), decoded as UTF-8. */
@@ -177,6 +196,12 @@ export declare class Juliet {
   schema(className: string): FieldSchema[];
   /** Fields of the world settings (not an entity class: schema('WorldSettings') throws). */
   settingsSchema(): FieldSchema[];
+  /**
+   * Checks typed text as a value of a field type with the engine's own parser
+   * (the one files are read with). allowInf: an f32 field that takes infinity.
+   * JulietError 'invalid_argument' for an unknown type.
+   */
+  checkValue(type: FieldType, text: string, options?: { allowInf?: boolean }): ValueCheck;
   /** Node: a host directory (mounted with NODEFS) unless inMemory. Browser: an in-memory directory. */
   openWorld(path: string, options?: WorldOptions): World;
   newWorld(options?: WorldOptions): World;

@@ -1,8 +1,15 @@
-// Parsing and formatting of field values as the inspector shows them. Every
-// value a user types is checked here before it goes to the engine; a parse
-// returns { value } or { error } with a message fit to show next to the field.
+// Field values as the inspector shows them: display formatting, the names
+// that stand for the world settings, and byte comparison of file texts.
+//
+// The parse functions below are the page's pre-check of what a user types,
+// kept (names and messages) until the field editors ask the engine instead:
+// the engine alone owns a value's grammar (juliet.checkValue, called in the
+// worker, or set() with the typed text), and it refuses some text these
+// accept ("+1", "1."). New code should not call them.
 
-export const INDEX_NONE = 4294967295; // JL_INDEX_MAX: "no index"
+import { INDEX_NONE } from '../core/values.js';
+
+export { INDEX_NONE };
 export const NULL_REF = '0x0000000000000000';
 const F32_MAX = 3.4028234663852886e38;
 const NUMBER = /^[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?$/i;
@@ -75,15 +82,14 @@ export function isNullRef(id) {
   return !id || /^0x0+$/i.test(id);
 }
 
-// File of an entity inside the world folder: Entities/<decimal ID>.jasset.
 // The world settings' file, and the name that stands for the settings where
 // the inspector's edits, undo steps and kept work name an entity by its ID.
 export const SETTINGS_PATH = 'WorldSettings.jasset';
 export const SETTINGS = 'settings';
 
-export function entityPath(id) {
-  return `Entities/${BigInt(id).toString(10)}.jasset`;
-}
+// File of an entity inside the world folder (Entities/<decimal ID>.jasset)
+// and back: the core library's, which has no wasm in it.
+export { entityPath, idOfPath } from '../core/ids.js';
 
 // True if two texts of an entity file hold the same bytes. Edits, undo steps
 // and kept work carry a file's text as its bytes (Uint8Array, null where no

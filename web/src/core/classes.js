@@ -1,0 +1,87 @@
+// classes.js - the entity classes and the world settings as the engine
+// reflects them: names, versions and fields with their types, flags and
+// defaults, read once through the reflection exports and cached.
+import { checkString } from './checks.js';
+import { JulietError } from './errors.js';
+import { FIELD_ALLOW_INF, textValue } from './values.js';
+
+/**
+ * A schema: { name, kind, version, fields: [{ name, type, default,
+ * allowInf }], byName: Map }. Cached schemas are shared: callers outside
+ * this module get copies (publicFields).
+ */
+export class Classes {
+  /** @param {import('./wasm.js').Wasm} wasm */
+  constructor(wasm) {
+    this._wasm = wasm;
+    this._byName = new Map();
+    this._settings = null; // read on first use
+    this._names = [];
+    for (let kind = 0, n = wasm.c.jlw_class_count(); kind < n; kind++) {
+      this._names.push(wasm.string(wasm.c.jlw_class_name(kind)));
+    }
+  }
+
+  /** Names of the entity classes, by class index (a copy). */
+  names() {
+    return this._names.slice();
+  }
+
+  /** The schema of class `className`; 'unknown_class' lists the known ones. */
+  named(className) {
+    checkString(className, 'className', 256);
+    const kind = this._names.indexOf(className);
+    if (kind < 0) {
+      throw new JulietError('unknown_class', `no class named "${className}" (known: ${this._names.join(', ')})`);
+    }
+    return this.ofKind(kind);
+  }
+
+  /** The schema of the class with index `kind`. */
+  ofKind(kind) {
+    const name = this._names[kind];
+    let schema = this._byName.get(name);
+    if (!schema) {
+      schema = this._reflect(kind);
+      this._byName.set(name, schema);
+    }
+    return schema;
+  }
+
+  /**
+   * The settings' schema. Kept apart from the entity classes so that
+   * named('WorldSettings') stays an unknown class.
+   */
+  settings() {
+    if (!this._settings) this._settings = this._reflect(this._wasm.c.jlw_settings_kind());
+    return this._settings;
+  }
+
+  /** Reads class `kind` (an entity class or the settings) through the reflection exports. */
+  _reflect(kind) {
+    const { c } = this._wasm;
+    const string = (ptr) => this._wasm.string(ptr);
+    const fields = [];
+    for (let i = 0, n = c.jlw_class_field_count(kind); i < n; i++) {
+      const type = string(c.jlw_class_field_type(kind, i));
+      fields.push(Object.freeze({
+        name: string(c.jlw_class_field_name(kind, i)),
+        type,
+        default: textValue(type, string(c.jlw_class_field_default(kind, i))),
+        allowInf: (c.jlw_class_field_flags(kind, i) & FIELD_ALLOW_INF) !== 0,
+      }));
+    }
+    return {
+      name: string(c.jlw_class_name(kind)),
+      kind,
+      version: c.jlw_class_version(kind),
+      fields,
+      byName: new Map(fields.map((f) => [f.name, f])),
+    };
+  }
+}
+
+/** A schema's fields for callers: copies, so edits cannot reach the cache. */
+export function publicFields(schema) {
+  return schema.fields.map((f) => ({ ...f, default: Array.isArray(f.default) ? f.default.slice() : f.default }));
+}

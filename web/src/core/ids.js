@@ -1,0 +1,50 @@
+// ids.js - entity IDs on the JavaScript side: the "0x" + 16 hex digits
+// form, its two 32-bit halves (how an ID crosses the wasm boundary), and
+// the file an entity is saved in, Entities/<decimal ID>.jasset. Plain
+// JavaScript without the wasm module, so the inspector page uses it too.
+// The C home of the same rules is jl_world_entity_path and the loader's
+// file-name check (world.c).
+import { describe } from './checks.js';
+
+const ID_PATTERN = /^0x[0-9a-fA-F]{16}$/;
+// A canonical decimal ID: no leading zero (the loader refuses "012.jasset").
+const PATH_PATTERN = /^Entities\/([1-9][0-9]{0,19})\.jasset$/;
+const ID_MAX = 0xffffffffffffffffn;
+
+/** Checks an entity ID argument and returns its [lo, hi] halves. */
+export function splitId(id, what = 'id') {
+  if (typeof id !== 'string' || !ID_PATTERN.test(id)) {
+    throw new TypeError(`${what} must be an ID string like 0x00000000000000a1, got ${describe(id)}`);
+  }
+  return [parseInt(id.slice(10), 16), parseInt(id.slice(2, 10), 16)];
+}
+
+/** The canonical ID string of two 32-bit halves. */
+export function joinId(lo, hi) {
+  // 2^32 + x has 9 hex digits: dropping the leading 1 zero-pads to 8.
+  return '0x' + (0x100000000 + (hi >>> 0)).toString(16).slice(1) + (0x100000000 + (lo >>> 0)).toString(16).slice(1);
+}
+
+/**
+ * The file of an entity inside its world's directory:
+ * 'Entities/<decimal ID>.jasset'.
+ * @param {string} id
+ * @returns {string}
+ */
+export function entityPath(id) {
+  splitId(id);
+  return `Entities/${BigInt(id).toString(10)}.jasset`;
+}
+
+/**
+ * The ID of the entity saved in `path` (relative to the world's directory,
+ * as entityPath gives it), or null for any other file.
+ * @param {string} path
+ * @returns {string|null}
+ */
+export function idOfPath(path) {
+  const match = typeof path === 'string' ? PATH_PATTERN.exec(path) : null;
+  if (!match) return null;
+  const id = BigInt(match[1]);
+  return id > ID_MAX ? null : '0x' + id.toString(16).padStart(16, '0');
+}

@@ -1,0 +1,550 @@
+// world.js - one open world: its entities and settings read and changed
+// through the C exports, its files saved, its snapshot taken.
+import { booleanOption, checkOptions, checkString, checkText, checkVec3, describe } from './checks.js';
+import { publicFields } from './classes.js';
+import { JulietError } from './errors.js';
+import { isNode } from './files.js';
+import { joinId, splitId } from './ids.js';
+import { snapshotText } from './snapshot.js';
+import { fieldValues, textValue, valueText } from './values.js';
+
+const STATE_DIRTY = 1;
+const STATE_READ_ONLY = 2;
+const STATE_FAILED = 4; // settings only: WorldSettings.jasset did not load
+const SETTINGS_FILE = 'WorldSettings.jasset';
+const MAX_CAPACITY = 16 << 20; // JL_MAX_CAPACITY
+
+const decoder = new TextDecoder();
+
+/**
+ * What a world needs from the loaded module, handed over by Juliet (and
+ * nothing else of it): the wrapped exports, the class reflection and the
+ * file system.
+ * @typedef {{wasm: import('./wasm.js').Wasm, classes: import('./classes.js').Classes,
+ *   files: import('./files.js').Files}} Engine
+ */
+
+// ---- how Juliet makes worlds (its only way in) ----
+
+/**
+ * A new empty world without a directory (Juliet#newWorld). Options:
+ * { inMemory, capacity } as documented there.
+ * @param {Engine} engine
+ * @returns {World}
+ */
+export function newWorld(engine, options) {
+  checkOptions(options);
+  const capacity = options.capacity === undefined ? 0 : options.capacity; // 0: the default
+  if (options.capacity !== undefined &&
+      (!Number.isInteger(capacity) || capacity < 1 || capacity > MAX_CAPACITY)) {
+    throw new TypeError(`options.capacity must be an integer from 1 to ${MAX_CAPACITY}, got ${describe(capacity)}`);
+  }
+  const ptr = engine.wasm.c.jlw_world_new(capacity);
+  if (!ptr) throw engine.wasm.lastError(0);
+  return new World(engine, ptr, !isNode || !!options.inMemory);
+}
+
+/**
+ * The world of the existing directory `path` (Juliet#openWorld); files
+ * that fail to load become diagnostics.
+ * @param {Engine} engine
+ * @returns {World}
+ */
+export function openWorld(engine, path, options) {
+  checkString(path, 'path');
+  const world = newWorld(engine, options);
+  try {
+    const { c } = engine.wasm;
+    world._dir = engine.files.existingDir(path, world._inMemory);
+    c.jlw_world_load(world._ptr, world._dir.vpath);
+    c.jlw_world_check_references(world._ptr);
+    return world;
+  } catch (err) {
+    world.close();
+    throw err;
+  }
+}
+
+/**
+ * A world without a directory holding the entities and settings of
+ * snapshot bytes (Juliet#openSnapshot).
+ * @param {Engine} engine
+ * @param {Uint8Array} bytes
+ * @returns {World}
+ */
+export function worldOfSnapshot(engine, bytes, options) {
+  const world = newWorld(engine, options);
+  try {
+    const { wasm } = engine;
+    const status = wasm.withText(bytes, (dataPtr, size) => wasm.c.jlw_snapshot_decode(world._ptr, dataPtr, size));
+    if (status !== 0) throw wasm.lastError(status);
+    return world;
+  } catch (err) {
+    world.close();
+    throw err;
+  }
+}
+
+/**
+ * One open world. Methods throw a JulietError with code 'closed' after
+ * close(), which itself may be called any number of times.
+ */
+export class World {
+  /**
+   * @param {Engine} engine
+   * @param {number} ptr the jl_world from jlw_world_new, owned from now on
+   * @param {boolean} inMemory paths name the in-memory file system
+   */
+  constructor(engine, ptr, inMemory) {
+    this._wasm = engine.wasm;
+    this._c = engine.wasm.c;
+    this._classes = engine.classes;
+    this._files = engine.files;
+    this._ptr = ptr;
+    this._inMemory = inMemory;
+    this._dir = null; // the WorldDir once the world has a directory
+  }
+
+  /** The world's directory as the caller named it, or null (a snapshot or new world before its first save). */
+  get path() {
+    return this._dir ? this._dir.path : null;
+  }
+
+  _live() {
+    if (!this._ptr) throw new JulietError('closed', 'the world is closed');
+    return this._ptr;
+  }
+
+  /** The JulietError of a failed export, with paths in the caller's terms. */
+  _error(status) {
+    const dir = this._dir;
+    const err = this._wasm.lastError(status, dir && ((p) => dir.mapPath(p)));
+    return dir ? new JulietError(err.code, dir.mapText(err.detail), err) : err;
+  }
+
+  _throw(status) {
+    throw this._error(status);
+  }
+
+  /** Copies the text (pointer + length in the out block) an export returned, or throws its error. */
+  _bytesAt(textPtr) {
+    if (!textPtr) this._throw(0);
+    return this._wasm.copyOut(textPtr, this._wasm.u32(this._wasm.out));
+  }
+
+  /** A value's canonical text a getter export returned, or throws its error. */
+  _valueAt(textPtr) {
+    if (!textPtr) this._throw(0);
+    return this._wasm.string(textPtr);
+  }
+
+  /** Hands text to call(textPtr, size) (see Wasm#withText) and throws the error of a failed status. */
+  _withText(text, call) {
+    const status = this._wasm.withText(text, call);
+    if (status !== 0) this._throw(status);
+  }
+
+  /** Number of live entities. */
+  get count() {
+    return this._c.jlw_world_count(this._live());
+  }
+
+  /**
+   * Every entity as columns, cheap for 100,000 entities: one call into C,
+   * one copy per column.
+   * @returns {{count: number, ids: string[], classNames: string[],
+   *   classIndex: Uint8Array, positions: Float32Array, dirty: Uint8Array,
+   *   readOnly: Uint8Array}} positions holds x, y, z per entity; classIndex
+   *   indexes classNames; entities are in the engine's slot order.
+   */
+  rows() {
+    const ptr = this._live();
+    const wasm = this._wasm;
+    const n = this._c.jlw_world_count(ptr);
+    const block = wasm.malloc(n * 22 + 16);
+    try {
+      const idsPtr = (block + 7) & ~7;
+      const posPtr = idsPtr + n * 8;
+      const kindPtr = posPtr + n * 12;
+      const statePtr = kindPtr + n;
+      const count = this._c.jlw_world_rows(ptr, idsPtr, posPtr, kindPtr, statePtr, n);
+      const m = wasm.module;
+      const idWords = m.HEAPU32.slice(idsPtr >>> 2, (idsPtr >>> 2) + count * 2);
+      const positions = m.HEAPF32.slice(posPtr >>> 2, (posPtr >>> 2) + count * 3);
+      const classIndex = m.HEAPU8.slice(kindPtr, kindPtr + count);
+      const states = m.HEAPU8.subarray(statePtr, statePtr + count);
+      const dirty = new Uint8Array(count);
+      const readOnly = new Uint8Array(count);
+      for (let i = 0; i < count; i++) {
+        dirty[i] = states[i] & STATE_DIRTY;
+        readOnly[i] = (states[i] & STATE_READ_ONLY) >> 1;
+      }
+      const ids = new Array(count);
+      for (let i = 0; i < count; i++) ids[i] = joinId(idWords[2 * i], idWords[2 * i + 1]);
+      return { count, ids, classNames: this._classes.names(), classIndex, positions, dirty, readOnly };
+    } finally {
+      wasm.free(block);
+    }
+  }
+
+  /**
+   * Every entity: [{ id, class, position: [x, y, z], dirty }], in the
+   * engine's slot order. (rows() gives the same as columns, faster.)
+   */
+  entities() {
+    const r = this.rows();
+    const out = new Array(r.count);
+    for (let i = 0; i < r.count; i++) {
+      out[i] = {
+        id: r.ids[i],
+        class: r.classNames[r.classIndex[i]],
+        position: [r.positions[3 * i], r.positions[3 * i + 1], r.positions[3 * i + 2]],
+        dirty: r.dirty[i] === 1,
+      };
+    }
+    return out;
+  }
+
+  /** True if a live entity has this ID. */
+  has(id) {
+    const [lo, hi] = splitId(id);
+    return this._c.jlw_entity_state(this._live(), lo, hi) >= 0;
+  }
+
+  /**
+   * One entity with every field: { id, class, version, classVersion,
+   * position, fields: { name: value }, dirty, readOnly }. Field values by
+   * type: f32 number (Infinity where allowed), index number (INDEX_NONE for
+   * none), bool, vec3 [x, y, z], color '#rrggbb', entity_ref ID string or
+   * null. Values are read from C as canonical text (jlw_entity_get); keys
+   * of its file this build does not know are kept for saving but not listed.
+   * Throws 'not_found' if no entity has the ID.
+   * @param {string} id
+   */
+  get(id) {
+    const ptr = this._live();
+    const [lo, hi] = splitId(id);
+    const state = this._c.jlw_entity_state(ptr, lo, hi);
+    if (state < 0) throw new JulietError('not_found', `no entity ${id}`);
+    const schema = this._classes.ofKind(state >> 8);
+    const textOf = (field) => this._valueAt(this._c.jlw_entity_get(ptr, lo, hi, field));
+    return {
+      id: joinId(lo, hi),
+      class: schema.name,
+      version: this._c.jlw_entity_base_version(),
+      classVersion: schema.version,
+      position: textValue('vec3', textOf('position')),
+      fields: fieldValues(schema, textOf),
+      dirty: (state & STATE_DIRTY) !== 0,
+      readOnly: (state & STATE_READ_ONLY) !== 0,
+    };
+  }
+
+  /**
+   * The canonical .jasset text of an entity: what save() would write for it,
+   * decoded as UTF-8 (bytes that are not UTF-8, kept in an unknown key's
+   * value, read as U+FFFD: entityBytes() gives them exactly).
+   * @param {string} id
+   * @returns {string}
+   */
+  entityText(id) {
+    return decoder.decode(this.entityBytes(id));
+  }
+
+  /**
+   * The bytes save() would write for an entity, exactly (a copy): what
+   * loadEntityText() takes to bring it back byte for byte (an undo).
+   * @param {string} id
+   * @returns {Uint8Array}
+   */
+  entityBytes(id) {
+    const ptr = this._live();
+    const [lo, hi] = splitId(id);
+    return this._bytesAt(this._c.jlw_entity_text(ptr, lo, hi, this._wasm.out));
+  }
+
+  /**
+   * Adds an entity from the text of a .jasset file, validated exactly as a
+   * file is (for an undo of a removal, or a file dropped into the page).
+   * `path` names it in errors and diagnostics (a name ending in .jasset must
+   * be the decimal ID); `dirty` (default true) says it differs from disk.
+   * Returns its ID; a bad text throws (and is added to diagnostics()).
+   * The text is a string or the file's bytes (entityBytes() gives them):
+   * only bytes keep values that are not UTF-8 exactly.
+   * @param {string|Uint8Array} text
+   * @param {{path?: string, dirty?: boolean}} [options]
+   * @returns {string}
+   */
+  loadEntityText(text, options = {}) {
+    const ptr = this._live();
+    checkText(text);
+    checkOptions(options);
+    const path = options.path === undefined ? null : checkString(options.path, 'path');
+    const dirty = booleanOption(options, 'dirty', true);
+    const wasm = this._wasm;
+    this._withText(text, (textPtr, size) =>
+      this._c.jlw_world_load_entity_text(ptr, path, textPtr, size, dirty ? 1 : 0, wasm.out));
+    return joinId(...wasm.outHalves());
+  }
+
+  /**
+   * The fields of a class (see Juliet#schema).
+   * @param {string} className
+   */
+  schema(className) {
+    return publicFields(this._classes.named(className));
+  }
+
+  /**
+   * Sets 'position' or a field of the entity's class, and marks the entity
+   * dirty. The value is the field's JavaScript value (as get() gives it;
+   * null for none) or its text as a user typed it ('2.5', '1 2 3', 'none'),
+   * which the engine checks exactly as a file's value. A JavaScript type
+   * the field cannot take throws a TypeError; a value the engine refuses a
+   * JulietError 'parse' with the engine's message and column.
+   * @param {string} id
+   * @param {string} field
+   * @param {*} value
+   */
+  set(id, field, value) {
+    const ptr = this._live();
+    const [lo, hi] = splitId(id);
+    checkString(field, 'field', 64);
+    const state = this._c.jlw_entity_state(ptr, lo, hi);
+    if (state < 0) throw new JulietError('not_found', `no entity ${id}`);
+    let text;
+    if (field === 'position') {
+      text = valueText('vec3', value, 'position');
+    } else {
+      const schema = this._classes.ofKind(state >> 8);
+      const spec = schema.byName.get(field);
+      if (!spec) throw new JulietError('not_found', `class ${schema.name} has no field "${field}"`);
+      text = valueText(spec.type, value, `field "${field}" (${spec.type})`);
+    }
+    this._withText(text, (textPtr, size) => this._c.jlw_entity_set(ptr, lo, hi, field, textPtr, size));
+  }
+
+  // ---- the world settings (WorldSettings.jasset) ----
+
+  /**
+   * The fields of the world settings (see Juliet#settingsSchema).
+   */
+  settingsSchema() {
+    return publicFields(this._classes.settings());
+  }
+
+  /**
+   * The world settings: { fields: { name: value }, dirty, readOnly, failed },
+   * values as get() gives them. `failed`: WorldSettings.jasset did not load
+   * (the defaults stand in and the file is never rewritten); `readOnly`: the
+   * file is newer than this build, or failed.
+   */
+  settings() {
+    const ptr = this._live();
+    const state = this._c.jlw_settings_state(ptr);
+    return {
+      fields: fieldValues(this._classes.settings(), (field) => this._valueAt(this._c.jlw_settings_get(ptr, field))),
+      dirty: (state & STATE_DIRTY) !== 0,
+      readOnly: (state & (STATE_READ_ONLY | STATE_FAILED)) !== 0,
+      failed: (state & STATE_FAILED) !== 0,
+    };
+  }
+
+  /**
+   * Sets a settings field and marks the settings dirty, taking a value or
+   * its text as set() does: a JavaScript type the field cannot take throws
+   * a TypeError, an unknown field a JulietError 'not_found', a value the
+   * engine refuses 'parse', read-only or failed settings 'read_only'.
+   * @param {string} field
+   * @param {*} value
+   */
+  setSetting(field, value) {
+    const ptr = this._live();
+    checkString(field, 'field', 64);
+    const spec = this._classes.settings().byName.get(field);
+    if (!spec) throw new JulietError('not_found', `the world settings have no field "${field}"`);
+    const text = valueText(spec.type, value, `field "${field}" (${spec.type})`);
+    this._withText(text, (textPtr, size) => this._c.jlw_settings_set(ptr, field, textPtr, size));
+  }
+
+  /**
+   * The canonical WorldSettings.jasset text: what save() would write,
+   * decoded as UTF-8 (settingsBytes() gives the bytes exactly).
+   * @returns {string}
+   */
+  settingsText() {
+    return decoder.decode(this.settingsBytes());
+  }
+
+  /**
+   * The bytes save() would write for WorldSettings.jasset, exactly (a
+   * copy), for loadSettingsText().
+   * @returns {Uint8Array}
+   */
+  settingsBytes() {
+    return this._bytesAt(this._c.jlw_settings_text(this._live(), this._wasm.out));
+  }
+
+  /**
+   * Replaces the settings from the text of a WorldSettings.jasset file,
+   * validated exactly as the file is. A bad text throws (named after the
+   * world's settings file, and added to diagnostics()) and leaves the
+   * settings as they were; read-only or failed settings throw 'read_only'.
+   * `dirty` (default false) says the text differs from the file on disk, so
+   * the next save writes it. The text is a string or the file's bytes
+   * (settingsBytes() gives them exactly).
+   * @param {string|Uint8Array} text
+   * @param {{dirty?: boolean}} [options]
+   */
+  loadSettingsText(text, options = {}) {
+    const ptr = this._live();
+    checkText(text);
+    checkOptions(options);
+    const dirty = booleanOption(options, 'dirty', false);
+    // Errors name the file a save would write (mapped to the host path).
+    const path = this._dir === null ? SETTINGS_FILE : `${this._dir.vpath}/${SETTINGS_FILE}`;
+    this._withText(text, (textPtr, size) =>
+      this._c.jlw_world_load_settings_text(ptr, path, textPtr, size, dirty ? 1 : 0));
+  }
+
+  /**
+   * Creates an entity of a class at a position (default [0, 0, 0]) with the
+   * class defaults; it is dirty. Returns its new ID.
+   * @param {string} className
+   * @param {number[]} [position]
+   * @returns {string}
+   */
+  create(className, position = [0, 0, 0]) {
+    const ptr = this._live();
+    checkString(className, 'className', 256);
+    const [x, y, z] = checkVec3(position, 'position');
+    this._classes.named(className); // unknown classes fail here with the known list
+    const wasm = this._wasm;
+    const status = this._c.jlw_entity_create(ptr, className, x, y, z, wasm.out);
+    if (status !== 0) this._throw(status);
+    return joinId(...wasm.outHalves());
+  }
+
+  /**
+   * Removes an entity; its file is deleted at the next save.
+   * @param {string} id
+   */
+  remove(id) {
+    const ptr = this._live();
+    const [lo, hi] = splitId(id);
+    const status = this._c.jlw_entity_remove(ptr, lo, hi);
+    if (status !== 0) this._throw(status);
+  }
+
+  /**
+   * Saves: deletes the files of removed entities, writes every dirty entity
+   * and WorldSettings.jasset if the settings are dirty, writes nothing else,
+   * holding the world's lock (a JulietError 'locked' names the process
+   * that holds it). `path` is only for a world without a directory yet
+   * (from openSnapshot or newWorld): it must not exist or be empty (else
+   * 'exists': a world is never merged into another), and receives the
+   * whole world or nothing; the world then keeps it. Returns the paths
+   * touched, in the caller's terms (host paths under Node). On failure the
+   * JulietError names the file; what failed stays pending.
+   * @param {string} [path]
+   * @returns {{written: string[], deleted: string[]}}
+   */
+  save(path) {
+    const ptr = this._live();
+    const isNew = path !== undefined;
+    if (isNew) {
+      checkString(path, 'path');
+      if (this._dir !== null) {
+        throw new TypeError('this world already has a directory: save() takes no path');
+      }
+      this._dir = this._files.newDir(path, this._inMemory);
+    } else if (this._dir === null) {
+      throw new TypeError('this world has no directory yet: pass one to save(path)');
+    }
+    const c = this._c;
+    const dir = this._dir;
+    const status = isNew ? c.jlw_world_save_new(ptr, dir.vpath) : c.jlw_world_save(ptr, dir.vpath);
+    const written = [];
+    const deleted = [];
+    for (let i = 0, n = c.jlw_save_written_count(); i < n; i++) {
+      written.push(dir.mapPath(this._wasm.string(c.jlw_save_written(i))));
+    }
+    for (let i = 0, n = c.jlw_save_deleted_count(); i < n; i++) {
+      deleted.push(dir.mapPath(this._wasm.string(c.jlw_save_deleted(i))));
+    }
+    if (status !== 0) {
+      const err = this._error(status);
+      err.written = written;
+      err.deleted = deleted;
+      if (isNew) {
+        // Still a world without a directory.
+        dir.release();
+        this._dir = null;
+      }
+      throw err;
+    }
+    return { written, deleted };
+  }
+
+  /**
+   * Marks every entity and the settings dirty, so the next save rewrites
+   * every file in canonical form (read-only ones excepted).
+   */
+  markAllDirty() {
+    this._c.jlw_world_mark_all_dirty(this._live());
+  }
+
+  /**
+   * Problems found while loading, oldest first:
+   * [{ path, line, col, message, code }] (line and col 0 when the problem
+   * is the whole file).
+   */
+  diagnostics() {
+    const ptr = this._live();
+    const c = this._c;
+    const wasm = this._wasm;
+    const dir = this._dir;
+    const out = [];
+    for (let i = 0, n = c.jlw_world_diagnostic_count(ptr); i < n; i++) {
+      const d = c.jlw_world_diagnostic(ptr, i);
+      const path = wasm.string(c.jlw_error_path(d));
+      const message = wasm.string(c.jlw_error_message(d));
+      out.push({
+        path: path ? (dir ? dir.mapPath(path) : path) : null,
+        line: c.jlw_error_line(d),
+        col: c.jlw_error_col(d),
+        message: dir ? dir.mapText(message) : message,
+        code: wasm.statusName(c.jlw_error_status(d)),
+      });
+    }
+    return out;
+  }
+
+  /**
+   * The whole world as a short URL-safe string (C encoding, deflate-raw,
+   * base64url): put it after '#' in a link; juliet.openSnapshot() reads it.
+   * @returns {Promise<string>}
+   */
+  async snapshot() {
+    const ptr = this._live();
+    const wasm = this._wasm;
+    const data = this._c.jlw_snapshot_encode(ptr, wasm.out);
+    if (!data) this._throw(0);
+    let bytes;
+    try {
+      bytes = wasm.copyOut(data, wasm.u32(wasm.out));
+    } finally {
+      wasm.free(data);
+    }
+    return snapshotText(wasm, bytes);
+  }
+
+  /** Frees the world (and under Node unmounts its directory). Safe twice. */
+  close() {
+    if (!this._ptr) return;
+    const ptr = this._ptr;
+    this._ptr = 0;
+    this._c.jlw_world_free(ptr);
+    if (this._dir) this._dir.release();
+  }
+}
