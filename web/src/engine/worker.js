@@ -3,7 +3,7 @@
 // blocks the page. It answers requests { id, op, args } from client.js with
 // { id, ok, result } or { id, ok: false, error }, and reports long work as
 // { progress: { label, done, total } }.
-import { loadJuliet } from '../core/juliet.js';
+import { idOfPath, loadJuliet } from '../core/juliet.js';
 import { SETTINGS, SETTINGS_PATH } from '../lib/fields.js';
 import { errorInfo } from './errors.js';
 import { fileTexts, textOf } from './fileTexts.js';
@@ -52,11 +52,6 @@ function table(last = []) {
     dirty[i] = r.dirty[k];
   }
   return { ids: sortedIds, classNames: r.classNames, cls, pos, dirty };
-}
-
-function idOfPath(path) {
-  const m = /^Entities\/(\d+)\.jasset$/.exec(path);
-  return m ? '0x' + BigInt(m[1]).toString(16).padStart(16, '0') : null;
 }
 
 function schemas() {
