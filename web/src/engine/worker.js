@@ -144,6 +144,13 @@ const ops = {
   async snapshot() {
     return { result: await world.snapshot() };
   },
+  // Text typed for a value of field type `type`, checked by the engine's
+  // own parser: { value, text } or { error, col } (Juliet#checkValue).
+  // Needs no world: nothing changes.
+  async check({ type, text, allowInf }) {
+    juliet ??= await loadJuliet();
+    return { result: juliet.checkValue(type, text, { allowInf }) };
+  },
   async get({ id }) {
     return { result: world.get(id) };
   },
@@ -257,7 +264,7 @@ function readSaved(paths) {
 self.onmessage = async (event) => {
   const { id, op, args } = event.data;
   try {
-    if (!['begin', 'addFiles', 'load', 'openSnapshot'].includes(op) && !world) throw new Error('No world is open');
+    if (!['begin', 'addFiles', 'load', 'openSnapshot', 'check'].includes(op) && !world) throw new Error('No world is open');
     const { result, transfer = [] } = await ops[op](args ?? {});
     self.postMessage({ id, ok: true, result }, transfer);
   } catch (err) {
