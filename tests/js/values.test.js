@@ -7,7 +7,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 
-import { INDEX_NONE, entityPath, idOfPath, loadJuliet } from '../../web/src/core/juliet.js';
+import { INDEX_NONE, entityPath, idOfNumber, idOfPath, loadJuliet } from '../../web/src/core/juliet.js';
 import { assets, sampleWorld } from './helpers.js';
 
 const juliet = await loadJuliet();
@@ -189,4 +189,14 @@ test('entityPath and idOfPath map an ID to its file and back, as the loader name
     assert.deepEqual(world.entities().map(({ id }) => entityPath(id)).sort(), files.sort());
     for (const path of files) assert.ok(world.has(idOfPath(path)), path);
   });
+});
+
+test('idOfNumber reads the decimal number of a file name as typed, leading zeros and all', () => {
+  assert.equal(idOfNumber('8620766500065640449'), '0x77a31d7500000001');
+  assert.equal(idOfNumber('012'), '0x000000000000000c');
+  assert.equal(idOfNumber('0'), '0x0000000000000000');
+  assert.equal(idOfNumber('18446744073709551615'), '0xffffffffffffffff');
+  for (const text of ['18446744073709551616', '123456789012345678901', '', ' 12', '0x12', '1e3', '-1', 12]) {
+    assert.equal(idOfNumber(text), null, String(text));
+  }
 });

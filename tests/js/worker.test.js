@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 
-import { loadJuliet } from '../../web/src/core/juliet.js';
+import { INDEX_NONE, loadJuliet } from '../../web/src/core/juliet.js';
 import { errorInfo, toError } from '../../web/src/engine/errors.js';
 import { assets, sampleWorld } from './helpers.js';
 
@@ -72,8 +72,19 @@ test('an engine error crosses the worker with its code, path, line and column', 
 
 test('a wrong JavaScript value comes back as a TypeError', async () => {
   const { engine, ids } = await engineWithSample();
-  await assert.rejects(engine.set(ids[0], 'position', 'up'), (err) => err instanceof TypeError && /position/.test(err.message));
+  await assert.rejects(engine.set(ids[0], 'position', 12), (err) => err instanceof TypeError && /position/.test(err.message));
   await engine.close();
+});
+
+test('typed text is checked by the engine in the worker, with no world open', async () => {
+  const engine = createEngine();
+  assert.deepEqual(await engine.check('f32', '2.50'), { value: 2.5, text: '2.5' });
+  assert.deepEqual(await engine.check('f32', '1e99'), { error: 'number out of float32 range', col: 1 });
+  assert.deepEqual(await engine.check('f32', 'inf'), { error: 'infinity is not allowed here', col: 1 });
+  assert.deepEqual(await engine.check('f32', 'inf', { allowInf: true }), { value: Infinity, text: 'inf' });
+  assert.deepEqual(await engine.check('index', 'none'), { value: INDEX_NONE, text: 'none' });
+  assert.deepEqual(await engine.check('entity_ref', '0x12'), { value: '0x0000000000000012', text: '0x0000000000000012' });
+  assert.deepEqual(await engine.check('entity_ref', '12'), { error: 'expected 0x and hex digits', col: 1 });
 });
 
 test('errorInfo and toError keep every field of an error through structuredClone', () => {

@@ -1,9 +1,11 @@
 // The Add entity dialog: a class and a position (by default the centre of
-// the map), checked before the engine creates the entity.
+// the map), each coordinate checked by the engine before it creates the
+// entity.
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { formatF32, parseF32 } from '../lib/fields.js';
+import { formatF32 } from '../lib/fields.js';
 import { addEntity } from '../state/edits.js';
 import { axes, center } from '../state/mapView.js';
+import { checkTyped } from '../state/typed.js';
 import { classNames } from '../state/world.js';
 
 const AXES = ['X', 'Y', 'Z'];
@@ -31,12 +33,12 @@ export function AddEntityDialog({ onClose }) {
 
   async function onSubmit(event) {
     event.preventDefault();
-    const parsed = coords.map((t) => parseF32(t));
-    const errs = parsed.map((p) => p.error ?? null);
+    const checked = await Promise.all(coords.map((t) => checkTyped('f32', t)));
+    const errs = checked.map((c) => c.error ?? null);
     setErrors(errs);
     if (errs.some(Boolean) || !className) return;
     dialog.current.close();
-    await addEntity(className, parsed.map((p) => p.value));
+    await addEntity(className, checked.map((c) => c.value));
   }
 
   return (

@@ -1,10 +1,12 @@
 // The editor of one class field, chosen by its reflected type (one of the
 // engine's six: f32, index, bool, vec3, color, entity_ref): numbers, index
 // (empty = none), bool, colour, vector, and entity reference (with a link
-// that selects the target). Values are as world.get() gives them.
-import { formatF32, formatIndex, isNullRef, parseEntityId, parseF32, parseIndex } from '../lib/fields.js';
+// that selects the target). Values are as world.get() gives them; typed
+// text is checked by the engine (state/typed.js) before it is set.
+import { formatF32, formatIndex, isNullRef } from '../lib/fields.js';
 import { setField } from '../state/edits.js';
 import { entityExists, fieldErrors, select } from '../state/selection.js';
+import { checkTyped } from '../state/typed.js';
 import { TextField } from './TextField.jsx';
 
 const AXES = ['X', 'Y', 'Z'];
@@ -24,7 +26,7 @@ export function FieldEditor({ field, value, disabled, onSet = setField, scope = 
           {...common}
           inputMode="decimal"
           value={formatF32(value)}
-          parse={(t) => parseF32(t, { allowInf: field.allowInf })}
+          check={(t) => checkTyped('f32', t, { allowInf: field.allowInf })}
           onCommit={(v) => set(v)}
         />
       );
@@ -35,7 +37,7 @@ export function FieldEditor({ field, value, disabled, onSet = setField, scope = 
           inputMode="numeric"
           placeholder="none"
           value={formatIndex(value)}
-          parse={parseIndex}
+          check={(t) => checkTyped('index', t)}
           onCommit={(v) => set(v)}
         />
       );
@@ -112,7 +114,7 @@ function Vec3Field({ id, label, value: vector, name, set, disabled }) {
           disabled={disabled}
           inputMode="decimal"
           value={formatF32(vector[i])}
-          parse={(t) => parseF32(t)}
+          check={(t) => checkTyped('f32', t)}
           onCommit={(v) => {
             const next = [...vector];
             next[i] = v;
@@ -136,11 +138,11 @@ function RefField({ id, label, value: target, name, set, disabled }) {
         disabled={disabled}
         placeholder="none"
         value={none ? '' : target}
-        parse={(t) => {
-          const parsed = parseEntityId(t);
-          if (parsed.error || isNullRef(parsed.value)) return parsed;
-          if (!entityExists(parsed.value)) return { error: `No entity ${parsed.value} in this world` };
-          return parsed;
+        check={async (t) => {
+          const checked = await checkTyped('entity_ref', t);
+          if (checked.error || checked.value === null) return checked;
+          if (!entityExists(checked.value)) return { error: `No entity ${checked.value} in this world` };
+          return checked;
         }}
         onCommit={(v) => set(v)}
       />

@@ -1,9 +1,10 @@
 // The inspector: the selected entity's identity, its position and one
 // editor per field of its class, built from the class reflection; below,
 // the world settings.
-import { entityPath, formatF32, parseF32 } from '../lib/fields.js';
+import { entityPath, formatF32 } from '../lib/fields.js';
 import { setPositionAxis } from '../state/edits.js';
 import { selected } from '../state/selection.js';
+import { checkTyped } from '../state/typed.js';
 import { schemas, status } from '../state/world.js';
 import { FieldEditor } from './FieldEditor.jsx';
 import { TextField } from './TextField.jsx';
@@ -55,7 +56,7 @@ function EntityEditor({ entity }) {
             disabled={readOnly}
             inputMode="decimal"
             value={formatF32(entity.position[i])}
-            parse={(t) => parseF32(t)}
+            check={(t) => checkTyped('f32', t)}
             onCommit={(v) => setPositionAxis(i, v)}
           />
         ))}

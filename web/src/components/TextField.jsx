@@ -1,10 +1,11 @@
 // A labelled text input that keeps what the user types until it is
-// committed (Enter or leaving the field), checks it with `parse`, and shows
-// the error next to it. Escape puts back the current value.
+// committed (Enter or leaving the field), has it checked by `check` (text ->
+// promise of { value } or { error }), and shows the error next to it, the
+// typed text kept. Escape puts back the current value.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { fieldErrors, showFieldError } from '../state/selection.js';
 
-export function TextField({ id, label, value, parse, onCommit, errorKey, disabled, placeholder, inputMode }) {
+export function TextField({ id, label, value, check, onCommit, errorKey, disabled, placeholder, inputMode }) {
   const [draft, setDraft] = useState(null);
   const committing = useRef(false);
   const error = fieldErrors.value[errorKey];
@@ -20,14 +21,17 @@ export function TextField({ id, label, value, parse, onCommit, errorKey, disable
       if (error) showFieldError(errorKey, null);
       return;
     }
-    const parsed = parse(text);
-    if (parsed.error) {
-      showFieldError(errorKey, parsed.error);
-      return;
-    }
     committing.current = true;
-    await onCommit(parsed.value);
-    committing.current = false;
+    try {
+      const checked = await check(text);
+      if (checked.error) {
+        showFieldError(errorKey, checked.error);
+        return;
+      }
+      await onCommit(checked.value);
+    } finally {
+      committing.current = false;
+    }
     if (!fieldErrors.peek()[errorKey]) setDraft(null);
   }
 

@@ -7,6 +7,7 @@
 import { describe } from './checks.js';
 
 const ID_PATTERN = /^0x[0-9a-fA-F]{16}$/;
+const DECIMAL_PATTERN = /^[0-9]{1,20}$/;
 // A canonical decimal ID: no leading zero (the loader refuses "012.jasset").
 const PATH_PATTERN = /^Entities\/([1-9][0-9]{0,19})\.jasset$/;
 const ID_MAX = 0xffffffffffffffffn;
@@ -44,7 +45,18 @@ export function entityPath(id) {
  */
 export function idOfPath(path) {
   const match = typeof path === 'string' ? PATH_PATTERN.exec(path) : null;
-  if (!match) return null;
-  const id = BigInt(match[1]);
+  return match ? idOfNumber(match[1]) : null;
+}
+
+/**
+ * The ID whose file name is the decimal number `digits` (leading zeros
+ * allowed: a number a user typed, not a file name the loader reads), or
+ * null if `digits` is not 1 to 20 decimal digits or is past 64 bits.
+ * @param {string} digits
+ * @returns {string|null}
+ */
+export function idOfNumber(digits) {
+  if (typeof digits !== 'string' || !DECIMAL_PATTERN.test(digits)) return null;
+  const id = BigInt(digits);
   return id > ID_MAX ? null : '0x' + id.toString(16).padStart(16, '0');
 }

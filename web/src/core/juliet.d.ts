@@ -31,6 +31,9 @@ export declare function entityPath(id: EntityId): string;
 /** The ID of the entity saved in a path entityPath gives, or null for any other path. */
 export declare function idOfPath(path: string): EntityId | null;
 
+/** The ID whose file name is a decimal number as typed ("12", "012"), or null for any other text. */
+export declare function idOfNumber(digits: string): EntityId | null;
+
 export interface FieldSchema {
   name: string;
   type: FieldType;

@@ -41,7 +41,7 @@ import { Wasm } from './wasm.js';
 import { newWorld, openWorld, worldOfSnapshot } from './world.js';
 
 export { JulietError } from './errors.js';
-export { entityPath, idOfPath } from './ids.js';
+export { entityPath, idOfNumber, idOfPath } from './ids.js';
 export { INDEX_NONE } from './values.js';
 export { exportNames } from './wasm.js';
 export { World } from './world.js';

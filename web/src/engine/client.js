@@ -77,6 +77,8 @@ export function createEngine({ onProgress } = {}) {
     },
     openSnapshot: (text) => call('openSnapshot', { text }),
     snapshot: () => call('snapshot'),
+    // { value, text } or { error, col }: see the worker's check.
+    check: (type, text, { allowInf = false } = {}) => call('check', { type, text, allowInf }),
     get: (id) => call('get', { id }),
     set: (id, field, value) => call('set', { id, field, value }),
     setSetting: (field, value) => call('setSetting', { field, value }),

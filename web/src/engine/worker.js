@@ -3,7 +3,7 @@
 // blocks the page. It answers requests { id, op, args } from client.js with
 // { id, ok, result } or { id, ok: false, error }, and reports long work as
 // { progress: { label, done, total } }.
-import { loadJuliet } from '../core/juliet.js';
+import { idOfPath, loadJuliet } from '../core/juliet.js';
 import { SETTINGS, SETTINGS_PATH } from '../lib/fields.js';
 import { errorInfo } from './errors.js';
 import { fileTexts, textOf } from './fileTexts.js';
@@ -52,11 +52,6 @@ function table(last = []) {
     dirty[i] = r.dirty[k];
   }
   return { ids: sortedIds, classNames: r.classNames, cls, pos, dirty };
-}
-
-function idOfPath(path) {
-  const m = /^Entities\/(\d+)\.jasset$/.exec(path);
-  return m ? '0x' + BigInt(m[1]).toString(16).padStart(16, '0') : null;
 }
 
 function schemas() {
@@ -148,6 +143,13 @@ const ops = {
   },
   async snapshot() {
     return { result: await world.snapshot() };
+  },
+  // Text typed for a value of field type `type`, checked by the engine's
+  // own parser: { value, text } or { error, col } (Juliet#checkValue).
+  // Needs no world: nothing changes.
+  async check({ type, text, allowInf }) {
+    juliet ??= await loadJuliet();
+    return { result: juliet.checkValue(type, text, { allowInf }) };
   },
   async get({ id }) {
     return { result: world.get(id) };
@@ -262,7 +264,7 @@ function readSaved(paths) {
 self.onmessage = async (event) => {
   const { id, op, args } = event.data;
   try {
-    if (!['begin', 'addFiles', 'load', 'openSnapshot'].includes(op) && !world) throw new Error('No world is open');
+    if (!['begin', 'addFiles', 'load', 'openSnapshot', 'check'].includes(op) && !world) throw new Error('No world is open');
     const { result, transfer = [] } = await ops[op](args ?? {});
     self.postMessage({ id, ok: true, result }, transfer);
   } catch (err) {

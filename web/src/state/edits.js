@@ -27,13 +27,14 @@ function edited(id, label, { before, after }) {
   emit('edited', { id, label, before, after });
 }
 
-// Sets one field (or 'position') of the selected entity to a value already
-// checked by lib/fields.js. `key` names where an error is shown.
+// Sets one field (or 'position') of the selected entity to a value the
+// engine already checked (state/typed.js). `key` names where an error is
+// shown.
 export async function setField(field, value, key = field) {
   const id = selectedId.value;
   if (id === null || busy.value) return;
-  // A new position shows in the list and on the map at once (it passed the
-  // checks of lib/fields.js); the engine's answer confirms or undoes it.
+  // A new position shows in the list and on the map at once (the engine
+  // checked its text); the engine's answer confirms or undoes it.
   const row = table.rowOf.get(id);
   const before = field === 'position' && row !== undefined ? rowPosition(row) : null;
   if (before) previewPosition(id, value);
@@ -56,8 +57,8 @@ export function setPositionAxis(axis, value) {
   return setField('position', position, `position.${axis}`);
 }
 
-// Sets one world setting to a value already checked by lib/fields.js.
-// `errorKey` names where an error is shown.
+// Sets one world setting to a value the engine already checked
+// (state/typed.js). `errorKey` names where an error is shown.
 export async function setSetting(field, value, errorKey = `${SETTINGS}.${field}`) {
   if (status.value !== 'ready') return;
   try {

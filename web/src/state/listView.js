@@ -2,6 +2,7 @@
 // the rows that pass both (recomputed only when rows are added or removed,
 // or the filter changes, never on a plain edit).
 import { computed, signal } from '@preact/signals';
+import { idOfNumber } from '../core/ids.js';
 import { structure, table } from './table.js';
 
 export const classFilter = signal(''); // '' = every class
@@ -13,13 +14,9 @@ function searchNeedle(text) {
   let t = text.trim().toLowerCase();
   if (t === '') return null;
   if (t.endsWith('.jasset')) t = t.slice(0, -7);
-  if (/^\d{3,20}$/.test(t)) {
-    try {
-      return BigInt(t).toString(16).padStart(16, '0');
-    } catch {
-      return t;
-    }
-  }
+  // Three digits or more are a file name; fewer are looked for as hex digits.
+  const id = t.length >= 3 ? idOfNumber(t) : null;
+  if (id !== null) return id.slice(2);
   return t.startsWith('0x') ? t.slice(2) : t;
 }
 

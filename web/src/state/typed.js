@@ -1,0 +1,41 @@
+// Text typed into a field editor, checked by the engine before anything
+// changes. The engine alone knows a value's grammar (Juliet#checkValue, run
+// in the worker: the parser files are read with); this side only tidies
+// what a user types: blanks around it are dropped, an empty index or entity
+// reference means none, and a reference typed as the decimal number of its
+// entity's file name (Entities/<number>.jasset) stands for that ID.
+import { idOfNumber } from '../core/ids.js';
+import { getEngine } from './engine.js';
+
+// The text the engine gets for `typed` in an editor of field type `type`.
+function typedText(type, typed) {
+  const text = typed.trim();
+  if (text === '' && (type === 'index' || type === 'entity_ref')) return 'none';
+  if (type === 'entity_ref') return idOfNumber(text) ?? text;
+  return text;
+}
+
+/**
+ * Checks `typed` for a value of field type `type` ({ allowInf } for an f32
+ * field that takes infinity). Resolves to { value }, the value as
+ * world.get() gives it, or { error }, the engine's message (with the column
+ * of the typed text it points at, past the first).
+ * @param {string} type
+ * @param {string} typed
+ * @param {{allowInf?: boolean}} [options]
+ * @returns {Promise<{value: *} | {error: string}>}
+ */
+export async function checkTyped(type, typed, { allowInf = false } = {}) {
+  const text = typedText(type, typed);
+  let checked;
+  try {
+    checked = await getEngine().check(type, text, { allowInf });
+  } catch (err) {
+    return { error: err.message };
+  }
+  if (!('error' in checked)) return { value: checked.value };
+  // Only trimmed text can be refused (none and IDs are valid): the column
+  // in what was typed is past the blanks that were dropped.
+  const col = checked.col + typed.length - typed.trimStart().length;
+  return { error: col > 1 ? `${checked.error} (column ${col})` : checked.error };
+}
