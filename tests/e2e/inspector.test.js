@@ -6,18 +6,23 @@
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import {
+  addEntity,
+  assertUntouched,
+  closeWithoutErrors,
   commit,
   copySample,
+  deleteEntity,
+  editPosition,
   entityFile,
   entityOptions,
   inspectedId,
   newPage,
   openFolder,
+  openSample,
   option,
   pendingRegion,
-  removeDir,
   repo,
   sampleWorld,
   saveAndWait,
@@ -25,19 +30,14 @@ import {
   selectEntity,
   selectedId,
   snapshotDir,
-  start,
+  uploadFolder,
+  useInspector,
   visibleIds,
   waitInspected,
-  waitOpen,
+  waitUnsaved,
 } from './harness.js';
 
-let env;
-before(async () => {
-  env = await start();
-});
-after(async () => {
-  await env?.close();
-});
+const env = useInspector();
 
 const diagnosticsRegion = (page) => page.getByRole('region', { name: 'Diagnostics' });
 const inspector = (page) => page.getByRole('region', { name: 'Inspector' });
@@ -59,9 +59,7 @@ function entityCount() {
 }
 
 test('opens the sample world with its list, map and no diagnostics', async () => {
-  const page = await newPage(env.browser);
-  await page.goto(env.url);
-  await waitOpen(page);
+  const page = await openSample(env);
   const n = entityCount();
   await page.getByLabel('Filter by class').getByRole('option', { name: `All classes (${n})` }).waitFor({ state: 'attached' });
   assert.ok((await entityOptions(page).count()) > 0);
@@ -70,14 +68,11 @@ test('opens the sample world with its list, map and no diagnostics', async () =>
   assert.ok(await map.evaluate((el) => el.dataset.revision !== undefined), 'the map has drawn');
   await diagnosticsRegion(page).getByText('Every file loaded.').waitFor();
   await screenshot(page, 'sample-open');
-  assert.deepEqual(page.errors, []);
-  await page.context().close();
+  await closeWithoutErrors(page);
 });
 
 test('selects an entity from the list and from the map', async () => {
-  const page = await newPage(env.browser);
-  await page.goto(env.url);
-  await waitOpen(page);
+  const page = await openSample(env);
   const ids = await visibleIds(page);
   await option(page, ids[1]).click();
   assert.equal(await selectedId(page), ids[1]);
@@ -112,8 +107,7 @@ test('selects an entity from the list and from the map', async () => {
   await page.waitForFunction((id) => document.querySelector('.inspector h2 code')?.textContent === id, target.id);
   assert.equal(await selectedId(page), target.id);
   await screenshot(page, 'map-selection');
-  assert.deepEqual(page.errors, []);
-  await page.context().close();
+  await closeWithoutErrors(page);
 });
 
 // Screen position (in the canvas) of an entity, from the map's view.
@@ -137,9 +131,7 @@ async function inspectedPosition(page) {
 }
 
 test('the map zooms, pans, and moves an entity dragged on it', async () => {
-  const page = await newPage(env.browser);
-  await page.goto(env.url);
-  await waitOpen(page);
+  const page = await openSample(env);
   const map = page.getByRole('img', { name: 'World map' });
   const view = async () => JSON.parse(await map.getAttribute('data-view'));
   const box = await map.boundingBox();
@@ -171,7 +163,7 @@ test('the map zooms, pans, and moves an entity dragged on it', async () => {
   await page.mouse.down();
   await page.mouse.move(box.x + start.x + 40, box.y + start.y, { steps: 8 });
   await page.mouse.up();
-  await option(page, id).and(page.locator('[aria-label$="unsaved"]')).waitFor();
+  await waitUnsaved(page, id);
   const { scale, axes } = await view();
   await page.waitForFunction((x) => Number(document.getElementById('position-X').value) !== x, from[0]);
   const to = await inspectedPosition(page);
@@ -180,14 +172,11 @@ test('the map zooms, pans, and moves an entity dragged on it', async () => {
   assert.equal(to[hidden], from[hidden], 'the axis the map does not show is kept');
   await pendingRegion(page).getByText(entityFile(id)).waitFor();
   await screenshot(page, 'map-drag');
-  assert.deepEqual(page.errors, []);
-  await page.context().close();
+  await closeWithoutErrors(page);
 });
 
 test('edits the position and fields, with errors shown next to the field', async () => {
-  const page = await newPage(env.browser);
-  await page.goto(env.url);
-  await waitOpen(page);
+  const page = await openSample(env);
   const light = await selectClass(page, 'Light');
 
   await commit(page, 'Position X', '12.5');
@@ -222,7 +211,7 @@ test('edits the position and fields, with errors shown next to the field', async
   await commit(page, 'parent', '0x12345');
   assert.match(await inspector(page).textContent(), /No entity 0x0000000000012345/);
   await commit(page, 'parent', '');
-  await option(page, prop).and(page.locator('[aria-label$="unsaved"]')).waitFor();
+  await waitUnsaved(page, prop);
   await pendingRegion(page).getByText(entityFile(prop)).waitFor();
   // The sample's first Prop hangs from its first Light: setting the parent
   // back to it returns the Prop to the text of its file, so it is clean.
@@ -235,14 +224,11 @@ test('edits the position and fields, with errors shown next to the field', async
   await page.waitForFunction((id) => document.querySelector('.inspector h2 code')?.textContent === id, light);
   const pending = await pendingRegion(page).textContent();
   assert.ok(!pending.includes(entityFile(prop)) && pending.includes(entityFile(light)));
-  assert.deepEqual(page.errors, []);
-  await page.context().close();
+  await closeWithoutErrors(page);
 });
 
 test('adds an entity at a chosen position and deletes entities', async () => {
-  const page = await newPage(env.browser);
-  await page.goto(env.url);
-  await waitOpen(page);
+  const page = await openSample(env);
   const before = await totalCount(page);
 
   const previousId = await inspectedId(page);
@@ -266,99 +252,67 @@ test('adds an entity at a chosen position and deletes entities', async () => {
   assert.ok(!(await pendingRegion(page).textContent()).includes(entityFile(created)));
 
   const victim = (await visibleIds(page))[0];
-  await selectEntity(page, victim);
-  await page.getByRole('button', { name: 'Delete entity' }).click();
-  await option(page, victim).waitFor({ state: 'detached' });
+  await deleteEntity(page, victim);
   assert.match(await pendingRegion(page).textContent(), new RegExp(`deleted\\s*${entityFile(victim)}`));
   assert.equal(await totalCount(page), before - 1);
   await screenshot(page, 'add-delete');
-  assert.deepEqual(page.errors, []);
-  await page.context().close();
+  await closeWithoutErrors(page);
 });
 
 test('saves exactly the pending changes into a folder on disk', async () => {
   const dir = copySample();
-  try {
-    const page = await newPage(env.browser);
-    await openFolder(page, env.url, dir);
-    const ids = await visibleIds(page);
-    const [edited, deleted] = ids;
-    await selectEntity(page, edited);
-    await commit(page, 'Position X', '12.5');
-    await option(page, edited).and(page.locator('[aria-label$="unsaved"]')).waitFor();
-    await selectEntity(page, deleted);
-    await page.getByRole('button', { name: 'Delete entity' }).click();
-    await option(page, deleted).waitFor({ state: 'detached' });
-    const previousId = await inspectedId(page);
-    await page.getByRole('button', { name: 'Add entity' }).click();
-    await page.getByRole('dialog').getByLabel('Class').selectOption('Inert');
-    await page.getByRole('dialog').getByRole('button', { name: 'Create' }).click();
-    const created = await waitInspected(page, 'Inert', previousId);
-    assert.equal(await pendingRegion(page).getByRole('listitem').count(), 3);
+  const page = await openFolder(env, dir);
+  const [edited, deleted] = await visibleIds(page);
+  await editPosition(page, edited, 'X', '12.5');
+  await deleteEntity(page, deleted);
+  const created = await addEntity(page, 'Inert');
+  assert.equal(await pendingRegion(page).getByRole('listitem').count(), 3);
 
-    const beforeSave = snapshotDir(dir);
-    await new Promise((done) => setTimeout(done, 20));
-    await saveAndWait(page);
-    await screenshot(page, 'saved-folder');
-    const afterSave = snapshotDir(dir);
+  const beforeSave = snapshotDir(dir);
+  await new Promise((done) => setTimeout(done, 20));
+  await saveAndWait(page);
+  await screenshot(page, 'saved-folder');
+  const afterSave = snapshotDir(dir);
 
-    assert.ok(!(entityFile(deleted) in afterSave), 'the deleted entity file is gone');
-    assert.ok(entityFile(created) in afterSave, 'the new entity file exists');
-    assert.match(afterSave[entityFile(created)].bytes.toString(), /Inert/);
-    assert.notDeepEqual(afterSave[entityFile(edited)].bytes, beforeSave[entityFile(edited)].bytes);
-    assert.match(afterSave[entityFile(edited)].bytes.toString(), /12\.5/);
-    for (const [path, file] of Object.entries(beforeSave)) {
-      if (path === entityFile(edited) || path === entityFile(deleted)) continue;
-      assert.ok(path in afterSave, `${path} kept`);
-      assert.deepEqual(afterSave[path].bytes, file.bytes, `${path} unchanged`);
-      assert.equal(afterSave[path].mtimeMs, file.mtimeMs, `${path} not rewritten`);
-    }
-    assert.equal(Object.keys(afterSave).length, Object.keys(beforeSave).length);
-    await pendingRegion(page).getByText('No unsaved changes.').waitFor();
-    await page.getByLabel('Search ID').fill(edited);
-    assert.ok(!/unsaved/.test(await option(page, edited).getAttribute('aria-label')));
-    assert.deepEqual(page.errors, []);
-    await page.context().close();
-  } finally {
-    removeDir(dir);
-  }
+  assert.ok(!(entityFile(deleted) in afterSave), 'the deleted entity file is gone');
+  assert.ok(entityFile(created) in afterSave, 'the new entity file exists');
+  assert.match(afterSave[entityFile(created)].bytes.toString(), /Inert/);
+  assert.notDeepEqual(afterSave[entityFile(edited)].bytes, beforeSave[entityFile(edited)].bytes);
+  assert.match(afterSave[entityFile(edited)].bytes.toString(), /12\.5/);
+  assertUntouched(beforeSave, afterSave, [entityFile(edited), entityFile(deleted)]);
+  assert.equal(Object.keys(afterSave).length, Object.keys(beforeSave).length);
+  await pendingRegion(page).getByText('No unsaved changes.').waitFor();
+  await page.getByLabel('Search ID').fill(edited);
+  assert.ok(!/unsaved/.test(await option(page, edited).getAttribute('aria-label')));
+  await closeWithoutErrors(page);
 });
 
 test('keeps every change pending and says why when the folder cannot be written', async () => {
   const dir = copySample();
-  try {
-    const page = await newPage(env.browser);
-    await openFolder(page, env.url, dir);
-    const [edited, deleted] = await visibleIds(page);
-    await selectEntity(page, edited);
-    await commit(page, 'Position Z', '-7.5');
-    await option(page, edited).and(page.locator('[aria-label$="unsaved"]')).waitFor();
-    await selectEntity(page, deleted);
-    await page.getByRole('button', { name: 'Delete entity' }).click();
-    await option(page, deleted).waitFor({ state: 'detached' });
-    const beforeSave = snapshotDir(dir);
+  const page = await openFolder(env, dir);
+  const [edited, deleted] = await visibleIds(page);
+  await editPosition(page, edited, 'Z', '-7.5');
+  await deleteEntity(page, deleted);
+  const beforeSave = snapshotDir(dir);
 
-    await page.evaluate(() => (window.__pickerFailWrites = true));
-    await page.getByRole('button', { name: 'Save' }).click();
-    const alert = page.getByRole('alert');
-    await alert.waitFor();
-    assert.match(await alert.textContent(), /Save failed, 2 changes still pending.*read-only/);
-    assert.deepEqual(snapshotDir(dir), beforeSave);
-    const pending = await pendingRegion(page).textContent();
-    assert.ok(pending.includes(entityFile(edited)) && pending.includes(entityFile(deleted)));
-    await screenshot(page, 'save-failed');
+  await page.evaluate(() => (window.__pickerFailWrites = true));
+  await page.getByRole('button', { name: 'Save' }).click();
+  const alert = page.getByRole('alert');
+  await alert.waitFor();
+  assert.match(await alert.textContent(), /Save failed, 2 changes still pending.*read-only/);
+  assert.deepEqual(snapshotDir(dir), beforeSave);
+  const pending = await pendingRegion(page).textContent();
+  assert.ok(pending.includes(entityFile(edited)) && pending.includes(entityFile(deleted)));
+  await screenshot(page, 'save-failed');
 
-    await page.evaluate(() => (window.__pickerFailWrites = false));
-    await saveAndWait(page);
-    const afterSave = snapshotDir(dir);
-    assert.match(afterSave[entityFile(edited)].bytes.toString(), /-7\.5/);
-    assert.ok(!(entityFile(deleted) in afterSave));
-    await pendingRegion(page).getByText('No unsaved changes.').waitFor();
-    assert.deepEqual(page.errors.filter((e) => !/read-only/.test(e.message)), []);
-    await page.context().close();
-  } finally {
-    removeDir(dir);
-  }
+  await page.evaluate(() => (window.__pickerFailWrites = false));
+  await saveAndWait(page);
+  const afterSave = snapshotDir(dir);
+  assert.match(afterSave[entityFile(edited)].bytes.toString(), /-7\.5/);
+  assert.ok(!(entityFile(deleted) in afterSave));
+  await pendingRegion(page).getByText('No unsaved changes.').waitFor();
+  assert.deepEqual(page.errors.filter((e) => !/read-only/.test(e.message)), []);
+  await page.context().close();
 });
 
 // Reads the names and contents of a stored .zip.
@@ -379,34 +333,22 @@ function unzip(bytes) {
 
 test('a folder upload saves by downloading the changed files and the list of deletions', async () => {
   const dir = copySample();
-  try {
-    const page = await newPage(env.browser);
-    await page.goto(`${env.url}?open=none`);
-    await page.getByLabel('Upload folder').setInputFiles(dir);
-    await waitOpen(page);
-    const [edited, deleted] = await visibleIds(page);
-    await selectEntity(page, edited);
-    await commit(page, 'Position Y', '3.75');
-    await option(page, edited).and(page.locator('[aria-label$="unsaved"]')).waitFor();
-    await selectEntity(page, deleted);
-    await page.getByRole('button', { name: 'Delete entity' }).click();
-    await option(page, deleted).waitFor({ state: 'detached' });
+  const page = await uploadFolder(env, dir);
+  const [edited, deleted] = await visibleIds(page);
+  await editPosition(page, edited, 'Y', '3.75');
+  await deleteEntity(page, deleted);
 
-    const download = page.waitForEvent('download');
-    await page.getByRole('button', { name: 'Save' }).click();
-    const file = await download;
-    const zipPath = join(dir, '..', file.suggestedFilename());
-    await file.saveAs(zipPath);
-    const files = unzip(readFileSync(zipPath));
-    assert.deepEqual(Object.keys(files).sort(), [entityFile(edited), 'DELETED.txt'].sort());
-    assert.match(files[entityFile(edited)].toString(), /3\.75/);
-    assert.match(files['DELETED.txt'].toString(), new RegExp(entityFile(deleted)));
-    await pendingRegion(page).getByText('No unsaved changes.').waitFor();
-    assert.deepEqual(page.errors, []);
-    await page.context().close();
-  } finally {
-    removeDir(dir);
-  }
+  const download = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Save' }).click();
+  const file = await download;
+  const zipPath = join(dir, '..', file.suggestedFilename());
+  await file.saveAs(zipPath);
+  const files = unzip(readFileSync(zipPath));
+  assert.deepEqual(Object.keys(files).sort(), [entityFile(edited), 'DELETED.txt'].sort());
+  assert.match(files[entityFile(edited)].toString(), /3\.75/);
+  assert.match(files['DELETED.txt'].toString(), new RegExp(entityFile(deleted)));
+  await pendingRegion(page).getByText('No unsaved changes.').waitFor();
+  await closeWithoutErrors(page);
 });
 
 test('a malformed world lists its diagnostics as text and leaves the bad files alone', async () => {
@@ -414,29 +356,21 @@ test('a malformed world lists its diagnostics as text and leaves the bad files a
   const hostile = '<img src=x onerror="window.__pwned=1">';
   const badPath = 'Entities/999999.jasset';
   writeFileSync(join(dir, badPath), `; class ${hostile}\n${hostile} = 1\n`);
-  try {
-    const page = await newPage(env.browser);
-    await openFolder(page, env.url, dir);
-    const region = diagnosticsRegion(page);
-    await region.getByText(badPath, { exact: false }).waitFor();
-    assert.match(await region.textContent(), /999999\.jasset:\d+/);
-    assert.equal(await page.evaluate(() => window.__pwned), undefined);
-    assert.equal(await region.locator('img').count(), 0);
-    await screenshot(page, 'diagnostics');
+  const page = await openFolder(env, dir);
+  const region = diagnosticsRegion(page);
+  await region.getByText(badPath, { exact: false }).waitFor();
+  assert.match(await region.textContent(), /999999\.jasset:\d+/);
+  assert.equal(await page.evaluate(() => window.__pwned), undefined);
+  assert.equal(await region.locator('img').count(), 0);
+  await screenshot(page, 'diagnostics');
 
-    // Saving an edit leaves the file that failed to load as it was.
-    const [edited] = await visibleIds(page);
-    await selectEntity(page, edited);
-    await commit(page, 'Position X', '2');
-    await option(page, edited).and(page.locator('[aria-label$="unsaved"]')).waitFor();
-    const bad = readFileSync(join(dir, badPath));
-    await saveAndWait(page);
-    assert.deepEqual(readFileSync(join(dir, badPath)), bad);
-    assert.deepEqual(page.errors, []);
-    await page.context().close();
-  } finally {
-    removeDir(dir);
-  }
+  // Saving an edit leaves the file that failed to load as it was.
+  const [edited] = await visibleIds(page);
+  await editPosition(page, edited, 'X', '2');
+  const bad = readFileSync(join(dir, badPath));
+  await saveAndWait(page);
+  assert.deepEqual(readFileSync(join(dir, badPath)), bad);
+  await closeWithoutErrors(page);
 });
 
 test('the malformed fixture worlds show their diagnostics', async () => {
@@ -453,45 +387,36 @@ test('the malformed fixture worlds show their diagnostics', async () => {
     assert.match(await region.textContent(), expected);
     if (name === 'duplicate_id') await screenshot(page, 'diagnostics-fixture');
   }
-  assert.deepEqual(page.errors, []);
-  await page.context().close();
+  await closeWithoutErrors(page);
 });
 
 test('the keyboard alone selects, edits and saves', async () => {
   const dir = copySample();
-  try {
-    const page = await newPage(env.browser);
-    await openFolder(page, env.url, dir);
-    const focusedRole = () => page.evaluate(() => document.activeElement?.getAttribute('role'));
-    const focusedId = () => page.evaluate(() => document.activeElement?.id);
-    await page.locator('body').focus();
-    for (let i = 0; i < 30 && (await focusedRole()) !== 'listbox'; i++) await page.keyboard.press('Tab');
-    assert.equal(await focusedRole(), 'listbox');
-    await page.keyboard.press('ArrowDown');
-    await page.keyboard.press('ArrowDown');
-    const ids = await visibleIds(page);
-    await page.waitForFunction((id) => document.querySelector('.inspector h2 code')?.textContent === id, ids[1]);
-    for (let i = 0; i < 30 && (await focusedId()) !== 'position-X'; i++) await page.keyboard.press('Tab');
-    assert.equal(await focusedId(), 'position-X');
-    await page.keyboard.press('Control+A');
-    await page.keyboard.type('-42.5');
-    await page.keyboard.press('Enter');
-    await option(page, ids[1]).and(page.locator('[aria-label$="unsaved"]')).waitFor();
-    await screenshot(page, 'keyboard-edit');
-    await page.keyboard.press('Control+S');
-    await page.getByRole('status').filter({ hasText: /^Saved / }).waitFor();
-    assert.match(readFileSync(join(dir, entityFile(ids[1]))).toString(), /-42\.5/);
-    assert.deepEqual(page.errors, []);
-    await page.context().close();
-  } finally {
-    removeDir(dir);
-  }
+  const page = await openFolder(env, dir);
+  const focusedRole = () => page.evaluate(() => document.activeElement?.getAttribute('role'));
+  const focusedId = () => page.evaluate(() => document.activeElement?.id);
+  await page.locator('body').focus();
+  for (let i = 0; i < 30 && (await focusedRole()) !== 'listbox'; i++) await page.keyboard.press('Tab');
+  assert.equal(await focusedRole(), 'listbox');
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('ArrowDown');
+  const ids = await visibleIds(page);
+  await page.waitForFunction((id) => document.querySelector('.inspector h2 code')?.textContent === id, ids[1]);
+  for (let i = 0; i < 30 && (await focusedId()) !== 'position-X'; i++) await page.keyboard.press('Tab');
+  assert.equal(await focusedId(), 'position-X');
+  await page.keyboard.press('Control+A');
+  await page.keyboard.type('-42.5');
+  await page.keyboard.press('Enter');
+  await waitUnsaved(page, ids[1]);
+  await screenshot(page, 'keyboard-edit');
+  await page.keyboard.press('Control+S');
+  await page.getByRole('status').filter({ hasText: /^Saved / }).waitFor();
+  assert.match(readFileSync(join(dir, entityFile(ids[1]))).toString(), /-42\.5/);
+  await closeWithoutErrors(page);
 });
 
 test('undo and redo step through field edits, typed positions and map drags, pending following', async () => {
-  const page = await newPage(env.browser);
-  await page.goto(env.url);
-  await waitOpen(page);
+  const page = await openSample(env);
   const light = await selectClass(page, 'Light');
   const x0 = await page.getByLabel('Position X', { exact: true }).inputValue();
   const intensity0 = await page.getByLabel('intensity', { exact: true }).inputValue();
@@ -535,18 +460,13 @@ test('undo and redo step through field edits, typed positions and map drags, pen
   assert.equal(await selectedId(page), light);
   await pendingRegion(page).getByText(entityFile(light)).waitFor();
   await screenshot(page, 'undo-redo');
-  assert.deepEqual(page.errors, []);
-  await page.context().close();
+  await closeWithoutErrors(page);
 });
 
 test('asks for confirmation before leaving with unsaved changes', async () => {
-  const page = await newPage(env.browser);
-  await page.goto(env.url);
-  await waitOpen(page);
+  const page = await openSample(env);
   const [first] = await visibleIds(page);
-  await selectEntity(page, first);
-  await commit(page, 'Position X', '5');
-  await option(page, first).and(page.locator('[aria-label$="unsaved"]')).waitFor();
+  await editPosition(page, first, 'X', '5');
   const dialog = new Promise((resolve) => page.once('dialog', resolve));
   await page.close({ runBeforeUnload: true });
   const shown = await dialog;

@@ -3,35 +3,37 @@
 // with a notice that they are not saved, and a save then writes exactly
 // those files; a storage failure is reported, not swallowed.
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import {
+  addEntity,
+  assertUntouched,
+  closeWithoutErrors,
   commit,
   copySample,
+  deleteEntity,
+  editPosition,
   entityFile,
-  inspectedId,
   mockFolderPicker,
   newPage,
+  openFolder,
+  openSample,
   option,
+  pendingItems,
   pendingRegion,
-  removeDir,
+  reloadLeavingUnsaved,
+  saveAndWait,
   screenshot,
   selectEntity,
   snapshotDir,
-  start,
+  uploadFolder,
+  useInspector,
   visibleIds,
-  waitInspected,
   waitOpen,
+  waitUnsaved,
 } from './harness.js';
 
-let env;
-before(async () => {
-  env = await start();
-});
-after(async () => {
-  await env?.close();
-});
+const env = useInspector();
 
-const pendingItems = async (page) => (await pendingRegion(page).getByRole('listitem').allTextContents()).map((t) => t.trim());
 const restoredNote = (page) => page.getByRole('note', { name: 'Restored unsaved changes' });
 
 // How many worlds have unsaved work kept in the page's browser storage.
@@ -56,17 +58,9 @@ function keptCount(page) {
 // kept in browser storage (the toolbar says so).
 async function makeChanges(page) {
   const [edited, deleted] = await visibleIds(page);
-  await selectEntity(page, edited);
-  await commit(page, 'Position X', '21.75');
-  await option(page, edited).and(page.locator('[aria-label$="unsaved"]')).waitFor();
-  await selectEntity(page, deleted);
-  await page.getByRole('button', { name: 'Delete entity' }).click();
-  await option(page, deleted).waitFor({ state: 'detached' });
-  const previousId = await inspectedId(page);
-  await page.getByRole('button', { name: 'Add entity' }).click();
-  await page.getByRole('dialog').getByLabel('Class').selectOption('Prop');
-  await page.getByRole('dialog').getByRole('button', { name: 'Create' }).click();
-  const created = await waitInspected(page, 'Prop', previousId);
+  await editPosition(page, edited, 'X', '21.75');
+  await deleteEntity(page, deleted);
+  const created = await addEntity(page, 'Prop');
   await commit(page, 'Position Y', '6.5');
   await page.waitForFunction(() => document.getElementById('position-Y')?.value === '6.5');
   await page.locator('.toolbar .kept-state.kept').waitFor();
@@ -74,19 +68,16 @@ async function makeChanges(page) {
 }
 
 test('a reload of the sample world restores its unsaved changes with a notice', async () => {
-  const page = await newPage(env.browser);
-  await page.goto(env.url);
-  await waitOpen(page);
+  const page = await openSample(env);
   const { edited, deleted, created } = await makeChanges(page);
   const before = await pendingItems(page);
   assert.equal(before.length, 3);
 
-  page.on('dialog', (dialog) => dialog.accept()); // the warning before leaving
-  await page.reload();
+  await reloadLeavingUnsaved(page);
   await restoredNote(page).waitFor();
   assert.match(await restoredNote(page).textContent(), /Restored 3 unsaved changes to .*not saved yet/);
   assert.deepEqual(await pendingItems(page), before);
-  await option(page, edited).and(page.locator('[aria-label$="unsaved"]')).waitFor();
+  await waitUnsaved(page, edited);
   assert.equal(await option(page, deleted).count(), 0);
   await page.getByLabel('Search ID').fill(created);
   await selectEntity(page, created);
@@ -94,102 +85,75 @@ test('a reload of the sample world restores its unsaved changes with a notice', 
   await screenshot(page, 'keep-restored');
 
   // The restored work stays kept until it is saved: a second reload shows it again.
-  await page.reload();
+  await reloadLeavingUnsaved(page);
   await restoredNote(page).waitFor();
   assert.deepEqual(await pendingItems(page), before);
-  assert.deepEqual(page.errors, []);
-  await page.context().close();
+  await closeWithoutErrors(page);
 });
 
 test('unsaved work in a folder survives a closed tab; reopening the folder restores it and Save writes exactly it', async () => {
   const dir = copySample();
-  try {
-    const context = await env.browser.newContext({ viewport: { width: 1440, height: 900 } });
-    const page = await newPage(env.browser, { context });
-    await mockFolderPicker(page, dir);
-    await page.goto(`${env.url}?open=none`);
-    await page.getByRole('button', { name: 'Open folder' }).click();
-    await waitOpen(page);
-    const original = snapshotDir(dir);
-    const { edited, deleted, created } = await makeChanges(page);
-    const before = await pendingItems(page);
+  const context = await env.browser.newContext({ viewport: { width: 1440, height: 900 } });
+  const page = await openFolder(env, dir, { context });
+  const original = snapshotDir(dir);
+  const { edited, deleted, created } = await makeChanges(page);
+  const before = await pendingItems(page);
 
-    // The tab goes away without any warning (as in a crash).
-    await page.close();
-    const again = await newPage(env.browser, { context });
-    await mockFolderPicker(again, dir);
-    await again.goto(env.url);
-    const offer = again.getByRole('list', { name: 'Unsaved work kept in this browser' });
-    await offer.waitFor();
-    assert.match(await offer.textContent(), /3 unsaved changes to .*sample_world/);
-    await screenshot(again, 'keep-offer');
-    // The sample does not open over the kept work of the folder.
-    assert.equal(await again.getByRole('listbox', { name: 'Entity list' }).getByRole('option').count(), 0);
-    await offer.getByRole('button', { name: 'Open folder again' }).click();
-    await restoredNote(again).waitFor();
-    assert.deepEqual(await pendingItems(again), before);
-    assert.equal(await offer.count(), 0);
+  // The tab goes away without any warning (as in a crash).
+  await page.close();
+  const again = await newPage(env.browser, { context });
+  await mockFolderPicker(again, dir);
+  await again.goto(env.url);
+  const offer = again.getByRole('list', { name: 'Unsaved work kept in this browser' });
+  await offer.waitFor();
+  assert.match(await offer.textContent(), /3 unsaved changes to .*sample_world/);
+  await screenshot(again, 'keep-offer');
+  // The sample does not open over the kept work of the folder.
+  assert.equal(await again.getByRole('listbox', { name: 'Entity list' }).getByRole('option').count(), 0);
+  await offer.getByRole('button', { name: 'Open folder again' }).click();
+  await restoredNote(again).waitFor();
+  assert.deepEqual(await pendingItems(again), before);
+  assert.equal(await offer.count(), 0);
 
-    await again.getByRole('button', { name: 'Save' }).click();
-    await again.getByRole('status').filter({ hasText: /^Saved 2 files and deleted 1 file/ }).waitFor();
-    const saved = snapshotDir(dir);
-    assert.match(saved[entityFile(edited)].bytes.toString(), /21\.75/);
-    assert.match(saved[entityFile(created)].bytes.toString(), /6\.5/);
-    assert.ok(!(entityFile(deleted) in saved));
-    for (const [path, file] of Object.entries(original)) {
-      if (path === entityFile(edited) || path === entityFile(deleted)) continue;
-      assert.deepEqual(saved[path].bytes, file.bytes, `${path} unchanged`);
-      assert.equal(saved[path].mtimeMs, file.mtimeMs, `${path} not rewritten`);
-    }
-    await restoredNote(again).waitFor({ state: 'detached' });
+  await saveAndWait(again, /^Saved 2 files and deleted 1 file/);
+  const saved = snapshotDir(dir);
+  assert.match(saved[entityFile(edited)].bytes.toString(), /21\.75/);
+  assert.match(saved[entityFile(created)].bytes.toString(), /6\.5/);
+  assert.ok(!(entityFile(deleted) in saved));
+  assertUntouched(original, saved, [entityFile(edited), entityFile(deleted)]);
+  await restoredNote(again).waitFor({ state: 'detached' });
 
-    // Saved: nothing is kept any more, a new tab opens the sample as usual.
-    for (const deadline = Date.now() + 10_000; (await keptCount(again)) !== 0; ) {
-      assert.ok(Date.now() < deadline, 'the kept work is cleared after the save');
-      await new Promise((done) => setTimeout(done, 50));
-    }
-    const third = await newPage(env.browser, { context });
-    await third.goto(env.url);
-    await waitOpen(third);
-    assert.equal(await third.getByRole('list', { name: 'Unsaved work kept in this browser' }).count(), 0);
-    await pendingRegion(third).getByText('No unsaved changes.').waitFor();
-    assert.deepEqual([...again.errors, ...third.errors], []);
-    await context.close();
-  } finally {
-    removeDir(dir);
+  // Saved: nothing is kept any more, a new tab opens the sample as usual.
+  for (const deadline = Date.now() + 10_000; (await keptCount(again)) !== 0; ) {
+    assert.ok(Date.now() < deadline, 'the kept work is cleared after the save');
+    await new Promise((done) => setTimeout(done, 50));
   }
+  const third = await openSample(env, { context });
+  assert.equal(await third.getByRole('list', { name: 'Unsaved work kept in this browser' }).count(), 0);
+  await pendingRegion(third).getByText('No unsaved changes.').waitFor();
+  assert.deepEqual([...again.errors, ...third.errors], []);
+  await context.close();
 });
 
 test('unsaved work in an uploaded folder comes back when the folder is uploaded again', async () => {
   const dir = copySample();
-  try {
-    const page = await newPage(env.browser);
-    await page.goto(`${env.url}?open=none`);
-    await page.getByLabel('Upload folder', { exact: true }).setInputFiles(dir);
-    await waitOpen(page);
-    const { edited } = await makeChanges(page);
-    const before = await pendingItems(page);
+  const page = await uploadFolder(env, dir);
+  const { edited } = await makeChanges(page);
+  const before = await pendingItems(page);
 
-    page.on('dialog', (dialog) => dialog.accept());
-    await page.reload();
-    const offer = page.getByRole('list', { name: 'Unsaved work kept in this browser' });
-    await offer.waitFor();
-    assert.match(await offer.textContent(), /Upload the same folder again/);
-    await offer.getByLabel('Upload folder again').setInputFiles(dir);
-    await restoredNote(page).waitFor();
-    assert.deepEqual(await pendingItems(page), before);
-    await option(page, edited).and(page.locator('[aria-label$="unsaved"]')).waitFor();
-    assert.deepEqual(page.errors, []);
-    await page.context().close();
-  } finally {
-    removeDir(dir);
-  }
+  await reloadLeavingUnsaved(page);
+  const offer = page.getByRole('list', { name: 'Unsaved work kept in this browser' });
+  await offer.waitFor();
+  assert.match(await offer.textContent(), /Upload the same folder again/);
+  await offer.getByLabel('Upload folder again').setInputFiles(dir);
+  await restoredNote(page).waitFor();
+  assert.deepEqual(await pendingItems(page), before);
+  await waitUnsaved(page, edited);
+  await closeWithoutErrors(page);
 });
 
 test('a shared level with unsaved edits comes back after a reload', async () => {
-  const page = await newPage(env.browser);
-  await page.goto(env.url);
-  await waitOpen(page);
+  const page = await openSample(env);
   await page.getByRole('button', { name: 'Share' }).click();
   const link = await page.getByRole('region', { name: 'Share link' }).getByLabel('Link').inputValue();
   await page.goto('about:blank');
@@ -201,14 +165,12 @@ test('a shared level with unsaved edits comes back after a reload', async () => 
   await page.locator('.toolbar .kept-state.kept').waitFor();
   const before = await pendingItems(page);
 
-  page.on('dialog', (dialog) => dialog.accept());
-  await page.reload();
+  await reloadLeavingUnsaved(page);
   await restoredNote(page).waitFor();
   assert.deepEqual(await pendingItems(page), before);
   await selectEntity(page, edited);
   assert.equal(await page.getByLabel('Position Z', { exact: true }).inputValue(), '-11.5');
-  assert.deepEqual(page.errors, []);
-  await page.context().close();
+  await closeWithoutErrors(page);
 });
 
 test('a browser storage failure is reported', async () => {
@@ -228,6 +190,5 @@ test('a browser storage failure is reported', async () => {
   assert.match(await alert.textContent(), /could not be kept in browser storage.*QuotaExceededError/);
   await page.locator('.toolbar').getByText('not kept').waitFor();
   await screenshot(page, 'keep-quota');
-  assert.deepEqual(page.errors, []);
-  await page.context().close();
+  await closeWithoutErrors(page);
 });

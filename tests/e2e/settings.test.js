@@ -5,34 +5,29 @@
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import {
+  assertUntouched,
+  closeWithoutErrors,
   commit,
   copySample,
   entityFile,
-  newPage,
   openFolder,
+  openSample,
+  pendingItems,
   pendingRegion,
-  removeDir,
+  reloadLeavingUnsaved,
   saveAndWait,
   screenshot,
   selectEntity,
   snapshotDir,
-  start,
+  useInspector,
   visibleIds,
-  waitOpen,
 } from './harness.js';
 
-let env;
-before(async () => {
-  env = await start();
-});
-after(async () => {
-  await env?.close();
-});
+const env = useInspector();
 
 const settingsRegion = (page) => page.getByRole('region', { name: 'World settings' });
-const pendingItems = async (page) => (await pendingRegion(page).getByRole('listitem').allTextContents()).map((t) => t.trim());
 
 async function openSettings(page) {
   await page.locator('summary', { hasText: 'World settings' }).click();
@@ -47,114 +42,94 @@ async function waitValue(page, label, value) {
 
 test('edits the world settings with undo, and a save writes only WorldSettings.jasset', async () => {
   const dir = copySample();
-  try {
-    const page = await newPage(env.browser);
-    await openFolder(page, env.url, dir);
-    await openSettings(page);
-    const region = settingsRegion(page);
-    assert.equal(await region.getByLabel('ambient_intensity', { exact: true }).inputValue(), '0.25');
-    assert.equal(await region.getByLabel('gravity Y', { exact: true }).inputValue(), '-9.81');
-    assert.equal(await region.getByLabel('spawn_point', { exact: true }).inputValue(), '0x77a31d7500000001');
+  const page = await openFolder(env, dir);
+  await openSettings(page);
+  const region = settingsRegion(page);
+  assert.equal(await region.getByLabel('ambient_intensity', { exact: true }).inputValue(), '0.25');
+  assert.equal(await region.getByLabel('gravity Y', { exact: true }).inputValue(), '-9.81');
+  assert.equal(await region.getByLabel('spawn_point', { exact: true }).inputValue(), '0x77a31d7500000001');
 
-    // A bad value is refused next to its field, before it reaches the engine.
-    await commit(region, 'ambient_intensity', '1.5x');
-    const error = region.locator('#settings-ambient_intensity-error');
-    await error.waitFor();
-    assert.match(await error.textContent(), /number/i);
-    assert.equal(await region.getByLabel('ambient_intensity', { exact: true }).getAttribute('aria-invalid'), 'true');
-    assert.deepEqual(await pendingItems(page), []);
-    // A reference to an entity that does not exist is refused too.
-    await commit(region, 'spawn_point', '0x00000000deadbeef');
-    await region.locator('#settings-spawn_point-error').waitFor();
+  // A bad value is refused next to its field, before it reaches the engine.
+  await commit(region, 'ambient_intensity', '1.5x');
+  const error = region.locator('#settings-ambient_intensity-error');
+  await error.waitFor();
+  assert.match(await error.textContent(), /number/i);
+  assert.equal(await region.getByLabel('ambient_intensity', { exact: true }).getAttribute('aria-invalid'), 'true');
+  assert.deepEqual(await pendingItems(page), []);
+  // A reference to an entity that does not exist is refused too.
+  await commit(region, 'spawn_point', '0x00000000deadbeef');
+  await region.locator('#settings-spawn_point-error').waitFor();
 
-    await commit(region, 'ambient_intensity', '0.5');
-    await error.waitFor({ state: 'detached' });
-    await commit(region, 'gravity Y', '-3.5');
-    await waitValue(page, 'gravity Y', '-3.5');
-    await pendingRegion(page).getByText('WorldSettings.jasset').waitFor();
-    assert.deepEqual(await pendingItems(page), ['modifiedWorldSettings.jasset']);
-    await page.locator('summary', { hasText: 'World settings · unsaved' }).waitFor();
-    await screenshot(page, 'world-settings');
+  await commit(region, 'ambient_intensity', '0.5');
+  await error.waitFor({ state: 'detached' });
+  await commit(region, 'gravity Y', '-3.5');
+  await waitValue(page, 'gravity Y', '-3.5');
+  await pendingRegion(page).getByText('WorldSettings.jasset').waitFor();
+  assert.deepEqual(await pendingItems(page), ['modifiedWorldSettings.jasset']);
+  await page.locator('summary', { hasText: 'World settings · unsaved' }).waitFor();
+  await screenshot(page, 'world-settings');
 
-    // Undo both edits: the settings are clean again; redo brings them back.
-    const undo = page.getByRole('button', { name: 'Undo' });
-    const redo = page.getByRole('button', { name: 'Redo' });
-    await undo.click();
-    await waitValue(page, 'gravity Y', '-9.81');
-    await undo.click();
-    await waitValue(page, 'ambient_intensity', '0.25');
-    await pendingRegion(page).getByText('No unsaved changes.').waitFor();
-    await redo.click();
-    await waitValue(page, 'ambient_intensity', '0.5');
-    await redo.click();
-    await waitValue(page, 'gravity Y', '-3.5');
-    await pendingRegion(page).getByText('WorldSettings.jasset').waitFor();
+  // Undo both edits: the settings are clean again; redo brings them back.
+  const undo = page.getByRole('button', { name: 'Undo' });
+  const redo = page.getByRole('button', { name: 'Redo' });
+  await undo.click();
+  await waitValue(page, 'gravity Y', '-9.81');
+  await undo.click();
+  await waitValue(page, 'ambient_intensity', '0.25');
+  await pendingRegion(page).getByText('No unsaved changes.').waitFor();
+  await redo.click();
+  await waitValue(page, 'ambient_intensity', '0.5');
+  await redo.click();
+  await waitValue(page, 'gravity Y', '-3.5');
+  await pendingRegion(page).getByText('WorldSettings.jasset').waitFor();
 
-    const beforeSave = snapshotDir(dir);
-    await new Promise((done) => setTimeout(done, 20));
-    await saveAndWait(page);
-    const afterSave = snapshotDir(dir);
-    const text = afterSave['WorldSettings.jasset'].bytes.toString();
-    assert.match(text, /; gravity\n0 -3\.5 0\n/);
-    assert.match(text, /; ambient_intensity\n0\.5\n/);
-    assert.match(text, /; spawn_point\n0x77a31d7500000001\n/);
-    for (const [path, file] of Object.entries(beforeSave)) {
-      if (path === 'WorldSettings.jasset') continue;
-      assert.deepEqual(afterSave[path].bytes, file.bytes, `${path} unchanged`);
-      assert.equal(afterSave[path].mtimeMs, file.mtimeMs, `${path} not rewritten`);
-    }
-    assert.equal(Object.keys(afterSave).length, Object.keys(beforeSave).length);
-    await pendingRegion(page).getByText('No unsaved changes.').waitFor();
-    assert.deepEqual(page.errors, []);
-    await page.context().close();
-  } finally {
-    removeDir(dir);
-  }
+  const beforeSave = snapshotDir(dir);
+  await new Promise((done) => setTimeout(done, 20));
+  await saveAndWait(page);
+  const afterSave = snapshotDir(dir);
+  const text = afterSave['WorldSettings.jasset'].bytes.toString();
+  assert.match(text, /; gravity\n0 -3\.5 0\n/);
+  assert.match(text, /; ambient_intensity\n0\.5\n/);
+  assert.match(text, /; spawn_point\n0x77a31d7500000001\n/);
+  assertUntouched(beforeSave, afterSave, ['WorldSettings.jasset']);
+  assert.equal(Object.keys(afterSave).length, Object.keys(beforeSave).length);
+  await pendingRegion(page).getByText('No unsaved changes.').waitFor();
+  await closeWithoutErrors(page);
 });
 
 test('unsaved settings come back after a reload', async () => {
-  const page = await newPage(env.browser);
-  await page.goto(env.url);
-  await waitOpen(page);
+  const page = await openSample(env);
   await openSettings(page);
   await commit(settingsRegion(page), 'time_of_day', '18.5');
   await pendingRegion(page).getByText('WorldSettings.jasset').waitFor();
   await page.locator('.toolbar .kept-state.kept').waitFor();
 
-  page.on('dialog', (dialog) => dialog.accept()); // the warning before leaving
-  await page.reload();
+  await reloadLeavingUnsaved(page);
   await page.getByRole('note', { name: 'Restored unsaved changes' }).waitFor();
   assert.deepEqual(await pendingItems(page), ['modifiedWorldSettings.jasset']);
   await openSettings(page);
   assert.equal(await settingsRegion(page).getByLabel('time_of_day', { exact: true }).inputValue(), '18.5');
-  assert.deepEqual(page.errors, []);
-  await page.context().close();
+  await closeWithoutErrors(page);
 });
 
 test('a settings file that failed to load is shown read-only and never rewritten', async () => {
   const dir = copySample();
-  try {
-    const path = join(dir, 'WorldSettings.jasset');
-    const broken = '; version\n1\n; gravity\n0 -9.81\n';
-    writeFileSync(path, broken);
-    const page = await newPage(env.browser);
-    await openFolder(page, env.url, dir);
-    const diagnostics = page.getByRole('region', { name: 'Diagnostics' });
-    await diagnostics.getByText('WorldSettings.jasset:4').waitFor();
-    await openSettings(page);
-    await settingsRegion(page).getByText(/failed to load/).waitFor();
-    assert.ok(await settingsRegion(page).getByLabel('gravity Y', { exact: true }).isDisabled());
+  const path = join(dir, 'WorldSettings.jasset');
+  const broken = '; version\n1\n; gravity\n0 -9.81\n';
+  writeFileSync(path, broken);
+  const page = await openFolder(env, dir);
+  const diagnostics = page.getByRole('region', { name: 'Diagnostics' });
+  await diagnostics.getByText('WorldSettings.jasset:4').waitFor();
+  await openSettings(page);
+  await settingsRegion(page).getByText(/failed to load/).waitFor();
+  assert.ok(await settingsRegion(page).getByLabel('gravity Y', { exact: true }).isDisabled());
 
-    // Saving other changes leaves the file as it was.
-    const [edited] = await visibleIds(page);
-    await selectEntity(page, edited);
-    await commit(page, 'Position X', '3.25');
-    await pendingRegion(page).getByText(entityFile(edited)).waitFor();
-    await saveAndWait(page);
-    assert.equal(readFileSync(path, 'utf8'), broken);
-    assert.deepEqual(page.errors, []);
-    await page.context().close();
-  } finally {
-    removeDir(dir);
-  }
+  // Saving other changes leaves the file as it was.
+  const [edited] = await visibleIds(page);
+  await selectEntity(page, edited);
+  await commit(page, 'Position X', '3.25');
+  await pendingRegion(page).getByText(entityFile(edited)).waitFor();
+  await saveAndWait(page);
+  assert.equal(readFileSync(path, 'utf8'), broken);
+  await closeWithoutErrors(page);
 });
