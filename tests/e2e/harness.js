@@ -3,8 +3,9 @@
 // test file (useInspector); pages opened on the sample, on a folder (through
 // a folder picker backed by a real directory on disk) or on an upload; the
 // steps the scenarios share (edit, delete, add, save, reload); and
-// screenshots under tests/e2e/artifacts/. Paths, temporary folders and the
-// CLI come from tests/shared/fixtures.js, as in the node:test suites.
+// screenshots under tests/e2e/artifacts/. The tests import it whole
+// (`import * as ui`); paths, temporary folders, file trees and the CLI they
+// take from tests/shared/fixtures.js, as the node:test suites do.
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync } from 'node:fs';
 import * as fsp from 'node:fs/promises';
@@ -13,7 +14,6 @@ import { after, before } from 'node:test';
 import { chromium } from 'playwright-core';
 import * as fixtures from '../shared/fixtures.js';
 
-export { entityFile, nativeCli, repo, runCli, snapshotDir, tempDir } from '../shared/fixtures.js';
 const { repo } = fixtures;
 export const artifacts = join(repo, 'tests/e2e/artifacts');
 // The bundled sample the inspector serves (web/vite.config.js reads the same variable).
@@ -381,6 +381,16 @@ export async function deleteEntity(page, id) {
   await selectEntity(page, id);
   await page.getByRole('button', { name: 'Delete entity' }).click();
   await option(page, id).waitFor({ state: 'detached' });
+}
+
+// The changes many scenarios start from: sets one position axis of the
+// first entity in the list and deletes the second; returns their IDs
+// { edited, deleted } once the list shows both changes.
+export async function editAndDelete(page, axis, value) {
+  const [edited, deleted] = await visibleIds(page);
+  await editPosition(page, edited, axis, value);
+  await deleteEntity(page, deleted);
+  return { edited, deleted };
 }
 
 // Adds an entity of className at the default position; returns its ID once

@@ -4,35 +4,10 @@
 // those files; a storage failure is reported, not swallowed.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import {
-  addEntity,
-  assertUntouched,
-  closeWithoutErrors,
-  commit,
-  copySample,
-  deleteEntity,
-  editPosition,
-  entityFile,
-  mockFolderPicker,
-  newPage,
-  openFolder,
-  openSample,
-  option,
-  pendingItems,
-  pendingRegion,
-  reloadLeavingUnsaved,
-  saveAndWait,
-  screenshot,
-  selectEntity,
-  snapshotDir,
-  uploadFolder,
-  useInspector,
-  visibleIds,
-  waitOpen,
-  waitUnsaved,
-} from './harness.js';
+import { entityFile, snapshotDir } from '../shared/fixtures.js';
+import * as ui from './harness.js';
 
-const env = useInspector();
+const env = ui.useInspector();
 
 const restoredNote = (page) => page.getByRole('note', { name: 'Restored unsaved changes' });
 
@@ -57,70 +32,68 @@ function keptCount(page) {
 // An edit, a delete and an add; returns their IDs once the changes are
 // kept in browser storage (the toolbar says so).
 async function makeChanges(page) {
-  const [edited, deleted] = await visibleIds(page);
-  await editPosition(page, edited, 'X', '21.75');
-  await deleteEntity(page, deleted);
-  const created = await addEntity(page, 'Prop');
-  await commit(page, 'Position Y', '6.5');
+  const { edited, deleted } = await ui.editAndDelete(page, 'X', '21.75');
+  const created = await ui.addEntity(page, 'Prop');
+  await ui.commit(page, 'Position Y', '6.5');
   await page.waitForFunction(() => document.getElementById('position-Y')?.value === '6.5');
   await page.locator('.toolbar .kept-state.kept').waitFor();
   return { edited, deleted, created };
 }
 
 test('a reload of the sample world restores its unsaved changes with a notice', async () => {
-  const page = await openSample(env);
+  const page = await ui.openSample(env);
   const { edited, deleted, created } = await makeChanges(page);
-  const before = await pendingItems(page);
+  const before = await ui.pendingItems(page);
   assert.equal(before.length, 3);
 
-  await reloadLeavingUnsaved(page);
+  await ui.reloadLeavingUnsaved(page);
   await restoredNote(page).waitFor();
   assert.match(await restoredNote(page).textContent(), /Restored 3 unsaved changes to .*not saved yet/);
-  assert.deepEqual(await pendingItems(page), before);
-  await waitUnsaved(page, edited);
-  assert.equal(await option(page, deleted).count(), 0);
+  assert.deepEqual(await ui.pendingItems(page), before);
+  await ui.waitUnsaved(page, edited);
+  assert.equal(await ui.option(page, deleted).count(), 0);
   await page.getByLabel('Search ID').fill(created);
-  await selectEntity(page, created);
+  await ui.selectEntity(page, created);
   assert.equal(await page.getByLabel('Position Y', { exact: true }).inputValue(), '6.5');
-  await screenshot(page, 'keep-restored');
+  await ui.screenshot(page, 'keep-restored');
 
   // The restored work stays kept until it is saved: a second reload shows it again.
-  await reloadLeavingUnsaved(page);
+  await ui.reloadLeavingUnsaved(page);
   await restoredNote(page).waitFor();
-  assert.deepEqual(await pendingItems(page), before);
-  await closeWithoutErrors(page);
+  assert.deepEqual(await ui.pendingItems(page), before);
+  await ui.closeWithoutErrors(page);
 });
 
 test('unsaved work in a folder survives a closed tab; reopening the folder restores it and Save writes exactly it', async () => {
-  const dir = copySample();
+  const dir = ui.copySample();
   const context = await env.browser.newContext({ viewport: { width: 1440, height: 900 } });
-  const page = await openFolder(env, dir, { context });
+  const page = await ui.openFolder(env, dir, { context });
   const original = snapshotDir(dir);
   const { edited, deleted, created } = await makeChanges(page);
-  const before = await pendingItems(page);
+  const before = await ui.pendingItems(page);
 
   // The tab goes away without any warning (as in a crash).
   await page.close();
-  const again = await newPage(env.browser, { context });
-  await mockFolderPicker(again, dir);
+  const again = await ui.newPage(env.browser, { context });
+  await ui.mockFolderPicker(again, dir);
   await again.goto(env.url);
   const offer = again.getByRole('list', { name: 'Unsaved work kept in this browser' });
   await offer.waitFor();
   assert.match(await offer.textContent(), /3 unsaved changes to .*sample_world/);
-  await screenshot(again, 'keep-offer');
+  await ui.screenshot(again, 'keep-offer');
   // The sample does not open over the kept work of the folder.
   assert.equal(await again.getByRole('listbox', { name: 'Entity list' }).getByRole('option').count(), 0);
   await offer.getByRole('button', { name: 'Open folder again' }).click();
   await restoredNote(again).waitFor();
-  assert.deepEqual(await pendingItems(again), before);
+  assert.deepEqual(await ui.pendingItems(again), before);
   assert.equal(await offer.count(), 0);
 
-  await saveAndWait(again, /^Saved 2 files and deleted 1 file/);
+  await ui.saveAndWait(again, /^Saved 2 files and deleted 1 file/);
   const saved = snapshotDir(dir);
   assert.match(saved[entityFile(edited)].bytes.toString(), /21\.75/);
   assert.match(saved[entityFile(created)].bytes.toString(), /6\.5/);
   assert.ok(!(entityFile(deleted) in saved));
-  assertUntouched(original, saved, [entityFile(edited), entityFile(deleted)]);
+  ui.assertUntouched(original, saved, [entityFile(edited), entityFile(deleted)]);
   await restoredNote(again).waitFor({ state: 'detached' });
 
   // Saved: nothing is kept any more, a new tab opens the sample as usual.
@@ -128,67 +101,67 @@ test('unsaved work in a folder survives a closed tab; reopening the folder resto
     assert.ok(Date.now() < deadline, 'the kept work is cleared after the save');
     await new Promise((done) => setTimeout(done, 50));
   }
-  const third = await openSample(env, { context });
+  const third = await ui.openSample(env, { context });
   assert.equal(await third.getByRole('list', { name: 'Unsaved work kept in this browser' }).count(), 0);
-  await pendingRegion(third).getByText('No unsaved changes.').waitFor();
+  await ui.pendingRegion(third).getByText('No unsaved changes.').waitFor();
   assert.deepEqual([...again.errors, ...third.errors], []);
   await context.close();
 });
 
 test('unsaved work in an uploaded folder comes back when the folder is uploaded again', async () => {
-  const dir = copySample();
-  const page = await uploadFolder(env, dir);
+  const dir = ui.copySample();
+  const page = await ui.uploadFolder(env, dir);
   const { edited } = await makeChanges(page);
-  const before = await pendingItems(page);
+  const before = await ui.pendingItems(page);
 
-  await reloadLeavingUnsaved(page);
+  await ui.reloadLeavingUnsaved(page);
   const offer = page.getByRole('list', { name: 'Unsaved work kept in this browser' });
   await offer.waitFor();
   assert.match(await offer.textContent(), /Upload the same folder again/);
   await offer.getByLabel('Upload folder again').setInputFiles(dir);
   await restoredNote(page).waitFor();
-  assert.deepEqual(await pendingItems(page), before);
-  await waitUnsaved(page, edited);
-  await closeWithoutErrors(page);
+  assert.deepEqual(await ui.pendingItems(page), before);
+  await ui.waitUnsaved(page, edited);
+  await ui.closeWithoutErrors(page);
 });
 
 test('a shared level with unsaved edits comes back after a reload', async () => {
-  const page = await openSample(env);
+  const page = await ui.openSample(env);
   await page.getByRole('button', { name: 'Share' }).click();
   const link = await page.getByRole('region', { name: 'Share link' }).getByLabel('Link').inputValue();
   await page.goto('about:blank');
   await page.goto(link);
-  await waitOpen(page);
-  const [edited] = await visibleIds(page);
-  await selectEntity(page, edited);
-  await commit(page, 'Position Z', '-11.5');
+  await ui.waitOpen(page);
+  const [edited] = await ui.visibleIds(page);
+  await ui.selectEntity(page, edited);
+  await ui.commit(page, 'Position Z', '-11.5');
   await page.locator('.toolbar .kept-state.kept').waitFor();
-  const before = await pendingItems(page);
+  const before = await ui.pendingItems(page);
 
-  await reloadLeavingUnsaved(page);
+  await ui.reloadLeavingUnsaved(page);
   await restoredNote(page).waitFor();
-  assert.deepEqual(await pendingItems(page), before);
-  await selectEntity(page, edited);
+  assert.deepEqual(await ui.pendingItems(page), before);
+  await ui.selectEntity(page, edited);
   assert.equal(await page.getByLabel('Position Z', { exact: true }).inputValue(), '-11.5');
-  await closeWithoutErrors(page);
+  await ui.closeWithoutErrors(page);
 });
 
 test('a browser storage failure is reported', async () => {
-  const page = await newPage(env.browser);
+  const page = await ui.newPage(env.browser);
   await page.addInitScript(() => {
     IDBObjectStore.prototype.put = function put() {
       throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
     };
   });
   await page.goto(env.url);
-  await waitOpen(page);
-  const [id] = await visibleIds(page);
-  await selectEntity(page, id);
-  await commit(page, 'Position X', '3.5');
+  await ui.waitOpen(page);
+  const [id] = await ui.visibleIds(page);
+  await ui.selectEntity(page, id);
+  await ui.commit(page, 'Position X', '3.5');
   const alert = page.getByRole('alert');
   await alert.waitFor();
   assert.match(await alert.textContent(), /could not be kept in browser storage.*QuotaExceededError/);
   await page.locator('.toolbar').getByText('not kept').waitFor();
-  await screenshot(page, 'keep-quota');
-  await closeWithoutErrors(page);
+  await ui.screenshot(page, 'keep-quota');
+  await ui.closeWithoutErrors(page);
 });

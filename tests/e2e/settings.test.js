@@ -6,26 +6,10 @@ import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import {
-  assertUntouched,
-  closeWithoutErrors,
-  commit,
-  copySample,
-  entityFile,
-  openFolder,
-  openSample,
-  pendingItems,
-  pendingRegion,
-  reloadLeavingUnsaved,
-  saveAndWait,
-  screenshot,
-  selectEntity,
-  snapshotDir,
-  useInspector,
-  visibleIds,
-} from './harness.js';
+import { entityFile, snapshotDir } from '../shared/fixtures.js';
+import * as ui from './harness.js';
 
-const env = useInspector();
+const env = ui.useInspector();
 
 const settingsRegion = (page) => page.getByRole('region', { name: 'World settings' });
 
@@ -41,8 +25,8 @@ async function waitValue(page, label, value) {
 }
 
 test('edits the world settings with undo, and a save writes only WorldSettings.jasset', async () => {
-  const dir = copySample();
-  const page = await openFolder(env, dir);
+  const dir = ui.copySample();
+  const page = await ui.openFolder(env, dir);
   await openSettings(page);
   const region = settingsRegion(page);
   assert.equal(await region.getByLabel('ambient_intensity', { exact: true }).inputValue(), '0.25');
@@ -50,24 +34,24 @@ test('edits the world settings with undo, and a save writes only WorldSettings.j
   assert.equal(await region.getByLabel('spawn_point', { exact: true }).inputValue(), '0x77a31d7500000001');
 
   // A bad value is refused next to its field, before it reaches the engine.
-  await commit(region, 'ambient_intensity', '1.5x');
+  await ui.commit(region, 'ambient_intensity', '1.5x');
   const error = region.locator('#settings-ambient_intensity-error');
   await error.waitFor();
   assert.match(await error.textContent(), /number/i);
   assert.equal(await region.getByLabel('ambient_intensity', { exact: true }).getAttribute('aria-invalid'), 'true');
-  assert.deepEqual(await pendingItems(page), []);
+  assert.deepEqual(await ui.pendingItems(page), []);
   // A reference to an entity that does not exist is refused too.
-  await commit(region, 'spawn_point', '0x00000000deadbeef');
+  await ui.commit(region, 'spawn_point', '0x00000000deadbeef');
   await region.locator('#settings-spawn_point-error').waitFor();
 
-  await commit(region, 'ambient_intensity', '0.5');
+  await ui.commit(region, 'ambient_intensity', '0.5');
   await error.waitFor({ state: 'detached' });
-  await commit(region, 'gravity Y', '-3.5');
+  await ui.commit(region, 'gravity Y', '-3.5');
   await waitValue(page, 'gravity Y', '-3.5');
-  await pendingRegion(page).getByText('WorldSettings.jasset').waitFor();
-  assert.deepEqual(await pendingItems(page), ['modifiedWorldSettings.jasset']);
+  await ui.pendingRegion(page).getByText('WorldSettings.jasset').waitFor();
+  assert.deepEqual(await ui.pendingItems(page), ['modifiedWorldSettings.jasset']);
   await page.locator('summary', { hasText: 'World settings · unsaved' }).waitFor();
-  await screenshot(page, 'world-settings');
+  await ui.screenshot(page, 'world-settings');
 
   // Undo both edits: the settings are clean again; redo brings them back.
   const undo = page.getByRole('button', { name: 'Undo' });
@@ -76,48 +60,48 @@ test('edits the world settings with undo, and a save writes only WorldSettings.j
   await waitValue(page, 'gravity Y', '-9.81');
   await undo.click();
   await waitValue(page, 'ambient_intensity', '0.25');
-  await pendingRegion(page).getByText('No unsaved changes.').waitFor();
+  await ui.pendingRegion(page).getByText('No unsaved changes.').waitFor();
   await redo.click();
   await waitValue(page, 'ambient_intensity', '0.5');
   await redo.click();
   await waitValue(page, 'gravity Y', '-3.5');
-  await pendingRegion(page).getByText('WorldSettings.jasset').waitFor();
+  await ui.pendingRegion(page).getByText('WorldSettings.jasset').waitFor();
 
   const beforeSave = snapshotDir(dir);
   await new Promise((done) => setTimeout(done, 20));
-  await saveAndWait(page);
+  await ui.saveAndWait(page);
   const afterSave = snapshotDir(dir);
   const text = afterSave['WorldSettings.jasset'].bytes.toString();
   assert.match(text, /; gravity\n0 -3\.5 0\n/);
   assert.match(text, /; ambient_intensity\n0\.5\n/);
   assert.match(text, /; spawn_point\n0x77a31d7500000001\n/);
-  assertUntouched(beforeSave, afterSave, ['WorldSettings.jasset']);
+  ui.assertUntouched(beforeSave, afterSave, ['WorldSettings.jasset']);
   assert.equal(Object.keys(afterSave).length, Object.keys(beforeSave).length);
-  await pendingRegion(page).getByText('No unsaved changes.').waitFor();
-  await closeWithoutErrors(page);
+  await ui.pendingRegion(page).getByText('No unsaved changes.').waitFor();
+  await ui.closeWithoutErrors(page);
 });
 
 test('unsaved settings come back after a reload', async () => {
-  const page = await openSample(env);
+  const page = await ui.openSample(env);
   await openSettings(page);
-  await commit(settingsRegion(page), 'time_of_day', '18.5');
-  await pendingRegion(page).getByText('WorldSettings.jasset').waitFor();
+  await ui.commit(settingsRegion(page), 'time_of_day', '18.5');
+  await ui.pendingRegion(page).getByText('WorldSettings.jasset').waitFor();
   await page.locator('.toolbar .kept-state.kept').waitFor();
 
-  await reloadLeavingUnsaved(page);
+  await ui.reloadLeavingUnsaved(page);
   await page.getByRole('note', { name: 'Restored unsaved changes' }).waitFor();
-  assert.deepEqual(await pendingItems(page), ['modifiedWorldSettings.jasset']);
+  assert.deepEqual(await ui.pendingItems(page), ['modifiedWorldSettings.jasset']);
   await openSettings(page);
   assert.equal(await settingsRegion(page).getByLabel('time_of_day', { exact: true }).inputValue(), '18.5');
-  await closeWithoutErrors(page);
+  await ui.closeWithoutErrors(page);
 });
 
 test('a settings file that failed to load is shown read-only and never rewritten', async () => {
-  const dir = copySample();
+  const dir = ui.copySample();
   const path = join(dir, 'WorldSettings.jasset');
   const broken = '; version\n1\n; gravity\n0 -9.81\n';
   writeFileSync(path, broken);
-  const page = await openFolder(env, dir);
+  const page = await ui.openFolder(env, dir);
   const diagnostics = page.getByRole('region', { name: 'Diagnostics' });
   await diagnostics.getByText('WorldSettings.jasset:4').waitFor();
   await openSettings(page);
@@ -125,11 +109,11 @@ test('a settings file that failed to load is shown read-only and never rewritten
   assert.ok(await settingsRegion(page).getByLabel('gravity Y', { exact: true }).isDisabled());
 
   // Saving other changes leaves the file as it was.
-  const [edited] = await visibleIds(page);
-  await selectEntity(page, edited);
-  await commit(page, 'Position X', '3.25');
-  await pendingRegion(page).getByText(entityFile(edited)).waitFor();
-  await saveAndWait(page);
+  const [edited] = await ui.visibleIds(page);
+  await ui.selectEntity(page, edited);
+  await ui.commit(page, 'Position X', '3.25');
+  await ui.pendingRegion(page).getByText(entityFile(edited)).waitFor();
+  await ui.saveAndWait(page);
   assert.equal(readFileSync(path, 'utf8'), broken);
-  await closeWithoutErrors(page);
+  await ui.closeWithoutErrors(page);
 });

@@ -7,32 +7,10 @@ import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { deflateRawSync } from 'node:zlib';
 import { test } from 'node:test';
-import {
-  closeWithoutErrors,
-  copySample,
-  deleteEntity,
-  editPosition,
-  entityOptions,
-  mockFolderPicker,
-  nativeCli,
-  newPage,
-  openFolder,
-  openSample,
-  option,
-  pendingRegion,
-  repo,
-  runCli,
-  saveAndWait,
-  screenshot,
-  snapshotDir,
-  tempDir,
-  uploadFolder,
-  useInspector,
-  visibleIds,
-  waitOpen,
-} from './harness.js';
+import { nativeCli, repo, runCli, snapshotDir, tempDir } from '../shared/fixtures.js';
+import * as ui from './harness.js';
 
-const env = useInspector();
+const env = ui.useInspector();
 
 async function shareLink(page) {
   await page.getByRole('button', { name: 'Share' }).click();
@@ -42,26 +20,24 @@ async function shareLink(page) {
 }
 
 test('a shared link opens the same world, which saves byte for byte the same files', async () => {
-  const dirA = copySample();
+  const dirA = ui.copySample();
   const dirB = join(tempDir(), 'from_link');
   mkdirSync(dirB);
-  const a = await openFolder(env, dirA);
-  const [edited, deleted] = await visibleIds(a);
-  await editPosition(a, edited, 'X', '-3.25');
-  await deleteEntity(a, deleted);
+  const a = await ui.openFolder(env, dirA);
+  const { edited, deleted } = await ui.editAndDelete(a, 'X', '-3.25');
   const link = await shareLink(a);
   assert.ok(link.startsWith(`${env.url}#`));
   assert.match(await a.getByRole('region', { name: 'Share link' }).textContent(), new RegExp(`${link.length} characters`));
-  await screenshot(a, 'share-link');
-  await saveAndWait(a);
+  await ui.screenshot(a, 'share-link');
+  await ui.saveAndWait(a);
 
-  const b = await newPage(env.browser);
-  await mockFolderPicker(b, dirB);
+  const b = await ui.newPage(env.browser);
+  await ui.mockFolderPicker(b, dirB);
   await b.goto(link);
-  await waitOpen(b);
+  await ui.waitOpen(b);
   assert.match(await b.locator('.world-name').textContent(), /not saved yet/);
-  assert.ok((await pendingRegion(b).textContent()).includes('new'));
-  await saveAndWait(b);
+  assert.ok((await ui.pendingRegion(b).textContent()).includes('new'));
+  await ui.saveAndWait(b);
 
   const filesA = snapshotDir(dirA);
   const filesB = snapshotDir(dirB);
@@ -78,12 +54,12 @@ test('a shared link opens the same world, which saves byte for byte the same fil
 test('a link over 2,000 characters carries a warning', { skip: !existsSync(nativeCli) && 'no juliet CLI' }, async () => {
   const dir = join(tempDir(), 'world_400');
   runCli('gen', dir, '--count', '400');
-  const page = await uploadFolder(env, dir);
+  const page = await ui.uploadFolder(env, dir);
   const link = await shareLink(page);
   assert.ok(link.length > 2000, `${link.length} characters`);
   const note = page.getByRole('region', { name: 'Share link' }).getByRole('note');
   assert.match(await note.textContent(), /over 2,000 characters may be cut by chat apps/);
-  await screenshot(page, 'share-long-link');
+  await ui.screenshot(page, 'share-long-link');
 
   // The sample's link is short: no warning.
   await page.getByRole('button', { name: 'Open sample' }).click();
@@ -119,7 +95,7 @@ function hostileFragments() {
 }
 
 test('hostile, damaged or oversized links show an error and an empty inspector', async () => {
-  const page = await newPage(env.browser);
+  const page = await ui.newPage(env.browser);
   const fragments = hostileFragments();
   assert.ok(fragments.length > 20);
   for (const [name, fragment] of fragments) {
@@ -128,24 +104,24 @@ test('hostile, damaged or oversized links show an error and an empty inspector',
     const alert = page.getByRole('alert');
     await alert.waitFor({ timeout: 15_000 });
     assert.match(await alert.textContent(), /^Could not open the shared link: /, name);
-    assert.equal(await entityOptions(page).count(), 0, `${name}: no entity shown`);
+    assert.equal(await ui.entityOptions(page).count(), 0, `${name}: no entity shown`);
     assert.equal(await page.evaluate(() => window.__pwned), undefined, name);
-    if (name === 'markup raw') await screenshot(page, 'share-hostile');
+    if (name === 'markup raw') await ui.screenshot(page, 'share-hostile');
   }
-  await closeWithoutErrors(page);
+  await ui.closeWithoutErrors(page);
 });
 
 test('a hostile link leaves an open world unchanged when it cannot be read', async () => {
-  const page = await openSample(env);
-  const before = await visibleIds(page);
+  const page = await ui.openSample(env);
+  const before = await ui.visibleIds(page);
   await page.evaluate(() => (location.hash = 'not-a-snapshot'));
   await page.getByRole('alert').waitFor();
   assert.match(await page.getByRole('alert').textContent(), /Could not open the shared link/);
   // The same rows (the alert above the panes may leave room for fewer).
-  const after = await visibleIds(page);
+  const after = await ui.visibleIds(page);
   assert.ok(after.length > 0);
   assert.deepEqual(after, before.slice(0, after.length));
-  await option(page, before[0]).click();
+  await ui.option(page, before[0]).click();
   await page.getByLabel('Position X', { exact: true }).waitFor();
-  await closeWithoutErrors(page);
+  await ui.closeWithoutErrors(page);
 });
