@@ -3,9 +3,13 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash .ci/build.sh >/dev/null
-for bench in build/native/tests/bench/bench_*; do
-  [ -x "$bench" ] && "$bench" "$@"
+shopt -s nullglob
+benches=(build/native/tests/bench/bench_*)
+if [ ${#benches[@]} -eq 0 ]; then
+  echo "bench: no build/native/tests/bench/bench_* programs (the native build makes them)" >&2
+  exit 1
+fi
+for bench in "${benches[@]}"; do
+  if [ -f "$bench" ] && [ -x "$bench" ]; then "$bench" "$@"; fi
 done
-for step in .ci/bench.d/*.sh; do
-  [ -e "$step" ] && bash "$step" "$@"
-done
+bash .ci/steps.sh .ci/bench.d "$@"

@@ -10,6 +10,4 @@ jobs=$(nproc)
 cmake -S . -B build/native -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build build/native -j "$jobs"
 
-for step in .ci/build.d/*.sh; do
-  [ -e "$step" ] && bash "$step"
-done
+bash .ci/steps.sh .ci/build.d

@@ -7,7 +7,5 @@ bash .ci/build.sh
 echo "== native (ctest)"
 ctest --test-dir build/native --output-on-failure -j "$(nproc)"
 
-for step in .ci/test.d/*.sh; do
-  [ -e "$step" ] && bash "$step"
-done
+bash .ci/steps.sh .ci/test.d
 echo "== all suites passed"

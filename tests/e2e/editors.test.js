@@ -5,43 +5,12 @@
 // of the page around it: an empty index or reference is none, and an ID may
 // be typed (or searched) as the number of its file name.
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
-import {
-  commit,
-  entityOptions,
-  inspectedId,
-  newPage,
-  pendingRegion,
-  selectedId,
-  start,
-  visibleIds,
-  waitInspected,
-  waitOpen,
-} from './harness.js';
+import { test } from 'node:test';
+import * as ui from './harness.js';
 
-let env;
-before(async () => {
-  env = await start();
-});
-after(async () => {
-  await env?.close();
-});
+const env = ui.useInspector();
 
 const inspector = (page) => page.getByRole('region', { name: 'Inspector' });
-
-// A new page with the sample world open.
-async function openSample() {
-  const page = await newPage(env.browser);
-  await page.goto(env.url);
-  await waitOpen(page);
-  return page;
-}
-
-// Closes a page that must have had no errors.
-async function closePage(page) {
-  assert.deepEqual(page.errors, []);
-  await page.context().close();
-}
 
 // The error shown next to the input labelled `label`, once it is there.
 async function fieldError(page, label) {
@@ -53,13 +22,13 @@ async function fieldError(page, label) {
 // The sample's first Prop (its parent is the sample's first Light).
 async function firstProp(page) {
   await page.getByLabel('Filter by class').selectOption('Prop');
-  await entityOptions(page).first().click();
+  await ui.entityOptions(page).first().click();
   await inspector(page).getByLabel('parent', { exact: true }).waitFor();
-  return selectedId(page);
+  return ui.selectedId(page);
 }
 
 test('a typed value the engine refuses shows its message and changes nothing', async () => {
-  const page = await openSample();
+  const page = await ui.openSample(env);
   const prop = await firstProp(page);
 
   const refused = [
@@ -73,49 +42,49 @@ test('a typed value the engine refuses shows its message and changes nothing', a
     ['parent', '0x12345', 'No entity 0x0000000000012345 in this world'],
   ];
   for (const [label, text, message] of refused) {
-    await commit(page, label, text);
+    await ui.commit(page, label, text);
     assert.equal(await fieldError(page, label), message, `${label} = ${text}`);
     assert.equal(await inspector(page).getByLabel(label, { exact: true }).inputValue(), text, 'the typed text stays');
   }
-  await pendingRegion(page).getByText('No unsaved changes.').waitFor();
+  await ui.pendingRegion(page).getByText('No unsaved changes.').waitFor();
   assert.equal(await page.getByRole('button', { name: 'Undo' }).isDisabled(), true, 'no undo step');
   assert.doesNotMatch(await page.getByRole('option', { name: new RegExp(`^${prop} `) }).getAttribute('aria-label'), /unsaved/);
-  await closePage(page);
+  await ui.closeWithoutErrors(page);
 });
 
 test('an empty index or reference is none, and a reference may be typed as its file number', async () => {
-  const page = await openSample();
+  const page = await ui.openSample(env);
   const prop = await firstProp(page);
   const parent = inspector(page).getByLabel('parent', { exact: true });
   const light = await parent.inputValue();
   const meshInstance = await inspector(page).getByLabel('mesh_instance', { exact: true }).inputValue();
 
-  await commit(page, 'mesh_instance', '  ');
-  await pendingRegion(page).getByText(`Entities/${BigInt(prop)}.jasset`).waitFor();
-  await commit(page, 'parent', '');
+  await ui.commit(page, 'mesh_instance', '  ');
+  await ui.pendingRegion(page).getByText(`Entities/${BigInt(prop)}.jasset`).waitFor();
+  await ui.commit(page, 'parent', '');
   await page.getByRole('button', { name: `Go to ${light}` }).waitFor({ state: 'detached' });
   assert.equal(await parent.inputValue(), '');
 
   // Back as they were, the parent typed as the decimal name of its file:
   // the Prop holds the text of its file again, so nothing is pending.
-  await commit(page, 'parent', String(BigInt(light)));
+  await ui.commit(page, 'parent', String(BigInt(light)));
   await page.getByRole('button', { name: `Go to ${light}` }).waitFor();
   assert.equal(await parent.inputValue(), light);
-  await commit(page, 'mesh_instance', meshInstance);
-  await pendingRegion(page).getByText('No unsaved changes.').waitFor();
+  await ui.commit(page, 'mesh_instance', meshInstance);
+  await ui.pendingRegion(page).getByText('No unsaved changes.').waitFor();
 
   // The list's search takes the same file number.
   for (const text of [String(BigInt(prop)), `${BigInt(prop)}.jasset`]) {
     await page.getByLabel('Search ID').fill(text);
     await page.waitForFunction(() => document.querySelectorAll('[role=listbox] [role=option]').length === 1);
-    assert.deepEqual(await visibleIds(page), [prop]);
+    assert.deepEqual(await ui.visibleIds(page), [prop]);
   }
-  await closePage(page);
+  await ui.closeWithoutErrors(page);
 });
 
 test('Add entity refuses a coordinate the engine refuses and keeps the dialog open', async () => {
-  const page = await openSample();
-  const previous = await inspectedId(page);
+  const page = await ui.openSample(env);
+  const previous = await ui.inspectedId(page);
 
   await page.getByRole('button', { name: 'Add entity' }).click();
   const dialog = page.getByRole('dialog', { name: 'Add entity' });
@@ -126,12 +95,12 @@ test('Add entity refuses a coordinate the engine refuses and keeps the dialog op
   await dialog.locator('#add-X-error').waitFor();
   assert.equal((await dialog.locator('#add-X-error').textContent()).trim(), 'unexpected character in number (column 2)');
   assert.equal(await dialog.isVisible(), true);
-  await pendingRegion(page).getByText('No unsaved changes.').waitFor();
+  await ui.pendingRegion(page).getByText('No unsaved changes.').waitFor();
 
   await dialog.getByLabel('X', { exact: true }).fill('1.5');
   await dialog.getByRole('button', { name: 'Create' }).click();
-  await waitInspected(page, 'Light', previous);
+  await ui.waitInspected(page, 'Light', previous);
   assert.equal(await inspector(page).getByLabel('Position X', { exact: true }).inputValue(), '1.5');
   assert.equal(await inspector(page).getByLabel('Position Z', { exact: true }).inputValue(), '-2');
-  await closePage(page);
+  await ui.closeWithoutErrors(page);
 });

@@ -1,18 +1,23 @@
 // Shared set-up of the browser tests: a Vite preview server of web/dist on a
-// free port, Debian's Chromium through playwright-core, temporary world
-// folders, a folder picker backed by a real directory on disk, and
-// screenshots under tests/e2e/artifacts/.
-import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+// free port and Debian's Chromium through playwright-core, started once per
+// test file (useInspector); pages opened on the sample, on a folder (through
+// a folder picker backed by a real directory on disk) or on an upload; the
+// steps the scenarios share (edit, delete, add, save, reload); and
+// screenshots under tests/e2e/artifacts/. The tests import it whole
+// (`import * as ui`); paths, temporary folders, file trees and the CLI they
+// take from tests/shared/fixtures.js, as the node:test suites do.
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync } from 'node:fs';
 import * as fsp from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { dirname, join, relative, resolve, sep } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join, resolve, sep } from 'node:path';
+import { after, before } from 'node:test';
 import { chromium } from 'playwright-core';
+import * as fixtures from '../shared/fixtures.js';
 
-export const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const { repo } = fixtures;
 export const artifacts = join(repo, 'tests/e2e/artifacts');
-export const sampleWorld = process.env.JULIET_SAMPLE_DIR || join(repo, 'assets/sample_world');
+// The bundled sample the inspector serves (web/vite.config.js reads the same variable).
+export const sampleWorld = process.env.JULIET_SAMPLE_DIR || fixtures.sampleWorld;
 const configFile = join(repo, 'web/vite.config.js');
 
 const LAUNCH_ARGS = [
@@ -59,6 +64,20 @@ export async function start() {
       }
     },
   };
+}
+
+// The inspector of one test file: started before its first test, closed
+// after its last. Returns an object whose url and browser are set once it
+// has started.
+export function useInspector() {
+  const env = {};
+  before(async () => {
+    Object.assign(env, await start());
+  });
+  after(async () => {
+    await env.close?.();
+  });
+  return env;
 }
 
 async function closeServer(server) {
@@ -113,38 +132,21 @@ export async function screenshot(page, name) {
   return path;
 }
 
-export function tempDir(prefix = 'juliet-e2e-') {
-  return mkdtempSync(join(tmpdir(), prefix));
-}
-
-// A copy of the sample world in a temporary folder.
+// A copy of the sample world in a temporary folder named sample_world,
+// removed when the test file ends.
 export function copySample() {
-  const dir = join(tempDir(), 'sample_world');
-  cpSync(sampleWorld, dir, { recursive: true });
-  return dir;
+  return fixtures.copyWorld(sampleWorld);
 }
 
-export function removeDir(dir) {
-  rmSync(dir, { recursive: true, force: true });
-}
-
-// { relative path: { bytes, mtimeMs } } of every file under dir.
-export function snapshotDir(dir) {
-  const out = {};
-  const walk = (d) => {
-    for (const name of readdirSync(d)) {
-      const full = join(d, name);
-      const st = statSync(full);
-      if (st.isDirectory()) walk(full);
-      else out[relative(dir, full).split(sep).join('/')] = { bytes: readFileSync(full), mtimeMs: st.mtimeMs };
-    }
-  };
-  walk(dir);
-  return out;
-}
-
-export function entityFile(id) {
-  return `Entities/${BigInt(id).toString(10)}.jasset`;
+// Every file of `before` (a snapshotDir) except the paths in `changed` is in
+// `after` with the same bytes and was not rewritten (same modification time).
+export function assertUntouched(before, after, changed = []) {
+  for (const [path, file] of Object.entries(before)) {
+    if (changed.includes(path)) continue;
+    assert.ok(path in after, `${path} kept`);
+    assert.deepEqual(after[path].bytes, file.bytes, `${path} unchanged`);
+    assert.equal(after[path].mtimeMs, file.mtimeMs, `${path} not rewritten`);
+  }
 }
 
 // Makes window.showDirectoryPicker return a directory handle backed by the
@@ -260,6 +262,8 @@ export async function mockFolderPicker(page, dir) {
   }, dir.split(sep).pop());
 }
 
+// ---- where things are on the page ----
+
 // The options of the entity list (rows in view), and the one of an ID.
 export function entityOptions(page) {
   return page.getByRole('listbox', { name: 'Entity list' }).getByRole('option');
@@ -269,9 +273,14 @@ export function option(page, id) {
   return page.getByRole('listbox', { name: 'Entity list' }).getByRole('option', { name: new RegExp(`^${id} `) });
 }
 
-// The Pending changes region.
+// The Pending changes region, and the text of each of its items (badge and
+// path, as `modifiedEntities/1.jasset`).
 export function pendingRegion(page) {
   return page.getByRole('region', { name: 'Pending changes' });
+}
+
+export async function pendingItems(page) {
+  return (await pendingRegion(page).getByRole('listitem').allTextContents()).map((t) => t.trim());
 }
 
 // The ID the inspector shows, waiting for the inspector to show one.
@@ -279,19 +288,65 @@ export async function selectedId(page) {
   return (await page.getByRole('region', { name: 'Inspector' }).locator('h2 code').textContent()).trim();
 }
 
-// Opens a folder on disk through the (mocked) folder picker.
-export async function openFolder(page, url, dir) {
-  await mockFolderPicker(page, dir);
-  await page.goto(`${url}?open=none`);
-  await page.getByRole('button', { name: 'Open folder' }).click();
-  await waitOpen(page);
+// The ID the inspector shows, or null when nothing is selected.
+export function inspectedId(page) {
+  return page.evaluate(() => document.querySelector('.inspector h2 code')?.textContent.trim() ?? null);
 }
 
-// Saves and waits for the report.
-export async function saveAndWait(page) {
-  await page.getByRole('button', { name: 'Save' }).click();
-  await page.getByRole('status').filter({ hasText: /^Saved / }).waitFor();
+// IDs of the options currently in the DOM of the entity list.
+export async function visibleIds(page) {
+  return entityOptions(page).evaluateAll((els) => els.map((el) => el.id.replace(/^entity-/, '')));
 }
+
+// ---- opening a world ----
+
+// Waits for the world to be open (the list shows options).
+export async function waitOpen(page) {
+  await entityOptions(page).first().waitFor();
+}
+
+// A new page (newPage's options) with the bundled sample open.
+export async function openSample(env, options) {
+  const page = await newPage(env.browser, options);
+  await page.goto(env.url);
+  await waitOpen(page);
+  return page;
+}
+
+// A new page (newPage's options) with the folder `dir` on disk open through
+// the (mocked) folder picker, which stays on `dir` for saves.
+export async function openFolder(env, dir, options) {
+  const page = await newPage(env.browser, options);
+  await mockFolderPicker(page, dir);
+  await page.goto(`${env.url}?open=none`);
+  await page.getByRole('button', { name: 'Open folder' }).click();
+  await waitOpen(page);
+  return page;
+}
+
+// A new page with the folder `dir` uploaded (no folder to save into: Save
+// downloads).
+export async function uploadFolder(env, dir) {
+  const page = await newPage(env.browser);
+  await page.goto(`${env.url}?open=none`);
+  await page.getByLabel('Upload folder', { exact: true }).setInputFiles(dir);
+  await waitOpen(page);
+  return page;
+}
+
+// Reloads the page, accepting the warning about unsaved changes.
+export async function reloadLeavingUnsaved(page) {
+  page.once('dialog', (dialog) => dialog.accept());
+  await page.reload();
+}
+
+// Fails the test if the page logged an error, then closes its context.
+export async function closeWithoutErrors(page) {
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+}
+
+// ---- the steps of a scenario ----
 
 // Types text into the labelled input and applies it with Enter.
 export async function commit(page, label, text) {
@@ -300,17 +355,52 @@ export async function commit(page, label, text) {
   await input.press('Enter');
 }
 
-// The ID the inspector shows, or null when nothing is selected.
-export function inspectedId(page) {
-  return page.evaluate(() => document.querySelector('.inspector h2 code')?.textContent.trim() ?? null);
-}
-
 // Selects an entity in the list and waits until the inspector shows it, so
 // that the next input or button acts on that entity and not on the one
 // selected before.
 export async function selectEntity(page, id) {
   await option(page, id).click();
   await page.waitForFunction((want) => document.querySelector('.inspector h2 code')?.textContent.trim() === want, id);
+}
+
+// Waits until the list marks the entity unsaved.
+export async function waitUnsaved(page, id) {
+  await option(page, id).and(page.locator('[aria-label$="unsaved"]')).waitFor();
+}
+
+// Selects the entity, sets one axis ('X', 'Y' or 'Z') of its position and
+// waits until the list marks it unsaved.
+export async function editPosition(page, id, axis, value) {
+  await selectEntity(page, id);
+  await commit(page, `Position ${axis}`, value);
+  await waitUnsaved(page, id);
+}
+
+// Selects the entity, deletes it and waits until it leaves the list.
+export async function deleteEntity(page, id) {
+  await selectEntity(page, id);
+  await page.getByRole('button', { name: 'Delete entity' }).click();
+  await option(page, id).waitFor({ state: 'detached' });
+}
+
+// The changes many scenarios start from: sets one position axis of the
+// first entity in the list and deletes the second; returns their IDs
+// { edited, deleted } once the list shows both changes.
+export async function editAndDelete(page, axis, value) {
+  const [edited, deleted] = await visibleIds(page);
+  await editPosition(page, edited, axis, value);
+  await deleteEntity(page, deleted);
+  return { edited, deleted };
+}
+
+// Adds an entity of className at the default position; returns its ID once
+// the inspector shows it.
+export async function addEntity(page, className) {
+  const previousId = await inspectedId(page);
+  await page.getByRole('button', { name: 'Add entity' }).click();
+  await page.getByRole('dialog').getByLabel('Class').selectOption(className);
+  await page.getByRole('dialog').getByRole('button', { name: 'Create' }).click();
+  return waitInspected(page, className, previousId);
 }
 
 // Waits until the inspector shows an entity of className other than
@@ -328,17 +418,8 @@ export async function waitInspected(page, className, previous) {
   return inspectedId(page);
 }
 
-// IDs of the options currently in the DOM of the entity list.
-export async function visibleIds(page) {
-  return entityOptions(page).evaluateAll((els) => els.map((el) => el.id.replace(/^entity-/, '')));
-}
-
-// Waits for the world to be open (the list shows options).
-export async function waitOpen(page) {
-  await entityOptions(page).first().waitFor();
-}
-
-// Runs the CLI of the native build.
-export function juliet(...args) {
-  return execFileSync(join(repo, 'build/native/juliet'), args, { encoding: 'utf8', maxBuffer: 1 << 26 });
+// Saves and waits for the report (any "Saved ..." by default).
+export async function saveAndWait(page, report = /^Saved /) {
+  await page.getByRole('button', { name: 'Save' }).click();
+  await page.getByRole('status').filter({ hasText: report }).waitFor();
 }

@@ -6,46 +6,19 @@
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before, test } from 'node:test';
-import {
-  commit,
-  copySample,
-  entityFile,
-  entityOptions,
-  inspectedId,
-  newPage,
-  openFolder,
-  option,
-  pendingRegion,
-  removeDir,
-  repo,
-  sampleWorld,
-  saveAndWait,
-  screenshot,
-  selectEntity,
-  selectedId,
-  snapshotDir,
-  start,
-  visibleIds,
-  waitInspected,
-  waitOpen,
-} from './harness.js';
+import { test } from 'node:test';
+import { entityFile, repo, snapshotDir } from '../shared/fixtures.js';
+import * as ui from './harness.js';
 
-let env;
-before(async () => {
-  env = await start();
-});
-after(async () => {
-  await env?.close();
-});
+const env = ui.useInspector();
 
 const diagnosticsRegion = (page) => page.getByRole('region', { name: 'Diagnostics' });
 const inspector = (page) => page.getByRole('region', { name: 'Inspector' });
 
 async function selectClass(page, className) {
   await page.getByLabel('Filter by class').selectOption(className);
-  await entityOptions(page).first().click();
-  return selectedId(page);
+  await ui.entityOptions(page).first().click();
+  return ui.selectedId(page);
 }
 
 // The number of entities, as the class filter's first option says.
@@ -55,33 +28,28 @@ async function totalCount(page) {
 }
 
 function entityCount() {
-  return readdirSync(join(sampleWorld, 'Entities')).filter((f) => f.endsWith('.jasset')).length;
+  return readdirSync(join(ui.sampleWorld, 'Entities')).filter((f) => f.endsWith('.jasset')).length;
 }
 
 test('opens the sample world with its list, map and no diagnostics', async () => {
-  const page = await newPage(env.browser);
-  await page.goto(env.url);
-  await waitOpen(page);
+  const page = await ui.openSample(env);
   const n = entityCount();
   await page.getByLabel('Filter by class').getByRole('option', { name: `All classes (${n})` }).waitFor({ state: 'attached' });
-  assert.ok((await entityOptions(page).count()) > 0);
+  assert.ok((await ui.entityOptions(page).count()) > 0);
   const map = page.getByRole('img', { name: 'World map' });
   await map.waitFor();
   assert.ok(await map.evaluate((el) => el.dataset.revision !== undefined), 'the map has drawn');
   await diagnosticsRegion(page).getByText('Every file loaded.').waitFor();
-  await screenshot(page, 'sample-open');
-  assert.deepEqual(page.errors, []);
-  await page.context().close();
+  await ui.screenshot(page, 'sample-open');
+  await ui.closeWithoutErrors(page);
 });
 
 test('selects an entity from the list and from the map', async () => {
-  const page = await newPage(env.browser);
-  await page.goto(env.url);
-  await waitOpen(page);
-  const ids = await visibleIds(page);
-  await option(page, ids[1]).click();
-  assert.equal(await selectedId(page), ids[1]);
-  assert.equal(await option(page, ids[1]).getAttribute('aria-selected'), 'true');
+  const page = await ui.openSample(env);
+  const ids = await ui.visibleIds(page);
+  await ui.option(page, ids[1]).click();
+  assert.equal(await ui.selectedId(page), ids[1]);
+  assert.equal(await ui.option(page, ids[1]).getAttribute('aria-selected'), 'true');
 
   // Click on the map the entity that stands furthest from the others.
   const map = page.getByRole('img', { name: 'World map' });
@@ -110,10 +78,9 @@ test('selects an entity from the list and from the map', async () => {
   assert.ok(target && target.gap > 6, 'an entity stands apart on the map');
   await map.click({ position: { x: target.x, y: target.y } });
   await page.waitForFunction((id) => document.querySelector('.inspector h2 code')?.textContent === id, target.id);
-  assert.equal(await selectedId(page), target.id);
-  await screenshot(page, 'map-selection');
-  assert.deepEqual(page.errors, []);
-  await page.context().close();
+  assert.equal(await ui.selectedId(page), target.id);
+  await ui.screenshot(page, 'map-selection');
+  await ui.closeWithoutErrors(page);
 });
 
 // Screen position (in the canvas) of an entity, from the map's view.
@@ -137,9 +104,7 @@ async function inspectedPosition(page) {
 }
 
 test('the map zooms, pans, and moves an entity dragged on it', async () => {
-  const page = await newPage(env.browser);
-  await page.goto(env.url);
-  await waitOpen(page);
+  const page = await ui.openSample(env);
   const map = page.getByRole('img', { name: 'World map' });
   const view = async () => JSON.parse(await map.getAttribute('data-view'));
   const box = await map.boundingBox();
@@ -163,44 +128,41 @@ test('the map zooms, pans, and moves an entity dragged on it', async () => {
   await page.keyboard.press('f');
 
   // Drag the first entity of the list by 40 pixels to the right.
-  const [id] = await visibleIds(page);
-  await selectEntity(page, id);
+  const [id] = await ui.visibleIds(page);
+  await ui.selectEntity(page, id);
   const from = await inspectedPosition(page);
   const start = await mapPoint(page, from);
   await page.mouse.move(box.x + start.x, box.y + start.y);
   await page.mouse.down();
   await page.mouse.move(box.x + start.x + 40, box.y + start.y, { steps: 8 });
   await page.mouse.up();
-  await option(page, id).and(page.locator('[aria-label$="unsaved"]')).waitFor();
+  await ui.waitUnsaved(page, id);
   const { scale, axes } = await view();
   await page.waitForFunction((x) => Number(document.getElementById('position-X').value) !== x, from[0]);
   const to = await inspectedPosition(page);
   assert.ok(Math.abs(to[axes[0]] - (from[axes[0]] + 40 / scale)) < 2 / scale + 0.01, `moved by 40 px: ${from} -> ${to}`);
   const hidden = [0, 1, 2].find((a) => !axes.includes(a));
   assert.equal(to[hidden], from[hidden], 'the axis the map does not show is kept');
-  await pendingRegion(page).getByText(entityFile(id)).waitFor();
-  await screenshot(page, 'map-drag');
-  assert.deepEqual(page.errors, []);
-  await page.context().close();
+  await ui.pendingRegion(page).getByText(entityFile(id)).waitFor();
+  await ui.screenshot(page, 'map-drag');
+  await ui.closeWithoutErrors(page);
 });
 
 test('edits the position and fields, with errors shown next to the field', async () => {
-  const page = await newPage(env.browser);
-  await page.goto(env.url);
-  await waitOpen(page);
+  const page = await ui.openSample(env);
   const light = await selectClass(page, 'Light');
 
-  await commit(page, 'Position X', '12.5');
+  await ui.commit(page, 'Position X', '12.5');
   await page.waitForFunction((id) => document.getElementById(`entity-${id}`)?.textContent.includes('12.5'), light);
-  assert.match(await option(page, light).getAttribute('aria-label'), /unsaved/);
-  await pendingRegion(page).getByText(entityFile(light)).waitFor();
-  assert.match(await pendingRegion(page).textContent(), /modified/);
+  assert.match(await ui.option(page, light).getAttribute('aria-label'), /unsaved/);
+  await ui.pendingRegion(page).getByText(entityFile(light)).waitFor();
+  assert.match(await ui.pendingRegion(page).textContent(), /modified/);
 
-  await commit(page, 'intensity', '2.5');
+  await ui.commit(page, 'intensity', '2.5');
   await page.waitForFunction(() => document.getElementById('field-intensity').value === '2.5');
 
   // A value that is not a number is refused by the engine, nothing changed.
-  await commit(page, 'intensity', 'bright');
+  await ui.commit(page, 'intensity', 'bright');
   const intensity = page.getByLabel('intensity', { exact: true });
   await page.locator('#field-intensity-error').waitFor();
   assert.equal(await intensity.getAttribute('aria-invalid'), 'true');
@@ -209,7 +171,7 @@ test('edits the position and fields, with errors shown next to the field', async
   await intensity.press('Escape');
   assert.equal(await intensity.inputValue(), '2.5');
 
-  await commit(page, 'Position Y', '1e99');
+  await ui.commit(page, 'Position Y', '1e99');
   await inspector(page).getByText('number out of float32 range').waitFor();
   await page.getByLabel('Position Y', { exact: true }).press('Escape');
 
@@ -217,36 +179,33 @@ test('edits the position and fields, with errors shown next to the field', async
 
   // An entity reference: a Prop's parent set to the light, then followed.
   await page.getByLabel('Filter by class').selectOption('Prop');
-  const lightId = await inspectedId(page);
-  await entityOptions(page).first().click();
-  const prop = await waitInspected(page, 'Prop', lightId); // the inspector moved from the light to a Prop
-  await commit(page, 'parent', '0x12345');
+  const lightId = await ui.inspectedId(page);
+  await ui.entityOptions(page).first().click();
+  const prop = await ui.waitInspected(page, 'Prop', lightId); // the inspector moved from the light to a Prop
+  await ui.commit(page, 'parent', '0x12345');
   await inspector(page).getByText('No entity 0x0000000000012345').waitFor();
-  await commit(page, 'parent', '');
-  await option(page, prop).and(page.locator('[aria-label$="unsaved"]')).waitFor();
-  await pendingRegion(page).getByText(entityFile(prop)).waitFor();
+  await ui.commit(page, 'parent', '');
+  await ui.waitUnsaved(page, prop);
+  await ui.pendingRegion(page).getByText(entityFile(prop)).waitFor();
   // The sample's first Prop hangs from its first Light: setting the parent
   // back to it returns the Prop to the text of its file, so it is clean.
-  await commit(page, 'parent', light);
+  await ui.commit(page, 'parent', light);
   await page.getByRole('button', { name: `Go to ${light}` }).waitFor();
-  await pendingRegion(page).getByText(entityFile(prop)).waitFor({ state: 'detached' });
-  assert.doesNotMatch(await option(page, prop).getAttribute('aria-label'), /unsaved/);
-  await screenshot(page, 'inspector-edit');
+  await ui.pendingRegion(page).getByText(entityFile(prop)).waitFor({ state: 'detached' });
+  assert.doesNotMatch(await ui.option(page, prop).getAttribute('aria-label'), /unsaved/);
+  await ui.screenshot(page, 'inspector-edit');
   await page.getByRole('button', { name: `Go to ${light}` }).click();
   await page.waitForFunction((id) => document.querySelector('.inspector h2 code')?.textContent === id, light);
-  const pending = await pendingRegion(page).textContent();
+  const pending = await ui.pendingRegion(page).textContent();
   assert.ok(!pending.includes(entityFile(prop)) && pending.includes(entityFile(light)));
-  assert.deepEqual(page.errors, []);
-  await page.context().close();
+  await ui.closeWithoutErrors(page);
 });
 
 test('adds an entity at a chosen position and deletes entities', async () => {
-  const page = await newPage(env.browser);
-  await page.goto(env.url);
-  await waitOpen(page);
+  const page = await ui.openSample(env);
   const before = await totalCount(page);
 
-  const previousId = await inspectedId(page);
+  const previousId = await ui.inspectedId(page);
 
   await page.getByRole('button', { name: 'Add entity' }).click();
   const dialog = page.getByRole('dialog', { name: 'Add entity' });
@@ -255,111 +214,75 @@ test('adds an entity at a chosen position and deletes entities', async () => {
   await dialog.getByLabel('Y', { exact: true }).fill('0');
   await dialog.getByLabel('Z', { exact: true }).fill('-3.25');
   await dialog.getByRole('button', { name: 'Create' }).click();
-  const created = await waitInspected(page, 'Prop', previousId);
+  const created = await ui.waitInspected(page, 'Prop', previousId);
   assert.equal(await page.getByLabel('Position X', { exact: true }).inputValue(), '4.5');
   assert.equal(await page.getByLabel('Position Z', { exact: true }).inputValue(), '-3.25');
-  await option(page, created).waitFor();
-  assert.match(await pendingRegion(page).textContent(), new RegExp(`new\\s*${entityFile(created)}`));
+  await ui.option(page, created).waitFor();
+  assert.match(await ui.pendingRegion(page).textContent(), new RegExp(`new\\s*${entityFile(created)}`));
 
   // Deleting a new entity leaves nothing to save for it.
   await page.getByRole('button', { name: 'Delete entity' }).click();
-  await option(page, created).waitFor({ state: 'detached' });
-  assert.ok(!(await pendingRegion(page).textContent()).includes(entityFile(created)));
+  await ui.option(page, created).waitFor({ state: 'detached' });
+  assert.ok(!(await ui.pendingRegion(page).textContent()).includes(entityFile(created)));
 
-  const victim = (await visibleIds(page))[0];
-  await selectEntity(page, victim);
-  await page.getByRole('button', { name: 'Delete entity' }).click();
-  await option(page, victim).waitFor({ state: 'detached' });
-  assert.match(await pendingRegion(page).textContent(), new RegExp(`deleted\\s*${entityFile(victim)}`));
+  const victim = (await ui.visibleIds(page))[0];
+  await ui.deleteEntity(page, victim);
+  assert.match(await ui.pendingRegion(page).textContent(), new RegExp(`deleted\\s*${entityFile(victim)}`));
   assert.equal(await totalCount(page), before - 1);
-  await screenshot(page, 'add-delete');
-  assert.deepEqual(page.errors, []);
-  await page.context().close();
+  await ui.screenshot(page, 'add-delete');
+  await ui.closeWithoutErrors(page);
 });
 
 test('saves exactly the pending changes into a folder on disk', async () => {
-  const dir = copySample();
-  try {
-    const page = await newPage(env.browser);
-    await openFolder(page, env.url, dir);
-    const ids = await visibleIds(page);
-    const [edited, deleted] = ids;
-    await selectEntity(page, edited);
-    await commit(page, 'Position X', '12.5');
-    await option(page, edited).and(page.locator('[aria-label$="unsaved"]')).waitFor();
-    await selectEntity(page, deleted);
-    await page.getByRole('button', { name: 'Delete entity' }).click();
-    await option(page, deleted).waitFor({ state: 'detached' });
-    const previousId = await inspectedId(page);
-    await page.getByRole('button', { name: 'Add entity' }).click();
-    await page.getByRole('dialog').getByLabel('Class').selectOption('Inert');
-    await page.getByRole('dialog').getByRole('button', { name: 'Create' }).click();
-    const created = await waitInspected(page, 'Inert', previousId);
-    assert.equal(await pendingRegion(page).getByRole('listitem').count(), 3);
+  const dir = ui.copySample();
+  const page = await ui.openFolder(env, dir);
+  const { edited, deleted } = await ui.editAndDelete(page, 'X', '12.5');
+  const created = await ui.addEntity(page, 'Inert');
+  assert.equal(await ui.pendingRegion(page).getByRole('listitem').count(), 3);
 
-    const beforeSave = snapshotDir(dir);
-    await new Promise((done) => setTimeout(done, 20));
-    await saveAndWait(page);
-    await screenshot(page, 'saved-folder');
-    const afterSave = snapshotDir(dir);
+  const beforeSave = snapshotDir(dir);
+  await new Promise((done) => setTimeout(done, 20));
+  await ui.saveAndWait(page);
+  await ui.screenshot(page, 'saved-folder');
+  const afterSave = snapshotDir(dir);
 
-    assert.ok(!(entityFile(deleted) in afterSave), 'the deleted entity file is gone');
-    assert.ok(entityFile(created) in afterSave, 'the new entity file exists');
-    assert.match(afterSave[entityFile(created)].bytes.toString(), /Inert/);
-    assert.notDeepEqual(afterSave[entityFile(edited)].bytes, beforeSave[entityFile(edited)].bytes);
-    assert.match(afterSave[entityFile(edited)].bytes.toString(), /12\.5/);
-    for (const [path, file] of Object.entries(beforeSave)) {
-      if (path === entityFile(edited) || path === entityFile(deleted)) continue;
-      assert.ok(path in afterSave, `${path} kept`);
-      assert.deepEqual(afterSave[path].bytes, file.bytes, `${path} unchanged`);
-      assert.equal(afterSave[path].mtimeMs, file.mtimeMs, `${path} not rewritten`);
-    }
-    assert.equal(Object.keys(afterSave).length, Object.keys(beforeSave).length);
-    await pendingRegion(page).getByText('No unsaved changes.').waitFor();
-    await page.getByLabel('Search ID').fill(edited);
-    assert.ok(!/unsaved/.test(await option(page, edited).getAttribute('aria-label')));
-    assert.deepEqual(page.errors, []);
-    await page.context().close();
-  } finally {
-    removeDir(dir);
-  }
+  assert.ok(!(entityFile(deleted) in afterSave), 'the deleted entity file is gone');
+  assert.ok(entityFile(created) in afterSave, 'the new entity file exists');
+  assert.match(afterSave[entityFile(created)].bytes.toString(), /Inert/);
+  assert.notDeepEqual(afterSave[entityFile(edited)].bytes, beforeSave[entityFile(edited)].bytes);
+  assert.match(afterSave[entityFile(edited)].bytes.toString(), /12\.5/);
+  ui.assertUntouched(beforeSave, afterSave, [entityFile(edited), entityFile(deleted)]);
+  assert.equal(Object.keys(afterSave).length, Object.keys(beforeSave).length);
+  await ui.pendingRegion(page).getByText('No unsaved changes.').waitFor();
+  await page.getByLabel('Search ID').fill(edited);
+  assert.ok(!/unsaved/.test(await ui.option(page, edited).getAttribute('aria-label')));
+  await ui.closeWithoutErrors(page);
 });
 
 test('keeps every change pending and says why when the folder cannot be written', async () => {
-  const dir = copySample();
-  try {
-    const page = await newPage(env.browser);
-    await openFolder(page, env.url, dir);
-    const [edited, deleted] = await visibleIds(page);
-    await selectEntity(page, edited);
-    await commit(page, 'Position Z', '-7.5');
-    await option(page, edited).and(page.locator('[aria-label$="unsaved"]')).waitFor();
-    await selectEntity(page, deleted);
-    await page.getByRole('button', { name: 'Delete entity' }).click();
-    await option(page, deleted).waitFor({ state: 'detached' });
-    const beforeSave = snapshotDir(dir);
+  const dir = ui.copySample();
+  const page = await ui.openFolder(env, dir);
+  const { edited, deleted } = await ui.editAndDelete(page, 'Z', '-7.5');
+  const beforeSave = snapshotDir(dir);
 
-    await page.evaluate(() => (window.__pickerFailWrites = true));
-    await page.getByRole('button', { name: 'Save' }).click();
-    const alert = page.getByRole('alert');
-    await alert.waitFor();
-    assert.match(await alert.textContent(), /Save failed, 2 changes still pending.*read-only/);
-    assert.deepEqual(snapshotDir(dir), beforeSave);
-    const pending = await pendingRegion(page).textContent();
-    assert.ok(pending.includes(entityFile(edited)) && pending.includes(entityFile(deleted)));
-    await screenshot(page, 'save-failed');
+  await page.evaluate(() => (window.__pickerFailWrites = true));
+  await page.getByRole('button', { name: 'Save' }).click();
+  const alert = page.getByRole('alert');
+  await alert.waitFor();
+  assert.match(await alert.textContent(), /Save failed, 2 changes still pending.*read-only/);
+  assert.deepEqual(snapshotDir(dir), beforeSave);
+  const pending = await ui.pendingRegion(page).textContent();
+  assert.ok(pending.includes(entityFile(edited)) && pending.includes(entityFile(deleted)));
+  await ui.screenshot(page, 'save-failed');
 
-    await page.evaluate(() => (window.__pickerFailWrites = false));
-    await saveAndWait(page);
-    const afterSave = snapshotDir(dir);
-    assert.match(afterSave[entityFile(edited)].bytes.toString(), /-7\.5/);
-    assert.ok(!(entityFile(deleted) in afterSave));
-    await pendingRegion(page).getByText('No unsaved changes.').waitFor();
-    assert.deepEqual(page.errors.filter((e) => !/read-only/.test(e.message)), []);
-    await page.context().close();
-  } finally {
-    removeDir(dir);
-  }
+  await page.evaluate(() => (window.__pickerFailWrites = false));
+  await ui.saveAndWait(page);
+  const afterSave = snapshotDir(dir);
+  assert.match(afterSave[entityFile(edited)].bytes.toString(), /-7\.5/);
+  assert.ok(!(entityFile(deleted) in afterSave));
+  await ui.pendingRegion(page).getByText('No unsaved changes.').waitFor();
+  assert.deepEqual(page.errors.filter((e) => !/read-only/.test(e.message)), []);
+  await page.context().close();
 });
 
 // Reads the names and contents of a stored .zip.
@@ -379,69 +302,47 @@ function unzip(bytes) {
 }
 
 test('a folder upload saves by downloading the changed files and the list of deletions', async () => {
-  const dir = copySample();
-  try {
-    const page = await newPage(env.browser);
-    await page.goto(`${env.url}?open=none`);
-    await page.getByLabel('Upload folder').setInputFiles(dir);
-    await waitOpen(page);
-    const [edited, deleted] = await visibleIds(page);
-    await selectEntity(page, edited);
-    await commit(page, 'Position Y', '3.75');
-    await option(page, edited).and(page.locator('[aria-label$="unsaved"]')).waitFor();
-    await selectEntity(page, deleted);
-    await page.getByRole('button', { name: 'Delete entity' }).click();
-    await option(page, deleted).waitFor({ state: 'detached' });
+  const dir = ui.copySample();
+  const page = await ui.uploadFolder(env, dir);
+  const { edited, deleted } = await ui.editAndDelete(page, 'Y', '3.75');
 
-    const download = page.waitForEvent('download');
-    await page.getByRole('button', { name: 'Save' }).click();
-    const file = await download;
-    const zipPath = join(dir, '..', file.suggestedFilename());
-    await file.saveAs(zipPath);
-    const files = unzip(readFileSync(zipPath));
-    assert.deepEqual(Object.keys(files).sort(), [entityFile(edited), 'DELETED.txt'].sort());
-    assert.match(files[entityFile(edited)].toString(), /3\.75/);
-    assert.match(files['DELETED.txt'].toString(), new RegExp(entityFile(deleted)));
-    await pendingRegion(page).getByText('No unsaved changes.').waitFor();
-    assert.deepEqual(page.errors, []);
-    await page.context().close();
-  } finally {
-    removeDir(dir);
-  }
+  const download = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Save' }).click();
+  const file = await download;
+  const zipPath = join(dir, '..', file.suggestedFilename());
+  await file.saveAs(zipPath);
+  const files = unzip(readFileSync(zipPath));
+  assert.deepEqual(Object.keys(files).sort(), [entityFile(edited), 'DELETED.txt'].sort());
+  assert.match(files[entityFile(edited)].toString(), /3\.75/);
+  assert.match(files['DELETED.txt'].toString(), new RegExp(entityFile(deleted)));
+  await ui.pendingRegion(page).getByText('No unsaved changes.').waitFor();
+  await ui.closeWithoutErrors(page);
 });
 
 test('a malformed world lists its diagnostics as text and leaves the bad files alone', async () => {
-  const dir = copySample();
+  const dir = ui.copySample();
   const hostile = '<img src=x onerror="window.__pwned=1">';
   const badPath = 'Entities/999999.jasset';
   writeFileSync(join(dir, badPath), `; class ${hostile}\n${hostile} = 1\n`);
-  try {
-    const page = await newPage(env.browser);
-    await openFolder(page, env.url, dir);
-    const region = diagnosticsRegion(page);
-    await region.getByText(badPath, { exact: false }).waitFor();
-    assert.match(await region.textContent(), /999999\.jasset:\d+/);
-    assert.equal(await page.evaluate(() => window.__pwned), undefined);
-    assert.equal(await region.locator('img').count(), 0);
-    await screenshot(page, 'diagnostics');
+  const page = await ui.openFolder(env, dir);
+  const region = diagnosticsRegion(page);
+  await region.getByText(badPath, { exact: false }).waitFor();
+  assert.match(await region.textContent(), /999999\.jasset:\d+/);
+  assert.equal(await page.evaluate(() => window.__pwned), undefined);
+  assert.equal(await region.locator('img').count(), 0);
+  await ui.screenshot(page, 'diagnostics');
 
-    // Saving an edit leaves the file that failed to load as it was.
-    const [edited] = await visibleIds(page);
-    await selectEntity(page, edited);
-    await commit(page, 'Position X', '2');
-    await option(page, edited).and(page.locator('[aria-label$="unsaved"]')).waitFor();
-    const bad = readFileSync(join(dir, badPath));
-    await saveAndWait(page);
-    assert.deepEqual(readFileSync(join(dir, badPath)), bad);
-    assert.deepEqual(page.errors, []);
-    await page.context().close();
-  } finally {
-    removeDir(dir);
-  }
+  // Saving an edit leaves the file that failed to load as it was.
+  const [edited] = await ui.visibleIds(page);
+  await ui.editPosition(page, edited, 'X', '2');
+  const bad = readFileSync(join(dir, badPath));
+  await ui.saveAndWait(page);
+  assert.deepEqual(readFileSync(join(dir, badPath)), bad);
+  await ui.closeWithoutErrors(page);
 });
 
 test('the malformed fixture worlds show their diagnostics', async () => {
-  const page = await newPage(env.browser);
+  const page = await ui.newPage(env.browser);
   const cases = [
     ['duplicate_id', /Entities\/4294967298\.jasset:4:1\s*duplicate entity ID 0x0000000100000001: already loaded from Entities\/4294967297\.jasset/],
     ['dangling_reference', /Entities\/4294967299\.jasset:22:1\s*reference to missing entity 0x00000001000000ff/],
@@ -452,53 +353,44 @@ test('the malformed fixture worlds show their diagnostics', async () => {
     const region = diagnosticsRegion(page);
     await region.getByRole('listitem').first().waitFor();
     assert.match(await region.textContent(), expected);
-    if (name === 'duplicate_id') await screenshot(page, 'diagnostics-fixture');
+    if (name === 'duplicate_id') await ui.screenshot(page, 'diagnostics-fixture');
   }
-  assert.deepEqual(page.errors, []);
-  await page.context().close();
+  await ui.closeWithoutErrors(page);
 });
 
 test('the keyboard alone selects, edits and saves', async () => {
-  const dir = copySample();
-  try {
-    const page = await newPage(env.browser);
-    await openFolder(page, env.url, dir);
-    const focusedRole = () => page.evaluate(() => document.activeElement?.getAttribute('role'));
-    const focusedId = () => page.evaluate(() => document.activeElement?.id);
-    await page.locator('body').focus();
-    for (let i = 0; i < 30 && (await focusedRole()) !== 'listbox'; i++) await page.keyboard.press('Tab');
-    assert.equal(await focusedRole(), 'listbox');
-    await page.keyboard.press('ArrowDown');
-    await page.keyboard.press('ArrowDown');
-    const ids = await visibleIds(page);
-    await page.waitForFunction((id) => document.querySelector('.inspector h2 code')?.textContent === id, ids[1]);
-    for (let i = 0; i < 30 && (await focusedId()) !== 'position-X'; i++) await page.keyboard.press('Tab');
-    assert.equal(await focusedId(), 'position-X');
-    await page.keyboard.press('Control+A');
-    await page.keyboard.type('-42.5');
-    await page.keyboard.press('Enter');
-    await option(page, ids[1]).and(page.locator('[aria-label$="unsaved"]')).waitFor();
-    await screenshot(page, 'keyboard-edit');
-    await page.keyboard.press('Control+S');
-    await page.getByRole('status').filter({ hasText: /^Saved / }).waitFor();
-    assert.match(readFileSync(join(dir, entityFile(ids[1]))).toString(), /-42\.5/);
-    assert.deepEqual(page.errors, []);
-    await page.context().close();
-  } finally {
-    removeDir(dir);
-  }
+  const dir = ui.copySample();
+  const page = await ui.openFolder(env, dir);
+  const focusedRole = () => page.evaluate(() => document.activeElement?.getAttribute('role'));
+  const focusedId = () => page.evaluate(() => document.activeElement?.id);
+  await page.locator('body').focus();
+  for (let i = 0; i < 30 && (await focusedRole()) !== 'listbox'; i++) await page.keyboard.press('Tab');
+  assert.equal(await focusedRole(), 'listbox');
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('ArrowDown');
+  const ids = await ui.visibleIds(page);
+  await page.waitForFunction((id) => document.querySelector('.inspector h2 code')?.textContent === id, ids[1]);
+  for (let i = 0; i < 30 && (await focusedId()) !== 'position-X'; i++) await page.keyboard.press('Tab');
+  assert.equal(await focusedId(), 'position-X');
+  await page.keyboard.press('Control+A');
+  await page.keyboard.type('-42.5');
+  await page.keyboard.press('Enter');
+  await ui.waitUnsaved(page, ids[1]);
+  await ui.screenshot(page, 'keyboard-edit');
+  await page.keyboard.press('Control+S');
+  await page.getByRole('status').filter({ hasText: /^Saved / }).waitFor();
+  assert.match(readFileSync(join(dir, entityFile(ids[1]))).toString(), /-42\.5/);
+  await ui.closeWithoutErrors(page);
 });
 
 test('undo and redo step through field edits, typed positions and map drags, pending following', async () => {
-  const page = await newPage(env.browser);
-  await page.goto(env.url);
-  await waitOpen(page);
+  const page = await ui.openSample(env);
   const light = await selectClass(page, 'Light');
   const x0 = await page.getByLabel('Position X', { exact: true }).inputValue();
   const intensity0 = await page.getByLabel('intensity', { exact: true }).inputValue();
-  await commit(page, 'Position X', '77.5');
+  await ui.commit(page, 'Position X', '77.5');
   await page.waitForFunction(() => document.querySelector('.inspector h2 code') && document.getElementById('position-X').value === '77.5');
-  await commit(page, 'intensity', '4.25');
+  await ui.commit(page, 'intensity', '4.25');
   await page.waitForFunction(() => document.getElementById('field-intensity').value === '4.25');
 
   // A drag on the map is one step.
@@ -524,7 +416,7 @@ test('undo and redo step through field edits, typed positions and map drags, pen
   await page.waitForFunction((v) => document.getElementById('position-X').value === v, x0);
   assert.equal(await undo.isDisabled(), true);
   // Back at the text of its file: the light is no longer pending.
-  await pendingRegion(page).getByText('No unsaved changes.').waitFor();
+  await ui.pendingRegion(page).getByText('No unsaved changes.').waitFor();
 
   await redo.click();
   await page.waitForFunction(() => document.getElementById('position-X').value === '77.5');
@@ -533,21 +425,16 @@ test('undo and redo step through field edits, typed positions and map drags, pen
   await redo.click();
   await page.waitForFunction((z) => document.getElementById('position-Z').value === z, String(dragged[2]));
   assert.equal(await redo.isDisabled(), true);
-  assert.equal(await selectedId(page), light);
-  await pendingRegion(page).getByText(entityFile(light)).waitFor();
-  await screenshot(page, 'undo-redo');
-  assert.deepEqual(page.errors, []);
-  await page.context().close();
+  assert.equal(await ui.selectedId(page), light);
+  await ui.pendingRegion(page).getByText(entityFile(light)).waitFor();
+  await ui.screenshot(page, 'undo-redo');
+  await ui.closeWithoutErrors(page);
 });
 
 test('asks for confirmation before leaving with unsaved changes', async () => {
-  const page = await newPage(env.browser);
-  await page.goto(env.url);
-  await waitOpen(page);
-  const [first] = await visibleIds(page);
-  await selectEntity(page, first);
-  await commit(page, 'Position X', '5');
-  await option(page, first).and(page.locator('[aria-label$="unsaved"]')).waitFor();
+  const page = await ui.openSample(env);
+  const [first] = await ui.visibleIds(page);
+  await ui.editPosition(page, first, 'X', '5');
   const dialog = new Promise((resolve) => page.once('dialog', resolve));
   await page.close({ runBeforeUnload: true });
   const shown = await dialog;
@@ -559,5 +446,5 @@ test('asks for confirmation before leaving with unsaved changes', async () => {
 });
 
 test('the sample world files exist for the other tests', () => {
-  assert.ok(existsSync(join(sampleWorld, 'WorldSettings.jasset')));
+  assert.ok(existsSync(join(ui.sampleWorld, 'WorldSettings.jasset')));
 });

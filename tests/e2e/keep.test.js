@@ -3,35 +3,12 @@
 // with a notice that they are not saved, and a save then writes exactly
 // those files; a storage failure is reported, not swallowed.
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
-import {
-  commit,
-  copySample,
-  entityFile,
-  inspectedId,
-  mockFolderPicker,
-  newPage,
-  option,
-  pendingRegion,
-  removeDir,
-  screenshot,
-  selectEntity,
-  snapshotDir,
-  start,
-  visibleIds,
-  waitInspected,
-  waitOpen,
-} from './harness.js';
+import { test } from 'node:test';
+import { entityFile, snapshotDir } from '../shared/fixtures.js';
+import * as ui from './harness.js';
 
-let env;
-before(async () => {
-  env = await start();
-});
-after(async () => {
-  await env?.close();
-});
+const env = ui.useInspector();
 
-const pendingItems = async (page) => (await pendingRegion(page).getByRole('listitem').allTextContents()).map((t) => t.trim());
 const restoredNote = (page) => page.getByRole('note', { name: 'Restored unsaved changes' });
 
 // How many worlds have unsaved work kept in the page's browser storage.
@@ -55,179 +32,136 @@ function keptCount(page) {
 // An edit, a delete and an add; returns their IDs once the changes are
 // kept in browser storage (the toolbar says so).
 async function makeChanges(page) {
-  const [edited, deleted] = await visibleIds(page);
-  await selectEntity(page, edited);
-  await commit(page, 'Position X', '21.75');
-  await option(page, edited).and(page.locator('[aria-label$="unsaved"]')).waitFor();
-  await selectEntity(page, deleted);
-  await page.getByRole('button', { name: 'Delete entity' }).click();
-  await option(page, deleted).waitFor({ state: 'detached' });
-  const previousId = await inspectedId(page);
-  await page.getByRole('button', { name: 'Add entity' }).click();
-  await page.getByRole('dialog').getByLabel('Class').selectOption('Prop');
-  await page.getByRole('dialog').getByRole('button', { name: 'Create' }).click();
-  const created = await waitInspected(page, 'Prop', previousId);
-  await commit(page, 'Position Y', '6.5');
+  const { edited, deleted } = await ui.editAndDelete(page, 'X', '21.75');
+  const created = await ui.addEntity(page, 'Prop');
+  await ui.commit(page, 'Position Y', '6.5');
   await page.waitForFunction(() => document.getElementById('position-Y')?.value === '6.5');
   await page.locator('.toolbar .kept-state.kept').waitFor();
   return { edited, deleted, created };
 }
 
 test('a reload of the sample world restores its unsaved changes with a notice', async () => {
-  const page = await newPage(env.browser);
-  await page.goto(env.url);
-  await waitOpen(page);
+  const page = await ui.openSample(env);
   const { edited, deleted, created } = await makeChanges(page);
-  const before = await pendingItems(page);
+  const before = await ui.pendingItems(page);
   assert.equal(before.length, 3);
 
-  page.on('dialog', (dialog) => dialog.accept()); // the warning before leaving
-  await page.reload();
+  await ui.reloadLeavingUnsaved(page);
   await restoredNote(page).waitFor();
   assert.match(await restoredNote(page).textContent(), /Restored 3 unsaved changes to .*not saved yet/);
-  assert.deepEqual(await pendingItems(page), before);
-  await option(page, edited).and(page.locator('[aria-label$="unsaved"]')).waitFor();
-  assert.equal(await option(page, deleted).count(), 0);
+  assert.deepEqual(await ui.pendingItems(page), before);
+  await ui.waitUnsaved(page, edited);
+  assert.equal(await ui.option(page, deleted).count(), 0);
   await page.getByLabel('Search ID').fill(created);
-  await selectEntity(page, created);
+  await ui.selectEntity(page, created);
   assert.equal(await page.getByLabel('Position Y', { exact: true }).inputValue(), '6.5');
-  await screenshot(page, 'keep-restored');
+  await ui.screenshot(page, 'keep-restored');
 
   // The restored work stays kept until it is saved: a second reload shows it again.
-  await page.reload();
+  await ui.reloadLeavingUnsaved(page);
   await restoredNote(page).waitFor();
-  assert.deepEqual(await pendingItems(page), before);
-  assert.deepEqual(page.errors, []);
-  await page.context().close();
+  assert.deepEqual(await ui.pendingItems(page), before);
+  await ui.closeWithoutErrors(page);
 });
 
 test('unsaved work in a folder survives a closed tab; reopening the folder restores it and Save writes exactly it', async () => {
-  const dir = copySample();
-  try {
-    const context = await env.browser.newContext({ viewport: { width: 1440, height: 900 } });
-    const page = await newPage(env.browser, { context });
-    await mockFolderPicker(page, dir);
-    await page.goto(`${env.url}?open=none`);
-    await page.getByRole('button', { name: 'Open folder' }).click();
-    await waitOpen(page);
-    const original = snapshotDir(dir);
-    const { edited, deleted, created } = await makeChanges(page);
-    const before = await pendingItems(page);
+  const dir = ui.copySample();
+  const context = await env.browser.newContext({ viewport: { width: 1440, height: 900 } });
+  const page = await ui.openFolder(env, dir, { context });
+  const original = snapshotDir(dir);
+  const { edited, deleted, created } = await makeChanges(page);
+  const before = await ui.pendingItems(page);
 
-    // The tab goes away without any warning (as in a crash).
-    await page.close();
-    const again = await newPage(env.browser, { context });
-    await mockFolderPicker(again, dir);
-    await again.goto(env.url);
-    const offer = again.getByRole('list', { name: 'Unsaved work kept in this browser' });
-    await offer.waitFor();
-    assert.match(await offer.textContent(), /3 unsaved changes to .*sample_world/);
-    await screenshot(again, 'keep-offer');
-    // The sample does not open over the kept work of the folder.
-    assert.equal(await again.getByRole('listbox', { name: 'Entity list' }).getByRole('option').count(), 0);
-    await offer.getByRole('button', { name: 'Open folder again' }).click();
-    await restoredNote(again).waitFor();
-    assert.deepEqual(await pendingItems(again), before);
-    assert.equal(await offer.count(), 0);
+  // The tab goes away without any warning (as in a crash).
+  await page.close();
+  const again = await ui.newPage(env.browser, { context });
+  await ui.mockFolderPicker(again, dir);
+  await again.goto(env.url);
+  const offer = again.getByRole('list', { name: 'Unsaved work kept in this browser' });
+  await offer.waitFor();
+  assert.match(await offer.textContent(), /3 unsaved changes to .*sample_world/);
+  await ui.screenshot(again, 'keep-offer');
+  // The sample does not open over the kept work of the folder.
+  assert.equal(await again.getByRole('listbox', { name: 'Entity list' }).getByRole('option').count(), 0);
+  await offer.getByRole('button', { name: 'Open folder again' }).click();
+  await restoredNote(again).waitFor();
+  assert.deepEqual(await ui.pendingItems(again), before);
+  assert.equal(await offer.count(), 0);
 
-    await again.getByRole('button', { name: 'Save' }).click();
-    await again.getByRole('status').filter({ hasText: /^Saved 2 files and deleted 1 file/ }).waitFor();
-    const saved = snapshotDir(dir);
-    assert.match(saved[entityFile(edited)].bytes.toString(), /21\.75/);
-    assert.match(saved[entityFile(created)].bytes.toString(), /6\.5/);
-    assert.ok(!(entityFile(deleted) in saved));
-    for (const [path, file] of Object.entries(original)) {
-      if (path === entityFile(edited) || path === entityFile(deleted)) continue;
-      assert.deepEqual(saved[path].bytes, file.bytes, `${path} unchanged`);
-      assert.equal(saved[path].mtimeMs, file.mtimeMs, `${path} not rewritten`);
-    }
-    await restoredNote(again).waitFor({ state: 'detached' });
+  await ui.saveAndWait(again, /^Saved 2 files and deleted 1 file/);
+  const saved = snapshotDir(dir);
+  assert.match(saved[entityFile(edited)].bytes.toString(), /21\.75/);
+  assert.match(saved[entityFile(created)].bytes.toString(), /6\.5/);
+  assert.ok(!(entityFile(deleted) in saved));
+  ui.assertUntouched(original, saved, [entityFile(edited), entityFile(deleted)]);
+  await restoredNote(again).waitFor({ state: 'detached' });
 
-    // Saved: nothing is kept any more, a new tab opens the sample as usual.
-    for (const deadline = Date.now() + 10_000; (await keptCount(again)) !== 0; ) {
-      assert.ok(Date.now() < deadline, 'the kept work is cleared after the save');
-      await new Promise((done) => setTimeout(done, 50));
-    }
-    const third = await newPage(env.browser, { context });
-    await third.goto(env.url);
-    await waitOpen(third);
-    assert.equal(await third.getByRole('list', { name: 'Unsaved work kept in this browser' }).count(), 0);
-    await pendingRegion(third).getByText('No unsaved changes.').waitFor();
-    assert.deepEqual([...again.errors, ...third.errors], []);
-    await context.close();
-  } finally {
-    removeDir(dir);
+  // Saved: nothing is kept any more, a new tab opens the sample as usual.
+  for (const deadline = Date.now() + 10_000; (await keptCount(again)) !== 0; ) {
+    assert.ok(Date.now() < deadline, 'the kept work is cleared after the save');
+    await new Promise((done) => setTimeout(done, 50));
   }
+  const third = await ui.openSample(env, { context });
+  assert.equal(await third.getByRole('list', { name: 'Unsaved work kept in this browser' }).count(), 0);
+  await ui.pendingRegion(third).getByText('No unsaved changes.').waitFor();
+  assert.deepEqual([...again.errors, ...third.errors], []);
+  await context.close();
 });
 
 test('unsaved work in an uploaded folder comes back when the folder is uploaded again', async () => {
-  const dir = copySample();
-  try {
-    const page = await newPage(env.browser);
-    await page.goto(`${env.url}?open=none`);
-    await page.getByLabel('Upload folder', { exact: true }).setInputFiles(dir);
-    await waitOpen(page);
-    const { edited } = await makeChanges(page);
-    const before = await pendingItems(page);
+  const dir = ui.copySample();
+  const page = await ui.uploadFolder(env, dir);
+  const { edited } = await makeChanges(page);
+  const before = await ui.pendingItems(page);
 
-    page.on('dialog', (dialog) => dialog.accept());
-    await page.reload();
-    const offer = page.getByRole('list', { name: 'Unsaved work kept in this browser' });
-    await offer.waitFor();
-    assert.match(await offer.textContent(), /Upload the same folder again/);
-    await offer.getByLabel('Upload folder again').setInputFiles(dir);
-    await restoredNote(page).waitFor();
-    assert.deepEqual(await pendingItems(page), before);
-    await option(page, edited).and(page.locator('[aria-label$="unsaved"]')).waitFor();
-    assert.deepEqual(page.errors, []);
-    await page.context().close();
-  } finally {
-    removeDir(dir);
-  }
+  await ui.reloadLeavingUnsaved(page);
+  const offer = page.getByRole('list', { name: 'Unsaved work kept in this browser' });
+  await offer.waitFor();
+  assert.match(await offer.textContent(), /Upload the same folder again/);
+  await offer.getByLabel('Upload folder again').setInputFiles(dir);
+  await restoredNote(page).waitFor();
+  assert.deepEqual(await ui.pendingItems(page), before);
+  await ui.waitUnsaved(page, edited);
+  await ui.closeWithoutErrors(page);
 });
 
 test('a shared level with unsaved edits comes back after a reload', async () => {
-  const page = await newPage(env.browser);
-  await page.goto(env.url);
-  await waitOpen(page);
+  const page = await ui.openSample(env);
   await page.getByRole('button', { name: 'Share' }).click();
   const link = await page.getByRole('region', { name: 'Share link' }).getByLabel('Link').inputValue();
   await page.goto('about:blank');
   await page.goto(link);
-  await waitOpen(page);
-  const [edited] = await visibleIds(page);
-  await selectEntity(page, edited);
-  await commit(page, 'Position Z', '-11.5');
+  await ui.waitOpen(page);
+  const [edited] = await ui.visibleIds(page);
+  await ui.selectEntity(page, edited);
+  await ui.commit(page, 'Position Z', '-11.5');
   await page.locator('.toolbar .kept-state.kept').waitFor();
-  const before = await pendingItems(page);
+  const before = await ui.pendingItems(page);
 
-  page.on('dialog', (dialog) => dialog.accept());
-  await page.reload();
+  await ui.reloadLeavingUnsaved(page);
   await restoredNote(page).waitFor();
-  assert.deepEqual(await pendingItems(page), before);
-  await selectEntity(page, edited);
+  assert.deepEqual(await ui.pendingItems(page), before);
+  await ui.selectEntity(page, edited);
   assert.equal(await page.getByLabel('Position Z', { exact: true }).inputValue(), '-11.5');
-  assert.deepEqual(page.errors, []);
-  await page.context().close();
+  await ui.closeWithoutErrors(page);
 });
 
 test('a browser storage failure is reported', async () => {
-  const page = await newPage(env.browser);
+  const page = await ui.newPage(env.browser);
   await page.addInitScript(() => {
     IDBObjectStore.prototype.put = function put() {
       throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
     };
   });
   await page.goto(env.url);
-  await waitOpen(page);
-  const [id] = await visibleIds(page);
-  await selectEntity(page, id);
-  await commit(page, 'Position X', '3.5');
+  await ui.waitOpen(page);
+  const [id] = await ui.visibleIds(page);
+  await ui.selectEntity(page, id);
+  await ui.commit(page, 'Position X', '3.5');
   const alert = page.getByRole('alert');
   await alert.waitFor();
   assert.match(await alert.textContent(), /could not be kept in browser storage.*QuotaExceededError/);
   await page.locator('.toolbar').getByText('not kept').waitFor();
-  await screenshot(page, 'keep-quota');
-  assert.deepEqual(page.errors, []);
-  await page.context().close();
+  await ui.screenshot(page, 'keep-quota');
+  await ui.closeWithoutErrors(page);
 });

@@ -4,17 +4,18 @@
 // inspector. Prints the figures; JULIET_E2E_PERF=0 skips the run, and
 // JULIET_E2E_PERF_DIR=DIR measures an existing world instead.
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { entityOptions, juliet, newPage, removeDir, repo, screenshot, start, tempDir, waitOpen } from './harness.js';
+import { nativeCli, runCli, tempDir } from '../shared/fixtures.js';
+import * as ui from './harness.js';
 
 const COUNT = Number(process.env.JULIET_E2E_PERF_COUNT ?? 100000);
 const given = process.env.JULIET_E2E_PERF_DIR;
 const skip =
   process.env.JULIET_E2E_PERF === '0'
     ? 'JULIET_E2E_PERF=0'
-    : !given && !existsSync(join(repo, 'build/native/juliet'))
+    : !given && !existsSync(nativeCli)
       ? 'build/native/juliet is not built'
       : false;
 
@@ -27,15 +28,15 @@ before(async () => {
   } else {
     // gen writes each file durably: on a RAM file system (where fsync costs
     // nothing) 100,000 files take about a second, on a disk minutes.
-    const base = existsSync('/dev/shm') ? mkdtempSync('/dev/shm/juliet-perf-') : tempDir('juliet-perf-');
+    const base = existsSync('/dev/shm') ? mkdtempSync('/dev/shm/juliet-perf-') : tempDir('juliet-perf');
     dir = join(base, `world_${COUNT}`);
-    juliet('gen', dir, '--count', String(COUNT));
+    runCli('gen', dir, '--count', String(COUNT));
   }
-  env = await start();
+  env = await ui.start();
 });
 after(async () => {
   await env?.close();
-  if (dir && !given) removeDir(join(dir, '..'));
+  if (dir && !given) rmSync(join(dir, '..'), { recursive: true, force: true });
 });
 
 function median(values) {
@@ -44,7 +45,7 @@ function median(values) {
 }
 
 test(`opens and edits a ${COUNT.toLocaleString('en')}-entity world`, { skip, timeout: 600_000 }, async () => {
-  const page = await newPage(env.browser);
+  const page = await ui.newPage(env.browser);
   await page.goto(`${env.url}?open=none`);
 
   // The longest gap between two frames while the world opens: the page
@@ -71,7 +72,7 @@ test(`opens and edits a ${COUNT.toLocaleString('en')}-entity world`, { skip, tim
   // Chromium lists the 100,000 chosen files before the page sees them.
   await page.getByLabel('Upload folder').setInputFiles(dir, { timeout: 600_000 });
   await page.getByRole('status').filter({ hasText: /Reading files [\d,]+ \/ / }).waitFor({ timeout: 600_000 });
-  await screenshot(page, 'perf-100k-progress');
+  await ui.screenshot(page, 'perf-100k-progress');
   await page.waitForFunction(() => performance.getEntriesByName('juliet:open-shown').length > 0, null, {
     timeout: 600_000,
     polling: 50,
@@ -82,12 +83,12 @@ test(`opens and edits a ${COUNT.toLocaleString('en')}-entity world`, { skip, tim
     const [shown] = performance.getEntriesByName('juliet:open-shown');
     return { inApp: shown.startTime - start.startTime, phases: shown.detail, frames: window.__frames };
   });
-  await waitOpen(page);
+  await ui.waitOpen(page);
   const total = await page.getByLabel('Filter by class').locator('option').first().textContent();
   assert.match(total, new RegExp(`\\(${COUNT.toLocaleString('en')}\\)`));
   // Only the rows in view are in the DOM.
-  assert.ok((await entityOptions(page).count()) < 100);
-  await screenshot(page, 'perf-100k');
+  assert.ok((await ui.entityOptions(page).count()) < 100);
+  await ui.screenshot(page, 'perf-100k');
 
   // Scrolling the list: frames while jumping through it.
   const scroll = await page.evaluate(async () => {
@@ -103,7 +104,7 @@ test(`opens and edits a ${COUNT.toLocaleString('en')}-entity world`, { skip, tim
     return times;
   });
 
-  await entityOptions(page).nth(3).click();
+  await ui.entityOptions(page).nth(3).click();
   await page.waitForSelector('#position-X');
 
   // One edit: commit a new Position X and wait until the list row, the
@@ -144,7 +145,7 @@ test(`opens and edits a ${COUNT.toLocaleString('en')}-entity world`, { skip, tim
       }, 100.5 + i),
     );
   }
-  await screenshot(page, 'perf-100k-edit');
+  await ui.screenshot(page, 'perf-100k-edit');
 
   // A level this big does not fit in a link: Share offers a snapshot file,
   // which opens the same level again.
@@ -183,6 +184,5 @@ test(`opens and edits a ${COUNT.toLocaleString('en')}-entity world`, { skip, tim
     snapshot_file_open_ms: snapshotOpenMs,
   };
   console.log(`inspector performance: ${JSON.stringify(figures)}`);
-  assert.deepEqual(page.errors, []);
-  await page.context().close();
+  await ui.closeWithoutErrors(page);
 });

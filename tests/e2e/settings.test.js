@@ -5,34 +5,13 @@
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before, test } from 'node:test';
-import {
-  commit,
-  copySample,
-  entityFile,
-  newPage,
-  openFolder,
-  pendingRegion,
-  removeDir,
-  saveAndWait,
-  screenshot,
-  selectEntity,
-  snapshotDir,
-  start,
-  visibleIds,
-  waitOpen,
-} from './harness.js';
+import { test } from 'node:test';
+import { entityFile, snapshotDir } from '../shared/fixtures.js';
+import * as ui from './harness.js';
 
-let env;
-before(async () => {
-  env = await start();
-});
-after(async () => {
-  await env?.close();
-});
+const env = ui.useInspector();
 
 const settingsRegion = (page) => page.getByRole('region', { name: 'World settings' });
-const pendingItems = async (page) => (await pendingRegion(page).getByRole('listitem').allTextContents()).map((t) => t.trim());
 
 async function openSettings(page) {
   await page.locator('summary', { hasText: 'World settings' }).click();
@@ -46,115 +25,95 @@ async function waitValue(page, label, value) {
 }
 
 test('edits the world settings with undo, and a save writes only WorldSettings.jasset', async () => {
-  const dir = copySample();
-  try {
-    const page = await newPage(env.browser);
-    await openFolder(page, env.url, dir);
-    await openSettings(page);
-    const region = settingsRegion(page);
-    assert.equal(await region.getByLabel('ambient_intensity', { exact: true }).inputValue(), '0.25');
-    assert.equal(await region.getByLabel('gravity Y', { exact: true }).inputValue(), '-9.81');
-    assert.equal(await region.getByLabel('spawn_point', { exact: true }).inputValue(), '0x77a31d7500000001');
+  const dir = ui.copySample();
+  const page = await ui.openFolder(env, dir);
+  await openSettings(page);
+  const region = settingsRegion(page);
+  assert.equal(await region.getByLabel('ambient_intensity', { exact: true }).inputValue(), '0.25');
+  assert.equal(await region.getByLabel('gravity Y', { exact: true }).inputValue(), '-9.81');
+  assert.equal(await region.getByLabel('spawn_point', { exact: true }).inputValue(), '0x77a31d7500000001');
 
-    // A bad value is refused next to its field, before it reaches the engine.
-    await commit(region, 'ambient_intensity', '1.5x');
-    const error = region.locator('#settings-ambient_intensity-error');
-    await error.waitFor();
-    assert.match(await error.textContent(), /number/i);
-    assert.equal(await region.getByLabel('ambient_intensity', { exact: true }).getAttribute('aria-invalid'), 'true');
-    assert.deepEqual(await pendingItems(page), []);
-    // A reference to an entity that does not exist is refused too.
-    await commit(region, 'spawn_point', '0x00000000deadbeef');
-    await region.locator('#settings-spawn_point-error').waitFor();
+  // A bad value is refused next to its field, before it reaches the engine.
+  await ui.commit(region, 'ambient_intensity', '1.5x');
+  const error = region.locator('#settings-ambient_intensity-error');
+  await error.waitFor();
+  assert.match(await error.textContent(), /number/i);
+  assert.equal(await region.getByLabel('ambient_intensity', { exact: true }).getAttribute('aria-invalid'), 'true');
+  assert.deepEqual(await ui.pendingItems(page), []);
+  // A reference to an entity that does not exist is refused too.
+  await ui.commit(region, 'spawn_point', '0x00000000deadbeef');
+  await region.locator('#settings-spawn_point-error').waitFor();
 
-    await commit(region, 'ambient_intensity', '0.5');
-    await error.waitFor({ state: 'detached' });
-    await commit(region, 'gravity Y', '-3.5');
-    await waitValue(page, 'gravity Y', '-3.5');
-    await pendingRegion(page).getByText('WorldSettings.jasset').waitFor();
-    assert.deepEqual(await pendingItems(page), ['modifiedWorldSettings.jasset']);
-    await page.locator('summary', { hasText: 'World settings · unsaved' }).waitFor();
-    await screenshot(page, 'world-settings');
+  await ui.commit(region, 'ambient_intensity', '0.5');
+  await error.waitFor({ state: 'detached' });
+  await ui.commit(region, 'gravity Y', '-3.5');
+  await waitValue(page, 'gravity Y', '-3.5');
+  await ui.pendingRegion(page).getByText('WorldSettings.jasset').waitFor();
+  assert.deepEqual(await ui.pendingItems(page), ['modifiedWorldSettings.jasset']);
+  await page.locator('summary', { hasText: 'World settings · unsaved' }).waitFor();
+  await ui.screenshot(page, 'world-settings');
 
-    // Undo both edits: the settings are clean again; redo brings them back.
-    const undo = page.getByRole('button', { name: 'Undo' });
-    const redo = page.getByRole('button', { name: 'Redo' });
-    await undo.click();
-    await waitValue(page, 'gravity Y', '-9.81');
-    await undo.click();
-    await waitValue(page, 'ambient_intensity', '0.25');
-    await pendingRegion(page).getByText('No unsaved changes.').waitFor();
-    await redo.click();
-    await waitValue(page, 'ambient_intensity', '0.5');
-    await redo.click();
-    await waitValue(page, 'gravity Y', '-3.5');
-    await pendingRegion(page).getByText('WorldSettings.jasset').waitFor();
+  // Undo both edits: the settings are clean again; redo brings them back.
+  const undo = page.getByRole('button', { name: 'Undo' });
+  const redo = page.getByRole('button', { name: 'Redo' });
+  await undo.click();
+  await waitValue(page, 'gravity Y', '-9.81');
+  await undo.click();
+  await waitValue(page, 'ambient_intensity', '0.25');
+  await ui.pendingRegion(page).getByText('No unsaved changes.').waitFor();
+  await redo.click();
+  await waitValue(page, 'ambient_intensity', '0.5');
+  await redo.click();
+  await waitValue(page, 'gravity Y', '-3.5');
+  await ui.pendingRegion(page).getByText('WorldSettings.jasset').waitFor();
 
-    const beforeSave = snapshotDir(dir);
-    await new Promise((done) => setTimeout(done, 20));
-    await saveAndWait(page);
-    const afterSave = snapshotDir(dir);
-    const text = afterSave['WorldSettings.jasset'].bytes.toString();
-    assert.match(text, /; gravity\n0 -3\.5 0\n/);
-    assert.match(text, /; ambient_intensity\n0\.5\n/);
-    assert.match(text, /; spawn_point\n0x77a31d7500000001\n/);
-    for (const [path, file] of Object.entries(beforeSave)) {
-      if (path === 'WorldSettings.jasset') continue;
-      assert.deepEqual(afterSave[path].bytes, file.bytes, `${path} unchanged`);
-      assert.equal(afterSave[path].mtimeMs, file.mtimeMs, `${path} not rewritten`);
-    }
-    assert.equal(Object.keys(afterSave).length, Object.keys(beforeSave).length);
-    await pendingRegion(page).getByText('No unsaved changes.').waitFor();
-    assert.deepEqual(page.errors, []);
-    await page.context().close();
-  } finally {
-    removeDir(dir);
-  }
+  const beforeSave = snapshotDir(dir);
+  await new Promise((done) => setTimeout(done, 20));
+  await ui.saveAndWait(page);
+  const afterSave = snapshotDir(dir);
+  const text = afterSave['WorldSettings.jasset'].bytes.toString();
+  assert.match(text, /; gravity\n0 -3\.5 0\n/);
+  assert.match(text, /; ambient_intensity\n0\.5\n/);
+  assert.match(text, /; spawn_point\n0x77a31d7500000001\n/);
+  ui.assertUntouched(beforeSave, afterSave, ['WorldSettings.jasset']);
+  assert.equal(Object.keys(afterSave).length, Object.keys(beforeSave).length);
+  await ui.pendingRegion(page).getByText('No unsaved changes.').waitFor();
+  await ui.closeWithoutErrors(page);
 });
 
 test('unsaved settings come back after a reload', async () => {
-  const page = await newPage(env.browser);
-  await page.goto(env.url);
-  await waitOpen(page);
+  const page = await ui.openSample(env);
   await openSettings(page);
-  await commit(settingsRegion(page), 'time_of_day', '18.5');
-  await pendingRegion(page).getByText('WorldSettings.jasset').waitFor();
+  await ui.commit(settingsRegion(page), 'time_of_day', '18.5');
+  await ui.pendingRegion(page).getByText('WorldSettings.jasset').waitFor();
   await page.locator('.toolbar .kept-state.kept').waitFor();
 
-  page.on('dialog', (dialog) => dialog.accept()); // the warning before leaving
-  await page.reload();
+  await ui.reloadLeavingUnsaved(page);
   await page.getByRole('note', { name: 'Restored unsaved changes' }).waitFor();
-  assert.deepEqual(await pendingItems(page), ['modifiedWorldSettings.jasset']);
+  assert.deepEqual(await ui.pendingItems(page), ['modifiedWorldSettings.jasset']);
   await openSettings(page);
   assert.equal(await settingsRegion(page).getByLabel('time_of_day', { exact: true }).inputValue(), '18.5');
-  assert.deepEqual(page.errors, []);
-  await page.context().close();
+  await ui.closeWithoutErrors(page);
 });
 
 test('a settings file that failed to load is shown read-only and never rewritten', async () => {
-  const dir = copySample();
-  try {
-    const path = join(dir, 'WorldSettings.jasset');
-    const broken = '; version\n1\n; gravity\n0 -9.81\n';
-    writeFileSync(path, broken);
-    const page = await newPage(env.browser);
-    await openFolder(page, env.url, dir);
-    const diagnostics = page.getByRole('region', { name: 'Diagnostics' });
-    await diagnostics.getByText('WorldSettings.jasset:4').waitFor();
-    await openSettings(page);
-    await settingsRegion(page).getByText(/failed to load/).waitFor();
-    assert.ok(await settingsRegion(page).getByLabel('gravity Y', { exact: true }).isDisabled());
+  const dir = ui.copySample();
+  const path = join(dir, 'WorldSettings.jasset');
+  const broken = '; version\n1\n; gravity\n0 -9.81\n';
+  writeFileSync(path, broken);
+  const page = await ui.openFolder(env, dir);
+  const diagnostics = page.getByRole('region', { name: 'Diagnostics' });
+  await diagnostics.getByText('WorldSettings.jasset:4').waitFor();
+  await openSettings(page);
+  await settingsRegion(page).getByText(/failed to load/).waitFor();
+  assert.ok(await settingsRegion(page).getByLabel('gravity Y', { exact: true }).isDisabled());
 
-    // Saving other changes leaves the file as it was.
-    const [edited] = await visibleIds(page);
-    await selectEntity(page, edited);
-    await commit(page, 'Position X', '3.25');
-    await pendingRegion(page).getByText(entityFile(edited)).waitFor();
-    await saveAndWait(page);
-    assert.equal(readFileSync(path, 'utf8'), broken);
-    assert.deepEqual(page.errors, []);
-    await page.context().close();
-  } finally {
-    removeDir(dir);
-  }
+  // Saving other changes leaves the file as it was.
+  const [edited] = await ui.visibleIds(page);
+  await ui.selectEntity(page, edited);
+  await ui.commit(page, 'Position X', '3.25');
+  await ui.pendingRegion(page).getByText(entityFile(edited)).waitFor();
+  await ui.saveAndWait(page);
+  assert.equal(readFileSync(path, 'utf8'), broken);
+  await ui.closeWithoutErrors(page);
 });

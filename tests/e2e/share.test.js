@@ -6,34 +6,11 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { deflateRawSync } from 'node:zlib';
-import { after, before, test } from 'node:test';
-import {
-  commit,
-  copySample,
-  entityOptions,
-  juliet,
-  mockFolderPicker,
-  newPage,
-  option,
-  pendingRegion,
-  removeDir,
-  repo,
-  screenshot,
-  selectEntity,
-  snapshotDir,
-  start,
-  tempDir,
-  visibleIds,
-  waitOpen,
-} from './harness.js';
+import { test } from 'node:test';
+import { nativeCli, repo, runCli, snapshotDir, tempDir } from '../shared/fixtures.js';
+import * as ui from './harness.js';
 
-let env;
-before(async () => {
-  env = await start();
-});
-after(async () => {
-  await env?.close();
-});
+const env = ui.useInspector();
 
 async function shareLink(page) {
   await page.getByRole('button', { name: 'Share' }).click();
@@ -43,81 +20,57 @@ async function shareLink(page) {
 }
 
 test('a shared link opens the same world, which saves byte for byte the same files', async () => {
-  const dirA = copySample();
+  const dirA = ui.copySample();
   const dirB = join(tempDir(), 'from_link');
   mkdirSync(dirB);
-  try {
-    const a = await newPage(env.browser);
-    await mockFolderPicker(a, dirA);
-    await a.goto(`${env.url}?open=none`);
-    await a.getByRole('button', { name: 'Open folder' }).click();
-    await waitOpen(a);
-    const [edited, deleted] = await visibleIds(a);
-    await selectEntity(a, edited);
-    await commit(a, 'Position X', '-3.25');
-    await option(a, edited).and(a.locator('[aria-label$="unsaved"]')).waitFor();
-    await selectEntity(a, deleted);
-    await a.getByRole('button', { name: 'Delete entity' }).click();
-    await option(a, deleted).waitFor({ state: 'detached' });
-    const link = await shareLink(a);
-    assert.ok(link.startsWith(`${env.url}#`));
-    assert.match(await a.getByRole('region', { name: 'Share link' }).textContent(), new RegExp(`${link.length} characters`));
-    await screenshot(a, 'share-link');
-    await a.getByRole('button', { name: 'Save' }).click();
-    await a.getByRole('status').filter({ hasText: /^Saved / }).waitFor();
+  const a = await ui.openFolder(env, dirA);
+  const { edited, deleted } = await ui.editAndDelete(a, 'X', '-3.25');
+  const link = await shareLink(a);
+  assert.ok(link.startsWith(`${env.url}#`));
+  assert.match(await a.getByRole('region', { name: 'Share link' }).textContent(), new RegExp(`${link.length} characters`));
+  await ui.screenshot(a, 'share-link');
+  await ui.saveAndWait(a);
 
-    const b = await newPage(env.browser);
-    await mockFolderPicker(b, dirB);
-    await b.goto(link);
-    await waitOpen(b);
-    assert.match(await b.locator('.world-name').textContent(), /not saved yet/);
-    assert.ok((await pendingRegion(b).textContent()).includes('new'));
-    await b.getByRole('button', { name: 'Save' }).click();
-    await b.getByRole('status').filter({ hasText: /^Saved / }).waitFor();
+  const b = await ui.newPage(env.browser);
+  await ui.mockFolderPicker(b, dirB);
+  await b.goto(link);
+  await ui.waitOpen(b);
+  assert.match(await b.locator('.world-name').textContent(), /not saved yet/);
+  assert.ok((await ui.pendingRegion(b).textContent()).includes('new'));
+  await ui.saveAndWait(b);
 
-    const filesA = snapshotDir(dirA);
-    const filesB = snapshotDir(dirB);
-    assert.deepEqual(Object.keys(filesB).sort(), Object.keys(filesA).sort());
-    for (const [path, file] of Object.entries(filesA)) {
-      assert.deepEqual(filesB[path].bytes, file.bytes, `${path} is the same`);
-    }
-    assert.deepEqual(a.errors, []);
-    assert.deepEqual(b.errors, []);
-    await a.context().close();
-    await b.context().close();
-  } finally {
-    removeDir(dirA);
-    removeDir(join(dirB, '..'));
+  const filesA = snapshotDir(dirA);
+  const filesB = snapshotDir(dirB);
+  assert.deepEqual(Object.keys(filesB).sort(), Object.keys(filesA).sort());
+  for (const [path, file] of Object.entries(filesA)) {
+    assert.deepEqual(filesB[path].bytes, file.bytes, `${path} is the same`);
   }
+  assert.deepEqual(a.errors, []);
+  assert.deepEqual(b.errors, []);
+  await a.context().close();
+  await b.context().close();
 });
 
-test('a link over 2,000 characters carries a warning', { skip: !existsSync(join(repo, 'build/native/juliet')) && 'no juliet CLI' }, async () => {
+test('a link over 2,000 characters carries a warning', { skip: !existsSync(nativeCli) && 'no juliet CLI' }, async () => {
   const dir = join(tempDir(), 'world_400');
-  juliet('gen', dir, '--count', '400');
-  try {
-    const page = await newPage(env.browser);
-    await page.goto(`${env.url}?open=none`);
-    await page.getByLabel('Upload folder').setInputFiles(dir);
-    await waitOpen(page);
-    const link = await shareLink(page);
-    assert.ok(link.length > 2000, `${link.length} characters`);
-    const note = page.getByRole('region', { name: 'Share link' }).getByRole('note');
-    assert.match(await note.textContent(), /over 2,000 characters may be cut by chat apps/);
-    await screenshot(page, 'share-long-link');
+  runCli('gen', dir, '--count', '400');
+  const page = await ui.uploadFolder(env, dir);
+  const link = await shareLink(page);
+  assert.ok(link.length > 2000, `${link.length} characters`);
+  const note = page.getByRole('region', { name: 'Share link' }).getByRole('note');
+  assert.match(await note.textContent(), /over 2,000 characters may be cut by chat apps/);
+  await ui.screenshot(page, 'share-long-link');
 
-    // The sample's link is short: no warning.
-    await page.getByRole('button', { name: 'Open sample' }).click();
-    // Share only once the sample has replaced the 400-entity world (the
-    // source label changes with the table): under load a click before that
-    // shares the long link again.
-    await page.locator('.world-name', { hasText: 'bundled sample' }).waitFor();
-    await page.getByRole('button', { name: 'Share' }).click();
-    await page.waitForFunction(() => document.querySelector('.share input')?.value.length < 2000);
-    assert.equal(await page.getByRole('region', { name: 'Share link' }).getByRole('note').count(), 0);
-    await page.context().close();
-  } finally {
-    removeDir(join(dir, '..'));
-  }
+  // The sample's link is short: no warning.
+  await page.getByRole('button', { name: 'Open sample' }).click();
+  // Share only once the sample has replaced the 400-entity world (the
+  // source label changes with the table): under load a click before that
+  // shares the long link again.
+  await page.locator('.world-name', { hasText: 'bundled sample' }).waitFor();
+  await page.getByRole('button', { name: 'Share' }).click();
+  await page.waitForFunction(() => document.querySelector('.share input')?.value.length < 2000);
+  assert.equal(await page.getByRole('region', { name: 'Share link' }).getByRole('note').count(), 0);
+  await page.context().close();
 });
 
 // Every hostile fixture as the fragment of a link, plus a few more.
@@ -142,7 +95,7 @@ function hostileFragments() {
 }
 
 test('hostile, damaged or oversized links show an error and an empty inspector', async () => {
-  const page = await newPage(env.browser);
+  const page = await ui.newPage(env.browser);
   const fragments = hostileFragments();
   assert.ok(fragments.length > 20);
   for (const [name, fragment] of fragments) {
@@ -151,28 +104,24 @@ test('hostile, damaged or oversized links show an error and an empty inspector',
     const alert = page.getByRole('alert');
     await alert.waitFor({ timeout: 15_000 });
     assert.match(await alert.textContent(), /^Could not open the shared link: /, name);
-    assert.equal(await entityOptions(page).count(), 0, `${name}: no entity shown`);
+    assert.equal(await ui.entityOptions(page).count(), 0, `${name}: no entity shown`);
     assert.equal(await page.evaluate(() => window.__pwned), undefined, name);
-    if (name === 'markup raw') await screenshot(page, 'share-hostile');
+    if (name === 'markup raw') await ui.screenshot(page, 'share-hostile');
   }
-  assert.deepEqual(page.errors, []);
-  await page.context().close();
+  await ui.closeWithoutErrors(page);
 });
 
 test('a hostile link leaves an open world unchanged when it cannot be read', async () => {
-  const page = await newPage(env.browser);
-  await page.goto(env.url);
-  await waitOpen(page);
-  const before = await visibleIds(page);
+  const page = await ui.openSample(env);
+  const before = await ui.visibleIds(page);
   await page.evaluate(() => (location.hash = 'not-a-snapshot'));
   await page.getByRole('alert').waitFor();
   assert.match(await page.getByRole('alert').textContent(), /Could not open the shared link/);
   // The same rows (the alert above the panes may leave room for fewer).
-  const after = await visibleIds(page);
+  const after = await ui.visibleIds(page);
   assert.ok(after.length > 0);
   assert.deepEqual(after, before.slice(0, after.length));
-  await option(page, before[0]).click();
+  await ui.option(page, before[0]).click();
   await page.getByLabel('Position X', { exact: true }).waitFor();
-  assert.deepEqual(page.errors, []);
-  await page.context().close();
+  await ui.closeWithoutErrors(page);
 });

@@ -16,15 +16,7 @@
 #include <string.h>
 
 #include "juliet/archive.h"
-
-#define FUZZ_ASSERT(cond)                                                         \
-    do {                                                                          \
-        if (!(cond)) {                                                            \
-            fprintf(stderr, "fuzz_entity_file: property failed: %s (line %d)\n",  \
-                    #cond, __LINE__);                                             \
-            abort();                                                              \
-        }                                                                         \
-    } while (0)
+#include "fuzz.h"
 
 static jl_arena arena;
 

@@ -19,6 +19,7 @@
 
 #include "juliet/snapshot.h"
 #include "juliet/world.h"
+#include "fuzz.h"
 
 /* Small enough that the capacity checks are reached, big enough for every
  * seed. */
@@ -26,15 +27,6 @@ enum { FUZZ_CAPACITY = 4096 };
 
 static jl_arena scratch, out_arena;
 static uint8_t *b64_buffer;
-
-#define FUZZ_ASSERT(cond)                                                        \
-    do {                                                                         \
-        if (!(cond)) {                                                           \
-            fprintf(stderr, "fuzz_snapshot: property failed: %s (line %d)\n",    \
-                    #cond, __LINE__);                                            \
-            abort();                                                             \
-        }                                                                        \
-    } while (0)
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {

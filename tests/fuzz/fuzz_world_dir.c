@@ -29,15 +29,7 @@
 #include <string.h>
 
 #include "juliet/world.h"
-
-#define FUZZ_ASSERT(cond)                                                         \
-    do {                                                                          \
-        if (!(cond)) {                                                            \
-            fprintf(stderr, "fuzz_world_dir: property failed: %s (line %d)\n",    \
-                    #cond, __LINE__);                                             \
-            abort();                                                              \
-        }                                                                         \
-    } while (0)
+#include "fuzz.h"
 
 /* ---- the in-memory file system ---- */
 

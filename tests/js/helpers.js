@@ -1,49 +1,17 @@
-// Shared set-up of the node:test suites: paths of the repository, its
-// fixtures and builds, and temporary copies of worlds.
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { after } from 'node:test';
-import { fileURLToPath } from 'node:url';
-
-export const repo = fileURLToPath(new URL('../..', import.meta.url));
-export const assets = join(repo, 'assets');
-export const sampleWorld = join(assets, 'sample_world');
-export const nativeCli = join(repo, 'build', 'native', 'juliet');
-
-const temps = [];
-after(() => {
-  for (const dir of temps) rmSync(dir, { recursive: true, force: true });
-});
-
-/** A fresh temporary directory, removed when the suite ends. */
-export function tempDir(label = 'juliet') {
-  const dir = mkdtempSync(join(tmpdir(), `${label}-`));
-  temps.push(dir);
-  return dir;
-}
-
-/** A temporary copy of a world directory (the sample by default). */
-export function copyWorld(source = sampleWorld) {
-  const dir = join(tempDir('world'), 'world');
-  cpSync(source, dir, { recursive: true });
-  return dir;
-}
-
-/** Every file under dir: relative path -> bytes (Buffer). */
-export function readTree(dir) {
-  const out = new Map();
-  const walk = (abs, rel) => {
-    for (const entry of readdirSync(abs, { withFileTypes: true })) {
-      const childAbs = join(abs, entry.name);
-      const childRel = rel ? `${rel}/${entry.name}` : entry.name;
-      if (entry.isDirectory()) walk(childAbs, childRel);
-      else out.set(childRel, readFileSync(childAbs));
-    }
-  };
-  if (existsSync(dir)) walk(dir, '');
-  return out;
-}
+// Shared set-up of the node:test suites: the fixtures shared with the
+// browser tests (tests/shared/fixtures.js: paths of the repository, its
+// fixtures and builds, temporary copies of worlds, the native CLI), and
+// helpers of these suites only.
+export {
+  assets,
+  copyWorld,
+  nativeCli,
+  readTree,
+  repo,
+  runCli,
+  sampleWorld,
+  tempDir,
+} from '../shared/fixtures.js';
 
 /**
  * The `; key` -> value line pairs of a .jasset file's text, values as raw

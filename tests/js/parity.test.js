@@ -3,19 +3,15 @@
 // the canonical form `juliet fmt` checks, and snapshot links travel both
 // ways between `juliet share` / `unshare` and the JavaScript API.
 import assert from 'node:assert/strict';
-import { execFileSync, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { before, test } from 'node:test';
 
 import { loadJuliet } from '../../web/src/core/juliet.js';
-import { copyWorld, nativeCli, parseJasset, readTree, rng, sampleWorld, tempDir } from './helpers.js';
+import { copyWorld, nativeCli, parseJasset, readTree, rng, runCli as cli, sampleWorld, tempDir } from './helpers.js';
 
 const juliet = await loadJuliet();
-
-function cli(...args) {
-  return execFileSync(nativeCli, args, { encoding: 'utf8', maxBuffer: 64 << 20 });
-}
 
 function assertSameTree(actualDir, expectedDir) {
   const actual = readTree(actualDir);

@@ -1,23 +1,32 @@
-/* fs_probe.h - a jl_fs table for tests that counts, logs, faults or kills at
- * each file-system operation, forwarding to the native table otherwise.
+/* fs_probe.h - the one jl_fs test double of the native suites: a table
+ * that forwards to the native file system and counts, logs, faults or kills
+ * at each operation.
  *
  *   probe_fs p;
  *   probe_init(&p);
  *   p.fail_at = 3; p.fail_code = ENOSPC;   fail the 3rd operation
+ *   p.fail_op = JL_FS_OP_RENAME;           or fail every rename (-1: none)
  *   p.kill_after = 7;                      SIGKILL self right after the 7th
  *   jl_world_desc d = {.fs = &p.table};
  *
  * Operation numbers are 1-based and count every call made through the table
- * (reads and listings included). A failed operation behaves like the real
- * failure would: a failed write first writes half of its data (a disk that
- * fills up mid-file), a failed close still releases the descriptor, a failed
- * rename, remove, sync or make_dir changes nothing.
+ * (reads and listings included): p.total so far, p.ops[op] per kind, and
+ * p.first[op] the number of each kind's first call (0: none yet), which is
+ * enough to check the order of two kinds; probe_start_log keeps every
+ * operation with its paths, for finer checks. A failed operation behaves
+ * like the real failure would: a failed write first writes half of its data
+ * (a disk that fills up mid-file), a failed close still releases the
+ * descriptor, a failed rename, remove, sync or make_dir changes nothing.
  *
  * skip_sync counts sync and sync_dir but does not call fsync: a process kill
  * leaves the page cache intact, so the kill tests do not need the disk
  * flushes, and 10,000 fsyncs per run would dominate their time. The order of
  * flushes against renames, which is what power loss depends on, is checked
  * on the operation log instead.
+ *
+ * A test that needs more (a slow disk, a check at each read) replaces entries
+ * of p.table with its own functions that call the probe_* one they replace;
+ * p.owner can point them to the struct the probe is part of.
  *
  * The world lock's operations (world_lock.h) pass through unseen: these
  * tests are about the save's own files (the lock has tests of its own).
@@ -47,10 +56,13 @@ typedef struct probe_op {
 typedef struct probe_fs {
     jl_fs table; /* pass &probe.table to the world; table.user points back */
     const jl_fs *inner;
-    uint32_t ops;        /* operations so far */
-    uint32_t counts[JL_FS_OP_COUNT];
+    void *owner;         /* free for the test: the struct around the probe */
+    uint32_t total;      /* operations so far */
+    uint32_t ops[JL_FS_OP_COUNT];   /* operations so far, per JL_FS_OP_* */
+    uint32_t first[JL_FS_OP_COUNT]; /* number of the first of each kind; 0 = none */
     uint32_t fail_at;    /* 1-based operation to fail; 0 = none */
-    int fail_code;       /* errno value for it */
+    int fail_op;         /* JL_FS_OP_* of which every call fails; -1 = none */
+    int fail_code;       /* errno value for the failures */
     uint32_t failed;     /* faults injected */
     uint32_t kill_after; /* raise SIGKILL right after this operation; 0 = never */
     int deny_read_code;  /* read_file of deny_read_path fails with it (EACCES for root) */
@@ -88,12 +100,13 @@ static inline const char *probe_handle_path(probe_fs *p, intptr_t handle)
     return "";
 }
 
-/* Starts an operation: counts it and says whether it is the one to fail. */
+/* Starts an operation: counts it and says whether it is one to fail. */
 static inline bool probe_begin(probe_fs *p, uint32_t op)
 {
-    p->counts[op]++;
-    p->ops++;
-    if (p->fail_at && p->ops == p->fail_at) {
+    p->ops[op]++;
+    p->total++;
+    if (!p->first[op]) p->first[op] = p->total;
+    if ((p->fail_at && p->total == p->fail_at) || p->fail_op == (int)op) {
         p->failed++;
         return true;
     }
@@ -115,7 +128,7 @@ static inline int probe_end(probe_fs *p, uint32_t op, const char *path, const ch
         probe_copy(o->path, path);
         probe_copy(o->target, target);
     }
-    if (p->kill_after && p->ops == p->kill_after) raise(SIGKILL);
+    if (p->kill_after && p->total == p->kill_after) raise(SIGKILL);
     return result;
 }
 
@@ -243,6 +256,7 @@ static inline void probe_init(probe_fs *p)
 {
     memset(p, 0, sizeof *p);
     p->inner = jl_fs_native();
+    p->fail_op = -1;
     p->lock_handle = -1;
     p->table = (jl_fs){
         .user = p,
@@ -272,9 +286,11 @@ static inline void probe_start_log(probe_fs *p)
 /* Counters back to zero, no fault, no kill; the log is kept but emptied. */
 static inline void probe_reset(probe_fs *p)
 {
-    p->ops = 0;
-    memset(p->counts, 0, sizeof p->counts);
+    p->total = 0;
+    memset(p->ops, 0, sizeof p->ops);
+    memset(p->first, 0, sizeof p->first);
     p->fail_at = 0;
+    p->fail_op = -1;
     p->fail_code = 0;
     p->failed = 0;
     p->kill_after = 0;

@@ -359,12 +359,12 @@ static inline bool scenario_check_reload(const char *dir, uint32_t capacity)
 
 /* ---- one pass: reload and check every byte ---- */
 
-/* A file-system table for the reload that compares each file the loader
- * reads with its old and new version as it goes, counts the temporaries in
- * the listing, and marks the files it saw, so one pass over the directory
+/* A probe for the reload whose reads compare each file the loader reads
+ * with its old and new version as it goes and whose listings count the
+ * temporaries, marking the files it saw, so one pass over the directory
  * both loads it and checks it. */
 typedef struct scenario_verifier {
-    jl_fs table;
+    probe_fs probe; /* probe.owner is the verifier */
     scenario *s;
     bool *seen;        /* [file_count] */
     bool *is_old;      /* [file_count] */
@@ -383,8 +383,8 @@ static inline scenario_file *scenario_file_of_path(scenario *s, const char *path
 static inline int verifier_read_file(const jl_fs *fs, const char *path, size_t max, jl_arena *arena, char **data,
                                      size_t *size)
 {
-    scenario_verifier *v = fs->user;
-    int r = jl_fs_native()->read_file(jl_fs_native(), path, max, arena, data, size);
+    scenario_verifier *v = probe_of(fs)->owner;
+    int r = probe_read_file(fs, path, max, arena, data, size);
     if (r) return r;
     scenario_file *f = scenario_file_of_path(v->s, path);
     if (!f) {
@@ -410,8 +410,8 @@ static inline int verifier_read_file(const jl_fs *fs, const char *path, size_t m
 static inline int verifier_list_dir(const jl_fs *fs, const char *path, jl_arena *arena, jl_fs_entry **entries,
                                     uint32_t *count)
 {
-    scenario_verifier *v = fs->user;
-    int r = jl_fs_native()->list_dir(jl_fs_native(), path, arena, entries, count);
+    scenario_verifier *v = probe_of(fs)->owner;
+    int r = probe_list_dir(fs, path, arena, entries, count);
     if (r == 0)
         for (uint32_t i = 0; i < *count; i++) v->temps_listed += du_ends_with((*entries)[i].name, ".tmp");
     return r;
@@ -426,16 +426,16 @@ static inline bool scenario_verify_reload(scenario *s, const char *dir, uint32_t
                                           scenario_state *st)
 {
     scenario_verifier v = {.s = s};
-    v.table = *jl_fs_native();
-    v.table.user = &v;
-    v.table.read_file = verifier_read_file;
-    v.table.list_dir = verifier_list_dir;
+    probe_init(&v.probe);
+    v.probe.owner = &v;
+    v.probe.table.read_file = verifier_read_file;
+    v.probe.table.list_dir = verifier_list_dir;
     v.seen = calloc(s->file_count, sizeof *v.seen);
     v.is_old = calloc(s->file_count, sizeof *v.is_old);
     CHECK_OR_FALSE(v.seen && v.is_old);
 
     jl_world w;
-    jl_world_desc d = {.capacity = capacity, .fs = &v.table};
+    jl_world_desc d = {.capacity = capacity, .fs = &v.probe.table};
     CHECK_OR_FALSE(jl_world_init(&w, &d) == JL_OK);
     jl_status status = jl_world_load(&w, dir);
     bool ok = status == JL_OK && jl_world_diagnostic_count(&w) == 0 && v.bad == 0;

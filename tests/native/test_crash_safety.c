@@ -59,7 +59,7 @@ static int save_in_child(scenario *s, uint32_t op, uint32_t *ops_out)
         s->probe.skip_sync = true;
         jl_status st = jl_world_save(&s->world, s->dir, NULL);
         if (ops_out) {
-            uint32_t n = s->probe.ops;
+            uint32_t n = s->probe.total;
             if (write(fds[1], &n, sizeof n) != sizeof n) _exit(4);
         }
         _exit(st == JL_OK ? 3 : 5);

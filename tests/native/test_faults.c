@@ -91,7 +91,7 @@ static void fault_each_operation(int code, const char *reason)
     }
     /* How many operations a clean save makes. */
     CHECK(jl_world_save(&s.world, s.dir, NULL) == JL_OK);
-    const uint32_t total = s.probe.ops;
+    const uint32_t total = s.probe.total;
     scenario_state st;
     CHECK(scenario_check_disk_ex(&s, s.dir, &st, false, true));
 

@@ -13,7 +13,7 @@
 #include "test.h"
 
 static jl_world world;
-static pu_fault_fs fault;
+static probe_fs fault;
 static char dir[256], dir2[256];
 
 /* A world over the counting file system, on a fresh copy of `source`
@@ -21,10 +21,10 @@ static char dir[256], dir2[256];
 static bool start(const char *source)
 {
     jl_world_shutdown(&world);
-    pu_fault_init(&fault);
+    probe_init(&fault);
     CHECK_OR_FALSE(du_make_temp_dir(dir, sizeof dir, "test"));
     if (source) CHECK_OR_FALSE(du_copy_tree(source, dir));
-    jl_world_desc desc = {.fs = &fault.fs};
+    jl_world_desc desc = {.fs = &fault.table};
     CHECK_OR_FALSE(jl_world_init(&world, &desc) == JL_OK);
     return true;
 }
@@ -38,7 +38,7 @@ static bool start_loaded(const char *source)
         fprintf(stderr, "%s\n", jl_error_format(jl_world_diagnostic(&world, 0), line, sizeof line));
     }
     CHECK_OR_FALSE(s == JL_OK);
-    pu_fault_reset_counts(&fault);
+    probe_reset(&fault);
     return true;
 }
 
@@ -125,7 +125,7 @@ TEST(save_writes_only_the_dirty_files)
     free(text);
     CHECK(!light->is_dirty && !prop->is_dirty);
     /* Saving again writes nothing. */
-    pu_fault_reset_counts(&fault);
+    probe_reset(&fault);
     CHECK(jl_world_save(&world, dir, &report) == JL_OK);
     CHECK(fault.total == 0);
     finish();
@@ -139,9 +139,8 @@ TEST(save_syncs_each_file_before_renaming_it_and_the_directory_once)
     CHECK(fault.ops[JL_FS_OP_SYNC] == 37);
     CHECK(fault.ops[JL_FS_OP_RENAME] == 37);
     CHECK(fault.ops[JL_FS_OP_SYNC_DIR] == 2); /* Entities/ and the root */
-    /* In the log, every rename follows its file's sync. */
-    const char *first_rename = strstr(fault.log, "rename "), *first_sync = strstr(fault.log, "sync ");
-    CHECK(first_sync && first_rename && first_sync < first_rename);
+    /* The first rename comes after the first file sync. */
+    CHECK(fault.first[JL_FS_OP_SYNC] && fault.first[JL_FS_OP_SYNC] < fault.first[JL_FS_OP_RENAME]);
     finish();
 }
 
@@ -175,8 +174,7 @@ TEST(deletions_happen_before_writes)
     CHECK(jl_world_set_field(&world, b->id, "intensity", "3", 1, NULL) == JL_OK);
     CHECK(jl_world_remove(&world, a->id) == JL_OK);
     CHECK(jl_world_save(&world, dir, NULL) == JL_OK);
-    const char *remove = strstr(fault.log, "remove "), *open = strstr(fault.log, "open_write ");
-    CHECK(remove && open && remove < open);
+    CHECK(fault.first[JL_FS_OP_REMOVE] && fault.first[JL_FS_OP_REMOVE] < fault.first[JL_FS_OP_OPEN_WRITE]);
     finish();
 }
 

@@ -1,0 +1,19 @@
+/* fuzz.h - what the libFuzzer targets share. */
+#ifndef JULIET_FUZZ_H
+#define JULIET_FUZZ_H
+
+#include <stdio.h>
+#include <stdlib.h>
+
+/* Checks a property beyond "no sanitizer report": when cond is false,
+ * prints the target's file, the line and the condition, then aborts, which
+ * libFuzzer reports as a crash and keeps the input of. */
+#define FUZZ_ASSERT(cond)                                                                  \
+    do {                                                                                   \
+        if (!(cond)) {                                                                     \
+            fprintf(stderr, "%s:%d: property failed: %s\n", __FILE__, __LINE__, #cond);   \
+            abort();                                                                       \
+        }                                                                                  \
+    } while (0)
+
+#endif
