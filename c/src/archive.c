@@ -9,6 +9,8 @@
 
 #include <string.h>
 
+#include "entity_manager_internal.h"
+#include "float_text_internal.h"
 #include "juliet/float_text.h"
 
 /* ---- small helpers ---- */
@@ -325,7 +327,7 @@ const char *jl_field_type_name(jl_field_type type)
 /* Parses one float token; *msg says why on failure, *bad the offset. */
 static bool parse_f32(const char *t, size_t n, uint32_t flags, float *out, size_t *bad, const char **msg)
 {
-    if (n != 0 && jl_f32_parse_plain(t, n, out) == n) return true; /* "12.5": no checks to make */
+    if (n != 0 && jli_f32_parse_plain(t, n, out) == n) return true; /* "12.5": no checks to make */
     size_t at = 0;
     switch (jl_f32_parse(t, n, out, &at)) {
     case JL_F32_OK: return true;
@@ -467,12 +469,12 @@ static bool parse_value(jl_field_type type, uint32_t flags, const char *t, size_
         {
             /* Fast path: three plain numbers separated by blanks ("1.5 -2 0"),
              * parsed in one pass; anything else takes the checks below. */
-            size_t i = jl_f32_parse_plain(t, n, &v[0]), used;
+            size_t i = jli_f32_parse_plain(t, n, &v[0]), used;
             if (i != 0 && i < n && is_space(t[i])) {
                 do i++; while (i < n && is_space(t[i]));
-                if ((used = jl_f32_parse_plain(t + i, n - i, &v[1])) != 0 && (i += used) < n && is_space(t[i])) {
+                if ((used = jli_f32_parse_plain(t + i, n - i, &v[1])) != 0 && (i += used) < n && is_space(t[i])) {
                     do i++; while (i < n && is_space(t[i]));
-                    if ((used = jl_f32_parse_plain(t + i, n - i, &v[2])) == n - i) {
+                    if ((used = jli_f32_parse_plain(t + i, n - i, &v[2])) == n - i) {
                         memcpy(dst, v, sizeof v);
                         return true;
                     }
@@ -953,7 +955,7 @@ jl_status jl_entity_deserialize_in_place(jl_entity_manager *manager, jl_archive 
         }
     }
     if (s != JL_OK) {
-        jl_entity_rollback_allocation(manager, entity); /* the manager is as before the file */
+        jli_entity_rollback_allocation(manager, entity); /* the manager is as before the file */
         return s;
     }
     /* 4. Never mint this ID again; 5. it matches its file. */

@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include "entity_manager_internal.h"
 #include "juliet/archive.h"
 #include "juliet/float_text.h"
 #include "juliet/platform.h"
@@ -323,7 +324,7 @@ static jl_status load_entity(jl_world *w, const char *path, const char *dir, con
             s = jl_error_set(e, JL_ERR_PARSE, path, ide->value_line, ide->value_col,
                              "file name does not match its id 0x%016llx (expected %s)",
                              (unsigned long long)entity->id, expected);
-            jl_entity_rollback_allocation(&w->manager, entity);
+            jli_entity_rollback_allocation(&w->manager, entity);
             entity = NULL;
         }
     }
@@ -959,7 +960,7 @@ jl_status jl_world_create(jl_world *w, const char *class_name, float x, float y,
     if (s != JL_OK) return s;
     s = jl_entity_set_id(&w->manager, e, jl_manager_mint_id(&w->manager));
     if (s != JL_OK) {
-        jl_entity_rollback_allocation(&w->manager, e);
+        jli_entity_rollback_allocation(&w->manager, e);
         return s;
     }
     jl_entity_set_position(e, x, y, z);
