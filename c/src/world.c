@@ -330,7 +330,8 @@ static jl_status load_entity(jl_world *w, const char *path, const char *dir, con
     }
     if (s == JL_OK) {
         const char *unknown = NULL;
-        size_t unknown_size = jl_archive_collect_unknown(&ar, &w->storage, &unknown);
+        size_t unknown_size = 0;
+        jl_archive_collect_unknown(&ar, &w->storage, &unknown, &unknown_size);
         uint32_t slot = (uint32_t)(entity - w->manager.entities);
         jl_world_extra *x = extra_of_slot(w, slot);
         if (x) *x = (jl_world_extra){.id = entity->id, .text = unknown, .dir = dir, .size = (uint32_t)unknown_size};
@@ -393,7 +394,9 @@ jl_status jl_world_load_settings_text(jl_world *w, const char *path, const char 
         w->settings_read_only = version > JL_WORLD_SETTINGS_VERSION;
         w->settings_failed = false;
         const char *unknown = NULL;
-        w->settings_extra_size = (uint32_t)jl_archive_collect_unknown(&ar, &w->storage, &unknown);
+        size_t unknown_size = 0;
+        jl_archive_collect_unknown(&ar, &w->storage, &unknown, &unknown_size);
+        w->settings_extra_size = (uint32_t)unknown_size;
         w->settings_extra = unknown;
         record_refs(w, &ar, &jl_world_settings_class, path, &w->settings);
         w->stats.settings_bytes = size;
@@ -1090,20 +1093,6 @@ jl_status jl_world_write_settings(jl_world *w, const char **text, size_t *size)
     jl_status s = produce_settings(w, NULL, &ar);
     jl_status s2 = jl_archive_end_write(&ar, text, size);
     return s != JL_OK ? s : s2;
-}
-
-jl_status jl_class_default_text(const jl_class *cls, uint32_t field_index, char *out)
-{
-    if (!cls || field_index >= cls->field_count) return JL_ERR_NOT_FOUND;
-    /* Every class struct is small: defaults are built in a stack buffer. */
-    _Alignas(16) unsigned char buffer[512];
-    if (cls->size_of > sizeof buffer) return JL_ERR_INVALID_ARGUMENT;
-    if (cls->default_init) cls->default_init(buffer);
-    else memset(buffer, 0, cls->size_of);
-    const jl_field *f = &cls->fields[field_index];
-    uint32_t n = jl_value_format(f->type, buffer + f->offset, out);
-    out[n] = '\0';
-    return JL_OK;
 }
 
 const char *jl_world_unknown_keys(const jl_world *w, uint64_t id, uint32_t *size)

@@ -296,10 +296,6 @@ jl_status jl_world_write_entity(jl_world *world, uint64_t id, const char **text,
 /* The same for WorldSettings.jasset. */
 jl_status jl_world_write_settings(jl_world *world, const char **text, size_t *size);
 
-/* The default value of field i of cls as canonical text into out
- * (JL_VALUE_TEXT_MAX bytes, NUL-terminated). JL_ERR_NOT_FOUND past the end. */
-jl_status jl_class_default_text(const jl_class *cls, uint32_t field_index, char *out);
-
 /* The unknown key lines kept for entity id (`; key\nvalue\n`...), or NULL
  * with *size 0. Valid until shutdown. */
 const char *jl_world_unknown_keys(const jl_world *world, uint64_t id, uint32_t *size);
