@@ -7,6 +7,7 @@
 #include "juliet/snapshot.h"
 #include "juliet/world.h"
 #include "snapshot_internal.h"
+#include "world_internal.h"
 
 enum { SETTINGS_READ_ONLY = 1u << 0 };
 
@@ -60,6 +61,14 @@ jl_status jl_snapshot_encode_world(const jl_world *world, jl_arena *arena, jl_sn
         return st;
     }
     return jli_snap_encoder_finish(&enc, out);
+}
+
+jl_status jl_snapshot_encode_world_scratch(jl_world *world, jl_snapshot_bytes *out, jl_error *err)
+{
+    *out = (jl_snapshot_bytes){0};
+    if (!world) return jl_error_set(err, JL_ERR_INVALID_ARGUMENT, NULL, 0, 0, "snapshot: no world");
+    jl_arena_pop_to(&world->scratch, 0); /* as jl_world_write_entity: the last text goes */
+    return jl_snapshot_encode_world(world, &world->scratch, out, err);
 }
 
 /* ---- decoding ---- */
@@ -212,7 +221,7 @@ static jl_status apply_world(jli_snap_decoder *d, const world_section *ws, jl_wo
                 memcpy(joined, text, size);
                 memcpy(joined + size, ws->settings_extra, ws->settings_extra_size);
                 st = jl_world_load_settings_text(world, NULL, joined, size + ws->settings_extra_size,
-                                                 &why);
+                                                 true, &why);
             }
             jl_arena_pop_to(d->scratch, mark);
         }
