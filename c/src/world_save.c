@@ -65,7 +65,18 @@ static jl_status process_deletions(jl_world *w, const char *dir, jl_save_report 
         uint64_t id = m->pending_deletions[i];
         /* Alive again (undo), or a file that failed to load: not ours to delete. */
         if (jl_entity_find(m, id) || jli_id_map_get(&w->guarded, id, NULL)) continue;
-        if (!jl_world_entity_path(path, sizeof path, dir, id)) continue;
+        if (!jl_world_entity_path(path, sizeof path, dir, id)) {
+            /* Reported and kept: a save into a directory with a shorter
+             * path deletes it. */
+            char name[JLI_ENTITY_FILE_NAME_MAX];
+            jli_entity_file_name(name, id);
+            jl_error e;
+            jl_error_set(&e, JL_ERR_IO, dir, 0, 0, "path too long: cannot delete Entities/%s", name);
+            jli_report_failure(r, &e);
+            if (result == JL_OK) result = JL_ERR_IO;
+            m->pending_deletions[keep++] = id;
+            continue;
+        }
         int code = fs->remove(fs, path);
         if (code == 0) {
             report_path(w, 'd', path);

@@ -219,6 +219,49 @@ TEST(entity_created_and_removed_before_a_save_touches_nothing)
     finish();
 }
 
+/* A directory so deep that "Entities/<id>.jasset" under it does not fit in
+ * a path (JL_ERROR_PATH_MAX) while the directory and its lock file do. */
+static bool make_deep_dir(char *out, size_t size, const char *base, size_t length)
+{
+    CHECK_OR_FALSE(length < size && strlen(base) + 2 < length);
+    strcpy(out, base);
+    while (strlen(out) < length) {
+        size_t n = strlen(out), part = length - n - 1;
+        if (part > 200) part = 200;
+        out[n] = '/';
+        memset(out + n + 1, 'd', part);
+        out[n + 1 + part] = '\0';
+        CHECK_OR_FALSE(mkdir(out, 0755) == 0);
+    }
+    return true;
+}
+
+TEST(a_pending_deletion_whose_path_does_not_fit_is_reported_and_kept)
+{
+    CHECK(start_loaded(ASSETS "/sample_world"));
+    jl_entity *victim = first_of(&jl_inert_class);
+    uint64_t id = victim->id;
+    CHECK(jl_world_remove(&world, id) == JL_OK);
+    CHECK(du_make_temp_dir(dir2, sizeof dir2, "test"));
+    char deep[JL_ERROR_PATH_MAX];
+    CHECK(make_deep_dir(deep, sizeof deep, dir2, 490));
+    jl_save_report report;
+    CHECK(jl_world_save(&world, deep, &report) == JL_ERR_IO);
+    CHECK(report.failed_count == 1 && report.deleted_count == 0);
+    CHECK(report.error.status == JL_ERR_IO && strstr(report.error.message, "path too long"));
+    char name[64];
+    snprintf(name, sizeof name, "Entities/%llu.jasset", (unsigned long long)id);
+    CHECK(strstr(report.error.message, name) != NULL);
+    CHECK(world.manager.pending_count == 1 && world.manager.pending_deletions[0] == id);
+    /* Still pending: the save into the world's own directory deletes it. */
+    char path[512];
+    entity_path(path, sizeof path, id);
+    CHECK(jl_world_save(&world, dir, &report) == JL_OK);
+    CHECK(report.deleted_count == 1 && !du_exists(path));
+    CHECK(world.manager.pending_count == 0);
+    finish();
+}
+
 /* ---- injected failures ---- */
 
 TEST(failed_write_keeps_the_old_file_and_the_dirty_flag)

@@ -28,7 +28,8 @@
  *     (fs.h: temporary file, fsync, rename) and its dirty flag cleared;
  *  3. WorldSettings.jasset if the settings are dirty;
  *  4. the directories are fsynced once.
- * A failed delete stays pending; a failed write leaves the old file intact
+ * A failed delete stays pending (also one whose path is too long under
+ * dir, reported as JL_ERR_IO); a failed write leaves the old file intact
  * and the entity dirty; the save goes on with the other files and returns
  * the first error, naming its file. If the lock cannot be had, nothing is
  * written and everything stays pending (JL_ERR_LOCKED naming the holder's
