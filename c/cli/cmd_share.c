@@ -32,10 +32,10 @@ static int refuse(const char *command, const char *format, ...)
  * as text, plus room for scratch. Committed only as used. */
 static const size_t arena_reserve = (size_t)JL_SNAPSHOT_MAX_BYTES * 4 + ((size_t)64 << 20);
 
-static jl_status open_world(jl_world *world, bool keep_temp_files)
+static jl_status open_world(jl_world **world, bool keep_temp_files)
 {
     jl_world_desc desc = {.capacity = JL_SNAPSHOT_MAX_ENTITIES, .keep_temp_files = keep_temp_files};
-    return jl_world_init(world, &desc);
+    return jl_world_new(&desc, world);
 }
 
 /* ---- share ---- */
@@ -86,28 +86,28 @@ static int share_run(int argc, char **argv)
     }
     if (!dir) return jl_cli_fail("share", "expected a world directory");
 
-    jl_world world;
+    jl_world *world = NULL;
     jl_status s = open_world(&world, true);
     if (s != JL_OK) return jl_cli_fail("share", "cannot create a world: %s", jl_status_name(s));
-    jl_status loaded = jl_world_load(&world, dir);
-    uint32_t problems = jl_cli_print_diagnostics(stderr, &world);
+    jl_status loaded = jl_world_load(world, dir);
+    uint32_t problems = jl_cli_print_diagnostics(stderr, world);
     if (loaded == JL_ERR_NOT_FOUND || loaded == JL_ERR_IO || problems) {
         fprintf(stderr, "juliet share: %s has %u problem%s: fix them first (juliet validate), "
                         "a link would leave those files out\n",
                 dir, problems, problems == 1 ? "" : "s");
-        jl_world_shutdown(&world);
+        jl_world_free(world);
         return JL_CLI_PROBLEMS;
     }
 
     jl_arena arena;
     if (jl_arena_init(&arena, arena_reserve) != JL_OK) {
-        jl_world_shutdown(&world);
+        jl_world_free(world);
         return jl_cli_fail("share", "out of memory");
     }
     int result = JL_CLI_OK;
     jl_error err = {0};
     jl_snapshot_bytes bytes;
-    s = jl_snapshot_encode_world(&world, &arena, &bytes, &err);
+    s = jl_snapshot_encode_world(world, &arena, &bytes, &err);
     if (s != JL_OK) {
         result = refuse("share", "cannot encode %s: %s", dir, err.message);
     } else {
@@ -126,7 +126,7 @@ static int share_run(int argc, char **argv)
                 /* A base that already has a fragment gets ours instead. */
                 size_t base_size = strcspn(base, "#");
                 printf("%.*s#%.*s\n", (int)base_size, base, (int)chars, text);
-                uint32_t n = jl_world_count(&world);
+                uint32_t n = jl_world_count(world);
                 fprintf(stderr, "%s: %u entities, %zu bytes encoded, %zu deflated, %zu characters "
                                 "(%.2f per entity)\n",
                         dir, n, bytes.size, packed_size, chars, n ? (double)chars / n : 0.0);
@@ -134,7 +134,7 @@ static int share_run(int argc, char **argv)
         }
     }
     jl_arena_release(&arena);
-    jl_world_shutdown(&world);
+    jl_world_free(world);
     return result;
 }
 
@@ -263,8 +263,7 @@ static int unshare_run(int argc, char **argv)
     uint8_t *packed = NULL, *bytes = NULL;
     size_t packed_size = 0, bytes_size = 0;
     const char *why = NULL;
-    jl_world world;
-    bool world_open = false;
+    jl_world *world = NULL;
 
     if (text_size == 0) {
         result = refuse("unshare", "the link holds no snapshot (nothing after '#')");
@@ -281,30 +280,30 @@ static int unshare_run(int argc, char **argv)
     } else if (open_world(&world, false) != JL_OK) {
         result = jl_cli_fail("unshare", "cannot create a world");
     } else {
-        world_open = true;
-        if (jl_snapshot_decode_world(bytes, bytes_size, &world, &err) != JL_OK) {
+        if (jl_snapshot_decode_world(bytes, bytes_size, world, &err) != JL_OK) {
             result = refuse("unshare", "not a valid snapshot: %s (%s)", err.message,
                             jl_status_name(err.status));
         } else {
             jl_save_report report;
             memset(&report, 0, sizeof report);
-            jl_status s = jl_world_save_new(&world, dir, &report);
+            jl_status s = jl_world_save_new(world, dir, &report);
             if (s != JL_OK) {
                 jl_cli_print_error(stderr, &report.error);
                 fprintf(stderr, "juliet unshare: the save into %s failed\n", dir);
                 result = JL_CLI_USAGE;
             } else {
                 uint32_t read_only = 0;
-                for (jl_entity *e = jl_entities_first(&world.manager); e; e = jl_entities_next(&world.manager, e))
+                const jl_entity_manager *m = jl_world_manager(world);
+                for (jl_entity *e = jl_entities_first(m); e; e = jl_entities_next(m, e))
                     if (e->flags & JL_ENTITY_READ_ONLY) read_only++;
-                fprintf(stderr, "%s: %u entities, %u files written", dir, jl_world_count(&world),
+                fprintf(stderr, "%s: %u entities, %u files written", dir, jl_world_count(world),
                         report.written_count);
                 if (read_only) fprintf(stderr, " (%u read-only entities not written)", read_only);
                 fprintf(stderr, "\n");
             }
         }
     }
-    if (world_open) jl_world_shutdown(&world);
+    jl_world_free(world);
     jl_arena_release(&arena);
     return result;
 }

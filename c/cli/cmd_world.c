@@ -13,10 +13,10 @@
  * space reserved, not memory used. */
 enum { CLI_CAPACITY = 4u << 20 };
 
-static jl_status open_world(jl_world *world, bool keep_temp_files)
+static jl_status open_world(jl_world **world, bool keep_temp_files)
 {
     jl_world_desc desc = {.capacity = CLI_CAPACITY, .keep_temp_files = keep_temp_files};
-    return jl_world_init(world, &desc);
+    return jl_world_new(&desc, world);
 }
 
 /* ---- validate ---- */
@@ -64,22 +64,22 @@ static int validate_run(int argc, char **argv)
                 return jl_cli_fail("validate", "cannot create a world: %s", jl_status_name(s));
             }
         }
-        jl_world world;
+        jl_world *world;
         jl_status s = open_world(&world, true);
         if (s != JL_OK) {
             jl_arena_release(&moves);
             return jl_cli_fail("validate", "cannot create a world: %s", jl_status_name(s));
         }
-        jl_world_load(&world, argv[i]);
-        jl_world_check_references(&world);
-        uint32_t n = jl_cli_print_diagnostics(stdout, &world);
-        uint32_t to_check = jl_cli_print_moved_references(&world, argv[i], moved, moved_count);
+        jl_world_load(world, argv[i]);
+        jl_world_check_references(world);
+        uint32_t n = jl_cli_print_diagnostics(stdout, world);
+        uint32_t to_check = jl_cli_print_moved_references(world, argv[i], moved, moved_count);
         if (fix)
             fprintf(stderr, "%s: %u duplicate ID%s repaired, %u reference%s to check\n", argv[i], moved_count,
                     moved_count == 1 ? "" : "s", to_check, to_check == 1 ? "" : "s");
-        fprintf(stderr, "%s: %u entities, %u problem%s\n", argv[i], jl_world_count(&world), n, n == 1 ? "" : "s");
+        fprintf(stderr, "%s: %u entities, %u problem%s\n", argv[i], jl_world_count(world), n, n == 1 ? "" : "s");
         problems += n;
-        jl_world_shutdown(&world);
+        jl_world_free(world);
         jl_arena_release(&moves);
     }
     return problems ? JL_CLI_PROBLEMS : JL_CLI_OK;
@@ -114,12 +114,12 @@ static int stats_run(int argc, char **argv)
     static char dir_json[6 * 4096 + 1];
     if (json && jl_text_escape(dir, strlen(dir), JL_ESCAPE_JSON, dir_json, sizeof dir_json) >= sizeof dir_json)
         return jl_cli_fail("stats", "directory name too long");
-    jl_world world;
+    jl_world *world;
     jl_status s = open_world(&world, true);
     if (s != JL_OK) return jl_cli_fail("stats", "cannot create a world: %s", jl_status_name(s));
-    jl_world_load(&world, dir);
-    uint32_t problems = jl_cli_print_diagnostics(stderr, &world);
-    const jl_world_stats *st = jl_world_get_stats(&world);
+    jl_world_load(world, dir);
+    uint32_t problems = jl_cli_print_diagnostics(stderr, world);
+    const jl_world_stats *st = jl_world_get_stats(world);
     uint64_t entities = 0, bytes = st->settings_bytes;
     for (uint32_t k = 0; k < jl_class_count(); k++) {
         entities += st->entities[k];
@@ -141,7 +141,7 @@ static int stats_run(int argc, char **argv)
         printf("%-14s %10llu %12llu\n", "total", (unsigned long long)entities, (unsigned long long)bytes);
         if (st->files_failed) printf("%u file%s failed to load\n", st->files_failed, st->files_failed == 1 ? "" : "s");
     }
-    jl_world_shutdown(&world);
+    jl_world_free(world);
     return problems ? JL_CLI_PROBLEMS : JL_CLI_OK;
 }
 
@@ -181,40 +181,41 @@ static int fmt_run(int argc, char **argv)
         else dir = argv[i];
     }
     if (!dir) return jl_cli_fail("fmt", "expected a world directory");
-    jl_world world;
+    jl_world *world;
     jl_status s = open_world(&world, check);
     if (s != JL_OK) return jl_cli_fail("fmt", "cannot create a world: %s", jl_status_name(s));
     jl_arena files;
     if (jl_arena_init(&files, (size_t)1 << 30) != JL_OK) {
-        jl_world_shutdown(&world);
+        jl_world_free(world);
         return jl_cli_fail("fmt", "out of memory");
     }
-    s = jl_world_load(&world, dir);
-    uint32_t problems = jl_cli_print_diagnostics(stderr, &world);
+    s = jl_world_load(world, dir);
+    uint32_t problems = jl_cli_print_diagnostics(stderr, world);
     const jl_fs *fs = jl_fs_native();
     char path[JL_ERROR_PATH_MAX];
     uint32_t changed = 0;
-    bool listing_ok = !(s == JL_ERR_NOT_FOUND && jl_world_count(&world) == 0 && problems);
-    jl_entity_manager *m = &world.manager;
+    bool listing_ok = !(s == JL_ERR_NOT_FOUND && jl_world_count(world) == 0 && problems);
+    const jl_entity_manager *m = jl_world_manager(world);
     for (jl_entity *e = jl_entities_first(m); e && listing_ok; e = jl_entities_next(m, e)) {
         if (e->flags & JL_ENTITY_READ_ONLY) continue; /* never rewritten */
         const char *text;
         size_t size;
-        if (jl_world_write_entity(&world, e->id, &text, &size) != JL_OK) continue;
+        if (jl_world_write_entity(world, e->id, &text, &size) != JL_OK) continue;
         if (!jl_world_entity_path(path, sizeof path, dir, e->id)) continue;
         if (!differs(fs, &files, path, text, size)) continue;
         changed++;
         if (check) printf("%s\n", path);
-        else e->is_dirty = true;
+        else jl_entity_touch(e);
     }
-    if (listing_ok && !world.settings_read_only && !world.settings_failed &&
-        jl_fs_join(path, sizeof path, dir, "WorldSettings.jasset") && world.stats.settings_bytes) {
+    const uint32_t unwritable = JL_SETTINGS_READ_ONLY | JL_SETTINGS_FAILED;
+    if (listing_ok && !(jl_world_settings_state(world) & unwritable) &&
+        jl_fs_join(path, sizeof path, dir, "WorldSettings.jasset") && jl_world_get_stats(world)->settings_bytes) {
         const char *text;
         size_t size;
-        if (jl_world_write_settings(&world, &text, &size) == JL_OK && differs(fs, &files, path, text, size)) {
+        if (jl_world_write_settings(world, &text, &size) == JL_OK && differs(fs, &files, path, text, size)) {
             changed++;
             if (check) printf("%s\n", path);
-            else world.settings_dirty = true;
+            else jl_world_settings_touch(world);
         }
     }
     int result = problems ? JL_CLI_PROBLEMS : JL_CLI_OK;
@@ -223,7 +224,7 @@ static int fmt_run(int argc, char **argv)
         fprintf(stderr, "%u file%s would be reformatted\n", changed, changed == 1 ? "" : "s");
     } else if (changed) {
         jl_save_report report;
-        s = jl_world_save(&world, dir, &report);
+        s = jl_world_save(world, dir, &report);
         for (uint32_t i = 0; i < report.written_count; i++) printf("%s\n", report.written[i]);
         if (s != JL_OK) {
             jl_cli_print_error(stderr, &report.error);
@@ -232,7 +233,7 @@ static int fmt_run(int argc, char **argv)
         fprintf(stderr, "%u file%s reformatted\n", report.written_count, report.written_count == 1 ? "" : "s");
     }
     jl_arena_release(&files);
-    jl_world_shutdown(&world);
+    jl_world_free(world);
     return result;
 }
 
@@ -282,25 +283,25 @@ static int gen_run(int argc, char **argv)
     int code = jl_cli_check_new_dir("gen", dir);
     if (code) return code;
 
-    jl_world world;
+    jl_world *world;
     jl_world_desc desc = {.capacity = (uint32_t)count > JL_DEFAULT_CAPACITY ? (uint32_t)count : 0,
                           .id_tag = jl_world_gen_tag(seed)};
-    jl_status s = jl_world_init(&world, &desc);
+    jl_status s = jl_world_new(&desc, &world);
     if (s != JL_OK) return jl_cli_fail("gen", "cannot create a world: %s", jl_status_name(s));
-    s = jl_world_generate(&world, (uint32_t)count, seed);
+    s = jl_world_generate(world, (uint32_t)count, seed);
     if (s != JL_OK) {
-        jl_world_shutdown(&world);
+        jl_world_free(world);
         return jl_cli_fail("gen", "cannot generate %llu entities: %s", (unsigned long long)count, jl_status_name(s));
     }
     jl_save_report report;
-    s = jl_world_save_new(&world, dir, &report);
+    s = jl_world_save_new(world, dir, &report);
     int result = JL_CLI_OK;
     if (s != JL_OK) {
         jl_cli_print_error(stderr, &report.error);
         result = JL_CLI_PROBLEMS;
     }
     fprintf(stderr, "wrote %u files to %s\n", report.written_count, dir);
-    jl_world_shutdown(&world);
+    jl_world_free(world);
     return result;
 }
 

@@ -39,7 +39,7 @@ enum { FIX_CAPACITY = 4u << 20, GIT_COMMAND_MAX = 4 * JL_ERROR_PATH_MAX };
 enum { LOCK_WAIT_MS = 2000 };
 
 typedef struct fixer {
-    jl_world world; /* loaded from dir; mints the fresh IDs */
+    jl_world *world; /* loaded from dir; mints the fresh IDs */
     const jl_fs *fs;
     const char *dir;
     char entities_dir[JL_ERROR_PATH_MAX];
@@ -156,7 +156,7 @@ static bool write_with_fresh_id(fixer *f, const char *from, const char *text, si
 {
     if (!lock_world(f, from)) return false;
     do {
-        *new_id = jl_manager_mint_id(&f->world.manager);
+        *new_id = jl_manager_mint_id(jl_world_manager(f->world));
         if (!jl_world_entity_path(new_path, JL_ERROR_PATH_MAX, f->dir, *new_id)) {
             print_not_repaired(from, "path too long");
             return false;
@@ -177,7 +177,7 @@ static bool write_with_fresh_id(fixer *f, const char *from, const char *text, si
 
     jl_error err = {0};
     char line[JL_ERROR_TEXT_MAX];
-    if (jl_world_load_entity_text(&f->world, from, copy, new_size, false, NULL, &err) != JL_OK) {
+    if (jl_world_load_entity_text(f->world, from, copy, new_size, false, NULL, &err) != JL_OK) {
         print_not_repaired(from, jl_error_format(&err, line, sizeof line));
         return false;
     }
@@ -348,7 +348,7 @@ static void split_conflict(fixer *f, const char *name, const char *path)
     /* Ours must load before anything is written; it then holds its ID. */
     jl_error err = {0};
     char line[JL_ERROR_TEXT_MAX], new_path[JL_ERROR_PATH_MAX];
-    if (jl_world_load_entity_text(&f->world, path, ours, ours_size, false, NULL, &err) != JL_OK) {
+    if (jl_world_load_entity_text(f->world, path, ours, ours_size, false, NULL, &err) != JL_OK) {
         print_not_repaired(path, jl_error_format(&err, line, sizeof line));
         return;
     }
@@ -408,17 +408,17 @@ jl_status jl_cli_fix_duplicates(const char *dir, jl_arena *out, jl_cli_moved_id 
     *moved = NULL;
     *count = 0;
     jl_world_desc desc = {.capacity = FIX_CAPACITY, .keep_temp_files = true}; /* a fresh random ID tag */
-    jl_status s = jl_world_init(&f.world, &desc);
+    jl_status s = jl_world_new(&desc, &f.world);
     if (s != JL_OK) return s;
     if ((s = jl_arena_init(&f.scratch, (size_t)1 << 30)) != JL_OK) {
-        jl_world_shutdown(&f.world);
+        jl_world_free(f.world);
         return s;
     }
-    jl_world_load(&f.world, dir);
+    jl_world_load(f.world, dir);
     if (jl_fs_join(f.entities_dir, sizeof f.entities_dir, dir, "Entities")) fix_all(&f);
     jl_world_lock_release(&f.lock, f.fs);
     jl_arena_release(&f.scratch);
-    jl_world_shutdown(&f.world);
+    jl_world_free(f.world);
     *moved = f.moved;
     *count = f.moved_count;
     return JL_OK;

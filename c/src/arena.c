@@ -32,7 +32,7 @@ void jl_arena_release(jl_arena *arena)
     *arena = (jl_arena){0};
 }
 
-jl_status jl_arena_commit_slow(jl_arena *arena, size_t bytes)
+jl_status jli_arena_commit_slow(jl_arena *arena, size_t bytes)
 {
     if (bytes <= arena->committed) return JL_OK;
     if (bytes > arena->reserved) return JL_ERR_OUT_OF_MEMORY;
@@ -48,7 +48,7 @@ jl_status jl_arena_commit_slow(jl_arena *arena, size_t bytes)
     return JL_OK;
 }
 
-void *jl_arena_push_slow(jl_arena *arena, size_t size, size_t align)
+void *jli_arena_push_slow(jl_arena *arena, size_t size, size_t align)
 {
     if (!arena->base || align == 0 || (align & (align - 1))) return NULL;
     uintptr_t start = ((uintptr_t)arena->base + arena->used + (align - 1)) & ~(uintptr_t)(align - 1);

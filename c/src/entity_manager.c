@@ -5,6 +5,7 @@
 
 #include <string.h>
 
+#include "entity_manager_internal.h"
 #include "juliet/platform.h"
 
 /* own_index covers the first OWN_IDS_PER_CAPACITY times the capacity IDs of
@@ -352,7 +353,7 @@ void *jl_entity_make(jl_entity_manager *m, const jl_class *cls, float x, float y
     jl_entity *e = allocate(m, cls, (jl_vec4){x, y, z, 1.0f}, &status);
     if (!e) return NULL;
     if (assign_minted_id(m, e) != JL_OK) {
-        jl_entity_rollback_allocation(m, e);
+        jli_entity_rollback_allocation(m, e);
         return NULL;
     }
     return e->derived;
@@ -456,7 +457,7 @@ jl_status jl_entity_destroy(jl_entity_manager *m, jl_entity *e)
     return JL_OK;
 }
 
-void jl_entity_rollback_allocation(jl_entity_manager *m, jl_entity *e)
+void jli_entity_rollback_allocation(jl_entity_manager *m, jl_entity *e)
 {
     if (owns_live_entity(m, e)) release_slots(m, e);
 }

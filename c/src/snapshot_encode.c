@@ -14,7 +14,7 @@
  * works because nothing else pushes on the arena while it writes. */
 enum { WRITER_CHUNK = 64 * 1024 };
 
-bool snap_writer_reserve(snap_writer *w, size_t n)
+bool jli_snap_writer_reserve(jli_snap_writer *w, size_t n)
 {
     if (w->failed) return false;
     if (n <= w->capacity - w->size) return true;
@@ -29,34 +29,34 @@ bool snap_writer_reserve(snap_writer *w, size_t n)
     return true;
 }
 
-void snap_write_bytes(snap_writer *w, const void *data, size_t n)
+void jli_snap_write_bytes(jli_snap_writer *w, const void *data, size_t n)
 {
-    if (!snap_writer_reserve(w, n)) return;
+    if (!jli_snap_writer_reserve(w, n)) return;
     if (n) memcpy(w->start + w->size, data, n);
     w->size += n;
 }
 
-void snap_write_u8(snap_writer *w, uint8_t v) { snap_write_bytes(w, &v, 1); }
+void jli_snap_write_u8(jli_snap_writer *w, uint8_t v) { jli_snap_write_bytes(w, &v, 1); }
 
-void snap_write_u32(snap_writer *w, uint32_t v)
+void jli_snap_write_u32(jli_snap_writer *w, uint32_t v)
 {
     uint8_t b[4] = {(uint8_t)v, (uint8_t)(v >> 8), (uint8_t)(v >> 16), (uint8_t)(v >> 24)};
-    snap_write_bytes(w, b, 4);
+    jli_snap_write_bytes(w, b, 4);
 }
 
-void snap_write_varint(snap_writer *w, uint64_t v)
+void jli_snap_write_varint(jli_snap_writer *w, uint64_t v)
 {
-    uint8_t b[SNAP_VARINT_MAX];
+    uint8_t b[JLI_SNAP_VARINT_MAX];
     size_t n = 0;
     while (v >= 0x80) {
         b[n++] = (uint8_t)(v | 0x80);
         v >>= 7;
     }
     b[n++] = (uint8_t)v;
-    snap_write_bytes(w, b, n);
+    jli_snap_write_bytes(w, b, n);
 }
 
-void snap_write_svarint(snap_writer *w, int64_t v) { snap_write_varint(w, snap_zigzag(v)); }
+void jli_snap_write_svarint(jli_snap_writer *w, int64_t v) { jli_snap_write_varint(w, jli_snap_zigzag(v)); }
 
 /* ---- columns ---- */
 
@@ -70,10 +70,10 @@ static unsigned width_of(uint64_t span)
     return width;
 }
 
-static void write_planes(snap_writer *w, const uint64_t *spans, uint32_t n, unsigned width)
+static void write_planes(jli_snap_writer *w, const uint64_t *spans, uint32_t n, unsigned width)
 {
     for (unsigned plane = 0; plane < width; plane++) {
-        if (!snap_writer_reserve(w, n)) return;
+        if (!jli_snap_writer_reserve(w, n)) return;
         uint8_t *out = w->start + w->size;
         for (uint32_t i = 0; i < n; i++) out[i] = (uint8_t)(spans[i] >> (8 * plane));
         w->size += n;
@@ -82,7 +82,7 @@ static void write_planes(snap_writer *w, const uint64_t *spans, uint32_t n, unsi
 
 /* Integer column of values[0, n): base = the minimum; values is rewritten
  * in place to the offsets from it. */
-void snap_write_int_column(snap_writer *w, uint64_t *values, uint32_t n)
+void jli_snap_write_int_column(jli_snap_writer *w, uint64_t *values, uint32_t n)
 {
     uint64_t lo = UINT64_MAX, hi = 0;
     for (uint32_t i = 0; i < n; i++) {
@@ -92,8 +92,8 @@ void snap_write_int_column(snap_writer *w, uint64_t *values, uint32_t n)
     if (n == 0) lo = hi = 0;
     for (uint32_t i = 0; i < n; i++) values[i] -= lo;
     unsigned width = width_of(hi - lo);
-    snap_write_varint(w, lo);
-    snap_write_u8(w, (uint8_t)width);
+    jli_snap_write_varint(w, lo);
+    jli_snap_write_u8(w, (uint8_t)width);
     write_planes(w, values, n, width);
 }
 
@@ -115,13 +115,13 @@ static const int64_t pow10_int[16] = {
  * or a neighbour. */
 static bool decimal_works(double v, uint32_t bits, int e, int64_t *mantissa)
 {
-    double scaled = e >= 0 ? v / snap_pow10[e] : v * snap_pow10[-e];
-    if (fabs(scaled) >= (double)SNAP_MANTISSA_MAX) return false;
+    double scaled = e >= 0 ? v / jli_snap_pow10[e] : v * jli_snap_pow10[-e];
+    if (fabs(scaled) >= (double)JLI_SNAP_MANTISSA_MAX) return false;
     int64_t m = (int64_t)llround(scaled);
     const int64_t tries[3] = {m, m - 1, m + 1};
     for (int t = 0; t < 3; t++) {
         if (tries[t] == 0) continue;
-        if (snap_float_bits(snap_decimal_value(tries[t], e)) == bits) {
+        if (jli_snap_float_bits(jli_snap_decimal_value(tries[t], e)) == bits) {
             *mantissa = tries[t];
             return true;
         }
@@ -129,7 +129,7 @@ static bool decimal_works(double v, uint32_t bits, int e, int64_t *mantissa)
     return false;
 }
 
-/* The shortest decimal (mantissa, exponent) that snap_decimal_value turns
+/* The shortest decimal (mantissa, exponent) that jli_snap_decimal_value turns
  * back into exactly this float, with the exponent in [-22, 22] and
  * |mantissa| <= 2^53: EXP_ZERO for +0 (any exponent), EXP_NONE if there is
  * none (-0, infinities, NaN, very large or tiny magnitudes).
@@ -138,14 +138,14 @@ static bool decimal_works(double v, uint32_t bits, int e, int64_t *mantissa)
  * value's exponent: columns tend to share one) and walks up or down. */
 static int shortest_decimal(float value, int hint, int64_t *mantissa)
 {
-    uint32_t bits = snap_float_bits(value);
+    uint32_t bits = jli_snap_float_bits(value);
     *mantissa = 0;
     if (bits == 0) return EXP_ZERO;
     if (!isfinite(value) || value == 0.0f) return EXP_NONE;
     double v = (double)value;
     int k = (int)floor(log10(fabs(v)));
-    int top = k + 1 < SNAP_EXPONENT_MAX ? k + 1 : SNAP_EXPONENT_MAX;
-    int bottom = k - 10 > -SNAP_EXPONENT_MAX ? k - 10 : -SNAP_EXPONENT_MAX;
+    int top = k + 1 < JLI_SNAP_EXPONENT_MAX ? k + 1 : JLI_SNAP_EXPONENT_MAX;
+    int bottom = k - 10 > -JLI_SNAP_EXPONENT_MAX ? k - 10 : -JLI_SNAP_EXPONENT_MAX;
     int64_t m;
     if (hint >= bottom && hint <= top && decimal_works(v, bits, hint, &m)) {
         int e = hint;
@@ -162,8 +162,8 @@ static int shortest_decimal(float value, int hint, int64_t *mantissa)
             *mantissa = m;
             return e;
         }
-        double scaled = e >= 0 ? v / snap_pow10[e] : v * snap_pow10[-e];
-        if (fabs(scaled) * 10 >= (double)SNAP_MANTISSA_MAX) break; /* only grows from here */
+        double scaled = e >= 0 ? v / jli_snap_pow10[e] : v * jli_snap_pow10[-e];
+        if (fabs(scaled) * 10 >= (double)JLI_SNAP_MANTISSA_MAX) break; /* only grows from here */
     }
     return EXP_NONE;
 }
@@ -180,7 +180,7 @@ static bool mantissa_at(int e, int64_t m, int column_e, int64_t *out)
     int shift = e - column_e;
     if (shift > 15) return false;
     int64_t scale = pow10_int[shift];
-    int64_t limit = SNAP_MANTISSA_MAX / scale;
+    int64_t limit = JLI_SNAP_MANTISSA_MAX / scale;
     if (m > limit || m < -limit) return false;
     *out = m * scale;
     return true;
@@ -188,7 +188,7 @@ static bool mantissa_at(int e, int64_t m, int column_e, int64_t *out)
 
 /* Bytes a decimal column at exponent column_e would take (approximately:
  * exceptions counted at 5 bytes), and its base and width. */
-static uint64_t decimal_cost(const snap_float_scratch *s, uint32_t n, int column_e,
+static uint64_t decimal_cost(const jli_snap_float_scratch *s, uint32_t n, int column_e,
                              int64_t *base, unsigned *width)
 {
     int64_t lo = INT64_MAX, hi = INT64_MIN;
@@ -208,12 +208,12 @@ static uint64_t decimal_cost(const snap_float_scratch *s, uint32_t n, int column
     return (uint64_t)n * *width + exceptions * 5 + 4;
 }
 
-jl_status snap_write_float_column(snap_writer *w, const snap_float_scratch *s, const float *values,
+jl_status jli_snap_write_float_column(jli_snap_writer *w, const jli_snap_float_scratch *s, const float *values,
                                   uint32_t n)
 {
     int8_t *exps = s->exps;
     int64_t *mants = s->mants;
-    uint32_t hist[2 * SNAP_EXPONENT_MAX + 1] = {0};
+    uint32_t hist[2 * JLI_SNAP_EXPONENT_MAX + 1] = {0};
     uint32_t lo_bits = UINT32_MAX, hi_bits = 0;
     int hint = EXP_NONE;
     for (uint32_t i = 0; i < n; i++) {
@@ -222,8 +222,8 @@ jl_status snap_write_float_column(snap_writer *w, const snap_float_scratch *s, c
         if (e != EXP_NONE && e != EXP_ZERO) hint = e;
         exps[i] = (int8_t)e;
         mants[i] = m;
-        if (e != EXP_NONE && e != EXP_ZERO) hist[e + SNAP_EXPONENT_MAX]++;
-        uint32_t bits = snap_float_bits(values[i]);
+        if (e != EXP_NONE && e != EXP_ZERO) hist[e + JLI_SNAP_EXPONENT_MAX]++;
+        uint32_t bits = jli_snap_float_bits(values[i]);
         if (bits < lo_bits) lo_bits = bits;
         if (bits > hi_bits) hi_bits = bits;
     }
@@ -235,8 +235,8 @@ jl_status snap_write_float_column(snap_writer *w, const snap_float_scratch *s, c
     unsigned best_width = 0;
     uint64_t best_cost = UINT64_MAX;
     bool any = false;
-    for (int e = -SNAP_EXPONENT_MAX; e <= SNAP_EXPONENT_MAX; e++) {
-        if (!hist[e + SNAP_EXPONENT_MAX]) continue;
+    for (int e = -JLI_SNAP_EXPONENT_MAX; e <= JLI_SNAP_EXPONENT_MAX; e++) {
+        if (!hist[e + JLI_SNAP_EXPONENT_MAX]) continue;
         any = true;
         int64_t base;
         unsigned width;
@@ -252,17 +252,17 @@ jl_status snap_write_float_column(snap_writer *w, const snap_float_scratch *s, c
     uint64_t bits_cost = n ? (uint64_t)n * width_of(hi_bits - lo_bits) + 2 : 2;
 
     if (bits_cost < best_cost) {
-        snap_write_u8(w, SNAP_FLOAT_BITS);
+        jli_snap_write_u8(w, JLI_SNAP_FLOAT_BITS);
         uint64_t *spans = s->spans;
-        for (uint32_t i = 0; i < n; i++) spans[i] = snap_float_bits(values[i]);
-        snap_write_int_column(w, spans, n);
+        for (uint32_t i = 0; i < n; i++) spans[i] = jli_snap_float_bits(values[i]);
+        jli_snap_write_int_column(w, spans, n);
         return w->failed ? JL_ERR_OUT_OF_MEMORY : JL_OK;
     }
 
-    snap_write_u8(w, SNAP_FLOAT_DECIMAL);
-    snap_write_svarint(w, best_e);
-    snap_write_svarint(w, best_base);
-    snap_write_u8(w, (uint8_t)best_width);
+    jli_snap_write_u8(w, JLI_SNAP_FLOAT_DECIMAL);
+    jli_snap_write_svarint(w, best_e);
+    jli_snap_write_svarint(w, best_base);
+    jli_snap_write_u8(w, (uint8_t)best_width);
     uint64_t *spans = s->spans;
     uint32_t exceptions = 0;
     for (uint32_t i = 0; i < n; i++) {
@@ -275,13 +275,13 @@ jl_status snap_write_float_column(snap_writer *w, const snap_float_scratch *s, c
         }
     }
     write_planes(w, spans, n, best_width);
-    snap_write_varint(w, exceptions);
+    jli_snap_write_varint(w, exceptions);
     uint32_t next = 0;
     for (uint32_t i = 0; i < n; i++) {
         int64_t m;
         if (mantissa_at(exps[i], mants[i], best_e, &m)) continue;
-        snap_write_varint(w, i - next);
-        snap_write_u32(w, snap_float_bits(values[i]));
+        jli_snap_write_varint(w, i - next);
+        jli_snap_write_u32(w, jli_snap_float_bits(values[i]));
         next = i + 1;
     }
     return w->failed ? JL_ERR_OUT_OF_MEMORY : JL_OK;
@@ -313,9 +313,9 @@ static int64_t find_sorted(const uint64_t *sorted, uint32_t n, uint64_t id)
     return (lo < n && sorted[lo] == id) ? (int64_t)lo : -1;
 }
 
-void snap_write_sorted_ids(snap_writer *w, const uint64_t *ids, uint32_t n)
+void jli_snap_write_sorted_ids(jli_snap_writer *w, const uint64_t *ids, uint32_t n)
 {
-    for (uint32_t i = 0; i < n; i++) snap_write_varint(w, i == 0 ? ids[0] : ids[i] - ids[i - 1] - 1);
+    for (uint32_t i = 0; i < n; i++) jli_snap_write_varint(w, i == 0 ? ids[0] : ids[i] - ids[i - 1] - 1);
 }
 
 /* ---- the manager's entities ---- */
@@ -346,12 +346,12 @@ static jl_status check_float(jl_error *err, const jl_entity *owner, const char *
                         (unsigned long long)owner->id, what, problem);
 }
 
-static const jl_entity *owner_of(const snap_rows *rows, uint32_t i)
+static const jl_entity *owner_of(const jli_snap_rows *rows, uint32_t i)
 {
     return rows->owners ? rows->owners[i] : NULL;
 }
 
-static jl_status write_float_values(snap_encoder *enc, const snap_rows *rows, size_t offset,
+static jl_status write_float_values(jli_snap_encoder *enc, const jli_snap_rows *rows, size_t offset,
                                     bool allow_inf, const char *what)
 {
     float *values = enc->floats;
@@ -360,11 +360,11 @@ static jl_status write_float_values(snap_encoder *enc, const snap_rows *rows, si
         jl_status st = check_float(enc->err, owner_of(rows, i), what, values[i], allow_inf);
         if (st != JL_OK) return st;
     }
-    return snap_write_float_column(&enc->w, &enc->scratch, values, rows->n);
+    return jli_snap_write_float_column(&enc->w, &enc->scratch, values, rows->n);
 }
 
-jl_status snap_write_field(snap_encoder *enc, const jl_class *cls, const jl_field *f,
-                           const snap_rows *rows)
+jl_status jli_snap_write_field(jli_snap_encoder *enc, const jl_class *cls, const jl_field *f,
+                           const jli_snap_rows *rows)
 {
     uint64_t *vals = enc->scratch.spans;
     uint32_t n = rows->n;
@@ -414,8 +414,8 @@ jl_status snap_write_field(snap_encoder *enc, const jl_class *cls, const jl_fiel
         uint32_t unique = 0;
         for (uint32_t i = 0; i < external_count; i++)
             if (unique == 0 || external[unique - 1] != external[i]) external[unique++] = external[i];
-        snap_write_varint(&enc->w, unique);
-        snap_write_sorted_ids(&enc->w, external, unique);
+        jli_snap_write_varint(&enc->w, unique);
+        jli_snap_write_sorted_ids(&enc->w, external, unique);
         /* 0 none, 1..X external, 1 + X + zigzag(target rank - own rank). */
         for (uint32_t i = 0; i < n; i++) {
             uint64_t id;
@@ -424,7 +424,7 @@ jl_status snap_write_field(snap_encoder *enc, const jl_class *cls, const jl_fiel
             int64_t own = rows->ranks ? (int64_t)rows->ranks[i] : 0;
             if (!id) vals[i] = 0;
             else if (rank < 0) vals[i] = 1 + (uint64_t)find_sorted(external, unique, id);
-            else vals[i] = 1 + (uint64_t)unique + snap_zigzag(rank - own);
+            else vals[i] = 1 + (uint64_t)unique + jli_snap_zigzag(rank - own);
         }
         break;
     }
@@ -433,14 +433,14 @@ jl_status snap_write_field(snap_encoder *enc, const jl_class *cls, const jl_fiel
                             "class %s: field %s has type %s, which snapshots cannot hold",
                             cls->name, f->name, field_type_name(f->type));
     }
-    snap_write_int_column(&enc->w, vals, n);
+    jli_snap_write_int_column(&enc->w, vals, n);
     return enc->w.failed ? JL_ERR_OUT_OF_MEMORY : JL_OK;
 }
 
-jl_status snap_encoder_begin(snap_encoder *enc, const jl_entity_manager *m, jl_arena *arena,
+jl_status jli_snap_encoder_begin(jli_snap_encoder *enc, const jl_entity_manager *m, jl_arena *arena,
                              jl_error *err)
 {
-    *enc = (snap_encoder){.manager = m, .arena = arena, .mark = arena->used, .err = err};
+    *enc = (jli_snap_encoder){.manager = m, .arena = arena, .mark = arena->used, .err = err};
     uint32_t n = m->count;
     if (n > JL_SNAPSHOT_MAX_ENTITIES)
         return jl_error_set(err, JL_ERR_CAPACITY, NULL, 0, 0,
@@ -481,16 +481,16 @@ jl_status snap_encoder_begin(snap_encoder *enc, const jl_entity_manager *m, jl_a
     return JL_OK;
 }
 
-jl_status snap_encode_entities(snap_encoder *enc, uint32_t flags)
+jl_status jli_snap_encode_entities(jli_snap_encoder *enc, uint32_t flags)
 {
-    snap_writer *w = &enc->w;
+    jli_snap_writer *w = &enc->w;
     jl_error *err = enc->err;
     uint32_t n = enc->count;
     jl_status st;
 
-    snap_write_bytes(w, snap_magic, sizeof snap_magic);
-    snap_write_u8(w, JL_SNAPSHOT_VERSION);
-    snap_write_varint(w, flags);
+    jli_snap_write_bytes(w, jli_snap_magic, sizeof jli_snap_magic);
+    jli_snap_write_u8(w, JL_SNAPSHOT_VERSION);
+    jli_snap_write_varint(w, flags);
 
     /* Class table: the classes that have entities, in kind order. */
     uint32_t kinds = jl_class_count();
@@ -500,25 +500,25 @@ jl_status snap_encode_entities(snap_encoder *enc, uint32_t flags)
     for (uint32_t i = 0; i < n; i++) per_kind[enc->order[i]->derived_kind->kind]++;
     for (uint32_t k = 0; k < kinds && k < 256; k++)
         if (per_kind[k]) table_index[k] = (uint8_t)classes++;
-    snap_write_varint(w, classes);
+    jli_snap_write_varint(w, classes);
     for (uint32_t k = 0; k < kinds && k < 256; k++) {
         if (!per_kind[k]) continue;
         const jl_class *cls = jl_class_at(k);
-        snap_write_u32(w, cls->crc);
-        snap_write_varint(w, cls->version);
-        snap_write_u32(w, snap_schema_crc(cls));
-        snap_write_varint(w, per_kind[k]);
+        jli_snap_write_u32(w, cls->crc);
+        jli_snap_write_varint(w, cls->version);
+        jli_snap_write_u32(w, jli_snap_schema_crc(cls));
+        jli_snap_write_varint(w, per_kind[k]);
     }
 
-    snap_write_sorted_ids(w, enc->ids, n);
+    jli_snap_write_sorted_ids(w, enc->ids, n);
 
     uint64_t *vals = enc->scratch.spans;
     for (uint32_t i = 0; i < n; i++) vals[i] = table_index[enc->order[i]->derived_kind->kind];
-    snap_write_int_column(w, vals, n);
+    jli_snap_write_int_column(w, vals, n);
 
     static const char *const axis_name[3] = {"position.x", "position.y", "position.z"};
     for (uint32_t i = 0; i < n; i++) enc->rows[i] = (const uint8_t *)enc->order[i];
-    snap_rows base_rows = {.rows = enc->rows, .owners = enc->order, .n = n};
+    jli_snap_rows base_rows = {.rows = enc->rows, .owners = enc->order, .n = n};
     for (size_t axis = 0; axis < 3; axis++) {
         st = write_float_values(enc, &base_rows,
                                 offsetof(jl_entity, position) + axis * sizeof(float), false,
@@ -534,7 +534,7 @@ jl_status snap_encode_entities(snap_encoder *enc, uint32_t flags)
                                 e->flags);
         vals[i] = e->flags;
     }
-    snap_write_int_column(w, vals, n);
+    jli_snap_write_int_column(w, vals, n);
 
     for (uint32_t k = 0; k < kinds && k < 256; k++) {
         if (!per_kind[k]) continue;
@@ -546,19 +546,19 @@ jl_status snap_encode_entities(snap_encoder *enc, uint32_t flags)
             enc->ranks[count] = i;
             enc->rows[count++] = enc->order[i]->derived;
         }
-        snap_rows rows = {.rows = enc->rows, .owners = enc->class_list, .ranks = enc->ranks, .n = count};
+        jli_snap_rows rows = {.rows = enc->rows, .owners = enc->class_list, .ranks = enc->ranks, .n = count};
         for (uint32_t f = 0; f < cls->field_count; f++) {
-            st = snap_write_field(enc, cls, &cls->fields[f], &rows);
+            st = jli_snap_write_field(enc, cls, &cls->fields[f], &rows);
             if (st != JL_OK) return st;
         }
     }
     return w->failed ? JL_ERR_OUT_OF_MEMORY : JL_OK;
 }
 
-jl_status snap_encoder_finish(snap_encoder *enc, jl_snapshot_bytes *out)
+jl_status jli_snap_encoder_finish(jli_snap_encoder *enc, jl_snapshot_bytes *out)
 {
-    snap_writer *w = &enc->w;
-    if (!w->failed) snap_write_u32(w, jl_crc32(w->start, w->size));
+    jli_snap_writer *w = &enc->w;
+    if (!w->failed) jli_snap_write_u32(w, jl_crc32(w->start, w->size));
     if (w->failed) {
         jl_arena_pop_to(enc->arena, enc->mark);
         return jl_error_set(enc->err, JL_ERR_OUT_OF_MEMORY, NULL, 0, 0,
@@ -580,7 +580,7 @@ jl_status snap_encoder_finish(snap_encoder *enc, jl_snapshot_bytes *out)
     return JL_OK;
 }
 
-void snap_encoder_abort(snap_encoder *enc) { jl_arena_pop_to(enc->arena, enc->mark); }
+void jli_snap_encoder_abort(jli_snap_encoder *enc) { jl_arena_pop_to(enc->arena, enc->mark); }
 
 jl_status jl_snapshot_encode_manager(const jl_entity_manager *manager, jl_arena *arena,
                                      jl_snapshot_bytes *out, jl_error *err)
@@ -589,15 +589,15 @@ jl_status jl_snapshot_encode_manager(const jl_entity_manager *manager, jl_arena 
     if (!manager || !arena || !arena->base)
         return jl_error_set(err, JL_ERR_INVALID_ARGUMENT, NULL, 0, 0,
                             "snapshot: no manager or arena");
-    snap_encoder enc;
-    jl_status st = snap_encoder_begin(&enc, manager, arena, err);
+    jli_snap_encoder enc;
+    jl_status st = jli_snap_encoder_begin(&enc, manager, arena, err);
     if (st != JL_OK) return st;
-    st = snap_encode_entities(&enc, 0);
+    st = jli_snap_encode_entities(&enc, 0);
     if (st != JL_OK) {
-        snap_encoder_abort(&enc);
+        jli_snap_encoder_abort(&enc);
         if (st == JL_ERR_OUT_OF_MEMORY)
             jl_error_set(err, st, NULL, 0, 0, "snapshot: out of memory");
         return st;
     }
-    return snap_encoder_finish(&enc, out);
+    return jli_snap_encoder_finish(&enc, out);
 }

@@ -1,6 +1,7 @@
 /* snapshot_internal.h - what the snapshot encoder and decoder share: the
  * stream's constants, varints, the decimal form of floats, and the encoder
- * state the world layer extends (snapshot.h describes the format). */
+ * state the world layer extends (snapshot.h describes the format).
+ * Internal names carry the jli_ prefix (JLI_ for constants). */
 #ifndef JULIET_SNAPSHOT_INTERNAL_H
 #define JULIET_SNAPSHOT_INTERNAL_H
 
@@ -22,20 +23,20 @@
 #endif
 
 enum {
-    SNAP_FLAG_WORLD = 1u << 0, /* a world section follows the entities */
-    SNAP_FLAGS_KNOWN = SNAP_FLAG_WORLD,
-    SNAP_FLOAT_DECIMAL = 0,
-    SNAP_FLOAT_BITS = 1,
-    SNAP_EXPONENT_MAX = 22,      /* 10^22 is the largest power of ten exact in a double */
-    SNAP_MANTISSA_WIDTH_MAX = 7, /* bytes of (M - base) */
-    SNAP_VARINT_MAX = 10,
+    JLI_SNAP_FLAG_WORLD = 1u << 0, /* a world section follows the entities */
+    JLI_SNAP_FLAGS_KNOWN = JLI_SNAP_FLAG_WORLD,
+    JLI_SNAP_FLOAT_DECIMAL = 0,
+    JLI_SNAP_FLOAT_BITS = 1,
+    JLI_SNAP_EXPONENT_MAX = 22,          /* 10^22 is the largest power of ten exact in a double */
+    JLI_SNAP_MANTISSA_WIDTH_MAX = 7,     /* bytes of (M - base) */
+    JLI_SNAP_VARINT_MAX = 10,
 };
 
-#define SNAP_MANTISSA_MAX (INT64_C(1) << 53) /* every |M| up to it is exact in a double */
+#define JLI_SNAP_MANTISSA_MAX (INT64_C(1) << 53) /* every |M| up to it is exact in a double */
 
-static const uint8_t snap_magic[3] = {'J', 'L', 'W'};
+static const uint8_t jli_snap_magic[3] = {'J', 'L', 'W'};
 
-static const double snap_pow10[SNAP_EXPONENT_MAX + 1] = {
+static const double jli_snap_pow10[JLI_SNAP_EXPONENT_MAX + 1] = {
     1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
     1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
 };
@@ -44,37 +45,37 @@ static const double snap_pow10[SNAP_EXPONENT_MAX + 1] = {
  * once to double (M and 10^|E| are exact doubles), then to float. The
  * encoder only emits pairs it has checked against this very function, so
  * decoding is exact whatever its rounding subtleties. */
-static inline float snap_decimal_value(int64_t mantissa, int exponent)
+static inline float jli_snap_decimal_value(int64_t mantissa, int exponent)
 {
     double m = (double)mantissa;
-    double d = exponent >= 0 ? m * snap_pow10[exponent] : m / snap_pow10[-exponent];
+    double d = exponent >= 0 ? m * jli_snap_pow10[exponent] : m / jli_snap_pow10[-exponent];
     return (float)d;
 }
 
-static inline uint32_t snap_float_bits(float value)
+static inline uint32_t jli_snap_float_bits(float value)
 {
     uint32_t bits;
     memcpy(&bits, &value, sizeof bits);
     return bits;
 }
 
-static inline float snap_bits_float(uint32_t bits)
+static inline float jli_snap_bits_float(uint32_t bits)
 {
     float value;
     memcpy(&value, &bits, sizeof value);
     return value;
 }
 
-static inline bool snap_bits_nan(uint32_t bits) { return (bits & 0x7fffffffu) > 0x7f800000u; }
-static inline bool snap_bits_inf(uint32_t bits) { return (bits & 0x7fffffffu) == 0x7f800000u; }
+static inline bool jli_snap_bits_nan(uint32_t bits) { return (bits & 0x7fffffffu) > 0x7f800000u; }
+static inline bool jli_snap_bits_inf(uint32_t bits) { return (bits & 0x7fffffffu) == 0x7f800000u; }
 
-static inline uint64_t snap_zigzag(int64_t v) { return ((uint64_t)v << 1) ^ (uint64_t)(v >> 63); }
-static inline int64_t snap_unzigzag(uint64_t u) { return (int64_t)(u >> 1) ^ -(int64_t)(u & 1); }
+static inline uint64_t jli_snap_zigzag(int64_t v) { return ((uint64_t)v << 1) ^ (uint64_t)(v >> 63); }
+static inline int64_t jli_snap_unzigzag(uint64_t u) { return (int64_t)(u >> 1) ^ -(int64_t)(u & 1); }
 
 /* A CRC32 of a class's name and field list (names, types, flags, in
  * order): two builds agree on it exactly when they lay out the class's
  * columns alike. Each field's CRC is chained into the next. */
-static inline uint32_t snap_schema_crc(const jl_class *cls)
+static inline uint32_t jli_snap_schema_crc(const jl_class *cls)
 {
     uint32_t crc = cls->crc;
     for (uint32_t i = 0; i < cls->field_count; i++) {
@@ -96,36 +97,36 @@ static inline uint32_t snap_schema_crc(const jl_class *cls)
 
 /* Output growing on an arena; after any failure `failed` sticks and later
  * writes do nothing. */
-typedef struct snap_writer {
+typedef struct jli_snap_writer {
     jl_arena *arena;
     uint8_t *start;
     size_t size;
     size_t capacity;
     bool failed;
-} snap_writer;
+} jli_snap_writer;
 
-bool snap_writer_reserve(snap_writer *w, size_t n);
-void snap_write_bytes(snap_writer *w, const void *data, size_t n);
-void snap_write_u8(snap_writer *w, uint8_t v);
-void snap_write_u32(snap_writer *w, uint32_t v);
-void snap_write_varint(snap_writer *w, uint64_t v);
-void snap_write_svarint(snap_writer *w, int64_t v);
+bool jli_snap_writer_reserve(jli_snap_writer *w, size_t n);
+void jli_snap_write_bytes(jli_snap_writer *w, const void *data, size_t n);
+void jli_snap_write_u8(jli_snap_writer *w, uint8_t v);
+void jli_snap_write_u32(jli_snap_writer *w, uint32_t v);
+void jli_snap_write_varint(jli_snap_writer *w, uint64_t v);
+void jli_snap_write_svarint(jli_snap_writer *w, int64_t v);
 /* An integer column of values[0, n); rewrites values in place. */
-void snap_write_int_column(snap_writer *w, uint64_t *values, uint32_t n);
+void jli_snap_write_int_column(jli_snap_writer *w, uint64_t *values, uint32_t n);
 /* Ascending IDs: the first, then each gap minus one. */
-void snap_write_sorted_ids(snap_writer *w, const uint64_t *ids, uint32_t n);
+void jli_snap_write_sorted_ids(jli_snap_writer *w, const uint64_t *ids, uint32_t n);
 
 /* Per-value scratch of the columns (one slot per entity). */
-typedef struct snap_float_scratch {
+typedef struct jli_snap_float_scratch {
     uint64_t *spans;
     int64_t *mants;
     int8_t *exps;
-} snap_float_scratch;
+} jli_snap_float_scratch;
 
-jl_status snap_write_float_column(snap_writer *w, const snap_float_scratch *s, const float *values,
+jl_status jli_snap_write_float_column(jli_snap_writer *w, const jli_snap_float_scratch *s, const float *values,
                                   uint32_t n);
 
-typedef struct snap_encoder {
+typedef struct jli_snap_encoder {
     const jl_entity_manager *manager;
     jl_arena *arena;
     size_t mark;                  /* arena->used at the start: failure pops back to it */
@@ -138,79 +139,79 @@ typedef struct snap_encoder {
     const jl_entity **class_list; /* scratch: one class's entities by ID */
     const uint8_t **rows;         /* scratch: the structs a column is read from */
     uint32_t *ranks;              /* scratch: their entities' ranks */
-    snap_float_scratch scratch;
-    snap_writer w;
-} snap_encoder;
+    jli_snap_float_scratch scratch;
+    jli_snap_writer w;
+} jli_snap_encoder;
 
 /* The structs a column's values are read from, and the entities they belong
  * to (for messages; NULL for the world settings). */
-typedef struct snap_rows {
+typedef struct jli_snap_rows {
     const uint8_t **rows;
     const jl_entity **owners;
     const uint32_t *ranks; /* each row's rank among all entities; NULL: rank 0 */
     uint32_t n;
-} snap_rows;
+} jli_snap_rows;
 
 /* The column(s) of field f of cls over rows. */
-jl_status snap_write_field(snap_encoder *enc, const jl_class *cls, const jl_field *f,
-                           const snap_rows *rows);
+jl_status jli_snap_write_field(jli_snap_encoder *enc, const jl_class *cls, const jl_field *f,
+                           const jli_snap_rows *rows);
 
 /* Sorts the manager's entities by ID and takes scratch from arena (the
  * output is written after it). On failure the arena is as before. */
-jl_status snap_encoder_begin(snap_encoder *enc, const jl_entity_manager *m, jl_arena *arena,
+jl_status jli_snap_encoder_begin(jli_snap_encoder *enc, const jl_entity_manager *m, jl_arena *arena,
                              jl_error *err);
 /* Writes magic, version, flags and every entity section. */
-jl_status snap_encode_entities(snap_encoder *enc, uint32_t flags);
+jl_status jli_snap_encode_entities(jli_snap_encoder *enc, uint32_t flags);
 /* Appends the CRC, moves the output down over the scratch and sets out; on
  * failure pops everything. */
-jl_status snap_encoder_finish(snap_encoder *enc, jl_snapshot_bytes *out);
+jl_status jli_snap_encoder_finish(jli_snap_encoder *enc, jl_snapshot_bytes *out);
 /* Pops everything the encoder pushed. */
-void snap_encoder_abort(snap_encoder *enc);
+void jli_snap_encoder_abort(jli_snap_encoder *enc);
 
 /* ---- reading (snapshot_decode.c) ---- */
 
 /* A bounds-checked cursor; the first failure is recorded (with the byte
  * offset) in err and status, and every later read returns zero. */
-typedef struct snap_reader {
+typedef struct jli_snap_reader {
     const uint8_t *start;
     const uint8_t *p;
     const uint8_t *end;
     jl_error *err;
     jl_status status;
     bool failed;
-} snap_reader;
+} jli_snap_reader;
 
 /* Records a failure at the cursor; returns false. */
-bool snap_fail(snap_reader *r, jl_status status, const char *format, ...)
+bool jli_snap_fail(jli_snap_reader *r, jl_status status, const char *format, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 3, 4)))
 #endif
     ;
-size_t snap_left(const snap_reader *r);
-const uint8_t *snap_read_bytes(snap_reader *r, size_t n, const char *what);
-uint8_t snap_read_u8(snap_reader *r, const char *what);
-uint32_t snap_read_u32(snap_reader *r, const char *what);
-uint64_t snap_read_varint(snap_reader *r, const char *what);
-int64_t snap_read_svarint(snap_reader *r, const char *what);
+size_t jli_snap_left(const jli_snap_reader *r);
+const uint8_t *jli_snap_read_bytes(jli_snap_reader *r, size_t n, const char *what);
+uint8_t jli_snap_read_u8(jli_snap_reader *r, const char *what);
+uint32_t jli_snap_read_u32(jli_snap_reader *r, const char *what);
+uint64_t jli_snap_read_varint(jli_snap_reader *r, const char *what);
+int64_t jli_snap_read_svarint(jli_snap_reader *r, const char *what);
 /* A varint count of at most max items of at least min_bytes each. */
-uint32_t snap_read_count(snap_reader *r, uint64_t max, size_t min_bytes, const char *what);
+uint32_t jli_snap_read_count(jli_snap_reader *r, uint64_t max, size_t min_bytes, const char *what);
 /* n values, each at most max, into out. */
-bool snap_read_int_column(snap_reader *r, uint32_t n, uint64_t max, uint64_t *out, const char *what);
+bool jli_snap_read_int_column(jli_snap_reader *r, uint32_t n, uint64_t max, uint64_t *out, const char *what);
 /* n ascending nonzero IDs. */
-bool snap_read_sorted_ids(snap_reader *r, uint32_t n, uint64_t *ids, const char *what);
+bool jli_snap_read_sorted_ids(jli_snap_reader *r, uint32_t n, uint64_t *ids, const char *what);
 /* n floats, stride bytes apart from dst; spans is scratch for n values. */
-bool snap_read_float_column(snap_reader *r, uint32_t n, bool allow_inf, uint8_t *dst, size_t stride,
+bool jli_snap_read_float_column(jli_snap_reader *r, uint32_t n, bool allow_inf, uint8_t *dst, size_t stride,
                             uint64_t *spans, const char *what);
 
-typedef struct snap_class_entry {
+typedef struct jli_snap_class_entry {
     const jl_class *cls;
     uint32_t count;
     uint8_t *staging; /* count derived structs' worth of decoded field values */
     const uint32_t *ranks; /* each one's rank among all entities; NULL: rank 0 */
-} snap_class_entry;
+} jli_snap_class_entry;
 
-typedef struct snap_decoder {
-    snap_reader r;
+typedef struct jli_snap_decoder {
+    jli_snap_reader r;
     jl_arena *scratch;
     jl_arena own_scratch;
     bool owns_scratch;
@@ -218,7 +219,7 @@ typedef struct snap_decoder {
     uint32_t room;       /* most entities the target takes (checked early) */
     uint32_t flags;
     uint32_t class_count;
-    snap_class_entry classes[JL_KIND_COUNT];
+    jli_snap_class_entry classes[JL_KIND_COUNT];
     uint32_t count;
     uint64_t *ids;       /* ascending */
     uint64_t *spans;     /* scratch: one column */
@@ -226,22 +227,22 @@ typedef struct snap_decoder {
     uint32_t *ranks;     /* per class, its entities' ranks (classes[c].ranks) */
     uint8_t *class_of;   /* index into classes */
     uint8_t *flags_of;
-} snap_decoder;
+} jli_snap_decoder;
 
 /* room: how many entities the target can still take. */
-void snap_decoder_init(snap_decoder *d, const uint8_t *data, size_t size, jl_arena *scratch,
+void jli_snap_decoder_init(jli_snap_decoder *d, const uint8_t *data, size_t size, jl_arena *scratch,
                        uint32_t room, jl_error *err);
 /* Checks the magic, the version and the checksum (before any content),
  * then reads and checks everything up to the world section. */
-bool snap_decode_entities(snap_decoder *d);
+bool jli_snap_decode_entities(jli_snap_decoder *d);
 /* Reads the column(s) of field f into entry's staging structs. */
-bool snap_read_field(snap_decoder *d, snap_class_entry *entry, const jl_field *f);
+bool jli_snap_read_field(jli_snap_decoder *d, jli_snap_class_entry *entry, const jl_field *f);
 /* Checks that nothing is left before the CRC (checked by
- * snap_decode_entities). */
-bool snap_decode_trailer(snap_decoder *d);
+ * jli_snap_decode_entities). */
+bool jli_snap_decode_trailer(jli_snap_decoder *d);
 /* Creates the decoded entities in m (empty); on failure m has none again. */
-jl_status snap_decoder_apply(snap_decoder *d, jl_entity_manager *m);
+jl_status jli_snap_decoder_apply(jli_snap_decoder *d, jl_entity_manager *m);
 /* Returns the scratch memory. */
-void snap_decoder_release(snap_decoder *d);
+void jli_snap_decoder_release(jli_snap_decoder *d);
 
 #endif

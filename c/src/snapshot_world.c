@@ -7,26 +7,27 @@
 #include "juliet/snapshot.h"
 #include "juliet/world.h"
 #include "snapshot_internal.h"
+#include "world_internal.h"
 
 enum { SETTINGS_READ_ONLY = 1u << 0 };
 
 /* ---- encoding ---- */
 
-static jl_status encode_world_section(snap_encoder *enc, const jl_world *world)
+static jl_status encode_world_section(jli_snap_encoder *enc, const jl_world *world)
 {
-    snap_writer *w = &enc->w;
+    jli_snap_writer *w = &enc->w;
     const jl_class *cls = &jl_world_settings_class;
-    snap_write_varint(w, cls->version);
-    snap_write_u32(w, snap_schema_crc(cls));
-    snap_write_u8(w, world->settings_read_only ? SETTINGS_READ_ONLY : 0);
+    jli_snap_write_varint(w, cls->version);
+    jli_snap_write_u32(w, jli_snap_schema_crc(cls));
+    jli_snap_write_u8(w, world->settings_read_only ? SETTINGS_READ_ONLY : 0);
     const uint8_t *row = (const uint8_t *)&world->settings;
-    snap_rows rows = {.rows = &row, .owners = NULL, .n = 1};
+    jli_snap_rows rows = {.rows = &row, .owners = NULL, .n = 1};
     for (uint32_t f = 0; f < cls->field_count; f++) {
-        jl_status st = snap_write_field(enc, cls, &cls->fields[f], &rows);
+        jl_status st = jli_snap_write_field(enc, cls, &cls->fields[f], &rows);
         if (st != JL_OK) return st;
     }
-    snap_write_varint(w, world->settings_extra ? world->settings_extra_size : 0);
-    if (world->settings_extra) snap_write_bytes(w, world->settings_extra, world->settings_extra_size);
+    jli_snap_write_varint(w, world->settings_extra ? world->settings_extra_size : 0);
+    if (world->settings_extra) jli_snap_write_bytes(w, world->settings_extra, world->settings_extra_size);
 
     uint64_t *sizes = enc->scratch.spans;
     for (uint32_t i = 0; i < enc->count; i++) {
@@ -34,11 +35,11 @@ static jl_status encode_world_section(snap_encoder *enc, const jl_world *world)
         jl_world_unknown_keys(world, enc->ids[i], &size);
         sizes[i] = size;
     }
-    snap_write_int_column(w, sizes, enc->count);
+    jli_snap_write_int_column(w, sizes, enc->count);
     for (uint32_t i = 0; i < enc->count; i++) {
         uint32_t size = 0;
         const char *text = jl_world_unknown_keys(world, enc->ids[i], &size);
-        if (text && size) snap_write_bytes(w, text, size);
+        if (text && size) jli_snap_write_bytes(w, text, size);
     }
     return w->failed ? JL_ERR_OUT_OF_MEMORY : JL_OK;
 }
@@ -49,17 +50,25 @@ jl_status jl_snapshot_encode_world(const jl_world *world, jl_arena *arena, jl_sn
     *out = (jl_snapshot_bytes){0};
     if (!world || !arena || !arena->base)
         return jl_error_set(err, JL_ERR_INVALID_ARGUMENT, NULL, 0, 0, "snapshot: no world or arena");
-    snap_encoder enc;
-    jl_status st = snap_encoder_begin(&enc, &world->manager, arena, err);
+    jli_snap_encoder enc;
+    jl_status st = jli_snap_encoder_begin(&enc, &world->manager, arena, err);
     if (st != JL_OK) return st;
-    st = snap_encode_entities(&enc, SNAP_FLAG_WORLD);
+    st = jli_snap_encode_entities(&enc, JLI_SNAP_FLAG_WORLD);
     if (st == JL_OK) st = encode_world_section(&enc, world);
     if (st != JL_OK) {
-        snap_encoder_abort(&enc);
+        jli_snap_encoder_abort(&enc);
         if (st == JL_ERR_OUT_OF_MEMORY) jl_error_set(err, st, NULL, 0, 0, "snapshot: out of memory");
         return st;
     }
-    return snap_encoder_finish(&enc, out);
+    return jli_snap_encoder_finish(&enc, out);
+}
+
+jl_status jl_snapshot_encode_world_scratch(jl_world *world, jl_snapshot_bytes *out, jl_error *err)
+{
+    *out = (jl_snapshot_bytes){0};
+    if (!world) return jl_error_set(err, JL_ERR_INVALID_ARGUMENT, NULL, 0, 0, "snapshot: no world");
+    jl_arena_pop_to(&world->scratch, 0); /* as jl_world_write_entity: the last text goes */
+    return jl_snapshot_encode_world(world, &world->scratch, out, err);
 }
 
 /* ---- decoding ---- */
@@ -73,22 +82,22 @@ typedef struct world_section {
     const uint8_t *extra_text;  /* all entities' unknown keys back to back */
 } world_section;
 
-static bool decode_world_section(snap_decoder *d, world_section *ws)
+static bool decode_world_section(jli_snap_decoder *d, world_section *ws)
 {
-    snap_reader *r = &d->r;
+    jli_snap_reader *r = &d->r;
     const jl_class *cls = &jl_world_settings_class;
-    uint64_t version = snap_read_varint(r, "settings version");
-    uint32_t schema = snap_read_u32(r, "settings field CRC");
-    uint8_t flags = snap_read_u8(r, "settings flags");
+    uint64_t version = jli_snap_read_varint(r, "settings version");
+    uint32_t schema = jli_snap_read_u32(r, "settings field CRC");
+    uint8_t flags = jli_snap_read_u8(r, "settings flags");
     if (r->failed) return false;
     if (version != cls->version)
-        return snap_fail(r, JL_ERR_UNKNOWN_CLASS, "world settings version %llu, this build has %u",
+        return jli_snap_fail(r, JL_ERR_UNKNOWN_CLASS, "world settings version %llu, this build has %u",
                          (unsigned long long)version, cls->version);
-    if (schema != snap_schema_crc(cls))
-        return snap_fail(r, JL_ERR_UNKNOWN_CLASS,
+    if (schema != jli_snap_schema_crc(cls))
+        return jli_snap_fail(r, JL_ERR_UNKNOWN_CLASS,
                          "world settings have other fields in this build than in the snapshot");
     if (flags & ~SETTINGS_READ_ONLY)
-        return snap_fail(r, JL_ERR_CORRUPT, "unknown settings flags 0x%x", flags);
+        return jli_snap_fail(r, JL_ERR_CORRUPT, "unknown settings flags 0x%x", flags);
     ws->settings_read_only = (flags & SETTINGS_READ_ONLY) != 0;
 
     /* Defaults first, so bytes the reflection does not cover are defined. */
@@ -96,28 +105,28 @@ static bool decode_world_section(snap_decoder *d, world_section *ws)
     memset(&defaults, 0, sizeof defaults);
     if (cls->default_init) cls->default_init(&defaults);
     ws->settings = defaults;
-    snap_class_entry entry = {.cls = cls, .count = 1, .staging = (uint8_t *)&ws->settings};
+    jli_snap_class_entry entry = {.cls = cls, .count = 1, .staging = (uint8_t *)&ws->settings};
     for (uint32_t f = 0; f < cls->field_count; f++)
-        if (!snap_read_field(d, &entry, &cls->fields[f])) return false;
+        if (!jli_snap_read_field(d, &entry, &cls->fields[f])) return false;
 
-    uint32_t settings_extra = snap_read_count(r, UINT32_MAX, 1, "settings unknown-key bytes");
-    ws->settings_extra = snap_read_bytes(r, settings_extra, "settings unknown keys");
+    uint32_t settings_extra = jli_snap_read_count(r, UINT32_MAX, 1, "settings unknown-key bytes");
+    ws->settings_extra = jli_snap_read_bytes(r, settings_extra, "settings unknown keys");
     ws->settings_extra_size = settings_extra;
     if (r->failed) return false;
 
     uint32_t n = d->count;
     ws->extra_size = jl_arena_push(d->scratch, (n ? n : 1) * sizeof *ws->extra_size, 4);
-    if (!ws->extra_size) return snap_fail(r, JL_ERR_OUT_OF_MEMORY, "no memory for %u entities", n);
-    if (!snap_read_int_column(r, n, snap_left(r), d->spans, "unknown-key sizes")) return false;
+    if (!ws->extra_size) return jli_snap_fail(r, JL_ERR_OUT_OF_MEMORY, "no memory for %u entities", n);
+    if (!jli_snap_read_int_column(r, n, jli_snap_left(r), d->spans, "unknown-key sizes")) return false;
     uint64_t total = 0;
     for (uint32_t i = 0; i < n; i++) {
         total += d->spans[i];
-        if (total > snap_left(r))
-            return snap_fail(r, JL_ERR_CORRUPT, "truncated: unknown keys need more than %zu bytes",
-                             snap_left(r));
+        if (total > jli_snap_left(r))
+            return jli_snap_fail(r, JL_ERR_CORRUPT, "truncated: unknown keys need more than %zu bytes",
+                             jli_snap_left(r));
         ws->extra_size[i] = (uint32_t)d->spans[i];
     }
-    ws->extra_text = snap_read_bytes(r, (size_t)total, "unknown keys");
+    ws->extra_text = jli_snap_read_bytes(r, (size_t)total, "unknown keys");
     return !r->failed;
 }
 
@@ -155,7 +164,7 @@ static void rollback(jl_world *world, const world_backup *b, const uint64_t *ids
 
 /* Writes the .jasset text of one decoded entity (a stand-in base entity
  * over its staged fields) plus its unknown keys, on the scratch arena. */
-static jl_status entity_text(snap_decoder *d, uint32_t i, const uint8_t *derived, const char *extra,
+static jl_status entity_text(jli_snap_decoder *d, uint32_t i, const uint8_t *derived, const char *extra,
                              uint32_t extra_size, const char **text, size_t *size)
 {
     jl_entity stand_in = {
@@ -171,7 +180,7 @@ static jl_status entity_text(snap_decoder *d, uint32_t i, const uint8_t *derived
     return st != JL_OK ? st : end;
 }
 
-static jl_status apply_world(snap_decoder *d, const world_section *ws, jl_world *world)
+static jl_status apply_world(jli_snap_decoder *d, const world_section *ws, jl_world *world)
 {
     jl_error *err = d->r.err;
     if (world->manager.capacity - world->manager.count < d->count)
@@ -212,7 +221,7 @@ static jl_status apply_world(snap_decoder *d, const world_section *ws, jl_world 
                 memcpy(joined, text, size);
                 memcpy(joined + size, ws->settings_extra, ws->settings_extra_size);
                 st = jl_world_load_settings_text(world, NULL, joined, size + ws->settings_extra_size,
-                                                 &why);
+                                                 true, &why);
             }
             jl_arena_pop_to(d->scratch, mark);
         }
@@ -228,7 +237,7 @@ static jl_status apply_world(snap_decoder *d, const world_section *ws, jl_world 
     uint32_t rank[JL_KIND_COUNT] = {0};
     size_t extra_at = 0;
     for (uint32_t i = 0; i < d->count; i++) {
-        snap_class_entry *entry = &d->classes[d->class_of[i]];
+        jli_snap_class_entry *entry = &d->classes[d->class_of[i]];
         const uint8_t *derived = entry->staging + (size_t)rank[d->class_of[i]]++ * entry->cls->size_of;
         size_t mark = d->scratch->used;
         const char *text;
@@ -266,13 +275,13 @@ jl_status jl_snapshot_decode_world(const uint8_t *data, size_t size, jl_world *w
         return jl_error_set(err, JL_ERR_CORRUPT, NULL, 0, 0,
                             "snapshot of %zu bytes exceeds the limit %u", size,
                             (unsigned)JL_SNAPSHOT_MAX_BYTES);
-    snap_decoder d;
-    snap_decoder_init(&d, data ? data : (const uint8_t *)"", size, NULL,
+    jli_snap_decoder d;
+    jli_snap_decoder_init(&d, data ? data : (const uint8_t *)"", size, NULL,
                       world->manager.capacity - world->manager.count, err);
     world_section ws = {0};
     jl_status st = JL_OK;
-    bool ok = snap_decode_entities(&d);
-    if (ok && (d.flags & SNAP_FLAG_WORLD)) {
+    bool ok = jli_snap_decode_entities(&d);
+    if (ok && (d.flags & JLI_SNAP_FLAG_WORLD)) {
         ok = decode_world_section(&d, &ws);
     } else if (ok) {
         /* A manager-only snapshot: default settings, no unknown keys. */
@@ -281,10 +290,10 @@ jl_status jl_snapshot_decode_world(const uint8_t *data, size_t size, jl_world *w
         if (cls->default_init) cls->default_init(&ws.settings);
         ws.extra_size = jl_arena_push(d.scratch, (d.count ? d.count : 1) * sizeof *ws.extra_size, 4);
         if (ws.extra_size) memset(ws.extra_size, 0, (d.count ? d.count : 1) * sizeof *ws.extra_size);
-        else ok = snap_fail(&d.r, JL_ERR_OUT_OF_MEMORY, "no memory for %u entities", d.count);
+        else ok = jli_snap_fail(&d.r, JL_ERR_OUT_OF_MEMORY, "no memory for %u entities", d.count);
     }
-    if (ok) ok = snap_decode_trailer(&d);
+    if (ok) ok = jli_snap_decode_trailer(&d);
     st = ok ? apply_world(&d, &ws, world) : d.r.status;
-    snap_decoder_release(&d);
+    jli_snap_decoder_release(&d);
     return st;
 }

@@ -4,6 +4,7 @@
 #include <math.h>
 
 #include "juliet/entity_types.h"
+#include "world_internal.h"
 
 static uint64_t next(uint64_t *state)
 {

@@ -136,28 +136,15 @@ JLW_EXPORT uint32_t jlw_settings_kind(void) { return jl_world_settings_class.kin
 JLW_EXPORT jl_world *jlw_world_new(uint32_t capacity)
 {
     clear_error();
-    jl_world *world = calloc(1, sizeof *world);
-    if (!world) {
-        fail(JL_ERR_OUT_OF_MEMORY, "no memory for a world");
-        return NULL;
-    }
+    jl_world *world = NULL;
     jl_world_desc desc = {.capacity = capacity};
-    jl_status status = jl_world_init(world, &desc);
-    if (status != JL_OK) {
-        free(world);
-        fail(status, "cannot reserve the world's memory");
-        return NULL;
-    }
+    jl_status status = jl_world_new(&desc, &world);
+    if (status != JL_OK) fail(status, "cannot reserve the world's memory");
     return world;
 }
 
-/* Shuts the world down and frees it; NULL is ignored. */
-JLW_EXPORT void jlw_world_free(jl_world *world)
-{
-    if (!world) return;
-    jl_world_shutdown(world);
-    free(world);
-}
+/* Frees the world (jl_world_free); NULL is ignored. */
+JLW_EXPORT void jlw_world_free(jl_world *world) { jl_world_free(world); }
 
 /* jl_world_load. Problems are in the diagnostics; the status is JL_OK or
  * the first problem's (also in jlw_last_error). */
@@ -209,10 +196,10 @@ JLW_EXPORT uint32_t jlw_world_count(const jl_world *world) { return jl_world_cou
 /* Fills, for at most capacity live entities in slot order: ids (two uint32
  * per entity, lo then hi), positions (three floats), kinds (class index)
  * and states (bit 0 dirty, bit 1 read-only). Returns how many it wrote. */
-JLW_EXPORT uint32_t jlw_world_rows(const jl_world *world, uint32_t *ids, float *positions,
+JLW_EXPORT uint32_t jlw_world_rows(jl_world *world, uint32_t *ids, float *positions,
                                    uint8_t *kinds, uint8_t *states, uint32_t capacity)
 {
-    const jl_entity_manager *m = &world->manager;
+    const jl_entity_manager *m = jl_world_manager(world);
     uint32_t n = 0;
     for (jl_entity *e = jl_entities_first(m); e && n < capacity; e = jl_entities_next(m, e), n++) {
         ids[2 * n] = (uint32_t)e->id;
@@ -296,11 +283,7 @@ JLW_EXPORT int jlw_entity_remove(jl_world *world, uint32_t lo, uint32_t hi)
 
 /* State of the settings: bit 0 dirty, bit 1 read-only (newer file), bit 2
  * failed (the file did not load and is never rewritten). */
-JLW_EXPORT int jlw_settings_state(const jl_world *world)
-{
-    return (world->settings_dirty ? 1 : 0) | (world->settings_read_only ? 2 : 0) |
-           (world->settings_failed ? 4 : 0);
-}
+JLW_EXPORT int jlw_settings_state(const jl_world *world) { return (int)jl_world_settings_state(world); }
 
 /* The canonical WorldSettings.jasset text (jl_world_write_settings), with
  * its length in *size; valid until the next export that loads, saves or
@@ -335,13 +318,9 @@ JLW_EXPORT int jlw_world_load_settings_text(jl_world *world, const char *path, c
                                             uint32_t size, int mark_dirty)
 {
     clear_error();
-    jl_status status = jl_world_load_settings_text(world, path, text, size, &last_error);
-    if (status != JL_OK) {
-        if (last_error.status == JL_OK) fail(status, "cannot load the world settings");
-        return (int)status;
-    }
-    if (mark_dirty) world->settings_dirty = true;
-    return JL_OK;
+    jl_status status = jl_world_load_settings_text(world, path, text, size, mark_dirty != 0, &last_error);
+    if (status != JL_OK && last_error.status == JL_OK) fail(status, "cannot load the world settings");
+    return (int)status;
 }
 
 /* jl_world_save into dir. The report (written and deleted paths) is read
@@ -395,9 +374,8 @@ JLW_EXPORT const jl_error *jlw_world_diagnostic(const jl_world *world, uint32_t 
 JLW_EXPORT uint8_t *jlw_snapshot_encode(jl_world *world, uint32_t *size)
 {
     clear_error();
-    size_t mark = world->scratch.used;
     jl_snapshot_bytes bytes = {0};
-    jl_status status = jl_snapshot_encode_world(world, &world->scratch, &bytes, &last_error);
+    jl_status status = jl_snapshot_encode_world_scratch(world, &bytes, &last_error);
     uint8_t *copy = NULL;
     if (status == JL_OK) {
         copy = malloc(bytes.size ? bytes.size : 1);
@@ -410,7 +388,6 @@ JLW_EXPORT uint8_t *jlw_snapshot_encode(jl_world *world, uint32_t *size)
     } else if (last_error.status == JL_OK) {
         fail(status, "cannot encode the snapshot");
     }
-    jl_arena_pop_to(&world->scratch, mark);
     return copy;
 }
 

@@ -49,9 +49,9 @@ static void die(const char *what)
 
 static void bench_memory(void)
 {
-    jl_world source;
+    jl_world *source;
     jl_world_desc desc = {.capacity = MEM_N, .id_tag = jl_world_gen_tag(7)};
-    if (jl_world_init(&source, &desc) != JL_OK || jl_world_generate(&source, MEM_N, 7) != JL_OK)
+    if (jl_world_new(&desc, &source) != JL_OK || jl_world_generate(source, MEM_N, 7) != JL_OK)
         die("cannot generate 100k entities");
     jl_arena text_arena, offsets_arena;
     if (jl_arena_init(&text_arena, (size_t)512 << 20) != JL_OK ||
@@ -68,7 +68,8 @@ static void bench_memory(void)
         uint64_t t0 = jl_platform_now_ns();
         uint32_t i = 0;
         size_t total = 0;
-        for (jl_entity *e = jl_entities_first(&source.manager); e; e = jl_entities_next(&source.manager, e)) {
+        const jl_entity_manager *m = jl_world_manager(source);
+        for (jl_entity *e = jl_entities_first(m); e; e = jl_entities_next(m, e)) {
             jl_archive ar;
             jl_archive_begin_write(&ar, &text_arena);
             jl_archive_write_entity(&ar, e, NULL, 0);
@@ -91,25 +92,25 @@ static void bench_memory(void)
     /* load_mem: tokenize + in-place deserialize into a fresh world. */
     uint64_t load_ns = UINT64_MAX, load_cpu = UINT64_MAX;
     for (int run = 0; run < RUNS; run++) {
-        jl_world w;
-        if (jl_world_init(&w, &(jl_world_desc){.capacity = MEM_N}) != JL_OK) die("world init failed");
+        jl_world *w;
+        if (jl_world_new(&(jl_world_desc){.capacity = MEM_N}, &w) != JL_OK) die("world init failed");
         uint64_t c0 = cpu_now_ns();
         uint64_t t0 = jl_platform_now_ns();
         for (uint32_t i = 0; i < MEM_N; i++) {
-            if (jl_world_load_entity_text(&w, NULL, all + offsets[i], offsets[i + 1] - offsets[i], false, NULL,
+            if (jl_world_load_entity_text(w, NULL, all + offsets[i], offsets[i + 1] - offsets[i], false, NULL,
                                           NULL) != JL_OK)
                 die("load failed");
         }
         load_ns = best(load_ns, jl_platform_now_ns() - t0);
         load_cpu = best(load_cpu, cpu_now_ns() - c0);
-        bench_consume(jl_world_count(&w));
-        jl_world_shutdown(&w);
+        bench_consume(jl_world_count(w));
+        jl_world_free(w);
     }
     bench_report("load_mem", MEM_N, load_ns);
     bench_note("  cpu time %.1f ns/entity", (double)load_cpu / MEM_N);
     jl_arena_release(&text_arena);
     jl_arena_release(&offsets_arena);
-    jl_world_shutdown(&source);
+    jl_world_free(source);
 }
 
 /* ---- from a directory ---- */
@@ -160,11 +161,11 @@ static void bench_directory(void)
     char dir[] = "/tmp/juliet_bench_XXXXXX";
     if (!mkdtemp(dir)) die("cannot create a temporary directory");
     {
-        jl_world w;
+        jl_world *w;
         jl_world_desc desc = {.id_tag = jl_world_gen_tag(11)};
-        if (jl_world_init(&w, &desc) != JL_OK || jl_world_generate(&w, DIR_N, 11) != JL_OK) die("cannot generate");
-        if (jl_world_save(&w, dir, NULL) != JL_OK) die("cannot save the 10k world");
-        jl_world_shutdown(&w);
+        if (jl_world_new(&desc, &w) != JL_OK || jl_world_generate(w, DIR_N, 11) != JL_OK) die("cannot generate");
+        if (jl_world_save(w, dir, NULL) != JL_OK) die("cannot save the 10k world");
+        jl_world_free(w);
     }
     jl_arena arena;
     if (jl_arena_init(&arena, (size_t)64 << 20) != JL_OK) die("out of memory");
@@ -177,36 +178,37 @@ static void bench_directory(void)
         bench_consume(read_everything(dir, &arena));
         read_ns = best(read_ns, jl_platform_now_ns() - t0);
 
-        jl_world w;
-        if (jl_world_init(&w, NULL) != JL_OK) die("world init failed");
+        jl_world *w;
+        if (jl_world_new(NULL, &w) != JL_OK) die("world init failed");
         t0 = jl_platform_now_ns();
-        if (jl_world_load(&w, dir) != JL_OK || jl_world_count(&w) != DIR_N) die("load failed");
+        if (jl_world_load(w, dir) != JL_OK || jl_world_count(w) != DIR_N) die("load failed");
         load_ns = best(load_ns, jl_platform_now_ns() - t0);
-        jl_world_shutdown(&w);
+        jl_world_free(w);
     }
     bench_report("read_dir", DIR_N, read_ns);
     bench_report("load_dir", DIR_N, load_ns);
     bench_note("  load_dir / read_dir = %.2f (target <= 1.5)", (double)load_ns / (double)read_ns);
 
     /* Saves: everything dirty, then one dirty entity. */
-    jl_world w;
-    if (jl_world_init(&w, NULL) != JL_OK || jl_world_load(&w, dir) != JL_OK) die("load failed");
+    jl_world *w;
+    if (jl_world_new(NULL, &w) != JL_OK || jl_world_load(w, dir) != JL_OK) die("load failed");
     uint64_t all_ns = UINT64_MAX, one_ns = UINT64_MAX;
     uint32_t one_written = 0;
     for (int run = 0; run < 2; run++) {
-        jl_world_mark_all_dirty(&w);
+        jl_world_mark_all_dirty(w);
         jl_save_report report;
         uint64_t t0 = jl_platform_now_ns();
-        if (jl_world_save(&w, dir, &report) != JL_OK) die("save failed");
+        if (jl_world_save(w, dir, &report) != JL_OK) die("save failed");
         all_ns = best(all_ns, jl_platform_now_ns() - t0);
     }
     for (int run = 0; run < RUNS; run++) {
-        jl_entity *e = jl_entities_first(&w.manager);
-        for (int k = 0; k < run * 97; k++) e = jl_entities_next(&w.manager, e);
+        const jl_entity_manager *m = jl_world_manager(w);
+        jl_entity *e = jl_entities_first(m);
+        for (int k = 0; k < run * 97; k++) e = jl_entities_next(m, e);
         jl_entity_set_position(e, (float)run, 1, 2);
         jl_save_report report;
         uint64_t t0 = jl_platform_now_ns();
-        if (jl_world_save(&w, dir, &report) != JL_OK) die("save failed");
+        if (jl_world_save(w, dir, &report) != JL_OK) die("save failed");
         one_ns = best(one_ns, jl_platform_now_ns() - t0);
         one_written = report.written_count;
     }
@@ -214,7 +216,7 @@ static void bench_directory(void)
     bench_report("save_one_dirty", DIR_N, one_ns);
     bench_note("  one dirty entity: %u file written, %.3f%% of a full save (target <= 1%%)", one_written,
                100.0 * (double)one_ns / (double)all_ns);
-    jl_world_shutdown(&w);
+    jl_world_free(w);
     jl_arena_release(&arena);
     remove_tree(dir);
 }

@@ -174,53 +174,53 @@ static size_t link_chars(const jl_snapshot_bytes *snap, int level)
 static void generated_world(void)
 {
     enum { N = 1000 };
-    jl_world world;
+    jl_world *world;
     jl_world_desc desc = {.capacity = N, .id_tag = jl_world_gen_tag(1)};
     jl_arena arena;
-    if (jl_world_init(&world, &desc) != JL_OK || jl_arena_init(&arena, 64u << 20) != JL_OK) return;
+    if (jl_world_new(&desc, &world) != JL_OK || jl_arena_init(&arena, 64u << 20) != JL_OK) return;
     jl_snapshot_bytes snap;
-    if (jl_world_generate(&world, N, 1) == JL_OK &&
-        jl_snapshot_encode_world(&world, &arena, &snap, NULL) == JL_OK) {
+    if (jl_world_generate(world, N, 1) == JL_OK &&
+        jl_snapshot_encode_world(world, &arena, &snap, NULL) == JL_OK) {
         size_t chars = link_chars(&snap, 9);
         bench_note("generated world (juliet gen --count %d --seed 1): %zu bytes encoded, %zu URL chars "
                    "= %5.2f chars/entity",
                    N, snap.size, chars, (double)chars / N);
     }
     jl_arena_release(&arena);
-    jl_world_shutdown(&world);
+    jl_world_free(world);
 }
 
 static void world_speed(void)
 {
     enum { N = 100000, ROUNDS = 3 };
-    jl_world world, back;
+    jl_world *world, *back;
     jl_world_desc desc = {.capacity = N, .id_tag = jl_world_gen_tag(1)};
     jl_arena arena;
-    if (jl_world_init(&world, &desc) != JL_OK || jl_arena_init(&arena, 256u << 20) != JL_OK) return;
-    if (jl_world_generate(&world, N, 1) != JL_OK) return;
+    if (jl_world_new(&desc, &world) != JL_OK || jl_arena_init(&arena, 256u << 20) != JL_OK) return;
+    if (jl_world_generate(world, N, 1) != JL_OK) return;
     uint64_t best_encode = UINT64_MAX, best_decode = UINT64_MAX;
     jl_snapshot_bytes snap = {0};
     for (int r = 0; r < ROUNDS; r++) {
         jl_arena_pop_to(&arena, 0);
         uint64_t t0 = jl_platform_now_ns();
-        if (jl_snapshot_encode_world(&world, &arena, &snap, NULL) != JL_OK) return;
+        if (jl_snapshot_encode_world(world, &arena, &snap, NULL) != JL_OK) return;
         uint64_t t1 = jl_platform_now_ns();
         if (t1 - t0 < best_encode) best_encode = t1 - t0;
     }
     for (int r = 0; r < ROUNDS; r++) {
-        if (jl_world_init(&back, &desc) != JL_OK) return;
+        if (jl_world_new(&desc, &back) != JL_OK) return;
         uint64_t t0 = jl_platform_now_ns();
-        jl_status st = jl_snapshot_decode_world(snap.data, snap.size, &back, NULL);
+        jl_status st = jl_snapshot_decode_world(snap.data, snap.size, back, NULL);
         uint64_t t1 = jl_platform_now_ns();
-        bench_consume(jl_world_count(&back));
-        jl_world_shutdown(&back);
+        bench_consume(jl_world_count(back));
+        jl_world_free(back);
         if (st != JL_OK) return;
         if (t1 - t0 < best_decode) best_decode = t1 - t0;
     }
     bench_report("snapshot_encode_world", N, best_encode);
     bench_report("snapshot_decode_world", N, best_decode);
     jl_arena_release(&arena);
-    jl_world_shutdown(&world);
+    jl_world_free(world);
 }
 
 static void speed(void)

@@ -56,7 +56,8 @@ static jl_status load_and_write(jl_entity_manager *manager, const char *text, si
     FUZZ_ASSERT(jl_manager_check(manager, &err) == JL_OK);
 
     const char *extra = NULL;
-    size_t extra_size = jl_archive_collect_unknown(&ar, &arena, &extra);
+    size_t extra_size = 0;
+    FUZZ_ASSERT(jl_archive_collect_unknown(&ar, &arena, &extra, &extra_size) == JL_OK);
     jl_archive writer = {0};
     writer.err = &err;
     jl_archive_begin_write(&writer, &arena);

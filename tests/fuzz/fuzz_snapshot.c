@@ -92,34 +92,34 @@ static void check_manager(const uint8_t *data, size_t size)
 static void check_world(const uint8_t *data, size_t size)
 {
     jl_world_desc desc = {.capacity = FUZZ_CAPACITY, .id_tag = 0x0f0f0f0fu};
-    jl_world first, second;
-    if (jl_world_init(&first, &desc) != JL_OK) abort();
+    jl_world *first, *second;
+    if (jl_world_new(&desc, &first) != JL_OK) abort();
     jl_error err = {0};
-    jl_status s = jl_snapshot_decode_world(data, size, &first, &err);
+    jl_status s = jl_snapshot_decode_world(data, size, first, &err);
     if (s != JL_OK) {
         FUZZ_ASSERT(err.status == s && err.message[0] != '\0');
-        FUZZ_ASSERT(jl_world_count(&first) == 0 && first.manager.pending_count == 0);
-        FUZZ_ASSERT(jl_manager_check(&first.manager, &err) == JL_OK);
-        jl_world_shutdown(&first);
+        FUZZ_ASSERT(jl_world_count(first) == 0 && jl_world_manager(first)->pending_count == 0);
+        FUZZ_ASSERT(jl_manager_check(jl_world_manager(first), &err) == JL_OK);
+        jl_world_free(first);
         return;
     }
-    FUZZ_ASSERT(jl_manager_check(&first.manager, &err) == JL_OK);
+    FUZZ_ASSERT(jl_manager_check(jl_world_manager(first), &err) == JL_OK);
 
     jl_snapshot_bytes one, two;
-    FUZZ_ASSERT(jl_snapshot_encode_world(&first, &out_arena, &one, &err) == JL_OK);
-    if (jl_world_init(&second, &desc) != JL_OK) abort();
-    s = jl_snapshot_decode_world(one.data, one.size, &second, &err);
+    FUZZ_ASSERT(jl_snapshot_encode_world(first, &out_arena, &one, &err) == JL_OK);
+    if (jl_world_new(&desc, &second) != JL_OK) abort();
+    s = jl_snapshot_decode_world(one.data, one.size, second, &err);
     if (s != JL_OK) {
         char line[1024];
         fprintf(stderr, "re-encoded world does not decode: %s\n", jl_error_format(&err, line, sizeof line));
         FUZZ_ASSERT(s == JL_OK);
     }
-    FUZZ_ASSERT(jl_world_count(&second) == jl_world_count(&first));
-    FUZZ_ASSERT(jl_snapshot_encode_world(&second, &out_arena, &two, &err) == JL_OK);
+    FUZZ_ASSERT(jl_world_count(second) == jl_world_count(first));
+    FUZZ_ASSERT(jl_snapshot_encode_world(second, &out_arena, &two, &err) == JL_OK);
     FUZZ_ASSERT(one.size == two.size && memcmp(one.data, two.data, one.size) == 0);
     jl_arena_pop_to(&out_arena, 0);
-    jl_world_shutdown(&second);
-    jl_world_shutdown(&first);
+    jl_world_free(second);
+    jl_world_free(first);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

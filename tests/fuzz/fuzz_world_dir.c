@@ -367,20 +367,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     build_directory((const char *)data, size);
     const uint32_t jasset_files = count_files(".jasset");
 
-    jl_world a;
+    jl_world *a;
     jl_world_desc desc = {.capacity = 1024, .id_tag = 0x0f0f0f0fu, .fs = &mem_fs};
-    FUZZ_ASSERT(jl_world_init(&a, &desc) == JL_OK);
-    jl_status s = jl_world_load(&a, ROOT);
+    FUZZ_ASSERT(jl_world_new(&desc, &a) == JL_OK);
+    jl_status s = jl_world_load(a, ROOT);
     jl_error err;
-    FUZZ_ASSERT(jl_manager_check(&a.manager, &err) == JL_OK);
-    FUZZ_ASSERT(jl_world_count(&a) <= jasset_files);
+    FUZZ_ASSERT(jl_manager_check(jl_world_manager(a), &err) == JL_OK);
+    FUZZ_ASSERT(jl_world_count(a) <= jasset_files);
     FUZZ_ASSERT(count_files(".tmp") == 0);
-    FUZZ_ASSERT((s == JL_OK) == (jl_world_diagnostic_count(&a) == 0));
-    for (uint32_t i = 0; i < jl_world_diagnostic_count(&a); i++) {
-        const jl_error *d = jl_world_diagnostic(&a, i);
+    FUZZ_ASSERT((s == JL_OK) == (jl_world_diagnostic_count(a) == 0));
+    for (uint32_t i = 0; i < jl_world_diagnostic_count(a); i++) {
+        const jl_error *d = jl_world_diagnostic(a, i);
         FUZZ_ASSERT(d->status != JL_OK && d->message[0] != '\0');
     }
-    jl_world_check_references(&a);
+    jl_world_check_references(a);
     /* Files the world does not own: remember them as they are. */
     kept_file *kept = calloc(MEM_ENTRIES, sizeof *kept);
     FUZZ_ASSERT(kept);
@@ -390,10 +390,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         const char *name = parent_end(mem[i].path) + 1;
         uint64_t id = strtoull(name, NULL, 10);
         bool owned = false;
-        for (jl_entity *e = jl_entities_first(&a.manager); e && !owned; e = jl_entities_next(&a.manager, e))
+        const jl_entity_manager *m = jl_world_manager(a);
+        for (jl_entity *e = jl_entities_first(m); e && !owned; e = jl_entities_next(m, e))
             owned = e->id == id && !(e->flags & JL_ENTITY_READ_ONLY);
         if (strcmp(mem[i].path, ROOT "/WorldSettings.jasset") == 0)
-            owned = !a.settings_failed && !a.settings_read_only;
+            owned = !(jl_world_settings_state(a) & (JL_SETTINGS_FAILED | JL_SETTINGS_READ_ONLY));
         if (owned) continue;
         kept_file *k = &kept[kept_count++];
         memcpy(k->path, mem[i].path, sizeof k->path);
@@ -403,9 +404,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         k->size = mem[i].size;
     }
 
-    jl_world_mark_all_dirty(&a);
+    jl_world_mark_all_dirty(a);
     jl_save_report report;
-    s = jl_world_save(&a, ROOT, &report);
+    s = jl_world_save(a, ROOT, &report);
     if (s != JL_OK) {
         char line[1024];
         fprintf(stderr, "save failed: %s\n", jl_error_format(&report.error, line, sizeof line));
@@ -420,21 +421,22 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     free(kept);
 
     /* What was saved loads back to the same entities and texts. */
-    jl_world b;
-    FUZZ_ASSERT(jl_world_init(&b, &desc) == JL_OK);
-    jl_world_load(&b, ROOT);
-    FUZZ_ASSERT(jl_world_count(&b) == jl_world_count(&a));
-    for (jl_entity *e = jl_entities_first(&a.manager); e; e = jl_entities_next(&a.manager, e)) {
-        FUZZ_ASSERT(jl_world_find(&b, e->id) != NULL);
+    jl_world *b;
+    FUZZ_ASSERT(jl_world_new(&desc, &b) == JL_OK);
+    jl_world_load(b, ROOT);
+    FUZZ_ASSERT(jl_world_count(b) == jl_world_count(a));
+    const jl_entity_manager *am = jl_world_manager(a);
+    for (jl_entity *e = jl_entities_first(am); e; e = jl_entities_next(am, e)) {
+        FUZZ_ASSERT(jl_world_find(b, e->id) != NULL);
         const char *text;
         size_t text_size;
-        FUZZ_ASSERT(jl_world_write_entity(&a, e->id, &text, &text_size) == JL_OK);
+        FUZZ_ASSERT(jl_world_write_entity(a, e->id, &text, &text_size) == JL_OK);
         char *copy = malloc(text_size + 1);
         FUZZ_ASSERT(copy);
         memcpy(copy, text, text_size);
         copy[text_size] = '\0';
         const size_t copy_size = text_size;
-        FUZZ_ASSERT(jl_world_write_entity(&b, e->id, &text, &text_size) == JL_OK);
+        FUZZ_ASSERT(jl_world_write_entity(b, e->id, &text, &text_size) == JL_OK);
         if (!(text_size == copy_size && memcmp(copy, text, text_size) == 0)) {
             fprintf(stderr, "entity 0x%016llx:\n--- first load\n%s--- after save and reload\n%.*s",
                     (unsigned long long)e->id, copy, (int)text_size, text);
@@ -442,8 +444,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         }
         free(copy);
     }
-    jl_world_shutdown(&b);
-    jl_world_shutdown(&a);
+    jl_world_free(b);
+    jl_world_free(a);
     mem_reset();
     return 0;
 }

@@ -24,6 +24,7 @@
 #include "juliet/world.h"
 #include "juliet/world_gen.h"
 #include "test.h"
+#include "world_internal.h" /* jli_world_init: worlds embedded in the tests */
 
 typedef struct scenario_file {
     uint64_t id;      /* 0 for WorldSettings.jasset */
@@ -92,14 +93,14 @@ static inline char *scenario_dup(const char *text, size_t size)
  * expected files hold for all of them. */
 static inline bool scenario_start_session(scenario *s)
 {
-    if (s->world.initialized) jl_world_shutdown(&s->world);
+    if (s->world.initialized) jli_world_shutdown(&s->world);
     du_remove_tree(s->dir);
     CHECK_OR_FALSE(du_copy_tree(s->old_dir, s->dir));
     probe_reset(&s->probe);
     s->modified = s->removed = s->created = 0;
     const uint32_t n = s->n;
     jl_world_desc wd = {.capacity = n * 2 + 64, .fs = &s->probe.table, .id_tag = 0x5e55u};
-    CHECK_OR_FALSE(jl_world_init(&s->world, &wd) == JL_OK);
+    CHECK_OR_FALSE(jli_world_init(&s->world, &wd) == JL_OK);
     CHECK_OR_FALSE(jl_world_load(&s->world, s->dir) == JL_OK);
     CHECK_OR_FALSE(jl_world_count(&s->world) == n);
 
@@ -156,10 +157,10 @@ static inline bool scenario_build(scenario *s, uint32_t n, uint64_t seed)
     /* The world as last saved. */
     jl_world gen;
     jl_world_desc gd = {.capacity = n * 2 + 64, .id_tag = jl_world_gen_tag(seed)};
-    CHECK_OR_FALSE(jl_world_init(&gen, &gd) == JL_OK);
+    CHECK_OR_FALSE(jli_world_init(&gen, &gd) == JL_OK);
     CHECK_OR_FALSE(jl_world_generate(&gen, n, seed) == JL_OK);
     CHECK_OR_FALSE(jl_world_save(&gen, s->old_dir, NULL) == JL_OK);
-    jl_world_shutdown(&gen);
+    jli_world_shutdown(&gen);
 
     probe_init(&s->probe);
     CHECK_OR_FALSE(scenario_start_session(s));
@@ -211,7 +212,7 @@ static inline bool scenario_build(scenario *s, uint32_t n, uint64_t seed)
 
 static inline void scenario_free(scenario *s)
 {
-    jl_world_shutdown(&s->world);
+    jli_world_shutdown(&s->world);
     for (size_t i = 0; i < s->file_count; i++) {
         free(s->files[i].old_text);
         free(s->files[i].new_text);
@@ -342,7 +343,7 @@ static inline bool scenario_check_reload(const char *dir, uint32_t capacity)
     size_t files = du_count_suffix(entities, ".jasset");
     jl_world w;
     jl_world_desc d = {.capacity = capacity};
-    CHECK_OR_FALSE(jl_world_init(&w, &d) == JL_OK);
+    CHECK_OR_FALSE(jli_world_init(&w, &d) == JL_OK);
     jl_status s = jl_world_load(&w, dir);
     if (s != JL_OK || jl_world_diagnostic_count(&w) != 0) {
         char line[1024];
@@ -350,7 +351,7 @@ static inline bool scenario_check_reload(const char *dir, uint32_t capacity)
             fprintf(stderr, "%s\n", jl_error_format(jl_world_diagnostic(&w, i), line, sizeof line));
     }
     bool ok = s == JL_OK && jl_world_diagnostic_count(&w) == 0 && jl_world_count(&w) == files;
-    jl_world_shutdown(&w);
+    jli_world_shutdown(&w);
     CHECK_OR_FALSE(ok);
     CHECK_OR_FALSE(du_count_suffix(entities, ".tmp") == 0);
     CHECK_OR_FALSE(du_count_suffix(dir, ".tmp") == 0);
@@ -436,7 +437,7 @@ static inline bool scenario_verify_reload(scenario *s, const char *dir, uint32_t
 
     jl_world w;
     jl_world_desc d = {.capacity = capacity, .fs = &v.probe.table};
-    CHECK_OR_FALSE(jl_world_init(&w, &d) == JL_OK);
+    CHECK_OR_FALSE(jli_world_init(&w, &d) == JL_OK);
     jl_status status = jl_world_load(&w, dir);
     bool ok = status == JL_OK && jl_world_diagnostic_count(&w) == 0 && v.bad == 0;
     char line[1024];
@@ -445,7 +446,7 @@ static inline bool scenario_verify_reload(scenario *s, const char *dir, uint32_t
     size_t files = 0;
     for (size_t i = 1; i < s->file_count; i++) files += v.seen[i];
     ok = ok && jl_world_count(&w) == files;
-    jl_world_shutdown(&w);
+    jli_world_shutdown(&w);
 
     char entities[700], path[800];
     du_join(entities, sizeof entities, dir, "Entities");

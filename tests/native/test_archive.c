@@ -360,7 +360,9 @@ TEST(migrates_light_version_1_range_to_radius)
     CHECK(!(e->flags & JL_ENTITY_READ_ONLY));
     /* `range` was consumed by the migration: not kept as an unknown key. */
     const char *unknown;
-    CHECK(jl_archive_collect_unknown(&ar, &scratch, &unknown) == 0);
+    size_t unknown_size = 1;
+    CHECK(jl_archive_collect_unknown(&ar, &scratch, &unknown, &unknown_size) == JL_OK);
+    CHECK(unknown == NULL && unknown_size == 0);
     /* Saved again, it is a version 2 file with radius. */
     size_t size;
     const char *text = write_text(e, &size);
@@ -379,7 +381,8 @@ TEST(newer_class_version_loads_read_only)
     CHECK(e->flags & JL_ENTITY_READ_ONLY);
     CHECK(JL_DOWNCAST(jl_light, e)->radius == 12.0f);
     const char *unknown;
-    size_t n = jl_archive_collect_unknown(&ar, &scratch, &unknown);
+    size_t n = 0;
+    CHECK(jl_archive_collect_unknown(&ar, &scratch, &unknown, &n) == JL_OK);
     CHECK(n == strlen("; flicker_hz\n7.5\n") && memcmp(unknown, "; flicker_hz\n7.5\n", n) == 0);
     drop_fixture(&manager);
 }
@@ -407,7 +410,8 @@ TEST(unknown_keys_are_collected_verbatim_in_file_order)
     CHECK(e != NULL);
     CHECK(JL_DOWNCAST(jl_prop, e)->density == 2.5f);
     const char *unknown;
-    size_t n = jl_archive_collect_unknown(&ar, &scratch, &unknown);
+    size_t n = 0;
+    CHECK(jl_archive_collect_unknown(&ar, &scratch, &unknown, &n) == JL_OK);
     static const char expected[] = "; wind_factor\n0.3\n; tags\ncrate wooden\n";
     CHECK(n == sizeof expected - 1 && memcmp(unknown, expected, n) == 0);
     drop_fixture(&manager);
@@ -512,10 +516,11 @@ static const char *load_and_write_back(const char *text, size_t size, size_t *ou
     if (jl_archive_tokenize(&ar, &scratch, text, size, "t.jasset", &err) == JL_OK &&
         jl_entity_deserialize_in_place(&manager, &ar, &e) == JL_OK) {
         const char *unknown;
-        size_t unknown_size = jl_archive_collect_unknown(&ar, &scratch, &unknown);
+        size_t unknown_size = 0;
         jl_archive out;
+        jl_status kept = jl_archive_collect_unknown(&ar, &scratch, &unknown, &unknown_size);
         jl_archive_begin_write(&out, &scratch);
-        if (jl_archive_write_entity(&out, e, unknown, unknown_size) != JL_OK ||
+        if (kept != JL_OK || jl_archive_write_entity(&out, e, unknown, unknown_size) != JL_OK ||
             jl_archive_end_write(&out, &written, out_size) != JL_OK)
             written = NULL;
     } else {

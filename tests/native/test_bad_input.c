@@ -12,6 +12,7 @@
 #include "juliet/archive.h"
 #include "juliet/world.h"
 #include "test.h"
+#include "world_internal.h" /* jli_world_init: worlds embedded in the tests */
 
 #define CATALOGUE JULIET_ASSETS_DIR "/malformed/catalogue"
 
@@ -90,7 +91,7 @@ TEST(directory_problems_each_get_a_diagnostic_and_the_rest_loads)
 
     jl_world w = {0};
     jl_world_desc d = {.capacity = 64, .fs = &probe.table};
-    ok = ok && jl_world_init(&w, &d) == JL_OK;
+    ok = ok && jli_world_init(&w, &d) == JL_OK;
     jl_status status = ok ? jl_world_load(&w, dir) : JL_ERR_IO;
     char line[1200];
     for (uint32_t i = 0; i < jl_world_diagnostic_count(&w); i++)
@@ -130,7 +131,7 @@ TEST(directory_problems_each_get_a_diagnostic_and_the_rest_loads)
     ok = ok && lstat(path, &st) == 0 && S_ISDIR(st.st_mode);
     du_join(path, sizeof path, entities, "4294967300.jasset");
     ok = ok && lstat(path, &st) == 0 && S_ISLNK(st.st_mode);
-    jl_world_shutdown(&w);
+    jli_world_shutdown(&w);
     du_join(path, sizeof path, entities, "4294967301.jasset");
     chmod(path, 0644);
     du_remove_tree(root);
@@ -166,11 +167,11 @@ TEST(leftover_temporaries_are_ignored_and_cleaned)
     for (int keep = 1; keep >= 0 && ok; keep--) {
         jl_world w;
         jl_world_desc d = {.capacity = 256, .keep_temp_files = keep == 1};
-        ok = jl_world_init(&w, &d) == JL_OK && jl_world_load(&w, dir) == JL_OK &&
+        ok = jli_world_init(&w, &d) == JL_OK && jl_world_load(&w, dir) == JL_OK &&
              jl_world_diagnostic_count(&w) == 0 && jl_world_count(&w) == n;
         size_t left = du_count_suffix(entities, ".tmp") + du_count_suffix(dir, ".tmp");
         ok = ok && left == (keep ? 3u : 0u);
-        jl_world_shutdown(&w);
+        jli_world_shutdown(&w);
     }
     du_free_names(names, n);
     du_remove_tree(root);

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "entity_manager_internal.h" /* jli_entity_rollback_allocation */
 #include "juliet/entity_manager.h"
 #include "test.h"
 
@@ -442,7 +443,7 @@ TEST(rollback_restores_the_manager)
     jl_entity *half;
     CHECK(jl_entity_allocate(&manager, &jl_light_class, &half) == JL_OK);
     CHECK(jl_entity_set_id(&manager, half, 77) == JL_OK);
-    jl_entity_rollback_allocation(&manager, half);
+    jli_entity_rollback_allocation(&manager, half);
     CHECK(manager.count == 1 && manager.by_type[JL_KIND_LIGHT].count == 0);
     CHECK(manager.pending_count == 0);
     CHECK(jl_entity_find(&manager, 77) == NULL);

@@ -181,7 +181,7 @@ TEST(unreadable_file_at_load_is_reported_and_never_touched)
     probe_copy(probe.deny_read_path, path);
     jl_world w = {0};
     jl_world_desc d = {.capacity = 256, .fs = &probe.table};
-    bool ok = jl_world_init(&w, &d) == JL_OK;
+    bool ok = jli_world_init(&w, &d) == JL_OK;
     jl_status status = ok ? jl_world_load(&w, s.dir) : JL_ERR_IO;
     const jl_error *e = jl_world_diagnostic(&w, 0);
     ok = ok && status == JL_ERR_IO && jl_world_diagnostic_count(&w) == 1 && e && strcmp(e->path, path) == 0 &&
@@ -192,7 +192,7 @@ TEST(unreadable_file_at_load_is_reported_and_never_touched)
     char *text = du_read(path, &size);
     ok = ok && scenario_same(victim->old_text, victim->old_size, text, size);
     free(text);
-    jl_world_shutdown(&w);
+    jli_world_shutdown(&w);
     scenario_free(&s);
     CHECK(ok);
 }

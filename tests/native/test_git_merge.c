@@ -19,6 +19,7 @@
 #include "juliet/world.h"
 #include "juliet/world_gen.h"
 #include "test.h"
+#include "world_internal.h" /* jli_world_init: worlds embedded in the tests */
 
 enum { BASE = 300, ADDED = 1000, EDITED = 100 };
 
@@ -57,9 +58,9 @@ static bool commit_base_world(uint32_t count, uint64_t seed, char *entities, siz
     bool ok = sh(GIT "-c init.defaultBranch=main init -q .", NULL);
     jl_world w;
     jl_world_desc gd = {.capacity = count + 64, .id_tag = jl_world_gen_tag(seed)};
-    ok = ok && jl_world_init(&w, &gd) == JL_OK && jl_world_generate(&w, count, seed) == JL_OK &&
+    ok = ok && jli_world_init(&w, &gd) == JL_OK && jl_world_generate(&w, count, seed) == JL_OK &&
          jl_world_save(&w, world_dir, NULL) == JL_OK;
-    jl_world_shutdown(&w);
+    jli_world_shutdown(&w);
     ok = ok && sh(GIT "add -A && " GIT "commit -q -m base", NULL);
     du_join(entities, size, world_dir, "Entities");
     size_t n;
@@ -91,7 +92,7 @@ static bool work_on_branch(branch_work *b)
     CHECK_OR_FALSE(sh(GIT "checkout -q -b %s main", b->name));
     jl_world w;
     jl_world_desc d = {.capacity = BASE + 2 * ADDED + 64}; /* a random ID tag, as any session */
-    CHECK_OR_FALSE(jl_world_init(&w, &d) == JL_OK);
+    CHECK_OR_FALSE(jli_world_init(&w, &d) == JL_OK);
     CHECK_OR_FALSE(jl_world_load(&w, world_dir) == JL_OK);
     static const char *const classes[] = {"Inert", "Light", "Prop"};
     for (uint32_t i = 0; i < ADDED; i++) {
@@ -107,7 +108,7 @@ static bool work_on_branch(branch_work *b)
     jl_save_report report;
     CHECK_OR_FALSE(jl_world_save(&w, world_dir, &report) == JL_OK);
     CHECK_OR_FALSE(report.written_count == ADDED + EDITED);
-    jl_world_shutdown(&w);
+    jli_world_shutdown(&w);
     CHECK_OR_FALSE(sh(GIT "add -A && " GIT "commit -q -m 'work on %s'", b->name));
     return true;
 }
@@ -154,7 +155,7 @@ TEST(two_branches_add_and_edit_then_merge_without_conflict)
      * every file loads, and both sides' work is there. */
     jl_world merged = {0};
     jl_world_desc md = {.capacity = BASE + 2 * ADDED + 64};
-    ok = ok && jl_world_init(&merged, &md) == JL_OK;
+    ok = ok && jli_world_init(&merged, &md) == JL_OK;
     jl_status status = ok ? jl_world_load(&merged, world_dir) : JL_ERR_IO;
     char line[1200];
     for (uint32_t i = 0; i < jl_world_diagnostic_count(&merged) && i < 5; i++)
@@ -165,7 +166,7 @@ TEST(two_branches_add_and_edit_then_merge_without_conflict)
     ok = ok && jl_world_check_references(&merged) == 0;
     printf("merged %u + %u + %u entities, %u + %u edits: %u entities load, %u diagnostics\n", BASE, ADDED, ADDED,
            EDITED, EDITED, jl_world_count(&merged), jl_world_diagnostic_count(&merged));
-    jl_world_shutdown(&merged);
+    jli_world_shutdown(&merged);
 
     /* A copied file duplicates an ID: validate names both files. A name
      * after the original's in byte order, so the copy is the second one. */
@@ -205,7 +206,7 @@ static bool collide_on_branch(const char *branch, const char *const *classes, co
     CHECK_OR_FALSE(sh(GIT "checkout -q -b %s main", branch));
     jl_world w;
     jl_world_desc d = {.capacity = 256, .id_tag = 0x5ca1ab1e0000u}; /* the same on both sides */
-    CHECK_OR_FALSE(jl_world_init(&w, &d) == JL_OK);
+    CHECK_OR_FALSE(jli_world_init(&w, &d) == JL_OK);
     CHECK_OR_FALSE(jl_world_load(&w, world_dir) == JL_OK);
     for (uint32_t i = 0; i < COLLIDING; i++) {
         jl_entity *e;
@@ -217,7 +218,7 @@ static bool collide_on_branch(const char *branch, const char *const *classes, co
     CHECK_OR_FALSE(jl_world_set_field(&w, created[COLLIDING - 1], "parent", parent, strlen(parent), NULL) == JL_OK);
     CHECK_OR_FALSE(jl_world_set_field(&w, base_ids[0], "position", position, strlen(position), NULL) == JL_OK);
     CHECK_OR_FALSE(jl_world_save(&w, world_dir, NULL) == JL_OK);
-    jl_world_shutdown(&w);
+    jli_world_shutdown(&w);
     char path[800];
     for (uint32_t i = 0; i < COLLIDING; i++) {
         CHECK_OR_FALSE(jl_world_entity_path(path, sizeof path, world_dir, created[i]));

@@ -13,6 +13,7 @@
 #include "juliet/world.h"
 #include "juliet/world_gen.h"
 #include "test.h"
+#include "world_internal.h" /* jli_world_init: worlds embedded in the tests */
 
 static jl_world source, target;
 static jl_arena arena;
@@ -21,14 +22,14 @@ static bool setup(void)
 {
     jl_world_desc a = {.capacity = 5000, .id_tag = jl_world_gen_tag(7)};
     jl_world_desc b = {.capacity = 5000, .id_tag = 0x51515151u};
-    return jl_world_init(&source, &a) == JL_OK && jl_world_init(&target, &b) == JL_OK &&
+    return jli_world_init(&source, &a) == JL_OK && jli_world_init(&target, &b) == JL_OK &&
            jl_arena_init(&arena, 256u << 20) == JL_OK;
 }
 
 static void teardown(void)
 {
-    jl_world_shutdown(&source);
-    jl_world_shutdown(&target);
+    jli_world_shutdown(&source);
+    jli_world_shutdown(&target);
     jl_arena_release(&arena);
 }
 
@@ -57,7 +58,7 @@ static bool fill_source(uint32_t count)
                                              sizeof entity_with_unknown_keys - 1, false, NULL,
                                              &err) == JL_OK);
     CHECK_OR_FALSE(jl_world_load_settings_text(&source, NULL, settings_with_unknown_key,
-                                               sizeof settings_with_unknown_key - 1, &err) == JL_OK);
+                                               sizeof settings_with_unknown_key - 1, false, &err) == JL_OK);
     CHECK_OR_FALSE(source.settings_extra_size > 0);
     return true;
 }
@@ -256,9 +257,9 @@ TEST(manager_snapshot_decodes_into_a_world_with_default_settings)
     CHECK(jl_snapshot_decode_world(bytes.data, bytes.size, &target, &err) == JL_OK);
     CHECK(jl_world_count(&target) == jl_world_count(&source));
     jl_world fresh;
-    CHECK(jl_world_init(&fresh, NULL) == JL_OK);
+    CHECK(jli_world_init(&fresh, NULL) == JL_OK);
     CHECK(memcmp(&target.settings, &fresh.settings, sizeof fresh.settings) == 0);
-    jl_world_shutdown(&fresh);
+    jli_world_shutdown(&fresh);
     teardown();
 }
 
@@ -394,10 +395,10 @@ static bool fixture_refused(const char *name, const char *stage, const char *sta
     jl_error err = {0};
     if (strcmp(stage, "decode") == 0) {
         jl_world world;
-        CHECK_OR_FALSE(jl_world_init(&world, NULL) == JL_OK);
+        CHECK_OR_FALSE(jli_world_init(&world, NULL) == JL_OK);
         jl_status st = jl_snapshot_decode_world((const uint8_t *)data, size, &world, &err);
         uint32_t count = jl_world_count(&world);
-        jl_world_shutdown(&world);
+        jli_world_shutdown(&world);
         if (st == JL_OK || strcmp(jl_status_name(st), status) != 0 || !strstr(err.message, fragment))
             fprintf(stderr, "%s: got %s: %s\n", name, jl_status_name(st), err.message);
         CHECK_OR_FALSE(strcmp(jl_status_name(st), status) == 0);

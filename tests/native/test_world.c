@@ -11,6 +11,7 @@
 #include "juliet/entity_types.h"
 #include "juliet/world.h"
 #include "test.h"
+#include "world_internal.h" /* jli_world_init: worlds embedded in the tests */
 
 static jl_world world;
 static probe_fs fault;
@@ -20,12 +21,12 @@ static char dir[256], dir2[256];
  * (NULL: an empty directory). */
 static bool start(const char *source)
 {
-    jl_world_shutdown(&world);
+    jli_world_shutdown(&world);
     probe_init(&fault);
     CHECK_OR_FALSE(du_make_temp_dir(dir, sizeof dir, "test"));
     if (source) CHECK_OR_FALSE(du_copy_tree(source, dir));
     jl_world_desc desc = {.fs = &fault.table};
-    CHECK_OR_FALSE(jl_world_init(&world, &desc) == JL_OK);
+    CHECK_OR_FALSE(jli_world_init(&world, &desc) == JL_OK);
     return true;
 }
 
@@ -44,7 +45,7 @@ static bool start_loaded(const char *source)
 
 static void finish(void)
 {
-    jl_world_shutdown(&world);
+    jli_world_shutdown(&world);
     du_remove_tree(dir);
     if (dir2[0]) du_remove_tree(dir2);
     dir2[0] = '\0';
@@ -216,6 +217,49 @@ TEST(entity_created_and_removed_before_a_save_touches_nothing)
     finish();
 }
 
+/* A directory so deep that "Entities/<id>.jasset" under it does not fit in
+ * a path (JL_ERROR_PATH_MAX) while the directory and its lock file do. */
+static bool make_deep_dir(char *out, size_t size, const char *base, size_t length)
+{
+    CHECK_OR_FALSE(length < size && strlen(base) + 2 < length);
+    strcpy(out, base);
+    while (strlen(out) < length) {
+        size_t n = strlen(out), part = length - n - 1;
+        if (part > 200) part = 200;
+        out[n] = '/';
+        memset(out + n + 1, 'd', part);
+        out[n + 1 + part] = '\0';
+        CHECK_OR_FALSE(mkdir(out, 0755) == 0);
+    }
+    return true;
+}
+
+TEST(a_pending_deletion_whose_path_does_not_fit_is_reported_and_kept)
+{
+    CHECK(start_loaded(ASSETS "/sample_world"));
+    jl_entity *victim = first_of(&jl_inert_class);
+    uint64_t id = victim->id;
+    CHECK(jl_world_remove(&world, id) == JL_OK);
+    CHECK(du_make_temp_dir(dir2, sizeof dir2, "test"));
+    char deep[JL_ERROR_PATH_MAX];
+    CHECK(make_deep_dir(deep, sizeof deep, dir2, 490));
+    jl_save_report report;
+    CHECK(jl_world_save(&world, deep, &report) == JL_ERR_IO);
+    CHECK(report.failed_count == 1 && report.deleted_count == 0);
+    CHECK(report.error.status == JL_ERR_IO && strstr(report.error.message, "path too long"));
+    char name[64];
+    snprintf(name, sizeof name, "Entities/%llu.jasset", (unsigned long long)id);
+    CHECK(strstr(report.error.message, name) != NULL);
+    CHECK(world.manager.pending_count == 1 && world.manager.pending_deletions[0] == id);
+    /* Still pending: the save into the world's own directory deletes it. */
+    char path[512];
+    entity_path(path, sizeof path, id);
+    CHECK(jl_world_save(&world, dir, &report) == JL_OK);
+    CHECK(report.deleted_count == 1 && !du_exists(path));
+    CHECK(world.manager.pending_count == 0);
+    finish();
+}
+
 /* ---- injected failures ---- */
 
 TEST(failed_write_keeps_the_old_file_and_the_dirty_flag)
@@ -338,14 +382,14 @@ TEST(every_fault_point_of_a_save_is_reported_and_recoverable)
             /* Every entity file on disk parses: old or new, never cut. Only the
              * removed entity may be gone; the new one may not be there yet. */
             jl_world check;
-            CHECK(jl_world_init(&check, NULL) == JL_OK);
+            CHECK(jli_world_init(&check, NULL) == JL_OK);
             CHECK(jl_world_load(&check, dir) == JL_OK);
             CHECK(jl_world_count(&check) >= 35 && jl_world_count(&check) <= 37);
-            jl_world_shutdown(&check);
+            jli_world_shutdown(&check);
             /* Retry without the fault: everything lands. */
             fault.fail_at = 0;
             CHECK(jl_world_save(&world, dir, NULL) == JL_OK);
-            CHECK(jl_world_init(&check, NULL) == JL_OK);
+            CHECK(jli_world_init(&check, NULL) == JL_OK);
             CHECK(jl_world_load(&check, dir) == JL_OK);
             CHECK(jl_world_count(&check) == 36);
             CHECK(jl_world_find(&check, created->id) != NULL);
@@ -353,7 +397,7 @@ TEST(every_fault_point_of_a_save_is_reported_and_recoverable)
             char text[JL_VALUE_TEXT_MAX];
             CHECK(jl_world_get_field(&check, light->id, "intensity", text, NULL) == JL_OK && strcmp(text, "0.5") == 0);
             CHECK(jl_world_settings_get(&check, "time_of_day", text, NULL) == JL_OK && strcmp(text, "18") == 0);
-            jl_world_shutdown(&check);
+            jli_world_shutdown(&check);
             finish();
         }
         if (ops) break;
@@ -535,9 +579,9 @@ TEST(loaded_ids_advance_the_generator)
 {
     CHECK(start(ASSETS "/sample_world"));
     /* The same tag as the sample's IDs: a session continuing that world. */
-    jl_world_shutdown(&world);
+    jli_world_shutdown(&world);
     jl_world_desc desc = {.id_tag = 0x77a31d750000u}; /* 0x77a31d75 in the 48-bit tag form */
-    CHECK(jl_world_init(&world, &desc) == JL_OK);
+    CHECK(jli_world_init(&world, &desc) == JL_OK);
     CHECK(jl_world_load(&world, dir) == JL_OK);
     uint64_t max = 0;
     for (jl_entity *e = jl_entities_first(&world.manager); e; e = jl_entities_next(&world.manager, e))
@@ -552,7 +596,7 @@ TEST(two_sessions_from_one_world_mint_disjoint_ids)
 {
     CHECK(start(ASSETS "/sample_world"));
     jl_world other;
-    CHECK(jl_world_init(&other, NULL) == JL_OK);
+    CHECK(jli_world_init(&other, NULL) == JL_OK);
     CHECK(jl_world_load(&world, dir) == JL_OK);
     CHECK(jl_world_load(&other, dir) == JL_OK);
     CHECK(world.manager.id_tag != other.manager.id_tag); /* 2^-48 chance of a false failure */
@@ -563,7 +607,7 @@ TEST(two_sessions_from_one_world_mint_disjoint_ids)
         CHECK(jl_world_find(&other, a->id) == NULL);
         CHECK(jl_world_find(&world, b->id) == NULL);
     }
-    jl_world_shutdown(&other);
+    jli_world_shutdown(&other);
     finish();
 }
 
@@ -663,12 +707,12 @@ TEST(dirty_flag_follows_the_spec_state_machine)
     CHECK(jl_world_save(&world, dir, NULL) == JL_OK);
     uint64_t id = e->id;
     jl_world fresh;
-    CHECK(jl_world_init(&fresh, NULL) == JL_OK);
+    CHECK(jli_world_init(&fresh, NULL) == JL_OK);
     CHECK(jl_world_load(&fresh, dir) == JL_OK);
     jl_entity *loaded = jl_world_find(&fresh, id);
     CHECK(loaded && !loaded->is_dirty);               /* loaded */
     CHECK(loaded->position.y == 5);
-    jl_world_shutdown(&fresh);
+    jli_world_shutdown(&fresh);
     finish();
 }
 
@@ -705,7 +749,7 @@ TEST(settings_that_failed_to_load_are_never_replaced_or_rewritten)
     /* Text that would load fine is refused: it would be saved over the file. */
     static const char good[] = "; version\n1\n; time_of_day\n18\n";
     jl_error err = {0};
-    CHECK(jl_world_load_settings_text(&world, "paste", good, sizeof good - 1, &err) == JL_ERR_READ_ONLY);
+    CHECK(jl_world_load_settings_text(&world, "paste", good, sizeof good - 1, false, &err) == JL_ERR_READ_ONLY);
     CHECK(err.status == JL_ERR_READ_ONLY && strstr(err.message, "read-only"));
     CHECK(world.settings_failed && !world.settings_dirty);
     CHECK(jl_world_settings_set(&world, "time_of_day", "18", 2, NULL) == JL_ERR_READ_ONLY);
@@ -733,9 +777,26 @@ TEST(loading_the_same_directory_twice_keeps_its_files_writable)
 TEST(shutdown_twice_is_harmless)
 {
     jl_world w;
-    CHECK(jl_world_init(&w, NULL) == JL_OK);
-    jl_world_shutdown(&w);
-    jl_world_shutdown(&w);
+    CHECK(jli_world_init(&w, NULL) == JL_OK);
+    jli_world_shutdown(&w);
+    jli_world_shutdown(&w);
     jl_world zeroed = {0};
-    jl_world_shutdown(&zeroed);
+    jli_world_shutdown(&zeroed);
+}
+
+TEST(a_world_from_new_is_used_through_its_pointer_and_freed)
+{
+    jl_world *w = NULL;
+    jl_world_desc desc = {.capacity = 64};
+    CHECK(jl_world_new(&desc, &w) == JL_OK && w != NULL);
+    CHECK(jl_world_load(w, ASSETS "/sample_world") == JL_OK);
+    CHECK(jl_world_count(w) == 36 && jl_world_manager(w)->count == 36);
+    CHECK(jl_world_settings_state(w) == 0);
+    jl_world_settings_touch(w);
+    CHECK(jl_world_settings_state(w) == JL_SETTINGS_DIRTY);
+    jl_world_free(w);
+    jl_world_free(NULL);
+    desc.capacity = JL_MAX_CAPACITY + 1;
+    w = (jl_world *)&desc;
+    CHECK(jl_world_new(&desc, &w) == JL_ERR_INVALID_ARGUMENT && w == NULL);
 }

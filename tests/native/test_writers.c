@@ -25,6 +25,7 @@
 #include "juliet/world_gen.h"
 #include "juliet/world_lock.h"
 #include "test.h"
+#include "world_internal.h" /* jli_world_init: worlds embedded in the tests */
 
 #define SAMPLE JULIET_ASSETS_DIR "/sample_world"
 
@@ -82,7 +83,7 @@ TEST(save_fails_with_the_pid_of_a_running_lock_holder_and_writes_nothing)
 
     jl_world w;
     jl_world_desc d = {.capacity = 256, .lock_wait_ms = 60};
-    ok = ok && jl_world_init(&w, &d) == JL_OK && jl_world_load(&w, dir) == JL_OK;
+    ok = ok && jli_world_init(&w, &d) == JL_OK && jl_world_load(&w, dir) == JL_OK;
     ok = ok && jl_world_set_field(&w, id, "position", "1 2 3", 5, NULL) == JL_OK;
     jl_save_report report;
     char expected[64];
@@ -101,7 +102,7 @@ TEST(save_fails_with_the_pid_of_a_running_lock_holder_and_writes_nothing)
     du_join(lock_path, sizeof lock_path, dir, JL_WORLD_LOCK_NAME);
     ok = ok && unlink(lock_path) == 0 && jl_world_save(&w, dir, &report) == JL_OK && report.written_count == 1 &&
          !du_exists(lock_path);
-    jl_world_shutdown(&w);
+    jli_world_shutdown(&w);
     free(before);
     free(after);
     du_remove_tree(root);
@@ -126,7 +127,7 @@ TEST(stale_lock_is_reported_and_never_broken)
 
     jl_world w;
     jl_world_desc d = {.capacity = 256, .lock_wait_ms = 60};
-    ok = ok && jl_world_init(&w, &d) == JL_OK && jl_world_load(&w, dir) == JL_OK;
+    ok = ok && jli_world_init(&w, &d) == JL_OK && jl_world_load(&w, dir) == JL_OK;
     ok = ok && jl_world_remove(&w, id) == JL_OK;
     jl_save_report report;
     ok = ok && jl_world_save(&w, dir, &report) == JL_ERR_LOCKED &&
@@ -137,7 +138,7 @@ TEST(stale_lock_is_reported_and_never_broken)
     char *text = du_read(lock_path, &size);
     ok = ok && du_exists(path) && text && size == strlen(lock_text) && memcmp(text, lock_text, size) == 0;
     free(text);
-    jl_world_shutdown(&w);
+    jli_world_shutdown(&w);
     du_remove_tree(root);
     CHECK(ok);
 }
@@ -153,7 +154,7 @@ TEST(save_waits_for_a_holder_that_finishes_soon)
     CHECK(first_entity(dir, path, sizeof path, &id));
     jl_world w;
     jl_world_desc d = {.capacity = 256, .lock_wait_ms = 3000};
-    bool ok = jl_world_init(&w, &d) == JL_OK && jl_world_load(&w, dir) == JL_OK &&
+    bool ok = jli_world_init(&w, &d) == JL_OK && jl_world_load(&w, dir) == JL_OK &&
               jl_world_set_field(&w, id, "position", "4 5 6", 5, NULL) == JL_OK;
     int ready[2];
     ok = ok && pipe(ready) == 0;
@@ -181,7 +182,7 @@ TEST(save_waits_for_a_holder_that_finishes_soon)
     ok = ok && waitpid(child, &status, 0) == child && WIFEXITED(status) && WEXITSTATUS(status) == 0;
     printf("waited %.0f ms for the other writer\n", waited_ms);
     ok = ok && waited_ms >= 100; /* it did wait rather than write beside the holder */
-    jl_world_shutdown(&w);
+    jli_world_shutdown(&w);
     du_remove_tree(root);
     CHECK(ok);
 #endif
@@ -198,11 +199,11 @@ TEST(load_leaves_temporaries_alone_while_a_writer_holds_the_lock)
     for (int locked = 1; locked >= 0 && ok; locked--) {
         jl_world w;
         jl_world_desc d = {.capacity = 256};
-        ok = jl_world_init(&w, &d) == JL_OK && jl_world_load(&w, dir) == JL_OK &&
+        ok = jli_world_init(&w, &d) == JL_OK && jl_world_load(&w, dir) == JL_OK &&
              jl_world_diagnostic_count(&w) == 0;
         /* While the lock is held the temporary may be a running save's. */
         ok = ok && du_exists(temp) == (locked == 1);
-        jl_world_shutdown(&w);
+        jli_world_shutdown(&w);
         char lock_path[700];
         du_join(lock_path, sizeof lock_path, dir, JL_WORLD_LOCK_NAME);
         if (locked) ok = ok && unlink(lock_path) == 0;
@@ -238,7 +239,7 @@ TEST(save_never_writes_through_a_symlink_named_like_a_temporary)
 
     jl_world w;
     jl_world_desc d = {.capacity = 256, .keep_temp_files = true};
-    ok = ok && jl_world_init(&w, &d) == JL_OK && jl_world_load(&w, dir) == JL_OK;
+    ok = ok && jli_world_init(&w, &d) == JL_OK && jl_world_load(&w, dir) == JL_OK;
     jl_world_mark_all_dirty(&w);
     jl_save_report report;
     ok = ok && jl_world_save(&w, dir, &report) == JL_OK;
@@ -250,7 +251,7 @@ TEST(save_never_writes_through_a_symlink_named_like_a_temporary)
     /* The entity file is a regular file with the entity in it. */
     struct stat st;
     ok = ok && lstat(path, &st) == 0 && S_ISREG(st.st_mode);
-    jl_world_shutdown(&w);
+    jli_world_shutdown(&w);
     du_remove_tree(root);
     CHECK(ok);
 }
@@ -326,7 +327,7 @@ TEST(two_writer_processes_leave_every_file_whole_and_every_save_landed)
         for (int i = 0; i < SAVES; i++) {
             jl_world w;
             jl_world_desc d = {.capacity = 256, .fs = &writer.probe.table, .lock_wait_ms = 10000};
-            if (jl_world_init(&w, &d) != JL_OK || jl_world_load(&w, dir) != JL_OK) {
+            if (jli_world_init(&w, &d) != JL_OK || jl_world_load(&w, dir) != JL_OK) {
                 bad++;
                 continue;
             }
@@ -339,7 +340,7 @@ TEST(two_writer_processes_leave_every_file_whole_and_every_save_landed)
             jl_status s = jl_world_save(&w, dir, &report);
             if (s == JL_ERR_LOCKED) locked++;
             else if (s != JL_OK) bad++;
-            jl_world_shutdown(&w);
+            jli_world_shutdown(&w);
         }
         if (locked || writer.landed_wrong)
             fprintf(stderr, "writer %d: %d saves found the world locked, %u files did not hold what was saved\n", k,
@@ -357,7 +358,7 @@ TEST(two_writer_processes_leave_every_file_whole_and_every_save_landed)
      * of one writer: saves never interleave. */
     jl_world w;
     jl_world_desc d = {.capacity = 256};
-    ok = ok && jl_world_init(&w, &d) == JL_OK && jl_world_load(&w, dir) == JL_OK &&
+    ok = ok && jli_world_init(&w, &d) == JL_OK && jl_world_load(&w, dir) == JL_OK &&
          jl_world_diagnostic_count(&w) == 0 && jl_world_count(&w) > 1;
     char first[80] = "", value[80];
     for (jl_entity *e = jl_entities_first(&w.manager); ok && e; e = jl_entities_next(&w.manager, e)) {
@@ -369,7 +370,7 @@ TEST(two_writer_processes_leave_every_file_whole_and_every_save_landed)
         }
     }
     printf("%d writers x %d saves; the world holds the save \"%s\"\n", WRITERS, SAVES, first);
-    jl_world_shutdown(&w);
+    jli_world_shutdown(&w);
     char entities[700];
     du_join(entities, sizeof entities, dir, "Entities");
     ok = ok && du_count_suffix(entities, ".tmp") == 0;
@@ -392,7 +393,7 @@ static bool newer_world(char *root, size_t root_size, char *dir, size_t dir_size
 static bool generated(jl_world *w, uint32_t count)
 {
     jl_world_desc d = {.capacity = 1024, .id_tag = 7};
-    return jl_world_init(w, &d) == JL_OK && jl_world_generate(w, count, 1) == JL_OK;
+    return jli_world_init(w, &d) == JL_OK && jl_world_generate(w, count, 1) == JL_OK;
 }
 
 TEST(new_world_is_never_merged_into_a_directory_holding_one)
@@ -414,7 +415,7 @@ TEST(new_world_is_never_merged_into_a_directory_holding_one)
     du_join(empty, sizeof empty, root, "empty");
     ok = ok && mkdir(empty, 0755) == 0 && jl_world_save_new(&w, empty, &report) == JL_OK &&
          report.written_count == 21 && strncmp(report.written[0], empty, strlen(empty)) == 0;
-    jl_world_shutdown(&w);
+    jli_world_shutdown(&w);
     free(before);
     free(after);
     du_remove_tree(root);
@@ -451,9 +452,9 @@ TEST(new_world_appears_whole_or_not_at_all)
              * (reported). It must be whole. */
             jl_world check;
             jl_world_desc d = {.capacity = 1024};
-            ok = jl_world_init(&check, &d) == JL_OK && jl_world_load(&check, dir) == JL_OK &&
+            ok = jli_world_init(&check, &d) == JL_OK && jl_world_load(&check, dir) == JL_OK &&
                  jl_world_count(&check) == 30;
-            jl_world_shutdown(&check);
+            jli_world_shutdown(&check);
             du_remove_tree(dir);
             jl_world_mark_all_dirty(&w); /* its files are gone again */
             continue;
@@ -464,12 +465,12 @@ TEST(new_world_appears_whole_or_not_at_all)
                          pu_count(root), root);
     }
     printf("%u fault points, each left nothing behind\n", faults);
-    jl_world_shutdown(&w);
+    jli_world_shutdown(&w);
     jl_world check;
     jl_world_desc d = {.capacity = 1024};
-    ok = ok && faults > 60 && jl_world_init(&check, &d) == JL_OK && jl_world_load(&check, dir) == JL_OK &&
+    ok = ok && faults > 60 && jli_world_init(&check, &d) == JL_OK && jl_world_load(&check, dir) == JL_OK &&
          jl_world_count(&check) == 30;
-    jl_world_shutdown(&check);
+    jli_world_shutdown(&check);
     du_remove_tree(root);
     CHECK(ok);
 }
@@ -491,7 +492,7 @@ TEST(fifo_entity_and_settings_files_are_reported_never_opened)
     alarm(20); /* a reader blocked on a FIFO fails the test instead of hanging it */
     jl_world w;
     jl_world_desc d = {.capacity = 256};
-    ok = ok && jl_world_init(&w, &d) == JL_OK && jl_world_load(&w, dir) == JL_ERR_IO && jl_world_count(&w) == 36;
+    ok = ok && jli_world_init(&w, &d) == JL_OK && jl_world_load(&w, dir) == JL_ERR_IO && jl_world_count(&w) == 36;
     uint32_t reported = 0;
     for (uint32_t i = 0; i < jl_world_diagnostic_count(&w); i++) {
         const jl_error *e = jl_world_diagnostic(&w, i);
@@ -505,7 +506,7 @@ TEST(fifo_entity_and_settings_files_are_reported_never_opened)
     struct stat st;
     ok = ok && lstat(settings, &st) == 0 && S_ISFIFO(st.st_mode);
     alarm(0);
-    jl_world_shutdown(&w);
+    jli_world_shutdown(&w);
     du_remove_tree(root);
     CHECK(ok);
 #endif
@@ -522,13 +523,13 @@ TEST(huge_file_is_refused_by_its_size_without_being_read)
     if (fd >= 0) close(fd);
     jl_world w;
     jl_world_desc d = {.capacity = 256};
-    ok = ok && jl_world_init(&w, &d) == JL_OK && jl_world_load(&w, dir) == JL_ERR_PARSE && jl_world_count(&w) == 36;
+    ok = ok && jli_world_init(&w, &d) == JL_OK && jl_world_load(&w, dir) == JL_ERR_PARSE && jl_world_count(&w) == 36;
     const jl_error *e = jl_world_diagnostic(&w, 0);
     ok = ok && jl_world_diagnostic_count(&w) == 1 && strcmp(e->path, huge) == 0 && strstr(e->message, "too large");
     /* Nothing near the file's size was committed to read it. */
     printf("scratch memory committed by the load: %zu KiB\n", w.scratch.committed / 1024);
     ok = ok && w.scratch.committed < ((size_t)16 << 20);
-    jl_world_shutdown(&w);
+    jli_world_shutdown(&w);
     du_remove_tree(root);
     CHECK(ok);
 }

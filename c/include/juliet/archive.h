@@ -144,6 +144,10 @@ uint32_t jl_value_format(jl_field_type type, const void *src, char *out);
 /* Name of a field type: "f32", "index", "bool", "vec3", "color", "entity_ref". */
 const char *jl_field_type_name(jl_field_type type);
 
+/* The default value of field field_index of cls as canonical text into out
+ * (JL_VALUE_TEXT_MAX bytes, NUL-terminated). JL_ERR_NOT_FOUND past the end. */
+jl_status jl_class_default_text(const jl_class *cls, uint32_t field_index, char *out);
+
 /* Reads a float32 key (used by migrations for keys a class dropped): JL_OK
  * and marks the entry used, JL_ERR_NOT_FOUND if absent, JL_ERR_PARSE if
  * malformed (flags as in jl_field: JL_FIELD_ALLOW_INF). */
@@ -187,8 +191,10 @@ jl_status jl_entity_deserialize_in_place(jl_entity_manager *manager, jl_archive 
 
 /* Appends the entries nobody used (unknown keys) to out as `; key\nvalue\n`
  * lines, in file order, each value line exactly as the file had it (blanks
- * included; its line end becomes LF), and returns their total size (0 if none; nothing
- * is pushed then). *text points at them in out. */
-size_t jl_archive_collect_unknown(jl_archive *ar, jl_arena *out, const char **text);
+ * included; its line end becomes LF): *text points at them in out and
+ * *size is their total size (NULL and 0 if there are none: nothing is
+ * pushed then). JL_OK, or JL_ERR_OUT_OF_MEMORY (also in ar->err) if out is
+ * full: *text is then NULL, *size 0 and out unchanged. */
+jl_status jl_archive_collect_unknown(jl_archive *ar, jl_arena *out, const char **text, size_t *size);
 
 #endif

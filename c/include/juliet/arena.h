@@ -28,9 +28,12 @@ jl_status jl_arena_init(jl_arena *arena, size_t reserve_bytes);
  * becomes invalid. Safe on a zeroed or already released arena. */
 void jl_arena_release(jl_arena *arena);
 
-/* Slow paths of the two inline functions below: they ask the system. */
-void *jl_arena_push_slow(jl_arena *arena, size_t size, size_t align);
-jl_status jl_arena_commit_slow(jl_arena *arena, size_t bytes);
+/* Internal (the jli_ prefix): the slow paths of the two inline functions
+ * below, which ask the system for memory. They are declared here only
+ * because the inline fast paths call them; use jl_arena_push and
+ * jl_arena_commit_to. */
+void *jli_arena_push_slow(jl_arena *arena, size_t size, size_t align);
+jl_status jli_arena_commit_slow(jl_arena *arena, size_t bytes);
 
 /* Returns size bytes aligned to align (a power of two), committing memory as
  * needed, or NULL when the reservation is used up or the commit fails; the
@@ -46,14 +49,14 @@ static inline void *jl_arena_push(jl_arena *arena, size_t size, size_t align)
             return arena->base + offset;
         }
     }
-    return jl_arena_push_slow(arena, size, align);
+    return jli_arena_push_slow(arena, size, align);
 }
 
 /* Makes sure the first `bytes` bytes of the reservation are committed
  * without handing them out. Returns JL_ERR_OUT_OF_MEMORY past the reservation. */
 static inline jl_status jl_arena_commit_to(jl_arena *arena, size_t bytes)
 {
-    return bytes <= arena->committed ? JL_OK : jl_arena_commit_slow(arena, bytes);
+    return bytes <= arena->committed ? JL_OK : jli_arena_commit_slow(arena, bytes);
 }
 
 /* Forgets everything past mark (a previous value of arena->used). Memory

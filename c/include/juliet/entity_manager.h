@@ -174,11 +174,6 @@ void jl_manager_note_id(jl_entity_manager *manager, uint64_t id);
  * JL_ERR_INVALID_ARGUMENT if entity is NULL, free or not in this manager. */
 jl_status jl_entity_destroy(jl_entity_manager *manager, jl_entity *entity);
 
-/* Rolls back a just-allocated entity (a file that failed halfway): both
- * slots go back to the free lists, with no pending deletion and no
- * generation bump, so the world is as before the allocation. */
-void jl_entity_rollback_allocation(jl_entity_manager *manager, jl_entity *entity);
-
 /* The live entity with that ID in O(1), or NULL (also for ID 0). */
 jl_entity *jl_entity_find(const jl_entity_manager *manager, uint64_t id);
 
@@ -207,9 +202,10 @@ static inline bool jl_derived_is_free(const void *derived)
     return ((uintptr_t)((const jl_entity_header *)derived)->base & 1u) != 0;
 }
 
-/* Iteration over live base entities, in slot order:
+/* Iteration over live base entities, in slot order (jli_entities_skip_free
+ * is the loop's internal step, not API):
  *   for (jl_entity *e = jl_entities_first(m); e; e = jl_entities_next(m, e)) */
-static inline jl_entity *jl_entities_skip_free(const jl_entity_manager *m, jl_entity *e)
+static inline jl_entity *jli_entities_skip_free(const jl_entity_manager *m, jl_entity *e)
 {
     jl_entity *end = m->entities + m->slots;
     while (e < end && !e->derived) ++e;
@@ -217,16 +213,17 @@ static inline jl_entity *jl_entities_skip_free(const jl_entity_manager *m, jl_en
 }
 static inline jl_entity *jl_entities_first(const jl_entity_manager *m)
 {
-    return jl_entities_skip_free(m, m->entities);
+    return jli_entities_skip_free(m, m->entities);
 }
 static inline jl_entity *jl_entities_next(const jl_entity_manager *m, jl_entity *e)
 {
-    return jl_entities_skip_free(m, e + 1);
+    return jli_entities_skip_free(m, e + 1);
 }
 
-/* Iteration over the live derived structs of one class, in slot order:
+/* Iteration over the live derived structs of one class, in slot order
+ * (jli_typed_skip_free is the internal step):
  *   for (jl_inert *d = jl_typed_first(m, &jl_inert_class); d; d = jl_typed_next(m, &jl_inert_class, d)) */
-static inline void *jl_typed_skip_free(const jl_typed_array *t, char *slot)
+static inline void *jli_typed_skip_free(const jl_typed_array *t, char *slot)
 {
     char *end = (char *)t->array + t->slots * t->stride;
     while (slot < end && jl_derived_is_free(slot)) slot += t->stride;
@@ -235,12 +232,12 @@ static inline void *jl_typed_skip_free(const jl_typed_array *t, char *slot)
 static inline void *jl_typed_first(const jl_entity_manager *m, const jl_class *cls)
 {
     const jl_typed_array *t = &m->by_type[cls->kind];
-    return t->array ? jl_typed_skip_free(t, (char *)t->array) : 0;
+    return t->array ? jli_typed_skip_free(t, (char *)t->array) : 0;
 }
 static inline void *jl_typed_next(const jl_entity_manager *m, const jl_class *cls, void *derived)
 {
     const jl_typed_array *t = &m->by_type[cls->kind];
-    return jl_typed_skip_free(t, (char *)derived + t->stride);
+    return jli_typed_skip_free(t, (char *)derived + t->stride);
 }
 
 /* Marks an entity changed (spec 6.3); every mutation through the public API

@@ -2,7 +2,7 @@
  *
  * To add a class: a struct starting with JL_ENTITY_BASE, a kind below, a
  * field table and JL_DEFINE_ENTITY in entity_types.c, and a line in the
- * registry there. Field defaults are the initializer passed to
+ * registry (entity_classes in class.c). Field defaults are the initializer passed to
  * JL_DEFINE_ENTITY, and survive allocation and partial files (spec 3.3). */
 #ifndef JULIET_ENTITY_TYPES_H
 #define JULIET_ENTITY_TYPES_H

@@ -29,7 +29,7 @@ uint32_t jl_f32_format(float value, char *out);
 
 typedef enum jl_f32_parse_result {
     JL_F32_OK = 0,
-    JL_F32_SYNTAX,   /* not a number: *end_col says where it stopped making sense */
+    JL_F32_SYNTAX,   /* not a number: *bad_offset says where it stopped making sense */
     JL_F32_RANGE,    /* finite text whose value overflows float32 or underflows to zero */
     JL_F32_INF,      /* "inf" / "-inf" (the value is stored; the caller decides) */
     JL_F32_NAN,      /* "nan" (the value is stored; the caller decides) */
@@ -40,51 +40,5 @@ typedef enum jl_f32_parse_result {
  * offset of the first byte that cannot belong to a number (bad_offset may
  * be NULL). *out is written for OK, INF and NAN only. */
 jl_f32_parse_result jl_f32_parse(const char *text, size_t size, float *out, size_t *bad_offset);
-
-/* ---- internal: the archive reader's fast path ---- */
-
-#include <float.h>
-#include <stdbool.h>
-
-/* Parses the plain decimal -?D+(.D+)? at the start of text[0, size) when
- * its value is exactly w / 10^f with w <= 2^24 and f <= 10 (all the digits
- * of hand-made and generated data), and returns the bytes it used; 0 when
- * the text does not start that way (the caller then uses jl_f32_parse on
- * the whole token, which gives the same float for every text this takes).
- * What follows the number is the caller's business ("12.5 3" yields 4).
- * w and 10^f are exact in float32, so one float division is the correctly
- * rounded result; that needs float arithmetic evaluated in float
- * (FLT_EVAL_METHOD 0: SSE, wasm), else this always declines. */
-static inline size_t jl_f32_parse_plain(const char *text, size_t size, float *out)
-{
-#if defined(FLT_EVAL_METHOD) && FLT_EVAL_METHOD == 0
-    static const float pow10f[11] = {1e0f, 1e1f, 1e2f, 1e3f, 1e4f, 1e5f, 1e6f, 1e7f, 1e8f, 1e9f, 1e10f};
-    const char *p = text, *const end = text + size;
-    const bool negative = p < end && *p == '-';
-    p += negative;
-    const char *const first = p;
-    uint64_t w = 0;
-    while (p < end && (unsigned)(*p - '0') < 10u) w = w * 10 + (uint64_t)(*p++ - '0');
-    size_t digits = (size_t)(p - first), frac = 0;
-    if (digits == 0) return 0;
-    if (p < end && *p == '.') {
-        const char *const f0 = ++p;
-        while (p < end && (unsigned)(*p - '0') < 10u) w = w * 10 + (uint64_t)(*p++ - '0');
-        frac = (size_t)(p - f0);
-        if (frac == 0) return 0; /* "1." is not a number */
-        digits += frac;
-    }
-    /* 19 digits cannot wrap w; more may have, so they are declined */
-    if (digits > 19 || w > (1u << 24) || frac > 10) return 0;
-    const float f = (float)w / pow10f[frac];
-    *out = negative ? -f : f;
-    return (size_t)(p - text);
-#else
-    (void)text;
-    (void)size;
-    (void)out;
-    return 0;
-#endif
-}
 
 #endif

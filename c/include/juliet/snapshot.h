@@ -144,6 +144,12 @@ jl_status jl_snapshot_decode_manager(const uint8_t *data, size_t size, jl_arena 
 jl_status jl_snapshot_encode_world(const jl_world *world, jl_arena *arena, jl_snapshot_bytes *out,
                                    jl_error *err);
 
+/* jl_snapshot_encode_world into the world's own scratch memory, for a
+ * caller with no arena of its own (the wasm exports): out->data is valid
+ * until the next call into the world that loads, saves or writes text, as
+ * the text of jl_world_write_entity. Failures as jl_snapshot_encode_world. */
+jl_status jl_snapshot_encode_world_scratch(jl_world *world, jl_snapshot_bytes *out, jl_error *err);
+
 /* Decodes a snapshot (with or without a world section) into world, which
  * must hold no live entity. Entities go through the world's own loader
  * (jl_world_load_entity_text, dirty), so what is accepted is exactly what a

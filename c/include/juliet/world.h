@@ -28,7 +28,8 @@
  *     (fs.h: temporary file, fsync, rename) and its dirty flag cleared;
  *  3. WorldSettings.jasset if the settings are dirty;
  *  4. the directories are fsynced once.
- * A failed delete stays pending; a failed write leaves the old file intact
+ * A failed delete stays pending (also one whose path is too long under
+ * dir, reported as JL_ERR_IO); a failed write leaves the old file intact
  * and the entity dirty; the save goes on with the other files and returns
  * the first error, naming its file. If the lock cannot be had, nothing is
  * written and everything stays pending (JL_ERR_LOCKED naming the holder's
@@ -56,16 +57,20 @@
  * rejects the second file naming both paths, and `juliet validate
  * --fix-duplicates` gives the later file a fresh ID.
  *
- * Memory: every byte comes from the world's arenas (reserved at init,
- * committed as used). Pointers the world returns stay valid until the
- * operation their comment names, or jl_world_shutdown.
+ * Memory: every byte comes from the world's arenas (reserved by
+ * jl_world_new, committed as used), the world itself included. Pointers the
+ * world returns stay valid until the operation their comment names, or
+ * jl_world_free.
+ *
+ * A jl_world is opaque: code outside the engine holds a pointer from
+ * jl_world_new and goes through the functions below.
  *
  * Spec names -> C names:
  *   World                        jl_world
- *   InitWorld / ShutdownWorld    jl_world_init / jl_world_shutdown
+ *   InitWorld / ShutdownWorld    jl_world_new / jl_world_free
  *   LoadWorld(dir)               jl_world_load
  *   SaveWorld(dir)               jl_world_save
- *   World::PendingDeletions      world->manager.pending_deletions
+ *   World::PendingDeletions      jl_world_manager(world)->pending_deletions
  *   ProcessPendingDeletions      jl_world_process_pending_deletions
  *   RemoveWorldEntity            jl_world_remove
  *   MakeEntity (by class name)   jl_world_create
@@ -131,7 +136,7 @@ typedef struct jl_world_stats {
 } jl_world_stats;
 
 /* What jl_world_save did. Paths are in the world's report arena, valid until
- * the next save or shutdown. */
+ * the next save or jl_world_free. */
 typedef struct jl_save_report {
     const char **written;   /* files replaced or created */
     uint32_t written_count;
@@ -141,17 +146,6 @@ typedef struct jl_save_report {
     jl_error error;         /* the first failure (status JL_OK if none) */
 } jl_save_report;
 
-/* Per-entity side record, indexed by base slot: unknown key lines kept
- * verbatim from its file (in the storage arena) and the ID they belong to
- * (a slot reused by another entity does not inherit them). Private. */
-typedef struct jl_world_extra {
-    uint64_t id;
-    const char *text;
-    const char *dir;  /* world directory it was loaded from, NULL if created */
-    uint32_t size;
-    uint32_t reserved;
-} jl_world_extra;
-
 /* Reference sites seen while loading (for jl_world_check_references). */
 typedef struct jl_world_ref {
     uint64_t target;
@@ -159,47 +153,18 @@ typedef struct jl_world_ref {
     uint32_t line, col;
 } jl_world_ref;
 
-typedef struct jl_world {
-    jl_entity_manager manager;
-    jl_world_settings settings;
-    bool settings_dirty;
-    bool settings_read_only;  /* WorldSettings.jasset newer than this build */
-    bool settings_failed;     /* WorldSettings.jasset failed to load: never rewritten */
-    bool initialized;
-    bool keep_temp_files;
-    uint32_t lock_wait_ms;
-    const jl_fs *fs;
+/* A world: opaque, made by jl_world_new. */
+typedef struct jl_world jl_world;
 
-    jl_arena scratch;     /* one file at a time while loading or saving */
-    jl_arena storage;     /* unknown-key text, kept paths */
-    jl_arena extras_arena;
-    jl_world_extra *extras; /* [manager capacity], committed as slots are used */
-    uint32_t extras_ready;  /* slots whose record is committed and zeroed */
-    const char *settings_extra; /* unknown keys of WorldSettings.jasset */
-    uint32_t settings_extra_size;
-    jl_arena diag_arena;
-    jl_error *diagnostics;
-    uint32_t diagnostic_count;  /* stored */
-    uint32_t diagnostic_total;  /* including those past JL_WORLD_MAX_DIAGNOSTICS */
-    jl_arena guard_arena;
-    uint64_t *guarded_ids;      /* open addressing, 0 = empty */
-    uint32_t guard_mask;
-    uint32_t guard_count;
-    jl_arena ref_arena;
-    jl_world_ref *refs;
-    uint32_t ref_count;
-    jl_arena report_arena;
-    jl_world_stats stats;
-} jl_world;
+/* A new world: reserves its arenas (the world's own memory included) and
+ * inits its manager; settings get their defaults (clean). desc may be NULL.
+ * *out gets the world, which jl_world_free releases. JL_ERR_INVALID_ARGUMENT
+ * or JL_ERR_OUT_OF_MEMORY, *out NULL and nothing kept. */
+jl_status jl_world_new(const jl_world_desc *desc, jl_world **out);
 
-/* Reserves the world's arenas and inits its manager; settings get their
- * defaults (clean). desc may be NULL. JL_ERR_INVALID_ARGUMENT or
- * JL_ERR_OUT_OF_MEMORY; on failure the world is zeroed and needs no shutdown. */
-jl_status jl_world_init(jl_world *world, const jl_world_desc *desc);
-
-/* Releases everything. Every pointer into the world becomes invalid. Safe
- * twice and on a zeroed world. */
-void jl_world_shutdown(jl_world *world);
+/* Releases the world and everything in it: every pointer into it becomes
+ * invalid. NULL is ignored. */
+void jl_world_free(jl_world *world);
 
 /* LoadWorld (see the file comment). Adds to the world what loads; each
  * problem becomes a diagnostic. Returns JL_OK if every file loaded, else the
@@ -217,11 +182,11 @@ jl_status jl_world_load_entity_text(jl_world *world, const char *path, const cha
                                     size_t size, bool mark_dirty, jl_entity **out,
                                     jl_error *err);
 
-/* Loads WorldSettings text (same rules). JL_ERR_READ_ONLY, settings
- * unchanged, if the settings came from a newer file or one that failed to
- * load (that file is never rewritten). */
+/* Loads WorldSettings text (same rules; mark_dirty as for an entity).
+ * JL_ERR_READ_ONLY, settings unchanged, if the settings came from a newer
+ * file or one that failed to load (that file is never rewritten). */
 jl_status jl_world_load_settings_text(jl_world *world, const char *path, const char *text,
-                                      size_t size, jl_error *err);
+                                      size_t size, bool mark_dirty, jl_error *err);
 
 /* SaveWorld (see the file comment). report may be NULL. JL_OK, or the status
  * of the first failure (also in report->error). */
@@ -267,6 +232,13 @@ jl_entity *jl_world_find(const jl_world *world, uint64_t id);
 /* Number of live entities. */
 uint32_t jl_world_count(const jl_world *world);
 
+/* The world's entity manager, for iteration (jl_entities_first/next),
+ * figures and invariant checks; valid until jl_world_free. Changing
+ * entities through it bypasses the world: a destroyed entity's file is
+ * then deleted at the next save, but nothing else the world keeps about it
+ * is updated. */
+jl_entity_manager *jl_world_manager(jl_world *world);
+
 /* Sets the field named field (or "position") of entity id from text, parsed
  * exactly as in a file, and marks it dirty. JL_ERR_NOT_FOUND (no entity or
  * no such field), JL_ERR_READ_ONLY, or JL_ERR_PARSE with the column in err;
@@ -287,6 +259,18 @@ jl_status jl_world_settings_set(jl_world *world, const char *field, const char *
 jl_status jl_world_settings_get(const jl_world *world, const char *field, char *out,
                                 uint32_t *size);
 
+/* State of the settings, a mask of: */
+enum jl_settings_state {
+    JL_SETTINGS_DIRTY = 1u << 0,     /* changed since loaded or saved */
+    JL_SETTINGS_READ_ONLY = 1u << 1, /* from a file newer than this build: never rewritten */
+    JL_SETTINGS_FAILED = 1u << 2,    /* WorldSettings.jasset failed to load: never rewritten */
+};
+uint32_t jl_world_settings_state(const jl_world *world);
+
+/* Marks the settings changed: the next save rewrites WorldSettings.jasset
+ * (unless it is read-only or failed to load). */
+void jl_world_settings_touch(jl_world *world);
+
 /* Writes the canonical .jasset text of entity id (what save would write,
  * unknown keys included) into the world's scratch arena: *text is valid until
  * the next call into the world that loads, saves or writes. JL_ERR_NOT_FOUND,
@@ -296,12 +280,8 @@ jl_status jl_world_write_entity(jl_world *world, uint64_t id, const char **text,
 /* The same for WorldSettings.jasset. */
 jl_status jl_world_write_settings(jl_world *world, const char **text, size_t *size);
 
-/* The default value of field i of cls as canonical text into out
- * (JL_VALUE_TEXT_MAX bytes, NUL-terminated). JL_ERR_NOT_FOUND past the end. */
-jl_status jl_class_default_text(const jl_class *cls, uint32_t field_index, char *out);
-
 /* The unknown key lines kept for entity id (`; key\nvalue\n`...), or NULL
- * with *size 0. Valid until shutdown. */
+ * with *size 0. Valid until jl_world_free. */
 const char *jl_world_unknown_keys(const jl_world *world, uint64_t id, uint32_t *size);
 
 /* True if the entity came from a file newer than this build. */
@@ -309,7 +289,7 @@ bool jl_world_is_read_only(const jl_world *world, uint64_t id);
 
 /* Diagnostics gathered so far (loads and reference checks), oldest first.
  * jl_world_diagnostic returns NULL past the count; the pointer is valid
- * until jl_world_clear_diagnostics or shutdown. */
+ * until jl_world_clear_diagnostics or jl_world_free. */
 uint32_t jl_world_diagnostic_count(const jl_world *world);
 const jl_error *jl_world_diagnostic(const jl_world *world, uint32_t index);
 void jl_world_clear_diagnostics(jl_world *world);
@@ -321,7 +301,7 @@ uint32_t jl_world_check_references(jl_world *world);
 
 /* The reference sites seen in the loaded files (those
  * jl_world_check_references checks), in load order. jl_world_reference
- * returns NULL past the count; the pointer is valid until shutdown. */
+ * returns NULL past the count; the pointer is valid until jl_world_free. */
 uint32_t jl_world_reference_count(const jl_world *world);
 const jl_world_ref *jl_world_reference(const jl_world *world, uint32_t index);
 

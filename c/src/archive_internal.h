@@ -1,0 +1,66 @@
+/* archive_internal.h - what the tokenizer, value, reader and writer files
+ * of the archive share (archive.h is the public API). Internal names carry
+ * the jli_ prefix. */
+#ifndef JULIET_ARCHIVE_INTERNAL_H
+#define JULIET_ARCHIVE_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "juliet/archive.h"
+
+/* A blank inside a line: space or tab (what the tokenizer trims and what
+ * separates vector components). */
+static inline bool jli_is_blank(char c) { return c == ' ' || c == '\t'; }
+
+/* True if t[0, n) is exactly the NUL-terminated word. */
+static inline bool jli_word_is(const char *t, size_t n, const char *word)
+{
+    size_t w = strlen(word);
+    return n == w && memcmp(t, word, w) == 0;
+}
+
+/* True if the entry's key is the NUL-terminated key. Keys are short: an
+ * inline loop beats strlen plus memcmp. */
+static inline bool jli_key_is(const jl_archive_entry *e, const char *key)
+{
+    const uint32_t n = e->key_size;
+    /* The first byte rejects almost every miss; key is NUL-terminated, so a
+     * mismatch stops the loop before it reads past key's end. */
+    if (e->key[0] != key[0]) return false;
+    uint32_t i = 1;
+    for (; i < n; i++)
+        if (e->key[i] != key[i]) return false;
+    return key[n] == '\0';
+}
+
+/* ---- values (archive_values.c) ---- */
+
+/* Parses a value of `type` from t[0, n) into dst (no temporary: dst may be
+ * partly written on failure). On failure *bad is the offset of the problem
+ * and *msg says what it is. */
+bool jli_value_parse_into(jl_field_type type, uint32_t flags, const char *t, size_t n, void *dst,
+                          size_t *bad, const char **msg);
+
+/* Decimal digits of v / "0x" + 16 lower-case hex digits of v at out; return
+ * the length (no NUL). */
+uint32_t jli_format_u32(uint32_t v, char *out);
+uint32_t jli_format_hex64(uint64_t v, char *out);
+
+/* ---- writing (archive_writer.c) ---- */
+
+/* The save direction of jl_serialize_fields: every field of cls->fields. */
+void jli_archive_write_fields(jl_archive *ar, const jl_class *cls, const void *derived);
+
+/* ---- unknown keys (archive_reader.c) ---- */
+
+/* Bytes jl_archive_collect_unknown would append (0 if every entry was used). */
+size_t jli_archive_unknown_size(const jl_archive *ar);
+
+/* Writes the unknown keys' lines at out, which has jli_archive_unknown_size
+ * bytes of room. */
+void jli_archive_copy_unknown(const jl_archive *ar, char *out);
+
+#endif

@@ -1,0 +1,252 @@
+/* archive_reader.c - reading an entity from tokenized text (archive.h,
+ * spec 4.3-4.4): fields by key into the entity's own memory, the base
+ * fields and versions, migrations, deserialize_entity_in_place, and the
+ * unknown keys a file keeps. */
+#include <string.h>
+
+#include "archive_internal.h"
+#include "entity_manager_internal.h"
+
+static jl_status parse_error(jl_archive *ar, uint32_t line, uint32_t col, const char *format,
+                             const char *a, const char *b)
+{
+    return jl_error_set(ar->err, JL_ERR_PARSE, ar->path, line, col, format, a, b);
+}
+
+/* jl_archive_find for a key spelled out here: the compiler turns the compare of
+ * a known size into a couple of word compares. */
+static inline jl_archive_entry *find_sized(jl_archive *ar, const char *key, uint32_t size)
+{
+    const uint32_t n = ar->entry_count;
+    uint32_t i = ar->next_lookup < n ? ar->next_lookup : 0;
+    for (uint32_t k = 0; k < n; k++) {
+        jl_archive_entry *e = &ar->entries[i];
+        if (e->key_size == size && memcmp(e->key, key, size) == 0) {
+            ar->next_lookup = i + 1;
+            return e;
+        }
+        if (++i == n) i = 0;
+    }
+    return NULL;
+}
+#define FIND_KNOWN(ar, literal) find_sized((ar), (literal), (uint32_t)sizeof(literal) - 1)
+
+/* ---- reading fields ---- */
+
+static jl_status entry_value_error(jl_archive *ar, const jl_archive_entry *e, size_t bad, const char *msg)
+{
+    return jl_error_set(ar->err, JL_ERR_PARSE, ar->path, e->value_line, e->value_col + (uint32_t)bad,
+                        "%.*s: %s", (int)e->key_size, e->key, msg);
+}
+
+static jl_status read_entry(jl_archive *ar, jl_archive_entry *e, jl_field_type type, uint32_t flags,
+                            void *dst)
+{
+    e->used = true;
+    size_t bad = 0;
+    const char *msg = "";
+    if (!jli_value_parse_into(type, flags, e->value, e->value_size, dst, &bad, &msg))
+        return entry_value_error(ar, e, bad, msg);
+    return JL_OK;
+}
+
+jl_status jl_archive_read_field(jl_archive *ar, const jl_field *field, void *derived)
+{
+    jl_archive_entry *e = jl_archive_find(ar, field->name);
+    if (!e) return JL_OK; /* absent: the default stays (spec 3.3) */
+    return read_entry(ar, e, field->type, field->flags, (char *)derived + field->offset);
+}
+
+jl_status jl_archive_read_f32(jl_archive *ar, const char *key, float *out, uint32_t flags)
+{
+    jl_archive_entry *e = jl_archive_find(ar, key);
+    if (!e) return JL_ERR_NOT_FOUND;
+    return read_entry(ar, e, JL_FIELD_F32, flags, out);
+}
+
+jl_status jl_serialize_fields(jl_archive *ar, const jl_class *cls, void *derived)
+{
+    if (ar->loading) {
+        for (uint32_t i = 0; i < cls->field_count; i++) {
+            const jl_field *f = &cls->fields[i];
+            /* A canonical file has the fields in table order, right after
+             * the last key found: try that entry inline before a search
+             * (keys are unique, so both find the same entry). */
+            const uint32_t at = ar->next_lookup;
+            jl_archive_entry *e;
+            if (at < ar->entry_count && jli_key_is(&ar->entries[at], f->name)) {
+                e = &ar->entries[at];
+                ar->next_lookup = at + 1;
+            } else if ((e = jl_archive_find(ar, f->name)) == NULL) {
+                continue; /* absent: the default stays (spec 3.3) */
+            }
+            jl_status s = read_entry(ar, e, f->type, f->flags, (char *)derived + f->offset);
+            if (s != JL_OK) return s;
+        }
+    } else {
+        jli_archive_write_fields(ar, cls, derived);
+    }
+    return JL_OK;
+}
+
+/* ---- entities ---- */
+
+static jl_status read_version(jl_archive *ar, jl_archive_entry *e, uint32_t *out)
+{
+    if (!e) {
+        *out = 1;
+        return JL_OK;
+    }
+    jl_status s = read_entry(ar, e, JL_FIELD_INDEX, 0, out);
+    if (s != JL_OK) return s;
+    if (*out == 0 || *out == JL_INDEX_MAX) return entry_value_error(ar, e, 0, "version must be a number from 1");
+    return JL_OK;
+}
+
+jl_status jl_archive_read_entity(jl_archive *ar, jl_entity *entity, uint64_t *id_out)
+{
+    const jl_class *cls = entity->derived_kind;
+    jl_status s;
+    /* Look keys up in canonical order: each search then hits at once. */
+    ar->next_lookup = 0;
+    jl_archive_entry *e = FIND_KNOWN(ar, "asset_type");
+    if (e) {
+        e->used = true;
+        if (!jli_word_is(e->value, e->value_size, "entity_instance"))
+            return entry_value_error(ar, e, 0, "expected entity_instance");
+    }
+    jl_archive_entry *id_entry = FIND_KNOWN(ar, "id");
+    e = FIND_KNOWN(ar, "class");
+    if (e) e->used = true;
+    if (!id_entry) return parse_error(ar, 0, 0, "missing key '%s'%s", "id", "");
+    uint64_t id = 0;
+    if ((s = read_entry(ar, id_entry, JL_FIELD_ENTITY_REF, 0, &id)) != JL_OK) return s;
+    if (id == 0) return entry_value_error(ar, id_entry, 0, "an entity ID of zero is not allowed");
+    if ((s = read_version(ar, FIND_KNOWN(ar, "version"), &ar->file_version)) != JL_OK) return s;
+    if ((s = read_version(ar, FIND_KNOWN(ar, "class_version"), &ar->class_version)) != JL_OK) return s;
+    entity->position.w = 1.0f; /* spec 3.6: w is 1 whether or not the file has a position */
+    e = FIND_KNOWN(ar, "position");
+    if (e) {
+        jl_vec3 p;
+        if ((s = read_entry(ar, e, JL_FIELD_VEC3, 0, &p)) != JL_OK) return s;
+        entity->position = (jl_vec4){p.x, p.y, p.z, 1.0f};
+    }
+    if ((s = cls->serialize(ar, cls, entity->derived)) != JL_OK) return s;
+    if (ar->file_version > JL_ENTITY_BASE_VERSION || ar->class_version > cls->version) {
+        entity->flags |= JL_ENTITY_READ_ONLY;
+    } else if (ar->class_version < cls->version && cls->migrate) {
+        if ((s = cls->migrate(ar, cls, entity->derived, ar->class_version)) != JL_OK) return s;
+    }
+    *id_out = id;
+    return JL_OK;
+}
+
+/* The spec's find_class_by_name, with a direct name compare first: a
+ * handful of classes, so comparing names beats hashing one. */
+static const jl_class *find_class(const char *name, size_t size)
+{
+    uint32_t n = jl_class_count();
+    for (uint32_t k = 0; k < n; k++) {
+        const jl_class *cls = jl_class_at(k);
+        /* The first byte (size >= 1: values are never empty) skips most
+         * strncmp calls. */
+        if (cls && cls->name[0] == name[0] && strncmp(cls->name, name, size) == 0 && cls->name[size] == '\0')
+            return cls;
+    }
+    return jl_class_find_by_name(name, size);
+}
+
+jl_status jl_entity_deserialize_in_place(jl_entity_manager *manager, jl_archive *ar, jl_entity **out)
+{
+    *out = NULL;
+    /* 1. The class first: it decides what to allocate. */
+    jl_archive_entry *e = FIND_KNOWN(ar, "class");
+    if (!e) return parse_error(ar, 0, 0, "missing key '%s'%s", "class", "");
+    const jl_class *cls = find_class(e->value, e->value_size);
+    if (!cls)
+        return jl_error_set(ar->err, JL_ERR_UNKNOWN_CLASS, ar->path, e->value_line, e->value_col,
+                            "unknown class '%.*s'", (int)e->value_size, e->value);
+    /* 2. Memory in its final place (spec 3). */
+    jl_entity *entity;
+    jl_status s = jl_entity_allocate(manager, cls, &entity);
+    if (s != JL_OK)
+        return jl_error_set(ar->err, s, ar->path, 0, 0, "cannot allocate a %s: %s", cls->name,
+                            jl_status_name(s));
+    /* 3. Stream every field into it. */
+    uint64_t id = 0;
+    s = jl_archive_read_entity(ar, entity, &id);
+    if (s == JL_OK) {
+        s = jl_entity_set_id(manager, entity, id);
+        if (s == JL_ERR_DUPLICATE_ID) {
+            jl_archive_entry *ide = FIND_KNOWN(ar, "id");
+            jl_error_set(ar->err, s, ar->path, ide ? ide->value_line : 0, ide ? ide->value_col : 0,
+                         "duplicate entity ID 0x%016llx", (unsigned long long)id);
+        } else if (s != JL_OK) {
+            jl_error_set(ar->err, s, ar->path, 0, 0, "cannot index entity: %s", jl_status_name(s));
+        }
+    }
+    if (s != JL_OK) {
+        jli_entity_rollback_allocation(manager, entity); /* the manager is as before the file */
+        return s;
+    }
+    /* 4. Never mint this ID again; 5. it matches its file. */
+    jl_manager_note_id(manager, id);
+    entity->is_dirty = false;
+    *out = entity;
+    return JL_OK;
+}
+
+/* The value's whole line as the file has it, without its line end: the
+ * blanks before the value (value_col - 1 of them: a value line holds
+ * nothing else before its value), the value, the blanks after it. */
+static const char *entry_line(const jl_archive_entry *e, size_t *size)
+{
+    *size = (size_t)(e->value_col - 1) + e->value_size + e->value_trail;
+    return e->value - (e->value_col - 1);
+}
+
+/* ---- unknown keys ---- */
+
+size_t jli_archive_unknown_size(const jl_archive *ar)
+{
+    size_t total = 0, line_size;
+    for (uint32_t i = 0; i < ar->entry_count; i++) {
+        if (ar->entries[i].used) continue;
+        entry_line(&ar->entries[i], &line_size);
+        total += 2 + ar->entries[i].key_size + 1 + line_size + 1;
+    }
+    return total;
+}
+
+void jli_archive_copy_unknown(const jl_archive *ar, char *c)
+{
+    size_t line_size;
+    for (uint32_t i = 0; i < ar->entry_count; i++) {
+        const jl_archive_entry *e = &ar->entries[i];
+        if (e->used) continue;
+        *c++ = ';';
+        *c++ = ' ';
+        memcpy(c, e->key, e->key_size);
+        c += e->key_size;
+        *c++ = '\n';
+        const char *line = entry_line(e, &line_size);
+        memcpy(c, line, line_size);
+        c += line_size;
+        *c++ = '\n';
+    }
+}
+
+jl_status jl_archive_collect_unknown(jl_archive *ar, jl_arena *out, const char **text, size_t *size)
+{
+    *text = NULL;
+    *size = jli_archive_unknown_size(ar);
+    if (*size == 0) return JL_OK;
+    char *c = jl_arena_push(out, *size, 1);
+    if (!c) {
+        *size = 0;
+        return jl_error_set(ar->err, JL_ERR_OUT_OF_MEMORY, ar->path, 0, 0, "no room left to keep the unknown keys");
+    }
+    jli_archive_copy_unknown(ar, c);
+    *text = c;
+    return JL_OK;
+}

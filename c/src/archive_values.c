@@ -1,0 +1,379 @@
+/* archive_values.c - a field value's text form: parsing (strict, with the
+ * column of the problem) and canonical formatting, for every field type
+ * (archive.h). The file reader, jl_world_set_field and the inspector's
+ * schema all go through these, so a value is checked the same everywhere. */
+#include <string.h>
+
+#include "archive_internal.h"
+#include "float_text_internal.h"
+#include "juliet/float_text.h"
+
+static int hex_value(char c)
+{
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+}
+
+const char *jl_field_type_name(jl_field_type type)
+{
+    static const char *names[JL_FIELD_TYPE_COUNT] = {"f32", "index", "bool", "vec3", "color", "entity_ref"};
+    return (unsigned)type < JL_FIELD_TYPE_COUNT ? names[type] : "unknown";
+}
+
+/* Parses one float token; *msg says why on failure, *bad the offset. */
+static bool parse_f32(const char *t, size_t n, uint32_t flags, float *out, size_t *bad, const char **msg)
+{
+    if (n != 0 && jli_f32_parse_plain(t, n, out) == n) return true; /* "12.5": no checks to make */
+    size_t at = 0;
+    switch (jl_f32_parse(t, n, out, &at)) {
+    case JL_F32_OK: return true;
+    case JL_F32_INF:
+        if (flags & JL_FIELD_ALLOW_INF) return true;
+        *bad = 0;
+        *msg = "infinity is not allowed here";
+        return false;
+    case JL_F32_NAN:
+        *bad = 0;
+        *msg = "NaN is not allowed";
+        return false;
+    case JL_F32_RANGE:
+        *bad = 0;
+        *msg = "number out of float32 range";
+        return false;
+    case JL_F32_SYNTAX:
+    default:
+        *bad = at;
+        *msg = at == 0 ? "expected a number" : "unexpected character in number";
+        return false;
+    }
+}
+
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+/* The 8 hex digits at t (first digit most significant), eight bytes at a
+ * time; false if any byte is not a hex digit (the caller's byte loop then
+ * says which). Per byte, for ASCII x: a digit is x in [0x30, 0x3a), a
+ * letter (x | 0x20) in [0x61, 0x67); bytes are biased by 0x80 so the
+ * subtractions never borrow across bytes. */
+static inline bool hex8(const char *t, uint32_t *out)
+{
+    const uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
+    uint64_t x;
+    memcpy(&x, t, sizeof x);
+    if (x & highs) return false;
+    const uint64_t lower = x | (0x20 * ones);
+    const uint64_t digit = ((x | highs) - 0x30 * ones) & ~((x | highs) - 0x3a * ones);
+    const uint64_t letter = ((lower | highs) - 0x61 * ones) & ~((lower | highs) - 0x67 * ones);
+    if (((digit | letter) & highs) != highs) return false;
+    /* Nibble per byte: the low four bits, plus 9 for a letter. */
+    uint64_t v = (x & 0x0f * ones) + ((letter & highs) >> 7) * 9;
+    /* Byte 0 holds the most significant nibble: pack pairs, quads, halves. */
+    v = ((v & 0x000f000f000f000full) << 4) | ((v >> 8) & 0x000f000f000f000full);
+    v = ((v & 0x000000ff000000ffull) << 8) | ((v >> 16) & 0x000000ff000000ffull);
+    v = ((v & 0x000000000000ffffull) << 16) | ((v >> 32) & 0x000000000000ffffull);
+    *out = (uint32_t)v;
+    return true;
+}
+#endif
+
+static bool parse_hex64(const char *t, size_t n, uint64_t *out, size_t *bad, const char **msg)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    /* The canonical 0x + 16 digits in two steps; errors take the loop. */
+    uint32_t hi, lo;
+    if (n == 18 && t[0] == '0' && (t[1] == 'x' || t[1] == 'X') && hex8(t + 2, &hi) && hex8(t + 10, &lo)) {
+        *out = (uint64_t)hi << 32 | lo;
+        return true;
+    }
+#endif
+    if (n < 3 || t[0] != '0' || (t[1] != 'x' && t[1] != 'X')) {
+        *bad = 0;
+        *msg = "expected 0x and hex digits";
+        return false;
+    }
+    uint64_t v = 0;
+    for (size_t i = 2; i < n; i++) {
+        int h = hex_value(t[i]);
+        if (h < 0) {
+            *bad = i;
+            *msg = "unexpected character in hex number";
+            return false;
+        }
+        if (i >= 18) {
+            *bad = 0;
+            *msg = "ID longer than 16 hex digits";
+            return false;
+        }
+        v = (v << 4) | (uint64_t)h;
+    }
+    *out = v;
+    return true;
+}
+
+static bool parse_u32(const char *t, size_t n, uint32_t *out, size_t *bad, const char **msg)
+{
+    if (n == 0 || t[0] < '0' || t[0] > '9') {
+        *bad = 0;
+        *msg = "expected a whole number";
+        return false;
+    }
+    uint64_t v = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (t[i] < '0' || t[i] > '9') {
+            *bad = i;
+            *msg = "unexpected character in whole number";
+            return false;
+        }
+        v = v * 10 + (uint64_t)(t[i] - '0');
+        if (v > UINT32_MAX) {
+            *bad = 0;
+            *msg = "number out of range (max 4294967295)";
+            return false;
+        }
+    }
+    *out = (uint32_t)v;
+    return true;
+}
+
+bool jli_value_parse_into(jl_field_type type, uint32_t flags, const char *t, size_t n, void *dst,
+                          size_t *bad, const char **msg)
+{
+    switch (type) {
+    case JL_FIELD_F32: return parse_f32(t, n, flags, dst, bad, msg);
+    case JL_FIELD_INDEX:
+        if (jli_word_is(t, n, "none")) {
+            *(uint32_t *)dst = JL_INDEX_MAX;
+            return true;
+        }
+        return parse_u32(t, n, dst, bad, msg);
+    case JL_FIELD_BOOL:
+        if (jli_word_is(t, n, "true")) *(bool *)dst = true;
+        else if (jli_word_is(t, n, "false")) *(bool *)dst = false;
+        else {
+            *bad = 0;
+            *msg = "expected true or false";
+            return false;
+        }
+        return true;
+    case JL_FIELD_VEC3: {
+        float v[3];
+        {
+            /* Fast path: three plain numbers separated by blanks ("1.5 -2 0"),
+             * parsed in one pass; anything else takes the checks below. */
+            size_t i = jli_f32_parse_plain(t, n, &v[0]), used;
+            if (i != 0 && i < n && jli_is_blank(t[i])) {
+                do i++; while (i < n && jli_is_blank(t[i]));
+                if ((used = jli_f32_parse_plain(t + i, n - i, &v[1])) != 0 && (i += used) < n && jli_is_blank(t[i])) {
+                    do i++; while (i < n && jli_is_blank(t[i]));
+                    if ((used = jli_f32_parse_plain(t + i, n - i, &v[2])) == n - i) {
+                        memcpy(dst, v, sizeof v);
+                        return true;
+                    }
+                }
+            }
+        }
+        size_t i = 0;
+        for (int c = 0; c < 3; c++) {
+            if (c > 0) {
+                if (i >= n) {
+                    *bad = i;
+                    *msg = "expected 3 numbers";
+                    return false;
+                }
+                if (!jli_is_blank(t[i])) {
+                    /* the float parser stopped here: junk inside a number */
+                    *bad = i;
+                    *msg = "unexpected character in number";
+                    return false;
+                }
+                while (i < n && jli_is_blank(t[i])) i++;
+                if (i >= n) {
+                    *bad = i;
+                    *msg = "expected 3 numbers";
+                    return false;
+                }
+            }
+            size_t start = i;
+            while (i < n && !jli_is_blank(t[i])) i++;
+            size_t at = 0;
+            if (!parse_f32(t + start, i - start, 0, &v[c], &at, msg)) {
+                *bad = start + at;
+                return false;
+            }
+        }
+        if (i != n) {
+            *bad = i;
+            while (*bad < n && jli_is_blank(t[*bad])) (*bad)++;
+            *msg = "unexpected text after 3 numbers";
+            return false;
+        }
+        memcpy(dst, v, sizeof v); /* jl_vec3 and jl_vec4's first three are 3 packed floats */
+        return true;
+    }
+    case JL_FIELD_COLOR: {
+        if (n != 7 || t[0] != '#') {
+            *bad = 0;
+            *msg = "expected a color #rrggbb";
+            return false;
+        }
+        uint8_t rgb[3];
+        for (int c = 0; c < 3; c++) {
+            int hi = hex_value(t[1 + 2 * c]), lo = hex_value(t[2 + 2 * c]);
+            if (hi < 0 || lo < 0) {
+                *bad = (size_t)(hi < 0 ? 1 + 2 * c : 2 + 2 * c);
+                *msg = "expected a hex digit in color";
+                return false;
+            }
+            rgb[c] = (uint8_t)(hi * 16 + lo);
+        }
+        jl_color *color = dst;
+        color->r = rgb[0];
+        color->g = rgb[1];
+        color->b = rgb[2];
+        return true;
+    }
+    case JL_FIELD_ENTITY_REF:
+        if (jli_word_is(t, n, "none")) {
+            *(uint64_t *)dst = 0;
+            return true;
+        }
+        return parse_hex64(t, n, dst, bad, msg);
+    default:
+        *bad = 0;
+        *msg = "field of unknown type";
+        return false;
+    }
+}
+
+jl_status jl_value_parse(jl_field_type type, uint32_t flags, const char *text, size_t size,
+                         void *dst, uint32_t *bad_col, jl_error *err)
+{
+    /* Parse into a temporary so a failure leaves dst untouched. */
+    union {
+        float f;
+        uint32_t u;
+        bool b;
+        jl_vec3 v;
+        jl_color c;
+        uint64_t id;
+    } tmp;
+    size_t bad = 0;
+    const char *msg = "";
+    if (!jli_value_parse_into(type, flags, text, size, &tmp, &bad, &msg)) {
+        if (bad_col) *bad_col = (uint32_t)bad + 1;
+        return jl_error_set(err, JL_ERR_PARSE, NULL, 0, (uint32_t)bad + 1, "%s", msg);
+    }
+    memcpy(dst, &tmp, jl_field_type_size(type));
+    if (bad_col) *bad_col = 0;
+    return JL_OK;
+}
+
+uint32_t jli_format_u32(uint32_t v, char *out)
+{
+    char buf[10];
+    uint32_t n = 0;
+    do {
+        buf[n++] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    for (uint32_t i = 0; i < n; i++) out[i] = buf[n - 1 - i];
+    return n;
+}
+
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+/* The 8 lower-case hex digits of v at out, all at once: each nibble is
+ * spread to its own byte (most significant first, as a little-endian store
+ * wants it), then 0-9 and a-f become ASCII by adding '0' and, where the
+ * nibble is 10 or more, the distance from '9' + 1 to 'a'. */
+static inline void hex8_format(uint32_t v, char *out)
+{
+    const uint64_t ones = 0x0101010101010101ull;
+    uint64_t x = v;
+    x = ((x >> 16) | (x << 32)) & 0x0000ffff0000ffffull;
+    x = ((x >> 8) & 0x000000ff000000ffull) | ((x & 0x000000ff000000ffull) << 16);
+    x = ((x >> 4) & 0x000f000f000f000full) | ((x & 0x000f000f000f000full) << 8);
+    x += 0x30 * ones + (((x + 0x06 * ones) >> 4) & ones) * ('a' - '9' - 1);
+    memcpy(out, &x, sizeof x);
+}
+#endif
+
+uint32_t jli_format_hex64(uint64_t v, char *out)
+{
+    out[0] = '0';
+    out[1] = 'x';
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    hex8_format((uint32_t)(v >> 32), out + 2);
+    hex8_format((uint32_t)v, out + 10);
+#else
+    static const char digits[] = "0123456789abcdef";
+    for (int i = 0; i < 16; i++) out[2 + i] = digits[(v >> (60 - 4 * i)) & 15];
+#endif
+    return 18;
+}
+
+uint32_t jl_value_format(jl_field_type type, const void *src, char *out)
+{
+    static const char hex[] = "0123456789abcdef";
+    switch (type) {
+    case JL_FIELD_F32: return jl_f32_format(*(const float *)src, out);
+    case JL_FIELD_INDEX: {
+        uint32_t v = *(const uint32_t *)src;
+        if (v == JL_INDEX_MAX) {
+            memcpy(out, "none", 4);
+            return 4;
+        }
+        return jli_format_u32(v, out);
+    }
+    case JL_FIELD_BOOL:
+        if (*(const bool *)src) {
+            memcpy(out, "true", 4);
+            return 4;
+        }
+        memcpy(out, "false", 5);
+        return 5;
+    case JL_FIELD_VEC3: {
+        const float *v = src;
+        uint32_t n = jl_f32_format(v[0], out);
+        out[n++] = ' ';
+        n += jl_f32_format(v[1], out + n);
+        out[n++] = ' ';
+        n += jl_f32_format(v[2], out + n);
+        return n;
+    }
+    case JL_FIELD_COLOR: {
+        const jl_color *c = src;
+        out[0] = '#';
+        out[1] = hex[c->r >> 4];
+        out[2] = hex[c->r & 15];
+        out[3] = hex[c->g >> 4];
+        out[4] = hex[c->g & 15];
+        out[5] = hex[c->b >> 4];
+        out[6] = hex[c->b & 15];
+        return 7;
+    }
+    case JL_FIELD_ENTITY_REF: {
+        uint64_t id = *(const uint64_t *)src;
+        if (id == 0) {
+            memcpy(out, "none", 4);
+            return 4;
+        }
+        return jli_format_hex64(id, out);
+    }
+    default: return 0;
+    }
+}
+
+jl_status jl_class_default_text(const jl_class *cls, uint32_t field_index, char *out)
+{
+    if (!cls || field_index >= cls->field_count) return JL_ERR_NOT_FOUND;
+    /* Every class struct is small: defaults are built in a stack buffer. */
+    _Alignas(16) unsigned char buffer[512];
+    if (cls->size_of > sizeof buffer) return JL_ERR_INVALID_ARGUMENT;
+    if (cls->default_init) cls->default_init(buffer);
+    else memset(buffer, 0, cls->size_of);
+    const jl_field *f = &cls->fields[field_index];
+    uint32_t n = jl_value_format(f->type, buffer + f->offset, out);
+    out[n] = '\0';
+    return JL_OK;
+}

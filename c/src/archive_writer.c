@@ -1,0 +1,142 @@
+/* archive_writer.c - writing .jasset text (archive.h, spec 4: serialize
+ * when saving). Text is appended to the top of an arena in large steps, so
+ * writing an entity is a run of memcpy and digit loops with no allocation
+ * per value. */
+#include <string.h>
+
+#include "archive_internal.h"
+#include "juliet/float_text.h"
+
+enum { WRITE_STEP = 64 * 1024 };
+
+void jl_archive_begin_write(jl_archive *ar, jl_arena *out)
+{
+    *ar = (jl_archive){.loading = false, .out = out};
+    char *p = (char *)out->base + out->used;
+    ar->out_begin = ar->out_cursor = ar->out_limit = p;
+}
+
+/* Makes room for n more bytes at the cursor. The text stays contiguous
+ * because nothing else pushes on the arena while writing. */
+static bool reserve(jl_archive *ar, size_t n)
+{
+    if ((size_t)(ar->out_limit - ar->out_cursor) >= n) return true;
+    if (ar->out_failed) return false;
+    size_t step = n > WRITE_STEP ? n : WRITE_STEP;
+    char *more = jl_arena_push(ar->out, step, 1);
+    if (!more || more != ar->out_limit) {
+        ar->out_failed = true;
+        return false;
+    }
+    ar->out_limit += step;
+    return true;
+}
+
+void jl_archive_write_raw(jl_archive *ar, const char *data, size_t size)
+{
+    if (!reserve(ar, size)) return;
+    memcpy(ar->out_cursor, data, size);
+    ar->out_cursor += size;
+}
+
+void jl_archive_write_key(jl_archive *ar, const char *key)
+{
+    size_t n = strlen(key);
+    if (!reserve(ar, n + 3)) return;
+    ar->out_cursor[0] = ';';
+    ar->out_cursor[1] = ' ';
+    memcpy(ar->out_cursor + 2, key, n);
+    ar->out_cursor[2 + n] = '\n';
+    ar->out_cursor += n + 3;
+}
+
+enum { FIELD_TEXT_MAX = 3 + JL_ARCHIVE_KEY_MAX + JL_VALUE_TEXT_MAX + 1 }; /* "; key\nvalue\n" */
+
+/* Writes one field at the cursor, which has FIELD_TEXT_MAX bytes of room.
+ * The key is cut at JL_ARCHIVE_KEY_MAX bytes (what that room allows);
+ * strlen and memcpy beat a byte loop that tests both ends. */
+static inline void write_field_unchecked(jl_archive *ar, const jl_field *field, const void *derived)
+{
+    char *c = ar->out_cursor;
+    size_t n = strlen(field->name);
+    if (n > JL_ARCHIVE_KEY_MAX) n = JL_ARCHIVE_KEY_MAX;
+    c[0] = ';';
+    c[1] = ' ';
+    memcpy(c + 2, field->name, n);
+    c += 2 + n;
+    *c++ = '\n';
+    c += jl_value_format(field->type, (const char *)derived + field->offset, c);
+    *c++ = '\n';
+    ar->out_cursor = c;
+}
+
+void jl_archive_write_field(jl_archive *ar, const jl_field *field, const void *derived)
+{
+    if (!reserve(ar, FIELD_TEXT_MAX)) return;
+    write_field_unchecked(ar, field, derived);
+}
+
+void jli_archive_write_fields(jl_archive *ar, const jl_class *cls, const void *derived)
+{
+    /* One room check for every field when the current step has room for
+     * all of them at their worst (the usual case: the text grows in 64 KiB
+     * steps); otherwise field by field, growing as needed. */
+    const uint32_t n = cls->field_count;
+    if ((size_t)(ar->out_limit - ar->out_cursor) / FIELD_TEXT_MAX >= n) {
+        for (uint32_t i = 0; i < n; i++) write_field_unchecked(ar, &cls->fields[i], derived);
+    } else {
+        for (uint32_t i = 0; i < n; i++) jl_archive_write_field(ar, &cls->fields[i], derived);
+    }
+}
+
+jl_status jl_archive_end_write(jl_archive *ar, const char **text, size_t *size)
+{
+    jl_arena *out = ar->out;
+    size_t used = (size_t)(ar->out_cursor - (char *)out->base);
+    jl_arena_pop_to(out, used);
+    ar->out_limit = ar->out_cursor;
+    *text = ar->out_begin;
+    *size = (size_t)(ar->out_cursor - ar->out_begin);
+    if (ar->out_failed) return jl_error_set(ar->err, JL_ERR_OUT_OF_MEMORY, ar->path, 0, 0, "out of memory writing");
+    return JL_OK;
+}
+
+/* ---- entities ---- */
+
+jl_status jl_archive_write_entity(jl_archive *ar, const jl_entity *entity, const char *extra,
+                                  size_t extra_size)
+{
+    const jl_class *cls = entity->derived_kind;
+    size_t name = strlen(cls->name);
+    /* The fixed header in one reservation: keys, ID, name, two versions, position. */
+    if (!reserve(ar, 160 + name + 3 * JL_F32_TEXT_MAX)) return JL_ERR_OUT_OF_MEMORY;
+    char *c = ar->out_cursor;
+    static const char h1[] = "; asset_type\nentity_instance\n; id\n";
+    memcpy(c, h1, sizeof h1 - 1);
+    c += sizeof h1 - 1;
+    c += jli_format_hex64(entity->id, c);
+    static const char h2[] = "\n; class\n";
+    memcpy(c, h2, sizeof h2 - 1);
+    c += sizeof h2 - 1;
+    memcpy(c, cls->name, name);
+    c += name;
+    static const char h3[] = "\n; version\n";
+    memcpy(c, h3, sizeof h3 - 1);
+    c += sizeof h3 - 1;
+    c += jli_format_u32(JL_ENTITY_BASE_VERSION, c);
+    static const char h4[] = "\n; class_version\n";
+    memcpy(c, h4, sizeof h4 - 1);
+    c += sizeof h4 - 1;
+    c += jli_format_u32(cls->version, c);
+    static const char h5[] = "\n; position\n";
+    memcpy(c, h5, sizeof h5 - 1);
+    c += sizeof h5 - 1;
+    c += jl_value_format(JL_FIELD_VEC3, &entity->position, c);
+    *c++ = '\n';
+    ar->out_cursor = c;
+    jl_status s = cls->serialize(ar, cls, entity->derived);
+    if (s != JL_OK) return s;
+    if (extra_size) jl_archive_write_raw(ar, extra, extra_size);
+    return ar->out_failed ? JL_ERR_OUT_OF_MEMORY : JL_OK;
+}
+

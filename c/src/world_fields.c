@@ -1,0 +1,142 @@
+/* world_fields.c - entities and settings as text through the API: a field
+ * set from text (parsed exactly as in a file) or read as canonical text,
+ * and an entity's or the settings' whole file text as save writes it
+ * (world.h). */
+#include <string.h>
+
+#include "world_internal.h"
+
+/* ---- file text ---- */
+
+jl_status jli_world_write_entity_text(jl_world *w, const jl_entity *entity, jl_archive *ar)
+{
+    const jli_entity_record *r = jli_record_of(w, entity);
+    return jl_archive_write_entity(ar, entity, r ? r->text : NULL, r ? r->size : 0);
+}
+
+jl_status jli_world_write_settings_text(jl_world *w, jl_archive *ar)
+{
+    jl_archive_write_key(ar, "version");
+    char v[12];
+    uint32_t version = JL_WORLD_SETTINGS_VERSION;
+    uint32_t n = jl_value_format(JL_FIELD_INDEX, &version, v);
+    v[n++] = '\n';
+    jl_archive_write_raw(ar, v, n);
+    jl_status s = jl_serialize_fields(ar, &jl_world_settings_class, &w->settings);
+    if (s == JL_OK && w->settings_extra_size) jl_archive_write_raw(ar, w->settings_extra, w->settings_extra_size);
+    return ar->out_failed ? JL_ERR_OUT_OF_MEMORY : s;
+}
+
+jl_status jl_world_write_entity(jl_world *w, uint64_t id, const char **text, size_t *size)
+{
+    const jl_entity *e = jl_entity_find(&w->manager, id);
+    *text = NULL;
+    *size = 0;
+    if (!e) return JL_ERR_NOT_FOUND;
+    jl_arena_pop_to(&w->scratch, 0);
+    jl_archive ar;
+    jl_archive_begin_write(&ar, &w->scratch);
+    jl_status s = jli_world_write_entity_text(w, e, &ar);
+    jl_status s2 = jl_archive_end_write(&ar, text, size);
+    return s != JL_OK ? s : s2;
+}
+
+jl_status jl_world_write_settings(jl_world *w, const char **text, size_t *size)
+{
+    jl_arena_pop_to(&w->scratch, 0);
+    jl_archive ar;
+    jl_archive_begin_write(&ar, &w->scratch);
+    jl_status s = jli_world_write_settings_text(w, &ar);
+    jl_status s2 = jl_archive_end_write(&ar, text, size);
+    return s != JL_OK ? s : s2;
+}
+
+/* ---- fields ---- */
+
+static jl_status set_value(const jl_field *f, void *base, const char *field, const char *text, size_t size,
+                           jl_error *err)
+{
+    uint32_t col = 0;
+    jl_error local;
+    jl_status s = jl_value_parse(f->type, f->flags, text, size, (char *)base + f->offset, &col, &local);
+    if (s != JL_OK)
+        return jl_error_set(err, s, NULL, 1, col, "%s: %s", field, local.message);
+    return JL_OK;
+}
+
+jl_status jl_world_set_field(jl_world *w, uint64_t id, const char *field, const char *text, size_t size,
+                             jl_error *err)
+{
+    jl_entity *e = jl_entity_find(&w->manager, id);
+    if (!e) return jl_error_set(err, JL_ERR_NOT_FOUND, NULL, 0, 0, "no entity 0x%016llx", (unsigned long long)id);
+    if (e->flags & JL_ENTITY_READ_ONLY)
+        return jl_error_set(err, JL_ERR_READ_ONLY, NULL, 0, 0, "entity 0x%016llx is read-only (newer file format)",
+                            (unsigned long long)id);
+    if (strcmp(field, "position") == 0) {
+        static const jl_field position = {"position", JL_FIELD_VEC3, 0, 0};
+        jl_vec3 p;
+        jl_status s = set_value(&position, &p, field, text, size, err);
+        if (s != JL_OK) return s;
+        jl_entity_set_position(e, p.x, p.y, p.z);
+        return JL_OK;
+    }
+    const jl_field *f = jl_class_find_field(e->derived_kind, field);
+    if (!f)
+        return jl_error_set(err, JL_ERR_NOT_FOUND, NULL, 0, 0, "class %s has no field '%s'",
+                            e->derived_kind->name, field);
+    jl_status s = set_value(f, e->derived, field, text, size, err);
+    if (s != JL_OK) return s;
+    jl_entity_touch(e);
+    return JL_OK;
+}
+
+static void terminate(char *out, uint32_t n, uint32_t *size)
+{
+    out[n] = '\0';
+    if (size) *size = n;
+}
+
+jl_status jl_world_get_field(const jl_world *w, uint64_t id, const char *field, char *out, uint32_t *size)
+{
+    const jl_entity *e = jl_entity_find(&w->manager, id);
+    if (!e) return JL_ERR_NOT_FOUND;
+    if (strcmp(field, "position") == 0) {
+        terminate(out, jl_value_format(JL_FIELD_VEC3, &e->position, out), size);
+        return JL_OK;
+    }
+    if (strcmp(field, "id") == 0) {
+        terminate(out, jl_value_format(JL_FIELD_ENTITY_REF, &e->id, out), size);
+        return JL_OK;
+    }
+    if (strcmp(field, "class") == 0) {
+        size_t n = strlen(e->derived_kind->name);
+        if (n >= JL_VALUE_TEXT_MAX) n = JL_VALUE_TEXT_MAX - 1;
+        memcpy(out, e->derived_kind->name, n);
+        terminate(out, (uint32_t)n, size);
+        return JL_OK;
+    }
+    const jl_field *f = jl_class_find_field(e->derived_kind, field);
+    if (!f) return JL_ERR_NOT_FOUND;
+    terminate(out, jl_value_format(f->type, (const char *)e->derived + f->offset, out), size);
+    return JL_OK;
+}
+
+jl_status jl_world_settings_set(jl_world *w, const char *field, const char *text, size_t size, jl_error *err)
+{
+    if (w->settings_read_only || w->settings_failed)
+        return jl_error_set(err, JL_ERR_READ_ONLY, NULL, 0, 0,
+                            "the world settings are read-only (newer or unreadable file)");
+    const jl_field *f = jl_class_find_field(&jl_world_settings_class, field);
+    if (!f) return jl_error_set(err, JL_ERR_NOT_FOUND, NULL, 0, 0, "the world settings have no field '%s'", field);
+    jl_status s = set_value(f, &w->settings, field, text, size, err);
+    if (s == JL_OK) w->settings_dirty = true;
+    return s;
+}
+
+jl_status jl_world_settings_get(const jl_world *w, const char *field, char *out, uint32_t *size)
+{
+    const jl_field *f = jl_class_find_field(&jl_world_settings_class, field);
+    if (!f) return JL_ERR_NOT_FOUND;
+    terminate(out, jl_value_format(f->type, (const char *)&w->settings + f->offset, out), size);
+    return JL_OK;
+}

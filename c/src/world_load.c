@@ -1,0 +1,279 @@
+/* world_load.c - loading a world directory, one entity file's text, and
+ * the settings' text (world.h; spec 4.4 LoadWorld, deserialize_entity_asset).
+ *
+ * Every file goes through the world's jl_fs table, so tests can count and
+ * fault each operation. Per-file work uses the scratch arena between a mark
+ * and a pop, so loading 10k files needs the memory of the largest one. */
+#include <errno.h>
+#include <string.h>
+
+#include "entity_manager_internal.h"
+#include "juliet/world_lock.h"
+#include "world_internal.h"
+
+static bool ends_with(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), m = strlen(suffix);
+    return n >= m && memcmp(s + n - m, suffix, m) == 0;
+}
+
+/* ---- one file's text ---- */
+
+jl_status jli_world_load_entity(jl_world *w, const char *path, const char *dir, const char *text, size_t size,
+                                bool mark_dirty, jl_entity **out, jl_error *err)
+{
+    jl_error local;
+    jl_error *e = err ? err : &local;
+    const size_t mark = w->scratch.used;
+    jl_archive ar;
+    jl_entity *entity = NULL;
+    jl_status s = jl_archive_tokenize(&ar, &w->scratch, text, size, path, e);
+    if (s == JL_OK) s = jl_entity_deserialize_in_place(&w->manager, &ar, &entity);
+    if (s == JL_ERR_DUPLICATE_ID) {
+        /* Name both files (or say the other one is new in this session). */
+        jl_archive_entry *ide = jl_archive_find(&ar, "id");
+        uint64_t id = 0;
+        jl_value_parse(JL_FIELD_ENTITY_REF, 0, ide->value, ide->value_size, &id, NULL, NULL);
+        const jl_entity *other = jl_entity_find(&w->manager, id);
+        const jli_entity_record *x = other ? jli_record_of(w, other) : NULL;
+        char other_path[JL_ERROR_PATH_MAX] = "an entity created in this session";
+        if (x && x->dir) jl_world_entity_path(other_path, sizeof other_path, x->dir, id);
+        jl_error_set(e, JL_ERR_DUPLICATE_ID, path, ide->value_line, ide->value_col,
+                     "duplicate entity ID 0x%016llx: already loaded from %s", (unsigned long long)id,
+                     other_path);
+    }
+    if (s == JL_OK && dir && path) {
+        /* spec 5.5: in a world directory, the file name is the decimal ID. */
+        char expected[JLI_ENTITY_FILE_NAME_MAX];
+        jli_entity_file_name(expected, entity->id);
+        if (strcmp(jli_base_name(path), expected) != 0) {
+            jl_archive_entry *ide = jl_archive_find(&ar, "id");
+            s = jl_error_set(e, JL_ERR_PARSE, path, ide->value_line, ide->value_col,
+                             "file name does not match its id 0x%016llx (expected %s)",
+                             (unsigned long long)entity->id, expected);
+            jli_entity_rollback_allocation(&w->manager, entity);
+            entity = NULL;
+        }
+    }
+    if (s == JL_OK) {
+        const char *unknown = NULL;
+        size_t unknown_size = 0;
+        jl_archive_collect_unknown(&ar, &w->storage, &unknown, &unknown_size);
+        uint32_t slot = (uint32_t)(entity - w->manager.entities);
+        jli_entity_record *x = jli_record_of_slot(w, slot);
+        if (x) *x = (jli_entity_record){.id = entity->id, .text = unknown, .dir = dir, .size = (uint32_t)unknown_size};
+        /* A newer file is never rewritten or deleted, even if the entity is
+         * destroyed behind the world's back. */
+        if (entity->flags & JL_ENTITY_READ_ONLY) jli_id_map_put(&w->guarded, entity->id, 1);
+        jli_world_record_refs(w, &ar, entity->derived_kind, path, entity->derived);
+        w->stats.entities[entity->derived_kind->kind]++;
+        w->stats.bytes[entity->derived_kind->kind] += size;
+        if (mark_dirty) entity->is_dirty = true;
+    } else {
+        jli_world_add_diagnostic(w, e);
+    }
+    jl_arena_pop_to(&w->scratch, mark);
+    if (out) *out = s == JL_OK ? entity : NULL;
+    return s;
+}
+
+jl_status jl_world_load_entity_text(jl_world *w, const char *path, const char *text, size_t size,
+                                    bool mark_dirty, jl_entity **out, jl_error *err)
+{
+    return jli_world_load_entity(w, path, NULL, text, size, mark_dirty, out, err);
+}
+
+jl_status jl_world_load_settings_text(jl_world *w, const char *path, const char *text, size_t size,
+                                      bool mark_dirty, jl_error *err)
+{
+    jl_error local;
+    jl_error *e = err ? err : &local;
+    /* Settings from a newer file, or from one that failed to load, stay as
+     * they are: replaced, they would be written over that file. */
+    if (w->settings_read_only || w->settings_failed)
+        return jl_error_set(e, JL_ERR_READ_ONLY, path, 0, 0,
+                            "the world settings are read-only (newer or unreadable file)");
+    const size_t mark = w->scratch.used;
+    jl_archive ar;
+    jl_world_settings settings;
+    jli_world_settings_defaults(&settings);
+    jl_status s = jl_archive_tokenize(&ar, &w->scratch, text, size, path, e);
+    uint32_t version = 1;
+    if (s == JL_OK) {
+        jl_archive_entry *v = jl_archive_find(&ar, "version");
+        if (v) {
+            v->used = true;
+            uint32_t col = 0;
+            s = jl_value_parse(JL_FIELD_INDEX, 0, v->value, v->value_size, &version, &col, e);
+            if (s == JL_OK && (version == 0 || version == JL_INDEX_MAX))
+                s = jl_error_set(e, JL_ERR_PARSE, NULL, 0, 1, "version must be a number from 1");
+            if (s != JL_OK) {
+                jl_error copy = *e;
+                s = jl_error_set(e, JL_ERR_PARSE, path, v->value_line, v->value_col + (col ? col - 1 : 0),
+                                 "version: %s", copy.message);
+            }
+        }
+    }
+    if (s == JL_OK) s = jl_serialize_fields(&ar, &jl_world_settings_class, &settings);
+    if (s == JL_OK) {
+        w->settings = settings;
+        w->settings_dirty = mark_dirty;
+        w->settings_read_only = version > JL_WORLD_SETTINGS_VERSION;
+        w->settings_failed = false;
+        const char *unknown = NULL;
+        size_t unknown_size = 0;
+        jl_archive_collect_unknown(&ar, &w->storage, &unknown, &unknown_size);
+        w->settings_extra_size = (uint32_t)unknown_size;
+        w->settings_extra = unknown;
+        jli_world_record_refs(w, &ar, &jl_world_settings_class, path, &w->settings);
+        w->stats.settings_bytes = size;
+    } else {
+        jli_world_add_diagnostic(w, e);
+    }
+    jl_arena_pop_to(&w->scratch, mark);
+    return s;
+}
+
+/* ---- a directory ---- */
+
+static jl_status io_diagnostic(jl_world *w, const char *path, const char *op, int code)
+{
+    jl_error e;
+    jl_fs_error(&e, path, op, code);
+    jli_world_add_diagnostic(w, &e);
+    return e.status;
+}
+
+/* A diagnostic for a directory entry that is not a regular file: never
+ * opened, since reading a FIFO or a device may block forever. */
+static jl_status special_file_diagnostic(jl_world *w, const char *path)
+{
+    jl_error e;
+    jl_error_set(&e, JL_ERR_IO, path, 0, 0, "not a regular file (a FIFO, socket or device): skipped");
+    jli_world_add_diagnostic(w, &e);
+    return e.status;
+}
+
+/* Reads one file of the world, unless the listing says it is special.
+ * JL_OK; JL_ERR_NOT_FOUND if there is no such file (no diagnostic: the
+ * caller decides); else the status of the diagnostic added. */
+static jl_status read_world_file(jl_world *w, const char *path, jl_fs_kind kind, char **text, size_t *size)
+{
+    if (kind == JL_FS_SPECIAL) return special_file_diagnostic(w, path);
+    int code = w->fs->read_file(w->fs, path, JL_ARCHIVE_FILE_MAX, &w->scratch, text, size);
+    if (code == 0) return JL_OK;
+    if (code == ENOENT) return JL_ERR_NOT_FOUND;
+    if (code == EFBIG) {
+        jl_error e;
+        jl_error_set(&e, JL_ERR_PARSE, path, 0, 0, "file too large: a .jasset file holds at most %u bytes",
+                     (unsigned)JL_ARCHIVE_FILE_MAX);
+        jli_world_add_diagnostic(w, &e);
+        return e.status;
+    }
+    return io_diagnostic(w, path, "read_file", code);
+}
+
+/* Deletes a leftover temporary, but only while holding the world's lock:
+ * otherwise it may be the file a running save is writing. The lock is
+ * taken once per load, without waiting, when the first one is found. */
+static void remove_temp(jl_world *w, const char *dir, const char *path, jl_world_lock *lock, bool *tried)
+{
+    if (w->keep_temp_files) return;
+    if (!*tried) {
+        *tried = true;
+        jl_world_lock_acquire(lock, w->fs, dir, 0, &w->scratch, NULL);
+    }
+    if (lock->held) w->fs->remove(w->fs, path);
+}
+
+jl_status jl_world_load(jl_world *w, const char *dir)
+{
+    const uint32_t stored_before = w->diagnostic_count, total_before = w->diagnostic_total;
+    const jl_fs *fs = w->fs;
+    const size_t mark = w->scratch.used;
+    char entities_dir[JL_ERROR_PATH_MAX], path[JL_ERROR_PATH_MAX];
+    jl_status result = JL_OK;
+    jl_world_lock lock = {0};
+    bool lock_tried = false;
+
+    /* The root: its existence, WorldSettings.jasset, a leftover temporary. */
+    jl_fs_entry *entries = NULL;
+    uint32_t count = 0;
+    int code = fs->list_dir(fs, dir, &w->scratch, &entries, &count);
+    if (code) {
+        jl_status s = io_diagnostic(w, dir, "list_dir", code);
+        jl_arena_pop_to(&w->scratch, mark);
+        return s;
+    }
+    jl_fs_kind settings_kind = JL_FS_FILE;
+    for (uint32_t i = 0; i < count; i++) {
+        if (strcmp(entries[i].name, "WorldSettings.jasset") == 0) settings_kind = entries[i].kind;
+        else if (jl_fs_is_temp_name(entries[i].name) && jl_fs_join(path, sizeof path, dir, entries[i].name))
+            remove_temp(w, dir, path, &lock, &lock_tried);
+    }
+    jl_arena_pop_to(&w->scratch, mark);
+
+    const char *stored_dir = jli_world_store_string(w, dir);
+    if (jl_fs_join(path, sizeof path, dir, "WorldSettings.jasset")) {
+        char *text;
+        size_t size;
+        jl_status s = read_world_file(w, path, settings_kind, &text, &size);
+        if (s == JL_OK) {
+            if (jl_world_load_settings_text(w, path, text, size, false, NULL) != JL_OK) w->settings_failed = true;
+        } else if (s != JL_ERR_NOT_FOUND /* no settings file: defaults */) {
+            w->settings_failed = true;
+        }
+        jl_arena_pop_to(&w->scratch, mark);
+    }
+
+    if (!jl_fs_join(entities_dir, sizeof entities_dir, dir, "Entities")) {
+        jl_error e;
+        jl_error_set(&e, JL_ERR_IO, dir, 0, 0, "path too long");
+        jli_world_add_diagnostic(w, &e);
+        jl_world_lock_release(&lock, fs);
+        return JL_ERR_IO;
+    }
+    code = fs->list_dir(fs, entities_dir, &w->scratch, &entries, &count);
+    if (code == ENOENT) count = 0; /* a world with no entities yet */
+    else if (code) {
+        io_diagnostic(w, entities_dir, "list_dir", code);
+        count = 0;
+    }
+    for (uint32_t i = 0; i < count; i++) {
+        const char *name = entries[i].name;
+        if (!jl_fs_join(path, sizeof path, entities_dir, name)) {
+            jl_error e;
+            jl_error_set(&e, JL_ERR_IO, entities_dir, 0, 0, "file name too long: %.80s", name);
+            jli_world_add_diagnostic(w, &e);
+            continue;
+        }
+        if (jl_fs_is_temp_name(name)) {
+            /* An interrupted save's temporary: never data the world relies on. */
+            remove_temp(w, dir, path, &lock, &lock_tried);
+            continue;
+        }
+        if (!ends_with(name, ".jasset")) continue; /* README, .gitkeep, editor backups */
+        const size_t file_mark = w->scratch.used;
+        char *text;
+        size_t size;
+        jl_status s = read_world_file(w, path, entries[i].kind, &text, &size);
+        if (s == JL_ERR_NOT_FOUND) s = io_diagnostic(w, path, "read_file", ENOENT); /* gone since the listing */
+        else if (s == JL_OK) s = jli_world_load_entity(w, path, stored_dir, text, size, false, NULL, NULL);
+        if (s != JL_OK) {
+            /* Never rewrite or delete a file that did not load, unless it is
+             * the very file the live entity came from (the same directory
+             * loaded twice). */
+            uint64_t name_id = jli_id_of_file_name(name);
+            const jl_entity *live = s == JL_ERR_DUPLICATE_ID ? jl_entity_find(&w->manager, name_id) : NULL;
+            const jli_entity_record *x = live ? jli_record_of(w, live) : NULL;
+            if (!(x && x->dir && strcmp(x->dir, dir) == 0) && name_id) jli_id_map_put(&w->guarded, name_id, 1);
+            w->stats.files_failed++;
+        }
+        jl_arena_pop_to(&w->scratch, file_mark);
+    }
+    jl_world_lock_release(&lock, fs);
+    jl_arena_pop_to(&w->scratch, mark);
+    if (w->diagnostic_total != total_before)
+        result = stored_before < w->diagnostic_count ? w->diagnostics[stored_before].status : JL_ERR_PARSE;
+    return result;
+}

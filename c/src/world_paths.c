@@ -1,0 +1,56 @@
+/* world_paths.c - where an entity's file is: "Entities/<decimal id>.jasset"
+ * under the world directory (world.h, spec 5.5), and back from a file name
+ * to its ID. The one place that maps IDs to file names. */
+#include <string.h>
+
+#include "juliet/fs.h"
+#include "world_internal.h"
+
+static uint32_t format_u64(uint64_t v, char *out)
+{
+    char buf[20];
+    uint32_t n = 0;
+    do {
+        buf[n++] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    for (uint32_t i = 0; i < n; i++) out[i] = buf[n - 1 - i];
+    return n;
+}
+
+void jli_entity_file_name(char *out, uint64_t id)
+{
+    uint32_t n = format_u64(id, out);
+    memcpy(out + n, ".jasset", sizeof ".jasset");
+}
+
+uint64_t jli_id_of_file_name(const char *name)
+{
+    size_t n = strlen(name), s = sizeof ".jasset" - 1;
+    if (n <= s || memcmp(name + n - s, ".jasset", s) != 0) return 0;
+    n -= s;
+    if (n > 20 || name[0] == '0') return 0;
+    uint64_t v = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (name[i] < '0' || name[i] > '9') return 0;
+        uint64_t d = (uint64_t)(name[i] - '0');
+        if (v > (UINT64_MAX - d) / 10) return 0;
+        v = v * 10 + d;
+    }
+    return v;
+}
+
+const char *jli_base_name(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    return slash ? slash + 1 : path;
+}
+
+bool jl_world_entity_path(char *out, size_t out_size, const char *dir, uint64_t id)
+{
+    char name[JLI_ENTITY_FILE_NAME_MAX];
+    jli_entity_file_name(name, id);
+    char sub[JL_ERROR_PATH_MAX];
+    if (!jl_fs_join(sub, sizeof sub, dir, "Entities")) return false;
+    return jl_fs_join(out, out_size, sub, name);
+}

@@ -1,0 +1,279 @@
+/* world_save.c - SaveWorld and ProcessPendingDeletions (world.h; spec 6,
+ * removal brainstorm 2.4-2.5): deletions first, then each dirty file
+ * replaced atomically, the directories synced once, all under the world's
+ * lock, and a report of what was written, deleted and what failed. */
+#include <errno.h>
+#include <string.h>
+
+#include "juliet/world_lock.h"
+#include "world_internal.h"
+
+/* Report records: a kind byte ('w' written, 'd' deleted) and a
+ * NUL-terminated path, packed in the report arena until the save ends. */
+static void report_path(jl_world *w, char kind, const char *path)
+{
+    size_t n = strlen(path);
+    char *c = jl_arena_push(&w->report_arena, n + 2, 1);
+    if (!c) return;
+    c[0] = kind;
+    memcpy(c + 1, path, n + 1);
+}
+
+void jli_report_failure(jl_save_report *r, const jl_error *e)
+{
+    if (r->error.status == JL_OK) r->error = *e;
+    r->failed_count++;
+}
+
+/* Records a failed file-system operation (errno value code) in the report
+ * and returns its status. */
+jl_status jli_report_io(jl_save_report *r, const char *path, const char *op, int code)
+{
+    jl_error e;
+    jl_status s = jl_fs_error(&e, path, op, code);
+    jli_report_failure(r, &e);
+    return s;
+}
+
+static void finish_report(jl_world *w, jl_save_report *r, size_t records_end)
+{
+    const char *c = (const char *)w->report_arena.base, *end = c + records_end;
+    uint32_t written = 0, deleted = 0;
+    for (const char *p = c; p < end; p += strlen(p + 1) + 2) {
+        if (p[0] == 'w') written++;
+        else deleted++;
+    }
+    const char **wl = jl_arena_push(&w->report_arena, (written + deleted + 1) * sizeof(char *), _Alignof(char *));
+    if (!wl) return;
+    const char **dl = wl + written;
+    for (const char *p = c; p < end; p += strlen(p + 1) + 2) {
+        if (p[0] == 'w') wl[r->written_count++] = p + 1;
+        else dl[r->deleted_count++] = p + 1;
+    }
+    r->written = wl;
+    r->deleted = dl;
+}
+
+static jl_status process_deletions(jl_world *w, const char *dir, jl_save_report *r, bool *touched)
+{
+    jl_entity_manager *m = &w->manager;
+    const jl_fs *fs = w->fs;
+    char path[JL_ERROR_PATH_MAX];
+    jl_status result = JL_OK;
+    uint32_t keep = 0;
+    for (uint32_t i = 0; i < m->pending_count; i++) {
+        uint64_t id = m->pending_deletions[i];
+        /* Alive again (undo), or a file that failed to load: not ours to delete. */
+        if (jl_entity_find(m, id) || jli_id_map_get(&w->guarded, id, NULL)) continue;
+        if (!jl_world_entity_path(path, sizeof path, dir, id)) {
+            /* Reported and kept: a save into a directory with a shorter
+             * path deletes it. */
+            char name[JLI_ENTITY_FILE_NAME_MAX];
+            jli_entity_file_name(name, id);
+            jl_error e;
+            jl_error_set(&e, JL_ERR_IO, dir, 0, 0, "path too long: cannot delete Entities/%s", name);
+            jli_report_failure(r, &e);
+            if (result == JL_OK) result = JL_ERR_IO;
+            m->pending_deletions[keep++] = id;
+            continue;
+        }
+        int code = fs->remove(fs, path);
+        if (code == 0) {
+            report_path(w, 'd', path);
+            *touched = true;
+        } else if (code != ENOENT /* created and removed before any save */) {
+            jl_status s = jli_report_io(r, path, "remove", code);
+            if (result == JL_OK) result = s;
+            m->pending_deletions[keep++] = id; /* try again next save */
+        }
+    }
+    m->pending_count = keep;
+    return result;
+}
+
+/* Whether a save has anything to write or delete (then it takes the lock). */
+static bool has_work(jl_world *w, bool deletions_only)
+{
+    jl_entity_manager *m = &w->manager;
+    if (m->pending_count) return true;
+    if (deletions_only) return false;
+    if (w->settings_dirty && !w->settings_read_only && !w->settings_failed) return true;
+    for (jl_entity *e = jl_entities_first(m); e; e = jl_entities_next(m, e))
+        if (e->is_dirty && !(e->flags & JL_ENTITY_READ_ONLY)) return true;
+    return false;
+}
+
+/* Takes dir's lock for a save (creating dir, which the lock file goes in),
+ * or records why not in the report. */
+static jl_status lock_for_save(jl_world *w, const char *dir, jl_world_lock *lock, jl_save_report *r)
+{
+    jl_error err = {0};
+    jl_status s = jl_fs_ensure_dir(w->fs, dir, &err);
+    if (s == JL_OK) s = jl_world_lock_acquire(lock, w->fs, dir, w->lock_wait_ms, &w->scratch, &err);
+    if (s != JL_OK) jli_report_failure(r, &err);
+    return s;
+}
+
+jl_status jl_world_process_pending_deletions(jl_world *w, const char *dir, jl_save_report *report)
+{
+    jl_save_report local;
+    jl_save_report *r = report ? report : &local;
+    *r = (jl_save_report){0};
+    jl_arena_pop_to(&w->report_arena, 0);
+    jl_world_lock lock = {0};
+    if (has_work(w, true) && lock_for_save(w, dir, &lock, r) != JL_OK) {
+        finish_report(w, r, w->report_arena.used);
+        return r->error.status;
+    }
+    bool touched = false;
+    jl_status s = process_deletions(w, dir, r, &touched);
+    if (touched) {
+        char entities_dir[JL_ERROR_PATH_MAX];
+        if (jl_fs_join(entities_dir, sizeof entities_dir, dir, "Entities")) {
+            int code = w->fs->sync_dir(w->fs, entities_dir);
+            if (code) {
+                jl_status es = jli_report_io(r, entities_dir, "sync_dir", code);
+                if (s == JL_OK) s = es;
+            }
+        }
+    }
+    jl_world_lock_release(&lock, w->fs);
+    finish_report(w, r, w->report_arena.used);
+    return s;
+}
+
+/* What write_one writes: an entity's file, or the settings' (what NULL). */
+static jl_status produce(jl_world *w, const jl_entity *what, jl_archive *ar)
+{
+    return what ? jli_world_write_entity_text(w, what, ar) : jli_world_write_settings_text(w, ar);
+}
+
+static jl_status write_one(jl_world *w, const char *path, const jl_entity *what, jl_error *e)
+{
+    const size_t mark = w->scratch.used;
+    jl_archive ar;
+    jl_archive_begin_write(&ar, &w->scratch);
+    ar.err = e;
+    ar.path = path;
+    const char *text;
+    size_t size;
+    jl_status s = produce(w, what, &ar);
+    jl_status s2 = jl_archive_end_write(&ar, &text, &size);
+    if (s == JL_OK) s = s2;
+    if (s == JL_OK) s = jl_fs_write_atomic(w->fs, path, text, size, e);
+    else if (e->status == JL_OK || e->message[0] == '\0')
+        jl_error_set(e, s, path, 0, 0, "cannot format file: %s", jl_status_name(s));
+    jl_arena_pop_to(&w->scratch, mark);
+    return s;
+}
+
+
+/* After a failed directory sync the renames may not be durable: the
+ * entities written in this save become dirty again. */
+static void redirty_written(jl_world *w, size_t records_end)
+{
+    const char *c = (const char *)w->report_arena.base, *end = c + records_end;
+    for (const char *p = c; p < end; p += strlen(p + 1) + 2) {
+        if (p[0] != 'w') continue;
+        const char *name = jli_base_name(p + 1);
+        if (strcmp(name, "WorldSettings.jasset") == 0) {
+            w->settings_dirty = true;
+            continue;
+        }
+        jl_entity *e = jl_entity_find(&w->manager, jli_id_of_file_name(name));
+        if (e) e->is_dirty = true;
+    }
+}
+
+jl_status jl_world_save(jl_world *w, const char *dir, jl_save_report *report)
+{
+    jl_save_report local;
+    jl_save_report *r = report ? report : &local;
+    *r = (jl_save_report){0};
+    jl_arena_pop_to(&w->report_arena, 0);
+    jl_status result = JL_OK;
+    char entities_dir[JL_ERROR_PATH_MAX], path[JL_ERROR_PATH_MAX];
+    if (!jl_fs_join(entities_dir, sizeof entities_dir, dir, "Entities")) {
+        jl_error_set(&r->error, JL_ERR_IO, dir, 0, 0, "path too long");
+        r->failed_count = 1;
+        return JL_ERR_IO;
+    }
+
+    /* One writer at a time, and only if there is anything to write. */
+    jl_world_lock lock = {0};
+    if (has_work(w, false) && lock_for_save(w, dir, &lock, r) != JL_OK) {
+        finish_report(w, r, w->report_arena.used);
+        return r->error.status;
+    }
+
+    /* 1. Files of removed entities (brainstorm 2.5), before any write. */
+    bool entities_touched = false, root_touched = false;
+    jl_status s = process_deletions(w, dir, r, &entities_touched);
+    if (s != JL_OK) result = s;
+
+    /* 2. Dirty entities, each replaced atomically. */
+    bool dirs_ready = false;
+    jl_entity_manager *m = &w->manager;
+    for (jl_entity *e = jl_entities_first(m); e; e = jl_entities_next(m, e)) {
+        if (!e->is_dirty || (e->flags & JL_ENTITY_READ_ONLY)) continue;
+        jl_error err = {0};
+        if (!dirs_ready) {
+            s = jl_fs_ensure_dir(w->fs, dir, &err);
+            if (s == JL_OK) s = jl_fs_ensure_dir(w->fs, entities_dir, &err);
+            if (s != JL_OK) {
+                jli_report_failure(r, &err);
+                if (result == JL_OK) result = s;
+                break; /* nothing can be written; everything stays dirty */
+            }
+            dirs_ready = true;
+        }
+        if (!jl_world_entity_path(path, sizeof path, dir, e->id)) {
+            s = jl_error_set(&err, JL_ERR_IO, entities_dir, 0, 0, "path too long");
+        } else if (jli_id_map_get(&w->guarded, e->id, NULL)) {
+            s = jl_error_set(&err, JL_ERR_IO, path, 0, 0,
+                             "not overwritten: this file failed to load or is from a newer version");
+        } else {
+            s = write_one(w, path, e, &err);
+        }
+        if (s == JL_OK) {
+            e->is_dirty = false;
+            report_path(w, 'w', path);
+            entities_touched = true;
+        } else {
+            jli_report_failure(r, &err);
+            if (result == JL_OK) result = s;
+        }
+    }
+
+    /* 3. The settings. */
+    if (w->settings_dirty && !w->settings_read_only && !w->settings_failed) {
+        jl_error err = {0};
+        s = jl_fs_ensure_dir(w->fs, dir, &err);
+        if (s == JL_OK && jl_fs_join(path, sizeof path, dir, "WorldSettings.jasset"))
+            s = write_one(w, path, NULL, &err);
+        if (s == JL_OK) {
+            w->settings_dirty = false;
+            report_path(w, 'w', path);
+            root_touched = true;
+        } else {
+            jli_report_failure(r, &err);
+            if (result == JL_OK) result = s;
+        }
+    }
+
+    /* 4. Make the renames and deletions durable, once per directory. */
+    const size_t records_end = w->report_arena.used;
+    const char *synced[2] = {entities_touched ? entities_dir : NULL, root_touched ? dir : NULL};
+    for (int i = 0; i < 2; i++) {
+        if (!synced[i]) continue;
+        int code = w->fs->sync_dir(w->fs, synced[i]);
+        if (code) {
+            s = jli_report_io(r, synced[i], "sync_dir", code);
+            if (result == JL_OK) result = s;
+            redirty_written(w, records_end);
+        }
+    }
+    jl_world_lock_release(&lock, w->fs);
+    finish_report(w, r, records_end);
+    return result;
+}
