@@ -5,6 +5,8 @@
  * test cannot start processes. */
 #include "persist_util.h"
 
+#include <stdarg.h>
+
 #include "juliet/world_lock.h"
 #include "test.h"
 
@@ -12,12 +14,16 @@ static char juliet[1024];
 static char output[1 << 16];
 static char dir[256], dir2[256];
 
-/* Runs `juliet ARGS` with stdout and stderr in `output`; returns the exit
- * status (-1 if it did not exit normally). */
-static int run(const char *args)
+/* Runs `juliet ARGS`, ARGS formatted as by printf, with stdout and stderr
+ * in `output`; returns the exit status (-1 if it did not exit normally). */
+static int run(const char *args_format, ...)
 {
     char command[4096];
-    snprintf(command, sizeof command, "%s %s", juliet, args);
+    int n = snprintf(command, sizeof command, "%s ", juliet);
+    va_list ap;
+    va_start(ap, args_format);
+    vsnprintf(command + n, sizeof command - (size_t)n, args_format, ap);
+    va_end(ap);
     return du_run(command, output, sizeof output);
 }
 
@@ -44,6 +50,26 @@ static void finish(void)
     dir2[0] = '\0';
 }
 
+/* Where `expected` first stands in the output (NULL if nowhere, and then
+ * both are printed for the failure's reader). */
+static const char *find_output(const char *expected)
+{
+    const char *at = strstr(output, expected);
+    if (!at) fprintf(stderr, "output: %s\nexpected: %s\n", output, expected);
+    return at;
+}
+
+/* An entity file that fails to load (its mesh_instance is not a number,
+ * line 6), written as `name` under the copied world. */
+static const char bad_entity[] = "; id\n0x7\n; class\nInert\n; mesh_instance\nseven\n";
+
+static bool write_bad_entity(const char *name, char *path, size_t path_size)
+{
+    CHECK_OR_FALSE(du_join(path, path_size, dir, name));
+    CHECK_OR_FALSE(du_write(path, bad_entity, sizeof bad_entity - 1));
+    return true;
+}
+
 static int count_lines(const char *text)
 {
     int n = 0;
@@ -55,9 +81,7 @@ TEST(validate_accepts_the_sample_world)
 {
     NEED_JULIET();
     CHECK(copy_of(ASSETS "/sample_world"));
-    char args[512];
-    snprintf(args, sizeof args, "validate %s", dir);
-    CHECK(run(args) == 0);
+    CHECK(run("validate %s", dir) == 0);
     CHECK(strstr(output, "36 entities, 0 problems") != NULL);
     finish();
 }
@@ -66,9 +90,7 @@ TEST(validate_reports_a_duplicate_id_with_both_paths)
 {
     NEED_JULIET();
     CHECK(copy_of(ASSETS "/malformed/worlds/duplicate_id"));
-    char args[512];
-    snprintf(args, sizeof args, "validate %s", dir);
-    CHECK(run(args) == 1);
+    CHECK(run("validate %s", dir) == 1);
     char expected[1024];
     snprintf(expected, sizeof expected,
              "%s/Entities/4294967298.jasset:4:1: duplicate entity ID 0x0000000100000001: already loaded from "
@@ -82,9 +104,7 @@ TEST(validate_reports_a_reference_to_a_missing_entity)
 {
     NEED_JULIET();
     CHECK(copy_of(ASSETS "/malformed/worlds/dangling_reference"));
-    char args[512];
-    snprintf(args, sizeof args, "validate %s", dir);
-    CHECK(run(args) == 1);
+    CHECK(run("validate %s", dir) == 1);
     char expected[512];
     snprintf(expected, sizeof expected, "%s/Entities/4294967299.jasset:22:1: reference to missing entity", dir);
     CHECK(strstr(output, expected) != NULL);
@@ -104,9 +124,7 @@ TEST(validate_reports_every_bad_file_and_changes_nothing)
     CHECK(du_write(a, text_a, sizeof text_a - 1));
     CHECK(du_write(b, text_b, sizeof text_b - 1));
     CHECK(du_write(tmp, "partial", 7));
-    char args[512];
-    snprintf(args, sizeof args, "validate %s", dir);
-    CHECK(run(args) == 1);
+    CHECK(run("validate %s", dir) == 1);
     char line_a[600], line_b[600];
     snprintf(line_a, sizeof line_a, "%s:4:1: unknown class 'Lamp'", a);
     snprintf(line_b, sizeof line_b, "%s:6:1: mesh_instance: expected a whole number", b);
@@ -131,9 +149,7 @@ TEST(every_command_has_help)
     NEED_JULIET();
     static const char *const commands[] = {"validate", "stats", "fmt", "gen"};
     for (int i = 0; i < 4; i++) {
-        char args[64];
-        snprintf(args, sizeof args, "%s --help", commands[i]);
-        CHECK(run(args) == 0);
+        CHECK(run("%s --help", commands[i]) == 0);
         CHECK(strncmp(output, "usage: juliet ", 14) == 0);
     }
     CHECK(run("--help") == 0);
@@ -144,16 +160,13 @@ TEST(stats_counts_entities_per_class_as_json)
 {
     NEED_JULIET();
     CHECK(copy_of(ASSETS "/sample_world"));
-    char args[512];
-    snprintf(args, sizeof args, "stats %s --json", dir);
-    CHECK(run(args) == 0);
+    CHECK(run("stats %s --json", dir) == 0);
     CHECK(strstr(output, "\"Inert\": {\"entities\": 16, ") != NULL);
     CHECK(strstr(output, "\"Light\": {\"entities\": 8, ") != NULL);
     CHECK(strstr(output, "\"Prop\": {\"entities\": 12, ") != NULL);
     CHECK(strstr(output, "\"entities\": 36, ") != NULL);
     CHECK(strstr(output, "\"failed_files\": 0}") != NULL);
-    snprintf(args, sizeof args, "stats %s", dir);
-    CHECK(run(args) == 0);
+    CHECK(run("stats %s", dir) == 0);
     CHECK(strstr(output, "total") != NULL);
     CHECK(run("stats --frob") == 2);
     finish();
@@ -176,13 +189,10 @@ TEST(stats_json_escapes_control_and_non_utf8_bytes_in_the_directory_name)
     char world[512];
     CHECK(du_join(world, sizeof world, dir, "w\x01\x1b\"q\\b\xff caf\xc3\xa9"));
     CHECK(du_copy_tree(ASSETS "/sample_world", world));
-    char args[1024];
-    snprintf(args, sizeof args, "stats '%s' --json", world);
-    CHECK(run(args) == 0);
+    CHECK(run("stats '%s' --json", world) == 0);
     char expected[1024];
     snprintf(expected, sizeof expected, "{\"dir\": \"%s/w\\u0001\\u001b\\\"q\\\\b\\u00ff caf\xc3\xa9\", ", dir);
-    if (!strstr(output, expected)) fprintf(stderr, "output: %s\nexpected: %s\n", output, expected);
-    CHECK(strstr(output, expected) == output);
+    CHECK(find_output(expected) == output);
     CHECK(!has_raw_controls(output));
     finish();
 }
@@ -192,16 +202,11 @@ TEST(diagnostics_escape_control_characters_in_file_names)
     NEED_JULIET();
     CHECK(copy_of(ASSETS "/sample_world"));
     char bad[512];
-    du_join(bad, sizeof bad, dir, "Entities/\x1b]0;owned\x07\x1b[2J.jasset");
-    static const char text[] = "; id\n0x7\n; class\nInert\n; mesh_instance\nseven\n";
-    CHECK(du_write(bad, text, sizeof text - 1));
-    char args[512];
-    snprintf(args, sizeof args, "stats %s", dir);
-    CHECK(run(args) == 1);
+    CHECK(write_bad_entity("Entities/\x1b]0;owned\x07\x1b[2J.jasset", bad, sizeof bad));
+    CHECK(run("stats %s", dir) == 1);
     char expected[512];
     snprintf(expected, sizeof expected, "%s/Entities/\\x1b]0;owned\\x07\\x1b[2J.jasset:6:1: ", dir);
-    if (!strstr(output, expected)) fprintf(stderr, "output: %s\nexpected: %s\n", output, expected);
-    CHECK(strstr(output, expected) != NULL);
+    CHECK(find_output(expected) != NULL);
     CHECK(!has_raw_controls(output));
     finish();
 }
@@ -210,9 +215,7 @@ TEST(fmt_check_lists_files_not_in_canonical_form)
 {
     NEED_JULIET();
     CHECK(copy_of(ASSETS "/sample_world"));
-    char args[512];
-    snprintf(args, sizeof args, "fmt %s --check", dir);
-    CHECK(run(args) == 0);
+    CHECK(run("fmt %s --check", dir) == 0);
     /* Make one file non-canonical: CRLF line ends, keys out of order. */
     char path[512];
     du_join(path, sizeof path, dir, "Entities/8620766500065640449.jasset");
@@ -226,12 +229,11 @@ TEST(fmt_check_lists_files_not_in_canonical_form)
         crlf[m++] = text[i];
     }
     CHECK(du_write(path, crlf, m));
-    CHECK(run(args) == 1);
+    CHECK(run("fmt %s --check", dir) == 1);
     CHECK(strstr(output, path) != NULL);
     CHECK(strstr(output, "1 file would be reformatted"));
     /* fmt rewrites exactly that file, back to the original bytes. */
-    snprintf(args, sizeof args, "fmt %s", dir);
-    CHECK(run(args) == 0);
+    CHECK(run("fmt %s", dir) == 0);
     CHECK(strstr(output, "1 file reformatted"));
     size_t back_n = 0;
     char *back = du_read(path, &back_n);
@@ -248,15 +250,11 @@ TEST(fmt_never_rewrites_a_file_that_fails_to_load)
     NEED_JULIET();
     CHECK(copy_of(ASSETS "/sample_world"));
     char bad[512];
-    du_join(bad, sizeof bad, dir, "Entities/7.jasset");
-    static const char text[] = "; id\n0x7\n; class\nInert\n; mesh_instance\nseven\n";
-    CHECK(du_write(bad, text, sizeof text - 1));
-    char args[512];
-    snprintf(args, sizeof args, "fmt %s", dir);
-    CHECK(run(args) == 1);
+    CHECK(write_bad_entity("Entities/7.jasset", bad, sizeof bad));
+    CHECK(run("fmt %s", dir) == 1);
     size_t n = 0;
     char *after = du_read(bad, &n);
-    CHECK(after && n == sizeof text - 1 && memcmp(after, text, n) == 0);
+    CHECK(after && n == sizeof bad_entity - 1 && memcmp(after, bad_entity, n) == 0);
     free(after);
     finish();
 }
@@ -266,19 +264,15 @@ TEST(gen_is_deterministic)
     NEED_JULIET();
     CHECK(du_make_temp_dir(dir, sizeof dir, "test"));
     CHECK(du_make_temp_dir(dir2, sizeof dir2, "test"));
-    char args[512];
-    snprintf(args, sizeof args, "gen %s/w --count 200 --seed 9", dir);
-    CHECK(run(args) == 0);
-    snprintf(args, sizeof args, "gen %s/w --count 200 --seed 9", dir2);
-    CHECK(run(args) == 0);
+    CHECK(run("gen %s/w --count 200 --seed 9", dir) == 0);
+    CHECK(run("gen %s/w --count 200 --seed 9", dir2) == 0);
     char a[512], b[512];
     du_join(a, sizeof a, dir, "w");
     du_join(b, sizeof b, dir2, "w");
     CHECK(pu_same_tree(a, b));
     du_join(a, sizeof a, dir, "w/Entities");
     CHECK(pu_count(a) == 200);
-    snprintf(args, sizeof args, "validate %s/w", dir);
-    CHECK(run(args) == 0);
+    CHECK(run("validate %s/w", dir) == 0);
     finish();
 }
 
@@ -286,15 +280,11 @@ TEST(gen_refuses_an_existing_world_and_bad_counts)
 {
     NEED_JULIET();
     CHECK(copy_of(ASSETS "/sample_world"));
-    char args[512];
-    snprintf(args, sizeof args, "gen %s --count 5", dir);
-    CHECK(run(args) == 2);
+    CHECK(run("gen %s --count 5", dir) == 2);
     CHECK(strstr(output, "already holds a world") && count_lines(output) == 1);
-    snprintf(args, sizeof args, "gen %s/new --count zero", dir);
-    CHECK(run(args) == 2);
+    CHECK(run("gen %s/new --count zero", dir) == 2);
     CHECK(count_lines(output) == 1);
-    snprintf(args, sizeof args, "gen %s/new", dir);
-    CHECK(run(args) == 2);
+    CHECK(run("gen %s/new", dir) == 2);
     CHECK(strstr(output, "--count N is required"));
     finish();
 }
@@ -357,11 +347,8 @@ TEST(fix_duplicates_moves_the_later_file_to_a_fresh_id_and_lists_references)
 {
     NEED_JULIET();
     CHECK(make_duplicate_world("Entities/4294967297_theirs.jasset"));
-    char args[512];
-    snprintf(args, sizeof args, "validate %s", dir);
-    CHECK(run(args) == 1); /* the duplicate, as the loader reports it */
-    snprintf(args, sizeof args, "validate --fix-duplicates %s", dir);
-    CHECK(run(args) == 0);
+    CHECK(run("validate %s", dir) == 1); /* the duplicate, as the loader reports it */
+    CHECK(run("validate --fix-duplicates %s", dir) == 0);
 
     /* The later file is gone; one new file holds its entity under a fresh ID. */
     char later[512], expected[1024];
@@ -408,10 +395,8 @@ TEST(fix_duplicates_moves_the_later_file_to_a_fresh_id_and_lists_references)
     free(name);
 
     /* Clean now; a second run has nothing to do. */
-    snprintf(args, sizeof args, "validate %s", dir);
-    CHECK(run(args) == 0);
-    snprintf(args, sizeof args, "validate --fix-duplicates %s", dir);
-    CHECK(run(args) == 0);
+    CHECK(run("validate %s", dir) == 0);
+    CHECK(run("validate --fix-duplicates %s", dir) == 0);
     CHECK(strstr(output, "0 duplicate IDs repaired"));
     finish();
 }
@@ -424,9 +409,7 @@ TEST(fix_duplicates_moves_the_second_file_when_no_file_has_the_ids_name)
     du_join(a, sizeof a, dir, "Entities/4294967297.jasset");
     du_join(b, sizeof b, dir, "Entities/a.jasset");
     CHECK(rename(a, b) == 0); /* now a.jasset and b.jasset carry the ID */
-    char args[512];
-    snprintf(args, sizeof args, "validate --fix-duplicates %s", dir);
-    CHECK(run(args) == 1); /* a.jasset keeps the ID under a name that is not its own */
+    CHECK(run("validate --fix-duplicates %s", dir) == 1); /* a.jasset keeps the ID under a name that is not its own */
     char expected[1024];
     snprintf(expected, sizeof expected, "moved %s/Entities/b.jasset to ", dir);
     CHECK(strstr(output, expected));
@@ -442,9 +425,8 @@ TEST(fix_duplicates_leaves_a_byte_identical_copy_alone)
 {
     NEED_JULIET();
     CHECK(copy_of(ASSETS "/malformed/worlds/duplicate_id"));
-    char args[512], copy[512];
-    snprintf(args, sizeof args, "validate --fix-duplicates %s", dir);
-    CHECK(run(args) == 1);
+    char copy[512];
+    CHECK(run("validate --fix-duplicates %s", dir) == 1);
     du_join(copy, sizeof copy, dir, "Entities/4294967298.jasset");
     char expected[1024];
     snprintf(expected, sizeof expected, "%s: duplicate ID not repaired: a byte-identical copy of ", copy);
@@ -465,9 +447,8 @@ TEST(fix_duplicates_does_not_split_a_conflict_outside_git)
                                      "; version\n1\n; class_version\n1\n; position\n<<<<<<< HEAD\n0 0 0\n"
                                      "=======\n1 1 1\n>>>>>>> b\n";
     CHECK(write_entity("Entities/4294967297.jasset", conflicted));
-    char args[512], path[512];
-    snprintf(args, sizeof args, "validate --fix-duplicates %s", dir);
-    CHECK(run(args) == 1);
+    char path[512];
+    CHECK(run("validate --fix-duplicates %s", dir) == 1);
     du_join(path, sizeof path, dir, "Entities/4294967297.jasset");
     char expected[1024];
     snprintf(expected, sizeof expected, "%s: has merge conflict markers, and git does not list it", path);
@@ -484,12 +465,11 @@ TEST(fix_duplicates_writes_nothing_while_another_writer_holds_the_world)
 {
     NEED_JULIET();
     CHECK(make_duplicate_world("Entities/4294967297_theirs.jasset"));
-    char lock[512], pid[32], args[512], expected[128];
+    char lock[512], pid[32], expected[128];
     du_join(lock, sizeof lock, dir, JL_WORLD_LOCK_NAME);
     snprintf(pid, sizeof pid, "%u\n", (unsigned)getpid()); /* alive: a save in progress */
     CHECK(du_write(lock, pid, strlen(pid)));
-    snprintf(args, sizeof args, "validate --fix-duplicates %s", dir);
-    CHECK(run(args) == 1);
+    CHECK(run("validate --fix-duplicates %s", dir) == 1);
     snprintf(expected, sizeof expected, "world is locked by pid %u", (unsigned)getpid());
     CHECK(strstr(output, "duplicate ID not repaired: ") && strstr(output, expected));
     CHECK(strstr(output, "0 duplicate IDs repaired"));
@@ -497,7 +477,7 @@ TEST(fix_duplicates_writes_nothing_while_another_writer_holds_the_world)
     du_join(entities, sizeof entities, dir, "Entities");
     CHECK(pu_count(entities) == 3); /* nothing moved */
     CHECK(unlink(lock) == 0);
-    CHECK(run(args) == 0);
+    CHECK(run("validate --fix-duplicates %s", dir) == 0);
     CHECK(!du_exists(lock)); /* released */
     finish();
 }
