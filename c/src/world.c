@@ -39,8 +39,12 @@ jl_status jli_world_init(jl_world *w, const jl_world_desc *desc)
         jl_arena *arena;
         size_t bytes;
     } arenas[] = {
-        {&w->scratch, SCRATCH_BYTES},    {&w->storage, STORAGE_BYTES}, {&w->records_arena, records_bytes},
-        {&w->diag_arena, DIAG_BYTES},    {&w->ref_arena, REF_BYTES},   {&w->report_arena, REPORT_BYTES},
+        {&w->scratch, SCRATCH_BYTES},
+        {&w->storage.arena, d.storage_bytes ? d.storage_bytes : STORAGE_BYTES},
+        {&w->records_arena, records_bytes},
+        {&w->diag_arena, DIAG_BYTES},
+        {&w->ref_arena, REF_BYTES},
+        {&w->report_arena, REPORT_BYTES},
         {&w->guarded.arena, GUARD_BYTES},
     };
     for (size_t i = 0; i < sizeof arenas / sizeof arenas[0]; i++) {
@@ -52,7 +56,7 @@ jl_status jli_world_init(jl_world *w, const jl_world_desc *desc)
     }
     w->records = (jli_entity_record *)w->records_arena.base;
     w->diagnostics = (jl_error *)w->diag_arena.base;
-    w->refs = (jl_world_ref *)w->ref_arena.base;
+    w->refs = (jli_ref *)w->ref_arena.base;
     w->fs = d.fs ? d.fs : jl_fs_native();
     w->keep_temp_files = d.keep_temp_files;
     w->lock_wait_ms = d.lock_wait_ms ? d.lock_wait_ms : 2000;
@@ -66,7 +70,7 @@ void jli_world_shutdown(jl_world *w)
     if (!w->initialized) return;
     jl_manager_shutdown(&w->manager);
     jl_arena_release(&w->scratch);
-    jl_arena_release(&w->storage);
+    jli_pool_release(&w->storage);
     jl_arena_release(&w->records_arena);
     jl_arena_release(&w->diag_arena);
     jli_id_map_release(&w->guarded);
@@ -135,7 +139,7 @@ const jl_world_stats *jl_world_get_stats(const jl_world *w) { return &w->stats; 
 const char *jli_world_store_string(jl_world *w, const char *s)
 {
     size_t n = strlen(s);
-    char *copy = jl_arena_push(&w->storage, n + 1, 1);
+    char *copy = jl_arena_push(&w->storage.arena, n + 1, 1); /* never given back */
     if (copy) memcpy(copy, s, n + 1);
     return copy;
 }
@@ -155,6 +159,10 @@ jl_status jl_world_create(jl_world *w, const char *class_name, float x, float y,
         jli_entity_rollback_allocation(&w->manager, e);
         return s;
     }
+    /* A record left in the slot by an entity destroyed through the manager
+     * is given back now. */
+    uint32_t slot = (uint32_t)(e - w->manager.entities);
+    if (slot < w->records_ready) jli_record_release(w, &w->records[slot]);
     jl_entity_set_position(e, x, y, z);
     if (out) *out = e;
     return JL_OK;
@@ -165,7 +173,11 @@ jl_status jl_world_remove(jl_world *w, uint64_t id)
     jl_entity *e = jl_entity_find(&w->manager, id);
     if (!e) return JL_ERR_NOT_FOUND;
     if (e->flags & JL_ENTITY_READ_ONLY) return JL_ERR_READ_ONLY;
-    return jl_entity_destroy(&w->manager, e);
+    uint32_t slot = (uint32_t)(e - w->manager.entities);
+    jl_status s = jl_entity_destroy(&w->manager, e);
+    /* Its unknown keys and reference sites go with it. */
+    if (s == JL_OK && slot < w->records_ready) jli_record_release(w, &w->records[slot]);
+    return s;
 }
 
 jl_entity *jl_world_find(const jl_world *w, uint64_t id) { return jl_entity_find(&w->manager, id); }

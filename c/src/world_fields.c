@@ -11,20 +11,14 @@
 jl_status jli_world_write_entity_text(jl_world *w, const jl_entity *entity, jl_archive *ar)
 {
     const jli_entity_record *r = jli_record_of(w, entity);
-    return jl_archive_write_entity(ar, entity, r ? r->text : NULL, r ? r->size : 0);
+    return jl_archive_write_entity(ar, entity, r ? jli_record_unknown(r) : NULL, r ? r->unknown_size : 0);
 }
 
 jl_status jli_world_write_settings_text(jl_world *w, jl_archive *ar)
 {
-    jl_archive_write_key(ar, "version");
-    char v[12];
-    uint32_t version = JL_WORLD_SETTINGS_VERSION;
-    uint32_t n = jl_value_format(JL_FIELD_INDEX, &version, v);
-    v[n++] = '\n';
-    jl_archive_write_raw(ar, v, n);
-    jl_status s = jl_serialize_fields(ar, &jl_world_settings_class, &w->settings);
-    if (s == JL_OK && w->settings_extra_size) jl_archive_write_raw(ar, w->settings_extra, w->settings_extra_size);
-    return ar->out_failed ? JL_ERR_OUT_OF_MEMORY : s;
+    const jli_entity_record *r = &w->settings_record;
+    jli_settings_write_text(ar, &w->settings, jli_record_unknown(r), r->unknown_size);
+    return ar->out_failed ? JL_ERR_OUT_OF_MEMORY : JL_OK;
 }
 
 jl_status jl_world_write_entity(jl_world *w, uint64_t id, const char **text, size_t *size)

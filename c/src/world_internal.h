@@ -19,20 +19,40 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "block_pool.h"
 #include "id_map.h"
 #include "juliet/archive.h"
 #include "juliet/world.h"
 
-/* What the world keeps beside an entity, indexed by base slot: the unknown
- * key lines kept verbatim from its file (in the storage arena) and the ID
- * they belong to (a slot reused by another entity does not inherit them). */
+/* What the world keeps beside an entity (one record per base slot) and
+ * beside the settings (one record): the unknown key lines kept verbatim
+ * from its file and the path its reference sites name, in one block of
+ * the storage pool, and its run of reference sites in world->refs. The
+ * block and the run are given back when the entity is removed or
+ * reloaded (jli_record_release), so storage follows the live entities. */
 typedef struct jli_entity_record {
-    uint64_t id;
-    const char *text; /* unknown keys, `; key\nvalue\n`...; NULL if none */
-    const char *dir;  /* world directory it was loaded from, NULL otherwise */
-    uint32_t size;    /* bytes of text */
-    uint32_t reserved;
+    uint64_t id;          /* whose record it is: a reused slot does not inherit it */
+    char *block;          /* [path NUL][unknown keys]; NULL if neither */
+    const char *dir;      /* world directory it was loaded from, NULL otherwise */
+    uint32_t block_size;  /* bytes asked of the pool */
+    uint32_t unknown_at;  /* offset of the unknown keys in block */
+    uint32_t unknown_size;
+    uint32_t ref_first;   /* its reference sites: refs[ref_first, ref_first + ref_count) */
+    uint32_t ref_count;
 } jli_entity_record;
+
+/* The unknown key lines of a record (`; key\nvalue\n`...), NULL if none. */
+static inline const char *jli_record_unknown(const jli_entity_record *r)
+{
+    return r->unknown_size ? r->block + r->unknown_at : NULL;
+}
+
+/* A reference site and whose record it belongs to. */
+enum { JLI_SETTINGS_OWNER = UINT32_MAX }; /* owner of the settings' sites; else a base slot */
+typedef struct jli_ref {
+    jl_world_ref site;
+    uint32_t owner;
+} jli_ref;
 
 struct jl_world {
     jl_entity_manager manager;
@@ -47,19 +67,18 @@ struct jl_world {
 
     jl_arena self;        /* holds this struct (jl_world_new); zero for an embedded world */
     jl_arena scratch;     /* one file at a time while loading or saving */
-    jl_arena storage;     /* unknown-key text, kept paths */
+    jli_block_pool storage;     /* records' blocks, directory names */
     jl_arena records_arena;
     jli_entity_record *records; /* [manager capacity], committed as slots are used */
     uint32_t records_ready;     /* slots whose record is committed and zeroed */
-    const char *settings_extra; /* unknown keys of WorldSettings.jasset */
-    uint32_t settings_extra_size;
+    jli_entity_record settings_record;
     jl_arena diag_arena;
     jl_error *diagnostics;
     uint32_t diagnostic_count;  /* stored */
     uint32_t diagnostic_total;  /* including those past JL_WORLD_MAX_DIAGNOSTICS */
     jli_id_map guarded;         /* IDs of files save never touches */
     jl_arena ref_arena;
-    jl_world_ref *refs;
+    jli_ref *refs;              /* runs of reference sites, one per record, in load order */
     uint32_t ref_count;
     jl_arena report_arena;
     jl_world_stats stats;
@@ -78,14 +97,19 @@ void jli_world_shutdown(jl_world *world);
 /* Stores a diagnostic (counted, not stored, past JL_WORLD_MAX_DIAGNOSTICS). */
 void jli_world_add_diagnostic(jl_world *world, const jl_error *e);
 
-/* A NUL-terminated copy of s in the storage arena, kept until shutdown;
- * NULL if the arena is full. */
+/* A NUL-terminated copy of s in the storage pool, kept until shutdown;
+ * NULL if the pool is full. */
 const char *jli_world_store_string(jl_world *world, const char *s);
 
 /* ---- world_settings.c ---- */
 
 /* Sets settings to the defaults of jl_world_settings_class. */
 void jli_world_settings_defaults(jl_world_settings *settings);
+
+/* Writes WorldSettings.jasset text for settings and its unknown key lines
+ * (may be NULL) into ar; a full arena shows in ar->out_failed. */
+void jli_settings_write_text(jl_archive *ar, const jl_world_settings *settings, const char *unknown,
+                             size_t unknown_size);
 
 /* ---- world_paths.c ---- */
 
@@ -110,12 +134,30 @@ jli_entity_record *jli_record_of_slot(jl_world *world, uint32_t slot);
 /* The record of a live entity, or NULL if the world keeps nothing for it. */
 const jli_entity_record *jli_record_of(const jl_world *world, const jl_entity *entity);
 
+/* Builds in *record what the world keeps of a file just read into data (of
+ * class cls; owner JLI_SETTINGS_OWNER or the entity's base slot): its
+ * unknown keys and the path (may be NULL) in one block, its reference
+ * sites appended to world->refs. On failure nothing is kept, *record is
+ * zero and the status is JL_ERR_OUT_OF_MEMORY, with the file and what did
+ * not fit in err. */
+jl_status jli_record_build(jl_world *world, jl_archive *ar, const jl_class *cls, const void *data,
+                           const char *path, uint32_t owner, jli_entity_record *record, jl_error *err);
+
+/* Gives back a record's block and reference sites and zeroes it. */
+void jli_record_release(jl_world *world, jli_entity_record *record);
+
 /* ---- world_refs.c ---- */
 
-/* Remembers where a loaded file (of class cls, its values at data) refers
- * to other entities, for jl_world_check_references. */
-void jli_world_record_refs(jl_world *world, jl_archive *ar, const jl_class *cls, const char *path,
-                           const void *data);
+/* Appends the sites where a file (class cls, values at data) refers to
+ * other entities, naming path (kept by the caller), as one run of owner at
+ * the end of world->refs: *first and *count get the run. JL_OK, or
+ * JL_ERR_OUT_OF_MEMORY with nothing appended. */
+jl_status jli_refs_append(jl_world *world, jl_archive *ar, const jl_class *cls, const void *data,
+                          const char *path, uint32_t owner, uint32_t *first, uint32_t *count);
+
+/* Removes the run refs[first, first + count) (its record is being given
+ * back), closing the gap and moving the first index of every later run. */
+void jli_refs_remove(jl_world *world, uint32_t first, uint32_t count);
 
 /* ---- world_fields.c ---- */
 

@@ -56,16 +56,30 @@ jl_status jli_world_load_entity(jl_world *w, const char *path, const char *dir, 
         }
     }
     if (s == JL_OK) {
-        const char *unknown = NULL;
-        size_t unknown_size = 0;
-        jl_archive_collect_unknown(&ar, &w->storage, &unknown, &unknown_size);
+        /* What the world keeps of the file, in the slot's record. A record
+         * left by the slot's last entity (destroyed through the manager) is
+         * given back first. */
         uint32_t slot = (uint32_t)(entity - w->manager.entities);
-        jli_entity_record *x = jli_record_of_slot(w, slot);
-        if (x) *x = (jli_entity_record){.id = entity->id, .text = unknown, .dir = dir, .size = (uint32_t)unknown_size};
+        jli_entity_record *x = jli_record_of_slot(w, slot), kept;
+        if (!x) {
+            s = jl_error_set(e, JL_ERR_OUT_OF_MEMORY, path, 0, 0, "no room left for the entity's record");
+        } else {
+            jli_record_release(w, x);
+            s = jli_record_build(w, &ar, entity->derived_kind, entity->derived, path, slot, &kept, e);
+        }
+        if (s == JL_OK) {
+            kept.id = entity->id;
+            kept.dir = dir;
+            *x = kept;
+        } else {
+            jli_entity_rollback_allocation(&w->manager, entity);
+            entity = NULL;
+        }
+    }
+    if (s == JL_OK) {
         /* A newer file is never rewritten or deleted, even if the entity is
          * destroyed behind the world's back. */
         if (entity->flags & JL_ENTITY_READ_ONLY) jli_id_map_put(&w->guarded, entity->id, 1);
-        jli_world_record_refs(w, &ar, entity->derived_kind, path, entity->derived);
         w->stats.entities[entity->derived_kind->kind]++;
         w->stats.bytes[entity->derived_kind->kind] += size;
         if (mark_dirty) entity->is_dirty = true;
@@ -115,17 +129,19 @@ jl_status jl_world_load_settings_text(jl_world *w, const char *path, const char 
         }
     }
     if (s == JL_OK) s = jl_serialize_fields(&ar, &jl_world_settings_class, &settings);
+    jli_entity_record kept;
+    if (s == JL_OK) s = jli_record_build(w, &ar, &jl_world_settings_class, &settings, path, JLI_SETTINGS_OWNER, &kept, e);
     if (s == JL_OK) {
+        /* The old record leaves; the new run of sites, appended after the
+         * old one, moves down by its length. */
+        const uint32_t old_sites = w->settings_record.ref_count;
+        jli_record_release(w, &w->settings_record);
+        if (kept.ref_count) kept.ref_first -= old_sites;
+        w->settings_record = kept;
         w->settings = settings;
         w->settings_dirty = mark_dirty;
         w->settings_read_only = version > JL_WORLD_SETTINGS_VERSION;
         w->settings_failed = false;
-        const char *unknown = NULL;
-        size_t unknown_size = 0;
-        jl_archive_collect_unknown(&ar, &w->storage, &unknown, &unknown_size);
-        w->settings_extra_size = (uint32_t)unknown_size;
-        w->settings_extra = unknown;
-        jli_world_record_refs(w, &ar, &jl_world_settings_class, path, &w->settings);
         w->stats.settings_bytes = size;
     } else {
         jli_world_add_diagnostic(w, e);

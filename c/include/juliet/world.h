@@ -125,6 +125,9 @@ typedef struct jl_world_desc {
     const jl_fs *fs;        /* file system; default jl_fs_native() */
     bool keep_temp_files;   /* load leaves *.tmp alone and never locks (validate) */
     uint32_t lock_wait_ms;  /* how long save waits for another writer; default 2000 */
+    size_t storage_bytes;   /* memory for what the world keeps of its files (unknown
+                               keys, paths): default 16 MiB in wasm, 1 GiB natively;
+                               a load that needs more fails with JL_ERR_OUT_OF_MEMORY */
 } jl_world_desc;
 
 /* Per class (and total) figures of the last load, for `juliet stats`. */
@@ -146,10 +149,11 @@ typedef struct jl_save_report {
     jl_error error;         /* the first failure (status JL_OK if none) */
 } jl_save_report;
 
-/* Reference sites seen while loading (for jl_world_check_references). */
+/* A reference site seen while loading (for jl_world_check_references):
+ * the ID referred to, and where (path as the file was loaded, "" if none). */
 typedef struct jl_world_ref {
     uint64_t target;
-    const char *path; /* storage arena */
+    const char *path;
     uint32_t line, col;
 } jl_world_ref;
 
@@ -173,11 +177,15 @@ void jl_world_free(jl_world *world);
 jl_status jl_world_load(jl_world *world, const char *dir);
 
 /* Loads one entity file's text (spec's deserialize_entity_asset) as if read
- * from path (used in diagnostics only; may be NULL: the file name is checked
- * against the ID by jl_world_load alone). With mark_dirty the entity is dirty afterwards
- * (restoring an entity from text, e.g. an undo), otherwise clean (it matches
- * its file). On failure the world is unchanged and the problem is both in
- * err (may be NULL) and in the diagnostics list. */
+ * from path (used in diagnostics and reference sites only; may be NULL: the
+ * file name is checked against the ID by jl_world_load alone). With
+ * mark_dirty the entity is dirty afterwards (restoring an entity from text,
+ * e.g. an undo), otherwise clean (it matches its file). On failure the
+ * world is unchanged and the problem is both in err (may be NULL) and in
+ * the diagnostics list: JL_ERR_PARSE, JL_ERR_UNKNOWN_CLASS,
+ * JL_ERR_DUPLICATE_ID, JL_ERR_CAPACITY, or JL_ERR_OUT_OF_MEMORY when what
+ * the world keeps of the file (unknown keys, reference sites) does not fit
+ * (jl_world_desc.storage_bytes): a load never drops them silently. */
 jl_status jl_world_load_entity_text(jl_world *world, const char *path, const char *text,
                                     size_t size, bool mark_dirty, jl_entity **out,
                                     jl_error *err);
@@ -281,7 +289,8 @@ jl_status jl_world_write_entity(jl_world *world, uint64_t id, const char **text,
 jl_status jl_world_write_settings(jl_world *world, const char **text, size_t *size);
 
 /* The unknown key lines kept for entity id (`; key\nvalue\n`...), or NULL
- * with *size 0. Valid until jl_world_free. */
+ * with *size 0. Valid until the entity is removed or reloaded, or
+ * jl_world_free. */
 const char *jl_world_unknown_keys(const jl_world *world, uint64_t id, uint32_t *size);
 
 /* True if the entity came from a file newer than this build. */
@@ -299,9 +308,11 @@ void jl_world_clear_diagnostics(jl_world *world);
  * entity, at the reference's path, line and column. Returns how many. */
 uint32_t jl_world_check_references(jl_world *world);
 
-/* The reference sites seen in the loaded files (those
- * jl_world_check_references checks), in load order. jl_world_reference
- * returns NULL past the count; the pointer is valid until jl_world_free. */
+/* The reference sites seen in the files of the live entities and of the
+ * settings (those jl_world_check_references checks), in load order.
+ * jl_world_reference returns NULL past the count; indices and pointers are
+ * valid until an entity or the settings are removed or loaded again, or
+ * jl_world_free. */
 uint32_t jl_world_reference_count(const jl_world *world);
 const jl_world_ref *jl_world_reference(const jl_world *world, uint32_t index);
 
