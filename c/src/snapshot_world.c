@@ -6,6 +6,7 @@
 #include "juliet/archive.h"
 #include "juliet/snapshot.h"
 #include "juliet/world.h"
+#include "entity_manager_internal.h"
 #include "snapshot_internal.h"
 #include "world_internal.h"
 
@@ -134,7 +135,6 @@ static bool decode_world_section(jli_snap_decoder *d, world_section *ws)
 /* What a failed decode restores. The settings are applied last, once every
  * entity loaded, so only the entities are taken back. */
 typedef struct world_backup {
-    uint32_t pending_count;
     uint32_t diagnostic_count, diagnostic_total;
     jl_world_stats stats;
 } world_backup;
@@ -144,10 +144,11 @@ static void rollback(jl_world *world, const world_backup *b, const uint64_t *ids
     for (uint32_t i = 0; i < made; i++) {
         jl_entity *e = jl_world_find(world, ids[i]);
         if (!e) continue;
-        e->flags &= (uint8_t)~JL_ENTITY_READ_ONLY;
-        jl_world_remove(world, ids[i]);
+        /* Made by this decode: undone as if never made (no file to delete). */
+        jli_entity_record *r = jli_record_for(world, e);
+        if (r) jli_record_release(world, r);
+        jli_entity_rollback_allocation(&world->manager, e);
     }
-    world->manager.pending_count = b->pending_count;
     world->diagnostic_count = b->diagnostic_count;
     world->diagnostic_total = b->diagnostic_total;
     world->stats = b->stats;
@@ -179,6 +180,7 @@ static jl_status apply_settings(jli_snap_decoder *d, const world_section *ws, jl
     if (!ws->settings_extra_size) {
         jli_record_release(world, &world->settings_record);
         world->settings = ws->settings;
+        world->settings_record.file = JLI_FILE_UNKNOWN; /* no file: dirty */
     } else {
         const size_t mark = d->scratch->used;
         jl_archive ar = {0};
@@ -209,7 +211,6 @@ static jl_status apply_world(jli_snap_decoder *d, const world_section *ws, jl_wo
                             "snapshot has %u entities, the world takes %u more", d->count,
                             world->manager.capacity - world->manager.count);
     world_backup backup = {
-        .pending_count = world->manager.pending_count,
         .diagnostic_count = world->diagnostic_count,
         .diagnostic_total = world->diagnostic_total,
         .stats = world->stats,
@@ -228,7 +229,10 @@ static jl_status apply_world(jli_snap_decoder *d, const world_section *ws, jl_wo
         jl_entity *e = NULL;
         const char *extra = ws->extra_size[i] ? (const char *)ws->extra_text + extra_at : NULL;
         st = entity_text(d, i, derived, extra, ws->extra_size[i], &text, &size);
-        if (st == JL_OK) st = jl_world_load_entity_text(world, NULL, text, size, true, &e, &why);
+        /* Through the loader without taking the place of a removed entity's
+         * file: a failed decode then leaves the pending deletions as they
+         * were. */
+        if (st == JL_OK) st = jli_world_load_entity(world, NULL, NULL, 0, text, size, true, &e, &why);
         jl_arena_pop_to(d->scratch, mark);
         extra_at += ws->extra_size[i];
         if (st != JL_OK) {

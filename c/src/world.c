@@ -46,6 +46,7 @@ jl_status jli_world_init(jl_world *w, const jl_world_desc *desc)
         {&w->ref_arena, REF_BYTES},
         {&w->report_arena, REPORT_BYTES},
         {&w->guarded.arena, GUARD_BYTES},
+        {&w->removed.arena, GUARD_BYTES},
     };
     for (size_t i = 0; i < sizeof arenas / sizeof arenas[0]; i++) {
         if ((s = jl_arena_init(arenas[i].arena, arenas[i].bytes)) != JL_OK) {
@@ -61,6 +62,7 @@ jl_status jli_world_init(jl_world *w, const jl_world_desc *desc)
     w->keep_temp_files = d.keep_temp_files;
     w->lock_wait_ms = d.lock_wait_ms ? d.lock_wait_ms : 2000;
     jli_world_settings_defaults(&w->settings);
+    w->settings_record.file = JLI_FILE_UNPRINTED; /* no file: clean while it stays the defaults */
     w->initialized = true;
     return JL_OK;
 }
@@ -74,6 +76,7 @@ void jli_world_shutdown(jl_world *w)
     jl_arena_release(&w->records_arena);
     jl_arena_release(&w->diag_arena);
     jli_id_map_release(&w->guarded);
+    jli_id_map_release(&w->removed);
     jl_arena_release(&w->ref_arena);
     jl_arena_release(&w->report_arena);
     *w = (jl_world){0};
@@ -173,11 +176,21 @@ jl_status jl_world_remove(jl_world *w, uint64_t id)
     jl_entity *e = jl_entity_find(&w->manager, id);
     if (!e) return JL_ERR_NOT_FOUND;
     if (e->flags & JL_ENTITY_READ_ONLY) return JL_ERR_READ_ONLY;
-    uint32_t slot = (uint32_t)(e - w->manager.entities);
-    jl_status s = jl_entity_destroy(&w->manager, e);
+    /* Its file's print outlives it while the file is pending deletion: the
+     * same text coming back (undo) is then clean and the file stays. */
+    jli_entity_record *r = jli_record_for(w, e);
+    jli_files_before_change(w, e, r);
+    uint64_t print = r && r->file == JLI_FILE_PRINTED ? r->file_print : 0;
+    jl_status s = jli_id_map_put(&w->removed, id, print);
+    if (s != JL_OK) return s;
+    s = jl_entity_destroy(&w->manager, e);
+    if (s != JL_OK) {
+        jli_id_map_remove(&w->removed, id);
+        return s;
+    }
     /* Its unknown keys and reference sites go with it. */
-    if (s == JL_OK && slot < w->records_ready) jli_record_release(w, &w->records[slot]);
-    return s;
+    if (r) jli_record_release(w, r);
+    return JL_OK;
 }
 
 jl_entity *jl_world_find(const jl_world *w, uint64_t id) { return jl_entity_find(&w->manager, id); }
@@ -197,6 +210,7 @@ void jl_world_mark_all_dirty(jl_world *w)
     jl_entity_manager *m = &w->manager;
     for (jl_entity *e = jl_entities_first(m); e; e = jl_entities_next(m, e)) e->is_dirty = true;
     w->settings_dirty = true;
+    jli_files_forget(w); /* rewritten whatever they become */
 }
 
 /* ---- the settings' state ---- */
@@ -207,4 +221,8 @@ uint32_t jl_world_settings_state(const jl_world *w)
            (w->settings_failed ? JL_SETTINGS_FAILED : 0u);
 }
 
-void jl_world_settings_touch(jl_world *w) { w->settings_dirty = true; }
+void jl_world_settings_touch(jl_world *w)
+{
+    w->settings_dirty = true;
+    w->settings_record.file = JLI_FILE_UNKNOWN; /* rewritten whatever they become */
+}

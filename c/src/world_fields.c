@@ -61,26 +61,25 @@ static jl_status set_value(const jl_field *f, void *base, const char *field, con
 jl_status jl_world_set_field(jl_world *w, uint64_t id, const char *field, const char *text, size_t size,
                              jl_error *err)
 {
+    static const jl_field position = {"position", JL_FIELD_VEC3, 0, 0};
     jl_entity *e = jl_entity_find(&w->manager, id);
     if (!e) return jl_error_set(err, JL_ERR_NOT_FOUND, NULL, 0, 0, "no entity 0x%016llx", (unsigned long long)id);
     if (e->flags & JL_ENTITY_READ_ONLY)
         return jl_error_set(err, JL_ERR_READ_ONLY, NULL, 0, 0, "entity 0x%016llx is read-only (newer file format)",
                             (unsigned long long)id);
-    if (strcmp(field, "position") == 0) {
-        static const jl_field position = {"position", JL_FIELD_VEC3, 0, 0};
-        jl_vec3 p;
-        jl_status s = set_value(&position, &p, field, text, size, err);
-        if (s != JL_OK) return s;
-        jl_entity_set_position(e, p.x, p.y, p.z);
-        return JL_OK;
-    }
-    const jl_field *f = jl_class_find_field(e->derived_kind, field);
+    const bool is_position = strcmp(field, "position") == 0;
+    const jl_field *f = is_position ? &position : jl_class_find_field(e->derived_kind, field);
     if (!f)
         return jl_error_set(err, JL_ERR_NOT_FOUND, NULL, 0, 0, "class %s has no field '%s'",
                             e->derived_kind->name, field);
-    jl_status s = set_value(f, e->derived, field, text, size, err);
+    jli_entity_record *r = jli_record_for(w, e);
+    const uint64_t before = jli_files_before_change(w, e, r);
+    jl_vec3 p;
+    jl_status s = set_value(f, is_position ? (void *)&p : e->derived, field, text, size, err);
     if (s != JL_OK) return s;
-    jl_entity_touch(e);
+    if (is_position) jl_entity_set_position(e, p.x, p.y, p.z);
+    /* Dirty, unless the entity came back to exactly its file. */
+    jli_files_after_change(w, e, r, before);
     return JL_OK;
 }
 
@@ -122,8 +121,9 @@ jl_status jl_world_settings_set(jl_world *w, const char *field, const char *text
                             "the world settings are read-only (newer or unreadable file)");
     const jl_field *f = jl_class_find_field(&jl_world_settings_class, field);
     if (!f) return jl_error_set(err, JL_ERR_NOT_FOUND, NULL, 0, 0, "the world settings have no field '%s'", field);
+    const uint64_t before = jli_files_before_settings_change(w);
     jl_status s = set_value(f, &w->settings, field, text, size, err);
-    if (s == JL_OK) w->settings_dirty = true;
+    if (s == JL_OK) jli_files_after_settings_change(w, before); /* dirty, unless back to their file */
     return s;
 }
 

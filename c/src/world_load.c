@@ -19,8 +19,8 @@ static bool ends_with(const char *s, const char *suffix)
 
 /* ---- one file's text ---- */
 
-jl_status jli_world_load_entity(jl_world *w, const char *path, const char *dir, const char *text, size_t size,
-                                bool mark_dirty, jl_entity **out, jl_error *err)
+jl_status jli_world_load_entity(jl_world *w, const char *path, const char *dir, uint64_t expected_id,
+                                const char *text, size_t size, bool mark_dirty, jl_entity **out, jl_error *err)
 {
     jl_error local;
     jl_error *e = err ? err : &local;
@@ -28,6 +28,17 @@ jl_status jli_world_load_entity(jl_world *w, const char *path, const char *dir, 
     jl_archive ar;
     jl_entity *entity = NULL;
     jl_status s = jl_archive_tokenize(&ar, &w->scratch, text, size, path, e);
+    if (s == JL_OK && expected_id) {
+        /* Checked first: another ID may belong to a live entity. A missing
+         * or bad `; id` is the reader's to report. */
+        jl_archive_entry *ide = jl_archive_find(&ar, "id");
+        uint64_t id = 0;
+        if (ide && jl_value_parse(JL_FIELD_ENTITY_REF, 0, ide->value, ide->value_size, &id, NULL, NULL) == JL_OK &&
+            id != expected_id)
+            s = jl_error_set(e, JL_ERR_PARSE, path, ide->value_line, ide->value_col,
+                             "the text is entity 0x%016llx, not 0x%016llx", (unsigned long long)id,
+                             (unsigned long long)expected_id);
+    }
     if (s == JL_OK) s = jl_entity_deserialize_in_place(&w->manager, &ar, &entity);
     if (s == JL_ERR_DUPLICATE_ID) {
         /* Name both files (or say the other one is new in this session). */
@@ -70,6 +81,7 @@ jl_status jli_world_load_entity(jl_world *w, const char *path, const char *dir, 
         if (s == JL_OK) {
             kept.id = entity->id;
             kept.dir = dir;
+            kept.file = mark_dirty ? JLI_FILE_UNKNOWN : JLI_FILE_UNPRINTED; /* clean: it is its file */
             *x = kept;
         } else {
             jli_entity_rollback_allocation(&w->manager, entity);
@@ -94,7 +106,11 @@ jl_status jli_world_load_entity(jl_world *w, const char *path, const char *dir, 
 jl_status jl_world_load_entity_text(jl_world *w, const char *path, const char *text, size_t size,
                                     bool mark_dirty, jl_entity **out, jl_error *err)
 {
-    return jli_world_load_entity(w, path, NULL, text, size, mark_dirty, out, err);
+    jl_entity *e = NULL;
+    jl_status s = jli_world_load_entity(w, path, NULL, 0, text, size, mark_dirty, &e, err);
+    if (s == JL_OK) jli_files_entity_back(w, e);
+    if (out) *out = e;
+    return s;
 }
 
 jl_status jl_world_load_settings_text(jl_world *w, const char *path, const char *text, size_t size,
@@ -137,6 +153,7 @@ jl_status jl_world_load_settings_text(jl_world *w, const char *path, const char 
         const uint32_t old_sites = w->settings_record.ref_count;
         jli_record_release(w, &w->settings_record);
         if (kept.ref_count) kept.ref_first -= old_sites;
+        kept.file = mark_dirty ? JLI_FILE_UNKNOWN : JLI_FILE_UNPRINTED;
         w->settings_record = kept;
         w->settings = settings;
         w->settings_dirty = mark_dirty;
@@ -236,6 +253,7 @@ jl_status jl_world_load(jl_world *w, const char *dir)
         jl_status s = read_world_file(w, path, settings_kind, &text, &size);
         if (s == JL_OK) {
             if (jl_world_load_settings_text(w, path, text, size, false, NULL) != JL_OK) w->settings_failed = true;
+            else w->settings_record.dir = stored_dir;
         } else if (s != JL_ERR_NOT_FOUND /* no settings file: defaults */) {
             w->settings_failed = true;
         }
@@ -272,9 +290,11 @@ jl_status jl_world_load(jl_world *w, const char *dir)
         const size_t file_mark = w->scratch.used;
         char *text;
         size_t size;
+        jl_entity *loaded = NULL;
         jl_status s = read_world_file(w, path, entries[i].kind, &text, &size);
         if (s == JL_ERR_NOT_FOUND) s = io_diagnostic(w, path, "read_file", ENOENT); /* gone since the listing */
-        else if (s == JL_OK) s = jli_world_load_entity(w, path, stored_dir, text, size, false, NULL, NULL);
+        else if (s == JL_OK) s = jli_world_load_entity(w, path, stored_dir, 0, text, size, false, &loaded, NULL);
+        if (s == JL_OK) jli_files_entity_back(w, loaded);
         if (s != JL_OK) {
             /* Never rewrite or delete a file that did not load, unless it is
              * the very file the live entity came from (the same directory

@@ -38,6 +38,14 @@
  *
  * Dirty state (spec 6.3): created -> dirty; loaded -> clean; any mutation
  * through this API (set field, position, create) -> dirty; saved -> clean.
+ * A change through jl_world_set_field, jl_world_settings_set or a restore
+ * (jl_world_restore_entity_text, jl_world_restore_settings_text) that
+ * brings the canonical text back to exactly what the file holds leaves it
+ * clean: the world keeps a 64-bit print of each file's content, taken from
+ * the entity while it is still clean (just before its first change) or
+ * from the bytes a save writes, and kept while a removed entity's file is
+ * pending deletion. jl_world_mark_all_dirty and jl_world_settings_touch
+ * forget the prints (everything is rewritten).
  *
  * IDs. Each world's manager mints IDs as (tag << 16) + counter with a random
  * 48-bit tag per session (jl_platform_entropy64), printed in the spec's
@@ -248,9 +256,12 @@ uint32_t jl_world_count(const jl_world *world);
 jl_entity_manager *jl_world_manager(jl_world *world);
 
 /* Sets the field named field (or "position") of entity id from text, parsed
- * exactly as in a file, and marks it dirty. JL_ERR_NOT_FOUND (no entity or
- * no such field), JL_ERR_READ_ONLY, or JL_ERR_PARSE with the column in err;
- * the entity is unchanged on failure. err may be NULL. */
+ * exactly as in a file. The entity is dirty afterwards, or clean if the
+ * change brought its canonical text back to exactly what its file holds
+ * (an edit undone by hand; a set that changes nothing marks it dirty, as
+ * any change). JL_ERR_NOT_FOUND (no entity or no such field),
+ * JL_ERR_READ_ONLY, or JL_ERR_PARSE with the column in err; the entity is
+ * unchanged on failure. err may be NULL. */
 jl_status jl_world_set_field(jl_world *world, uint64_t id, const char *field, const char *text,
                              size_t size, jl_error *err);
 
@@ -260,8 +271,10 @@ jl_status jl_world_set_field(jl_world *world, uint64_t id, const char *field, co
 jl_status jl_world_get_field(const jl_world *world, uint64_t id, const char *field, char *out,
                              uint32_t *size);
 
-/* The same for the settings. Setting marks the settings dirty;
- * JL_ERR_READ_ONLY if they came from a newer or a failed file. */
+/* The same for the settings (dirty afterwards, or clean when back to what
+ * WorldSettings.jasset holds: without that file, to what they were before
+ * their first change); JL_ERR_READ_ONLY if they came from a newer or a
+ * failed file. */
 jl_status jl_world_settings_set(jl_world *world, const char *field, const char *text, size_t size,
                                 jl_error *err);
 jl_status jl_world_settings_get(const jl_world *world, const char *field, char *out,
@@ -278,6 +291,32 @@ uint32_t jl_world_settings_state(const jl_world *world);
 /* Marks the settings changed: the next save rewrites WorldSettings.jasset
  * (unless it is read-only or failed to load). */
 void jl_world_settings_touch(jl_world *world);
+
+/* Replaces entity id by the entity in text (a whole .jasset file, as
+ * jl_world_write_entity gives it), or removes it if text is NULL or size is
+ * 0: an undo or redo step. The text must carry ID id. It loads as a file
+ * would (diagnostics name `Entities/<id>.jasset`, under the directory the
+ * entity was loaded from if any); if it fails, the entity is as before and
+ * the status says why (JL_ERR_PARSE, JL_ERR_UNKNOWN_CLASS,
+ * JL_ERR_OUT_OF_MEMORY, ..., also in err, may be NULL). JL_ERR_READ_ONLY
+ * for an entity from a newer file, JL_ERR_INVALID_ARGUMENT for ID 0;
+ * removing an entity that does not exist is JL_OK. Afterwards the entity
+ * is clean if its canonical text is exactly what its file holds (the
+ * file it was loaded from or last saved to, even if it was removed in
+ * between), else dirty; an entity that comes back after a removal keeps
+ * its file (the pending deletion is cancelled). Removing is
+ * jl_world_remove. Pointers to the old entity become invalid. */
+jl_status jl_world_restore_entity_text(jl_world *world, uint64_t id, const char *text, size_t size,
+                                       jl_error *err);
+
+/* The same for the settings: replaced by the settings in text (not NULL:
+ * the settings cannot be removed; an empty text is the defaults), or
+ * unchanged if it fails (failures as jl_world_load_settings_text, with
+ * JL_ERR_READ_ONLY for settings from a newer or a failed file). Clean
+ * afterwards if their canonical text is exactly what WorldSettings.jasset
+ * holds (as loaded or last saved; without that file, what the settings
+ * were before their first change), else dirty. */
+jl_status jl_world_restore_settings_text(jl_world *world, const char *text, size_t size, jl_error *err);
 
 /* Writes the canonical .jasset text of entity id (what save would write,
  * unknown keys included) into the world's scratch arena: *text is valid until
