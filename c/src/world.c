@@ -14,12 +14,13 @@
 /* No virtual memory in wasm: a reservation is real memory at once. */
 enum { MB = 1024 * 1024 };
 static const size_t SCRATCH_BYTES = 32 * MB, STORAGE_BYTES = 16 * MB, DIAG_BYTES = 4 * MB,
-                    GUARD_BYTES = 1 * MB, REF_BYTES = 4 * MB, REPORT_BYTES = 8 * MB;
+                    GUARD_BYTES = 1 * MB, REMOVED_BYTES = 2 * MB, REF_BYTES = 4 * MB, REPORT_BYTES = 8 * MB;
 #else
 #define MB ((size_t)1024 * 1024)
 static const size_t SCRATCH_BYTES = 1024 * MB, STORAGE_BYTES = 1024 * MB,
                     DIAG_BYTES = JL_WORLD_MAX_DIAGNOSTICS * sizeof(jl_error) + MB,
-                    GUARD_BYTES = 256 * MB, REF_BYTES = 512 * MB, REPORT_BYTES = 1024 * MB;
+                    GUARD_BYTES = 256 * MB, REMOVED_BYTES = 256 * MB, REF_BYTES = 512 * MB,
+                    REPORT_BYTES = 1024 * MB;
 #endif
 
 /* ---- lifetime ---- */
@@ -46,7 +47,7 @@ jl_status jli_world_init(jl_world *w, const jl_world_desc *desc)
         {&w->ref_arena, REF_BYTES},
         {&w->report_arena, REPORT_BYTES},
         {&w->guarded.arena, GUARD_BYTES},
-        {&w->removed.arena, GUARD_BYTES},
+        {&w->removed.arena, REMOVED_BYTES},
     };
     for (size_t i = 0; i < sizeof arenas / sizeof arenas[0]; i++) {
         if ((s = jl_arena_init(arenas[i].arena, arenas[i].bytes)) != JL_OK) {
@@ -177,15 +178,15 @@ jl_status jl_world_remove(jl_world *w, uint64_t id)
     if (!e) return JL_ERR_NOT_FOUND;
     if (e->flags & JL_ENTITY_READ_ONLY) return JL_ERR_READ_ONLY;
     /* Its file's print outlives it while the file is pending deletion: the
-     * same text coming back (undo) is then clean and the file stays. */
+     * same text coming back (undo) is then clean and the file stays. With
+     * the map full it is only not remembered: coming back, it is dirty. */
     jli_entity_record *r = jli_record_for(w, e);
     jli_files_before_change(w, e, r);
     uint64_t print = r && r->file == JLI_FILE_PRINTED ? r->file_print : 0;
-    jl_status s = jli_id_map_put(&w->removed, id, print);
-    if (s != JL_OK) return s;
-    s = jl_entity_destroy(&w->manager, e);
+    bool kept = jli_id_map_put(&w->removed, id, print) == JL_OK;
+    jl_status s = jl_entity_destroy(&w->manager, e);
     if (s != JL_OK) {
-        jli_id_map_remove(&w->removed, id);
+        if (kept) jli_id_map_remove(&w->removed, id);
         return s;
     }
     /* Its unknown keys and reference sites go with it. */

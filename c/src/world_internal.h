@@ -34,6 +34,7 @@
  * reloaded (jli_record_release), so storage follows the live entities. */
 typedef struct jli_entity_record {
     uint64_t id;          /* whose record it is: a reused slot does not inherit it */
+    uint64_t file_print;  /* jli_text_print of its file's content, if file is JLI_FILE_PRINTED */
     char *block;          /* [path NUL][unknown keys]; NULL if neither */
     const char *dir;      /* world directory it was loaded from, NULL otherwise */
     uint32_t block_size;  /* bytes asked of the pool */
@@ -41,7 +42,6 @@ typedef struct jli_entity_record {
     uint32_t unknown_size;
     uint32_t ref_first;   /* its reference sites: refs[ref_first, ref_first + ref_count) */
     uint32_t ref_count;
-    uint64_t file_print;  /* jli_text_print of its file's content, if file is JLI_FILE_PRINTED */
     uint8_t file;         /* jli_file_state */
 } jli_entity_record;
 
