@@ -58,6 +58,22 @@ static jl_status fail(jl_status status, const char *message)
 
 static void clear_error(void) { memset(&last_error, 0, sizeof last_error); }
 
+/* value_text after a call that filled it, or NULL with the failure. */
+static const char *value_or_null(jl_status status, const char *message)
+{
+    if (status == JL_OK) return value_text;
+    fail(status, message);
+    return NULL;
+}
+
+/* Returns status as an export does, making sure a failure the API did not
+ * describe in last_error still has a message. */
+static int reported(jl_status status, const char *message)
+{
+    if (status != JL_OK && last_error.status == JL_OK) fail(status, message);
+    return (int)status;
+}
+
 /* ---- errors ---- */
 
 /* The record of the last failure; valid until the next failing export. */
@@ -259,9 +275,8 @@ JLW_EXPORT int jlw_entity_set(jl_world *world, uint32_t lo, uint32_t hi, const c
                               const char *text, uint32_t size)
 {
     clear_error();
-    jl_status status = jl_world_set_field(world, make_id(lo, hi), field, text, size, &last_error);
-    if (status != JL_OK && last_error.status == JL_OK) fail(status, "cannot set the field");
-    return (int)status;
+    return reported(jl_world_set_field(world, make_id(lo, hi), field, text, size, &last_error),
+                    "cannot set the field");
 }
 
 /* jl_world_get_field: the canonical text of field (or "position", "id",
@@ -271,10 +286,8 @@ JLW_EXPORT int jlw_entity_set(jl_world *world, uint32_t lo, uint32_t hi, const c
 JLW_EXPORT const char *jlw_entity_get(const jl_world *world, uint32_t lo, uint32_t hi, const char *field)
 {
     clear_error();
-    jl_status status = jl_world_get_field(world, make_id(lo, hi), field, value_text, NULL);
-    if (status == JL_OK) return value_text;
-    fail(status, "no such entity or field");
-    return NULL;
+    return value_or_null(jl_world_get_field(world, make_id(lo, hi), field, value_text, NULL),
+                         "no such entity or field");
 }
 
 /* jl_world_restore_entity_text: entity id becomes the entity in
@@ -291,9 +304,9 @@ JLW_EXPORT int jlw_world_restore_entity_text(jl_world *world, uint32_t lo, uint3
                                              uint32_t size)
 {
     clear_error();
-    jl_status status = jl_world_restore_entity_text(world, make_id(lo, hi), size ? text : NULL, size, &last_error);
-    if (status != JL_OK && last_error.status == JL_OK) fail(status, "cannot restore the entity");
-    return (int)status;
+    const char *restored = size ? text : NULL; /* size 0: remove */
+    jl_status status = jl_world_restore_entity_text(world, make_id(lo, hi), restored, size, &last_error);
+    return reported(status, "cannot restore the entity");
 }
 
 /* jl_world_create: a new entity of class_name at x y z; its ID in
@@ -352,9 +365,7 @@ JLW_EXPORT const char *jlw_settings_text(jl_world *world, uint32_t *size)
 JLW_EXPORT int jlw_settings_set(jl_world *world, const char *field, const char *text, uint32_t size)
 {
     clear_error();
-    jl_status status = jl_world_settings_set(world, field, text, size, &last_error);
-    if (status != JL_OK && last_error.status == JL_OK) fail(status, "cannot set the setting");
-    return (int)status;
+    return reported(jl_world_settings_set(world, field, text, size, &last_error), "cannot set the setting");
 }
 
 /* jl_world_settings_get: the canonical text of a settings field, as
@@ -363,10 +374,8 @@ JLW_EXPORT int jlw_settings_set(jl_world *world, const char *field, const char *
 JLW_EXPORT const char *jlw_settings_get(const jl_world *world, const char *field)
 {
     clear_error();
-    jl_status status = jl_world_settings_get(world, field, value_text, NULL);
-    if (status == JL_OK) return value_text;
-    fail(status, "the world settings have no such field");
-    return NULL;
+    return value_or_null(jl_world_settings_get(world, field, value_text, NULL),
+                         "the world settings have no such field");
 }
 
 /* jl_world_restore_settings_text: the settings become those of
@@ -378,9 +387,8 @@ JLW_EXPORT const char *jlw_settings_get(const jl_world *world, const char *field
 JLW_EXPORT int jlw_world_restore_settings_text(jl_world *world, const char *text, uint32_t size)
 {
     clear_error();
-    jl_status status = jl_world_restore_settings_text(world, text, size, &last_error);
-    if (status != JL_OK && last_error.status == JL_OK) fail(status, "cannot restore the world settings");
-    return (int)status;
+    return reported(jl_world_restore_settings_text(world, text, size, &last_error),
+                    "cannot restore the world settings");
 }
 
 /* jl_world_load_settings_text: the settings from a WorldSettings.jasset
@@ -390,9 +398,8 @@ JLW_EXPORT int jlw_world_load_settings_text(jl_world *world, const char *path, c
                                             uint32_t size, int mark_dirty)
 {
     clear_error();
-    jl_status status = jl_world_load_settings_text(world, path, text, size, mark_dirty != 0, &last_error);
-    if (status != JL_OK && last_error.status == JL_OK) fail(status, "cannot load the world settings");
-    return (int)status;
+    return reported(jl_world_load_settings_text(world, path, text, size, mark_dirty != 0, &last_error),
+                    "cannot load the world settings");
 }
 
 /* jl_world_save into dir. The report (written and deleted paths) is read
@@ -468,9 +475,7 @@ JLW_EXPORT uint8_t *jlw_snapshot_encode(jl_world *world, uint32_t *size)
 JLW_EXPORT int jlw_snapshot_decode(jl_world *world, const uint8_t *data, uint32_t size)
 {
     clear_error();
-    jl_status status = jl_snapshot_decode_world(data, size, world, &last_error);
-    if (status != JL_OK && last_error.status == JL_OK) fail(status, "cannot decode the snapshot");
-    return (int)status;
+    return reported(jl_snapshot_decode_world(data, size, world, &last_error), "cannot decode the snapshot");
 }
 
 /* Largest inflated snapshot the decoder accepts (JL_SNAPSHOT_MAX_BYTES) and
@@ -499,8 +504,7 @@ JLW_EXPORT int jlw_base64url_decode(const char *text, uint32_t text_size, uint8_
     size_t decoded = 0;
     jl_status status = jl_base64url_decode(text, text_size, out, capacity, &decoded, &last_error);
     *out_size = (uint32_t)decoded;
-    if (status != JL_OK && last_error.status == JL_OK) fail(status, "bad snapshot text");
-    return (int)status;
+    return reported(status, "bad snapshot text");
 }
 
 /* The snapshot text inside a link (jl_snapshot_link_payload): its offset

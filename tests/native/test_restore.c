@@ -57,6 +57,36 @@ static char *text_of(uint64_t id, size_t *size)
     return copy;
 }
 
+/* Starts on the sample world; returns a malloc'd copy of the text of its
+ * first entity of class cls, whose ID goes in *id (NULL on failure). */
+static char *start_with_text_of(const jl_class *cls, uint64_t *id, size_t *size)
+{
+    if (!start(ASSETS "/sample_world")) return NULL;
+    *id = first_of(cls)->id;
+    return text_of(*id, size);
+}
+
+/* Starts on the sample world; returns the ID of its first light, with the
+ * text of its field in was (JL_VALUE_TEXT_MAX bytes); 0 on failure. */
+static uint64_t start_on_light(const char *field, char *was)
+{
+    if (!start(ASSETS "/sample_world")) return 0;
+    uint64_t id = first_of(&jl_light_class)->id;
+    return jl_world_get_field(world, id, field, was, NULL) == JL_OK ? id : 0;
+}
+
+/* Sets a field of entity id from value (NUL-terminated); true if it took. */
+static bool set(uint64_t id, const char *field, const char *value)
+{
+    return jl_world_set_field(world, id, field, value, strlen(value), NULL) == JL_OK;
+}
+
+/* The same for the settings. */
+static bool set_setting(const char *field, const char *value)
+{
+    return jl_world_settings_set(world, field, value, strlen(value), NULL) == JL_OK;
+}
+
 static bool is_dirty(uint64_t id)
 {
     const jl_entity *e = jl_world_find(world, id);
@@ -69,6 +99,12 @@ static bool pending(uint64_t id)
     for (uint32_t i = 0; i < m->pending_count; i++)
         if (m->pending_deletions[i] == id) return true;
     return false;
+}
+
+/* Restores entity id to text[0, size) (NULL: removed); true if it took. */
+static bool restore(uint64_t id, const char *text, size_t size)
+{
+    return jl_world_restore_entity_text(world, id, text, size, NULL) == JL_OK;
 }
 
 /* Saves and checks how many files were written and deleted. */
@@ -89,17 +125,17 @@ TEST(a_field_set_back_to_its_file_value_is_clean)
     char was[JL_VALUE_TEXT_MAX], position[JL_VALUE_TEXT_MAX];
     CHECK(jl_world_get_field(world, id, "intensity", was, NULL) == JL_OK);
     CHECK(jl_world_get_field(world, id, "position", position, NULL) == JL_OK);
-    CHECK(jl_world_set_field(world, id, "intensity", "7.5", 3, NULL) == JL_OK && is_dirty(id));
-    CHECK(jl_world_set_field(world, id, "intensity", was, strlen(was), NULL) == JL_OK && !is_dirty(id));
-    CHECK(jl_world_set_field(world, id, "position", "1 2 3", 5, NULL) == JL_OK && is_dirty(id));
-    CHECK(jl_world_set_field(world, id, "position", position, strlen(position), NULL) == JL_OK && !is_dirty(id));
+    CHECK(set(id, "intensity", "7.5") && is_dirty(id));
+    CHECK(set(id, "intensity", was) && !is_dirty(id));
+    CHECK(set(id, "position", "1 2 3") && is_dirty(id));
+    CHECK(set(id, "position", position) && !is_dirty(id));
     /* Back to the same value typed another way: clean too. */
     char typed[JL_VALUE_TEXT_MAX + 8];
     snprintf(typed, sizeof typed, "%s%s", was, strchr(was, '.') ? "0" : ".0");
-    CHECK(jl_world_set_field(world, id, "intensity", "7.5", 3, NULL) == JL_OK && is_dirty(id));
-    CHECK(jl_world_set_field(world, id, "intensity", typed, strlen(typed), NULL) == JL_OK && !is_dirty(id));
+    CHECK(set(id, "intensity", "7.5") && is_dirty(id));
+    CHECK(set(id, "intensity", typed) && !is_dirty(id));
     CHECK(saves(0, 0));
-    CHECK(jl_world_set_field(world, id, "intensity", "7.5", 3, NULL) == JL_OK);
+    CHECK(set(id, "intensity", "7.5"));
     CHECK(saves(1, 0));
     finish();
 }
@@ -107,13 +143,12 @@ TEST(a_field_set_back_to_its_file_value_is_clean)
 TEST(a_set_that_changes_nothing_still_marks_the_entity_dirty)
 {
     /* Spec 6.3: any change through the API marks it (a save rewrites it). */
-    CHECK(start(ASSETS "/sample_world"));
-    uint64_t id = first_of(&jl_light_class)->id;
     char was[JL_VALUE_TEXT_MAX];
-    CHECK(jl_world_get_field(world, id, "radius", was, NULL) == JL_OK);
-    CHECK(jl_world_set_field(world, id, "radius", was, strlen(was), NULL) == JL_OK && is_dirty(id));
-    CHECK(jl_world_set_field(world, id, "radius", was, strlen(was), NULL) == JL_OK && is_dirty(id));
-    CHECK(jl_world_settings_set(world, "time_of_day", "12", 2, NULL) == JL_OK);
+    const uint64_t id = start_on_light("radius", was);
+    CHECK(id);
+    CHECK(set(id, "radius", was) && is_dirty(id));
+    CHECK(set(id, "radius", was) && is_dirty(id));
+    CHECK(set_setting("time_of_day", "12"));
     CHECK(jl_world_settings_state(world) == JL_SETTINGS_DIRTY);
     CHECK(saves(2, 0));
     finish();
@@ -133,8 +168,8 @@ TEST(an_edit_set_back_on_a_file_not_in_canonical_form_is_clean_and_the_file_kept
     CHECK(jl_world_new(&desc, &world) == JL_OK && jl_world_load(world, dir) == JL_OK);
     const uint64_t id = 0x0000000200000005ull;
     CHECK(!is_dirty(id));
-    CHECK(jl_world_set_field(world, id, "density", "2", 1, NULL) == JL_OK && is_dirty(id));
-    CHECK(jl_world_set_field(world, id, "density", "0.75", 4, NULL) == JL_OK && !is_dirty(id));
+    CHECK(set(id, "density", "2") && is_dirty(id));
+    CHECK(set(id, "density", "0.75") && !is_dirty(id));
     CHECK(saves(0, 0));
     size_t now_size = 0;
     char *now = du_read(path, &now_size);
@@ -150,25 +185,25 @@ TEST(an_entity_saved_then_edited_back_is_clean)
     jl_entity *e = NULL;
     CHECK(jl_world_create(world, "Prop", 1, 2, 3, &e) == JL_OK);
     const uint64_t id = e->id;
-    CHECK(jl_world_set_field(world, id, "density", "1", 1, NULL) == JL_OK && is_dirty(id)); /* no file yet */
+    CHECK(set(id, "density", "1") && is_dirty(id)); /* no file yet */
     CHECK(saves(1, 0)); /* the settings are still the defaults: no file */
-    CHECK(jl_world_set_field(world, id, "density", "3", 1, NULL) == JL_OK && is_dirty(id));
-    CHECK(jl_world_set_field(world, id, "density", "1", 1, NULL) == JL_OK && !is_dirty(id));
+    CHECK(set(id, "density", "3") && is_dirty(id));
+    CHECK(set(id, "density", "1") && !is_dirty(id));
     finish();
 }
 
 TEST(a_setting_set_back_to_its_file_value_is_clean)
 {
     CHECK(start(ASSETS "/sample_world"));
-    CHECK(jl_world_settings_set(world, "time_of_day", "18", 2, NULL) == JL_OK);
+    CHECK(set_setting("time_of_day", "18"));
     CHECK(jl_world_settings_state(world) & JL_SETTINGS_DIRTY);
     char was[JL_VALUE_TEXT_MAX];
     jl_world_free(world);
     jl_world_desc desc = {.capacity = 256};
     CHECK(jl_world_new(&desc, &world) == JL_OK && jl_world_load(world, dir) == JL_OK);
     CHECK(jl_world_settings_get(world, "time_of_day", was, NULL) == JL_OK);
-    CHECK(jl_world_settings_set(world, "time_of_day", "18", 2, NULL) == JL_OK);
-    CHECK(jl_world_settings_set(world, "time_of_day", was, strlen(was), NULL) == JL_OK);
+    CHECK(set_setting("time_of_day", "18"));
+    CHECK(set_setting("time_of_day", was));
     CHECK(jl_world_settings_state(world) == 0);
     CHECK(saves(0, 0));
     finish();
@@ -177,9 +212,9 @@ TEST(a_setting_set_back_to_its_file_value_is_clean)
 TEST(settings_of_a_world_without_a_settings_file_set_back_write_no_file)
 {
     CHECK(start(NULL));
-    CHECK(jl_world_settings_set(world, "gravity", "0 -1 0", 6, NULL) == JL_OK);
+    CHECK(set_setting("gravity", "0 -1 0"));
     CHECK(jl_world_settings_state(world) == JL_SETTINGS_DIRTY);
-    CHECK(jl_world_settings_set(world, "gravity", "0 -9.81 0", 9, NULL) == JL_OK);
+    CHECK(set_setting("gravity", "0 -9.81 0"));
     CHECK(jl_world_settings_state(world) == 0);
     CHECK(saves(0, 0));
     finish();
@@ -187,13 +222,12 @@ TEST(settings_of_a_world_without_a_settings_file_set_back_write_no_file)
 
 TEST(mark_all_dirty_forgets_the_files_so_everything_is_rewritten)
 {
-    CHECK(start(ASSETS "/sample_world"));
-    uint64_t id = first_of(&jl_light_class)->id;
     char was[JL_VALUE_TEXT_MAX];
-    CHECK(jl_world_get_field(world, id, "intensity", was, NULL) == JL_OK);
-    CHECK(jl_world_set_field(world, id, "intensity", "7.5", 3, NULL) == JL_OK);
+    const uint64_t id = start_on_light("intensity", was);
+    CHECK(id);
+    CHECK(set(id, "intensity", "7.5"));
     jl_world_mark_all_dirty(world);
-    CHECK(jl_world_set_field(world, id, "intensity", was, strlen(was), NULL) == JL_OK && is_dirty(id));
+    CHECK(set(id, "intensity", was) && is_dirty(id));
     CHECK(saves(37, 0));
     finish();
 }
@@ -202,13 +236,12 @@ TEST(mark_all_dirty_forgets_the_files_so_everything_is_rewritten)
 
 TEST(restoring_the_same_text_after_a_removal_is_clean_and_cancels_the_deletion)
 {
-    CHECK(start(ASSETS "/sample_world"));
-    const uint64_t id = first_of(&jl_prop_class)->id;
+    uint64_t id = 0;
     size_t size = 0;
-    char *text = text_of(id, &size);
+    char *text = start_with_text_of(&jl_prop_class, &id, &size);
     CHECK(text);
     CHECK(jl_world_remove(world, id) == JL_OK && pending(id));
-    CHECK(jl_world_restore_entity_text(world, id, text, size, NULL) == JL_OK);
+    CHECK(restore(id, text, size));
     CHECK(jl_world_find(world, id) && !is_dirty(id) && !pending(id));
     char path[512];
     CHECK(jl_world_entity_path(path, sizeof path, dir, id));
@@ -219,21 +252,20 @@ TEST(restoring_the_same_text_after_a_removal_is_clean_and_cancels_the_deletion)
 
 TEST(restoring_other_text_is_dirty_and_the_file_text_again_is_clean)
 {
-    CHECK(start(ASSETS "/sample_world"));
-    const uint64_t id = first_of(&jl_light_class)->id;
+    uint64_t id = 0;
     size_t size = 0, changed_size = 0;
-    char *text = text_of(id, &size);
-    CHECK(jl_world_set_field(world, id, "cast_shadows", "false", 5, NULL) == JL_OK);
+    char *text = start_with_text_of(&jl_light_class, &id, &size);
+    CHECK(text && set(id, "cast_shadows", "false"));
     char *changed = text_of(id, &changed_size);
     CHECK(text && changed);
     /* Undo, redo, undo. */
-    CHECK(jl_world_restore_entity_text(world, id, text, size, NULL) == JL_OK && !is_dirty(id));
-    CHECK(jl_world_restore_entity_text(world, id, changed, changed_size, NULL) == JL_OK && is_dirty(id));
+    CHECK(restore(id, text, size) && !is_dirty(id));
+    CHECK(restore(id, changed, changed_size) && is_dirty(id));
     char value[JL_VALUE_TEXT_MAX];
     CHECK(jl_world_get_field(world, id, "cast_shadows", value, NULL) == JL_OK && strcmp(value, "false") == 0);
-    CHECK(jl_world_restore_entity_text(world, id, text, size, NULL) == JL_OK && !is_dirty(id));
+    CHECK(restore(id, text, size) && !is_dirty(id));
     CHECK(saves(0, 0));
-    CHECK(jl_world_restore_entity_text(world, id, changed, changed_size, NULL) == JL_OK);
+    CHECK(restore(id, changed, changed_size));
     CHECK(saves(1, 0));
     free(text);
     free(changed);
@@ -242,15 +274,14 @@ TEST(restoring_other_text_is_dirty_and_the_file_text_again_is_clean)
 
 TEST(restoring_no_text_removes_and_restoring_it_back_keeps_the_file)
 {
-    CHECK(start(ASSETS "/sample_world"));
-    const uint64_t id = first_of(&jl_inert_class)->id;
+    uint64_t id = 0;
     size_t size = 0;
-    char *text = text_of(id, &size);
+    char *text = start_with_text_of(&jl_inert_class, &id, &size);
     CHECK(text);
-    CHECK(jl_world_restore_entity_text(world, id, NULL, 0, NULL) == JL_OK);
+    CHECK(restore(id, NULL, 0));
     CHECK(!jl_world_find(world, id) && pending(id));
-    CHECK(jl_world_restore_entity_text(world, id, NULL, 0, NULL) == JL_OK); /* already gone */
-    CHECK(jl_world_restore_entity_text(world, id, text, size, NULL) == JL_OK && !is_dirty(id));
+    CHECK(restore(id, NULL, 0)); /* already gone */
+    CHECK(restore(id, text, size) && !is_dirty(id));
     CHECK(saves(0, 0));
     free(text);
     finish();
@@ -258,13 +289,12 @@ TEST(restoring_no_text_removes_and_restoring_it_back_keeps_the_file)
 
 TEST(a_restored_entity_whose_file_was_deleted_is_dirty)
 {
-    CHECK(start(ASSETS "/sample_world"));
-    const uint64_t id = first_of(&jl_inert_class)->id;
+    uint64_t id = 0;
     size_t size = 0;
-    char *text = text_of(id, &size);
+    char *text = start_with_text_of(&jl_inert_class, &id, &size);
     CHECK(text && jl_world_remove(world, id) == JL_OK);
     CHECK(saves(0, 1));
-    CHECK(jl_world_restore_entity_text(world, id, text, size, NULL) == JL_OK && is_dirty(id));
+    CHECK(restore(id, text, size) && is_dirty(id));
     CHECK(saves(1, 0));
     free(text);
     finish();
@@ -275,7 +305,7 @@ TEST(restoring_a_text_that_does_not_load_keeps_the_old_entity)
     CHECK(start(ASSETS "/sample_world"));
     jl_entity *light = first_of(&jl_light_class);
     const uint64_t id = light->id;
-    CHECK(jl_world_set_field(world, id, "intensity", "3", 1, NULL) == JL_OK);
+    CHECK(set(id, "intensity", "3"));
     size_t size = 0;
     char *text = text_of(id, &size);
     CHECK(text);
@@ -338,16 +368,15 @@ TEST(restoring_a_read_only_entity_is_refused)
 
 TEST(undoing_a_removal_many_times_keeps_one_pending_deletion_at_most)
 {
-    CHECK(start(ASSETS "/sample_world"));
-    const uint64_t id = first_of(&jl_prop_class)->id;
+    uint64_t id = 0;
     size_t size = 0;
-    char *text = text_of(id, &size);
+    char *text = start_with_text_of(&jl_prop_class, &id, &size);
     CHECK(text);
     bool ok = true;
     for (int i = 0; i < 2000 && ok; i++) /* more than the pending list of 256 entities holds */
-        ok = jl_world_restore_entity_text(world, id, NULL, 0, NULL) == JL_OK &&
+        ok = restore(id, NULL, 0) &&
              jl_world_manager(world)->pending_count == 1 &&
-             jl_world_restore_entity_text(world, id, text, size, NULL) == JL_OK &&
+             restore(id, text, size) &&
              jl_world_manager(world)->pending_count == 0 && !is_dirty(id);
     CHECK(ok);
     CHECK(jl_world_reference_count(world) >= 3 && jl_world_check_references(world) == 0);
@@ -362,7 +391,7 @@ TEST(restoring_the_settings_text_is_dirty_until_it_is_the_file_again)
     CHECK(start(ASSETS "/sample_world"));
     size_t size = 0, changed_size = 0;
     char *text = text_of(0, &size);
-    CHECK(jl_world_settings_set(world, "ambient_color", "#102030", 7, NULL) == JL_OK);
+    CHECK(set_setting("ambient_color", "#102030"));
     char *changed = text_of(0, &changed_size);
     CHECK(text && changed);
     CHECK(jl_world_restore_settings_text(world, text, size, NULL) == JL_OK);
