@@ -46,14 +46,17 @@ static jl_entity *first_of(const jl_class *cls)
     return NULL;
 }
 
-/* A malloc'd copy of the canonical text of entity id (NULL: the settings). */
+/* A malloc'd, NUL-terminated copy of the canonical text of entity id (0:
+ * the settings). */
 static char *text_of(uint64_t id, size_t *size)
 {
     const char *text;
     jl_status s = id ? jl_world_write_entity(world, id, &text, size) : jl_world_write_settings(world, &text, size);
     if (s != JL_OK) return NULL;
     char *copy = malloc(*size + 1);
-    if (copy) memcpy(copy, text, *size);
+    if (!copy) return NULL;
+    memcpy(copy, text, *size);
+    copy[*size] = '\0'; /* for strstr */
     return copy;
 }
 
