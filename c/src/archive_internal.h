@@ -44,9 +44,9 @@ static inline bool jli_key_is(const jl_archive_entry *e, const char *key)
 bool jli_value_parse_into(jl_field_type type, uint32_t flags, const char *t, size_t n, void *dst,
                           size_t *bad, const char **msg);
 
-/* Decimal digits of v / "0x" + 16 lower-case hex digits of v at out; return
- * the length (no NUL). */
-uint32_t jli_format_u32(uint32_t v, char *out);
+/* Decimal digits of v (at most 20) / "0x" + 16 lower-case hex digits of v
+ * at out; return the length (no NUL). */
+uint32_t jli_format_u64(uint64_t v, char *out);
 uint32_t jli_format_hex64(uint64_t v, char *out);
 
 /* ---- writing (archive_writer.c) ---- */

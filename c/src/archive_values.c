@@ -269,9 +269,9 @@ jl_status jl_value_parse(jl_field_type type, uint32_t flags, const char *text, s
     return JL_OK;
 }
 
-uint32_t jli_format_u32(uint32_t v, char *out)
+uint32_t jli_format_u64(uint64_t v, char *out)
 {
-    char buf[10];
+    char buf[20];
     uint32_t n = 0;
     do {
         buf[n++] = (char)('0' + v % 10);
@@ -323,7 +323,7 @@ uint32_t jl_value_format(jl_field_type type, const void *src, char *out)
             memcpy(out, "none", 4);
             return 4;
         }
-        return jli_format_u32(v, out);
+        return jli_format_u64(v, out);
     }
     case JL_FIELD_BOOL:
         if (*(const bool *)src) {

@@ -103,6 +103,14 @@ jl_status jl_archive_end_write(jl_archive *ar, const char **text, size_t *size)
 
 /* ---- entities ---- */
 
+/* Copies n bytes to c and returns the end; the caller reserved the room. */
+static inline char *put(char *c, const char *text, size_t n)
+{
+    memcpy(c, text, n);
+    return c + n;
+}
+#define PUT_LITERAL(c, literal) put((c), (literal), sizeof(literal) - 1)
+
 jl_status jl_archive_write_entity(jl_archive *ar, const jl_entity *entity, const char *extra,
                                   size_t extra_size)
 {
@@ -111,26 +119,15 @@ jl_status jl_archive_write_entity(jl_archive *ar, const jl_entity *entity, const
     /* The fixed header in one reservation: keys, ID, name, two versions, position. */
     if (!reserve(ar, 160 + name + 3 * JL_F32_TEXT_MAX)) return JL_ERR_OUT_OF_MEMORY;
     char *c = ar->out_cursor;
-    static const char h1[] = "; asset_type\nentity_instance\n; id\n";
-    memcpy(c, h1, sizeof h1 - 1);
-    c += sizeof h1 - 1;
+    c = PUT_LITERAL(c, "; asset_type\nentity_instance\n; id\n");
     c += jli_format_hex64(entity->id, c);
-    static const char h2[] = "\n; class\n";
-    memcpy(c, h2, sizeof h2 - 1);
-    c += sizeof h2 - 1;
-    memcpy(c, cls->name, name);
-    c += name;
-    static const char h3[] = "\n; version\n";
-    memcpy(c, h3, sizeof h3 - 1);
-    c += sizeof h3 - 1;
-    c += jli_format_u32(JL_ENTITY_BASE_VERSION, c);
-    static const char h4[] = "\n; class_version\n";
-    memcpy(c, h4, sizeof h4 - 1);
-    c += sizeof h4 - 1;
-    c += jli_format_u32(cls->version, c);
-    static const char h5[] = "\n; position\n";
-    memcpy(c, h5, sizeof h5 - 1);
-    c += sizeof h5 - 1;
+    c = PUT_LITERAL(c, "\n; class\n");
+    c = put(c, cls->name, name);
+    c = PUT_LITERAL(c, "\n; version\n");
+    c += jli_format_u64(JL_ENTITY_BASE_VERSION, c);
+    c = PUT_LITERAL(c, "\n; class_version\n");
+    c += jli_format_u64(cls->version, c);
+    c = PUT_LITERAL(c, "\n; position\n");
     c += jl_value_format(JL_FIELD_VEC3, &entity->position, c);
     *c++ = '\n';
     ar->out_cursor = c;

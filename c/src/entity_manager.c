@@ -464,6 +464,23 @@ void jli_entity_rollback_allocation(jl_entity_manager *m, jl_entity *e)
 
 void jl_manager_forget_pending_deletions(jl_entity_manager *m) { m->pending_count = 0; }
 
+uint32_t jli_manager_cancel_deletion(jl_entity_manager *m, uint64_t id)
+{
+    uint32_t keep = 0;
+    for (uint32_t i = 0; i < m->pending_count; i++)
+        if (m->pending_deletions[i] != id) m->pending_deletions[keep++] = m->pending_deletions[i];
+    uint32_t cancelled = m->pending_count - keep;
+    m->pending_count = keep;
+    return cancelled;
+}
+
+void jli_entity_take_id(jl_entity_manager *m, jl_entity *e)
+{
+    if (!owns_live_entity(m, e) || !e->id) return;
+    unindex(m, e->id);
+    e->id = 0;
+}
+
 /* ---- handles ---- */
 
 jl_handle jl_entity_handle(const jl_entity_manager *m, const jl_entity *e)

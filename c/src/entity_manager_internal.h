@@ -11,4 +11,14 @@
  * generation bump, so the manager is as before the allocation. */
 void jli_entity_rollback_allocation(jl_entity_manager *manager, jl_entity *entity);
 
+/* Takes a live entity's ID away (it leaves the index; its id becomes 0)
+ * without destroying it, so that another entity can be loaded under that
+ * ID while this one waits: jl_entity_set_id gives the ID back, and
+ * jl_entity_destroy of an entity without ID queues no pending deletion. */
+void jli_entity_take_id(jl_entity_manager *manager, jl_entity *entity);
+
+/* Removes every occurrence of id from the pending deletions (the entity is
+ * back: its file must stay). Returns how many there were. */
+uint32_t jli_manager_cancel_deletion(jl_entity_manager *manager, uint64_t id);
+
 #endif

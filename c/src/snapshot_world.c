@@ -6,6 +6,7 @@
 #include "juliet/archive.h"
 #include "juliet/snapshot.h"
 #include "juliet/world.h"
+#include "entity_manager_internal.h"
 #include "snapshot_internal.h"
 #include "world_internal.h"
 
@@ -26,8 +27,9 @@ static jl_status encode_world_section(jli_snap_encoder *enc, const jl_world *wor
         jl_status st = jli_snap_write_field(enc, cls, &cls->fields[f], &rows);
         if (st != JL_OK) return st;
     }
-    jli_snap_write_varint(w, world->settings_extra ? world->settings_extra_size : 0);
-    if (world->settings_extra) jli_snap_write_bytes(w, world->settings_extra, world->settings_extra_size);
+    const jli_entity_record *kept = &world->settings_record;
+    jli_snap_write_varint(w, kept->unknown_size);
+    if (kept->unknown_size) jli_snap_write_bytes(w, jli_record_unknown(kept), kept->unknown_size);
 
     uint64_t *sizes = enc->scratch.spans;
     for (uint32_t i = 0; i < enc->count; i++) {
@@ -130,16 +132,11 @@ static bool decode_world_section(jli_snap_decoder *d, world_section *ws)
     return !r->failed;
 }
 
-/* What a failed decode restores. */
+/* What a failed decode restores. The settings are applied last, once every
+ * entity loaded, so only the entities are taken back. */
 typedef struct world_backup {
-    uint32_t pending_count;
     uint32_t diagnostic_count, diagnostic_total;
-    uint32_t ref_count;
     jl_world_stats stats;
-    jl_world_settings settings;
-    bool settings_dirty, settings_read_only;
-    const char *settings_extra;
-    uint32_t settings_extra_size;
 } world_backup;
 
 static void rollback(jl_world *world, const world_backup *b, const uint64_t *ids, uint32_t made)
@@ -147,19 +144,14 @@ static void rollback(jl_world *world, const world_backup *b, const uint64_t *ids
     for (uint32_t i = 0; i < made; i++) {
         jl_entity *e = jl_world_find(world, ids[i]);
         if (!e) continue;
-        e->flags &= (uint8_t)~JL_ENTITY_READ_ONLY;
-        jl_world_remove(world, ids[i]);
+        /* Made by this decode: undone as if never made (no file to delete). */
+        jli_entity_record *r = jli_record_for(world, e);
+        if (r) jli_record_release(world, r);
+        jli_entity_rollback_allocation(&world->manager, e);
     }
-    world->manager.pending_count = b->pending_count;
     world->diagnostic_count = b->diagnostic_count;
     world->diagnostic_total = b->diagnostic_total;
-    world->ref_count = b->ref_count;
     world->stats = b->stats;
-    world->settings = b->settings;
-    world->settings_dirty = b->settings_dirty;
-    world->settings_read_only = b->settings_read_only;
-    world->settings_extra = b->settings_extra;
-    world->settings_extra_size = b->settings_extra_size;
 }
 
 /* Writes the .jasset text of one decoded entity (a stand-in base entity
@@ -180,6 +172,37 @@ static jl_status entity_text(jli_snap_decoder *d, uint32_t i, const uint8_t *der
     return st != JL_OK ? st : end;
 }
 
+/* The settings of the snapshot: straight in, or through the loader when
+ * they carry unknown keys (so those are checked and kept as a file's
+ * would be). On failure the settings are as before. */
+static jl_status apply_settings(jli_snap_decoder *d, const world_section *ws, jl_world *world, jl_error *why)
+{
+    if (!ws->settings_extra_size) {
+        jli_record_release(world, &world->settings_record);
+        world->settings = ws->settings;
+        world->settings_record.file = JLI_FILE_UNKNOWN; /* no file: dirty */
+    } else {
+        const size_t mark = d->scratch->used;
+        jl_archive ar = {0};
+        jl_archive_begin_write(&ar, d->scratch);
+        jli_settings_write_text(&ar, &ws->settings, (const char *)ws->settings_extra, ws->settings_extra_size);
+        const char *text;
+        size_t size;
+        jl_status st = jl_archive_end_write(&ar, &text, &size);
+        const bool read_only = world->settings_read_only;
+        world->settings_read_only = false; /* replaced as a whole, whatever it was */
+        if (st == JL_OK) st = jl_world_load_settings_text(world, NULL, text, size, true, why);
+        jl_arena_pop_to(d->scratch, mark);
+        if (st != JL_OK) {
+            world->settings_read_only = read_only;
+            return st;
+        }
+    }
+    world->settings_read_only = ws->settings_read_only;
+    world->settings_dirty = true;
+    return JL_OK;
+}
+
 static jl_status apply_world(jli_snap_decoder *d, const world_section *ws, jl_world *world)
 {
     jl_error *err = d->r.err;
@@ -188,51 +211,12 @@ static jl_status apply_world(jli_snap_decoder *d, const world_section *ws, jl_wo
                             "snapshot has %u entities, the world takes %u more", d->count,
                             world->manager.capacity - world->manager.count);
     world_backup backup = {
-        .pending_count = world->manager.pending_count,
         .diagnostic_count = world->diagnostic_count,
         .diagnostic_total = world->diagnostic_total,
-        .ref_count = world->ref_count,
         .stats = world->stats,
-        .settings = world->settings,
-        .settings_dirty = world->settings_dirty,
-        .settings_read_only = world->settings_read_only,
-        .settings_extra = world->settings_extra,
-        .settings_extra_size = world->settings_extra_size,
     };
     jl_error why = {0};
     jl_status st = JL_OK;
-
-    /* Settings: straight in, or through the loader when they carry unknown
-     * keys (so those are checked and kept as a file's would be). */
-    world->settings = ws->settings;
-    world->settings_extra = NULL;
-    world->settings_extra_size = 0;
-    world->settings_read_only = false;
-    if (ws->settings_extra_size) {
-        const char *text;
-        size_t size;
-        st = jl_world_write_settings(world, &text, &size);
-        if (st == JL_OK) {
-            size_t mark = d->scratch->used;
-            char *joined = jl_arena_push(d->scratch, size + ws->settings_extra_size, 1);
-            if (!joined) {
-                st = JL_ERR_OUT_OF_MEMORY;
-            } else {
-                memcpy(joined, text, size);
-                memcpy(joined + size, ws->settings_extra, ws->settings_extra_size);
-                st = jl_world_load_settings_text(world, NULL, joined, size + ws->settings_extra_size,
-                                                 true, &why);
-            }
-            jl_arena_pop_to(d->scratch, mark);
-        }
-        if (st != JL_OK) {
-            rollback(world, &backup, d->ids, 0);
-            return jl_error_set(err, st == JL_ERR_OUT_OF_MEMORY ? st : JL_ERR_CORRUPT, NULL, 0, 0,
-                                "snapshot: world settings: %s", why.message);
-        }
-    }
-    world->settings_read_only = ws->settings_read_only;
-    world->settings_dirty = true;
 
     uint32_t rank[JL_KIND_COUNT] = {0};
     size_t extra_at = 0;
@@ -245,7 +229,10 @@ static jl_status apply_world(jli_snap_decoder *d, const world_section *ws, jl_wo
         jl_entity *e = NULL;
         const char *extra = ws->extra_size[i] ? (const char *)ws->extra_text + extra_at : NULL;
         st = entity_text(d, i, derived, extra, ws->extra_size[i], &text, &size);
-        if (st == JL_OK) st = jl_world_load_entity_text(world, NULL, text, size, true, &e, &why);
+        /* Through the loader without taking the place of a removed entity's
+         * file: a failed decode then leaves the pending deletions as they
+         * were. */
+        if (st == JL_OK) st = jli_world_load_entity(world, NULL, NULL, 0, text, size, true, &e, &why);
         jl_arena_pop_to(d->scratch, mark);
         extra_at += ws->extra_size[i];
         if (st != JL_OK) {
@@ -259,6 +246,13 @@ static jl_status apply_world(jli_snap_decoder *d, const world_section *ws, jl_wo
         }
         e->flags = d->flags_of[i];
         e->is_dirty = true;
+    }
+
+    st = apply_settings(d, ws, world, &why);
+    if (st != JL_OK) {
+        rollback(world, &backup, d->ids, d->count);
+        return jl_error_set(err, st == JL_ERR_OUT_OF_MEMORY ? st : JL_ERR_CORRUPT, NULL, 0, 0,
+                            "snapshot: world settings: %s", why.message);
     }
     return JL_OK;
 }

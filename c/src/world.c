@@ -14,12 +14,13 @@
 /* No virtual memory in wasm: a reservation is real memory at once. */
 enum { MB = 1024 * 1024 };
 static const size_t SCRATCH_BYTES = 32 * MB, STORAGE_BYTES = 16 * MB, DIAG_BYTES = 4 * MB,
-                    GUARD_BYTES = 1 * MB, REF_BYTES = 4 * MB, REPORT_BYTES = 8 * MB;
+                    GUARD_BYTES = 1 * MB, REMOVED_BYTES = 2 * MB, REF_BYTES = 4 * MB, REPORT_BYTES = 8 * MB;
 #else
 #define MB ((size_t)1024 * 1024)
 static const size_t SCRATCH_BYTES = 1024 * MB, STORAGE_BYTES = 1024 * MB,
                     DIAG_BYTES = JL_WORLD_MAX_DIAGNOSTICS * sizeof(jl_error) + MB,
-                    GUARD_BYTES = 256 * MB, REF_BYTES = 512 * MB, REPORT_BYTES = 1024 * MB;
+                    GUARD_BYTES = 256 * MB, REMOVED_BYTES = 256 * MB, REF_BYTES = 512 * MB,
+                    REPORT_BYTES = 1024 * MB;
 #endif
 
 /* ---- lifetime ---- */
@@ -39,9 +40,14 @@ jl_status jli_world_init(jl_world *w, const jl_world_desc *desc)
         jl_arena *arena;
         size_t bytes;
     } arenas[] = {
-        {&w->scratch, SCRATCH_BYTES},    {&w->storage, STORAGE_BYTES}, {&w->records_arena, records_bytes},
-        {&w->diag_arena, DIAG_BYTES},    {&w->ref_arena, REF_BYTES},   {&w->report_arena, REPORT_BYTES},
+        {&w->scratch, SCRATCH_BYTES},
+        {&w->storage.arena, d.storage_bytes ? d.storage_bytes : STORAGE_BYTES},
+        {&w->records_arena, records_bytes},
+        {&w->diag_arena, DIAG_BYTES},
+        {&w->ref_arena, REF_BYTES},
+        {&w->report_arena, REPORT_BYTES},
         {&w->guarded.arena, GUARD_BYTES},
+        {&w->removed.arena, REMOVED_BYTES},
     };
     for (size_t i = 0; i < sizeof arenas / sizeof arenas[0]; i++) {
         if ((s = jl_arena_init(arenas[i].arena, arenas[i].bytes)) != JL_OK) {
@@ -52,11 +58,12 @@ jl_status jli_world_init(jl_world *w, const jl_world_desc *desc)
     }
     w->records = (jli_entity_record *)w->records_arena.base;
     w->diagnostics = (jl_error *)w->diag_arena.base;
-    w->refs = (jl_world_ref *)w->ref_arena.base;
+    w->refs = (jli_ref *)w->ref_arena.base;
     w->fs = d.fs ? d.fs : jl_fs_native();
     w->keep_temp_files = d.keep_temp_files;
     w->lock_wait_ms = d.lock_wait_ms ? d.lock_wait_ms : 2000;
     jli_world_settings_defaults(&w->settings);
+    w->settings_record.file = JLI_FILE_UNPRINTED; /* no file: clean while it stays the defaults */
     w->initialized = true;
     return JL_OK;
 }
@@ -66,10 +73,11 @@ void jli_world_shutdown(jl_world *w)
     if (!w->initialized) return;
     jl_manager_shutdown(&w->manager);
     jl_arena_release(&w->scratch);
-    jl_arena_release(&w->storage);
+    jli_pool_release(&w->storage);
     jl_arena_release(&w->records_arena);
     jl_arena_release(&w->diag_arena);
     jli_id_map_release(&w->guarded);
+    jli_id_map_release(&w->removed);
     jl_arena_release(&w->ref_arena);
     jl_arena_release(&w->report_arena);
     *w = (jl_world){0};
@@ -135,7 +143,7 @@ const jl_world_stats *jl_world_get_stats(const jl_world *w) { return &w->stats; 
 const char *jli_world_store_string(jl_world *w, const char *s)
 {
     size_t n = strlen(s);
-    char *copy = jl_arena_push(&w->storage, n + 1, 1);
+    char *copy = jl_arena_push(&w->storage.arena, n + 1, 1); /* never given back */
     if (copy) memcpy(copy, s, n + 1);
     return copy;
 }
@@ -155,6 +163,10 @@ jl_status jl_world_create(jl_world *w, const char *class_name, float x, float y,
         jli_entity_rollback_allocation(&w->manager, e);
         return s;
     }
+    /* A record left in the slot by an entity destroyed through the manager
+     * is given back now. */
+    uint32_t slot = (uint32_t)(e - w->manager.entities);
+    if (slot < w->records_ready) jli_record_release(w, &w->records[slot]);
     jl_entity_set_position(e, x, y, z);
     if (out) *out = e;
     return JL_OK;
@@ -165,7 +177,21 @@ jl_status jl_world_remove(jl_world *w, uint64_t id)
     jl_entity *e = jl_entity_find(&w->manager, id);
     if (!e) return JL_ERR_NOT_FOUND;
     if (e->flags & JL_ENTITY_READ_ONLY) return JL_ERR_READ_ONLY;
-    return jl_entity_destroy(&w->manager, e);
+    /* Its file's print outlives it while the file is pending deletion: the
+     * same text coming back (undo) is then clean and the file stays. With
+     * the map full it is only not remembered: coming back, it is dirty. */
+    jli_entity_record *r = jli_record_for(w, e);
+    jli_files_before_change(w, e, r);
+    uint64_t print = r && r->file == JLI_FILE_PRINTED ? r->file_print : 0;
+    bool kept = jli_id_map_put(&w->removed, id, print) == JL_OK;
+    jl_status s = jl_entity_destroy(&w->manager, e);
+    if (s != JL_OK) {
+        if (kept) jli_id_map_remove(&w->removed, id);
+        return s;
+    }
+    /* Its unknown keys and reference sites go with it. */
+    if (r) jli_record_release(w, r);
+    return JL_OK;
 }
 
 jl_entity *jl_world_find(const jl_world *w, uint64_t id) { return jl_entity_find(&w->manager, id); }
@@ -185,6 +211,7 @@ void jl_world_mark_all_dirty(jl_world *w)
     jl_entity_manager *m = &w->manager;
     for (jl_entity *e = jl_entities_first(m); e; e = jl_entities_next(m, e)) e->is_dirty = true;
     w->settings_dirty = true;
+    jli_files_forget(w); /* rewritten whatever they become */
 }
 
 /* ---- the settings' state ---- */
@@ -195,4 +222,8 @@ uint32_t jl_world_settings_state(const jl_world *w)
            (w->settings_failed ? JL_SETTINGS_FAILED : 0u);
 }
 
-void jl_world_settings_touch(jl_world *w) { w->settings_dirty = true; }
+void jl_world_settings_touch(jl_world *w)
+{
+    w->settings_dirty = true;
+    w->settings_record.file = JLI_FILE_UNKNOWN; /* rewritten whatever they become */
+}

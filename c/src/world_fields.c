@@ -11,20 +11,14 @@
 jl_status jli_world_write_entity_text(jl_world *w, const jl_entity *entity, jl_archive *ar)
 {
     const jli_entity_record *r = jli_record_of(w, entity);
-    return jl_archive_write_entity(ar, entity, r ? r->text : NULL, r ? r->size : 0);
+    return jl_archive_write_entity(ar, entity, r ? jli_record_unknown(r) : NULL, r ? r->unknown_size : 0);
 }
 
 jl_status jli_world_write_settings_text(jl_world *w, jl_archive *ar)
 {
-    jl_archive_write_key(ar, "version");
-    char v[12];
-    uint32_t version = JL_WORLD_SETTINGS_VERSION;
-    uint32_t n = jl_value_format(JL_FIELD_INDEX, &version, v);
-    v[n++] = '\n';
-    jl_archive_write_raw(ar, v, n);
-    jl_status s = jl_serialize_fields(ar, &jl_world_settings_class, &w->settings);
-    if (s == JL_OK && w->settings_extra_size) jl_archive_write_raw(ar, w->settings_extra, w->settings_extra_size);
-    return ar->out_failed ? JL_ERR_OUT_OF_MEMORY : s;
+    const jli_entity_record *r = &w->settings_record;
+    jli_settings_write_text(ar, &w->settings, jli_record_unknown(r), r->unknown_size);
+    return ar->out_failed ? JL_ERR_OUT_OF_MEMORY : JL_OK;
 }
 
 jl_status jl_world_write_entity(jl_world *w, uint64_t id, const char **text, size_t *size)
@@ -67,26 +61,25 @@ static jl_status set_value(const jl_field *f, void *base, const char *field, con
 jl_status jl_world_set_field(jl_world *w, uint64_t id, const char *field, const char *text, size_t size,
                              jl_error *err)
 {
+    static const jl_field position = {"position", JL_FIELD_VEC3, 0, 0};
     jl_entity *e = jl_entity_find(&w->manager, id);
     if (!e) return jl_error_set(err, JL_ERR_NOT_FOUND, NULL, 0, 0, "no entity 0x%016llx", (unsigned long long)id);
     if (e->flags & JL_ENTITY_READ_ONLY)
         return jl_error_set(err, JL_ERR_READ_ONLY, NULL, 0, 0, "entity 0x%016llx is read-only (newer file format)",
                             (unsigned long long)id);
-    if (strcmp(field, "position") == 0) {
-        static const jl_field position = {"position", JL_FIELD_VEC3, 0, 0};
-        jl_vec3 p;
-        jl_status s = set_value(&position, &p, field, text, size, err);
-        if (s != JL_OK) return s;
-        jl_entity_set_position(e, p.x, p.y, p.z);
-        return JL_OK;
-    }
-    const jl_field *f = jl_class_find_field(e->derived_kind, field);
+    const bool is_position = strcmp(field, "position") == 0;
+    const jl_field *f = is_position ? &position : jl_class_find_field(e->derived_kind, field);
     if (!f)
         return jl_error_set(err, JL_ERR_NOT_FOUND, NULL, 0, 0, "class %s has no field '%s'",
                             e->derived_kind->name, field);
-    jl_status s = set_value(f, e->derived, field, text, size, err);
+    jli_entity_record *r = jli_record_for(w, e);
+    const uint64_t before = jli_files_before_change(w, e, r);
+    jl_vec3 p;
+    jl_status s = set_value(f, is_position ? (void *)&p : e->derived, field, text, size, err);
     if (s != JL_OK) return s;
-    jl_entity_touch(e);
+    if (is_position) jl_entity_set_position(e, p.x, p.y, p.z);
+    /* Dirty, unless the entity came back to exactly its file. */
+    jli_files_after_change(w, e, r, before);
     return JL_OK;
 }
 
@@ -128,8 +121,9 @@ jl_status jl_world_settings_set(jl_world *w, const char *field, const char *text
                             "the world settings are read-only (newer or unreadable file)");
     const jl_field *f = jl_class_find_field(&jl_world_settings_class, field);
     if (!f) return jl_error_set(err, JL_ERR_NOT_FOUND, NULL, 0, 0, "the world settings have no field '%s'", field);
+    const uint64_t before = jli_files_before_settings_change(w);
     jl_status s = set_value(f, &w->settings, field, text, size, err);
-    if (s == JL_OK) w->settings_dirty = true;
+    if (s == JL_OK) jli_files_after_settings_change(w, before); /* dirty, unless back to their file */
     return s;
 }
 

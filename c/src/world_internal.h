@@ -7,6 +7,8 @@
  *   world_paths.c     the ID <-> file name mapping
  *   world_records.c   what the world keeps beside each entity (unknown keys)
  *   world_refs.c      reference sites seen in files, and their check
+ *   world_files.c     whether an entity matches its file (file prints)
+ *   world_restore.c   an entity or the settings replaced by text (undo)
  *   world_fields.c    fields and settings as text, an entity's file text
  *   world_load.c      loading a directory and one file's text
  *   world_save.c      saving: deletions, atomic writes, the report
@@ -19,20 +21,53 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "block_pool.h"
 #include "id_map.h"
 #include "juliet/archive.h"
 #include "juliet/world.h"
 
-/* What the world keeps beside an entity, indexed by base slot: the unknown
- * key lines kept verbatim from its file (in the storage arena) and the ID
- * they belong to (a slot reused by another entity does not inherit them). */
+/* What the world keeps beside an entity (one record per base slot) and
+ * beside the settings (one record): the unknown key lines kept verbatim
+ * from its file and the path its reference sites name, in one block of
+ * the storage pool, and its run of reference sites in world->refs. The
+ * block and the run are given back when the entity is removed or
+ * reloaded (jli_record_release), so storage follows the live entities. */
 typedef struct jli_entity_record {
-    uint64_t id;
-    const char *text; /* unknown keys, `; key\nvalue\n`...; NULL if none */
-    const char *dir;  /* world directory it was loaded from, NULL otherwise */
-    uint32_t size;    /* bytes of text */
-    uint32_t reserved;
+    uint64_t id;          /* whose record it is: a reused slot does not inherit it */
+    uint64_t file_print;  /* jli_text_print of its file's content, if file is JLI_FILE_PRINTED */
+    char *block;          /* [path NUL][unknown keys]; NULL if neither */
+    const char *dir;      /* world directory it was loaded from, NULL otherwise */
+    uint32_t block_size;  /* bytes asked of the pool */
+    uint32_t unknown_at;  /* offset of the unknown keys in block */
+    uint32_t unknown_size;
+    uint32_t ref_first;   /* its reference sites: refs[ref_first, ref_first + ref_count) */
+    uint32_t ref_count;
+    uint8_t file;         /* jli_file_state */
 } jli_entity_record;
+
+/* What the world knows of the file an entity (or the settings) would be
+ * saved to. An entity that is clean holds what its file holds, so the
+ * print of its file is taken from the entity itself, lazily: just before
+ * its first change (jli_files_before_change). That costs nothing at load
+ * and gives the same answer for a file that is not in canonical form. */
+typedef enum jli_file_state {
+    JLI_FILE_UNKNOWN = 0, /* no file, or one it cannot be compared with: changed means dirty */
+    JLI_FILE_UNPRINTED,   /* clean when loaded or made: its text now is its file's content */
+    JLI_FILE_PRINTED,     /* file_print is the print of its file's content */
+} jli_file_state;
+
+/* The unknown key lines of a record (`; key\nvalue\n`...), NULL if none. */
+static inline const char *jli_record_unknown(const jli_entity_record *r)
+{
+    return r->unknown_size ? r->block + r->unknown_at : NULL;
+}
+
+/* A reference site and whose record it belongs to. */
+enum { JLI_SETTINGS_OWNER = UINT32_MAX }; /* owner of the settings' sites; else a base slot */
+typedef struct jli_ref {
+    jl_world_ref site;
+    uint32_t owner;
+} jli_ref;
 
 struct jl_world {
     jl_entity_manager manager;
@@ -47,19 +82,20 @@ struct jl_world {
 
     jl_arena self;        /* holds this struct (jl_world_new); zero for an embedded world */
     jl_arena scratch;     /* one file at a time while loading or saving */
-    jl_arena storage;     /* unknown-key text, kept paths */
+    jli_block_pool storage;     /* records' blocks, directory names */
     jl_arena records_arena;
     jli_entity_record *records; /* [manager capacity], committed as slots are used */
     uint32_t records_ready;     /* slots whose record is committed and zeroed */
-    const char *settings_extra; /* unknown keys of WorldSettings.jasset */
-    uint32_t settings_extra_size;
+    jli_entity_record settings_record;
     jl_arena diag_arena;
     jl_error *diagnostics;
     uint32_t diagnostic_count;  /* stored */
     uint32_t diagnostic_total;  /* including those past JL_WORLD_MAX_DIAGNOSTICS */
     jli_id_map guarded;         /* IDs of files save never touches */
+    jli_id_map removed;         /* IDs removed through the world whose files are pending
+                                   deletion -> their file's print (0: none) */
     jl_arena ref_arena;
-    jl_world_ref *refs;
+    jli_ref *refs;              /* runs of reference sites, one per record, in load order */
     uint32_t ref_count;
     jl_arena report_arena;
     jl_world_stats stats;
@@ -78,14 +114,19 @@ void jli_world_shutdown(jl_world *world);
 /* Stores a diagnostic (counted, not stored, past JL_WORLD_MAX_DIAGNOSTICS). */
 void jli_world_add_diagnostic(jl_world *world, const jl_error *e);
 
-/* A NUL-terminated copy of s in the storage arena, kept until shutdown;
- * NULL if the arena is full. */
+/* A NUL-terminated copy of s in the storage pool, kept until shutdown;
+ * NULL if the pool is full. */
 const char *jli_world_store_string(jl_world *world, const char *s);
 
 /* ---- world_settings.c ---- */
 
 /* Sets settings to the defaults of jl_world_settings_class. */
 void jli_world_settings_defaults(jl_world_settings *settings);
+
+/* Writes WorldSettings.jasset text for settings and its unknown key lines
+ * (may be NULL) into ar; a full arena shows in ar->out_failed. */
+void jli_settings_write_text(jl_archive *ar, const jl_world_settings *settings, const char *unknown,
+                             size_t unknown_size);
 
 /* ---- world_paths.c ---- */
 
@@ -109,13 +150,35 @@ jli_entity_record *jli_record_of_slot(jl_world *world, uint32_t slot);
 
 /* The record of a live entity, or NULL if the world keeps nothing for it. */
 const jli_entity_record *jli_record_of(const jl_world *world, const jl_entity *entity);
+static inline jli_entity_record *jli_record_for(jl_world *world, const jl_entity *entity)
+{
+    return (jli_entity_record *)jli_record_of(world, entity); /* the world is not const here */
+}
+
+/* Builds in *record what the world keeps of a file just read into data (of
+ * class cls; owner JLI_SETTINGS_OWNER or the entity's base slot): its
+ * unknown keys and the path (may be NULL) in one block, its reference
+ * sites appended to world->refs. On failure nothing is kept, *record is
+ * zero and the status is JL_ERR_OUT_OF_MEMORY, with the file and what did
+ * not fit in err. */
+jl_status jli_record_build(jl_world *world, jl_archive *ar, const jl_class *cls, const void *data,
+                           const char *path, uint32_t owner, jli_entity_record *record, jl_error *err);
+
+/* Gives back a record's block and reference sites and zeroes it. */
+void jli_record_release(jl_world *world, jli_entity_record *record);
 
 /* ---- world_refs.c ---- */
 
-/* Remembers where a loaded file (of class cls, its values at data) refers
- * to other entities, for jl_world_check_references. */
-void jli_world_record_refs(jl_world *world, jl_archive *ar, const jl_class *cls, const char *path,
-                           const void *data);
+/* Appends the sites where a file (class cls, values at data) refers to
+ * other entities, naming path (kept by the caller), as one run of owner at
+ * the end of world->refs: *first and *count get the run. JL_OK, or
+ * JL_ERR_OUT_OF_MEMORY with nothing appended. */
+jl_status jli_refs_append(jl_world *world, jl_archive *ar, const jl_class *cls, const void *data,
+                          const char *path, uint32_t owner, uint32_t *first, uint32_t *count);
+
+/* Removes the run refs[first, first + count) (its record is being given
+ * back), closing the gap and moving the first index of every later run. */
+void jli_refs_remove(jl_world *world, uint32_t first, uint32_t count);
 
 /* ---- world_fields.c ---- */
 
@@ -124,13 +187,46 @@ void jli_world_record_refs(jl_world *world, jl_archive *ar, const jl_class *cls,
 jl_status jli_world_write_entity_text(jl_world *world, const jl_entity *entity, jl_archive *ar);
 jl_status jli_world_write_settings_text(jl_world *world, jl_archive *ar);
 
+/* ---- world_files.c ---- */
+
+/* A 64-bit fingerprint of text[0, size) (its length included), never 0. */
+uint64_t jli_text_print(const char *text, size_t size);
+
+/* Called before an entity (with its record, may be NULL) or the settings
+ * change: a clean one whose print is pending takes it now; a dirty one
+ * without a print can no longer be compared (JLI_FILE_UNKNOWN). Returns
+ * the print of its text now, 0 if it has no file print to compare with. */
+uint64_t jli_files_before_change(jl_world *world, const jl_entity *entity, jli_entity_record *record);
+uint64_t jli_files_before_settings_change(jl_world *world);
+
+/* Called after a change, with what before_change returned: clean again if
+ * the canonical text changed and is now exactly its file's content, else
+ * dirty (a change that changed nothing marks it, as any change does). With
+ * before 0 (a restore), clean exactly when it is its file's content. */
+void jli_files_after_change(jl_world *world, jl_entity *entity, const jli_entity_record *record, uint64_t before);
+void jli_files_after_settings_change(jl_world *world, uint64_t before);
+
+/* An entity loaded under the ID of one removed through the world: its
+ * file stays (the pending deletion is cancelled) and, if it is dirty, it
+ * compares with that file's print. */
+void jli_files_entity_back(jl_world *world, jl_entity *entity);
+
+/* Forgets every print (jl_world_mark_all_dirty: everything is rewritten). */
+void jli_files_forget(jl_world *world);
+
+/* The record of a live entity, made for it if it has none (its slot's old
+ * record given back); NULL if the records arena cannot commit it. */
+jli_entity_record *jli_record_claim(jl_world *world, const jl_entity *entity);
+
 /* ---- world_load.c ---- */
 
 /* Loads one entity file's text. dir: the world directory it was read from
- * (its name is then checked against the ID), NULL for text from elsewhere.
- * Contract as jl_world_load_entity_text. */
-jl_status jli_world_load_entity(jl_world *world, const char *path, const char *dir, const char *text,
-                                size_t size, bool mark_dirty, jl_entity **out, jl_error *err);
+ * (its name is then checked against the ID), NULL for text from elsewhere;
+ * expected_id: the ID the text must have (JL_ERR_PARSE at its `; id`
+ * otherwise), 0 for any. Contract as jl_world_load_entity_text. */
+jl_status jli_world_load_entity(jl_world *world, const char *path, const char *dir, uint64_t expected_id,
+                                const char *text, size_t size, bool mark_dirty, jl_entity **out,
+                                jl_error *err);
 
 /* ---- world_save.c ---- */
 

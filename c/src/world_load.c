@@ -19,8 +19,8 @@ static bool ends_with(const char *s, const char *suffix)
 
 /* ---- one file's text ---- */
 
-jl_status jli_world_load_entity(jl_world *w, const char *path, const char *dir, const char *text, size_t size,
-                                bool mark_dirty, jl_entity **out, jl_error *err)
+jl_status jli_world_load_entity(jl_world *w, const char *path, const char *dir, uint64_t expected_id,
+                                const char *text, size_t size, bool mark_dirty, jl_entity **out, jl_error *err)
 {
     jl_error local;
     jl_error *e = err ? err : &local;
@@ -28,6 +28,17 @@ jl_status jli_world_load_entity(jl_world *w, const char *path, const char *dir, 
     jl_archive ar;
     jl_entity *entity = NULL;
     jl_status s = jl_archive_tokenize(&ar, &w->scratch, text, size, path, e);
+    if (s == JL_OK && expected_id) {
+        /* Checked first: another ID may belong to a live entity. A missing
+         * or bad `; id` is the reader's to report. */
+        jl_archive_entry *ide = jl_archive_find(&ar, "id");
+        uint64_t id = 0;
+        if (ide && jl_value_parse(JL_FIELD_ENTITY_REF, 0, ide->value, ide->value_size, &id, NULL, NULL) == JL_OK &&
+            id != expected_id)
+            s = jl_error_set(e, JL_ERR_PARSE, path, ide->value_line, ide->value_col,
+                             "the text is entity 0x%016llx, not 0x%016llx", (unsigned long long)id,
+                             (unsigned long long)expected_id);
+    }
     if (s == JL_OK) s = jl_entity_deserialize_in_place(&w->manager, &ar, &entity);
     if (s == JL_ERR_DUPLICATE_ID) {
         /* Name both files (or say the other one is new in this session). */
@@ -56,16 +67,31 @@ jl_status jli_world_load_entity(jl_world *w, const char *path, const char *dir, 
         }
     }
     if (s == JL_OK) {
-        const char *unknown = NULL;
-        size_t unknown_size = 0;
-        jl_archive_collect_unknown(&ar, &w->storage, &unknown, &unknown_size);
+        /* What the world keeps of the file, in the slot's record. A record
+         * left by the slot's last entity (destroyed through the manager) is
+         * given back first. */
         uint32_t slot = (uint32_t)(entity - w->manager.entities);
-        jli_entity_record *x = jli_record_of_slot(w, slot);
-        if (x) *x = (jli_entity_record){.id = entity->id, .text = unknown, .dir = dir, .size = (uint32_t)unknown_size};
+        jli_entity_record *x = jli_record_of_slot(w, slot), kept;
+        if (!x) {
+            s = jl_error_set(e, JL_ERR_OUT_OF_MEMORY, path, 0, 0, "no room left for the entity's record");
+        } else {
+            jli_record_release(w, x);
+            s = jli_record_build(w, &ar, entity->derived_kind, entity->derived, path, slot, &kept, e);
+        }
+        if (s == JL_OK) {
+            kept.id = entity->id;
+            kept.dir = dir;
+            kept.file = mark_dirty ? JLI_FILE_UNKNOWN : JLI_FILE_UNPRINTED; /* clean: it is its file */
+            *x = kept;
+        } else {
+            jli_entity_rollback_allocation(&w->manager, entity);
+            entity = NULL;
+        }
+    }
+    if (s == JL_OK) {
         /* A newer file is never rewritten or deleted, even if the entity is
          * destroyed behind the world's back. */
         if (entity->flags & JL_ENTITY_READ_ONLY) jli_id_map_put(&w->guarded, entity->id, 1);
-        jli_world_record_refs(w, &ar, entity->derived_kind, path, entity->derived);
         w->stats.entities[entity->derived_kind->kind]++;
         w->stats.bytes[entity->derived_kind->kind] += size;
         if (mark_dirty) entity->is_dirty = true;
@@ -80,7 +106,11 @@ jl_status jli_world_load_entity(jl_world *w, const char *path, const char *dir, 
 jl_status jl_world_load_entity_text(jl_world *w, const char *path, const char *text, size_t size,
                                     bool mark_dirty, jl_entity **out, jl_error *err)
 {
-    return jli_world_load_entity(w, path, NULL, text, size, mark_dirty, out, err);
+    jl_entity *e = NULL;
+    jl_status s = jli_world_load_entity(w, path, NULL, 0, text, size, mark_dirty, &e, err);
+    if (s == JL_OK) jli_files_entity_back(w, e);
+    if (out) *out = e;
+    return s;
 }
 
 jl_status jl_world_load_settings_text(jl_world *w, const char *path, const char *text, size_t size,
@@ -115,17 +145,20 @@ jl_status jl_world_load_settings_text(jl_world *w, const char *path, const char 
         }
     }
     if (s == JL_OK) s = jl_serialize_fields(&ar, &jl_world_settings_class, &settings);
+    jli_entity_record kept;
+    if (s == JL_OK) s = jli_record_build(w, &ar, &jl_world_settings_class, &settings, path, JLI_SETTINGS_OWNER, &kept, e);
     if (s == JL_OK) {
+        /* The old record leaves; the new run of sites, appended after the
+         * old one, moves down by its length. */
+        const uint32_t old_sites = w->settings_record.ref_count;
+        jli_record_release(w, &w->settings_record);
+        if (kept.ref_count) kept.ref_first -= old_sites;
+        kept.file = mark_dirty ? JLI_FILE_UNKNOWN : JLI_FILE_UNPRINTED;
+        w->settings_record = kept;
         w->settings = settings;
         w->settings_dirty = mark_dirty;
         w->settings_read_only = version > JL_WORLD_SETTINGS_VERSION;
         w->settings_failed = false;
-        const char *unknown = NULL;
-        size_t unknown_size = 0;
-        jl_archive_collect_unknown(&ar, &w->storage, &unknown, &unknown_size);
-        w->settings_extra_size = (uint32_t)unknown_size;
-        w->settings_extra = unknown;
-        jli_world_record_refs(w, &ar, &jl_world_settings_class, path, &w->settings);
         w->stats.settings_bytes = size;
     } else {
         jli_world_add_diagnostic(w, e);
@@ -220,6 +253,7 @@ jl_status jl_world_load(jl_world *w, const char *dir)
         jl_status s = read_world_file(w, path, settings_kind, &text, &size);
         if (s == JL_OK) {
             if (jl_world_load_settings_text(w, path, text, size, false, NULL) != JL_OK) w->settings_failed = true;
+            else w->settings_record.dir = stored_dir;
         } else if (s != JL_ERR_NOT_FOUND /* no settings file: defaults */) {
             w->settings_failed = true;
         }
@@ -256,9 +290,11 @@ jl_status jl_world_load(jl_world *w, const char *dir)
         const size_t file_mark = w->scratch.used;
         char *text;
         size_t size;
+        jl_entity *loaded = NULL;
         jl_status s = read_world_file(w, path, entries[i].kind, &text, &size);
         if (s == JL_ERR_NOT_FOUND) s = io_diagnostic(w, path, "read_file", ENOENT); /* gone since the listing */
-        else if (s == JL_OK) s = jli_world_load_entity(w, path, stored_dir, text, size, false, NULL, NULL);
+        else if (s == JL_OK) s = jli_world_load_entity(w, path, stored_dir, 0, text, size, false, &loaded, NULL);
+        if (s == JL_OK) jli_files_entity_back(w, loaded);
         if (s != JL_OK) {
             /* Never rewrite or delete a file that did not load, unless it is
              * the very file the live entity came from (the same directory

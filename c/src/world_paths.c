@@ -3,24 +3,13 @@
  * to its ID. The one place that maps IDs to file names. */
 #include <string.h>
 
+#include "archive_internal.h"
 #include "juliet/fs.h"
 #include "world_internal.h"
 
-static uint32_t format_u64(uint64_t v, char *out)
-{
-    char buf[20];
-    uint32_t n = 0;
-    do {
-        buf[n++] = (char)('0' + v % 10);
-        v /= 10;
-    } while (v);
-    for (uint32_t i = 0; i < n; i++) out[i] = buf[n - 1 - i];
-    return n;
-}
-
 void jli_entity_file_name(char *out, uint64_t id)
 {
-    uint32_t n = format_u64(id, out);
+    uint32_t n = jli_format_u64(id, out);
     memcpy(out + n, ".jasset", sizeof ".jasset");
 }
 

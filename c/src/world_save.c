@@ -63,9 +63,10 @@ static jl_status process_deletions(jl_world *w, const char *dir, jl_save_report 
     uint32_t keep = 0;
     for (uint32_t i = 0; i < m->pending_count; i++) {
         uint64_t id = m->pending_deletions[i];
-        /* Alive again (undo), or a file that failed to load: not ours to delete. */
-        if (jl_entity_find(m, id) || jli_id_map_get(&w->guarded, id, NULL)) continue;
-        if (!jl_world_entity_path(path, sizeof path, dir, id)) {
+        bool stays = false;
+        if (jl_entity_find(m, id) || jli_id_map_get(&w->guarded, id, NULL)) {
+            /* Alive again (undo), or a file that failed to load: not ours to delete. */
+        } else if (!jl_world_entity_path(path, sizeof path, dir, id)) {
             /* Reported and kept: a save into a directory with a shorter
              * path deletes it. */
             char name[JLI_ENTITY_FILE_NAME_MAX];
@@ -74,18 +75,20 @@ static jl_status process_deletions(jl_world *w, const char *dir, jl_save_report 
             jl_error_set(&e, JL_ERR_IO, dir, 0, 0, "path too long: cannot delete Entities/%s", name);
             jli_report_failure(r, &e);
             if (result == JL_OK) result = JL_ERR_IO;
-            m->pending_deletions[keep++] = id;
-            continue;
+            stays = true;
+        } else {
+            int code = fs->remove(fs, path);
+            if (code == 0) {
+                report_path(w, 'd', path);
+                *touched = true;
+            } else if (code != ENOENT /* created and removed before any save */) {
+                jl_status s = jli_report_io(r, path, "remove", code);
+                if (result == JL_OK) result = s;
+                stays = true; /* try again next save */
+            }
         }
-        int code = fs->remove(fs, path);
-        if (code == 0) {
-            report_path(w, 'd', path);
-            *touched = true;
-        } else if (code != ENOENT /* created and removed before any save */) {
-            jl_status s = jli_report_io(r, path, "remove", code);
-            if (result == JL_OK) result = s;
-            m->pending_deletions[keep++] = id; /* try again next save */
-        }
+        if (stays) m->pending_deletions[keep++] = id;
+        else jli_id_map_remove(&w->removed, id); /* its file is gone, or not ours */
     }
     m->pending_count = keep;
     return result;
@@ -148,7 +151,9 @@ static jl_status produce(jl_world *w, const jl_entity *what, jl_archive *ar)
     return what ? jli_world_write_entity_text(w, what, ar) : jli_world_write_settings_text(w, ar);
 }
 
-static jl_status write_one(jl_world *w, const char *path, const jl_entity *what, jl_error *e)
+/* Writes the file of what (NULL: the settings) atomically; *print gets the
+ * print of the bytes written. */
+static jl_status write_one(jl_world *w, const char *path, const jl_entity *what, jl_error *e, uint64_t *print)
 {
     const size_t mark = w->scratch.used;
     jl_archive ar;
@@ -161,12 +166,12 @@ static jl_status write_one(jl_world *w, const char *path, const jl_entity *what,
     jl_status s2 = jl_archive_end_write(&ar, &text, &size);
     if (s == JL_OK) s = s2;
     if (s == JL_OK) s = jl_fs_write_atomic(w->fs, path, text, size, e);
+    if (s == JL_OK) *print = jli_text_print(text, size);
     else if (e->status == JL_OK || e->message[0] == '\0')
         jl_error_set(e, s, path, 0, 0, "cannot format file: %s", jl_status_name(s));
     jl_arena_pop_to(&w->scratch, mark);
     return s;
 }
-
 
 /* After a failed directory sync the renames may not be durable: the
  * entities written in this save become dirty again. */
@@ -178,10 +183,13 @@ static void redirty_written(jl_world *w, size_t records_end)
         const char *name = jli_base_name(p + 1);
         if (strcmp(name, "WorldSettings.jasset") == 0) {
             w->settings_dirty = true;
+            w->settings_record.file = JLI_FILE_UNKNOWN;
             continue;
         }
         jl_entity *e = jl_entity_find(&w->manager, jli_id_of_file_name(name));
+        jli_entity_record *kept = e ? jli_record_for(w, e) : NULL;
         if (e) e->is_dirty = true;
+        if (kept) kept->file = JLI_FILE_UNKNOWN; /* the disk may hold either version */
     }
 }
 
@@ -217,6 +225,7 @@ jl_status jl_world_save(jl_world *w, const char *dir, jl_save_report *report)
     for (jl_entity *e = jl_entities_first(m); e; e = jl_entities_next(m, e)) {
         if (!e->is_dirty || (e->flags & JL_ENTITY_READ_ONLY)) continue;
         jl_error err = {0};
+        uint64_t print = 0;
         if (!dirs_ready) {
             s = jl_fs_ensure_dir(w->fs, dir, &err);
             if (s == JL_OK) s = jl_fs_ensure_dir(w->fs, entities_dir, &err);
@@ -233,10 +242,15 @@ jl_status jl_world_save(jl_world *w, const char *dir, jl_save_report *report)
             s = jl_error_set(&err, JL_ERR_IO, path, 0, 0,
                              "not overwritten: this file failed to load or is from a newer version");
         } else {
-            s = write_one(w, path, e, &err);
+            s = write_one(w, path, e, &err, &print);
         }
         if (s == JL_OK) {
             e->is_dirty = false;
+            jli_entity_record *kept = jli_record_claim(w, e);
+            if (kept) {
+                kept->file = JLI_FILE_PRINTED;
+                kept->file_print = print;
+            }
             report_path(w, 'w', path);
             entities_touched = true;
         } else {
@@ -248,11 +262,14 @@ jl_status jl_world_save(jl_world *w, const char *dir, jl_save_report *report)
     /* 3. The settings. */
     if (w->settings_dirty && !w->settings_read_only && !w->settings_failed) {
         jl_error err = {0};
+        uint64_t print = 0;
         s = jl_fs_ensure_dir(w->fs, dir, &err);
         if (s == JL_OK && jl_fs_join(path, sizeof path, dir, "WorldSettings.jasset"))
-            s = write_one(w, path, NULL, &err);
+            s = write_one(w, path, NULL, &err, &print);
         if (s == JL_OK) {
             w->settings_dirty = false;
+            w->settings_record.file = JLI_FILE_PRINTED;
+            w->settings_record.file_print = print;
             report_path(w, 'w', path);
             root_touched = true;
         } else {

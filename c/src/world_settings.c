@@ -1,6 +1,7 @@
 /* world_settings.c - the class record of WorldSettings.jasset: its fields
  * and defaults (world.h). Not an entity class: it is not in the registry
  * and its struct has no base pointer. */
+#include "archive_internal.h"
 #include "world_internal.h"
 
 static const jl_field settings_fields[] = {
@@ -37,3 +38,16 @@ const jl_class jl_world_settings_class = {
 };
 
 void jli_world_settings_defaults(jl_world_settings *settings) { settings_default_init(settings); }
+
+void jli_settings_write_text(jl_archive *ar, const jl_world_settings *settings, const char *unknown,
+                             size_t unknown_size)
+{
+    jl_archive_write_key(ar, "version");
+    char v[12];
+    uint32_t version = JL_WORLD_SETTINGS_VERSION;
+    uint32_t n = jl_value_format(JL_FIELD_INDEX, &version, v);
+    v[n++] = '\n';
+    jl_archive_write_raw(ar, v, n);
+    jli_archive_write_fields(ar, &jl_world_settings_class, settings);
+    if (unknown_size) jl_archive_write_raw(ar, unknown, unknown_size);
+}

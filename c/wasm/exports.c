@@ -6,6 +6,17 @@
  * boundary. The list of exports is c/wasm/exports.json; the one JavaScript
  * module web/src/core/juliet.js wraps each of them once at start-up.
  *
+ * For the editor's undo and clean state (the engine decides whether an
+ * entity or the settings match their file; the caller keeps no file texts):
+ *   jlw_entity_get(world, lo, hi, field) -> const char *   (a field as text)
+ *   jlw_settings_get(world, field) -> const char *
+ *   jlw_world_restore_entity_text(world, lo, hi, text, size) -> status
+ *   jlw_world_restore_settings_text(world, text, size) -> status
+ * Their contracts are at each function below. Like every JLW_EXPORT they
+ * are exported from the module (Module._jlw_...); they join exports.json
+ * together with their entries in juliet.js's EXPORTS table, which
+ * tests/js/api.test.js holds equal to it.
+ *
  * Conventions:
  * - A world is an opaque pointer from jlw_world_new, freed by jlw_world_free.
  * - 64-bit entity IDs cross as two uint32 halves (lo, hi): wasm32 without
@@ -46,6 +57,22 @@ static jl_status fail(jl_status status, const char *message)
 }
 
 static void clear_error(void) { memset(&last_error, 0, sizeof last_error); }
+
+/* value_text after a call that filled it, or NULL with the failure. */
+static const char *value_or_null(jl_status status, const char *message)
+{
+    if (status == JL_OK) return value_text;
+    fail(status, message);
+    return NULL;
+}
+
+/* Returns status as an export does, making sure a failure the API did not
+ * describe in last_error still has a message. */
+static int reported(jl_status status, const char *message)
+{
+    if (status != JL_OK && last_error.status == JL_OK) fail(status, message);
+    return (int)status;
+}
 
 /* ---- errors ---- */
 
@@ -241,14 +268,45 @@ JLW_EXPORT const char *jlw_entity_text(jl_world *world, uint32_t lo, uint32_t hi
     return text;
 }
 
-/* jl_world_set_field: field (or "position") of entity id from text. */
+/* jl_world_set_field: field (or "position") of entity id from text. The
+ * entity is dirty afterwards, or clean if that brought its text back to
+ * exactly what its file holds (jlw_entity_state tells). */
 JLW_EXPORT int jlw_entity_set(jl_world *world, uint32_t lo, uint32_t hi, const char *field,
                               const char *text, uint32_t size)
 {
     clear_error();
-    jl_status status = jl_world_set_field(world, make_id(lo, hi), field, text, size, &last_error);
-    if (status != JL_OK && last_error.status == JL_OK) fail(status, "cannot set the field");
-    return (int)status;
+    return reported(jl_world_set_field(world, make_id(lo, hi), field, text, size, &last_error),
+                    "cannot set the field");
+}
+
+/* jl_world_get_field: the canonical text of field (or "position", "id",
+ * "class") of entity id, NUL-terminated, in a buffer valid until the next
+ * jlw_entity_get, jlw_settings_get or jlw_class_field_default. NULL with
+ * the reason in jlw_last_error (JL_ERR_NOT_FOUND: no such entity or field). */
+JLW_EXPORT const char *jlw_entity_get(const jl_world *world, uint32_t lo, uint32_t hi, const char *field)
+{
+    clear_error();
+    return value_or_null(jl_world_get_field(world, make_id(lo, hi), field, value_text, NULL),
+                         "no such entity or field");
+}
+
+/* jl_world_restore_entity_text: entity id becomes the entity in
+ * text[0, size) (a whole .jasset text that carries ID id), or is removed
+ * when size is 0 (text may then be 0): one undo or redo step. Returns a
+ * status; on failure the entity is as it was and jlw_last_error says why
+ * and where (path Entities/<id>.jasset, line, column). Afterwards the
+ * entity is clean exactly when its text is what its file holds (the file
+ * it was loaded from or last saved to, even if it was removed in between),
+ * and an entity back after a removal keeps its file: the caller keeps no
+ * texts of files and decides nothing about cleanliness itself; read the
+ * result with jlw_entity_state. */
+JLW_EXPORT int jlw_world_restore_entity_text(jl_world *world, uint32_t lo, uint32_t hi, const char *text,
+                                             uint32_t size)
+{
+    clear_error();
+    const char *restored = size ? text : NULL; /* size 0: remove */
+    jl_status status = jl_world_restore_entity_text(world, make_id(lo, hi), restored, size, &last_error);
+    return reported(status, "cannot restore the entity");
 }
 
 /* jl_world_create: a new entity of class_name at x y z; its ID in
@@ -302,13 +360,35 @@ JLW_EXPORT const char *jlw_settings_text(jl_world *world, uint32_t *size)
     return text;
 }
 
-/* jl_world_settings_set: a settings field from text. */
+/* jl_world_settings_set: a settings field from text; dirty afterwards,
+ * unless back to what WorldSettings.jasset holds (jlw_settings_state). */
 JLW_EXPORT int jlw_settings_set(jl_world *world, const char *field, const char *text, uint32_t size)
 {
     clear_error();
-    jl_status status = jl_world_settings_set(world, field, text, size, &last_error);
-    if (status != JL_OK && last_error.status == JL_OK) fail(status, "cannot set the setting");
-    return (int)status;
+    return reported(jl_world_settings_set(world, field, text, size, &last_error), "cannot set the setting");
+}
+
+/* jl_world_settings_get: the canonical text of a settings field, as
+ * jlw_entity_get (same buffer and lifetime); NULL with JL_ERR_NOT_FOUND in
+ * jlw_last_error for a field the settings do not have. */
+JLW_EXPORT const char *jlw_settings_get(const jl_world *world, const char *field)
+{
+    clear_error();
+    return value_or_null(jl_world_settings_get(world, field, value_text, NULL),
+                         "the world settings have no such field");
+}
+
+/* jl_world_restore_settings_text: the settings become those of
+ * text[0, size) (text not 0; size 0 is the defaults): one undo or redo
+ * step. Returns a status; on failure the settings are as they were
+ * (JL_ERR_READ_ONLY for settings from a newer or a failed file).
+ * Afterwards they are clean exactly when their text is what
+ * WorldSettings.jasset holds; read it with jlw_settings_state. */
+JLW_EXPORT int jlw_world_restore_settings_text(jl_world *world, const char *text, uint32_t size)
+{
+    clear_error();
+    return reported(jl_world_restore_settings_text(world, text, size, &last_error),
+                    "cannot restore the world settings");
 }
 
 /* jl_world_load_settings_text: the settings from a WorldSettings.jasset
@@ -318,9 +398,8 @@ JLW_EXPORT int jlw_world_load_settings_text(jl_world *world, const char *path, c
                                             uint32_t size, int mark_dirty)
 {
     clear_error();
-    jl_status status = jl_world_load_settings_text(world, path, text, size, mark_dirty != 0, &last_error);
-    if (status != JL_OK && last_error.status == JL_OK) fail(status, "cannot load the world settings");
-    return (int)status;
+    return reported(jl_world_load_settings_text(world, path, text, size, mark_dirty != 0, &last_error),
+                    "cannot load the world settings");
 }
 
 /* jl_world_save into dir. The report (written and deleted paths) is read
@@ -396,9 +475,7 @@ JLW_EXPORT uint8_t *jlw_snapshot_encode(jl_world *world, uint32_t *size)
 JLW_EXPORT int jlw_snapshot_decode(jl_world *world, const uint8_t *data, uint32_t size)
 {
     clear_error();
-    jl_status status = jl_snapshot_decode_world(data, size, world, &last_error);
-    if (status != JL_OK && last_error.status == JL_OK) fail(status, "cannot decode the snapshot");
-    return (int)status;
+    return reported(jl_snapshot_decode_world(data, size, world, &last_error), "cannot decode the snapshot");
 }
 
 /* Largest inflated snapshot the decoder accepts (JL_SNAPSHOT_MAX_BYTES) and
@@ -427,8 +504,7 @@ JLW_EXPORT int jlw_base64url_decode(const char *text, uint32_t text_size, uint8_
     size_t decoded = 0;
     jl_status status = jl_base64url_decode(text, text_size, out, capacity, &decoded, &last_error);
     *out_size = (uint32_t)decoded;
-    if (status != JL_OK && last_error.status == JL_OK) fail(status, "bad snapshot text");
-    return (int)status;
+    return reported(status, "bad snapshot text");
 }
 
 /* The snapshot text inside a link (jl_snapshot_link_payload): its offset

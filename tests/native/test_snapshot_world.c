@@ -59,7 +59,7 @@ static bool fill_source(uint32_t count)
                                              &err) == JL_OK);
     CHECK_OR_FALSE(jl_world_load_settings_text(&source, NULL, settings_with_unknown_key,
                                                sizeof settings_with_unknown_key - 1, false, &err) == JL_OK);
-    CHECK_OR_FALSE(source.settings_extra_size > 0);
+    CHECK_OR_FALSE(source.settings_record.unknown_size > 0);
     return true;
 }
 
@@ -181,8 +181,9 @@ TEST(world_snapshot_keeps_unknown_keys_and_read_only_flags)
     const char *kb = jl_world_unknown_keys(&target, 0x0000000100000002ull, &sb);
     CHECK(ka && kb && sa == sb && memcmp(ka, kb, sa) == 0);
     CHECK(strstr(kb, "; tags\nrock mossy \"big one\"\n") != NULL);
-    CHECK(target.settings_extra_size == source.settings_extra_size);
-    CHECK(memcmp(target.settings_extra, source.settings_extra, source.settings_extra_size) == 0);
+    const jli_entity_record *rs = &source.settings_record, *rt = &target.settings_record;
+    CHECK(rt->unknown_size == rs->unknown_size);
+    CHECK(memcmp(jli_record_unknown(rt), jli_record_unknown(rs), rs->unknown_size) == 0);
     CHECK(memcmp(&target.settings, &source.settings, sizeof source.settings) == 0);
     CHECK(target.settings_dirty);
     teardown();

@@ -573,6 +573,150 @@ TEST(unknown_keys_survive_a_save)
     finish();
 }
 
+/* ---- what the world keeps of its files: storage given back ---- */
+
+/* An entity file for ID 0x0000000300000001 (a Prop whose parent is `parent`)
+ * ending in unknown keys note0, note1, ... whose values hold `unknown_bytes`
+ * bytes of 'x' in all, at most 4,000 per line; the text is malloc'd. */
+static char *prop_with_unknown_keys(uint64_t parent, size_t unknown_bytes, size_t *size)
+{
+    const size_t room = 512 + unknown_bytes + 32 * (unknown_bytes / 4000 + 1);
+    char *text = malloc(room);
+    if (!text) return NULL;
+    size_t n = (size_t)snprintf(text, room,
+                                "; asset_type\nentity_instance\n; id\n0x0000000300000001\n; class\nProp\n"
+                                "; version\n1\n; class_version\n1\n; position\n1 2 3\n; mesh_instance\nnone\n"
+                                "; density\n1\n; is_static\nfalse\n; velocity\n0 0 0\n; parent\n0x%016llx\n",
+                                (unsigned long long)parent);
+    for (int key = 0; unknown_bytes; key++) {
+        size_t line = unknown_bytes < 4000 ? unknown_bytes : 4000;
+        n += (size_t)snprintf(text + n, room - n, "; note%d\n", key);
+        memset(text + n, 'x', line);
+        n += line;
+        text[n++] = '\n';
+        unknown_bytes -= line;
+    }
+    *size = n;
+    return text;
+}
+
+enum { SMALL_STORAGE = 64 * 1024 };
+
+TEST(reloading_an_entity_many_times_keeps_its_unknown_keys_and_references)
+{
+    /* Each reload keeps 2 KB; 2,000 of them would need 4 MB without the
+     * storage of the last one coming back (and 2,000 pending deletions, 8
+     * times what a world of 64 entities holds, without the entity coming
+     * back cancelling its own). */
+    jl_world *w = NULL;
+    jl_world_desc desc = {.capacity = 64, .storage_bytes = SMALL_STORAGE};
+    CHECK(jl_world_new(&desc, &w) == JL_OK);
+    jl_entity *parent = NULL;
+    CHECK(jl_world_create(w, "Inert", 0, 0, 0, &parent) == JL_OK);
+    size_t size = 0;
+    char *text = prop_with_unknown_keys(parent->id, 2000, &size);
+    CHECK(text);
+    const uint64_t id = 0x0000000300000001ull;
+    CHECK(jl_world_load_entity_text(w, "Entities/12884901889.jasset", text, size, false, NULL, NULL) == JL_OK);
+    const uint32_t sites = jl_world_reference_count(w);
+    CHECK(sites == 1);
+    bool ok = true;
+    for (int i = 0; i < 2000 && ok; i++) {
+        /* An undo: the entity goes, and comes back from its text. */
+        ok = jl_world_remove(w, id) == JL_OK && jl_world_reference_count(w) == 0 &&
+             jl_world_load_entity_text(w, "Entities/12884901889.jasset", text, size, true, NULL, NULL) == JL_OK;
+        uint32_t kept = 0;
+        const char *unknown = jl_world_unknown_keys(w, id, &kept);
+        ok = ok && unknown && kept == 8 + 2000 + 1 && memcmp(unknown, "; note0\nxxx", 11) == 0;
+        ok = ok && jl_world_reference_count(w) == sites && jl_world_manager(w)->pending_count == 0;
+    }
+    CHECK(ok);
+    const jl_world_ref *site = jl_world_reference(w, 0);
+    CHECK(site && site->target == parent->id && strcmp(site->path, "Entities/12884901889.jasset") == 0);
+    CHECK(site->line == 22 && site->col == 1);
+    CHECK(jl_world_check_references(w) == 0);
+    /* What save writes still has the unknown key. */
+    const char *written;
+    size_t written_size;
+    CHECK(jl_world_write_entity(w, id, &written, &written_size) == JL_OK);
+    CHECK(written_size == size && memcmp(written, text, size) == 0);
+    free(text);
+    jl_world_free(w);
+}
+
+TEST(reloading_the_settings_many_times_keeps_their_unknown_keys)
+{
+    jl_world *w = NULL;
+    jl_world_desc desc = {.storage_bytes = SMALL_STORAGE};
+    CHECK(jl_world_new(&desc, &w) == JL_OK);
+    static const char head[] = "; version\n1\n; spawn_point\n0x0000000000000007\n; weather\n";
+    char text[sizeof head + 3000];
+    memcpy(text, head, sizeof head - 1);
+    memset(text + sizeof head - 1, 'r', 2999);
+    text[sizeof head - 1 + 2999] = '\n';
+    const size_t size = sizeof head - 1 + 3000;
+    bool ok = true;
+    for (int i = 0; i < 1000 && ok; i++)
+        ok = jl_world_load_settings_text(w, "WorldSettings.jasset", text, size, i > 0, NULL) == JL_OK &&
+             jl_world_reference_count(w) == 1;
+    CHECK(ok);
+    const char *written;
+    size_t written_size;
+    CHECK(jl_world_write_settings(w, &written, &written_size) == JL_OK);
+    CHECK(written_size > 3000 && memcmp(written + written_size - 3010, "; weather\nrrr", 13) == 0);
+    CHECK(jl_world_check_references(w) == 1); /* entity 7 does not exist: one site, not 1,000 */
+    jl_world_free(w);
+}
+
+TEST(unknown_keys_that_do_not_fit_fail_the_load_with_an_error)
+{
+    jl_world *w = NULL;
+    jl_world_desc desc = {.storage_bytes = SMALL_STORAGE};
+    CHECK(jl_world_new(&desc, &w) == JL_OK);
+    size_t size = 0;
+    char *text = prop_with_unknown_keys(0, 100 * 1000, &size);
+    CHECK(text);
+    jl_error err = {0};
+    jl_entity *e = (jl_entity *)&err;
+    CHECK(jl_world_load_entity_text(w, "big.jasset", text, size, false, &e, &err) == JL_ERR_OUT_OF_MEMORY);
+    CHECK(e == NULL && jl_world_count(w) == 0 && jl_world_find(w, 0x0000000300000001ull) == NULL);
+    CHECK(strcmp(err.path, "big.jasset") == 0 && strstr(err.message, "unknown keys") != NULL);
+    CHECK(jl_world_diagnostic_count(w) == 1 && jl_world_diagnostic(w, 0)->status == JL_ERR_OUT_OF_MEMORY);
+    jl_error check;
+    CHECK(jl_manager_check(jl_world_manager(w), &check) == JL_OK);
+    /* The same text with a small unknown key still loads: nothing leaked. */
+    free(text);
+    text = prop_with_unknown_keys(0, 100, &size);
+    CHECK(text && jl_world_load_entity_text(w, "small.jasset", text, size, false, &e, NULL) == JL_OK && e);
+    free(text);
+    jl_world_free(w);
+}
+
+TEST(a_world_file_whose_unknown_keys_do_not_fit_is_reported_and_never_rewritten)
+{
+    CHECK(start(ASSETS "/sample_world"));
+    size_t size = 0;
+    char *text = prop_with_unknown_keys(0, 100 * 1000, &size);
+    char path[512];
+    entity_path(path, sizeof path, 0x0000000300000001ull);
+    CHECK(text && du_write(path, text, size));
+    jl_world *w = NULL;
+    jl_world_desc desc = {.storage_bytes = SMALL_STORAGE};
+    CHECK(jl_world_new(&desc, &w) == JL_OK);
+    CHECK(jl_world_load(w, dir) == JL_ERR_OUT_OF_MEMORY);
+    CHECK(jl_world_count(w) == 36);
+    const jl_error *d = jl_world_diagnostic(w, 0);
+    CHECK(d && strcmp(d->path, path) == 0 && strstr(d->message, "storage"));
+    jl_world_mark_all_dirty(w);
+    jl_save_report report;
+    CHECK(jl_world_save(w, dir, &report) == JL_OK);
+    CHECK(report.written_count == 37);
+    CHECK(file_equals(path, text, size));
+    free(text);
+    jl_world_free(w);
+    finish();
+}
+
 /* ---- IDs ---- */
 
 TEST(loaded_ids_advance_the_generator)

@@ -38,6 +38,14 @@
  *
  * Dirty state (spec 6.3): created -> dirty; loaded -> clean; any mutation
  * through this API (set field, position, create) -> dirty; saved -> clean.
+ * A change through jl_world_set_field, jl_world_settings_set or a restore
+ * (jl_world_restore_entity_text, jl_world_restore_settings_text) that
+ * brings the canonical text back to exactly what the file holds leaves it
+ * clean: the world keeps a 64-bit print of each file's content, taken from
+ * the entity while it is still clean (just before its first change) or
+ * from the bytes a save writes, and kept while a removed entity's file is
+ * pending deletion. jl_world_mark_all_dirty and jl_world_settings_touch
+ * forget the prints (everything is rewritten).
  *
  * IDs. Each world's manager mints IDs as (tag << 16) + counter with a random
  * 48-bit tag per session (jl_platform_entropy64), printed in the spec's
@@ -125,6 +133,9 @@ typedef struct jl_world_desc {
     const jl_fs *fs;        /* file system; default jl_fs_native() */
     bool keep_temp_files;   /* load leaves *.tmp alone and never locks (validate) */
     uint32_t lock_wait_ms;  /* how long save waits for another writer; default 2000 */
+    size_t storage_bytes;   /* memory for what the world keeps of its files (unknown
+                               keys, paths): default 16 MiB in wasm, 1 GiB natively;
+                               a load that needs more fails with JL_ERR_OUT_OF_MEMORY */
 } jl_world_desc;
 
 /* Per class (and total) figures of the last load, for `juliet stats`. */
@@ -146,10 +157,11 @@ typedef struct jl_save_report {
     jl_error error;         /* the first failure (status JL_OK if none) */
 } jl_save_report;
 
-/* Reference sites seen while loading (for jl_world_check_references). */
+/* A reference site seen while loading (for jl_world_check_references):
+ * the ID referred to, and where (path as the file was loaded, "" if none). */
 typedef struct jl_world_ref {
     uint64_t target;
-    const char *path; /* storage arena */
+    const char *path;
     uint32_t line, col;
 } jl_world_ref;
 
@@ -173,11 +185,15 @@ void jl_world_free(jl_world *world);
 jl_status jl_world_load(jl_world *world, const char *dir);
 
 /* Loads one entity file's text (spec's deserialize_entity_asset) as if read
- * from path (used in diagnostics only; may be NULL: the file name is checked
- * against the ID by jl_world_load alone). With mark_dirty the entity is dirty afterwards
- * (restoring an entity from text, e.g. an undo), otherwise clean (it matches
- * its file). On failure the world is unchanged and the problem is both in
- * err (may be NULL) and in the diagnostics list. */
+ * from path (used in diagnostics and reference sites only; may be NULL: the
+ * file name is checked against the ID by jl_world_load alone). With
+ * mark_dirty the entity is dirty afterwards (restoring an entity from text,
+ * e.g. an undo), otherwise clean (it matches its file). On failure the
+ * world is unchanged and the problem is both in err (may be NULL) and in
+ * the diagnostics list: JL_ERR_PARSE, JL_ERR_UNKNOWN_CLASS,
+ * JL_ERR_DUPLICATE_ID, JL_ERR_CAPACITY, or JL_ERR_OUT_OF_MEMORY when what
+ * the world keeps of the file (unknown keys, reference sites) does not fit
+ * (jl_world_desc.storage_bytes): a load never drops them silently. */
 jl_status jl_world_load_entity_text(jl_world *world, const char *path, const char *text,
                                     size_t size, bool mark_dirty, jl_entity **out,
                                     jl_error *err);
@@ -240,9 +256,12 @@ uint32_t jl_world_count(const jl_world *world);
 jl_entity_manager *jl_world_manager(jl_world *world);
 
 /* Sets the field named field (or "position") of entity id from text, parsed
- * exactly as in a file, and marks it dirty. JL_ERR_NOT_FOUND (no entity or
- * no such field), JL_ERR_READ_ONLY, or JL_ERR_PARSE with the column in err;
- * the entity is unchanged on failure. err may be NULL. */
+ * exactly as in a file. The entity is dirty afterwards, or clean if the
+ * change brought its canonical text back to exactly what its file holds
+ * (an edit undone by hand; a set that changes nothing marks it dirty, as
+ * any change). JL_ERR_NOT_FOUND (no entity or no such field),
+ * JL_ERR_READ_ONLY, or JL_ERR_PARSE with the column in err; the entity is
+ * unchanged on failure. err may be NULL. */
 jl_status jl_world_set_field(jl_world *world, uint64_t id, const char *field, const char *text,
                              size_t size, jl_error *err);
 
@@ -252,8 +271,10 @@ jl_status jl_world_set_field(jl_world *world, uint64_t id, const char *field, co
 jl_status jl_world_get_field(const jl_world *world, uint64_t id, const char *field, char *out,
                              uint32_t *size);
 
-/* The same for the settings. Setting marks the settings dirty;
- * JL_ERR_READ_ONLY if they came from a newer or a failed file. */
+/* The same for the settings (dirty afterwards, or clean when back to what
+ * WorldSettings.jasset holds: without that file, to what they were before
+ * their first change); JL_ERR_READ_ONLY if they came from a newer or a
+ * failed file. */
 jl_status jl_world_settings_set(jl_world *world, const char *field, const char *text, size_t size,
                                 jl_error *err);
 jl_status jl_world_settings_get(const jl_world *world, const char *field, char *out,
@@ -271,6 +292,32 @@ uint32_t jl_world_settings_state(const jl_world *world);
  * (unless it is read-only or failed to load). */
 void jl_world_settings_touch(jl_world *world);
 
+/* Replaces entity id by the entity in text (a whole .jasset file, as
+ * jl_world_write_entity gives it), or removes it if text is NULL or size is
+ * 0: an undo or redo step. The text must carry ID id. It loads as a file
+ * would (diagnostics name `Entities/<id>.jasset`, under the directory the
+ * entity was loaded from if any); if it fails, the entity is as before and
+ * the status says why (JL_ERR_PARSE, JL_ERR_UNKNOWN_CLASS,
+ * JL_ERR_OUT_OF_MEMORY, ..., also in err, may be NULL). JL_ERR_READ_ONLY
+ * for an entity from a newer file, JL_ERR_INVALID_ARGUMENT for ID 0;
+ * removing an entity that does not exist is JL_OK. Afterwards the entity
+ * is clean if its canonical text is exactly what its file holds (the
+ * file it was loaded from or last saved to, even if it was removed in
+ * between), else dirty; an entity that comes back after a removal keeps
+ * its file (the pending deletion is cancelled). Removing is
+ * jl_world_remove. Pointers to the old entity become invalid. */
+jl_status jl_world_restore_entity_text(jl_world *world, uint64_t id, const char *text, size_t size,
+                                       jl_error *err);
+
+/* The same for the settings: replaced by the settings in text (not NULL:
+ * the settings cannot be removed; an empty text is the defaults), or
+ * unchanged if it fails (failures as jl_world_load_settings_text, with
+ * JL_ERR_READ_ONLY for settings from a newer or a failed file). Clean
+ * afterwards if their canonical text is exactly what WorldSettings.jasset
+ * holds (as loaded or last saved; without that file, what the settings
+ * were before their first change), else dirty. */
+jl_status jl_world_restore_settings_text(jl_world *world, const char *text, size_t size, jl_error *err);
+
 /* Writes the canonical .jasset text of entity id (what save would write,
  * unknown keys included) into the world's scratch arena: *text is valid until
  * the next call into the world that loads, saves or writes. JL_ERR_NOT_FOUND,
@@ -281,7 +328,8 @@ jl_status jl_world_write_entity(jl_world *world, uint64_t id, const char **text,
 jl_status jl_world_write_settings(jl_world *world, const char **text, size_t *size);
 
 /* The unknown key lines kept for entity id (`; key\nvalue\n`...), or NULL
- * with *size 0. Valid until jl_world_free. */
+ * with *size 0. Valid until the entity is removed or reloaded, or
+ * jl_world_free. */
 const char *jl_world_unknown_keys(const jl_world *world, uint64_t id, uint32_t *size);
 
 /* True if the entity came from a file newer than this build. */
@@ -299,9 +347,11 @@ void jl_world_clear_diagnostics(jl_world *world);
  * entity, at the reference's path, line and column. Returns how many. */
 uint32_t jl_world_check_references(jl_world *world);
 
-/* The reference sites seen in the loaded files (those
- * jl_world_check_references checks), in load order. jl_world_reference
- * returns NULL past the count; the pointer is valid until jl_world_free. */
+/* The reference sites seen in the files of the live entities and of the
+ * settings (those jl_world_check_references checks), in load order.
+ * jl_world_reference returns NULL past the count; indices and pointers are
+ * valid until an entity or the settings are removed or loaded again, or
+ * jl_world_free. */
 uint32_t jl_world_reference_count(const jl_world *world);
 const jl_world_ref *jl_world_reference(const jl_world *world, uint32_t index);
 

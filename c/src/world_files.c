@@ -1,0 +1,133 @@
+/* world_files.c - whether an entity, or the settings, holds exactly what
+ * its file holds: then it is clean, even after edits that came back to it
+ * (an undo, a value typed again). Each record keeps the print of its
+ * file's content (world_internal.h, jli_file_state), taken from the
+ * entity itself while it is still clean, just before its first change; a
+ * save takes it from the bytes it writes. Comparing is then one write of
+ * the canonical text and one hash, and only after a change. */
+#include <string.h>
+
+#include "entity_manager_internal.h"
+#include "world_internal.h"
+
+static inline uint64_t rotl(uint64_t v, int r) { return (v << r) | (v >> (64 - r)); }
+
+uint64_t jli_text_print(const char *text, size_t size)
+{
+    /* Eight bytes a step (murmur3's mixing constants), the length in the
+     * seed, a full avalanche at the end. Not adversarial: it tells apart
+     * texts an editor produces. */
+    const uint64_t k1 = 0x87c37b91114253d5ull, k2 = 0x4cf5ad432745937full;
+    uint64_t h = 0x9e3779b97f4a7c15ull ^ ((uint64_t)size * k2);
+    size_t i = 0;
+    for (; i + 8 <= size; i += 8) {
+        uint64_t v;
+        memcpy(&v, text + i, sizeof v);
+        h ^= rotl(v * k1, 31) * k2;
+        h = rotl(h, 27) * 5 + 0x52dce729;
+    }
+    uint64_t tail = 0;
+    for (size_t j = 0; i + j < size; j++) tail |= (uint64_t)(uint8_t)text[i + j] << (8 * j);
+    h ^= rotl(tail * k1, 31) * k2;
+    h ^= h >> 33;
+    h *= 0xff51afd7ed558ccdull;
+    h ^= h >> 33;
+    h *= 0xc4ceb9fe1a85ec53ull;
+    h ^= h >> 33;
+    return h ? h : 1; /* 0 means "no print" */
+}
+
+/* The print of the canonical text of an entity (NULL: of the settings), or
+ * 0 if the scratch arena cannot hold it. */
+static uint64_t print_now(jl_world *w, const jl_entity *entity)
+{
+    const size_t mark = w->scratch.used;
+    jl_archive ar;
+    jl_archive_begin_write(&ar, &w->scratch);
+    jl_status s = entity ? jli_world_write_entity_text(w, entity, &ar) : jli_world_write_settings_text(w, &ar);
+    const char *text;
+    size_t size;
+    jl_status end = jl_archive_end_write(&ar, &text, &size);
+    uint64_t print = s == JL_OK && end == JL_OK ? jli_text_print(text, size) : 0;
+    jl_arena_pop_to(&w->scratch, mark);
+    return print;
+}
+
+/* Takes a pending print from a clean thing (is_dirty false), or gives up
+ * on comparing a dirty one. */
+static void settle_print(jl_world *w, const jl_entity *entity, bool is_dirty, jli_entity_record *r)
+{
+    if (r->file != JLI_FILE_UNPRINTED) return;
+    r->file_print = is_dirty ? 0 : print_now(w, entity);
+    r->file = r->file_print ? JLI_FILE_PRINTED : JLI_FILE_UNKNOWN;
+}
+
+uint64_t jli_files_before_change(jl_world *w, const jl_entity *entity, jli_entity_record *r)
+{
+    if (!r) return 0;
+    settle_print(w, entity, entity->is_dirty, r);
+    if (r->file != JLI_FILE_PRINTED) return 0;
+    return entity->is_dirty ? print_now(w, entity) : r->file_print; /* clean: it is its file */
+}
+
+uint64_t jli_files_before_settings_change(jl_world *w)
+{
+    jli_entity_record *r = &w->settings_record;
+    settle_print(w, NULL, w->settings_dirty, r);
+    if (r->file != JLI_FILE_PRINTED) return 0;
+    return w->settings_dirty ? print_now(w, NULL) : r->file_print;
+}
+
+/* Clean when the text changed (a change that changes nothing is a touch,
+ * spec 6.3) and is now exactly the file's. */
+static bool back_to_file(uint64_t now, uint64_t before, const jli_entity_record *r)
+{
+    return r && r->file == JLI_FILE_PRINTED && now == r->file_print && now != before;
+}
+
+void jli_files_after_change(jl_world *w, jl_entity *entity, const jli_entity_record *r, uint64_t before)
+{
+    uint64_t now = r && r->file == JLI_FILE_PRINTED ? print_now(w, entity) : 0;
+    entity->is_dirty = !back_to_file(now, before, r);
+}
+
+void jli_files_after_settings_change(jl_world *w, uint64_t before)
+{
+    const jli_entity_record *r = &w->settings_record;
+    uint64_t now = r->file == JLI_FILE_PRINTED ? print_now(w, NULL) : 0;
+    w->settings_dirty = !back_to_file(now, before, r);
+}
+
+void jli_files_entity_back(jl_world *w, jl_entity *entity)
+{
+    uint64_t print = 0;
+    if (!w->removed.count || !jli_id_map_get(&w->removed, entity->id, &print)) return;
+    jli_id_map_remove(&w->removed, entity->id);
+    jli_manager_cancel_deletion(&w->manager, entity->id);
+    jli_entity_record *r = jli_record_for(w, entity);
+    if (r && r->file == JLI_FILE_UNKNOWN && print) {
+        r->file = JLI_FILE_PRINTED;
+        r->file_print = print;
+    }
+}
+
+void jli_files_forget(jl_world *w)
+{
+    jl_entity_manager *m = &w->manager;
+    for (jl_entity *e = jl_entities_first(m); e; e = jl_entities_next(m, e)) {
+        jli_entity_record *r = jli_record_for(w, e);
+        if (r) r->file = JLI_FILE_UNKNOWN;
+    }
+    w->settings_record.file = JLI_FILE_UNKNOWN;
+}
+
+jli_entity_record *jli_record_claim(jl_world *w, const jl_entity *entity)
+{
+    jli_entity_record *r = jli_record_for(w, entity);
+    if (r) return r;
+    r = jli_record_of_slot(w, (uint32_t)(entity - w->manager.entities));
+    if (!r) return NULL;
+    jli_record_release(w, r);
+    r->id = entity->id;
+    return r;
+}

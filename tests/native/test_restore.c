@@ -1,0 +1,418 @@
+/* test_restore.c - an entity or the settings back to exactly what their
+ * file holds is clean (world.h): edits set back, jl_world_restore_entity_text
+ * and jl_world_restore_settings_text (undo and redo), a removed entity
+ * coming back with its file, and a text that fails leaving everything as
+ * it was. Every test works on a copy of assets/ in a temporary directory,
+ * through the public API only. */
+#include "disk_util.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "juliet/archive.h"
+#include "juliet/entity_types.h"
+#include "juliet/world.h"
+#include "test.h"
+
+#define ASSETS JULIET_ASSETS_DIR
+
+static jl_world *world;
+static char dir[256];
+
+/* A world loaded from a fresh copy of source (NULL: an empty directory). */
+static bool start(const char *source)
+{
+    CHECK_OR_FALSE(du_make_temp_dir(dir, sizeof dir, "restore"));
+    if (source) CHECK_OR_FALSE(du_copy_tree(source, dir));
+    jl_world_desc desc = {.capacity = 256};
+    CHECK_OR_FALSE(jl_world_new(&desc, &world) == JL_OK);
+    if (source) CHECK_OR_FALSE(jl_world_load(world, dir) == JL_OK);
+    return true;
+}
+
+static void finish(void)
+{
+    jl_world_free(world);
+    world = NULL;
+    du_remove_tree(dir);
+}
+
+static jl_entity *first_of(const jl_class *cls)
+{
+    const jl_entity_manager *m = jl_world_manager(world);
+    for (jl_entity *e = jl_entities_first(m); e; e = jl_entities_next(m, e))
+        if (e->derived_kind == cls) return e;
+    return NULL;
+}
+
+/* A malloc'd, NUL-terminated copy of the canonical text of entity id (0:
+ * the settings). */
+static char *text_of(uint64_t id, size_t *size)
+{
+    const char *text;
+    jl_status s = id ? jl_world_write_entity(world, id, &text, size) : jl_world_write_settings(world, &text, size);
+    if (s != JL_OK) return NULL;
+    char *copy = malloc(*size + 1);
+    if (!copy) return NULL;
+    memcpy(copy, text, *size);
+    copy[*size] = '\0'; /* for strstr */
+    return copy;
+}
+
+/* Starts on the sample world; returns a malloc'd copy of the text of its
+ * first entity of class cls, whose ID goes in *id (NULL on failure). */
+static char *start_with_text_of(const jl_class *cls, uint64_t *id, size_t *size)
+{
+    if (!start(ASSETS "/sample_world")) return NULL;
+    *id = first_of(cls)->id;
+    return text_of(*id, size);
+}
+
+/* Starts on the sample world; returns the ID of its first light, with the
+ * text of its field in was (JL_VALUE_TEXT_MAX bytes); 0 on failure. */
+static uint64_t start_on_light(const char *field, char *was)
+{
+    if (!start(ASSETS "/sample_world")) return 0;
+    uint64_t id = first_of(&jl_light_class)->id;
+    return jl_world_get_field(world, id, field, was, NULL) == JL_OK ? id : 0;
+}
+
+/* Sets a field of entity id from value (NUL-terminated); true if it took. */
+static bool set(uint64_t id, const char *field, const char *value)
+{
+    return jl_world_set_field(world, id, field, value, strlen(value), NULL) == JL_OK;
+}
+
+/* The same for the settings. */
+static bool set_setting(const char *field, const char *value)
+{
+    return jl_world_settings_set(world, field, value, strlen(value), NULL) == JL_OK;
+}
+
+static bool is_dirty(uint64_t id)
+{
+    const jl_entity *e = jl_world_find(world, id);
+    return e && e->is_dirty;
+}
+
+static bool pending(uint64_t id)
+{
+    const jl_entity_manager *m = jl_world_manager(world);
+    for (uint32_t i = 0; i < m->pending_count; i++)
+        if (m->pending_deletions[i] == id) return true;
+    return false;
+}
+
+/* Restores entity id to text[0, size) (NULL: removed); true if it took. */
+static bool restore(uint64_t id, const char *text, size_t size)
+{
+    return jl_world_restore_entity_text(world, id, text, size, NULL) == JL_OK;
+}
+
+/* Saves and checks how many files were written and deleted. */
+static bool saves(uint32_t written, uint32_t deleted)
+{
+    jl_save_report report;
+    CHECK_OR_FALSE(jl_world_save(world, dir, &report) == JL_OK);
+    CHECK_OR_FALSE(report.written_count == written && report.deleted_count == deleted);
+    return true;
+}
+
+/* ---- edits set back ---- */
+
+TEST(a_field_set_back_to_its_file_value_is_clean)
+{
+    CHECK(start(ASSETS "/sample_world"));
+    uint64_t id = first_of(&jl_light_class)->id;
+    char was[JL_VALUE_TEXT_MAX], position[JL_VALUE_TEXT_MAX];
+    CHECK(jl_world_get_field(world, id, "intensity", was, NULL) == JL_OK);
+    CHECK(jl_world_get_field(world, id, "position", position, NULL) == JL_OK);
+    CHECK(set(id, "intensity", "7.5") && is_dirty(id));
+    CHECK(set(id, "intensity", was) && !is_dirty(id));
+    CHECK(set(id, "position", "1 2 3") && is_dirty(id));
+    CHECK(set(id, "position", position) && !is_dirty(id));
+    /* Back to the same value typed another way: clean too. */
+    char typed[JL_VALUE_TEXT_MAX + 8];
+    snprintf(typed, sizeof typed, "%s%s", was, strchr(was, '.') ? "0" : ".0");
+    CHECK(set(id, "intensity", "7.5") && is_dirty(id));
+    CHECK(set(id, "intensity", typed) && !is_dirty(id));
+    CHECK(saves(0, 0));
+    CHECK(set(id, "intensity", "7.5"));
+    CHECK(saves(1, 0));
+    finish();
+}
+
+TEST(a_set_that_changes_nothing_still_marks_the_entity_dirty)
+{
+    /* Spec 6.3: any change through the API marks it (a save rewrites it). */
+    char was[JL_VALUE_TEXT_MAX];
+    const uint64_t id = start_on_light("radius", was);
+    CHECK(id);
+    CHECK(set(id, "radius", was) && is_dirty(id));
+    CHECK(set(id, "radius", was) && is_dirty(id));
+    CHECK(set_setting("time_of_day", "12"));
+    CHECK(jl_world_settings_state(world) == JL_SETTINGS_DIRTY);
+    CHECK(saves(2, 0));
+    finish();
+}
+
+TEST(an_edit_set_back_on_a_file_not_in_canonical_form_is_clean_and_the_file_kept)
+{
+    CHECK(start(ASSETS "/sample_world"));
+    /* CRLF, blank lines, keys out of order: what a hand edit leaves. */
+    size_t size = 0;
+    char *bytes = du_read(ASSETS "/compat/tolerated.jasset", &size);
+    char path[512];
+    CHECK(bytes && jl_world_entity_path(path, sizeof path, dir, 0x0000000200000005ull));
+    CHECK(du_write(path, bytes, size));
+    jl_world_free(world);
+    jl_world_desc desc = {.capacity = 256};
+    CHECK(jl_world_new(&desc, &world) == JL_OK && jl_world_load(world, dir) == JL_OK);
+    const uint64_t id = 0x0000000200000005ull;
+    CHECK(!is_dirty(id));
+    CHECK(set(id, "density", "2") && is_dirty(id));
+    CHECK(set(id, "density", "0.75") && !is_dirty(id));
+    CHECK(saves(0, 0));
+    size_t now_size = 0;
+    char *now = du_read(path, &now_size);
+    CHECK(now && now_size == size && memcmp(now, bytes, size) == 0);
+    free(now);
+    free(bytes);
+    finish();
+}
+
+TEST(an_entity_saved_then_edited_back_is_clean)
+{
+    CHECK(start(NULL));
+    jl_entity *e = NULL;
+    CHECK(jl_world_create(world, "Prop", 1, 2, 3, &e) == JL_OK);
+    const uint64_t id = e->id;
+    CHECK(set(id, "density", "1") && is_dirty(id)); /* no file yet */
+    CHECK(saves(1, 0)); /* the settings are still the defaults: no file */
+    CHECK(set(id, "density", "3") && is_dirty(id));
+    CHECK(set(id, "density", "1") && !is_dirty(id));
+    finish();
+}
+
+TEST(a_setting_set_back_to_its_file_value_is_clean)
+{
+    CHECK(start(ASSETS "/sample_world"));
+    CHECK(set_setting("time_of_day", "18"));
+    CHECK(jl_world_settings_state(world) & JL_SETTINGS_DIRTY);
+    char was[JL_VALUE_TEXT_MAX];
+    jl_world_free(world);
+    jl_world_desc desc = {.capacity = 256};
+    CHECK(jl_world_new(&desc, &world) == JL_OK && jl_world_load(world, dir) == JL_OK);
+    CHECK(jl_world_settings_get(world, "time_of_day", was, NULL) == JL_OK);
+    CHECK(set_setting("time_of_day", "18"));
+    CHECK(set_setting("time_of_day", was));
+    CHECK(jl_world_settings_state(world) == 0);
+    CHECK(saves(0, 0));
+    finish();
+}
+
+TEST(settings_of_a_world_without_a_settings_file_set_back_write_no_file)
+{
+    CHECK(start(NULL));
+    CHECK(set_setting("gravity", "0 -1 0"));
+    CHECK(jl_world_settings_state(world) == JL_SETTINGS_DIRTY);
+    CHECK(set_setting("gravity", "0 -9.81 0"));
+    CHECK(jl_world_settings_state(world) == 0);
+    CHECK(saves(0, 0));
+    finish();
+}
+
+TEST(mark_all_dirty_forgets_the_files_so_everything_is_rewritten)
+{
+    char was[JL_VALUE_TEXT_MAX];
+    const uint64_t id = start_on_light("intensity", was);
+    CHECK(id);
+    CHECK(set(id, "intensity", "7.5"));
+    jl_world_mark_all_dirty(world);
+    CHECK(set(id, "intensity", was) && is_dirty(id));
+    CHECK(saves(37, 0));
+    finish();
+}
+
+/* ---- restoring an entity ---- */
+
+TEST(restoring_the_same_text_after_a_removal_is_clean_and_cancels_the_deletion)
+{
+    uint64_t id = 0;
+    size_t size = 0;
+    char *text = start_with_text_of(&jl_prop_class, &id, &size);
+    CHECK(text);
+    CHECK(jl_world_remove(world, id) == JL_OK && pending(id));
+    CHECK(restore(id, text, size));
+    CHECK(jl_world_find(world, id) && !is_dirty(id) && !pending(id));
+    char path[512];
+    CHECK(jl_world_entity_path(path, sizeof path, dir, id));
+    CHECK(saves(0, 0) && du_exists(path));
+    free(text);
+    finish();
+}
+
+TEST(restoring_other_text_is_dirty_and_the_file_text_again_is_clean)
+{
+    uint64_t id = 0;
+    size_t size = 0, changed_size = 0;
+    char *text = start_with_text_of(&jl_light_class, &id, &size);
+    CHECK(text && set(id, "cast_shadows", "false"));
+    char *changed = text_of(id, &changed_size);
+    CHECK(text && changed);
+    /* Undo, redo, undo. */
+    CHECK(restore(id, text, size) && !is_dirty(id));
+    CHECK(restore(id, changed, changed_size) && is_dirty(id));
+    char value[JL_VALUE_TEXT_MAX];
+    CHECK(jl_world_get_field(world, id, "cast_shadows", value, NULL) == JL_OK && strcmp(value, "false") == 0);
+    CHECK(restore(id, text, size) && !is_dirty(id));
+    CHECK(saves(0, 0));
+    CHECK(restore(id, changed, changed_size));
+    CHECK(saves(1, 0));
+    free(text);
+    free(changed);
+    finish();
+}
+
+TEST(restoring_no_text_removes_and_restoring_it_back_keeps_the_file)
+{
+    uint64_t id = 0;
+    size_t size = 0;
+    char *text = start_with_text_of(&jl_inert_class, &id, &size);
+    CHECK(text);
+    CHECK(restore(id, NULL, 0));
+    CHECK(!jl_world_find(world, id) && pending(id));
+    CHECK(restore(id, NULL, 0)); /* already gone */
+    CHECK(restore(id, text, size) && !is_dirty(id));
+    CHECK(saves(0, 0));
+    free(text);
+    finish();
+}
+
+TEST(a_restored_entity_whose_file_was_deleted_is_dirty)
+{
+    uint64_t id = 0;
+    size_t size = 0;
+    char *text = start_with_text_of(&jl_inert_class, &id, &size);
+    CHECK(text && jl_world_remove(world, id) == JL_OK);
+    CHECK(saves(0, 1));
+    CHECK(restore(id, text, size) && is_dirty(id));
+    CHECK(saves(1, 0));
+    free(text);
+    finish();
+}
+
+TEST(restoring_a_text_that_does_not_load_keeps_the_old_entity)
+{
+    CHECK(start(ASSETS "/sample_world"));
+    jl_entity *light = first_of(&jl_light_class);
+    const uint64_t id = light->id;
+    CHECK(set(id, "intensity", "3"));
+    size_t size = 0;
+    char *text = text_of(id, &size);
+    CHECK(text);
+    /* A bad value on line 18: nothing changes, the error says where. */
+    char *bad = malloc(size + 16);
+    CHECK(bad);
+    char *at = strstr(text, "; intensity\n3\n");
+    CHECK(at);
+    size_t head = (size_t)(at - text) + 12;
+    memcpy(bad, text, head);
+    memcpy(bad + head, "lots", 4);
+    memcpy(bad + head + 4, at + 13, size - head - 1);
+    size_t bad_size = size + 3;
+    jl_error err = {0};
+    CHECK(jl_world_restore_entity_text(world, id, bad, bad_size, &err) == JL_ERR_PARSE);
+    CHECK(err.line == 16 && err.col == 1 && strstr(err.message, "intensity"));
+    char expected_path[512];
+    CHECK(jl_world_entity_path(expected_path, sizeof expected_path, dir, id));
+    CHECK(strcmp(err.path, expected_path) == 0);
+    CHECK(jl_world_find(world, id) == light && is_dirty(id) && JL_DOWNCAST(jl_light, light)->intensity == 3);
+    /* A text of another entity is refused the same way. */
+    const uint64_t other = first_of(&jl_prop_class)->id;
+    CHECK(jl_world_restore_entity_text(world, other, text, size, &err) == JL_ERR_PARSE);
+    CHECK(strstr(err.message, "not 0x") && jl_world_find(world, other));
+    jl_error check;
+    CHECK(jl_manager_check(jl_world_manager(world), &check) == JL_OK);
+    CHECK(jl_world_count(world) == 36);
+    free(bad);
+    free(text);
+    finish();
+}
+
+TEST(restoring_a_removed_entity_with_a_bad_text_leaves_its_deletion_pending)
+{
+    CHECK(start(ASSETS "/sample_world"));
+    const uint64_t id = first_of(&jl_inert_class)->id;
+    CHECK(jl_world_remove(world, id) == JL_OK);
+    static const char broken[] = "; id\n0x77a31d7500000001\n; class\nLamp\n";
+    jl_error err = {0};
+    CHECK(jl_world_restore_entity_text(world, id, broken, sizeof broken - 1, &err) != JL_OK);
+    CHECK(!jl_world_find(world, id) && pending(id));
+    CHECK(saves(0, 1));
+    finish();
+}
+
+TEST(restoring_a_read_only_entity_is_refused)
+{
+    CHECK(start(ASSETS "/sample_world"));
+    size_t size = 0;
+    char *text = du_read(ASSETS "/compat/newer_class_version.jasset", &size);
+    jl_entity *e = NULL;
+    CHECK(text && jl_world_load_entity_text(world, NULL, text, size, false, &e, NULL) == JL_OK);
+    jl_error err = {0};
+    CHECK(jl_world_restore_entity_text(world, e->id, text, size, &err) == JL_ERR_READ_ONLY);
+    CHECK(jl_world_restore_entity_text(world, e->id, NULL, 0, &err) == JL_ERR_READ_ONLY);
+    CHECK(jl_world_restore_entity_text(world, 0, text, size, &err) == JL_ERR_INVALID_ARGUMENT);
+    free(text);
+    finish();
+}
+
+TEST(undoing_a_removal_many_times_keeps_one_pending_deletion_at_most)
+{
+    uint64_t id = 0;
+    size_t size = 0;
+    char *text = start_with_text_of(&jl_prop_class, &id, &size);
+    CHECK(text);
+    bool ok = true;
+    for (int i = 0; i < 2000 && ok; i++) /* more than the pending list of 256 entities holds */
+        ok = restore(id, NULL, 0) &&
+             jl_world_manager(world)->pending_count == 1 &&
+             restore(id, text, size) &&
+             jl_world_manager(world)->pending_count == 0 && !is_dirty(id);
+    CHECK(ok);
+    CHECK(jl_world_reference_count(world) >= 3 && jl_world_check_references(world) == 0);
+    free(text);
+    finish();
+}
+
+/* ---- restoring the settings ---- */
+
+TEST(restoring_the_settings_text_is_dirty_until_it_is_the_file_again)
+{
+    CHECK(start(ASSETS "/sample_world"));
+    size_t size = 0, changed_size = 0;
+    char *text = text_of(0, &size);
+    CHECK(set_setting("ambient_color", "#102030"));
+    char *changed = text_of(0, &changed_size);
+    CHECK(text && changed);
+    CHECK(jl_world_restore_settings_text(world, text, size, NULL) == JL_OK);
+    CHECK(jl_world_settings_state(world) == 0);
+    CHECK(jl_world_restore_settings_text(world, changed, changed_size, NULL) == JL_OK);
+    CHECK(jl_world_settings_state(world) == JL_SETTINGS_DIRTY);
+    /* A bad text changes nothing. */
+    static const char bad[] = "; version\n1\n; time_of_day\nnoon\n";
+    jl_error err = {0};
+    CHECK(jl_world_restore_settings_text(world, bad, sizeof bad - 1, &err) == JL_ERR_PARSE);
+    CHECK(err.line == 4 && strstr(err.path, "WorldSettings.jasset"));
+    char value[JL_VALUE_TEXT_MAX];
+    CHECK(jl_world_settings_get(world, "ambient_color", value, NULL) == JL_OK && strcmp(value, "#102030") == 0);
+    CHECK(jl_world_settings_state(world) == JL_SETTINGS_DIRTY);
+    CHECK(jl_world_restore_settings_text(world, NULL, 0, &err) == JL_ERR_INVALID_ARGUMENT);
+    CHECK(jl_world_restore_settings_text(world, text, size, NULL) == JL_OK);
+    CHECK(saves(0, 0));
+    free(text);
+    free(changed);
+    finish();
+}
