@@ -129,7 +129,9 @@ typedef struct jl_entity_manager {
     uint32_t pending_count;
 } jl_entity_manager;
 
-/* Reserves the manager's arenas (nothing committed yet). desc may be NULL.
+/* Reserves the manager's arenas (nothing committed yet; a class's typed
+ * array is reserved at its first entity) and binds the manager to its
+ * registry (desc->classes, else the program's). desc may be NULL.
  * Returns JL_ERR_INVALID_ARGUMENT for a capacity above JL_MAX_CAPACITY or
  * an id_tag wider than 48 bits, and
  * JL_ERR_OUT_OF_MEMORY if address space is refused; the manager is then
