@@ -4,10 +4,9 @@
 
 #include "cli.h"
 #include "juliet/archive.h"
-#include "juliet/entity_types.h"
 #include "juliet/fs.h"
 #include "juliet/world.h"
-#include "juliet/world_gen.h"
+#include "sample_world_gen.h"
 
 /* The tool loads whole worlds of any realistic size: capacity is address
  * space reserved, not memory used. */
@@ -119,24 +118,27 @@ static int stats_run(int argc, char **argv)
     if (s != JL_OK) return jl_cli_fail("stats", "cannot create a world: %s", jl_status_name(s));
     jl_world_load(world, dir);
     uint32_t problems = jl_cli_print_diagnostics(stderr, world);
+    /* Per class of the world's registry: the classes it loaded files of. */
     const jl_world_stats *st = jl_world_get_stats(world);
+    uint32_t classes = jl_world_class_count(world);
     uint64_t entities = 0, bytes = st->settings_bytes;
-    for (uint32_t k = 0; k < jl_class_count(); k++) {
+    for (uint32_t k = 0; k < classes; k++) {
         entities += st->entities[k];
         bytes += st->bytes[k];
     }
     if (json) {
         printf("{\"dir\": \"%s\", \"classes\": {", dir_json);
-        for (uint32_t k = 0; k < jl_class_count(); k++)
-            printf("%s\"%s\": {\"entities\": %u, \"bytes\": %llu}", k ? ", " : "", jl_class_at(k)->name,
+        for (uint32_t k = 0; k < classes; k++)
+            printf("%s\"%s\": {\"entities\": %u, \"bytes\": %llu}", k ? ", " : "", jl_world_class_at(world, k)->name,
                    st->entities[k], (unsigned long long)st->bytes[k]);
         printf("}, \"entities\": %llu, \"bytes\": %llu, \"settings_bytes\": %llu, \"failed_files\": %u}\n",
                (unsigned long long)entities, (unsigned long long)bytes, (unsigned long long)st->settings_bytes,
                st->files_failed);
     } else {
         printf("%-14s %10s %12s\n", "class", "entities", "bytes");
-        for (uint32_t k = 0; k < jl_class_count(); k++)
-            printf("%-14s %10u %12llu\n", jl_class_at(k)->name, st->entities[k], (unsigned long long)st->bytes[k]);
+        for (uint32_t k = 0; k < classes; k++)
+            printf("%-14s %10u %12llu\n", jl_world_class_at(world, k)->name, st->entities[k],
+                   (unsigned long long)st->bytes[k]);
         printf("%-14s %10s %12llu\n", "WorldSettings", "", (unsigned long long)st->settings_bytes);
         printf("%-14s %10llu %12llu\n", "total", (unsigned long long)entities, (unsigned long long)bytes);
         if (st->files_failed) printf("%u file%s failed to load\n", st->files_failed, st->files_failed == 1 ? "" : "s");
@@ -243,8 +245,8 @@ JL_CLI_COMMAND(fmt_command, "fmt", fmt_run, "rewrite a world's files in canonica
 
 static const char gen_usage[] =
     "usage: juliet gen DIR --count N [--seed S]\n\n"
-    "Writes a synthetic world of N entities (all classes, parent references,\n"
-    "settings) into DIR, which must not exist or be empty (it is written\n"
+    "Writes a synthetic world of N entities of the sample game's classes\n"
+    "(Inert, Light, Prop; parent references, settings) into DIR, which must not exist or be empty (it is written\n"
     "beside DIR and renamed into place: all of it or nothing). The same N\n"
     "and S (default 1) give the same files, IDs included, on every machine.\n";
 
@@ -285,10 +287,10 @@ static int gen_run(int argc, char **argv)
 
     jl_world *world;
     jl_world_desc desc = {.capacity = (uint32_t)count > JL_DEFAULT_CAPACITY ? (uint32_t)count : 0,
-                          .id_tag = jl_world_gen_tag(seed)};
+                          .id_tag = sample_world_gen_tag(seed)};
     jl_status s = jl_world_new(&desc, &world);
     if (s != JL_OK) return jl_cli_fail("gen", "cannot create a world: %s", jl_status_name(s));
-    s = jl_world_generate(world, (uint32_t)count, seed);
+    s = sample_world_generate(world, (uint32_t)count, seed);
     if (s != JL_OK) {
         jl_world_free(world);
         return jl_cli_fail("gen", "cannot generate %llu entities: %s", (unsigned long long)count, jl_status_name(s));

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "sample_classes.h"
 
 enum { MAX_COMMANDS = 32 };
 static const jl_cli_command *commands[MAX_COMMANDS];
@@ -89,6 +90,13 @@ static void print_help(void)
 
 int main(int argc, char **argv)
 {
+    /* The classes this build knows: the sample game's, registered before
+     * any world is created. */
+    jl_status registered = sample_register_classes();
+    if (registered != JL_OK) {
+        fprintf(stderr, "juliet: cannot register the sample classes: %s\n", jl_status_name(registered));
+        return JL_CLI_USAGE;
+    }
     if (argc < 2) {
         print_help();
         return JL_CLI_USAGE;

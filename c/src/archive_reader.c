@@ -141,28 +141,13 @@ jl_status jl_archive_read_entity(jl_archive *ar, jl_entity *entity, uint64_t *id
     return JL_OK;
 }
 
-/* The spec's find_class_by_name, with a direct name compare first: a
- * handful of classes, so comparing names beats hashing one. */
-static const jl_class *find_class(const char *name, size_t size)
-{
-    uint32_t n = jl_class_count();
-    for (uint32_t k = 0; k < n; k++) {
-        const jl_class *cls = jl_class_at(k);
-        /* The first byte (size >= 1: values are never empty) skips most
-         * strncmp calls. */
-        if (cls && cls->name[0] == name[0] && strncmp(cls->name, name, size) == 0 && cls->name[size] == '\0')
-            return cls;
-    }
-    return jl_class_find_by_name(name, size);
-}
-
 jl_status jl_entity_deserialize_in_place(jl_entity_manager *manager, jl_archive *ar, jl_entity **out)
 {
     *out = NULL;
     /* 1. The class first: it decides what to allocate. */
     jl_archive_entry *e = FIND_KNOWN(ar, "class");
     if (!e) return parse_error(ar, 0, 0, "missing key '%s'%s", "class", "");
-    const jl_class *cls = find_class(e->value, e->value_size);
+    const jl_class *cls = jl_registry_find(manager->classes, e->value, e->value_size);
     if (!cls)
         return jl_error_set(ar->err, JL_ERR_UNKNOWN_CLASS, ar->path, e->value_line, e->value_col,
                             "unknown class '%.*s'", (int)e->value_size, e->value);

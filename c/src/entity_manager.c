@@ -148,15 +148,16 @@ static void unindex(jl_entity_manager *m, uint64_t id)
 
 /* ---- init and shutdown ---- */
 
+/* Reserves the typed array of a class at its first allocation. Size and
+ * alignment were checked when the class was registered. */
 static jl_status init_typed_array(jl_typed_array *t, const jl_class *cls, uint32_t capacity)
 {
-    if (!cls || cls->size_of < sizeof(jl_entity_header) || !cls->alignment ||
-        (cls->alignment & (cls->alignment - 1)) || cls->alignment > 4096)
-        return JL_ERR_INVALID_ARGUMENT;
+    size_t stride = (cls->size_of + cls->alignment - 1) / cls->alignment * cls->alignment;
+    jl_status status = jl_arena_init(&t->arena, (size_t)capacity * stride);
+    if (status != JL_OK) return status;
     t->cls = cls;
-    t->stride = (cls->size_of + cls->alignment - 1) / cls->alignment * cls->alignment;
-    jl_status status = jl_arena_init(&t->arena, (size_t)capacity * t->stride);
-    return status;
+    t->stride = stride;
+    return JL_OK;
 }
 
 jl_status jl_manager_init(jl_entity_manager *m, const jl_manager_desc *desc)
@@ -177,8 +178,6 @@ jl_status jl_manager_init(jl_entity_manager *m, const jl_manager_desc *desc)
     if (status == JL_OK)
         status = jl_arena_init(&m->pending_arena,
                                (size_t)capacity * PENDING_PER_CAPACITY * sizeof(uint64_t));
-    for (uint32_t kind = 0; kind < JL_KIND_COUNT && status == JL_OK; kind++)
-        status = init_typed_array(&m->by_type[kind], jl_class_at(kind), capacity);
     if (status == JL_OK)
         status = jl_arena_commit_to(&m->index_arena, INDEX_MIN_BUCKETS * sizeof(jl_id_bucket));
     if (status != JL_OK) {
@@ -192,6 +191,7 @@ jl_status jl_manager_init(jl_entity_manager *m, const jl_manager_desc *desc)
     m->index_mask = INDEX_MIN_BUCKETS - 1;
     m->pending_deletions = (uint64_t *)m->pending_arena.base;
 
+    m->classes = desc && desc->classes ? desc->classes : jl_program_classes();
     m->id_tag = desc && desc->id_tag ? desc->id_tag : 0;
     while (!m->id_tag) m->id_tag = jl_platform_entropy64() >> JL_ID_COUNTER_BITS;
     m->id_counter = 1;
@@ -201,7 +201,7 @@ jl_status jl_manager_init(jl_entity_manager *m, const jl_manager_desc *desc)
 
 void jl_manager_reset(jl_entity_manager *m)
 {
-    for (uint32_t kind = 0; kind < JL_KIND_COUNT; kind++) {
+    for (uint32_t kind = 0; kind < JL_CLASS_MAX; kind++) {
         jl_typed_array *t = &m->by_type[kind];
         t->count = t->slots = t->free_count = 0;
         t->free_head = 0;
@@ -225,19 +225,17 @@ void jl_manager_shutdown(jl_entity_manager *m)
     jl_arena_release(&m->index_arena);
     jl_arena_release(&m->own_arena);
     jl_arena_release(&m->pending_arena);
-    for (uint32_t kind = 0; kind < JL_KIND_COUNT; kind++) {
-        jl_arena_release(&m->by_type[kind].arena);
-    }
+    for (uint32_t kind = 0; kind < JL_CLASS_MAX; kind++) jl_arena_release(&m->by_type[kind].arena);
     *m = (jl_entity_manager){0};
 }
 
 /* ---- allocation ---- */
 
-/* The registered classes' sizes and alignments were checked by
- * jl_manager_init, so identity with the registry is the whole check. */
+/* Registration checked the class's size and alignment, so identity with
+ * the manager's registry is the whole check. */
 static bool class_is_registered(const jl_entity_manager *m, const jl_class *cls)
 {
-    return cls && cls->kind < JL_KIND_COUNT && m->by_type[cls->kind].cls == cls;
+    return cls && jl_registry_at(m->classes, cls->kind) == cls;
 }
 
 /* A free derived slot's header holds (offset of the next free slot + 1) << 1
@@ -314,6 +312,10 @@ static inline jl_entity *allocate(jl_entity_manager *m, const jl_class *cls, jl_
         return NULL;
     }
     jl_typed_array *t = &m->by_type[cls->kind];
+    if (!t->cls && init_typed_array(t, cls, m->capacity) != JL_OK) {
+        *status = JL_ERR_OUT_OF_MEMORY;
+        return NULL;
+    }
     void *derived = take_derived_slot(t);
     jl_entity *e = derived ? take_base_slot(m) : NULL;
     if (!e) {
@@ -500,7 +502,7 @@ jl_entity *jl_handle_resolve(const jl_entity_manager *m, jl_handle h)
 
 void jl_manager_compact(jl_entity_manager *m)
 {
-    for (uint32_t kind = 0; kind < JL_KIND_COUNT; kind++) {
+    for (uint32_t kind = 0; kind < JL_CLASS_MAX; kind++) {
         jl_typed_array *t = &m->by_type[kind];
         char *array = t->array;
         size_t write = 0;
@@ -590,7 +592,10 @@ jl_status jl_manager_check(const jl_entity_manager *m, jl_error *err)
         FAIL("%u free base slots listed, %u free", listed, m->slots - m->count);
     if (with_id != m->index_count) FAIL("%u entities have IDs but the index holds %u", with_id, m->index_count);
     size_t typed_total = 0;
-    for (uint32_t kind = 0; kind < JL_KIND_COUNT; kind++) {
+    for (uint32_t kind = 0; kind < JL_CLASS_MAX; kind++) {
+        const jl_typed_array *t = &m->by_type[kind];
+        if (t->cls && t->cls != jl_registry_at(m->classes, kind))
+            FAIL("kind %u: the typed array holds %s, the registry another class", kind, t->cls->name);
         jl_status status = check_typed_array(m, kind, err);
         if (status != JL_OK) return status;
         typed_total += m->by_type[kind].count;
@@ -603,7 +608,6 @@ size_t jl_manager_committed_bytes(const jl_entity_manager *m)
 {
     size_t total = m->entity_arena.committed + m->index_arena.committed +
                    m->own_arena.committed + m->pending_arena.committed;
-    for (uint32_t kind = 0; kind < JL_KIND_COUNT; kind++)
-        total += m->by_type[kind].arena.committed;
+    for (uint32_t kind = 0; kind < JL_CLASS_MAX; kind++) total += m->by_type[kind].arena.committed;
     return total;
 }

@@ -260,16 +260,14 @@ static bool read_header(jli_snap_decoder *d)
         return jli_snap_fail(r, JL_ERR_CORRUPT, "unknown flags 0x%llx", (unsigned long long)flags);
     d->flags = (uint32_t)flags;
 
-    d->class_count = jli_snap_read_count(r, JL_KIND_COUNT, 10, "class count");
+    d->class_count = jli_snap_read_count(r, JL_CLASS_MAX, 10, "class count");
     uint64_t total = 0;
     for (uint32_t c = 0; c < d->class_count; c++) {
         uint32_t crc = jli_snap_read_u32(r, "class name CRC");
         uint64_t version_c = jli_snap_read_varint(r, "class version");
         uint32_t schema = jli_snap_read_u32(r, "class field CRC");
         if (r->failed) return false;
-        const jl_class *cls = NULL;
-        for (uint32_t k = 0; k < jl_class_count(); k++)
-            if (jl_class_at(k)->crc == crc) cls = jl_class_at(k);
+        const jl_class *cls = jl_registry_find_crc(d->registry, crc);
         if (!cls)
             return jli_snap_fail(r, JL_ERR_UNKNOWN_CLASS,
                              "class with name CRC 0x%08x is unknown to this build", crc);
@@ -427,7 +425,7 @@ bool jli_snap_decode_entities(jli_snap_decoder *d)
 
     if (!jli_snap_read_int_column(r, n, d->class_count ? d->class_count - 1 : 0, d->spans, "class column"))
         return false;
-    uint32_t seen[JL_KIND_COUNT] = {0};
+    uint32_t seen[JL_CLASS_MAX] = {0};
     for (uint32_t i = 0; i < n; i++) {
         d->class_of[i] = (uint8_t)d->spans[i];
         seen[d->spans[i]]++;
@@ -437,7 +435,7 @@ bool jli_snap_decode_entities(jli_snap_decoder *d)
             return jli_snap_fail(r, JL_ERR_CORRUPT, "class column has %u entities of %s, the table %u",
                              seen[c], d->classes[c].cls->name, d->classes[c].count);
     /* Each class's entities' ranks among all (for relative references). */
-    uint32_t start[JL_KIND_COUNT], filled[JL_KIND_COUNT] = {0}, next = 0;
+    uint32_t start[JL_CLASS_MAX], filled[JL_CLASS_MAX] = {0}, next = 0;
     for (uint32_t c = 0; c < d->class_count; c++) {
         start[c] = next;
         d->classes[c].ranks = d->ranks + next;
@@ -481,7 +479,7 @@ jl_status jli_snap_decoder_apply(jli_snap_decoder *d, jl_entity_manager *m)
                             "snapshot has %u entities, the world takes %u more", d->count,
                             m->capacity - m->count);
     uint32_t pending = m->pending_count;
-    uint32_t rank[JL_KIND_COUNT] = {0};
+    uint32_t rank[JL_CLASS_MAX] = {0};
     for (uint32_t i = 0; i < d->count; i++) {
         jli_snap_class_entry *entry = &d->classes[d->class_of[i]];
         const jl_class *cls = entry->cls;
@@ -512,10 +510,11 @@ jl_status jli_snap_decoder_apply(jli_snap_decoder *d, jl_entity_manager *m)
 }
 
 void jli_snap_decoder_init(jli_snap_decoder *d, const uint8_t *data, size_t size, jl_arena *scratch,
-                       uint32_t room, jl_error *err)
+                       uint32_t room, const jl_class_registry *registry, jl_error *err)
 {
     *d = (jli_snap_decoder){0};
     d->room = room;
+    d->registry = registry;
     d->r = (jli_snap_reader){.start = data, .p = data, .end = data + size, .err = err};
     if (scratch) {
         d->scratch = scratch;
@@ -546,7 +545,7 @@ jl_status jl_snapshot_decode_manager(const uint8_t *data, size_t size, jl_arena 
                             (unsigned)JL_SNAPSHOT_MAX_BYTES);
     jli_snap_decoder d;
     jli_snap_decoder_init(&d, data ? data : (const uint8_t *)"", size, scratch,
-                      manager->capacity - manager->count, err);
+                      manager->capacity - manager->count, manager->classes, err);
     jl_status st = JL_OK;
     if (!jli_snap_decode_entities(&d) || !jli_snap_decode_trailer(&d)) st = d.r.status;
     else if (d.flags & JLI_SNAP_FLAG_WORLD)

@@ -493,7 +493,8 @@ jl_status jli_snap_encode_entities(jli_snap_encoder *enc, uint32_t flags)
     jli_snap_write_varint(w, flags);
 
     /* Class table: the classes that have entities, in kind order. */
-    uint32_t kinds = jl_class_count();
+    const jl_class_registry *registry = enc->manager->classes;
+    uint32_t kinds = jl_registry_count(registry);
     uint32_t per_kind[256] = {0};
     uint8_t table_index[256];
     uint32_t classes = 0;
@@ -503,7 +504,7 @@ jl_status jli_snap_encode_entities(jli_snap_encoder *enc, uint32_t flags)
     jli_snap_write_varint(w, classes);
     for (uint32_t k = 0; k < kinds && k < 256; k++) {
         if (!per_kind[k]) continue;
-        const jl_class *cls = jl_class_at(k);
+        const jl_class *cls = jl_registry_at(registry, k);
         jli_snap_write_u32(w, cls->crc);
         jli_snap_write_varint(w, cls->version);
         jli_snap_write_u32(w, jli_snap_schema_crc(cls));
@@ -538,7 +539,7 @@ jl_status jli_snap_encode_entities(jli_snap_encoder *enc, uint32_t flags)
 
     for (uint32_t k = 0; k < kinds && k < 256; k++) {
         if (!per_kind[k]) continue;
-        const jl_class *cls = jl_class_at(k);
+        const jl_class *cls = jl_registry_at(registry, k);
         uint32_t count = 0;
         for (uint32_t i = 0; i < n; i++) {
             if (enc->order[i]->derived_kind != cls) continue;

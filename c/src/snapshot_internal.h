@@ -12,7 +12,7 @@
 
 #include "juliet/class.h"
 #include "juliet/entity.h"
-#include "juliet/entity_types.h"
+#include "juliet/class_registry.h"
 #include "juliet/snapshot.h"
 
 /* The decimal form must read back the same on every platform: one IEEE
@@ -219,7 +219,8 @@ typedef struct jli_snap_decoder {
     uint32_t room;       /* most entities the target takes (checked early) */
     uint32_t flags;
     uint32_t class_count;
-    jli_snap_class_entry classes[JL_KIND_COUNT];
+    const jl_class_registry *registry; /* where the snapshot's classes are looked up */
+    jli_snap_class_entry classes[JL_CLASS_MAX];
     uint32_t count;
     uint64_t *ids;       /* ascending */
     uint64_t *spans;     /* scratch: one column */
@@ -229,9 +230,10 @@ typedef struct jli_snap_decoder {
     uint8_t *flags_of;
 } jli_snap_decoder;
 
-/* room: how many entities the target can still take. */
+/* room: how many entities the target can still take; registry: the
+ * target's classes. */
 void jli_snap_decoder_init(jli_snap_decoder *d, const uint8_t *data, size_t size, jl_arena *scratch,
-                       uint32_t room, jl_error *err);
+                       uint32_t room, const jl_class_registry *registry, jl_error *err);
 /* Checks the magic, the version and the checksum (before any content),
  * then reads and checks everything up to the world section. */
 bool jli_snap_decode_entities(jli_snap_decoder *d);

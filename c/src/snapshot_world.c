@@ -218,7 +218,7 @@ static jl_status apply_world(jli_snap_decoder *d, const world_section *ws, jl_wo
     jl_error why = {0};
     jl_status st = JL_OK;
 
-    uint32_t rank[JL_KIND_COUNT] = {0};
+    uint32_t rank[JL_CLASS_MAX] = {0};
     size_t extra_at = 0;
     for (uint32_t i = 0; i < d->count; i++) {
         jli_snap_class_entry *entry = &d->classes[d->class_of[i]];
@@ -271,7 +271,7 @@ jl_status jl_snapshot_decode_world(const uint8_t *data, size_t size, jl_world *w
                             (unsigned)JL_SNAPSHOT_MAX_BYTES);
     jli_snap_decoder d;
     jli_snap_decoder_init(&d, data ? data : (const uint8_t *)"", size, NULL,
-                      world->manager.capacity - world->manager.count, err);
+                      world->manager.capacity - world->manager.count, &world->classes, err);
     world_section ws = {0};
     jl_status st = JL_OK;
     bool ok = jli_snap_decode_entities(&d);

@@ -29,7 +29,10 @@ jl_status jli_world_init(jl_world *w, const jl_world_desc *desc)
 {
     jl_world_desc d = desc ? *desc : (jl_world_desc){0};
     *w = (jl_world){0};
-    jl_manager_desc md = {.capacity = d.capacity, .id_tag = d.id_tag};
+    /* The world's own registry: its manager and loader resolve classes
+     * through it, never through the program's. */
+    w->classes = *jl_program_classes();
+    jl_manager_desc md = {.capacity = d.capacity, .id_tag = d.id_tag, .classes = &w->classes};
     jl_status s = jl_manager_init(&w->manager, &md);
     if (s != JL_OK) {
         *w = (jl_world){0};
@@ -140,6 +143,19 @@ void jl_world_clear_diagnostics(jl_world *w)
 
 const jl_world_stats *jl_world_get_stats(const jl_world *w) { return &w->stats; }
 
+/* ---- classes ---- */
+
+const jl_class_registry *jl_world_classes(const jl_world *w) { return &w->classes; }
+
+uint32_t jl_world_class_count(const jl_world *w) { return jl_registry_count(&w->classes); }
+
+const jl_class *jl_world_class_at(const jl_world *w, uint32_t kind) { return jl_registry_at(&w->classes, kind); }
+
+const jl_class *jl_world_class_find(const jl_world *w, const char *name, size_t name_size)
+{
+    return jl_registry_find(&w->classes, name, name_size);
+}
+
 const char *jli_world_store_string(jl_world *w, const char *s)
 {
     size_t n = strlen(s);
@@ -153,7 +169,7 @@ const char *jli_world_store_string(jl_world *w, const char *s)
 jl_status jl_world_create(jl_world *w, const char *class_name, float x, float y, float z, jl_entity **out)
 {
     if (out) *out = NULL;
-    const jl_class *cls = class_name ? jl_class_find_by_name(class_name, strlen(class_name)) : NULL;
+    const jl_class *cls = class_name ? jl_registry_find(&w->classes, class_name, strlen(class_name)) : NULL;
     if (!cls) return JL_ERR_UNKNOWN_CLASS;
     jl_entity *e;
     jl_status s = jl_entity_allocate(&w->manager, cls, &e);

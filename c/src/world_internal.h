@@ -70,6 +70,7 @@ typedef struct jli_ref {
 } jli_ref;
 
 struct jl_world {
+    jl_class_registry classes; /* the program's classes when created (jl_world_classes) */
     jl_entity_manager manager;
     jl_world_settings settings;
     bool settings_dirty;

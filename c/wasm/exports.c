@@ -1,8 +1,8 @@
 /* exports.c - the C functions the wasm module exports to JavaScript.
  *
  * The only C file that knows about Emscripten, and it holds no engine
- * logic: each export calls the public API (world.h, snapshot.h, class.h)
- * and moves plain numbers, pointers and NUL-terminated strings across the
+ * logic: each export calls the public API (world.h, snapshot.h, class.h,
+ * class_registry.h) and moves plain numbers, pointers and NUL-terminated strings across the
  * boundary. The list of exports is c/wasm/exports.json; the one JavaScript
  * module web/src/core/juliet.js wraps each of them once at start-up.
  *
@@ -36,10 +36,12 @@
 
 #include "juliet/archive.h"
 #include "juliet/class.h"
+#include "juliet/class_registry.h"
 #include "juliet/entity_manager.h"
 #include "juliet/snapshot.h"
 #include "juliet/status.h"
 #include "juliet/world.h"
+#include "sample_classes.h"
 
 #define JLW_EXPORT EMSCRIPTEN_KEEPALIVE
 
@@ -93,62 +95,83 @@ JLW_EXPORT const char *jlw_status_name(int status) { return jl_status_name((jl_s
  * leak checks. */
 JLW_EXPORT uint32_t jlw_heap_used(void) { return (uint32_t)mallinfo().uordblks; }
 
+/* ---- start-up ---- */
+
+/* Registers the classes this module knows (the sample game's) before any
+ * world is created; juliet.js calls it once after instantiating the
+ * module. Calling it again changes nothing. JL_OK or the registration's
+ * failure (also in jlw_last_error). */
+JLW_EXPORT int jlw_init(void)
+{
+    clear_error();
+    jl_status status = sample_register_classes();
+    if (status != JL_OK) fail(status, "cannot register the sample classes");
+    return (int)status;
+}
+
 /* ---- classes (reflection) ---- */
 
-/* The class answering to `kind`: a registered entity class, or the world
- * settings' class record under its own kind (jlw_settings_kind), so the
- * settings are reflected by the same exports. NULL for any other kind. */
-static const jl_class *class_of(uint32_t kind)
+/* The class answering to `kind` in world's classes (jl_world_classes), or
+ * in the program's compiled classes for a NULL world: a registered entity
+ * class, or the world settings' class record under its own kind
+ * (jlw_settings_kind), so the settings are reflected by the same exports.
+ * NULL for any other kind. */
+static const jl_class *class_of(const jl_world *world, uint32_t kind)
 {
-    return kind == jl_world_settings_class.kind ? &jl_world_settings_class : jl_class_at(kind);
+    if (kind == jl_world_settings_class.kind) return &jl_world_settings_class;
+    return world ? jl_world_class_at(world, kind) : jl_class_at(kind);
 }
 
-/* Number of registered entity classes (the settings class is not one);
- * class `kind`'s name and version (static storage; NULL / 0 for an unknown
- * kind). */
-JLW_EXPORT uint32_t jlw_class_count(void) { return jl_class_count(); }
-JLW_EXPORT const char *jlw_class_name(uint32_t kind)
+/* Number of entity classes of world (NULL: of the program; the settings
+ * class is not one); class `kind`'s name and version (valid as long as the
+ * world; NULL / 0 for an unknown kind). */
+JLW_EXPORT uint32_t jlw_class_count(const jl_world *world)
 {
-    const jl_class *cls = class_of(kind);
+    return world ? jl_world_class_count(world) : jl_class_count();
+}
+JLW_EXPORT const char *jlw_class_name(const jl_world *world, uint32_t kind)
+{
+    const jl_class *cls = class_of(world, kind);
     return cls ? cls->name : NULL;
 }
-JLW_EXPORT uint32_t jlw_class_version(uint32_t kind)
+JLW_EXPORT uint32_t jlw_class_version(const jl_world *world, uint32_t kind)
 {
-    const jl_class *cls = class_of(kind);
+    const jl_class *cls = class_of(world, kind);
     return cls ? cls->version : 0;
 }
 
-/* Fields of class `kind`: count, then per field its name, type name ("f32",
- * "index", ...), flags (jl_field_flags) and default value as canonical text
- * (in a buffer valid until the next jlw_class_field_default). */
-JLW_EXPORT uint32_t jlw_class_field_count(uint32_t kind)
+/* Fields of class `kind` (of world, or of the program for NULL): count,
+ * then per field its name, type name ("f32", "index", ...), flags
+ * (jl_field_flags) and default value as canonical text (in a buffer valid
+ * until the next jlw_class_field_default). */
+JLW_EXPORT uint32_t jlw_class_field_count(const jl_world *world, uint32_t kind)
 {
-    const jl_class *cls = class_of(kind);
+    const jl_class *cls = class_of(world, kind);
     return cls ? cls->field_count : 0;
 }
-static const jl_field *class_field(uint32_t kind, uint32_t index)
+static const jl_field *class_field(const jl_world *world, uint32_t kind, uint32_t index)
 {
-    const jl_class *cls = class_of(kind);
+    const jl_class *cls = class_of(world, kind);
     return cls && index < cls->field_count ? &cls->fields[index] : NULL;
 }
-JLW_EXPORT const char *jlw_class_field_name(uint32_t kind, uint32_t index)
+JLW_EXPORT const char *jlw_class_field_name(const jl_world *world, uint32_t kind, uint32_t index)
 {
-    const jl_field *field = class_field(kind, index);
+    const jl_field *field = class_field(world, kind, index);
     return field ? field->name : NULL;
 }
-JLW_EXPORT const char *jlw_class_field_type(uint32_t kind, uint32_t index)
+JLW_EXPORT const char *jlw_class_field_type(const jl_world *world, uint32_t kind, uint32_t index)
 {
-    const jl_field *field = class_field(kind, index);
+    const jl_field *field = class_field(world, kind, index);
     return field ? jl_field_type_name(field->type) : NULL;
 }
-JLW_EXPORT uint32_t jlw_class_field_flags(uint32_t kind, uint32_t index)
+JLW_EXPORT uint32_t jlw_class_field_flags(const jl_world *world, uint32_t kind, uint32_t index)
 {
-    const jl_field *field = class_field(kind, index);
+    const jl_field *field = class_field(world, kind, index);
     return field ? field->flags : 0;
 }
-JLW_EXPORT const char *jlw_class_field_default(uint32_t kind, uint32_t index)
+JLW_EXPORT const char *jlw_class_field_default(const jl_world *world, uint32_t kind, uint32_t index)
 {
-    const jl_class *cls = class_of(kind);
+    const jl_class *cls = class_of(world, kind);
     if (!cls || jl_class_default_text(cls, index, value_text) != JL_OK) return NULL;
     return value_text;
 }

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "juliet/entity_manager.h"
+#include "sample_classes.h"
 #include "juliet/platform.h"
 #include "report.h"
 
@@ -36,7 +37,7 @@ static uint64_t time_create(uint32_t n, int runs, bool warm)
         if (!warm && jl_manager_init(&m, &desc) != JL_OK) exit(1);
         uint64_t start = jl_platform_now_ns();
         for (uint32_t i = 0; i < n; i++)
-            if (!JL_MAKE_ENTITY(&m, jl_inert, (float)i, 1.0f, 2.0f)) exit(1);
+            if (!JL_MAKE_ENTITY(&m, sample_inert, (float)i, 1.0f, 2.0f)) exit(1);
         uint64_t elapsed = jl_platform_now_ns() - start;
         if (!warm || run > 0) best = best_of(best, elapsed); /* a warm series skips its first run */
         if (warm) jl_manager_reset(&m);
@@ -76,7 +77,7 @@ static void bench_manager(uint32_t n)
     jl_manager_desc desc = {.capacity = n};
     if (jl_manager_init(&m, &desc) != JL_OK) exit(1);
     for (uint32_t i = 0; i < n; i++)
-        if (!JL_MAKE_ENTITY(&m, jl_inert, (float)i, 1.0f, 2.0f)) exit(1);
+        if (!JL_MAKE_ENTITY(&m, sample_inert, (float)i, 1.0f, 2.0f)) exit(1);
 
     uint64_t iterate = UINT64_MAX;
     for (int pass = 0; pass < ITERATE_PASSES; pass++) {
@@ -96,7 +97,7 @@ static void bench_manager(uint32_t n)
     uint64_t destroy = jl_platform_now_ns() - start;
     jl_manager_reset(&m);
     for (uint32_t i = 0; i < n; i++)
-        if (!JL_MAKE_ENTITY(&m, jl_inert, (float)i, 1.0f, 2.0f)) exit(1);
+        if (!JL_MAKE_ENTITY(&m, sample_inert, (float)i, 1.0f, 2.0f)) exit(1);
     start = jl_platform_now_ns();
     for (uint32_t i = 0; i < n; i++) {
         /* 2654435761 is prime and n a power of ten: this visits every slot once. */
@@ -142,12 +143,12 @@ static void memory_of_large_capacity(void)
     jl_manager_desc desc = {.capacity = 4000000};
     if (jl_manager_init(&m, &desc) != JL_OK) exit(1);
     for (int i = 0; i < 1000; i++)
-        if (!JL_MAKE_ENTITY(&m, jl_prop, (float)i, 0, 0)) exit(1);
+        if (!JL_MAKE_ENTITY(&m, sample_prop, (float)i, 0, 0)) exit(1);
     long after = resident_kib();
     bench_note("4M-capacity manager with 1,000 entities: resident +%ld KiB, committed %zu KiB "
                "(capacity would need %zu KiB)",
                after - before, jl_manager_committed_bytes(&m) / 1024,
-               (size_t)4000000 * (sizeof(jl_entity) + sizeof(jl_prop) + sizeof(jl_inert) + sizeof(jl_light)) / 1024);
+               (size_t)4000000 * (sizeof(jl_entity) + sizeof(sample_prop) + sizeof(sample_inert) + sizeof(sample_light)) / 1024);
     jl_manager_shutdown(&m);
 }
 

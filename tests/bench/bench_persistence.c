@@ -23,7 +23,7 @@
 #include "juliet/fs.h"
 #include "juliet/platform.h"
 #include "juliet/world.h"
-#include "juliet/world_gen.h"
+#include "sample_world_gen.h"
 #include "report.h"
 
 enum { MEM_N = 100000, DIR_N = 10000, RUNS = 5 };
@@ -50,8 +50,8 @@ static void die(const char *what)
 static void bench_memory(void)
 {
     jl_world *source;
-    jl_world_desc desc = {.capacity = MEM_N, .id_tag = jl_world_gen_tag(7)};
-    if (jl_world_new(&desc, &source) != JL_OK || jl_world_generate(source, MEM_N, 7) != JL_OK)
+    jl_world_desc desc = {.capacity = MEM_N, .id_tag = sample_world_gen_tag(7)};
+    if (jl_world_new(&desc, &source) != JL_OK || sample_world_generate(source, MEM_N, 7) != JL_OK)
         die("cannot generate 100k entities");
     jl_arena text_arena, offsets_arena;
     if (jl_arena_init(&text_arena, (size_t)512 << 20) != JL_OK ||
@@ -162,8 +162,8 @@ static void bench_directory(void)
     if (!mkdtemp(dir)) die("cannot create a temporary directory");
     {
         jl_world *w;
-        jl_world_desc desc = {.id_tag = jl_world_gen_tag(11)};
-        if (jl_world_new(&desc, &w) != JL_OK || jl_world_generate(w, DIR_N, 11) != JL_OK) die("cannot generate");
+        jl_world_desc desc = {.id_tag = sample_world_gen_tag(11)};
+        if (jl_world_new(&desc, &w) != JL_OK || sample_world_generate(w, DIR_N, 11) != JL_OK) die("cannot generate");
         if (jl_world_save(w, dir, NULL) != JL_OK) die("cannot save the 10k world");
         jl_world_free(w);
     }

@@ -8,7 +8,7 @@
  *   tar.gz    base64 of a gzip -9 tar of Entities/<id>.jasset
  *   gzip      base64 of gzip -9 of the .jasset files concatenated
  * and the entities a 2,000-character link holds; then the same for the
- * richer world of `juliet gen --count 1000` (jl_world_generate: parents,
+ * richer world of `juliet gen --count 1000` (sample_world_generate: parents,
  * intensities, settings). Then encode and decode ns/entity for 100,000
  * entities (JSON names snapshot_encode, snapshot_decode for the manager
  * codec; snapshot_encode_world, snapshot_decode_world for whole worlds,
@@ -22,7 +22,8 @@
 #include "juliet/platform.h"
 #include "juliet/snapshot.h"
 #include "juliet/world.h"
-#include "juliet/world_gen.h"
+#include "sample_classes.h"
+#include "sample_world_gen.h"
 #include "report.h"
 
 static uint64_t rng;
@@ -43,12 +44,12 @@ static void build_reference_world(jl_entity_manager *m, uint32_t n, uint64_t see
         uint32_t kind = (uint32_t)(next_random() % 3);
         float x = two_decimals(), y = two_decimals(), z = two_decimals();
         if (kind == 0) {
-            jl_inert *d = JL_MAKE_ENTITY(m, jl_inert, x, y, z);
+            sample_inert *d = JL_MAKE_ENTITY(m, sample_inert, x, y, z);
             d->mesh_instance = (uint32_t)(next_random() % 64);
         } else if (kind == 1) {
-            JL_MAKE_ENTITY(m, jl_light, x, y, z);
+            JL_MAKE_ENTITY(m, sample_light, x, y, z);
         } else {
-            jl_prop *d = JL_MAKE_ENTITY(m, jl_prop, x, y, z);
+            sample_prop *d = JL_MAKE_ENTITY(m, sample_prop, x, y, z);
             d->mesh_instance = (uint32_t)(next_random() % 64);
         }
     }
@@ -175,11 +176,11 @@ static void generated_world(void)
 {
     enum { N = 1000 };
     jl_world *world;
-    jl_world_desc desc = {.capacity = N, .id_tag = jl_world_gen_tag(1)};
+    jl_world_desc desc = {.capacity = N, .id_tag = sample_world_gen_tag(1)};
     jl_arena arena;
     if (jl_world_new(&desc, &world) != JL_OK || jl_arena_init(&arena, 64u << 20) != JL_OK) return;
     jl_snapshot_bytes snap;
-    if (jl_world_generate(world, N, 1) == JL_OK &&
+    if (sample_world_generate(world, N, 1) == JL_OK &&
         jl_snapshot_encode_world(world, &arena, &snap, NULL) == JL_OK) {
         size_t chars = link_chars(&snap, 9);
         bench_note("generated world (juliet gen --count %d --seed 1): %zu bytes encoded, %zu URL chars "
@@ -194,10 +195,10 @@ static void world_speed(void)
 {
     enum { N = 100000, ROUNDS = 3 };
     jl_world *world, *back;
-    jl_world_desc desc = {.capacity = N, .id_tag = jl_world_gen_tag(1)};
+    jl_world_desc desc = {.capacity = N, .id_tag = sample_world_gen_tag(1)};
     jl_arena arena;
     if (jl_world_new(&desc, &world) != JL_OK || jl_arena_init(&arena, 256u << 20) != JL_OK) return;
-    if (jl_world_generate(world, N, 1) != JL_OK) return;
+    if (sample_world_generate(world, N, 1) != JL_OK) return;
     uint64_t best_encode = UINT64_MAX, best_decode = UINT64_MAX;
     jl_snapshot_bytes snap = {0};
     for (int r = 0; r < ROUNDS; r++) {

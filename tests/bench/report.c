@@ -3,7 +3,10 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include "sample_classes.h"
 
 static bool json_output;
 static volatile uint64_t sink;
@@ -12,6 +15,11 @@ void bench_init(int argc, char **argv)
 {
     for (int i = 1; i < argc; i++)
         if (strcmp(argv[i], "--json") == 0) json_output = true;
+    jl_status s = sample_register_classes();
+    if (s != JL_OK) {
+        fprintf(stderr, "%s: cannot register the sample classes: %s\n", argc ? argv[0] : "bench", jl_status_name(s));
+        exit(1);
+    }
 }
 
 bool bench_json(void) { return json_output; }

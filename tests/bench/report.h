@@ -7,7 +7,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-/* Reads --json from the command line. Call first in main. */
+/* Reads --json from the command line and registers the sample game's
+ * classes the benchmarks use (exits on failure). Call first in main. */
 void bench_init(int argc, char **argv);
 bool bench_json(void);
 

@@ -5,6 +5,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "sample_classes.h"
+
 /* Checks a property beyond "no sanitizer report": when cond is false,
  * prints the target's file, the line and the condition, then aborts, which
  * libFuzzer reports as a crash and keeps the input of. */
@@ -15,5 +17,16 @@
             abort();                                                                       \
         }                                                                                  \
     } while (0)
+
+/* Registers the sample game's classes, the ones the seed inputs use: from
+ * LLVMFuzzerInitialize, before any world or manager exists. */
+static inline void fuzz_register_classes(void)
+{
+    jl_status s = sample_register_classes();
+    if (s != JL_OK) {
+        fprintf(stderr, "cannot register the sample classes: %s\n", jl_status_name(s));
+        abort();
+    }
+}
 
 #endif

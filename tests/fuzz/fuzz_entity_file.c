@@ -24,6 +24,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
     (void)argc;
     (void)argv;
+    fuzz_register_classes();
     if (jl_arena_init(&arena, 256u << 20) != JL_OK) abort();
     return 0;
 }

@@ -362,6 +362,14 @@ typedef struct kept_file {
     size_t size;
 } kept_file;
 
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+    (void)argc;
+    (void)argv;
+    fuzz_register_classes();
+    return 0;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     build_directory((const char *)data, size);

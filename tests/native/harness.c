@@ -1,8 +1,11 @@
-/* harness.c - registry and main of the native test executables. */
+/* harness.c - registry and main of the native test executables. main
+ * registers the sample game's entity classes (sample_classes.h) before any
+ * test runs, as every program that uses them does at start-up. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "sample_classes.h"
 #include "test.h"
 
 enum { MAX_TESTS = 256 };
@@ -33,6 +36,11 @@ bool jt_failed(void) { return current_failed; }
 
 int main(int argc, char **argv)
 {
+    jl_status registered = sample_register_classes();
+    if (registered != JL_OK) {
+        fprintf(stderr, "harness: cannot register the sample classes: %s\n", jl_status_name(registered));
+        return 2;
+    }
     int passed = 0, failed = 0, ran = 0;
     for (int i = 0; i < test_count; i++) {
         /* With no argument run every fast test; with names, run those. */

@@ -1,7 +1,7 @@
 /* save_scenario.h - a saved world plus an unsaved session of edits, and the
  * checks every interrupted or failed save of it must pass.
  *
- * scenario_build() generates a world of n entities (world_gen.h), saves it
+ * scenario_build() generates a world of n entities (sample_world_gen.h), saves it
  * as the "old" template, copies it to the working directory, loads it
  * through a probe file system (fs_probe.h) and edits it the way a user does:
  * about a fifth of the entities change a field or move, a tenth are
@@ -22,7 +22,8 @@
 #include "disk_util.h"
 #include "fs_probe.h"
 #include "juliet/world.h"
-#include "juliet/world_gen.h"
+#include "sample_classes.h"
+#include "sample_world_gen.h"
 #include "test.h"
 #include "world_internal.h" /* jli_world_init: worlds embedded in the tests */
 
@@ -124,8 +125,8 @@ static inline bool scenario_start_session(scenario *s)
         } else if (roll < 30) {
             /* A class field that takes a small number. */
             const jl_entity *e = jl_world_find(&s->world, ids[i]);
-            const char *field = e->derived_kind == &jl_light_class ? "intensity"
-                                : e->derived_kind == &jl_prop_class ? "density"
+            const char *field = e->derived_kind == &sample_light_class ? "intensity"
+                                : e->derived_kind == &sample_prop_class ? "density"
                                                                     : "mesh_instance";
             snprintf(text, sizeof text, "%u", (unsigned)(roll + i % 7));
             CHECK_OR_FALSE(jl_world_set_field(&s->world, ids[i], field, text, strlen(text), NULL) == JL_OK);
@@ -156,9 +157,9 @@ static inline bool scenario_build(scenario *s, uint32_t n, uint64_t seed)
 
     /* The world as last saved. */
     jl_world gen;
-    jl_world_desc gd = {.capacity = n * 2 + 64, .id_tag = jl_world_gen_tag(seed)};
+    jl_world_desc gd = {.capacity = n * 2 + 64, .id_tag = sample_world_gen_tag(seed)};
     CHECK_OR_FALSE(jli_world_init(&gen, &gd) == JL_OK);
-    CHECK_OR_FALSE(jl_world_generate(&gen, n, seed) == JL_OK);
+    CHECK_OR_FALSE(sample_world_generate(&gen, n, seed) == JL_OK);
     CHECK_OR_FALSE(jl_world_save(&gen, s->old_dir, NULL) == JL_OK);
     jli_world_shutdown(&gen);
 

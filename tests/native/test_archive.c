@@ -9,7 +9,7 @@
 
 #include "juliet/archive.h"
 #include "juliet/entity_manager.h"
-#include "juliet/entity_types.h"
+#include "sample_classes.h"
 #include "test.h"
 
 static jl_arena scratch;
@@ -47,7 +47,7 @@ TEST(in_place_deserialization)
     jl_manager_desc desc = {.id_tag = 0x01000000u};
     jl_entity_manager manager;
     CHECK(jl_manager_init(&manager, &desc) == JL_OK);
-    jl_inert *created = JL_MAKE_ENTITY(&manager, jl_inert, 12.5f, -44.0f, 108.2f);
+    sample_inert *created = JL_MAKE_ENTITY(&manager, sample_inert, 12.5f, -44.0f, 108.2f);
     CHECK(created != NULL);
     created->mesh_instance = 42;
     jl_entity *original = created->base;
@@ -70,7 +70,7 @@ TEST(in_place_deserialization)
     CHECK(loaded->position.y == -44.0f);
     CHECK(loaded->position.z == 108.2f);
     CHECK(loaded->is_dirty == false);
-    jl_inert *inert = JL_DOWNCAST(jl_inert, loaded);
+    sample_inert *inert = JL_DOWNCAST(sample_inert, loaded);
     CHECK(inert != NULL);
     CHECK(inert->base == loaded);
     CHECK(inert->mesh_instance == 42);
@@ -84,7 +84,7 @@ TEST(writes_keys_in_canonical_order)
     jl_manager_desc desc = {.id_tag = 0x00000001u};
     jl_entity_manager manager;
     CHECK(jl_manager_init(&manager, &desc) == JL_OK);
-    jl_light *light = JL_MAKE_ENTITY(&manager, jl_light, 0.43f, 0.32f, 1.56f);
+    sample_light *light = JL_MAKE_ENTITY(&manager, sample_light, 0.43f, 0.32f, 1.56f);
     CHECK(light != NULL);
     light->color = (jl_color){0xff, 0xcc, 0x00};
     light->intensity = 2.5f;
@@ -123,7 +123,7 @@ TEST(reads_keys_in_any_order_and_keeps_defaults_for_missing_ones)
     jl_entity *e = NULL;
     jl_error err = {0};
     CHECK(load_text(&manager, text, sizeof text - 1, "mem", &err, &e) == JL_OK);
-    jl_light *light = JL_DOWNCAST(jl_light, e);
+    sample_light *light = JL_DOWNCAST(sample_light, e);
     CHECK(light != NULL);
     CHECK(light->intensity == 4.0f);
     CHECK(light->radius == 10.0f); /* the class default */
@@ -146,7 +146,7 @@ TEST(tolerates_bom_crlf_blank_lines_trailing_spaces_and_no_final_newline)
     jl_status s = load_text(&manager, text, size, "tolerated.jasset", &err, &e);
     free(text);
     CHECK(s == JL_OK);
-    jl_prop *prop = JL_DOWNCAST(jl_prop, e);
+    sample_prop *prop = JL_DOWNCAST(sample_prop, e);
     CHECK(prop != NULL);
     CHECK(e->id == 0x0000000200000005ull);
     CHECK(e->position.x == 1.0f && e->position.y == 2.0f && e->position.z == 3.0f);
@@ -279,7 +279,7 @@ TEST(half_loaded_file_is_rolled_back)
     CHECK(setup_scratch());
     jl_entity_manager manager;
     CHECK(jl_manager_init(&manager, NULL) == JL_OK);
-    jl_inert *kept = JL_MAKE_ENTITY(&manager, jl_inert, 1, 2, 3);
+    sample_inert *kept = JL_MAKE_ENTITY(&manager, sample_inert, 1, 2, 3);
     CHECK(kept != NULL);
     uint32_t slots = manager.slots, count = manager.count;
     /* Everything is read into the new entity before the last field fails. */
@@ -291,12 +291,12 @@ TEST(half_loaded_file_is_rolled_back)
     CHECK(err.line == 10 && err.col == 5);
     CHECK(e == NULL);
     CHECK(manager.count == count);
-    CHECK(manager.by_type[JL_KIND_PROP].count == 0);
+    CHECK(manager.by_type[sample_prop_class.kind].count == 0);
     CHECK(jl_entity_find(&manager, 0x0000000900000001ull) == NULL);
     CHECK(manager.pending_count == 0); /* a rollback is not a removal */
     CHECK(jl_manager_check(&manager, &err) == JL_OK);
     /* The freed slot is reused by the next allocation. */
-    CHECK(JL_MAKE_ENTITY(&manager, jl_inert, 0, 0, 0) != NULL);
+    CHECK(JL_MAKE_ENTITY(&manager, sample_inert, 0, 0, 0) != NULL);
     CHECK(manager.slots == slots + 1 || manager.slots == slots);
     jl_manager_shutdown(&manager);
 }
@@ -353,7 +353,7 @@ TEST(migrates_light_version_1_range_to_radius)
     jl_archive ar;
     jl_entity *e = load_fixture(&manager, "light_v1_range.jasset", &ar);
     CHECK(e != NULL);
-    jl_light *light = JL_DOWNCAST(jl_light, e);
+    sample_light *light = JL_DOWNCAST(sample_light, e);
     CHECK(light != NULL);
     CHECK(ar.class_version == 1);
     CHECK(light->radius == 25.5f);
@@ -379,7 +379,7 @@ TEST(newer_class_version_loads_read_only)
     jl_entity *e = load_fixture(&manager, "newer_class_version.jasset", &ar);
     CHECK(e != NULL);
     CHECK(e->flags & JL_ENTITY_READ_ONLY);
-    CHECK(JL_DOWNCAST(jl_light, e)->radius == 12.0f);
+    CHECK(JL_DOWNCAST(sample_light, e)->radius == 12.0f);
     const char *unknown;
     size_t n = 0;
     CHECK(jl_archive_collect_unknown(&ar, &scratch, &unknown, &n) == JL_OK);
@@ -396,7 +396,7 @@ TEST(newer_base_version_loads_read_only)
     jl_entity *e = load_fixture(&manager, "newer_base_version.jasset", &ar);
     CHECK(e != NULL);
     CHECK(e->flags & JL_ENTITY_READ_ONLY);
-    CHECK(JL_DOWNCAST(jl_inert, e)->mesh_instance == 4);
+    CHECK(JL_DOWNCAST(sample_inert, e)->mesh_instance == 4);
     drop_fixture(&manager);
 }
 
@@ -408,7 +408,7 @@ TEST(unknown_keys_are_collected_verbatim_in_file_order)
     jl_archive ar;
     jl_entity *e = load_fixture(&manager, "unknown_keys.jasset", &ar);
     CHECK(e != NULL);
-    CHECK(JL_DOWNCAST(jl_prop, e)->density == 2.5f);
+    CHECK(JL_DOWNCAST(sample_prop, e)->density == 2.5f);
     const char *unknown;
     size_t n = 0;
     CHECK(jl_archive_collect_unknown(&ar, &scratch, &unknown, &n) == JL_OK);

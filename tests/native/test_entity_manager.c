@@ -6,6 +6,7 @@
 
 #include "entity_manager_internal.h" /* jli_entity_rollback_allocation */
 #include "juliet/entity_manager.h"
+#include "sample_classes.h"
 #include "test.h"
 
 static jl_entity_manager manager;
@@ -29,19 +30,19 @@ TEST(entity_allocation_and_wiring)
 {
     CHECK(init_manager(0));
     jl_entity *base = NULL;
-    CHECK(jl_entity_allocate(&manager, &jl_inert_class, &base) == JL_OK);
+    CHECK(jl_entity_allocate(&manager, &sample_inert_class, &base) == JL_OK);
     CHECK(base != NULL);
     CHECK(base->id == 0);
     CHECK(jl_entity_set_id(&manager, base, jl_manager_mint_id(&manager)) == JL_OK);
     CHECK(base->id > 0);
-    CHECK(base->derived_kind == &jl_inert_class);
+    CHECK(base->derived_kind == &sample_inert_class);
     CHECK(base->derived != NULL);
     CHECK(base->is_dirty);
     jl_entity_header *derived = base->derived;
     CHECK(derived->base == base);
-    jl_inert *inert = JL_DOWNCAST(jl_inert, base);
+    sample_inert *inert = JL_DOWNCAST(sample_inert, base);
     CHECK(inert != NULL && inert->base == base);
-    const jl_typed_array *inert_array = &manager.by_type[JL_KIND_INERT];
+    const jl_typed_array *inert_array = &manager.by_type[sample_inert_class.kind];
     CHECK(inert_array->count == 1);
     CHECK(inert_array->array == (void *)derived);
     CHECK(manager.count == 1);
@@ -54,7 +55,7 @@ TEST(dirty_tracking_lifecycle)
 {
     CHECK(init_manager(0));
     jl_entity *entity = NULL;
-    CHECK(jl_entity_allocate(&manager, &jl_inert_class, &entity) == JL_OK);
+    CHECK(jl_entity_allocate(&manager, &sample_inert_class, &entity) == JL_OK);
     CHECK(entity->is_dirty);
     entity->is_dirty = false; /* what a successful save does */
     jl_entity_set_position(entity, entity->position.x + 1.0f, 0, 0);
@@ -71,9 +72,9 @@ TEST(dirty_tracking_lifecycle)
 TEST(removing_middle_entity_keeps_survivors_wired)
 {
     CHECK(init_manager(0));
-    jl_inert *e0 = JL_MAKE_ENTITY(&manager, jl_inert, 1, 0, 0);
-    jl_inert *e1 = JL_MAKE_ENTITY(&manager, jl_inert, 2, 0, 0);
-    jl_inert *e2 = JL_MAKE_ENTITY(&manager, jl_inert, 3, 0, 0);
+    sample_inert *e0 = JL_MAKE_ENTITY(&manager, sample_inert, 1, 0, 0);
+    sample_inert *e1 = JL_MAKE_ENTITY(&manager, sample_inert, 2, 0, 0);
+    sample_inert *e2 = JL_MAKE_ENTITY(&manager, sample_inert, 3, 0, 0);
     CHECK(e0 && e1 && e2);
     jl_entity *b0 = e0->base, *b2 = e2->base;
     uint64_t id0 = b0->id, id1 = e1->base->id, id2 = b2->id;
@@ -97,15 +98,15 @@ TEST(defaults_survive_allocation)
 {
     CHECK(init_manager(0));
     jl_entity *e;
-    CHECK(jl_entity_allocate(&manager, &jl_inert_class, &e) == JL_OK);
-    CHECK(JL_DOWNCAST(jl_inert, e)->mesh_instance == JL_INDEX_MAX);
-    CHECK(jl_entity_allocate(&manager, &jl_light_class, &e) == JL_OK);
-    jl_light *light = JL_DOWNCAST(jl_light, e);
+    CHECK(jl_entity_allocate(&manager, &sample_inert_class, &e) == JL_OK);
+    CHECK(JL_DOWNCAST(sample_inert, e)->mesh_instance == JL_INDEX_MAX);
+    CHECK(jl_entity_allocate(&manager, &sample_light_class, &e) == JL_OK);
+    sample_light *light = JL_DOWNCAST(sample_light, e);
     CHECK(light->intensity == 1.0f && light->radius == 10.0f && light->cast_shadows);
     CHECK(light->color.r == 255 && light->color.g == 255 && light->color.b == 255);
     CHECK(light->base == e);
-    CHECK(jl_entity_allocate(&manager, &jl_prop_class, &e) == JL_OK);
-    jl_prop *prop = JL_DOWNCAST(jl_prop, e);
+    CHECK(jl_entity_allocate(&manager, &sample_prop_class, &e) == JL_OK);
+    sample_prop *prop = JL_DOWNCAST(sample_prop, e);
     CHECK(prop->density == 1.0f && !prop->is_static && prop->parent == 0);
     CHECK(prop->mesh_instance == JL_INDEX_MAX && prop->velocity.x == 0.0f);
     jl_manager_shutdown(&manager);
@@ -114,11 +115,11 @@ TEST(defaults_survive_allocation)
 TEST(defaults_survive_slot_reuse)
 {
     CHECK(init_manager(0));
-    jl_inert *inert = JL_MAKE_ENTITY(&manager, jl_inert, 0, 0, 0);
+    sample_inert *inert = JL_MAKE_ENTITY(&manager, sample_inert, 0, 0, 0);
     CHECK(inert);
     inert->mesh_instance = 7;
     CHECK(jl_entity_destroy(&manager, inert->base) == JL_OK);
-    jl_inert *again = JL_MAKE_ENTITY(&manager, jl_inert, 0, 0, 0);
+    sample_inert *again = JL_MAKE_ENTITY(&manager, sample_inert, 0, 0, 0);
     CHECK(again == inert); /* the free slot is reused ... */
     CHECK(again->mesh_instance == JL_INDEX_MAX); /* ... with fresh defaults */
     jl_manager_shutdown(&manager);
@@ -133,6 +134,9 @@ TEST(base_entity_is_48_bytes_on_64_bit)
 TEST(class_crc_is_crc32_of_name)
 {
     CHECK(jl_crc32("123456789", 9) == 0xcbf43926u); /* the standard check value */
+    /* Snapshots name the sample classes by these CRCs. */
+    CHECK(sample_inert_class.crc == 0x4c45ea8fu && sample_light_class.crc == 0xaadb73f3u &&
+          sample_prop_class.crc == 0x0f5c6ad4u);
     for (uint32_t kind = 0; kind < jl_class_count(); kind++) {
         const jl_class *cls = jl_class_at(kind);
         CHECK(cls && cls->kind == kind);
@@ -142,36 +146,36 @@ TEST(class_crc_is_crc32_of_name)
 
 TEST(class_lookup_by_kind_crc_and_name)
 {
-    CHECK(jl_class_resolve(JL_KIND_LIGHT, jl_light_class.crc) == &jl_light_class);
-    CHECK(jl_class_resolve(JL_KIND_LIGHT, jl_inert_class.crc) == NULL);
-    CHECK(jl_class_resolve(JL_KIND_COUNT, jl_inert_class.crc) == NULL);
+    CHECK(jl_class_resolve(sample_light_class.kind, sample_light_class.crc) == &sample_light_class);
+    CHECK(jl_class_resolve(sample_light_class.kind, sample_inert_class.crc) == NULL);
+    CHECK(jl_class_resolve((uint8_t)jl_class_count(), sample_inert_class.crc) == NULL);
     CHECK(jl_class_resolve(255, 0) == NULL);
-    CHECK(jl_class_find_by_name("Prop", 4) == &jl_prop_class);
-    CHECK(jl_class_find_by_name("Propeller", 4) == &jl_prop_class); /* sized, not NUL-terminated */
+    CHECK(jl_class_find_by_name("Prop", 4) == &sample_prop_class);
+    CHECK(jl_class_find_by_name("Propeller", 4) == &sample_prop_class); /* sized, not NUL-terminated */
     CHECK(jl_class_find_by_name("prop", 4) == NULL);
     CHECK(jl_class_find_by_name("Door", 4) == NULL);
     CHECK(jl_class_find_by_name("", 0) == NULL);
     CHECK(jl_class_find_by_name(NULL, 3) == NULL);
-    CHECK(jl_class_find_field(&jl_light_class, "radius")->flags & JL_FIELD_ALLOW_INF);
-    CHECK(jl_class_find_field(&jl_light_class, "mesh_instance") == NULL);
+    CHECK(jl_class_find_field(&sample_light_class, "radius")->flags & JL_FIELD_ALLOW_INF);
+    CHECK(jl_class_find_field(&sample_light_class, "mesh_instance") == NULL);
 }
 
 TEST(downcast_to_wrong_class_is_null)
 {
     CHECK(init_manager(0));
-    jl_light *light = JL_MAKE_ENTITY(&manager, jl_light, 0, 0, 0);
+    sample_light *light = JL_MAKE_ENTITY(&manager, sample_light, 0, 0, 0);
     CHECK(light);
-    CHECK(JL_DOWNCAST(jl_inert, light->base) == NULL);
-    CHECK(JL_DOWNCAST(jl_light, light->base) == light);
-    CHECK(JL_DOWNCAST(jl_light, NULL) == NULL);
+    CHECK(JL_DOWNCAST(sample_inert, light->base) == NULL);
+    CHECK(JL_DOWNCAST(sample_light, light->base) == light);
+    CHECK(JL_DOWNCAST(sample_light, NULL) == NULL);
     jl_manager_shutdown(&manager);
 }
 
 TEST(make_entity_assigns_id_and_position)
 {
     CHECK(init_manager(0));
-    jl_prop *a = JL_MAKE_ENTITY(&manager, jl_prop, 12.5f, -44.0f, 108.2f);
-    jl_prop *b = JL_MAKE_ENTITY(&manager, jl_prop, 0, 0, 0);
+    sample_prop *a = JL_MAKE_ENTITY(&manager, sample_prop, 12.5f, -44.0f, 108.2f);
+    sample_prop *b = JL_MAKE_ENTITY(&manager, sample_prop, 0, 0, 0);
     CHECK(a && b);
     CHECK(a->base->id != 0 && b->base->id != 0 && a->base->id != b->base->id);
     CHECK((a->base->id >> 16) == 0x010000000000u);
@@ -184,16 +188,16 @@ TEST(make_entity_assigns_id_and_position)
 TEST(capacity_exhaustion_returns_error)
 {
     CHECK(init_manager(64));
-    for (int i = 0; i < 64; i++) CHECK(JL_MAKE_ENTITY(&manager, jl_inert, (float)i, 0, 0));
+    for (int i = 0; i < 64; i++) CHECK(JL_MAKE_ENTITY(&manager, sample_inert, (float)i, 0, 0));
     jl_entity *e = (jl_entity *)&manager; /* must be reset to NULL */
-    CHECK(jl_entity_allocate(&manager, &jl_light_class, &e) == JL_ERR_CAPACITY);
+    CHECK(jl_entity_allocate(&manager, &sample_light_class, &e) == JL_ERR_CAPACITY);
     CHECK(e == NULL);
-    CHECK(JL_MAKE_ENTITY(&manager, jl_inert, 0, 0, 0) == NULL);
-    CHECK(manager.count == 64 && manager.by_type[JL_KIND_LIGHT].count == 0);
+    CHECK(JL_MAKE_ENTITY(&manager, sample_inert, 0, 0, 0) == NULL);
+    CHECK(manager.count == 64 && manager.by_type[sample_light_class.kind].count == 0);
     CHECK(invariants_hold());
     /* Room again after a destroy. */
     CHECK(jl_entity_destroy(&manager, jl_entities_first(&manager)) == JL_OK);
-    CHECK(jl_entity_allocate(&manager, &jl_light_class, &e) == JL_OK);
+    CHECK(jl_entity_allocate(&manager, &sample_light_class, &e) == JL_OK);
     CHECK(invariants_hold());
     jl_manager_shutdown(&manager);
 }
@@ -213,7 +217,7 @@ TEST(capacity_limits_at_init)
 TEST(committed_memory_follows_use_not_capacity)
 {
     CHECK(init_manager(4000000));
-    for (int i = 0; i < 1000; i++) CHECK(JL_MAKE_ENTITY(&manager, jl_prop, (float)i, 0, 0));
+    for (int i = 0; i < 1000; i++) CHECK(JL_MAKE_ENTITY(&manager, sample_prop, (float)i, 0, 0));
     /* 4M entities would need > 200 MB; 1,000 need well under 2 MB. */
     CHECK(jl_manager_committed_bytes(&manager) < 2u * 1024 * 1024);
     CHECK(invariants_hold());
@@ -225,9 +229,9 @@ TEST(allocate_rejects_invalid_class)
     CHECK(init_manager(0));
     jl_entity *e;
     CHECK(jl_entity_allocate(&manager, NULL, &e) == JL_ERR_INVALID_ARGUMENT);
-    jl_class fake = jl_inert_class; /* same kind, not the registered record */
+    jl_class fake = sample_inert_class; /* same kind, not the registered record */
     CHECK(jl_entity_allocate(&manager, &fake, &e) == JL_ERR_INVALID_ARGUMENT);
-    fake.kind = JL_KIND_COUNT;
+    fake.kind = (uint8_t)jl_class_count();
     CHECK(jl_entity_allocate(&manager, &fake, &e) == JL_ERR_INVALID_ARGUMENT);
     CHECK(manager.count == 0 && invariants_hold());
     jl_manager_shutdown(&manager);
@@ -236,13 +240,13 @@ TEST(allocate_rejects_invalid_class)
 TEST(stale_handles_are_rejected)
 {
     CHECK(init_manager(0));
-    jl_inert *inert = JL_MAKE_ENTITY(&manager, jl_inert, 0, 0, 0);
+    sample_inert *inert = JL_MAKE_ENTITY(&manager, sample_inert, 0, 0, 0);
     CHECK(inert);
     jl_handle handle = jl_entity_handle(&manager, inert->base);
     CHECK(jl_handle_resolve(&manager, handle) == inert->base);
     CHECK(jl_entity_destroy(&manager, inert->base) == JL_OK);
     CHECK(jl_handle_resolve(&manager, handle) == NULL);
-    jl_inert *reuse = JL_MAKE_ENTITY(&manager, jl_inert, 0, 0, 0);
+    sample_inert *reuse = JL_MAKE_ENTITY(&manager, sample_inert, 0, 0, 0);
     CHECK(reuse && jl_entity_handle(&manager, reuse->base).index == handle.index); /* same slot */
     CHECK(jl_handle_resolve(&manager, handle) == NULL); /* still stale */
     CHECK(jl_handle_resolve(&manager, jl_entity_handle(&manager, reuse->base)) == reuse->base);
@@ -254,7 +258,7 @@ TEST(stale_handles_are_rejected)
 TEST(destroy_rejects_free_and_foreign_entities)
 {
     CHECK(init_manager(0));
-    jl_inert *inert = JL_MAKE_ENTITY(&manager, jl_inert, 0, 0, 0);
+    sample_inert *inert = JL_MAKE_ENTITY(&manager, sample_inert, 0, 0, 0);
     CHECK(inert);
     jl_entity *base = inert->base;
     CHECK(jl_entity_destroy(&manager, base) == JL_OK);
@@ -269,12 +273,12 @@ TEST(destroy_rejects_free_and_foreign_entities)
 TEST(destroy_queues_id_for_pending_deletion)
 {
     CHECK(init_manager(0));
-    jl_light *a = JL_MAKE_ENTITY(&manager, jl_light, 0, 0, 0);
-    jl_light *b = JL_MAKE_ENTITY(&manager, jl_light, 0, 0, 0);
+    sample_light *a = JL_MAKE_ENTITY(&manager, sample_light, 0, 0, 0);
+    sample_light *b = JL_MAKE_ENTITY(&manager, sample_light, 0, 0, 0);
     CHECK(a && b);
     uint64_t id_b = b->base->id;
     jl_entity *unsaved;
-    CHECK(jl_entity_allocate(&manager, &jl_inert_class, &unsaved) == JL_OK);
+    CHECK(jl_entity_allocate(&manager, &sample_inert_class, &unsaved) == JL_OK);
     CHECK(jl_entity_destroy(&manager, b->base) == JL_OK);
     CHECK(jl_entity_destroy(&manager, unsaved) == JL_OK); /* no ID, no file: nothing queued */
     CHECK(manager.pending_count == 1 && manager.pending_deletions[0] == id_b);
@@ -287,8 +291,8 @@ TEST(set_id_rejects_zero_and_duplicates)
 {
     CHECK(init_manager(0));
     jl_entity *a, *b;
-    CHECK(jl_entity_allocate(&manager, &jl_inert_class, &a) == JL_OK);
-    CHECK(jl_entity_allocate(&manager, &jl_inert_class, &b) == JL_OK);
+    CHECK(jl_entity_allocate(&manager, &sample_inert_class, &a) == JL_OK);
+    CHECK(jl_entity_allocate(&manager, &sample_inert_class, &b) == JL_OK);
     CHECK(jl_entity_set_id(&manager, a, 0) == JL_ERR_INVALID_ARGUMENT);
     CHECK(jl_entity_set_id(&manager, a, 0x0100000000000042ull) == JL_OK);
     CHECK(jl_entity_set_id(&manager, b, 0x0100000000000042ull) == JL_ERR_DUPLICATE_ID);
@@ -305,7 +309,7 @@ TEST(minting_skips_ids_in_use_and_loaded_ids_advance_the_counter)
 {
     CHECK(init_manager(0));
     jl_entity *loaded;
-    CHECK(jl_entity_allocate(&manager, &jl_inert_class, &loaded) == JL_OK);
+    CHECK(jl_entity_allocate(&manager, &sample_inert_class, &loaded) == JL_OK);
     CHECK(jl_entity_set_id(&manager, loaded, 0x0100000000000001ull) == JL_OK);
     CHECK(jl_manager_mint_id(&manager) == 0x0100000000000002ull); /* skipped ...01 */
     jl_manager_note_id(&manager, 0x0100000000000042ull);
@@ -341,12 +345,12 @@ TEST(minting_past_the_16_bit_counter_moves_on_to_the_next_tag)
     const uint64_t loaded_ids[2] = {((tag + 1) << 16) | 7, ((tag + 2) << 16) | 0x1234};
     for (int i = 0; i < 2; i++) {
         jl_entity *e;
-        CHECK(jl_entity_allocate(&manager, &jl_inert_class, &e) == JL_OK);
+        CHECK(jl_entity_allocate(&manager, &sample_inert_class, &e) == JL_OK);
         CHECK(jl_entity_set_id(&manager, e, loaded_ids[i]) == JL_OK);
         ids[N + i] = loaded_ids[i];
     }
     for (uint32_t i = 0; i < N; i++) {
-        jl_inert *d = JL_MAKE_ENTITY(&manager, jl_inert, (float)i, 0, 0);
+        sample_inert *d = JL_MAKE_ENTITY(&manager, sample_inert, (float)i, 0, 0);
         CHECK(d);
         ids[i] = d->base->id;
         CHECK(jl_entity_find(&manager, ids[i]) == d->base);
@@ -382,7 +386,7 @@ TEST(ids_of_the_old_32_bit_tag_form_stay_valid_and_advance_as_before)
     jl_manager_desc desc = {.capacity = 16, .id_tag = (uint64_t)0x77a31d75u << 16};
     CHECK(jl_manager_init(&manager, &desc) == JL_OK);
     jl_entity *e;
-    CHECK(jl_entity_allocate(&manager, &jl_prop_class, &e) == JL_OK);
+    CHECK(jl_entity_allocate(&manager, &sample_prop_class, &e) == JL_OK);
     CHECK(jl_entity_set_id(&manager, e, old_id) == JL_OK);
     jl_manager_note_id(&manager, old_id);
     CHECK(jl_entity_find(&manager, old_id) == e);
@@ -391,7 +395,7 @@ TEST(ids_of_the_old_32_bit_tag_form_stay_valid_and_advance_as_before)
 
     /* A session with a random tag loads them too, and never mints them. */
     CHECK(jl_manager_init(&manager, NULL) == JL_OK);
-    CHECK(jl_entity_allocate(&manager, &jl_prop_class, &e) == JL_OK);
+    CHECK(jl_entity_allocate(&manager, &sample_prop_class, &e) == JL_OK);
     CHECK(jl_entity_set_id(&manager, e, old_id) == JL_OK);
     jl_manager_note_id(&manager, old_id);
     CHECK(jl_entity_find(&manager, old_id) == e);
@@ -426,7 +430,7 @@ TEST(minting_skips_id_zero_where_the_run_wraps)
     CHECK(jl_manager_init(&manager, &desc) == JL_OK);
     uint64_t last = 0;
     for (uint32_t i = 0; i < N; i++) {
-        jl_inert *d = JL_MAKE_ENTITY(&manager, jl_inert, 0, 0, 0);
+        sample_inert *d = JL_MAKE_ENTITY(&manager, sample_inert, 0, 0, 0);
         CHECK(d && d->base->id != 0);
         last = d->base->id;
     }
@@ -439,12 +443,12 @@ TEST(minting_skips_id_zero_where_the_run_wraps)
 TEST(rollback_restores_the_manager)
 {
     CHECK(init_manager(0));
-    CHECK(JL_MAKE_ENTITY(&manager, jl_prop, 0, 0, 0));
+    CHECK(JL_MAKE_ENTITY(&manager, sample_prop, 0, 0, 0));
     jl_entity *half;
-    CHECK(jl_entity_allocate(&manager, &jl_light_class, &half) == JL_OK);
+    CHECK(jl_entity_allocate(&manager, &sample_light_class, &half) == JL_OK);
     CHECK(jl_entity_set_id(&manager, half, 77) == JL_OK);
     jli_entity_rollback_allocation(&manager, half);
-    CHECK(manager.count == 1 && manager.by_type[JL_KIND_LIGHT].count == 0);
+    CHECK(manager.count == 1 && manager.by_type[sample_light_class.kind].count == 0);
     CHECK(manager.pending_count == 0);
     CHECK(jl_entity_find(&manager, 77) == NULL);
     CHECK(invariants_hold());
@@ -454,9 +458,9 @@ TEST(rollback_restores_the_manager)
 TEST(iteration_visits_live_entities_only)
 {
     CHECK(init_manager(0));
-    jl_inert *inerts[10];
-    for (int i = 0; i < 10; i++) CHECK((inerts[i] = JL_MAKE_ENTITY(&manager, jl_inert, (float)i, 0, 0)));
-    CHECK(JL_MAKE_ENTITY(&manager, jl_light, 100, 0, 0));
+    sample_inert *inerts[10];
+    for (int i = 0; i < 10; i++) CHECK((inerts[i] = JL_MAKE_ENTITY(&manager, sample_inert, (float)i, 0, 0)));
+    CHECK(JL_MAKE_ENTITY(&manager, sample_light, 100, 0, 0));
     for (int i = 0; i < 10; i += 3) CHECK(jl_entity_destroy(&manager, inerts[i]->base) == JL_OK);
     float sum = 0;
     int visited = 0;
@@ -467,7 +471,7 @@ TEST(iteration_visits_live_entities_only)
     }
     CHECK(visited == 7 && sum == 1 + 2 + 4 + 5 + 7 + 8 + 100);
     visited = 0;
-    for (jl_inert *d = jl_typed_first(&manager, &jl_inert_class); d; d = jl_typed_next(&manager, &jl_inert_class, d)) {
+    for (sample_inert *d = jl_typed_first(&manager, &sample_inert_class); d; d = jl_typed_next(&manager, &sample_inert_class, d)) {
         CHECK(d->base && d->base->derived == d);
         visited++;
     }
@@ -480,7 +484,7 @@ TEST(compaction_makes_typed_arrays_dense_and_keeps_invariants)
     CHECK(init_manager(0));
     uint64_t ids[100];
     for (int i = 0; i < 100; i++) {
-        jl_prop *p = JL_MAKE_ENTITY(&manager, jl_prop, (float)i, 0, 0);
+        sample_prop *p = JL_MAKE_ENTITY(&manager, sample_prop, (float)i, 0, 0);
         CHECK(p);
         p->density = (float)i;
         ids[i] = p->base->id;
@@ -488,16 +492,16 @@ TEST(compaction_makes_typed_arrays_dense_and_keeps_invariants)
     for (int i = 0; i < 100; i += 2) CHECK(jl_entity_destroy(&manager, jl_entity_find(&manager, ids[i])) == JL_OK);
     jl_handle survivor = jl_entity_handle(&manager, jl_entity_find(&manager, ids[51]));
     jl_manager_compact(&manager);
-    const jl_typed_array *t = &manager.by_type[JL_KIND_PROP];
+    const jl_typed_array *t = &manager.by_type[sample_prop_class.kind];
     CHECK(t->slots == 50 && t->count == 50 && t->free_count == 0);
     CHECK(invariants_hold());
     for (int i = 1; i < 100; i += 2) {
-        jl_prop *p = JL_DOWNCAST(jl_prop, jl_entity_find(&manager, ids[i]));
+        sample_prop *p = JL_DOWNCAST(sample_prop, jl_entity_find(&manager, ids[i]));
         CHECK(p && p->density == (float)i && p->base->position.x == (float)i);
     }
     CHECK(jl_handle_resolve(&manager, survivor) == jl_entity_find(&manager, ids[51]));
     /* The arena reuses the compacted tail. */
-    CHECK(JL_MAKE_ENTITY(&manager, jl_prop, 0, 0, 0) == (jl_prop *)((char *)t->array + 50 * t->stride));
+    CHECK(JL_MAKE_ENTITY(&manager, sample_prop, 0, 0, 0) == (sample_prop *)((char *)t->array + 50 * t->stride));
     CHECK(invariants_hold());
     jl_manager_shutdown(&manager);
 }
@@ -505,8 +509,8 @@ TEST(compaction_makes_typed_arrays_dense_and_keeps_invariants)
 TEST(checker_reports_broken_back_pointer)
 {
     CHECK(init_manager(0));
-    jl_inert *a = JL_MAKE_ENTITY(&manager, jl_inert, 0, 0, 0);
-    jl_inert *b = JL_MAKE_ENTITY(&manager, jl_inert, 0, 0, 0);
+    sample_inert *a = JL_MAKE_ENTITY(&manager, sample_inert, 0, 0, 0);
+    sample_inert *b = JL_MAKE_ENTITY(&manager, sample_inert, 0, 0, 0);
     CHECK(a && b);
     a->base = b->base; /* corrupt on purpose */
     jl_error err = {0};
@@ -534,7 +538,7 @@ TEST(million_random_steps_keep_invariants)
     static jl_handle live[CAPACITY];
     static jl_handle dead[CAPACITY];
     uint32_t live_count = 0, dead_count = 0;
-    const jl_class *classes[] = {&jl_inert_class, &jl_light_class, &jl_prop_class};
+    const jl_class *classes[] = {&sample_inert_class, &sample_light_class, &sample_prop_class};
     for (uint32_t step = 1; step <= STEPS; step++) {
         uint64_t r = rng();
         bool create = live_count == 0 || (live_count < CAPACITY && (r % 100) < 52);
@@ -566,7 +570,7 @@ TEST(million_random_steps_keep_invariants)
 TEST(reset_empties_the_manager_and_keeps_old_handles_stale)
 {
     CHECK(init_manager(0));
-    jl_inert *a = JL_MAKE_ENTITY(&manager, jl_inert, 0, 0, 0);
+    sample_inert *a = JL_MAKE_ENTITY(&manager, sample_inert, 0, 0, 0);
     CHECK(a);
     uint64_t id = a->base->id;
     jl_handle handle = jl_entity_handle(&manager, a->base);
@@ -574,7 +578,7 @@ TEST(reset_empties_the_manager_and_keeps_old_handles_stale)
     CHECK(manager.count == 0 && manager.pending_count == 0);
     CHECK(jl_entity_find(&manager, id) == NULL);
     CHECK(jl_handle_resolve(&manager, handle) == NULL);
-    jl_inert *b = JL_MAKE_ENTITY(&manager, jl_inert, 0, 0, 0);
+    sample_inert *b = JL_MAKE_ENTITY(&manager, sample_inert, 0, 0, 0);
     CHECK(b && jl_entity_handle(&manager, b->base).index == handle.index); /* slot 0 again */
     CHECK(jl_handle_resolve(&manager, handle) == NULL);
     CHECK(b->base->id != id); /* IDs are never handed out twice */
@@ -608,7 +612,7 @@ TEST(full_pending_deletions_make_destroy_fail_cleanly)
     jl_status status = JL_OK;
     uint32_t destroyed = 0;
     while (status == JL_OK && destroyed < 100000) {
-        jl_inert *inert = JL_MAKE_ENTITY(&manager, jl_inert, 0, 0, 0);
+        sample_inert *inert = JL_MAKE_ENTITY(&manager, sample_inert, 0, 0, 0);
         CHECK(inert);
         status = jl_entity_destroy(&manager, inert->base);
         if (status == JL_OK) destroyed++;

@@ -17,7 +17,7 @@
 
 #include "juliet/archive.h"
 #include "juliet/world.h"
-#include "juliet/world_gen.h"
+#include "sample_world_gen.h"
 #include "test.h"
 #include "world_internal.h" /* jli_world_init: worlds embedded in the tests */
 
@@ -57,8 +57,8 @@ static bool commit_base_world(uint32_t count, uint64_t seed, char *entities, siz
     du_join(world_dir, sizeof world_dir, repo, "world");
     bool ok = sh(GIT "-c init.defaultBranch=main init -q .", NULL);
     jl_world w;
-    jl_world_desc gd = {.capacity = count + 64, .id_tag = jl_world_gen_tag(seed)};
-    ok = ok && jli_world_init(&w, &gd) == JL_OK && jl_world_generate(&w, count, seed) == JL_OK &&
+    jl_world_desc gd = {.capacity = count + 64, .id_tag = sample_world_gen_tag(seed)};
+    ok = ok && jli_world_init(&w, &gd) == JL_OK && sample_world_generate(&w, count, seed) == JL_OK &&
          jl_world_save(&w, world_dir, NULL) == JL_OK;
     jli_world_shutdown(&w);
     ok = ok && sh(GIT "add -A && " GIT "commit -q -m base", NULL);

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "juliet/archive.h"
-#include "juliet/entity_types.h"
+#include "sample_classes.h"
 #include "juliet/world.h"
 #include "test.h"
 
@@ -328,7 +328,7 @@ TEST(restoring_a_text_that_does_not_load_keeps_the_old_entity)
     char expected_path[512];
     CHECK(jl_world_entity_path(expected_path, sizeof expected_path, dir, id));
     CHECK(strcmp(err.path, expected_path) == 0);
-    CHECK(jl_world_find(world, id) == light && is_dirty(id) && JL_DOWNCAST(jl_light, light)->intensity == 3);
+    CHECK(jl_world_find(world, id) == light && is_dirty(id) && JL_DOWNCAST(sample_light, light)->intensity == 3);
     /* A text of another entity is refused the same way. */
     const uint64_t other = first_of(&jl_prop_class)->id;
     CHECK(jl_world_restore_entity_text(world, other, text, size, &err) == JL_ERR_PARSE);

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "juliet/snapshot.h"
+#include "sample_classes.h"
 #include "test.h"
 
 enum { TAG = 0x5eed0001u };
@@ -62,12 +63,12 @@ static bool fill_varied(jl_entity_manager *m, uint32_t n)
         float z = i % 13 == 0 ? 1e-40f : rnd_decimal(2);
         jl_entity *e;
         if (kind == 0) {
-            jl_inert *d = JL_MAKE_ENTITY(m, jl_inert, x, y, z);
+            sample_inert *d = JL_MAKE_ENTITY(m, sample_inert, x, y, z);
             CHECK_OR_FALSE(d);
             d->mesh_instance = i % 5 == 0 ? JL_INDEX_MAX : (uint32_t)(rnd() % 64);
             e = d->base;
         } else if (kind == 1) {
-            jl_light *d = JL_MAKE_ENTITY(m, jl_light, x, y, z);
+            sample_light *d = JL_MAKE_ENTITY(m, sample_light, x, y, z);
             CHECK_OR_FALSE(d);
             d->color = (jl_color){(uint8_t)rnd(), (uint8_t)rnd(), (uint8_t)rnd()};
             d->intensity = i % 3 ? rnd_decimal(1) : rnd_float_bits();
@@ -75,7 +76,7 @@ static bool fill_varied(jl_entity_manager *m, uint32_t n)
             d->cast_shadows = rnd() & 1;
             e = d->base;
         } else {
-            jl_prop *d = JL_MAKE_ENTITY(m, jl_prop, x, y, z);
+            sample_prop *d = JL_MAKE_ENTITY(m, sample_prop, x, y, z);
             CHECK_OR_FALSE(d);
             d->mesh_instance = (uint32_t)rnd();
             d->density = rnd_decimal(2);
@@ -88,7 +89,7 @@ static bool fill_varied(jl_entity_manager *m, uint32_t n)
     }
     /* Some props hang from entities of the world. */
     uint32_t k = 0;
-    for (jl_prop *p = jl_typed_first(m, &jl_prop_class); p; p = jl_typed_next(m, &jl_prop_class, p))
+    for (sample_prop *p = jl_typed_first(m, &sample_prop_class); p; p = jl_typed_next(m, &sample_prop_class, p))
         if (k++ % 3 == 0) p->parent = m->entities[rnd() % m->slots].id;
     return true;
 }
@@ -227,7 +228,7 @@ TEST(two_decimal_positions_cost_two_bytes_each)
 {
     CHECK(setup(0));
     for (int i = 0; i < 1000; i++)
-        CHECK(JL_MAKE_ENTITY(&source, jl_inert, rnd_decimal(2), rnd_decimal(2), rnd_decimal(2)));
+        CHECK(JL_MAKE_ENTITY(&source, sample_inert, rnd_decimal(2), rnd_decimal(2), rnd_decimal(2)));
     jl_snapshot_bytes bytes;
     CHECK(encode(&source, &bytes) == JL_OK);
     /* 3 x 2 bytes of position, 1 of ID gap, 1 of mesh index, and headers. */
@@ -250,7 +251,7 @@ TEST(float_bit_patterns_round_trip_exactly)
             double mant = (double)(rnd() % 1000000000ull) / pow(10.0, 9 - digits);
             v[c] = (i + c) % 3 == 0 ? rnd_float_bits() : (float)(floor(mant) * scale);
         }
-        CHECK(JL_MAKE_ENTITY(&source, jl_inert, v[0], v[1], v[2]));
+        CHECK(JL_MAKE_ENTITY(&source, sample_inert, v[0], v[1], v[2]));
     }
     jl_snapshot_bytes bytes;
     CHECK(encode(&source, &bytes) == JL_OK);
@@ -262,7 +263,7 @@ TEST(float_bit_patterns_round_trip_exactly)
 TEST(encode_rejects_nan_and_forbidden_infinity)
 {
     CHECK(setup(0));
-    jl_inert *a = JL_MAKE_ENTITY(&source, jl_inert, 1, 2, 3);
+    sample_inert *a = JL_MAKE_ENTITY(&source, sample_inert, 1, 2, 3);
     CHECK(a);
     a->base->position.y = NAN;
     jl_snapshot_bytes bytes;
@@ -272,7 +273,7 @@ TEST(encode_rejects_nan_and_forbidden_infinity)
     CHECK(strstr(err.message, "position.y is NaN") != NULL);
     CHECK(arena.used == before);
     a->base->position.y = 0;
-    jl_light *l = JL_MAKE_ENTITY(&source, jl_light, 1, 2, 3);
+    sample_light *l = JL_MAKE_ENTITY(&source, sample_light, 1, 2, 3);
     CHECK(l);
     l->intensity = INFINITY;
     CHECK(jl_snapshot_encode_manager(&source, &arena, &bytes, &err) == JL_ERR_INVALID_ARGUMENT);
@@ -284,7 +285,7 @@ TEST(encode_rejects_an_entity_without_id)
 {
     CHECK(setup(0));
     jl_entity *e;
-    CHECK(jl_entity_allocate(&source, &jl_inert_class, &e) == JL_OK);
+    CHECK(jl_entity_allocate(&source, &sample_inert_class, &e) == JL_OK);
     jl_snapshot_bytes bytes;
     jl_error err = {0};
     CHECK(jl_snapshot_encode_manager(&source, &arena, &bytes, &err) == JL_ERR_INVALID_ARGUMENT);
@@ -308,7 +309,7 @@ static void fix_crc(void)
 static bool small_snapshot(void)
 {
     CHECK_OR_FALSE(setup(0));
-    jl_light *l = JL_MAKE_ENTITY(&source, jl_light, 1.5f, 2.25f, -3.0f);
+    sample_light *l = JL_MAKE_ENTITY(&source, sample_light, 1.5f, 2.25f, -3.0f);
     CHECK_OR_FALSE(l);
     jl_snapshot_bytes bytes;
     CHECK_OR_FALSE(encode(&source, &bytes) == JL_OK);
@@ -407,11 +408,11 @@ TEST(rejects_an_unknown_class)
 TEST(rejects_another_class_version)
 {
     CHECK(small_snapshot());
-    CHECK(buf[10] == jl_light_class.version);
-    buf[10] = (uint8_t)(jl_light_class.version + 1); /* class version */
+    CHECK(buf[10] == sample_light_class.version);
+    buf[10] = (uint8_t)(sample_light_class.version + 1); /* class version */
     fix_crc();
     char expected[64];
-    snprintf(expected, sizeof expected, "Light version %u", jl_light_class.version + 1);
+    snprintf(expected, sizeof expected, "Light version %u", sample_light_class.version + 1);
     CHECK(rejected(JL_ERR_UNKNOWN_CLASS, expected));
     teardown();
 }
@@ -445,7 +446,7 @@ static uint32_t inert_schema_crc(void)
     jl_entity_manager m;
     jl_manager_desc desc = {.capacity = 4, .id_tag = 1};
     if (jl_manager_init(&m, &desc) != JL_OK) return 0;
-    JL_MAKE_ENTITY(&m, jl_inert, 0, 0, 0);
+    JL_MAKE_ENTITY(&m, sample_inert, 0, 0, 0);
     jl_snapshot_bytes b;
     uint32_t crc = 0;
     if (jl_snapshot_encode_manager(&m, &arena, &b, NULL) == JL_OK)
@@ -461,8 +462,8 @@ static void header(uint32_t count)
     w8('J'), w8('L'), w8('W'), w8(JL_SNAPSHOT_VERSION);
     wv(0);
     wv(1);
-    w32(jl_inert_class.crc);
-    wv(jl_inert_class.version);
+    w32(sample_inert_class.crc);
+    wv(sample_inert_class.version);
     w32(schema);
     wv(count);
 }
@@ -487,7 +488,7 @@ TEST(hand_built_stream_decodes)
     jl_error err = {0};
     CHECK(decode(buf, buf_size, &err) == JL_OK);
     CHECK(target.count == 2);
-    jl_inert *d = JL_DOWNCAST(jl_inert, jl_entity_find(&target, 8));
+    sample_inert *d = JL_DOWNCAST(sample_inert, jl_entity_find(&target, 8));
     CHECK(d && d->mesh_instance == 12);
     teardown();
 }
@@ -596,7 +597,7 @@ TEST(rejects_a_bool_above_one)
 TEST(references_are_coded_relative_and_checked_against_the_entities)
 {
     CHECK(setup(0));
-    jl_prop *p = JL_MAKE_ENTITY(&source, jl_prop, 0, 0, 0);
+    sample_prop *p = JL_MAKE_ENTITY(&source, sample_prop, 0, 0, 0);
     CHECK(p);
     p->parent = p->base->id; /* itself: relative code 1 + 0 + zigzag(0) */
     jl_snapshot_bytes bytes;
@@ -664,7 +665,7 @@ TEST(rejects_more_entities_than_the_world_takes)
 TEST(refuses_a_world_that_is_not_empty)
 {
     CHECK(small_snapshot());
-    CHECK(JL_MAKE_ENTITY(&target, jl_inert, 0, 0, 0));
+    CHECK(JL_MAKE_ENTITY(&target, sample_inert, 0, 0, 0));
     jl_error err = {0};
     CHECK(decode(buf, buf_size, &err) == JL_ERR_INVALID_ARGUMENT);
     CHECK(target.count == 1);
@@ -674,7 +675,7 @@ TEST(refuses_a_world_that_is_not_empty)
 TEST(failed_decode_keeps_pending_deletions)
 {
     CHECK(small_snapshot());
-    jl_inert *d = JL_MAKE_ENTITY(&target, jl_inert, 0, 0, 0);
+    sample_inert *d = JL_MAKE_ENTITY(&target, sample_inert, 0, 0, 0);
     CHECK(d);
     CHECK(jl_entity_destroy(&target, d->base) == JL_OK);
     CHECK(target.pending_count == 1);

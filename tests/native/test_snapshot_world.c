@@ -11,7 +11,8 @@
 
 #include "juliet/snapshot.h"
 #include "juliet/world.h"
-#include "juliet/world_gen.h"
+#include "sample_classes.h"
+#include "sample_world_gen.h"
 #include "test.h"
 #include "world_internal.h" /* jli_world_init: worlds embedded in the tests */
 
@@ -20,7 +21,7 @@ static jl_arena arena;
 
 static bool setup(void)
 {
-    jl_world_desc a = {.capacity = 5000, .id_tag = jl_world_gen_tag(7)};
+    jl_world_desc a = {.capacity = 5000, .id_tag = sample_world_gen_tag(7)};
     jl_world_desc b = {.capacity = 5000, .id_tag = 0x51515151u};
     return jli_world_init(&source, &a) == JL_OK && jli_world_init(&target, &b) == JL_OK &&
            jl_arena_init(&arena, 256u << 20) == JL_OK;
@@ -49,7 +50,7 @@ static const char settings_with_unknown_key[] =
  * entity and of the settings, and an entity from a newer class version. */
 static bool fill_source(uint32_t count)
 {
-    CHECK_OR_FALSE(jl_world_generate(&source, count, 7) == JL_OK);
+    CHECK_OR_FALSE(sample_world_generate(&source, count, 7) == JL_OK);
     jl_error err = {0};
     CHECK_OR_FALSE(jl_world_load_entity_text(&source, NULL, future_entity, sizeof future_entity - 1,
                                              false, NULL, &err) == JL_OK);
@@ -210,11 +211,11 @@ TEST(awkward_floats_survive_the_world_path)
     CHECK(setup());
     jl_entity *e;
     CHECK(jl_world_create(&source, "Light", -0.0f, 1e-40f, 3.4028235e38f, &e) == JL_OK);
-    jl_light *l = e->derived;
+    sample_light *l = e->derived;
     l->radius = INFINITY;
     l->intensity = 0.1f + 0.2f;
     CHECK(jl_world_create(&source, "Prop", 16777217.0f, -1.17549435e-38f, 0.3f, &e) == JL_OK);
-    jl_prop *p = e->derived;
+    sample_prop *p = e->derived;
     p->velocity = (jl_vec3){-0.0f, 1.0e-45f, 123456.789f};
     p->density = 7.0e-12f;
     jl_snapshot_bytes bytes;

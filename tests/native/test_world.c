@@ -8,7 +8,7 @@
 #include <math.h>
 
 #include "juliet/archive.h"
-#include "juliet/entity_types.h"
+#include "sample_classes.h"
 #include "juliet/world.h"
 #include "test.h"
 #include "world_internal.h" /* jli_world_init: worlds embedded in the tests */
@@ -108,7 +108,7 @@ TEST(saving_an_unchanged_world_writes_zero_files)
 TEST(save_writes_only_the_dirty_files)
 {
     CHECK(start_loaded(ASSETS "/sample_world"));
-    jl_entity *light = first_of(&jl_light_class), *prop = first_of(&jl_prop_class);
+    jl_entity *light = first_of(&sample_light_class), *prop = first_of(&sample_prop_class);
     jl_error err;
     CHECK(jl_world_set_field(&world, light->id, "intensity", "7.5", 3, &err) == JL_OK);
     CHECK(jl_world_set_field(&world, prop->id, "position", "1 2 3", 5, &err) == JL_OK);
@@ -150,7 +150,7 @@ TEST(save_syncs_each_file_before_renaming_it_and_the_directory_once)
 TEST(removed_entity_file_is_deleted_at_the_next_save_only)
 {
     CHECK(start_loaded(ASSETS "/sample_world"));
-    jl_entity *victim = first_of(&jl_inert_class);
+    jl_entity *victim = first_of(&sample_inert_class);
     uint64_t id = victim->id;
     char path[512];
     entity_path(path, sizeof path, id);
@@ -171,7 +171,7 @@ TEST(removed_entity_file_is_deleted_at_the_next_save_only)
 TEST(deletions_happen_before_writes)
 {
     CHECK(start_loaded(ASSETS "/sample_world"));
-    jl_entity *a = first_of(&jl_inert_class), *b = first_of(&jl_light_class);
+    jl_entity *a = first_of(&sample_inert_class), *b = first_of(&sample_light_class);
     CHECK(jl_world_set_field(&world, b->id, "intensity", "3", 1, NULL) == JL_OK);
     CHECK(jl_world_remove(&world, a->id) == JL_OK);
     CHECK(jl_world_save(&world, dir, NULL) == JL_OK);
@@ -182,7 +182,7 @@ TEST(deletions_happen_before_writes)
 TEST(undone_removal_keeps_the_file)
 {
     CHECK(start_loaded(ASSETS "/sample_world"));
-    jl_entity *victim = first_of(&jl_prop_class);
+    jl_entity *victim = first_of(&sample_prop_class);
     uint64_t id = victim->id;
     const char *text;
     size_t size;
@@ -237,7 +237,7 @@ static bool make_deep_dir(char *out, size_t size, const char *base, size_t lengt
 TEST(a_pending_deletion_whose_path_does_not_fit_is_reported_and_kept)
 {
     CHECK(start_loaded(ASSETS "/sample_world"));
-    jl_entity *victim = first_of(&jl_inert_class);
+    jl_entity *victim = first_of(&sample_inert_class);
     uint64_t id = victim->id;
     CHECK(jl_world_remove(&world, id) == JL_OK);
     CHECK(du_make_temp_dir(dir2, sizeof dir2, "test"));
@@ -265,7 +265,7 @@ TEST(a_pending_deletion_whose_path_does_not_fit_is_reported_and_kept)
 TEST(failed_write_keeps_the_old_file_and_the_dirty_flag)
 {
     CHECK(start_loaded(ASSETS "/sample_world"));
-    jl_entity *light = first_of(&jl_light_class);
+    jl_entity *light = first_of(&sample_light_class);
     char path[512];
     entity_path(path, sizeof path, light->id);
     size_t old_size = 0;
@@ -296,7 +296,7 @@ TEST(failed_write_keeps_the_old_file_and_the_dirty_flag)
 TEST(failed_rename_keeps_the_old_file_and_the_dirty_flag)
 {
     CHECK(start_loaded(ASSETS "/sample_world"));
-    jl_entity *prop = first_of(&jl_prop_class);
+    jl_entity *prop = first_of(&sample_prop_class);
     char path[512];
     entity_path(path, sizeof path, prop->id);
     size_t old_size = 0;
@@ -316,7 +316,7 @@ TEST(failed_rename_keeps_the_old_file_and_the_dirty_flag)
 TEST(failed_delete_stays_pending_until_a_save_succeeds)
 {
     CHECK(start_loaded(ASSETS "/sample_world"));
-    jl_entity *victim = first_of(&jl_inert_class);
+    jl_entity *victim = first_of(&sample_inert_class);
     uint64_t id = victim->id;
     char path[512];
     entity_path(path, sizeof path, id);
@@ -337,7 +337,7 @@ TEST(failed_delete_stays_pending_until_a_save_succeeds)
 TEST(failed_directory_sync_leaves_the_written_entities_dirty)
 {
     CHECK(start_loaded(ASSETS "/sample_world"));
-    jl_entity *light = first_of(&jl_light_class);
+    jl_entity *light = first_of(&sample_light_class);
     CHECK(jl_world_set_field(&world, light->id, "cast_shadows", "false", 5, NULL) == JL_OK);
     fault.fail_op = JL_FS_OP_SYNC_DIR;
     fault.fail_code = EIO;
@@ -362,7 +362,7 @@ TEST(every_fault_point_of_a_save_is_reported_and_recoverable)
     for (uint32_t at = 1;; at++) {
         for (int c = 0; c < 3; c++) {
             CHECK(start_loaded(reference));
-            jl_entity *light = first_of(&jl_light_class), *inert = first_of(&jl_inert_class);
+            jl_entity *light = first_of(&sample_light_class), *inert = first_of(&sample_inert_class);
             CHECK(jl_world_set_field(&world, light->id, "intensity", "0.5", 3, NULL) == JL_OK);
             uint64_t removed_id = inert->id;
             CHECK(jl_world_remove(&world, removed_id) == JL_OK);
@@ -768,10 +768,10 @@ TEST(set_field_validates_exactly_like_the_file_reader)
     CHECK(strstr(err.message, "infinity is not allowed here") != NULL);
     CHECK(jl_world_set_field(&world, e->id, "intensity", "2.5abc", 6, &err) == JL_ERR_PARSE);
     CHECK(err.col == 4);
-    CHECK(JL_DOWNCAST(jl_light, e)->intensity == 1.0f); /* unchanged */
+    CHECK(JL_DOWNCAST(sample_light, e)->intensity == 1.0f); /* unchanged */
     CHECK(!e->is_dirty);
     CHECK(jl_world_set_field(&world, e->id, "radius", "inf", 3, &err) == JL_OK);
-    CHECK(isinf(JL_DOWNCAST(jl_light, e)->radius));
+    CHECK(isinf(JL_DOWNCAST(sample_light, e)->radius));
     CHECK(e->is_dirty);
     CHECK(jl_world_set_field(&world, e->id, "brightness", "1", 1, &err) == JL_ERR_NOT_FOUND);
     CHECK(jl_world_set_field(&world, 12345, "radius", "1", 1, &err) == JL_ERR_NOT_FOUND);
@@ -799,7 +799,7 @@ TEST(get_field_returns_canonical_text)
 TEST(write_entity_is_what_save_writes)
 {
     CHECK(start_loaded(ASSETS "/sample_world"));
-    jl_entity *e = first_of(&jl_inert_class); /* the one with an unknown key */
+    jl_entity *e = first_of(&sample_inert_class); /* the one with an unknown key */
     const char *text;
     size_t size;
     CHECK(jl_world_write_entity(&world, e->id, &text, &size) == JL_OK);
@@ -812,12 +812,12 @@ TEST(write_entity_is_what_save_writes)
 TEST(class_schema_gives_default_values_as_text)
 {
     char out[JL_VALUE_TEXT_MAX];
-    CHECK(jl_class_default_text(&jl_light_class, 0, out) == JL_OK && strcmp(out, "#ffffff") == 0);
-    CHECK(jl_class_default_text(&jl_light_class, 2, out) == JL_OK && strcmp(out, "10") == 0);
-    CHECK(jl_class_default_text(&jl_inert_class, 0, out) == JL_OK && strcmp(out, "none") == 0);
+    CHECK(jl_class_default_text(&sample_light_class, 0, out) == JL_OK && strcmp(out, "#ffffff") == 0);
+    CHECK(jl_class_default_text(&sample_light_class, 2, out) == JL_OK && strcmp(out, "10") == 0);
+    CHECK(jl_class_default_text(&sample_inert_class, 0, out) == JL_OK && strcmp(out, "none") == 0);
     CHECK(jl_class_default_text(&jl_world_settings_class, 0, out) == JL_OK && strcmp(out, "0 -9.81 0") == 0);
-    CHECK(jl_class_default_text(&jl_inert_class, 1, out) == JL_ERR_NOT_FOUND);
-    CHECK(strcmp(jl_field_type_name(jl_prop_class.fields[4].type), "entity_ref") == 0);
+    CHECK(jl_class_default_text(&sample_inert_class, 1, out) == JL_ERR_NOT_FOUND);
+    CHECK(strcmp(jl_field_type_name(sample_prop_class.fields[4].type), "entity_ref") == 0);
 }
 
 TEST(create_by_class_name_gives_a_dirty_entity_with_a_fresh_id)
@@ -910,7 +910,7 @@ TEST(loading_the_same_directory_twice_keeps_its_files_writable)
     CHECK(start_loaded(ASSETS "/sample_world"));
     CHECK(jl_world_load(&world, dir) == JL_ERR_DUPLICATE_ID); /* every file again */
     CHECK(jl_world_count(&world) == 36);
-    jl_entity *light = first_of(&jl_light_class);
+    jl_entity *light = first_of(&sample_light_class);
     CHECK(jl_world_set_field(&world, light->id, "intensity", "6", 1, NULL) == JL_OK);
     jl_save_report report;
     CHECK(jl_world_save(&world, dir, &report) == JL_OK);

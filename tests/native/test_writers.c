@@ -22,7 +22,7 @@
 #include "persist_util.h"
 #include "juliet/platform.h"
 #include "juliet/world.h"
-#include "juliet/world_gen.h"
+#include "sample_world_gen.h"
 #include "juliet/world_lock.h"
 #include "test.h"
 #include "world_internal.h" /* jli_world_init: worlds embedded in the tests */
@@ -393,7 +393,7 @@ static bool newer_world(char *root, size_t root_size, char *dir, size_t dir_size
 static bool generated(jl_world *w, uint32_t count)
 {
     jl_world_desc d = {.capacity = 1024, .id_tag = 7};
-    return jli_world_init(w, &d) == JL_OK && jl_world_generate(w, count, 1) == JL_OK;
+    return jli_world_init(w, &d) == JL_OK && sample_world_generate(w, count, 1) == JL_OK;
 }
 
 TEST(new_world_is_never_merged_into_a_directory_holding_one)

@@ -5,7 +5,7 @@
  *
  *   ; asset_type        entity_instance
  *   ; id                0x + 16 lower-case hex digits, never zero
- *   ; class             the class name ("Inert", "Light", "Prop")
+ *   ; class             the class name, as registered (class_registry.h)
  *   ; version           JL_ENTITY_BASE_VERSION (base-entity fields)
  *   ; class_version     the class's version (its own fields)
  *   ; position          x y z
@@ -35,8 +35,9 @@
  * Versions: a file whose `version` or `class_version` is newer than this
  * build loads with JL_ENTITY_READ_ONLY set and is never rewritten; an older
  * `class_version` is upgraded by the class's migrate hook after the fields
- * are read (the hook may read keys the class no longer has, e.g. Light 1's
- * `range`, and marks them used so they are not kept as unknown).
+ * are read (the hook may read keys the class no longer has, e.g. the sample
+ * game's Light 1 `range`, and marks them used so they are not kept as
+ * unknown).
  *
  * Spec names -> C names:
  *   Archive                          jl_archive
@@ -179,8 +180,9 @@ jl_status jl_archive_write_entity(jl_archive *ar, const jl_entity *entity, const
  * manager; *id_out gets it. JL_ERR_PARSE on bad values. */
 jl_status jl_archive_read_entity(jl_archive *ar, jl_entity *entity, uint64_t *id_out);
 
-/* The spec's deserialize_entity_in_place (4.4): resolves `; class`,
- * allocates the entity in manager, streams every field into it, gives it
+/* The spec's deserialize_entity_in_place (4.4): resolves `; class` in the
+ * manager's registry (a world's manager: the world's classes), allocates
+ * the entity in manager, streams every field into it, gives it
  * its ID (jl_entity_set_id: duplicates are rejected), advances the ID
  * generator (jl_manager_note_id) and clears its dirty flag. On any failure
  * the allocation is rolled back (the manager is as before the call), *out is

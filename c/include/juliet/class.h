@@ -1,9 +1,11 @@
 /* class.h - class reflection: one record per entity type (spec 3.3, 4.3).
  *
- * A class record names a derived entity type, gives its kind index, version,
- * CRC32 of its name, size and alignment, how to serialize it and how to set
- * it to its defaults, and lists its fields so that tools (the archive, the
- * snapshot codec, the inspector) work on any class without knowing it. */
+ * A class record names a derived entity type, gives its version, size and
+ * alignment, how to serialize it and how to set it to its defaults, and
+ * lists its fields so that tools (the archive, the snapshot codec, the
+ * inspector) work on any class without knowing it. Its kind and the CRC32
+ * of its name are filled in when it is registered (class_registry.h): the
+ * library itself defines no entity class; a program registers its own. */
 #ifndef JULIET_CLASS_H
 #define JULIET_CLASS_H
 
@@ -62,11 +64,17 @@ typedef void (*jl_default_init_fn)(void *derived);
 typedef jl_status (*jl_migrate_fn)(jl_archive *ar, const jl_class *cls, void *derived,
                                    uint32_t from_version);
 
+/* "Not registered": the kind of a record no registry has taken yet. Kinds
+ * of registered classes run from 0 to JL_CLASS_MAX - 1. */
+#define JL_CLASS_KIND_NONE 0xffu
+
 struct jl_class {
-    const char *name;          /* "Inert": the `; class` value of a .jasset file */
-    uint8_t kind;              /* index into the manager's typed arrays */
+    const char *name;          /* "Enemy": the `; class` value of a .jasset file */
+    uint8_t kind;              /* index into the manager's typed arrays; set by registration,
+                                  JL_CLASS_KIND_NONE before */
     uint32_t version;          /* class_version written by this build */
-    uint32_t crc;              /* CRC32 (IEEE) of name; checked by ResolveEntityClass */
+    uint32_t crc;              /* CRC32 (IEEE) of name, set by registration; checked by
+                                  ResolveEntityClass */
     uint32_t size_of;          /* sizeof the derived struct (>= sizeof(jl_entity_header)) */
     uint32_t alignment;        /* _Alignof the derived struct */
     jl_serialize_fn serialize;
@@ -83,37 +91,25 @@ size_t jl_field_type_size(jl_field_type type);
 /* CRC32 (IEEE 802.3, as zlib's crc32) of size bytes. */
 uint32_t jl_crc32(const void *data, size_t size);
 
-/* The spec's ResolveEntityClass: the class registered for kind if its CRC
- * is crc, else NULL. Never fails otherwise. */
-const jl_class *jl_class_resolve(uint8_t kind, uint32_t crc);
-
-/* The spec's find_class_by_name: CRC32 of the name, then jl_class_resolve
- * over every kind. name need not be NUL-terminated. NULL if unknown. */
-const jl_class *jl_class_find_by_name(const char *name, size_t name_size);
-
 /* The field of cls named name (NUL-terminated), or NULL. */
 const jl_field *jl_class_find_field(const jl_class *cls, const char *name);
 
-/* Number of registered entity classes, and the class of kind `kind`
- * (NULL past the count). */
-uint32_t jl_class_count(void);
-const jl_class *jl_class_at(uint32_t kind);
-
 /* Defines the class record `Type##_class` for a derived struct Type and the
  * default-init stub that assigns it the initializer given last (the struct's
- * own defaults, spec 3.3). Use once per type, in a .c file:
- *   JL_DEFINE_ENTITY(jl_inert, "Inert", JL_KIND_INERT, 1, 0x4c45ea8f,
- *                    inert_fields, NULL, { .mesh_instance = JL_INDEX_MAX })
- * The CRC is spelled out so the record is a constant; a unit test checks it
- * against jl_crc32(name). */
-#define JL_DEFINE_ENTITY(Type, class_name, kind_index, class_version, name_crc, field_table, \
-                         migrate_fn, ...)                                                   \
+ * own defaults, spec 3.3). Use once per type, in a .c file of the program
+ * that owns the type, then register the record before any world is created:
+ *   JL_DEFINE_ENTITY(enemy, "Enemy", 1, enemy_fields, NULL, { .health = 100 });
+ *   ...
+ *   jl_class_register(&enemy_class);   (class_registry.h)
+ * The record is not const: registration assigns its kind and computes the
+ * CRC32 of its name. migrate_fn may be NULL (the class never changed). */
+#define JL_DEFINE_ENTITY(Type, class_name, class_version, field_table, migrate_fn, ...)       \
     static void Type##_default_init(void *derived) { *(Type *)derived = (Type)__VA_ARGS__; } \
-    const jl_class Type##_class = {                                                          \
+    jl_class Type##_class = {                                                                \
         .name = (class_name),                                                                \
-        .kind = (kind_index),                                                                \
+        .kind = JL_CLASS_KIND_NONE,                                                          \
         .version = (class_version),                                                          \
-        .crc = (name_crc),                                                                   \
+        .crc = 0,                                                                            \
         .size_of = (uint32_t)sizeof(Type),                                                   \
         .alignment = (uint32_t)_Alignof(Type),                                               \
         .serialize = jl_serialize_fields,                                                    \
@@ -122,6 +118,9 @@ const jl_class *jl_class_at(uint32_t kind);
         .fields = (field_table),                                                             \
         .field_count = (uint32_t)(sizeof(field_table) / sizeof((field_table)[0])),           \
     }
+
+/* Declares, in a header, the record JL_DEFINE_ENTITY(Type, ...) defines. */
+#define JL_DECLARE_ENTITY(Type) extern jl_class Type##_class
 
 /* The default serialize function: every field of cls->fields in order
  * (implemented by the archive module). */

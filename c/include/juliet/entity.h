@@ -60,7 +60,8 @@ static inline void *jl_entity_downcast(const jl_entity *entity, const jl_class *
     return (entity && entity->derived_kind == cls) ? entity->derived : 0;
 }
 
-/* Typed DownCast: JL_DOWNCAST(jl_inert, entity) -> jl_inert * or NULL. */
+/* Typed DownCast for a class defined by JL_DEFINE_ENTITY(Type, ...):
+ * JL_DOWNCAST(enemy, entity) -> enemy * or NULL. */
 #define JL_DOWNCAST(Type, entity) ((Type *)jl_entity_downcast((entity), &Type##_class))
 
 #endif

@@ -2,9 +2,15 @@
  * removal.
  *
  * Memory: base entities in one array reserved for the whole capacity at init
- * (it never moves, spec 2.5); derived structs in one arena per class; an
- * open-addressing index from 64-bit ID to slot; all of it committed as it is
- * used.
+ * (it never moves, spec 2.5); derived structs in one arena per class,
+ * reserved at the first allocation of the class (a manager has room for
+ * every kind a registry can hold, JL_CLASS_MAX, but reserves only the ones
+ * it uses); an open-addressing index from 64-bit ID to slot; all of it
+ * committed as it is used.
+ *
+ * Classes: a manager allocates the classes of one registry
+ * (class_registry.h), named at init; the program's by default, a world's
+ * own for the manager of a world.
  *
  * Removal (the design chosen from entity_removal_brainstorm.md):
  * - destroy is O(1): the base slot and the derived slot become free and go
@@ -50,7 +56,7 @@
 
 #include "arena.h"
 #include "entity.h"
-#include "entity_types.h"
+#include "class_registry.h"
 #include "status.h"
 
 enum {
@@ -64,6 +70,8 @@ typedef struct jl_manager_desc {
     uint32_t capacity; /* most live entities at once; default JL_DEFAULT_CAPACITY */
     uint64_t id_tag;   /* first 48-bit tag: minted IDs start at (id_tag << 16) + 1;
                           default: random per manager */
+    const jl_class_registry *classes; /* the classes it allocates; default the program's
+                                         (jl_program_classes). Must outlive the manager */
 } jl_manager_desc;
 
 /* Derived structs of one class (spec 2.3). Slots [0, slots) hold live
@@ -71,7 +79,8 @@ typedef struct jl_manager_desc {
  * a tagged link to the next free slot instead of a base pointer
  * (jl_derived_is_free), forming an intrusive free list. */
 typedef struct jl_typed_array {
-    const jl_class *cls; /* the registered class of this kind */
+    const jl_class *cls; /* the class of this kind; NULL until its first allocation,
+                            which reserves the arena */
     jl_arena arena;
     void *array;        /* first slot; NULL until the first allocation */
     size_t count;       /* live derived structs */
@@ -109,7 +118,8 @@ typedef struct jl_entity_manager {
     uint32_t index_mask;   /* buckets - 1 (a power of two) */
     uint32_t hashed_count; /* IDs in the hash table */
 
-    jl_typed_array by_type[JL_KIND_COUNT];
+    const jl_class_registry *classes; /* where the classes it allocates are registered */
+    jl_typed_array by_type[JL_CLASS_MAX]; /* indexed by kind */
 
     uint64_t id_tag;     /* this session's first tag (48 bits) */
     uint64_t id_counter; /* the next minted ID is (id_tag << 16) + id_counter */
@@ -119,7 +129,9 @@ typedef struct jl_entity_manager {
     uint32_t pending_count;
 } jl_entity_manager;
 
-/* Reserves the manager's arenas (nothing committed yet). desc may be NULL.
+/* Reserves the manager's arenas (nothing committed yet; a class's typed
+ * array is reserved at its first entity) and binds the manager to its
+ * registry (desc->classes, else the program's). desc may be NULL.
  * Returns JL_ERR_INVALID_ARGUMENT for a capacity above JL_MAX_CAPACITY or
  * an id_tag wider than 48 bits, and
  * JL_ERR_OUT_OF_MEMORY if address space is refused; the manager is then
@@ -137,9 +149,10 @@ void jl_manager_reset(jl_entity_manager *manager);
 
 /* The spec's AllocateEntity (3.1): a base slot and a derived struct of cls,
  * defaults applied, pointers wired both ways, ID 0, dirty, position zero.
- * Fails with JL_ERR_INVALID_ARGUMENT (cls NULL, kind out of range, size too
- * small, not the registered class of its kind), JL_ERR_CAPACITY or
- * JL_ERR_OUT_OF_MEMORY, leaving the manager unchanged and *out NULL. */
+ * Fails with JL_ERR_INVALID_ARGUMENT (cls NULL or not the class its kind
+ * names in the manager's registry), JL_ERR_CAPACITY or JL_ERR_OUT_OF_MEMORY
+ * (also when the first entity of a class cannot reserve its arena),
+ * leaving the manager unchanged and *out NULL. */
 jl_status jl_entity_allocate(jl_entity_manager *manager, const jl_class *cls, jl_entity **out);
 
 /* The spec's MakeEntity: allocate, assign a freshly minted ID and the
@@ -147,7 +160,8 @@ jl_status jl_entity_allocate(jl_entity_manager *manager, const jl_class *cls, jl
  * jl_entity_allocate; the manager is unchanged). */
 void *jl_entity_make(jl_entity_manager *manager, const jl_class *cls, float x, float y, float z);
 
-/* Typed MakeEntity: JL_MAKE_ENTITY(manager, jl_inert, x, y, z) -> jl_inert *. */
+/* Typed MakeEntity for a class defined by JL_DEFINE_ENTITY(Type, ...):
+ * JL_MAKE_ENTITY(manager, enemy, x, y, z) -> enemy *. */
 #define JL_MAKE_ENTITY(manager, Type, x, y, z) \
     ((Type *)jl_entity_make((manager), &Type##_class, (x), (y), (z)))
 
@@ -221,8 +235,9 @@ static inline jl_entity *jl_entities_next(const jl_entity_manager *m, jl_entity 
 }
 
 /* Iteration over the live derived structs of one class, in slot order
- * (jli_typed_skip_free is the internal step):
- *   for (jl_inert *d = jl_typed_first(m, &jl_inert_class); d; d = jl_typed_next(m, &jl_inert_class, d)) */
+ * (jli_typed_skip_free is the internal step); none for a class the
+ * manager never allocated:
+ *   for (enemy *d = jl_typed_first(m, &enemy_class); d; d = jl_typed_next(m, &enemy_class, d)) */
 static inline void *jli_typed_skip_free(const jl_typed_array *t, char *slot)
 {
     char *end = (char *)t->array + t->slots * t->stride;
@@ -231,8 +246,9 @@ static inline void *jli_typed_skip_free(const jl_typed_array *t, char *slot)
 }
 static inline void *jl_typed_first(const jl_entity_manager *m, const jl_class *cls)
 {
+    if (cls->kind >= JL_CLASS_MAX) return 0;
     const jl_typed_array *t = &m->by_type[cls->kind];
-    return t->array ? jli_typed_skip_free(t, (char *)t->array) : 0;
+    return t->cls == cls && t->array ? jli_typed_skip_free(t, (char *)t->array) : 0;
 }
 static inline void *jl_typed_next(const jl_entity_manager *m, const jl_class *cls, void *derived)
 {

@@ -5,16 +5,15 @@
 #include "archive.h"
 #include "arena.h"
 #include "class.h"
+#include "class_registry.h"
 #include "entity.h"
 #include "entity_manager.h"
-#include "entity_types.h"
 #include "float_text.h"
 #include "fs.h"
 #include "platform.h"
 #include "snapshot.h"
 #include "status.h"
 #include "world.h"
-#include "world_gen.h"
 #include "world_lock.h"
 
 #endif

@@ -103,6 +103,7 @@
 
 #include "arena.h"
 #include "class.h"
+#include "class_registry.h"
 #include "entity.h"
 #include "entity_manager.h"
 #include "fs.h"
@@ -138,10 +139,12 @@ typedef struct jl_world_desc {
                                a load that needs more fails with JL_ERR_OUT_OF_MEMORY */
 } jl_world_desc;
 
-/* Per class (and total) figures of the last load, for `juliet stats`. */
+/* Per class (and total) figures of the loads, for `juliet stats`. The
+ * per-class arrays are indexed by kind in the world's registry
+ * (jl_world_class_at); kinds past jl_world_class_count are 0. */
 typedef struct jl_world_stats {
-    uint32_t entities[JL_KIND_COUNT];
-    uint64_t bytes[JL_KIND_COUNT]; /* file bytes of the loaded entities */
+    uint32_t entities[JL_CLASS_MAX];
+    uint64_t bytes[JL_CLASS_MAX]; /* file bytes of the loaded entities */
     uint32_t files_failed;
     uint64_t settings_bytes;
 } jl_world_stats;
@@ -231,9 +234,10 @@ jl_status jl_world_process_pending_deletions(jl_world *world, const char *dir,
 /* Marks every live entity and the settings dirty (fmt, full re-save). */
 void jl_world_mark_all_dirty(jl_world *world);
 
-/* MakeEntity by class name ("Inert", ...): a new entity with a fresh ID at
- * x y z, class defaults, dirty. JL_ERR_UNKNOWN_CLASS, JL_ERR_CAPACITY,
- * JL_ERR_OUT_OF_MEMORY (world unchanged, *out NULL). out may be NULL. */
+/* MakeEntity by class name (a class of the world's registry): a new entity
+ * with a fresh ID at x y z, class defaults, dirty. JL_ERR_UNKNOWN_CLASS,
+ * JL_ERR_CAPACITY, JL_ERR_OUT_OF_MEMORY (world unchanged, *out NULL). out
+ * may be NULL. */
 jl_status jl_world_create(jl_world *world, const char *class_name, float x, float y, float z,
                           jl_entity **out);
 
@@ -244,6 +248,18 @@ jl_status jl_world_remove(jl_world *world, uint64_t id);
 
 /* The live entity with id in O(1), or NULL. */
 jl_entity *jl_world_find(const jl_world *world, uint64_t id);
+
+/* The world's classes (class_registry.h): every class of the program's
+ * registry when jl_world_new ran, under the same kinds (classes registered
+ * afterwards are not in it). The world's manager, loader, snapshot codec
+ * and stats resolve classes through it. Valid until jl_world_free. */
+const jl_class_registry *jl_world_classes(const jl_world *world);
+
+/* Number of the world's classes; the class of a kind (NULL past the
+ * count); the class named name (name_size bytes), or NULL. O(1). */
+uint32_t jl_world_class_count(const jl_world *world);
+const jl_class *jl_world_class_at(const jl_world *world, uint32_t kind);
+const jl_class *jl_world_class_find(const jl_world *world, const char *name, size_t name_size);
 
 /* Number of live entities. */
 uint32_t jl_world_count(const jl_world *world);

@@ -1,6 +1,8 @@
 // classes.js - the entity classes and the world settings as the engine
 // reflects them: names, versions and fields with their types, flags and
-// defaults, read once through the reflection exports and cached.
+// defaults, read once through the reflection exports and cached. The
+// classes are those of one world (its own registry), or with world 0 the
+// ones compiled into the module.
 import { checkString } from './checks.js';
 import { JulietError } from './errors.js';
 import { FIELD_ALLOW_INF, textValue } from './values.js';
@@ -11,14 +13,18 @@ import { FIELD_ALLOW_INF, textValue } from './values.js';
  * this module get copies (publicFields).
  */
 export class Classes {
-  /** @param {import('./wasm.js').Wasm} wasm */
-  constructor(wasm) {
+  /**
+   * @param {import('./wasm.js').Wasm} wasm
+   * @param {number} [world] a world pointer whose classes to reflect; 0: the module's
+   */
+  constructor(wasm, world = 0) {
     this._wasm = wasm;
+    this._world = world;
     this._byName = new Map();
     this._settings = null; // read on first use
     this._names = [];
-    for (let kind = 0, n = wasm.c.jlw_class_count(); kind < n; kind++) {
-      this._names.push(wasm.string(wasm.c.jlw_class_name(kind)));
+    for (let kind = 0, n = wasm.c.jlw_class_count(world); kind < n; kind++) {
+      this._names.push(wasm.string(wasm.c.jlw_class_name(world, kind)));
     }
   }
 
@@ -60,21 +66,22 @@ export class Classes {
   /** Reads class `kind` (an entity class or the settings) through the reflection exports. */
   _reflect(kind) {
     const { c } = this._wasm;
+    const world = this._world;
     const string = (ptr) => this._wasm.string(ptr);
     const fields = [];
-    for (let i = 0, n = c.jlw_class_field_count(kind); i < n; i++) {
-      const type = string(c.jlw_class_field_type(kind, i));
+    for (let i = 0, n = c.jlw_class_field_count(world, kind); i < n; i++) {
+      const type = string(c.jlw_class_field_type(world, kind, i));
       fields.push(Object.freeze({
-        name: string(c.jlw_class_field_name(kind, i)),
+        name: string(c.jlw_class_field_name(world, kind, i)),
         type,
-        default: textValue(type, string(c.jlw_class_field_default(kind, i))),
-        allowInf: (c.jlw_class_field_flags(kind, i) & FIELD_ALLOW_INF) !== 0,
+        default: textValue(type, string(c.jlw_class_field_default(world, kind, i))),
+        allowInf: (c.jlw_class_field_flags(world, kind, i) & FIELD_ALLOW_INF) !== 0,
       }));
     }
     return {
-      name: string(c.jlw_class_name(kind)),
+      name: string(c.jlw_class_name(world, kind)),
       kind,
-      version: c.jlw_class_version(kind),
+      version: c.jlw_class_version(world, kind),
       fields,
       byName: new Map(fields.map((f) => [f.name, f])),
     };

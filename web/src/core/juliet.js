@@ -75,6 +75,9 @@ export class Juliet {
   /** @param {object} module the Emscripten module instance */
   constructor(module) {
     const wasm = new Wasm(module);
+    // The classes this build knows are registered before any world exists.
+    const status = wasm.c.jlw_init();
+    if (status !== 0) throw wasm.lastError(status);
     // All a World gets of the module (see world.js).
     this._engine = Object.freeze({ wasm, classes: new Classes(wasm), files: new Files(module) });
   }

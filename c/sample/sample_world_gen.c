@@ -1,10 +1,11 @@
-/* world_gen.c - deterministic synthetic worlds (world_gen.h). */
-#include "juliet/world_gen.h"
+/* sample_world_gen.c - deterministic synthetic worlds (sample_world_gen.h),
+ * through the public API only. */
+#include "sample_world_gen.h"
 
 #include <math.h>
+#include <stdio.h>
 
-#include "juliet/entity_types.h"
-#include "world_internal.h"
+#include "sample_classes.h"
 
 static uint64_t next(uint64_t *state)
 {
@@ -25,7 +26,7 @@ static float step_value(uint64_t *state, int32_t lo, int32_t hi, int32_t steps_p
     return (float)k / (float)steps_per_unit;
 }
 
-uint64_t jl_world_gen_tag(uint64_t seed)
+uint64_t sample_world_gen_tag(uint64_t seed)
 {
     uint64_t state = seed ^ 0x4a554c494554ull; /* "JULIET" */
     uint32_t tag = (uint32_t)next(&state);
@@ -33,10 +34,10 @@ uint64_t jl_world_gen_tag(uint64_t seed)
     return (uint64_t)(tag ? tag : 1) << JL_ID_COUNTER_BITS;
 }
 
-jl_status jl_world_generate(jl_world *world, uint32_t count, uint64_t seed)
+jl_status sample_world_generate(jl_world *world, uint32_t count, uint64_t seed)
 {
     uint64_t state = seed;
-    static const char *const classes[3] = {"Inert", "Light", "Prop"};
+    const jl_class *const classes[3] = {&sample_inert_class, &sample_light_class, &sample_prop_class};
     uint64_t first = 0, previous = 0;
     for (uint32_t i = 0; i < count; i++) {
         /* Every class in the first three, then a mix: half inert, a fifth lights. */
@@ -45,20 +46,22 @@ jl_status jl_world_generate(jl_world *world, uint32_t count, uint64_t seed)
         float x = step_value(&state, -500, 500, 100), y = step_value(&state, 0, 50, 100),
               z = step_value(&state, -500, 500, 100);
         jl_entity *e;
-        jl_status s = jl_world_create(world, classes[c], x, y, z, &e);
+        jl_status s = jl_world_create(world, classes[c]->name, x, y, z, &e);
         if (s != JL_OK) return s;
+        /* The world's class of that name must be the sample's record. */
+        if (e->derived_kind != classes[c]) return JL_ERR_UNKNOWN_CLASS;
         if (c == 0) {
-            jl_inert *inert = e->derived;
+            sample_inert *inert = e->derived;
             inert->mesh_instance = below(&state, 8) == 0 ? JL_INDEX_MAX : below(&state, 256);
         } else if (c == 1) {
-            jl_light *light = e->derived;
+            sample_light *light = e->derived;
             uint32_t rgb = (uint32_t)next(&state);
             light->color = (jl_color){(uint8_t)(rgb >> 16), (uint8_t)(rgb >> 8), (uint8_t)rgb};
             light->intensity = step_value(&state, 0, 20, 10);
             light->radius = below(&state, 16) == 0 ? INFINITY : step_value(&state, 1, 100, 2);
             light->cast_shadows = below(&state, 3) != 0;
         } else {
-            jl_prop *prop = e->derived;
+            sample_prop *prop = e->derived;
             prop->mesh_instance = below(&state, 256);
             prop->density = (float)(1 + below(&state, 200)) / 10.0f;
             prop->is_static = below(&state, 4) == 0;
@@ -70,9 +73,8 @@ jl_status jl_world_generate(jl_world *world, uint32_t count, uint64_t seed)
         if (!first) first = e->id;
         previous = e->id;
     }
-    if (first) {
-        world->settings.spawn_point = first;
-        world->settings_dirty = true;
-    }
-    return JL_OK;
+    if (!first) return JL_OK;
+    char text[32];
+    int size = snprintf(text, sizeof text, "0x%016llx", (unsigned long long)first);
+    return jl_world_settings_set(world, "spawn_point", text, (size_t)size, NULL);
 }
