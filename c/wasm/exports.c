@@ -543,32 +543,6 @@ JLW_EXPORT void jlw_snapshot_link_payload(const char *link, uint32_t link_size, 
 
 /* ---- field values: one text codec, the archive's ---- */
 
-/* The canonical text of a field of entity id, or of "position" or "id"
- * (jl_world_get_field). Returned in a buffer valid until the next export
- * that returns a value's text; NULL with JL_ERR_NOT_FOUND in
- * jlw_last_error if there is no such entity or field. */
-JLW_EXPORT const char *jlw_entity_get(const jl_world *world, uint32_t lo, uint32_t hi,
-                                      const char *field)
-{
-    clear_error();
-    if (jl_world_get_field(world, make_id(lo, hi), field, value_text, NULL) != JL_OK) {
-        fail(JL_ERR_NOT_FOUND, "no such entity or field");
-        return NULL;
-    }
-    return value_text;
-}
-
-/* The same for a field of the world settings (jl_world_settings_get). */
-JLW_EXPORT const char *jlw_settings_get(const jl_world *world, const char *field)
-{
-    clear_error();
-    if (jl_world_settings_get(world, field, value_text, NULL) != JL_OK) {
-        fail(JL_ERR_NOT_FOUND, "the world settings have no such field");
-        return NULL;
-    }
-    return value_text;
-}
-
 /* The `; version` this build writes for every entity (JL_ENTITY_BASE_VERSION). */
 JLW_EXPORT uint32_t jlw_entity_base_version(void) { return JL_ENTITY_BASE_VERSION; }
 

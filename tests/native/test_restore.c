@@ -74,7 +74,7 @@ static char *start_with_text_of(const jl_class *cls, uint64_t *id, size_t *size)
 static uint64_t start_on_light(const char *field, char *was)
 {
     if (!start(ASSETS "/sample_world")) return 0;
-    uint64_t id = first_of(&jl_light_class)->id;
+    uint64_t id = first_of(&sample_light_class)->id;
     return jl_world_get_field(world, id, field, was, NULL) == JL_OK ? id : 0;
 }
 
@@ -124,7 +124,7 @@ static bool saves(uint32_t written, uint32_t deleted)
 TEST(a_field_set_back_to_its_file_value_is_clean)
 {
     CHECK(start(ASSETS "/sample_world"));
-    uint64_t id = first_of(&jl_light_class)->id;
+    uint64_t id = first_of(&sample_light_class)->id;
     char was[JL_VALUE_TEXT_MAX], position[JL_VALUE_TEXT_MAX];
     CHECK(jl_world_get_field(world, id, "intensity", was, NULL) == JL_OK);
     CHECK(jl_world_get_field(world, id, "position", position, NULL) == JL_OK);
@@ -241,7 +241,7 @@ TEST(restoring_the_same_text_after_a_removal_is_clean_and_cancels_the_deletion)
 {
     uint64_t id = 0;
     size_t size = 0;
-    char *text = start_with_text_of(&jl_prop_class, &id, &size);
+    char *text = start_with_text_of(&sample_prop_class, &id, &size);
     CHECK(text);
     CHECK(jl_world_remove(world, id) == JL_OK && pending(id));
     CHECK(restore(id, text, size));
@@ -257,7 +257,7 @@ TEST(restoring_other_text_is_dirty_and_the_file_text_again_is_clean)
 {
     uint64_t id = 0;
     size_t size = 0, changed_size = 0;
-    char *text = start_with_text_of(&jl_light_class, &id, &size);
+    char *text = start_with_text_of(&sample_light_class, &id, &size);
     CHECK(text && set(id, "cast_shadows", "false"));
     char *changed = text_of(id, &changed_size);
     CHECK(text && changed);
@@ -279,7 +279,7 @@ TEST(restoring_no_text_removes_and_restoring_it_back_keeps_the_file)
 {
     uint64_t id = 0;
     size_t size = 0;
-    char *text = start_with_text_of(&jl_inert_class, &id, &size);
+    char *text = start_with_text_of(&sample_inert_class, &id, &size);
     CHECK(text);
     CHECK(restore(id, NULL, 0));
     CHECK(!jl_world_find(world, id) && pending(id));
@@ -294,7 +294,7 @@ TEST(a_restored_entity_whose_file_was_deleted_is_dirty)
 {
     uint64_t id = 0;
     size_t size = 0;
-    char *text = start_with_text_of(&jl_inert_class, &id, &size);
+    char *text = start_with_text_of(&sample_inert_class, &id, &size);
     CHECK(text && jl_world_remove(world, id) == JL_OK);
     CHECK(saves(0, 1));
     CHECK(restore(id, text, size) && is_dirty(id));
@@ -306,7 +306,7 @@ TEST(a_restored_entity_whose_file_was_deleted_is_dirty)
 TEST(restoring_a_text_that_does_not_load_keeps_the_old_entity)
 {
     CHECK(start(ASSETS "/sample_world"));
-    jl_entity *light = first_of(&jl_light_class);
+    jl_entity *light = first_of(&sample_light_class);
     const uint64_t id = light->id;
     CHECK(set(id, "intensity", "3"));
     size_t size = 0;
@@ -330,7 +330,7 @@ TEST(restoring_a_text_that_does_not_load_keeps_the_old_entity)
     CHECK(strcmp(err.path, expected_path) == 0);
     CHECK(jl_world_find(world, id) == light && is_dirty(id) && JL_DOWNCAST(sample_light, light)->intensity == 3);
     /* A text of another entity is refused the same way. */
-    const uint64_t other = first_of(&jl_prop_class)->id;
+    const uint64_t other = first_of(&sample_prop_class)->id;
     CHECK(jl_world_restore_entity_text(world, other, text, size, &err) == JL_ERR_PARSE);
     CHECK(strstr(err.message, "not 0x") && jl_world_find(world, other));
     jl_error check;
@@ -344,7 +344,7 @@ TEST(restoring_a_text_that_does_not_load_keeps_the_old_entity)
 TEST(restoring_a_removed_entity_with_a_bad_text_leaves_its_deletion_pending)
 {
     CHECK(start(ASSETS "/sample_world"));
-    const uint64_t id = first_of(&jl_inert_class)->id;
+    const uint64_t id = first_of(&sample_inert_class)->id;
     CHECK(jl_world_remove(world, id) == JL_OK);
     static const char broken[] = "; id\n0x77a31d7500000001\n; class\nLamp\n";
     jl_error err = {0};
@@ -373,7 +373,7 @@ TEST(undoing_a_removal_many_times_keeps_one_pending_deletion_at_most)
 {
     uint64_t id = 0;
     size_t size = 0;
-    char *text = start_with_text_of(&jl_prop_class, &id, &size);
+    char *text = start_with_text_of(&sample_prop_class, &id, &size);
     CHECK(text);
     bool ok = true;
     for (int i = 0; i < 2000 && ok; i++) /* more than the pending list of 256 entities holds */
