@@ -53,12 +53,12 @@ jl_status jl_world_write_settings(jl_world *w, const char **text, size_t *size)
 
 /* ---- fields ---- */
 
-static jl_status set_value(const jl_field *f, void *base, const char *field, const char *text, size_t size,
-                           jl_error *err)
+static jl_status set_value(jl_world *w, const jl_field *f, void *base, const char *field, const char *text,
+                           size_t size, jl_error *err)
 {
     uint32_t col = 0;
     jl_error local;
-    jl_status s = jl_value_parse(f->type, f->flags, text, size, (char *)base + f->offset, &col, &local);
+    jl_status s = jl_field_parse(f, text, size, (char *)base + f->offset, &w->strings, &col, &local);
     if (s != JL_OK)
         return jl_error_set(err, s, NULL, 1, col, "%s: %s", field, local.message);
     return JL_OK;
@@ -73,9 +73,9 @@ jl_status jl_world_set_field(jl_world *w, uint64_t id, const char *field, const 
         return jl_error_set(err, JL_ERR_READ_ONLY, NULL, 0, 0, "entity 0x%016llx is read-only (newer file format)",
                             (unsigned long long)id);
     if (strcmp(field, "position") == 0) {
-        static const jl_field position = {"position", JL_FIELD_VEC3, 0, 0};
+        static const jl_field position = {"position", JL_FIELD_VEC3, 0, 0, NULL};
         jl_vec3 p;
-        jl_status s = set_value(&position, &p, field, text, size, err);
+        jl_status s = set_value(w, &position, &p, field, text, size, err);
         if (s != JL_OK) return s;
         jl_entity_set_position(e, p.x, p.y, p.z);
         return JL_OK;
@@ -84,7 +84,7 @@ jl_status jl_world_set_field(jl_world *w, uint64_t id, const char *field, const 
     if (!f)
         return jl_error_set(err, JL_ERR_NOT_FOUND, NULL, 0, 0, "class %s has no field '%s'",
                             e->derived_kind->name, field);
-    jl_status s = set_value(f, e->derived, field, text, size, err);
+    jl_status s = set_value(w, f, e->derived, field, text, size, err);
     if (s != JL_OK) return s;
     jl_entity_touch(e);
     return JL_OK;
@@ -117,7 +117,7 @@ jl_status jl_world_get_field(const jl_world *w, uint64_t id, const char *field, 
     }
     const jl_field *f = jl_class_find_field(e->derived_kind, field);
     if (!f) return JL_ERR_NOT_FOUND;
-    terminate(out, jl_value_format(f->type, (const char *)e->derived + f->offset, out), size);
+    terminate(out, jl_field_format(f, (const char *)e->derived + f->offset, out), size);
     return JL_OK;
 }
 
@@ -128,7 +128,7 @@ jl_status jl_world_settings_set(jl_world *w, const char *field, const char *text
                             "the world settings are read-only (newer or unreadable file)");
     const jl_field *f = jl_class_find_field(&jl_world_settings_class, field);
     if (!f) return jl_error_set(err, JL_ERR_NOT_FOUND, NULL, 0, 0, "the world settings have no field '%s'", field);
-    jl_status s = set_value(f, &w->settings, field, text, size, err);
+    jl_status s = set_value(w, f, &w->settings, field, text, size, err);
     if (s == JL_OK) w->settings_dirty = true;
     return s;
 }
@@ -137,6 +137,6 @@ jl_status jl_world_settings_get(const jl_world *w, const char *field, char *out,
 {
     const jl_field *f = jl_class_find_field(&jl_world_settings_class, field);
     if (!f) return JL_ERR_NOT_FOUND;
-    terminate(out, jl_value_format(f->type, (const char *)&w->settings + f->offset, out), size);
+    terminate(out, jl_field_format(f, (const char *)&w->settings + f->offset, out), size);
     return JL_OK;
 }
