@@ -104,6 +104,10 @@ static const char *write_thing(test_thing *thing, size_t *size)
     return text;
 }
 
+/* The text of the class's defaults, after the header. */
+static const char defaults[] = "; ammo\n-1\n; score\n0\n; display_name\nGrunt\n; team\nblue\n"
+                               "; waypoint\n0 0\n; facing\n0 0 0 1\n";
+
 static const char header[] = "; asset_type\nentity_instance\n; id\n0x0000000000000010\n; class\nThing\n"
                              "; version\n1\n; class_version\n1\n; position\n0 0 0\n";
 
@@ -151,16 +155,28 @@ TEST(every_type_has_its_size_alignment_and_name)
 
 /* ---- files ---- */
 
-TEST(a_canonical_file_reads_every_type_and_writes_back_byte_identical)
+/* Reads the header followed by fields into *thing, writes it back, and
+ * says whether the text written is the header followed by expected. */
+static bool reads_and_writes(const char *fields, test_thing *thing, const char *expected)
 {
-    CHECK(setup());
-    static const char fields[] = "; ammo\n-2147483648\n; score\n4294967295\n; display_name\nGrunt the \"Second\" \\o/\n"
-                                 "; team\ngreen\n; waypoint\n1.5 -2\n; facing\n0 0.70710677 0 0.70710677\n";
+    CHECK_OR_FALSE(setup());
     char text[1024];
     snprintf(text, sizeof text, "%s%s", header, fields);
-    test_thing thing;
     jl_error err = {0};
-    CHECK(read_thing(text, &thing, &err) == JL_OK);
+    CHECK_OR_FALSE(read_thing(text, thing, &err) == JL_OK);
+    size_t size;
+    const char *written = write_thing(thing, &size);
+    size_t n = strlen(header), m = strlen(expected);
+    CHECK_OR_FALSE(written && size == n + m);
+    return memcmp(written, header, n) == 0 && memcmp(written + n, expected, m) == 0;
+}
+
+TEST(a_canonical_file_reads_every_type_and_writes_back_byte_identical)
+{
+    static const char fields[] = "; ammo\n-2147483648\n; score\n4294967295\n; display_name\nGrunt the \"Second\" \\o/\n"
+                                 "; team\ngreen\n; waypoint\n1.5 -2\n; facing\n0 0.70710677 0 0.70710677\n";
+    test_thing thing;
+    CHECK(reads_and_writes(fields, &thing, fields));
     CHECK(thing.ammo == INT32_MIN);
     CHECK(thing.score == UINT32_MAX);
     CHECK(string_is(thing.display_name, "Grunt the \"Second\" \\o/"));
@@ -168,47 +184,29 @@ TEST(a_canonical_file_reads_every_type_and_writes_back_byte_identical)
     CHECK(thing.team == 2);
     CHECK(thing.waypoint.x == 1.5f && thing.waypoint.y == -2.0f);
     CHECK(thing.facing.x == 0 && thing.facing.y == 0.70710677f && thing.facing.w == 0.70710677f);
-    size_t size;
-    const char *written = write_thing(&thing, &size);
-    CHECK(written && size == strlen(text) && memcmp(written, text, size) == 0);
 }
 
 TEST(a_file_without_the_new_keys_keeps_the_defaults)
 {
-    CHECK(setup());
     test_thing thing;
-    jl_error err = {0};
-    CHECK(read_thing(header, &thing, &err) == JL_OK);
+    CHECK(reads_and_writes("", &thing, defaults));
     CHECK(thing.ammo == -1 && thing.score == 0 && string_is(thing.display_name, "Grunt") && thing.team == 1);
     CHECK(thing.facing.w == 1 && thing.waypoint.x == 0);
-    size_t size;
-    const char *written = write_thing(&thing, &size);
-    static const char defaults[] = "; ammo\n-1\n; score\n0\n; display_name\nGrunt\n; team\nblue\n"
-                                   "; waypoint\n0 0\n; facing\n0 0 0 1\n";
-    CHECK(written && size == strlen(header) + strlen(defaults));
-    CHECK(memcmp(written + strlen(header), defaults, strlen(defaults)) == 0);
 }
 
 TEST(tolerated_forms_read_and_are_written_canonically)
 {
-    CHECK(setup());
     static const char fields[] = "; ammo\n  -0007 \n; score\n\t0042\n; display_name\n  \"plain\"  \n"
                                  "; team\nred\r\n; waypoint\n1 \t 2\n; facing\n 1  2\t3   4 \n";
-    char text[1024];
-    snprintf(text, sizeof text, "%s%s", header, fields);
-    test_thing thing;
-    jl_error err = {0};
-    CHECK(read_thing(text, &thing, &err) == JL_OK);
-    CHECK(thing.ammo == -7 && thing.score == 42 && string_is(thing.display_name, "plain") && thing.team == 0);
-    size_t size;
-    const char *written = write_thing(&thing, &size);
     static const char canonical[] = "; ammo\n-7\n; score\n42\n; display_name\nplain\n; team\nred\n"
                                     "; waypoint\n1 2\n; facing\n1 2 3 4\n";
-    CHECK(written && size == strlen(header) + strlen(canonical));
-    CHECK(memcmp(written + strlen(header), canonical, strlen(canonical)) == 0);
+    test_thing thing;
+    CHECK(reads_and_writes(fields, &thing, canonical));
+    CHECK(thing.ammo == -7 && thing.score == 42 && string_is(thing.display_name, "plain") && thing.team == 0);
     /* -0 is 0 for an i32. */
-    snprintf(text, sizeof text, "%s; ammo\n-0\n", header);
-    CHECK(read_thing(text, &thing, &err) == JL_OK && thing.ammo == 0);
+    char zero[256];
+    snprintf(zero, sizeof zero, "; ammo\n0\n%s", defaults + strlen("; ammo\n-1\n"));
+    CHECK(reads_and_writes("; ammo\n-0\n", &thing, zero) && thing.ammo == 0);
 }
 
 /* One refused value line: what the file holds after its key (on line 14,
@@ -327,21 +325,30 @@ static bool round_trips(const char *bytes, size_t n, const char *expected_text)
 TEST(strings_have_one_canonical_text_that_reads_back_exactly)
 {
     CHECK(setup());
-    CHECK(round_trips("Grunt the Second", 16, "Grunt the Second"));
-    CHECK(round_trips("", 0, "\"\""));
-    CHECK(round_trips(" lead", 5, "\" lead\""));
-    CHECK(round_trips("trail ", 6, "\"trail \""));
-    CHECK(round_trips(" ", 1, "\" \""));
-    CHECK(round_trips(";semi", 5, "\";semi\""));
-    CHECK(round_trips("\"quoted\"", 8, "\"\\\"quoted\\\"\""));
-    CHECK(round_trips("\"", 1, "\"\\\"\""));
-    CHECK(round_trips("in \"the\" middle; ok", 19, "in \"the\" middle; ok"));
-    CHECK(round_trips("C:\\games\\", 9, "C:\\games\\"));
-    CHECK(round_trips(" C:\\x\\ ", 7, "\" C:\\\\x\\\\ \""));
-    CHECK(round_trips("none", 4, "none"));
-    CHECK(round_trips("#", 1, "#"));
-    CHECK(round_trips("h\xc3\xa9llo \xe2\x9c\x93 \xf0\x9f\x98\x80", 15, NULL));
-    CHECK(round_trips("\xef\xbb\xbf" "bom", 6, NULL));
+    /* The string's bytes and length, and its canonical text (NULL: itself). */
+    static const struct {
+        const char *bytes;
+        size_t size;
+        const char *text;
+    } cases[] = {
+        {"Grunt the Second", 16, NULL},
+        {"", 0, "\"\""},
+        {" lead", 5, "\" lead\""},
+        {"trail ", 6, "\"trail \""},
+        {" ", 1, "\" \""},
+        {";semi", 5, "\";semi\""},
+        {"\"quoted\"", 8, "\"\\\"quoted\\\"\""},
+        {"\"", 1, "\"\\\"\""},
+        {"in \"the\" middle; ok", 19, NULL},
+        {"C:\\games\\", 9, NULL},
+        {" C:\\x\\ ", 7, "\" C:\\\\x\\\\ \""},
+        {"none", 4, NULL},
+        {"#", 1, NULL},
+        {"h\xc3\xa9llo \xe2\x9c\x93 \xf0\x9f\x98\x80", 15, NULL},
+        {"\xef\xbb\xbf" "bom", 6, NULL},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        CHECK(round_trips(cases[i].bytes, cases[i].size, cases[i].text ? cases[i].text : cases[i].bytes));
     /* A string as long as a line fits; one quoted byte more does not. */
     static char longest[JL_ARCHIVE_LINE_MAX + 1];
     memset(longest, 'x', sizeof longest);
@@ -529,11 +536,11 @@ static void fill_rows(void)
     }
 }
 
-/* Encodes the new fields' columns of rows_data into *bytes (in arena). */
-static jl_status encode_rows(jl_arena *arena, const uint8_t **bytes, size_t *size, jl_error *err)
+/* Encodes the new fields' columns of rows_data into *bytes (in scratch). */
+static jl_status encode_rows(const uint8_t **bytes, size_t *size, jl_error *err)
 {
     jli_snap_encoder enc;
-    if (!encoder_for(&enc, arena, err)) return JL_ERR_OUT_OF_MEMORY;
+    if (!encoder_for(&enc, &scratch, err)) return JL_ERR_OUT_OF_MEMORY;
     const uint8_t *rows[ROWS];
     for (int i = 0; i < ROWS; i++) rows[i] = (const uint8_t *)&rows_data[i];
     jli_snap_rows r = {.rows = rows, .n = ROWS};
@@ -546,32 +553,45 @@ static jl_status encode_rows(jl_arena *arena, const uint8_t **bytes, size_t *siz
     return JL_OK;
 }
 
-/* Decodes columns of ROWS rows into staging; the status of the reader. */
-static jl_status decode_rows(const uint8_t *bytes, size_t size, test_thing *staging, jl_arena *arena,
-                             jl_error *err)
+/* Encodes the columns of freshly filled rows_data (scratch is reset). */
+static bool encode_fresh_rows(const uint8_t **bytes, size_t *size)
+{
+    CHECK_OR_FALSE(setup());
+    fill_rows();
+    jl_error err = {0};
+    return encode_rows(bytes, size, &err) == JL_OK;
+}
+
+/* Decodes the columns of fields [first, first + count) of ROWS rows into
+ * staging (zeroed first), all of size bytes: the status of the reader. */
+static jl_status decode_columns(const uint8_t *bytes, size_t size, test_thing *staging, uint32_t first,
+                                uint32_t count, jl_error *err)
 {
     static uint64_t spans[ROWS];
     jli_snap_decoder d = {0};
     d.r = (jli_snap_reader){.start = bytes, .p = bytes, .end = bytes + size, .err = err};
     d.spans = spans;
-    d.scratch = arena;
+    d.scratch = &scratch;
     memset(staging, 0, ROWS * sizeof *staging);
     jli_snap_class_entry entry = {.cls = &thing_class, .count = ROWS, .staging = (uint8_t *)staging};
-    for (uint32_t f = 0; f < FIELD_COUNT; f++)
+    for (uint32_t f = first; f < first + count; f++)
         if (!jli_snap_read_field(&d, &entry, &thing_fields[f])) return d.r.status;
     return jli_snap_left(&d.r) == 0 ? JL_OK : JL_ERR_CORRUPT;
 }
 
+static jl_status decode_rows(const uint8_t *bytes, size_t size, test_thing *staging, jl_error *err)
+{
+    return decode_columns(bytes, size, staging, 0, FIELD_COUNT, err);
+}
+
 TEST(snapshot_columns_carry_every_new_type_exactly)
 {
-    CHECK(setup());
-    fill_rows();
-    jl_error err = {0};
     const uint8_t *bytes;
     size_t size;
-    CHECK(encode_rows(&scratch, &bytes, &size, &err) == JL_OK);
+    CHECK(encode_fresh_rows(&bytes, &size));
     test_thing back[ROWS];
-    CHECK(decode_rows(bytes, size, back, &scratch, &err) == JL_OK);
+    jl_error err = {0};
+    CHECK(decode_rows(bytes, size, back, &err) == JL_OK);
     for (int i = 0; i < ROWS; i++) {
         CHECK(back[i].ammo == rows_data[i].ammo && back[i].score == rows_data[i].score);
         CHECK(back[i].display_name.size == rows_data[i].display_name.size);
@@ -593,15 +613,15 @@ TEST(the_encoder_refuses_values_the_decoder_would_refuse)
     const uint8_t *bytes;
     size_t size;
     rows_data[2].team = 3;
-    CHECK(encode_rows(&scratch, &bytes, &size, &err) == JL_ERR_INVALID_ARGUMENT);
+    CHECK(encode_rows(&bytes, &size, &err) == JL_ERR_INVALID_ARGUMENT);
     CHECK(strstr(err.message, "Thing.team") && strstr(err.message, "enum"));
     fill_rows();
     rows_data[3].display_name = (jl_string){"tab\there", 8};
-    CHECK(encode_rows(&scratch, &bytes, &size, &err) == JL_ERR_INVALID_ARGUMENT);
+    CHECK(encode_rows(&bytes, &size, &err) == JL_ERR_INVALID_ARGUMENT);
     CHECK(strstr(err.message, "Thing.display_name") && strstr(err.message, "control character"));
     fill_rows();
     rows_data[0].facing.x = NAN;
-    CHECK(encode_rows(&scratch, &bytes, &size, &err) == JL_ERR_INVALID_ARGUMENT);
+    CHECK(encode_rows(&bytes, &size, &err) == JL_ERR_INVALID_ARGUMENT);
     CHECK(strstr(err.message, "Thing.facing is NaN"));
 }
 
@@ -617,12 +637,10 @@ static size_t skip_int_column(const uint8_t *p, size_t n)
 
 TEST(hostile_snapshot_columns_are_refused)
 {
-    CHECK(setup());
-    fill_rows();
-    jl_error err = {0};
     const uint8_t *bytes;
     size_t size;
-    CHECK(encode_rows(&scratch, &bytes, &size, &err) == JL_OK);
+    CHECK(encode_fresh_rows(&bytes, &size));
+    jl_error err = {0};
     uint8_t *copy = malloc(size + 16);
     CHECK(copy != NULL);
     test_thing back[ROWS];
@@ -637,27 +655,27 @@ TEST(hostile_snapshot_columns_are_refused)
     /* A control byte inside a string. */
     memcpy(copy, bytes, size);
     copy[text_at + 2] = '\n';
-    CHECK(decode_rows(copy, size, back, &scratch, &err) == JL_ERR_CORRUPT);
+    CHECK(decode_rows(copy, size, back, &err) == JL_ERR_CORRUPT);
     CHECK(strstr(err.message, "control character") && strstr(err.message, "display_name"));
     /* Invalid UTF-8. */
     memcpy(copy, bytes, size);
     copy[text_at] = (uint8_t)0xc0;
-    CHECK(decode_rows(copy, size, back, &scratch, &err) == JL_ERR_CORRUPT && strstr(err.message, "UTF-8"));
+    CHECK(decode_rows(copy, size, back, &err) == JL_ERR_CORRUPT && strstr(err.message, "UTF-8"));
     /* A size past what is left. */
     memcpy(copy, bytes, size);
     copy[sizes_at + 1] = 0xff;
-    CHECK(decode_rows(copy, size, back, &scratch, &err) == JL_ERR_CORRUPT);
+    CHECK(decode_rows(copy, size, back, &err) == JL_ERR_CORRUPT);
     /* A size past a line: base above JL_ARCHIVE_LINE_MAX. */
     memcpy(copy, bytes, size);
     copy[strings_at] = 0x81;
     copy[strings_at + 1] = 0x40; /* varint 0x2001 = 8193, then the width byte is the old first size */
-    CHECK(decode_rows(copy, size, back, &scratch, &err) == JL_ERR_CORRUPT);
+    CHECK(decode_rows(copy, size, back, &err) == JL_ERR_CORRUPT);
     /* Truncated anywhere: refused, never read past the end. */
     for (size_t cut = 0; cut < size; cut++) {
         uint8_t *part = malloc(cut ? cut : 1);
         CHECK(part != NULL);
         memcpy(part, bytes, cut);
-        jl_status st = decode_rows(part, cut, back, &scratch, &err);
+        jl_status st = decode_rows(part, cut, back, &err);
         free(part);
         CHECK(st == JL_ERR_CORRUPT);
     }
@@ -668,20 +686,12 @@ TEST(an_enum_index_past_the_names_is_refused)
 {
     CHECK(setup());
     /* One column: base 3 (the name count), width 0. */
-    const uint8_t bytes[] = {3, 0};
-    static uint64_t spans[ROWS];
-    jli_snap_decoder d = {0};
+    const uint8_t bytes[] = {3, 0}, good[] = {2, 0};
     jl_error err = {0};
-    d.r = (jli_snap_reader){.start = bytes, .p = bytes, .end = bytes + sizeof bytes, .err = &err};
-    d.spans = spans;
-    d.scratch = &scratch;
     test_thing staging[ROWS];
-    jli_snap_class_entry entry = {.cls = &thing_class, .count = ROWS, .staging = (uint8_t *)staging};
-    CHECK(!jli_snap_read_field(&d, &entry, &thing_fields[TEAM]));
-    CHECK(d.r.status == JL_ERR_CORRUPT && strstr(err.message, "out of range"));
-    const uint8_t good[] = {2, 0};
-    d.r = (jli_snap_reader){.start = good, .p = good, .end = good + sizeof good, .err = &err};
-    CHECK(jli_snap_read_field(&d, &entry, &thing_fields[TEAM]) && staging[4].team == 2);
+    CHECK(decode_columns(bytes, sizeof bytes, staging, TEAM, 1, &err) == JL_ERR_CORRUPT);
+    CHECK(strstr(err.message, "out of range"));
+    CHECK(decode_columns(good, sizeof good, staging, TEAM, 1, &err) == JL_OK && staging[4].team == 2);
 }
 
 TEST(an_enum_field_schema_crc_depends_on_its_names)
