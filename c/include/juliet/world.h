@@ -240,9 +240,12 @@ uint32_t jl_world_count(const jl_world *world);
 jl_entity_manager *jl_world_manager(jl_world *world);
 
 /* Sets the field named field (or "position") of entity id from text, parsed
- * exactly as in a file, and marks it dirty. JL_ERR_NOT_FOUND (no entity or
- * no such field), JL_ERR_READ_ONLY, or JL_ERR_PARSE with the column in err;
- * the entity is unchanged on failure. err may be NULL. */
+ * exactly as in a file, and marks it dirty. A string's bytes are copied
+ * into the world's strings (kept until jl_world_free, as those of loaded
+ * files: each set keeps a new copy). JL_ERR_NOT_FOUND (no entity or no
+ * such field), JL_ERR_READ_ONLY, JL_ERR_PARSE with the column in err, or
+ * JL_ERR_OUT_OF_MEMORY (no room left for strings); the entity is unchanged
+ * on failure. err may be NULL. */
 jl_status jl_world_set_field(jl_world *world, uint64_t id, const char *field, const char *text,
                              size_t size, jl_error *err);
 
