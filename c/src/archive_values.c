@@ -20,8 +20,8 @@ static int hex_value(char c)
 
 const char *jl_field_type_name(jl_field_type type)
 {
-    static const char *names[JL_FIELD_TYPE_COUNT] = {"f32", "index",  "bool", "vec3", "color", "entity_ref",
-                                                      "i32", "u32",    "string", "enum", "vec2", "quat"};
+    static const char *names[JL_FIELD_TYPE_COUNT] = {"f32", "index", "bool",   "vec3", "color", "entity_ref",
+                                                      "i32", "u32",   "string", "enum", "vec2",  "quat"};
     return (unsigned)type < JL_FIELD_TYPE_COUNT ? names[type] : "unknown";
 }
 
