@@ -38,16 +38,46 @@ static inline bool jli_key_is(const jl_archive_entry *e, const char *key)
 
 /* ---- values (archive_values.c) ---- */
 
-/* Parses a value of `type` from t[0, n) into dst (no temporary: dst may be
- * partly written on failure). On failure *bad is the offset of the problem
- * and *msg says what it is. */
-bool jli_value_parse_into(jl_field_type type, uint32_t flags, const char *t, size_t n, void *dst,
-                          size_t *bad, const char **msg);
+/* Why a value's text was refused: the offset of the problem in the text
+ * and a message, either a literal or built in text. */
+typedef struct jli_value_fail {
+    size_t bad;
+    const char *msg;
+    char text[200];
+} jli_value_fail;
+
+/* Most bytes the canonical text of a value of any type but STRING takes
+ * (a quat: four floats and three spaces; an enum name). */
+enum { JLI_FIXED_TEXT_MAX = 128 };
+
+/* Parses a value of field from t[0, n) into dst (no temporary: dst may be
+ * partly written on failure). A STRING's bytes go to strings. JL_OK, or
+ * JL_ERR_PARSE with fail->bad and fail->msg, JL_ERR_OUT_OF_MEMORY or
+ * JL_ERR_INVALID_ARGUMENT with fail->msg. */
+jl_status jli_value_parse_into(const jl_field *field, const char *t, size_t n, void *dst,
+                               jl_arena *strings, jli_value_fail *fail);
 
 /* Decimal digits of v (at most 20) / "0x" + 16 lower-case hex digits of v
  * at out; return the length (no NUL). */
 uint32_t jli_format_u64(uint64_t v, char *out);
 uint32_t jli_format_hex64(uint64_t v, char *out);
+
+/* ---- strings (archive_string.c) ---- */
+
+/* Parses the text of a STRING value (archive.h: the text itself, or quoted
+ * with \" and \\) from t[0, n): on success its bytes are copied into
+ * strings, followed by a NUL, and *out points at them. Failures as
+ * jli_value_parse_into; nothing is pushed on strings then. */
+jl_status jli_string_parse(const char *t, size_t n, jl_string *out, jl_arena *strings, jli_value_fail *fail);
+
+/* Writes the canonical text of s at out (room for JL_ARCHIVE_LINE_MAX
+ * bytes) and returns its length (see jl_field_format for invalid values). */
+uint32_t jli_string_format(const jl_string *s, char *out);
+
+/* NULL if s is a valid STRING value (UTF-8, no control character, its
+ * canonical text within a line), else why not, with *bad the offset of the
+ * byte at fault. */
+const char *jli_string_problem(const jl_string *s, size_t *bad);
 
 /* ---- writing (archive_writer.c) ---- */
 

@@ -39,29 +39,36 @@ static jl_status entry_value_error(jl_archive *ar, const jl_archive_entry *e, si
                         "%.*s: %s", (int)e->key_size, e->key, msg);
 }
 
-static jl_status read_entry(jl_archive *ar, jl_archive_entry *e, jl_field_type type, uint32_t flags,
-                            void *dst)
+static jl_status read_entry(jl_archive *ar, jl_archive_entry *e, const jl_field *field, void *dst)
 {
     e->used = true;
-    size_t bad = 0;
-    const char *msg = "";
-    if (!jli_value_parse_into(type, flags, e->value, e->value_size, dst, &bad, &msg))
-        return entry_value_error(ar, e, bad, msg);
-    return JL_OK;
+    jli_value_fail fail;
+    jl_status s = jli_value_parse_into(field, e->value, e->value_size, dst, ar->strings, &fail);
+    if (s == JL_OK) return JL_OK;
+    if (s != JL_ERR_PARSE)
+        return jl_error_set(ar->err, s, ar->path, e->value_line, e->value_col, "%.*s: %s", (int)e->key_size,
+                            e->key, fail.msg);
+    return entry_value_error(ar, e, fail.bad, fail.msg);
 }
+
+/* The base fields' descriptors (their keys are read by name below). */
+static const jl_field id_field = {"id", JL_FIELD_ENTITY_REF, 0, 0, NULL};
+static const jl_field version_field = {"version", JL_FIELD_INDEX, 0, 0, NULL};
+static const jl_field position_field = {"position", JL_FIELD_VEC3, 0, 0, NULL};
 
 jl_status jl_archive_read_field(jl_archive *ar, const jl_field *field, void *derived)
 {
     jl_archive_entry *e = jl_archive_find(ar, field->name);
     if (!e) return JL_OK; /* absent: the default stays (spec 3.3) */
-    return read_entry(ar, e, field->type, field->flags, (char *)derived + field->offset);
+    return read_entry(ar, e, field, (char *)derived + field->offset);
 }
 
 jl_status jl_archive_read_f32(jl_archive *ar, const char *key, float *out, uint32_t flags)
 {
     jl_archive_entry *e = jl_archive_find(ar, key);
     if (!e) return JL_ERR_NOT_FOUND;
-    return read_entry(ar, e, JL_FIELD_F32, flags, out);
+    const jl_field field = {key, JL_FIELD_F32, 0, flags, NULL};
+    return read_entry(ar, e, &field, out);
 }
 
 jl_status jl_serialize_fields(jl_archive *ar, const jl_class *cls, void *derived)
@@ -80,7 +87,7 @@ jl_status jl_serialize_fields(jl_archive *ar, const jl_class *cls, void *derived
             } else if ((e = jl_archive_find(ar, f->name)) == NULL) {
                 continue; /* absent: the default stays (spec 3.3) */
             }
-            jl_status s = read_entry(ar, e, f->type, f->flags, (char *)derived + f->offset);
+            jl_status s = read_entry(ar, e, f, (char *)derived + f->offset);
             if (s != JL_OK) return s;
         }
     } else {
@@ -97,7 +104,7 @@ static jl_status read_version(jl_archive *ar, jl_archive_entry *e, uint32_t *out
         *out = 1;
         return JL_OK;
     }
-    jl_status s = read_entry(ar, e, JL_FIELD_INDEX, 0, out);
+    jl_status s = read_entry(ar, e, &version_field, out);
     if (s != JL_OK) return s;
     if (*out == 0 || *out == JL_INDEX_MAX) return entry_value_error(ar, e, 0, "version must be a number from 1");
     return JL_OK;
@@ -120,7 +127,7 @@ jl_status jl_archive_read_entity(jl_archive *ar, jl_entity *entity, uint64_t *id
     if (e) e->used = true;
     if (!id_entry) return parse_error(ar, 0, 0, "missing key '%s'%s", "id", "");
     uint64_t id = 0;
-    if ((s = read_entry(ar, id_entry, JL_FIELD_ENTITY_REF, 0, &id)) != JL_OK) return s;
+    if ((s = read_entry(ar, id_entry, &id_field, &id)) != JL_OK) return s;
     if (id == 0) return entry_value_error(ar, id_entry, 0, "an entity ID of zero is not allowed");
     if ((s = read_version(ar, FIND_KNOWN(ar, "version"), &ar->file_version)) != JL_OK) return s;
     if ((s = read_version(ar, FIND_KNOWN(ar, "class_version"), &ar->class_version)) != JL_OK) return s;
@@ -128,7 +135,7 @@ jl_status jl_archive_read_entity(jl_archive *ar, jl_entity *entity, uint64_t *id
     e = FIND_KNOWN(ar, "position");
     if (e) {
         jl_vec3 p;
-        if ((s = read_entry(ar, e, JL_FIELD_VEC3, 0, &p)) != JL_OK) return s;
+        if ((s = read_entry(ar, e, &position_field, &p)) != JL_OK) return s;
         entity->position = (jl_vec4){p.x, p.y, p.z, 1.0f};
     }
     if ((s = cls->serialize(ar, cls, entity->derived)) != JL_OK) return s;

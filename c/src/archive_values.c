@@ -1,7 +1,9 @@
 /* archive_values.c - a field value's text form: parsing (strict, with the
  * column of the problem) and canonical formatting, for every field type
- * (archive.h). The file reader, jl_world_set_field and the inspector's
- * schema all go through these, so a value is checked the same everywhere. */
+ * (archive.h). The file reader, jl_world_set_field, the snapshot codec and
+ * the inspector's checks all go through these, so a value is checked the
+ * same everywhere. */
+#include <stdio.h>
 #include <string.h>
 
 #include "archive_internal.h"
@@ -18,7 +20,8 @@ static int hex_value(char c)
 
 const char *jl_field_type_name(jl_field_type type)
 {
-    static const char *names[JL_FIELD_TYPE_COUNT] = {"f32", "index", "bool", "vec3", "color", "entity_ref"};
+    static const char *names[JL_FIELD_TYPE_COUNT] = {"f32", "index", "bool",   "vec3", "color", "entity_ref",
+                                                      "i32", "u32",   "string", "enum", "vec2",  "quat"};
     return (unsigned)type < JL_FIELD_TYPE_COUNT ? names[type] : "unknown";
 }
 
@@ -48,6 +51,70 @@ static bool parse_f32(const char *t, size_t n, uint32_t flags, float *out, size_
         *msg = at == 0 ? "expected a number" : "unexpected character in number";
         return false;
     }
+}
+
+static const char *const expected_numbers[5] = {"", "", "expected 2 numbers", "expected 3 numbers",
+                                                "expected 4 numbers"};
+static const char *const text_after_numbers[5] = {"", "", "unexpected text after 2 numbers",
+                                                  "unexpected text after 3 numbers",
+                                                  "unexpected text after 4 numbers"};
+
+/* Parses count (2 to 4) finite floats separated by blanks into v. Inline,
+ * so each caller's count is a constant and the loops unroll. */
+static inline bool parse_floats(const char *t, size_t n, int count, float *v, size_t *bad, const char **msg)
+{
+    {
+        /* Fast path: plain numbers separated by blanks ("1.5 -2 0"), parsed
+         * in one pass; anything else takes the checks below. */
+        size_t i = 0;
+        for (int c = 0;;) {
+            size_t used = jli_f32_parse_plain(t + i, n - i, &v[c]);
+            if (used == 0) break;
+            i += used;
+            if (++c == count) {
+                if (i == n) return true;
+                break;
+            }
+            if (i >= n || !jli_is_blank(t[i])) break;
+            do i++; while (i < n && jli_is_blank(t[i]));
+        }
+    }
+    size_t i = 0;
+    for (int c = 0; c < count; c++) {
+        if (c > 0) {
+            if (i >= n) {
+                *bad = i;
+                *msg = expected_numbers[count];
+                return false;
+            }
+            if (!jli_is_blank(t[i])) {
+                /* the float parser stopped here: junk inside a number */
+                *bad = i;
+                *msg = "unexpected character in number";
+                return false;
+            }
+            while (i < n && jli_is_blank(t[i])) i++;
+            if (i >= n) {
+                *bad = i;
+                *msg = expected_numbers[count];
+                return false;
+            }
+        }
+        size_t start = i;
+        while (i < n && !jli_is_blank(t[i])) i++;
+        size_t at = 0;
+        if (!parse_f32(t + start, i - start, 0, &v[c], &at, msg)) {
+            *bad = start + at;
+            return false;
+        }
+    }
+    if (i != n) {
+        *bad = i;
+        while (*bad < n && jli_is_blank(t[*bad])) (*bad)++;
+        *msg = text_after_numbers[count];
+        return false;
+    }
+    return true;
 }
 
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
@@ -111,7 +178,9 @@ static bool parse_hex64(const char *t, size_t n, uint64_t *out, size_t *bad, con
     return true;
 }
 
-static bool parse_u32(const char *t, size_t n, uint32_t *out, size_t *bad, const char **msg)
+/* A decimal number of at most max; range is the message past it. */
+static bool parse_whole(const char *t, size_t n, uint64_t max, const char *range, uint64_t *out, size_t *bad,
+                        const char **msg)
 {
     if (n == 0 || t[0] < '0' || t[0] > '9') {
         *bad = 0;
@@ -126,96 +195,113 @@ static bool parse_u32(const char *t, size_t n, uint32_t *out, size_t *bad, const
             return false;
         }
         v = v * 10 + (uint64_t)(t[i] - '0');
-        if (v > UINT32_MAX) {
+        if (v > max) {
             *bad = 0;
-            *msg = "number out of range (max 4294967295)";
+            *msg = range;
             return false;
         }
     }
+    *out = v;
+    return true;
+}
+
+static bool parse_u32(const char *t, size_t n, uint32_t *out, size_t *bad, const char **msg)
+{
+    uint64_t v;
+    if (!parse_whole(t, n, UINT32_MAX, "number out of range (max 4294967295)", &v, bad, msg)) return false;
     *out = (uint32_t)v;
     return true;
 }
 
-bool jli_value_parse_into(jl_field_type type, uint32_t flags, const char *t, size_t n, void *dst,
-                          size_t *bad, const char **msg)
+static const char i32_range[] = "number out of range (-2147483648 to 2147483647)";
+
+static bool parse_i32(const char *t, size_t n, int32_t *out, size_t *bad, const char **msg)
 {
-    switch (type) {
-    case JL_FIELD_F32: return parse_f32(t, n, flags, dst, bad, msg);
+    const bool negative = n > 0 && t[0] == '-';
+    uint64_t v;
+    if (!parse_whole(t + negative, n - negative, negative ? UINT64_C(2147483648) : INT32_MAX, i32_range, &v,
+                     bad, msg)) {
+        if (*msg != i32_range) *bad += negative; /* a range error points at the whole number */
+        return false;
+    }
+    *out = negative ? (int32_t)(-(int64_t)v) : (int32_t)v;
+    return true;
+}
+
+/* The index of the name t[0, n) in e. */
+static bool parse_enum(const jl_enum *e, const char *t, size_t n, jl_enum_value *out, jli_value_fail *fail)
+{
+    if (!e || !e->names) {
+        fail->bad = 0;
+        fail->msg = "enum field without names";
+        return false;
+    }
+    for (uint32_t i = 0; i < e->count && i <= UINT16_MAX; i++) {
+        if (strlen(e->names[i]) == n && memcmp(e->names[i], t, n) == 0) {
+            *out = (jl_enum_value)i;
+            return true;
+        }
+    }
+    /* The message lists the names, as many as fit, each but the last
+     * keeping room for ", ..." after it. */
+    char *p = fail->text, *const end = fail->text + sizeof fail->text;
+    p += snprintf(p, (size_t)(end - p), "expected one of");
+    for (uint32_t i = 0; i < e->count; i++) {
+        size_t need = (i ? 2 : 1) + strlen(e->names[i]) + (i + 1 < e->count ? 5 : 0) + 1;
+        if ((size_t)(end - p) < need) {
+            snprintf(p, (size_t)(end - p), ", ...");
+            break;
+        }
+        p += snprintf(p, (size_t)(end - p), "%s%s", i ? ", " : " ", e->names[i]);
+    }
+    fail->bad = 0;
+    fail->msg = fail->text;
+    return false;
+}
+
+jl_status jli_value_parse_into(const jl_field *field, const char *t, size_t n, void *dst, jl_arena *strings,
+                               jli_value_fail *fail)
+{
+    size_t *bad = &fail->bad;
+    const char **msg = &fail->msg;
+    bool ok;
+    switch (field->type) {
+    case JL_FIELD_F32: ok = parse_f32(t, n, field->flags, dst, bad, msg); break;
     case JL_FIELD_INDEX:
         if (jli_word_is(t, n, "none")) {
             *(uint32_t *)dst = JL_INDEX_MAX;
-            return true;
+            return JL_OK;
         }
-        return parse_u32(t, n, dst, bad, msg);
+        ok = parse_u32(t, n, dst, bad, msg);
+        break;
+    case JL_FIELD_U32: ok = parse_u32(t, n, dst, bad, msg); break;
+    case JL_FIELD_I32: ok = parse_i32(t, n, dst, bad, msg); break;
     case JL_FIELD_BOOL:
         if (jli_word_is(t, n, "true")) *(bool *)dst = true;
         else if (jli_word_is(t, n, "false")) *(bool *)dst = false;
         else {
             *bad = 0;
             *msg = "expected true or false";
-            return false;
+            return JL_ERR_PARSE;
         }
-        return true;
-    case JL_FIELD_VEC3: {
-        float v[3];
-        {
-            /* Fast path: three plain numbers separated by blanks ("1.5 -2 0"),
-             * parsed in one pass; anything else takes the checks below. */
-            size_t i = jli_f32_parse_plain(t, n, &v[0]), used;
-            if (i != 0 && i < n && jli_is_blank(t[i])) {
-                do i++; while (i < n && jli_is_blank(t[i]));
-                if ((used = jli_f32_parse_plain(t + i, n - i, &v[1])) != 0 && (i += used) < n && jli_is_blank(t[i])) {
-                    do i++; while (i < n && jli_is_blank(t[i]));
-                    if ((used = jli_f32_parse_plain(t + i, n - i, &v[2])) == n - i) {
-                        memcpy(dst, v, sizeof v);
-                        return true;
-                    }
-                }
-            }
-        }
-        size_t i = 0;
-        for (int c = 0; c < 3; c++) {
-            if (c > 0) {
-                if (i >= n) {
-                    *bad = i;
-                    *msg = "expected 3 numbers";
-                    return false;
-                }
-                if (!jli_is_blank(t[i])) {
-                    /* the float parser stopped here: junk inside a number */
-                    *bad = i;
-                    *msg = "unexpected character in number";
-                    return false;
-                }
-                while (i < n && jli_is_blank(t[i])) i++;
-                if (i >= n) {
-                    *bad = i;
-                    *msg = "expected 3 numbers";
-                    return false;
-                }
-            }
-            size_t start = i;
-            while (i < n && !jli_is_blank(t[i])) i++;
-            size_t at = 0;
-            if (!parse_f32(t + start, i - start, 0, &v[c], &at, msg)) {
-                *bad = start + at;
-                return false;
-            }
-        }
-        if (i != n) {
-            *bad = i;
-            while (*bad < n && jli_is_blank(t[*bad])) (*bad)++;
-            *msg = "unexpected text after 3 numbers";
-            return false;
-        }
-        memcpy(dst, v, sizeof v); /* jl_vec3 and jl_vec4's first three are 3 packed floats */
-        return true;
+        return JL_OK;
+    case JL_FIELD_VEC2:
+    case JL_FIELD_VEC3:
+    case JL_FIELD_QUAT: {
+        /* Parsed into a temporary: the file reader's dst is the field. */
+        float v[4];
+        const int count = field->type == JL_FIELD_VEC2 ? 2 : field->type == JL_FIELD_VEC3 ? 3 : 4;
+        if (count == 3) ok = parse_floats(t, n, 3, v, bad, msg);
+        else if (count == 2) ok = parse_floats(t, n, 2, v, bad, msg);
+        else ok = parse_floats(t, n, 4, v, bad, msg);
+        if (ok) memcpy(dst, v, (size_t)count * sizeof(float)); /* jl_vec2/3 and jl_quat are packed floats */
+        break;
     }
     case JL_FIELD_COLOR: {
         if (n != 7 || t[0] != '#') {
             *bad = 0;
             *msg = "expected a color #rrggbb";
-            return false;
+            return JL_ERR_PARSE;
         }
         uint8_t rgb[3];
         for (int c = 0; c < 3; c++) {
@@ -223,7 +309,7 @@ bool jli_value_parse_into(jl_field_type type, uint32_t flags, const char *t, siz
             if (hi < 0 || lo < 0) {
                 *bad = (size_t)(hi < 0 ? 1 + 2 * c : 2 + 2 * c);
                 *msg = "expected a hex digit in color";
-                return false;
+                return JL_ERR_PARSE;
             }
             rgb[c] = (uint8_t)(hi * 16 + lo);
         }
@@ -231,42 +317,69 @@ bool jli_value_parse_into(jl_field_type type, uint32_t flags, const char *t, siz
         color->r = rgb[0];
         color->g = rgb[1];
         color->b = rgb[2];
-        return true;
+        return JL_OK;
     }
     case JL_FIELD_ENTITY_REF:
         if (jli_word_is(t, n, "none")) {
             *(uint64_t *)dst = 0;
-            return true;
+            return JL_OK;
         }
-        return parse_hex64(t, n, dst, bad, msg);
+        ok = parse_hex64(t, n, dst, bad, msg);
+        break;
+    case JL_FIELD_ENUM:
+        if (!field->enumeration || !field->enumeration->names) {
+            *bad = 0;
+            *msg = "enum field without names";
+            return JL_ERR_INVALID_ARGUMENT;
+        }
+        ok = parse_enum(field->enumeration, t, n, dst, fail);
+        break;
+    case JL_FIELD_STRING: return jli_string_parse(t, n, dst, strings, fail);
     default:
         *bad = 0;
         *msg = "field of unknown type";
-        return false;
+        return JL_ERR_PARSE;
     }
+    return ok ? JL_OK : JL_ERR_PARSE;
 }
 
-jl_status jl_value_parse(jl_field_type type, uint32_t flags, const char *text, size_t size,
-                         void *dst, uint32_t *bad_col, jl_error *err)
+/* Room for a value of any field type. */
+typedef union any_value {
+    float f;
+    uint32_t u;
+    int32_t i;
+    bool b;
+    jl_vec2 v2;
+    jl_vec3 v3;
+    jl_quat q;
+    jl_color c;
+    uint64_t id;
+    jl_string s;
+    jl_enum_value e;
+} any_value;
+
+jl_status jl_field_parse(const jl_field *field, const char *text, size_t size, void *dst, jl_arena *strings,
+                         uint32_t *bad_col, jl_error *err)
 {
-    /* Parse into a temporary so a failure leaves dst untouched. */
-    union {
-        float f;
-        uint32_t u;
-        bool b;
-        jl_vec3 v;
-        jl_color c;
-        uint64_t id;
-    } tmp;
-    size_t bad = 0;
-    const char *msg = "";
-    if (!jli_value_parse_into(type, flags, text, size, &tmp, &bad, &msg)) {
-        if (bad_col) *bad_col = (uint32_t)bad + 1;
-        return jl_error_set(err, JL_ERR_PARSE, NULL, 0, (uint32_t)bad + 1, "%s", msg);
+    /* Parse into a temporary so a failure leaves dst untouched (a string's
+     * bytes are pushed only once the text is known to be good). */
+    any_value tmp;
+    jli_value_fail fail = {0};
+    jl_status s = jli_value_parse_into(field, text, size, &tmp, strings, &fail);
+    if (s != JL_OK) {
+        if (bad_col) *bad_col = (uint32_t)fail.bad + 1;
+        return jl_error_set(err, s, NULL, 0, (uint32_t)fail.bad + 1, "%s", fail.msg);
     }
-    memcpy(dst, &tmp, jl_field_type_size(type));
+    memcpy(dst, &tmp, jl_field_type_size(field->type));
     if (bad_col) *bad_col = 0;
     return JL_OK;
+}
+
+jl_status jl_value_parse(jl_field_type type, uint32_t flags, const char *text, size_t size, void *dst,
+                         uint32_t *bad_col, jl_error *err)
+{
+    const jl_field field = {.type = type, .flags = flags};
+    return jl_field_parse(&field, text, size, dst, NULL, bad_col, err);
 }
 
 uint32_t jli_format_u64(uint64_t v, char *out)
@@ -312,10 +425,36 @@ uint32_t jli_format_hex64(uint64_t v, char *out)
     return 18;
 }
 
-uint32_t jl_value_format(jl_field_type type, const void *src, char *out)
+/* The text of an ENUM value: its name (cut at JL_ENUM_NAME_MAX bytes, a
+ * longer name being no valid name), or its decimal number when it has
+ * none, which no file reads back. */
+static uint32_t format_enum(const jl_enum *e, jl_enum_value v, char *out)
+{
+    if (!e || !e->names || v >= e->count) return jli_format_u64(v, out);
+    const char *name = e->names[v];
+    uint32_t n = 0;
+    while (n < JL_ENUM_NAME_MAX && name[n]) {
+        out[n] = name[n];
+        n++;
+    }
+    return n;
+}
+
+/* Floats separated by one space. */
+static uint32_t format_floats(const float *v, int count, char *out)
+{
+    uint32_t n = jl_f32_format(v[0], out);
+    for (int c = 1; c < count; c++) {
+        out[n++] = ' ';
+        n += jl_f32_format(v[c], out + n);
+    }
+    return n;
+}
+
+uint32_t jl_field_format(const jl_field *field, const void *src, char *out)
 {
     static const char hex[] = "0123456789abcdef";
-    switch (type) {
+    switch (field->type) {
     case JL_FIELD_F32: return jl_f32_format(*(const float *)src, out);
     case JL_FIELD_INDEX: {
         uint32_t v = *(const uint32_t *)src;
@@ -325,6 +464,13 @@ uint32_t jl_value_format(jl_field_type type, const void *src, char *out)
         }
         return jli_format_u64(v, out);
     }
+    case JL_FIELD_U32: return jli_format_u64(*(const uint32_t *)src, out);
+    case JL_FIELD_I32: {
+        int32_t v = *(const int32_t *)src;
+        if (v >= 0) return jli_format_u64((uint32_t)v, out);
+        out[0] = '-';
+        return 1 + jli_format_u64((uint64_t)0 - (uint64_t)v, out + 1);
+    }
     case JL_FIELD_BOOL:
         if (*(const bool *)src) {
             memcpy(out, "true", 4);
@@ -332,15 +478,9 @@ uint32_t jl_value_format(jl_field_type type, const void *src, char *out)
         }
         memcpy(out, "false", 5);
         return 5;
-    case JL_FIELD_VEC3: {
-        const float *v = src;
-        uint32_t n = jl_f32_format(v[0], out);
-        out[n++] = ' ';
-        n += jl_f32_format(v[1], out + n);
-        out[n++] = ' ';
-        n += jl_f32_format(v[2], out + n);
-        return n;
-    }
+    case JL_FIELD_VEC2: return format_floats(src, 2, out);
+    case JL_FIELD_VEC3: return format_floats(src, 3, out);
+    case JL_FIELD_QUAT: return format_floats(src, 4, out);
     case JL_FIELD_COLOR: {
         const jl_color *c = src;
         out[0] = '#';
@@ -360,8 +500,36 @@ uint32_t jl_value_format(jl_field_type type, const void *src, char *out)
         }
         return jli_format_hex64(id, out);
     }
+    case JL_FIELD_ENUM: return format_enum(field->enumeration, *(const jl_enum_value *)src, out);
+    case JL_FIELD_STRING: return jli_string_format(src, out);
     default: return 0;
     }
+}
+
+uint32_t jl_value_format(jl_field_type type, const void *src, char *out)
+{
+    const jl_field field = {.type = type};
+    return jl_field_format(&field, src, out);
+}
+
+jl_status jl_value_check(const jl_field *field, const char *text, size_t size, char *out, uint32_t *out_size,
+                         jl_error *err)
+{
+    out[0] = '\0';
+    if (out_size) *out_size = 0;
+    /* A string is parsed into this buffer, through an arena over it: the
+     * arena is committed from the start, so a push never asks the system
+     * for memory, and it is never released. A valid string's bytes are at
+     * most a line. */
+    char bytes[JL_VALUE_TEXT_MAX];
+    jl_arena local = {.base = (uint8_t *)bytes, .reserved = sizeof bytes, .committed = sizeof bytes};
+    any_value value;
+    jl_status s = jl_field_parse(field, text, size, &value, &local, NULL, err);
+    if (s != JL_OK) return s;
+    uint32_t n = jl_field_format(field, &value, out);
+    out[n] = '\0';
+    if (out_size) *out_size = n;
+    return JL_OK;
 }
 
 jl_status jl_class_default_text(const jl_class *cls, uint32_t field_index, char *out)
@@ -373,7 +541,7 @@ jl_status jl_class_default_text(const jl_class *cls, uint32_t field_index, char 
     if (cls->default_init) cls->default_init(buffer);
     else memset(buffer, 0, cls->size_of);
     const jl_field *f = &cls->fields[field_index];
-    uint32_t n = jl_value_format(f->type, buffer + f->offset, out);
+    uint32_t n = jl_field_format(f, buffer + f->offset, out);
     out[n] = '\0';
     return JL_OK;
 }

@@ -50,11 +50,17 @@ void jl_archive_write_key(jl_archive *ar, const char *key)
     ar->out_cursor += n + 3;
 }
 
-enum { FIELD_TEXT_MAX = 3 + JL_ARCHIVE_KEY_MAX + JL_VALUE_TEXT_MAX + 1 }; /* "; key\nvalue\n" */
+/* Room one field's "; key\nvalue\n" may take: any type but STRING, and a
+ * STRING (its text is at most a line). */
+enum {
+    FIELD_TEXT_MAX = 3 + JL_ARCHIVE_KEY_MAX + JLI_FIXED_TEXT_MAX + 1,
+    STRING_FIELD_TEXT_MAX = 3 + JL_ARCHIVE_KEY_MAX + JL_ARCHIVE_LINE_MAX + 1,
+};
 
-/* Writes one field at the cursor, which has FIELD_TEXT_MAX bytes of room.
- * The key is cut at JL_ARCHIVE_KEY_MAX bytes (what that room allows);
- * strlen and memcpy beat a byte loop that tests both ends. */
+/* Writes one field at the cursor, which has FIELD_TEXT_MAX bytes of room
+ * (STRING_FIELD_TEXT_MAX for a string). The key is cut at
+ * JL_ARCHIVE_KEY_MAX bytes (what that room allows); strlen and memcpy beat
+ * a byte loop that tests both ends. */
 static inline void write_field_unchecked(jl_archive *ar, const jl_field *field, const void *derived)
 {
     char *c = ar->out_cursor;
@@ -65,14 +71,14 @@ static inline void write_field_unchecked(jl_archive *ar, const jl_field *field, 
     memcpy(c + 2, field->name, n);
     c += 2 + n;
     *c++ = '\n';
-    c += jl_value_format(field->type, (const char *)derived + field->offset, c);
+    c += jl_field_format(field, (const char *)derived + field->offset, c);
     *c++ = '\n';
     ar->out_cursor = c;
 }
 
 void jl_archive_write_field(jl_archive *ar, const jl_field *field, const void *derived)
 {
-    if (!reserve(ar, FIELD_TEXT_MAX)) return;
+    if (!reserve(ar, field->type == JL_FIELD_STRING ? STRING_FIELD_TEXT_MAX : FIELD_TEXT_MAX)) return;
     write_field_unchecked(ar, field, derived);
 }
 
@@ -80,13 +86,13 @@ void jli_archive_write_fields(jl_archive *ar, const jl_class *cls, const void *d
 {
     /* One room check for every field when the current step has room for
      * all of them at their worst (the usual case: the text grows in 64 KiB
-     * steps); otherwise field by field, growing as needed. */
+     * steps); otherwise, and from the first string on, field by field,
+     * growing as needed. */
     const uint32_t n = cls->field_count;
-    if ((size_t)(ar->out_limit - ar->out_cursor) / FIELD_TEXT_MAX >= n) {
-        for (uint32_t i = 0; i < n; i++) write_field_unchecked(ar, &cls->fields[i], derived);
-    } else {
-        for (uint32_t i = 0; i < n; i++) jl_archive_write_field(ar, &cls->fields[i], derived);
-    }
+    uint32_t i = 0;
+    if ((size_t)(ar->out_limit - ar->out_cursor) / FIELD_TEXT_MAX >= n)
+        for (; i < n && cls->fields[i].type != JL_FIELD_STRING; i++) write_field_unchecked(ar, &cls->fields[i], derived);
+    for (; i < n; i++) jl_archive_write_field(ar, &cls->fields[i], derived);
 }
 
 jl_status jl_archive_end_write(jl_archive *ar, const char **text, size_t *size)

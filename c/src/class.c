@@ -23,19 +23,6 @@ uint32_t jl_crc32(const void *data, size_t size)
     return ~crc;
 }
 
-size_t jl_field_type_size(jl_field_type type)
-{
-    switch (type) {
-    case JL_FIELD_F32: return sizeof(float);
-    case JL_FIELD_INDEX: return sizeof(uint32_t);
-    case JL_FIELD_BOOL: return sizeof(bool);
-    case JL_FIELD_VEC3: return sizeof(jl_vec3);
-    case JL_FIELD_COLOR: return sizeof(jl_color);
-    case JL_FIELD_ENTITY_REF: return sizeof(uint64_t);
-    default: return 0;
-    }
-}
-
 const jl_field *jl_class_find_field(const jl_class *cls, const char *name)
 {
     if (!cls || !name) return NULL;

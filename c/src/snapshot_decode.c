@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 
+#include "archive_internal.h"
 #include "juliet/snapshot.h"
 #include "juliet/world.h"
 #include "entity_manager_internal.h"
@@ -351,11 +352,60 @@ bool jli_snap_read_field(jli_snap_decoder *d, jli_snap_class_entry *entry, const
     case JL_FIELD_F32:
         return jli_snap_read_float_column(r, n, (f->flags & JL_FIELD_ALLOW_INF) != 0, dst, stride, vals,
                                       what);
+    case JL_FIELD_VEC2:
     case JL_FIELD_VEC3:
-        for (size_t c = 0; c < 3; c++)
+    case JL_FIELD_QUAT:
+        for (size_t c = 0; c < jl_field_type_size(f->type) / sizeof(float); c++)
             if (!jli_snap_read_float_column(r, n, false, dst + c * sizeof(float), stride, vals, what))
                 return false;
         return true;
+    case JL_FIELD_U32:
+        if (!jli_snap_read_int_column(r, n, UINT32_MAX, vals, what)) return false;
+        for (uint32_t i = 0; i < n; i++) {
+            uint32_t v = (uint32_t)vals[i];
+            memcpy(dst + i * stride, &v, sizeof v);
+        }
+        return true;
+    case JL_FIELD_I32:
+        /* zigzag of an int32 is below 2^32 */
+        if (!jli_snap_read_int_column(r, n, UINT32_MAX, vals, what)) return false;
+        for (uint32_t i = 0; i < n; i++) {
+            int32_t v = (int32_t)jli_snap_unzigzag(vals[i]);
+            memcpy(dst + i * stride, &v, sizeof v);
+        }
+        return true;
+    case JL_FIELD_ENUM:
+        if (!f->enumeration || f->enumeration->count == 0)
+            return jli_snap_fail(r, JL_ERR_CORRUPT, "class %s: enum field %s has no names", cls->name, f->name);
+        if (!jli_snap_read_int_column(r, n, f->enumeration->count - 1, vals, what)) return false;
+        for (uint32_t i = 0; i < n; i++) {
+            jl_enum_value v = (jl_enum_value)vals[i];
+            memcpy(dst + i * stride, &v, sizeof v);
+        }
+        return true;
+    case JL_FIELD_STRING: {
+        /* Sizes (each at most a line, all within the bytes left), then the
+         * bytes: each staged string points into the input, which outlives
+         * the decoding, and is checked as the text reader would. */
+        if (!jli_snap_read_int_column(r, n, JL_ARCHIVE_LINE_MAX, vals, what)) return false;
+        uint64_t total = 0;
+        for (uint32_t i = 0; i < n; i++) total += vals[i];
+        if (total > jli_snap_left(r))
+            return jli_snap_fail(r, JL_ERR_CORRUPT, "truncated: %s needs %llu bytes, %zu left", what,
+                                 (unsigned long long)total, jli_snap_left(r));
+        for (uint32_t i = 0; i < n; i++) {
+            const uint8_t *bytes = jli_snap_read_bytes(r, (size_t)vals[i], what);
+            jl_string v = {vals[i] ? (const char *)bytes : "", (uint32_t)vals[i]};
+            size_t bad = 0;
+            const char *problem = jli_string_problem(&v, &bad);
+            if (problem) {
+                r->p = bytes + bad;
+                return jli_snap_fail(r, JL_ERR_CORRUPT, "%s: value %u: %s", what, i, problem);
+            }
+            memcpy(dst + i * stride, &v, sizeof v);
+        }
+        return true;
+    }
     case JL_FIELD_INDEX:
         if (!jli_snap_read_int_column(r, n, UINT32_MAX, vals, what)) return false;
         for (uint32_t i = 0; i < n; i++) {
@@ -474,6 +524,14 @@ bool jli_snap_decode_trailer(jli_snap_decoder *d)
 
 jl_status jli_snap_decoder_apply(jli_snap_decoder *d, jl_entity_manager *m)
 {
+    /* Staged strings point into the input, which the caller may free: a
+     * manager has no arena of its own to copy them into, a world has. */
+    for (uint32_t c = 0; c < d->class_count; c++)
+        for (uint32_t f = 0; f < d->classes[c].cls->field_count; f++)
+            if (d->classes[c].cls->fields[f].type == JL_FIELD_STRING)
+                return jl_error_set(d->r.err, JL_ERR_INVALID_ARGUMENT, NULL, 0, 0,
+                                    "snapshot: class %s has string fields: decode it into a world",
+                                    d->classes[c].cls->name);
     if (m->capacity - m->count < d->count)
         return jl_error_set(d->r.err, JL_ERR_CAPACITY, NULL, 0, 0,
                             "snapshot has %u entities, the world takes %u more", d->count,

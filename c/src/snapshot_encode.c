@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "archive_internal.h"
 #include "juliet/snapshot.h"
 #include "snapshot_internal.h"
 
@@ -320,17 +321,14 @@ void jli_snap_write_sorted_ids(jli_snap_writer *w, const uint64_t *ids, uint32_t
 
 /* ---- the manager's entities ---- */
 
-static const char *field_type_name(jl_field_type type)
+/* A value the decoder would refuse: JL_ERR_INVALID_ARGUMENT naming the
+ * entity (none for the settings), the field and the problem. */
+static jl_status value_error(jl_error *err, const jl_entity *owner, const char *what, const char *problem)
 {
-    switch (type) {
-    case JL_FIELD_F32: return "f32";
-    case JL_FIELD_INDEX: return "index";
-    case JL_FIELD_BOOL: return "bool";
-    case JL_FIELD_VEC3: return "vec3";
-    case JL_FIELD_COLOR: return "color";
-    case JL_FIELD_ENTITY_REF: return "entity_ref";
-    default: return "unknown";
-    }
+    if (!owner)
+        return jl_error_set(err, JL_ERR_INVALID_ARGUMENT, NULL, 0, 0, "%s %s", what, problem);
+    return jl_error_set(err, JL_ERR_INVALID_ARGUMENT, NULL, 0, 0, "entity 0x%016llx: %s %s",
+                        (unsigned long long)owner->id, what, problem);
 }
 
 /* The checks the decoder makes on a float, made before writing so that
@@ -338,12 +336,8 @@ static const char *field_type_name(jl_field_type type)
 static jl_status check_float(jl_error *err, const jl_entity *owner, const char *what, float value,
                              bool allow_inf)
 {
-    const char *problem = isnan(value) ? "NaN" : (isinf(value) && !allow_inf) ? "infinite" : NULL;
-    if (!problem) return JL_OK;
-    if (!owner)
-        return jl_error_set(err, JL_ERR_INVALID_ARGUMENT, NULL, 0, 0, "%s is %s", what, problem);
-    return jl_error_set(err, JL_ERR_INVALID_ARGUMENT, NULL, 0, 0, "entity 0x%016llx: %s is %s",
-                        (unsigned long long)owner->id, what, problem);
+    const char *problem = isnan(value) ? "is NaN" : (isinf(value) && !allow_inf) ? "is infinite" : NULL;
+    return problem ? value_error(err, owner, what, problem) : JL_OK;
 }
 
 static const jl_entity *owner_of(const jli_snap_rows *rows, uint32_t i)
@@ -373,12 +367,61 @@ jl_status jli_snap_write_field(jli_snap_encoder *enc, const jl_class *cls, const
     switch (f->type) {
     case JL_FIELD_F32:
         return write_float_values(enc, rows, f->offset, (f->flags & JL_FIELD_ALLOW_INF) != 0, what);
+    case JL_FIELD_VEC2:
     case JL_FIELD_VEC3:
-        for (size_t c = 0; c < 3; c++) {
+    case JL_FIELD_QUAT: {
+        const size_t count = jl_field_type_size(f->type) / sizeof(float);
+        for (size_t c = 0; c < count; c++) {
             jl_status st = write_float_values(enc, rows, f->offset + c * sizeof(float), false, what);
             if (st != JL_OK) return st;
         }
         return JL_OK;
+    }
+    case JL_FIELD_U32:
+        for (uint32_t i = 0; i < n; i++) {
+            uint32_t v;
+            memcpy(&v, rows->rows[i] + f->offset, sizeof v);
+            vals[i] = v;
+        }
+        break;
+    case JL_FIELD_I32:
+        for (uint32_t i = 0; i < n; i++) {
+            int32_t v;
+            memcpy(&v, rows->rows[i] + f->offset, sizeof v);
+            vals[i] = jli_snap_zigzag(v);
+        }
+        break;
+    case JL_FIELD_ENUM:
+        for (uint32_t i = 0; i < n; i++) {
+            jl_enum_value v;
+            memcpy(&v, rows->rows[i] + f->offset, sizeof v);
+            if (!f->enumeration || v >= f->enumeration->count)
+                return value_error(enc->err, owner_of(rows, i), what, "is not a name of its enum");
+            vals[i] = v;
+        }
+        break;
+    case JL_FIELD_STRING: {
+        /* Sizes as an integer column, then the bytes back to back. */
+        for (uint32_t i = 0; i < n; i++) {
+            jl_string v;
+            memcpy(&v, rows->rows[i] + f->offset, sizeof v);
+            size_t bad;
+            const char *problem = jli_string_problem(&v, &bad);
+            if (problem) {
+                char why[96];
+                snprintf(why, sizeof why, "is not a valid string (%s at byte %zu)", problem, bad);
+                return value_error(enc->err, owner_of(rows, i), what, why);
+            }
+            vals[i] = v.size;
+        }
+        jli_snap_write_int_column(&enc->w, vals, n);
+        for (uint32_t i = 0; i < n; i++) {
+            jl_string v;
+            memcpy(&v, rows->rows[i] + f->offset, sizeof v);
+            jli_snap_write_bytes(&enc->w, v.data, v.size);
+        }
+        return enc->w.failed ? JL_ERR_OUT_OF_MEMORY : JL_OK;
+    }
     case JL_FIELD_INDEX:
         for (uint32_t i = 0; i < n; i++) {
             uint32_t v;
@@ -431,7 +474,7 @@ jl_status jli_snap_write_field(jli_snap_encoder *enc, const jl_class *cls, const
     default:
         return jl_error_set(enc->err, JL_ERR_INVALID_ARGUMENT, NULL, 0, 0,
                             "class %s: field %s has type %s, which snapshots cannot hold",
-                            cls->name, f->name, field_type_name(f->type));
+                            cls->name, f->name, jl_field_type_name(f->type));
     }
     jli_snap_write_int_column(&enc->w, vals, n);
     return enc->w.failed ? JL_ERR_OUT_OF_MEMORY : JL_OK;

@@ -73,8 +73,9 @@ static inline uint64_t jli_snap_zigzag(int64_t v) { return ((uint64_t)v << 1) ^ 
 static inline int64_t jli_snap_unzigzag(uint64_t u) { return (int64_t)(u >> 1) ^ -(int64_t)(u & 1); }
 
 /* A CRC32 of a class's name and field list (names, types, flags, in
- * order): two builds agree on it exactly when they lay out the class's
- * columns alike. Each field's CRC is chained into the next. */
+ * order, and an enum field's names): two builds agree on it exactly when
+ * they lay out the class's columns alike and give enum values the same
+ * names. Each field's CRC is chained into the next. */
 static inline uint32_t jli_snap_schema_crc(const jl_class *cls)
 {
     uint32_t crc = cls->crc;
@@ -89,6 +90,18 @@ static inline uint32_t jli_snap_schema_crc(const jl_class *cls)
         buf[len + 2] = (uint8_t)f->flags;
         for (int b = 0; b < 4; b++) buf[len + 3 + b] = (uint8_t)(crc >> (8 * b));
         crc = jl_crc32(buf, len + 7);
+        if (f->type == JL_FIELD_ENUM && f->enumeration) {
+            /* Each name with its NUL, then the previous CRC, chained the same way. */
+            for (uint32_t n = 0; n < f->enumeration->count; n++) {
+                const char *name = f->enumeration->names[n];
+                size_t name_len = strlen(name);
+                if (name_len > sizeof buf - 5) name_len = sizeof buf - 5;
+                memcpy(buf, name, name_len);
+                buf[name_len] = 0;
+                for (int b = 0; b < 4; b++) buf[name_len + 1 + b] = (uint8_t)(crc >> (8 * b));
+                crc = jl_crc32(buf, name_len + 5);
+            }
+        }
     }
     return crc;
 }

@@ -13,11 +13,12 @@
 #ifdef __EMSCRIPTEN__
 /* No virtual memory in wasm: a reservation is real memory at once. */
 enum { MB = 1024 * 1024 };
-static const size_t SCRATCH_BYTES = 32 * MB, STORAGE_BYTES = 16 * MB, DIAG_BYTES = 4 * MB,
-                    GUARD_BYTES = 1 * MB, REMOVED_BYTES = 2 * MB, REF_BYTES = 4 * MB, REPORT_BYTES = 8 * MB;
+static const size_t SCRATCH_BYTES = 32 * MB, STORAGE_BYTES = 16 * MB, STRINGS_BYTES = 16 * MB,
+                    DIAG_BYTES = 4 * MB, GUARD_BYTES = 1 * MB, REMOVED_BYTES = 2 * MB, REF_BYTES = 4 * MB,
+                    REPORT_BYTES = 8 * MB;
 #else
 #define MB ((size_t)1024 * 1024)
-static const size_t SCRATCH_BYTES = 1024 * MB, STORAGE_BYTES = 1024 * MB,
+static const size_t SCRATCH_BYTES = 1024 * MB, STORAGE_BYTES = 1024 * MB, STRINGS_BYTES = 1024 * MB,
                     DIAG_BYTES = JL_WORLD_MAX_DIAGNOSTICS * sizeof(jl_error) + MB,
                     GUARD_BYTES = 256 * MB, REMOVED_BYTES = 256 * MB, REF_BYTES = 512 * MB,
                     REPORT_BYTES = 1024 * MB;
@@ -51,6 +52,7 @@ jl_status jli_world_init(jl_world *w, const jl_world_desc *desc)
         {&w->report_arena, REPORT_BYTES},
         {&w->guarded.arena, GUARD_BYTES},
         {&w->removed.arena, REMOVED_BYTES},
+        {&w->strings, STRINGS_BYTES},
     };
     for (size_t i = 0; i < sizeof arenas / sizeof arenas[0]; i++) {
         if ((s = jl_arena_init(arenas[i].arena, arenas[i].bytes)) != JL_OK) {
@@ -77,6 +79,7 @@ void jli_world_shutdown(jl_world *w)
     jl_manager_shutdown(&w->manager);
     jl_arena_release(&w->scratch);
     jli_pool_release(&w->storage);
+    jl_arena_release(&w->strings);
     jl_arena_release(&w->records_arena);
     jl_arena_release(&w->diag_arena);
     jli_id_map_release(&w->guarded);

@@ -47,12 +47,12 @@ jl_status jl_world_write_settings(jl_world *w, const char **text, size_t *size)
 
 /* ---- fields ---- */
 
-static jl_status set_value(const jl_field *f, void *base, const char *field, const char *text, size_t size,
-                           jl_error *err)
+static jl_status set_value(jl_world *w, const jl_field *f, void *base, const char *field, const char *text,
+                           size_t size, jl_error *err)
 {
     uint32_t col = 0;
     jl_error local;
-    jl_status s = jl_value_parse(f->type, f->flags, text, size, (char *)base + f->offset, &col, &local);
+    jl_status s = jl_field_parse(f, text, size, (char *)base + f->offset, &w->strings, &col, &local);
     if (s != JL_OK)
         return jl_error_set(err, s, NULL, 1, col, "%s: %s", field, local.message);
     return JL_OK;
@@ -61,7 +61,7 @@ static jl_status set_value(const jl_field *f, void *base, const char *field, con
 jl_status jl_world_set_field(jl_world *w, uint64_t id, const char *field, const char *text, size_t size,
                              jl_error *err)
 {
-    static const jl_field position = {"position", JL_FIELD_VEC3, 0, 0};
+    static const jl_field position = {"position", JL_FIELD_VEC3, 0, 0, NULL};
     jl_entity *e = jl_entity_find(&w->manager, id);
     if (!e) return jl_error_set(err, JL_ERR_NOT_FOUND, NULL, 0, 0, "no entity 0x%016llx", (unsigned long long)id);
     if (e->flags & JL_ENTITY_READ_ONLY)
@@ -75,7 +75,7 @@ jl_status jl_world_set_field(jl_world *w, uint64_t id, const char *field, const 
     jli_entity_record *r = jli_record_for(w, e);
     const uint64_t before = jli_files_before_change(w, e, r);
     jl_vec3 p;
-    jl_status s = set_value(f, is_position ? (void *)&p : e->derived, field, text, size, err);
+    jl_status s = set_value(w, f, is_position ? (void *)&p : e->derived, field, text, size, err);
     if (s != JL_OK) return s;
     if (is_position) jl_entity_set_position(e, p.x, p.y, p.z);
     /* Dirty, unless the entity came back to exactly its file. */
@@ -110,7 +110,7 @@ jl_status jl_world_get_field(const jl_world *w, uint64_t id, const char *field, 
     }
     const jl_field *f = jl_class_find_field(e->derived_kind, field);
     if (!f) return JL_ERR_NOT_FOUND;
-    terminate(out, jl_value_format(f->type, (const char *)e->derived + f->offset, out), size);
+    terminate(out, jl_field_format(f, (const char *)e->derived + f->offset, out), size);
     return JL_OK;
 }
 
@@ -122,7 +122,7 @@ jl_status jl_world_settings_set(jl_world *w, const char *field, const char *text
     const jl_field *f = jl_class_find_field(&jl_world_settings_class, field);
     if (!f) return jl_error_set(err, JL_ERR_NOT_FOUND, NULL, 0, 0, "the world settings have no field '%s'", field);
     const uint64_t before = jli_files_before_settings_change(w);
-    jl_status s = set_value(f, &w->settings, field, text, size, err);
+    jl_status s = set_value(w, f, &w->settings, field, text, size, err);
     if (s == JL_OK) jli_files_after_settings_change(w, before); /* dirty, unless back to their file */
     return s;
 }
@@ -131,6 +131,6 @@ jl_status jl_world_settings_get(const jl_world *w, const char *field, char *out,
 {
     const jl_field *f = jl_class_find_field(&jl_world_settings_class, field);
     if (!f) return JL_ERR_NOT_FOUND;
-    terminate(out, jl_value_format(f->type, (const char *)&w->settings + f->offset, out), size);
+    terminate(out, jl_field_format(f, (const char *)&w->settings + f->offset, out), size);
     return JL_OK;
 }

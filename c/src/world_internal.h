@@ -84,6 +84,7 @@ struct jl_world {
     jl_arena self;        /* holds this struct (jl_world_new); zero for an embedded world */
     jl_arena scratch;     /* one file at a time while loading or saving */
     jli_block_pool storage;     /* records' blocks, directory names */
+    jl_arena strings;     /* bytes of STRING field values (loaded or set), kept until freed */
     jl_arena records_arena;
     jli_entity_record *records; /* [manager capacity], committed as slots are used */
     uint32_t records_ready;     /* slots whose record is committed and zeroed */

@@ -24,7 +24,7 @@ jl_status jli_world_load_entity(jl_world *w, const char *path, const char *dir, 
 {
     jl_error local;
     jl_error *e = err ? err : &local;
-    const size_t mark = w->scratch.used;
+    const size_t mark = w->scratch.used, strings_mark = w->strings.used;
     jl_archive ar;
     jl_entity *entity = NULL;
     jl_status s = jl_archive_tokenize(&ar, &w->scratch, text, size, path, e);
@@ -39,6 +39,7 @@ jl_status jli_world_load_entity(jl_world *w, const char *path, const char *dir, 
                              "the text is entity 0x%016llx, not 0x%016llx", (unsigned long long)id,
                              (unsigned long long)expected_id);
     }
+    ar.strings = &w->strings;
     if (s == JL_OK) s = jl_entity_deserialize_in_place(&w->manager, &ar, &entity);
     if (s == JL_ERR_DUPLICATE_ID) {
         /* Name both files (or say the other one is new in this session). */
@@ -97,6 +98,7 @@ jl_status jli_world_load_entity(jl_world *w, const char *path, const char *dir, 
         if (mark_dirty) entity->is_dirty = true;
     } else {
         jli_world_add_diagnostic(w, e);
+        jl_arena_pop_to(&w->strings, strings_mark); /* the strings of the entity that did not load */
     }
     jl_arena_pop_to(&w->scratch, mark);
     if (out) *out = s == JL_OK ? entity : NULL;
@@ -123,11 +125,12 @@ jl_status jl_world_load_settings_text(jl_world *w, const char *path, const char 
     if (w->settings_read_only || w->settings_failed)
         return jl_error_set(e, JL_ERR_READ_ONLY, path, 0, 0,
                             "the world settings are read-only (newer or unreadable file)");
-    const size_t mark = w->scratch.used;
+    const size_t mark = w->scratch.used, strings_mark = w->strings.used;
     jl_archive ar;
     jl_world_settings settings;
     jli_world_settings_defaults(&settings);
     jl_status s = jl_archive_tokenize(&ar, &w->scratch, text, size, path, e);
+    ar.strings = &w->strings;
     uint32_t version = 1;
     if (s == JL_OK) {
         jl_archive_entry *v = jl_archive_find(&ar, "version");
@@ -162,6 +165,7 @@ jl_status jl_world_load_settings_text(jl_world *w, const char *path, const char 
         w->stats.settings_bytes = size;
     } else {
         jli_world_add_diagnostic(w, e);
+        jl_arena_pop_to(&w->strings, strings_mark);
     }
     jl_arena_pop_to(&w->scratch, mark);
     return s;

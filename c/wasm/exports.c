@@ -176,6 +176,21 @@ JLW_EXPORT const char *jlw_class_field_default(const jl_world *world, uint32_t k
     return value_text;
 }
 
+/* The names an enum field of class `kind` (of world, or of the program for
+ * NULL) takes: how many (0 for a field of another type) and name i (valid
+ * as long as the class; NULL past the count). */
+JLW_EXPORT uint32_t jlw_class_field_enum_count(const jl_world *world, uint32_t kind, uint32_t index)
+{
+    const jl_field *field = class_field(world, kind, index);
+    return field && field->enumeration ? field->enumeration->count : 0;
+}
+JLW_EXPORT const char *jlw_class_field_enum_name(const jl_world *world, uint32_t kind, uint32_t index,
+                                                 uint32_t i)
+{
+    const jl_field *field = class_field(world, kind, index);
+    return field && field->enumeration && i < field->enumeration->count ? field->enumeration->names[i] : NULL;
+}
+
 /* The kind the settings class answers to in the exports above. */
 JLW_EXPORT uint32_t jlw_settings_kind(void) { return jl_world_settings_class.kind; }
 
@@ -548,23 +563,35 @@ JLW_EXPORT uint32_t jlw_entity_base_version(void) { return JL_ENTITY_BASE_VERSIO
 
 /* Checks text[0, size) as a value of the field type named type ("f32",
  * "index", ...; flags as in jl_field, e.g. JL_FIELD_ALLOW_INF) with the
- * parser files are read with (jl_value_parse), and returns the value's
+ * parser files are read with (jl_value_check), and returns the value's
  * canonical text (buffer as for jlw_entity_get). NULL on failure, with in
  * jlw_last_error JL_ERR_PARSE, the 1-based column and why, or
- * JL_ERR_INVALID_ARGUMENT for an unknown type name. */
+ * JL_ERR_INVALID_ARGUMENT for an unknown type name or "enum" (an enum
+ * value needs its field's names: jlw_class_field_check). */
 JLW_EXPORT const char *jlw_value_check(const char *type, uint32_t flags, const char *text,
                                        uint32_t size)
 {
     clear_error();
     for (int t = 0; t < JL_FIELD_TYPE_COUNT; t++) {
         if (strcmp(type, jl_field_type_name((jl_field_type)t)) != 0) continue;
-        uint64_t value[2]; /* room for a value of any type (a vec3 is the largest) */
-        _Static_assert(sizeof(jl_vec3) <= sizeof value, "every field type fits");
-        if (jl_value_parse((jl_field_type)t, flags, text, size, value, NULL, &last_error) != JL_OK)
-            return NULL;
-        value_text[jl_value_format((jl_field_type)t, value, value_text)] = '\0';
-        return value_text;
+        const jl_field field = {.type = (jl_field_type)t, .flags = flags};
+        return jl_value_check(&field, text, size, value_text, NULL, &last_error) == JL_OK ? value_text : NULL;
     }
     fail(JL_ERR_INVALID_ARGUMENT, "no field type of that name");
     return NULL;
+}
+
+/* jlw_value_check for field `index` of class `kind` of world (NULL: of the
+ * program; the settings' kind too): its type, flags and, for an enum, its names. NULL on failure as
+ * jlw_value_check, or with JL_ERR_NOT_FOUND if there is no such field. */
+JLW_EXPORT const char *jlw_class_field_check(const jl_world *world, uint32_t kind, uint32_t index,
+                                             const char *text, uint32_t size)
+{
+    clear_error();
+    const jl_field *field = class_field(world, kind, index);
+    if (!field) {
+        fail(JL_ERR_NOT_FOUND, "no such class or field");
+        return NULL;
+    }
+    return jl_value_check(field, text, size, value_text, NULL, &last_error) == JL_OK ? value_text : NULL;
 }

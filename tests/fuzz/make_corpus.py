@@ -15,6 +15,8 @@ reproducers added by hand (regression-*) are left alone.
                     a directory named like a file, a symlink loop, an
                     unreadable file, no Entities directory)
   fuzz_snapshot     every .jsnap and .link under assets/snapshots/
+  fuzz_values       one value text per field type (the first byte picks the
+                    field of the target's table), valid and refused ones
 """
 import os
 import re
@@ -130,6 +132,21 @@ def main():
         shutil.copyfile(path, os.path.join(out, seed_name(path)))
         n += 1
     print("fuzz_snapshot: %d seeds" % n)
+
+    # Single values: (index in fuzz_values.c's field table, text).
+    out = reset("fuzz_values")
+    values = {
+        "f32": (0, b"-12.5e-3"), "f32_inf": (1, b"-inf"), "index": (2, b"none"), "bool": (3, b"true"),
+        "vec3": (4, b"1  -2.5\t3e2"), "color": (5, b"#A0b1c2"), "entity_ref": (6, b"0x00000001000000ff"),
+        "i32": (7, b"-2147483648"), "u32": (8, b"4294967295"), "string": (9, b"Grunt the Second"),
+        "string_quoted": (9, b'" a \\"b\\" \\\\c "'), "string_empty": (9, b'""'),
+        "string_utf8": (9, "caf\u00e9 \u2713 \U0001f600".encode()), "string_bad": (9, b"a\xc0\x80"),
+        "enum": (10, b"green"), "enum_bad": (10, b"purple"), "vec2": (11, b"0.5 -1"), "quat": (12, b"0 0 0 1"),
+    }
+    for name, (field, text) in sorted(values.items()):
+        with open(os.path.join(out, name + ".value"), "wb") as f:
+            f.write(bytes([field]) + text)
+    print("fuzz_values: %d seeds" % len(values))
 
 
 if __name__ == "__main__":

@@ -120,13 +120,13 @@ TEST(a_full_registry_refuses_the_next_class_and_finds_all_it_holds)
 
 TEST(invalid_records_are_refused_and_left_unchanged)
 {
-    static const jl_field past_end[] = {{"lane", JL_FIELD_INDEX, sizeof(test_gate) - 2, 0}};
-    static const jl_field over_header[] = {{"lane", JL_FIELD_INDEX, 0, 0}};
-    static const jl_field unknown_type[] = {{"lane", JL_FIELD_TYPE_COUNT, sizeof(void *), 0}};
-    static const jl_field unnamed[] = {{"", JL_FIELD_INDEX, sizeof(void *), 0}};
-    static const jl_field base_key[] = {{"position", JL_FIELD_INDEX, sizeof(void *), 0}};
-    static const jl_field twice[] = {{"lane", JL_FIELD_INDEX, sizeof(void *), 0},
-                                     {"lane", JL_FIELD_INDEX, sizeof(void *), 0}};
+    static const jl_field past_end[] = {{"lane", JL_FIELD_INDEX, sizeof(test_gate) - 2, 0, NULL}};
+    static const jl_field over_header[] = {{"lane", JL_FIELD_INDEX, 0, 0, NULL}};
+    static const jl_field unknown_type[] = {{"lane", JL_FIELD_TYPE_COUNT, sizeof(void *), 0, NULL}};
+    static const jl_field unnamed[] = {{"", JL_FIELD_INDEX, sizeof(void *), 0, NULL}};
+    static const jl_field base_key[] = {{"position", JL_FIELD_INDEX, sizeof(void *), 0, NULL}};
+    static const jl_field twice[] = {{"lane", JL_FIELD_INDEX, sizeof(void *), 0, NULL},
+                                     {"lane", JL_FIELD_INDEX, sizeof(void *), 0, NULL}};
     jl_class bad[16];
     int n = 0;
     bad[n] = record_named("Small"), bad[n++].size_of = sizeof(jl_entity_header) - 1;

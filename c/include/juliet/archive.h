@@ -17,20 +17,30 @@
  * newline). Values by field type: F32 a float in canonical text
  * (float_text.h); INDEX a decimal uint32 or `none` (JL_INDEX_MAX); BOOL
  * `true`/`false`; VEC3 three floats separated by one space; COLOR `#rrggbb`
- * lower-case; ENTITY_REF `0x` + 16 hex digits or `none` (0).
+ * lower-case; ENTITY_REF `0x` + 16 hex digits or `none` (0); I32 a decimal
+ * with `-` when negative; U32 a decimal; ENUM the value's name; VEC2 two
+ * and QUAT four floats (x y z w) separated by one space; STRING the text
+ * itself, or in double quotes (inside them `\"` for a quote, `\\` for a
+ * backslash) when it is empty, starts or ends with a space, or starts with
+ * `"` or `;` (what a value line could not hold or would read otherwise).
+ * A string is UTF-8 with no control character, and its canonical text is
+ * at most JL_ARCHIVE_LINE_MAX bytes.
  *
  * Reading is by key: order does not matter, a missing key keeps the class
  * default (spec 3.3), an unknown key is kept (the world stores its lines
  * verbatim and writes them back: the value line byte for byte, blanks
  * included, without its line end). Tolerated: CRLF, a UTF-8 BOM, blank
  * lines, blanks before and after a value, no final newline, several spaces
- * between vector components, upper-case hex. Rejected with status JL_ERR_PARSE (or
+ * between vector components, upper-case hex, leading zeros and `-0` in
+ * integers, a quoted string that needs no quotes. Rejected with status JL_ERR_PARSE (or
  * JL_ERR_UNKNOWN_CLASS) and the line and column of the problem: a key with
  * no value, a value with no key, a duplicate key, missing `id` or `class`,
  * an unknown class, a number out of range or with trailing junk, NaN, inf
  * where the field forbids it, an embedded NUL, a line longer than
  * JL_ARCHIVE_LINE_MAX without its line end (LF or CRLF), more than JL_ARCHIVE_KEYS_MAX keys, a file cut off
- * after a key line (truncated), an ID of zero.
+ * after a key line (truncated), an ID of zero, a name an enum does not
+ * have, a string that is not UTF-8 or holds a control character, a quoted
+ * string with no closing quote or another escape than `\"` and `\\`.
  *
  * Versions: a file whose `version` or `class_version` is newer than this
  * build loads with JL_ENTITY_READ_ONLY set and is never rewritten; an older
@@ -105,6 +115,9 @@ struct jl_archive {
                                usually in canonical order) */
     uint32_t file_version;  /* `; version` (1 if absent) */
     uint32_t class_version; /* `; class_version` (1 if absent) */
+    jl_arena *strings;      /* where STRING values read are copied (set it
+                               after jl_archive_tokenize); NULL: a string
+                               field fails with JL_ERR_INVALID_ARGUMENT */
     /* saving */
     jl_arena *out;          /* text is appended here, contiguously */
     char *out_begin;
@@ -129,20 +142,53 @@ jl_archive_entry *jl_archive_find(jl_archive *ar, const char *key);
  * column. */
 jl_status jl_archive_read_field(jl_archive *ar, const jl_field *field, void *derived);
 
-/* Parses a value of field type `type` (flags as in jl_field) from text into
- * dst (the field's memory). The same parser as the file reader, so setting a
- * field from the inspector is validated exactly like a file. On failure
- * *bad_col is the 1-based column within text and err->message says why
- * (err's path/line are left to the caller). */
+/* Parses text[0, size) as a value of field (its type, flags and, for an
+ * ENUM, its names) into dst (the field's memory). The same parser as the
+ * file reader, so setting a field from the inspector is validated exactly
+ * like a file. A STRING's bytes are copied into strings (and followed by a
+ * NUL); the jl_string at dst points at them. On failure dst and strings are
+ * untouched, and the status is JL_ERR_PARSE (*bad_col the 1-based column
+ * within text, err->message why; err's path and line are left to the
+ * caller), JL_ERR_OUT_OF_MEMORY (strings is full) or
+ * JL_ERR_INVALID_ARGUMENT (a STRING with no strings arena, an ENUM field
+ * with no names). bad_col and err may be NULL. */
+jl_status jl_field_parse(const jl_field *field, const char *text, size_t size, void *dst,
+                         jl_arena *strings, uint32_t *bad_col, jl_error *err);
+
+/* jl_field_parse for a field of type `type` with `flags` and nothing else:
+ * every type but STRING and ENUM (which fail with
+ * JL_ERR_INVALID_ARGUMENT). */
 jl_status jl_value_parse(jl_field_type type, uint32_t flags, const char *text, size_t size,
                          void *dst, uint32_t *bad_col, jl_error *err);
 
-/* Writes the canonical text of a value of field type `type` at src into out
- * (out_size >= JL_VALUE_TEXT_MAX) and returns its length, not NUL-terminated. */
-enum { JL_VALUE_TEXT_MAX = 80 };
+/* Room for the canonical text of any value plus a NUL: a string's text is
+ * at most a line. */
+enum { JL_VALUE_TEXT_MAX = JL_ARCHIVE_LINE_MAX + 1 };
+
+/* Writes the canonical text of the value of field at src into out (room
+ * for JL_VALUE_TEXT_MAX bytes) and returns its length, not NUL-terminated.
+ * Values no parser gives (they can only be set by C code writing the struct
+ * directly) are still written, so that the file fails to load rather than
+ * load another value: an ENUM value past its names as its decimal number,
+ * a STRING that is not valid as its bytes, and a STRING whose text would
+ * pass JL_ARCHIVE_LINE_MAX bytes cut there, quoted with no closing quote. */
+uint32_t jl_field_format(const jl_field *field, const void *src, char *out);
+
+/* jl_field_format for a field of type `type` (an ENUM has no names then:
+ * its decimal number is written). */
 uint32_t jl_value_format(jl_field_type type, const void *src, char *out);
 
-/* Name of a field type: "f32", "index", "bool", "vec3", "color", "entity_ref". */
+/* Checks text[0, size) as a value of field, as jl_field_parse does, and
+ * writes the value's canonical text into out (JL_VALUE_TEXT_MAX bytes,
+ * NUL-terminated) with its length in *out_size (may be NULL). Nothing is
+ * kept: a string is parsed into memory of the call's own. Failures as
+ * jl_field_parse (err->col holds the column), out is then empty. */
+jl_status jl_value_check(const jl_field *field, const char *text, size_t size, char *out,
+                         uint32_t *out_size, jl_error *err);
+
+/* Name of a field type: "f32", "index", "bool", "vec3", "color",
+ * "entity_ref", "i32", "u32", "string", "enum", "vec2", "quat"; "unknown"
+ * for any other value. */
 const char *jl_field_type_name(jl_field_type type);
 
 /* The default value of field field_index of cls as canonical text into out

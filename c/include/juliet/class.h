@@ -28,6 +28,12 @@ typedef enum jl_field_type {
     JL_FIELD_VEC3,       /* jl_vec3: three finite floats */
     JL_FIELD_COLOR,      /* jl_color: 8-bit r, g, b; written #rrggbb */
     JL_FIELD_ENTITY_REF, /* uint64_t ID of another entity; 0 = none */
+    JL_FIELD_I32,        /* int32_t */
+    JL_FIELD_U32,        /* uint32_t; every value is a number (no "none", unlike INDEX) */
+    JL_FIELD_STRING,     /* jl_string: one line of UTF-8, its bytes in an arena */
+    JL_FIELD_ENUM,       /* jl_enum_value: index into the field's jl_enum, written as a name */
+    JL_FIELD_VEC2,       /* jl_vec2: two finite floats */
+    JL_FIELD_QUAT,       /* jl_quat: x y z w, four finite floats (not required to be normalized) */
     JL_FIELD_TYPE_COUNT
 } jl_field_type;
 
@@ -35,20 +41,70 @@ enum jl_field_flags {
     JL_FIELD_ALLOW_INF = 1u << 0, /* an F32 field that may be +inf or -inf (never NaN) */
 };
 
+typedef struct jl_vec2 { float x, y; } jl_vec2;
 typedef struct jl_vec3 { float x, y, z; } jl_vec3;
+typedef struct jl_quat { float x, y, z, w; } jl_quat;
 typedef struct jl_color { uint8_t r, g, b; } jl_color;
 
+/* A STRING field's value: size bytes of UTF-8 at data, with no control
+ * character (U+0000-U+001F, U+007F-U+009F), whose canonical text fits in
+ * one line (archive.h). The bytes are not owned by the struct: the archive
+ * reader and jl_world_set_field copy them into an arena (the world's
+ * strings, kept until the world is freed) and follow them with a NUL; a
+ * class default may point at a string literal (JL_STRING). data may be
+ * NULL when size is 0 (a zeroed struct is the empty string). */
+typedef struct jl_string {
+    const char *data;
+    uint32_t size;
+} jl_string;
+
+/* Initializer of a jl_string holding a string literal: JL_STRING("Grunt"). */
+#define JL_STRING(literal) { "" literal, (uint32_t)(sizeof(literal) - 1) }
+
+/* An ENUM field's value: the index of its name in the field's jl_enum. */
+typedef uint16_t jl_enum_value;
+
+enum {
+    JL_ENUM_NAMES_MAX = 1024, /* most names one enum has */
+    JL_ENUM_NAME_MAX = 64,    /* longest name (bytes) */
+};
+
+/* The names an ENUM field takes, in value order: value i is written
+ * names[i]. A name is 1 to JL_ENUM_NAME_MAX bytes of A-Z a-z 0-9 _; names
+ * are distinct; count is 1 to JL_ENUM_NAMES_MAX (jl_enum_check says
+ * whether a descriptor holds). The strings must outlive every class using
+ * the descriptor. */
+typedef struct jl_enum {
+    const char *const *names;
+    uint32_t count;
+} jl_enum;
+
+/* Initializer of a jl_enum over a static array of names:
+ *   static const char *const team_names[] = {"red", "blue"};
+ *   static const jl_enum team_enum = JL_ENUM(team_names); */
+#define JL_ENUM(name_array) { (name_array), (uint32_t)(sizeof(name_array) / sizeof((name_array)[0])) }
+
 /* One serialized member of a derived struct. name is the snake_case key of
- * the .jasset file; offset is from the start of the derived struct. */
+ * the .jasset file; offset is from the start of the derived struct;
+ * enumeration lists an ENUM field's names (NULL for every other type). */
 typedef struct jl_field {
     const char *name;
     jl_field_type type;
     uint32_t offset;
     uint32_t flags;
+    const jl_enum *enumeration;
 } jl_field;
 
 #define JL_FIELD(Type, member, field_type, flags) \
-    { #member, (field_type), (uint32_t)offsetof(Type, member), (flags) }
+    { #member, (field_type), (uint32_t)offsetof(Type, member), (flags), NULL }
+
+/* An ENUM field over the jl_enum at enum_ptr; the member must be a
+ * jl_enum_value (a compile error otherwise). */
+#define JL_ENUM_FIELD(Type, member, enum_ptr, flags)                                        \
+    { #member, JL_FIELD_ENUM,                                                               \
+      (uint32_t)offsetof(Type, member) +                                                    \
+          0u * (uint32_t)sizeof(char[sizeof(((Type *)0)->member) == sizeof(jl_enum_value) ? 1 : -1]), \
+      (flags), (enum_ptr) }
 
 /* Reads or writes every field of `derived` through the archive (archive.h
  * says which direction). The default for every class is
@@ -84,9 +140,15 @@ struct jl_class {
     uint32_t field_count;
 };
 
-/* Bytes a value of the type occupies in a derived struct; 0 for an
- * unknown type. */
+/* Bytes a value of the type occupies in a derived struct, and the
+ * alignment it needs there (what a struct layout is computed from); 0 for
+ * an unknown type. */
 size_t jl_field_type_size(jl_field_type type);
+size_t jl_field_type_alignment(jl_field_type type);
+
+/* JL_OK if e is a valid enum descriptor (see jl_enum); otherwise
+ * JL_ERR_INVALID_ARGUMENT with err saying which name is wrong and why. */
+jl_status jl_enum_check(const jl_enum *e, jl_error *err);
 
 /* CRC32 (IEEE 802.3, as zlib's crc32) of size bytes. */
 uint32_t jl_crc32(const void *data, size_t size);

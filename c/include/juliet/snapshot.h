@@ -23,7 +23,7 @@
  *   flags        varint; bit 0: a world section follows the entities
  *   classes      varint C, then per class: u32 CRC32 of its name, varint
  *                class_version, u32 CRC32 of its field list (names, types,
- *                flags), varint entity count (>= 1)
+ *                flags, an enum field's names), varint entity count (>= 1)
  *   ids          N = sum of the counts; the IDs in ascending order: varint
  *                first ID, then varint (delta - 1) for each next one
  *   class column integer column of class-table indices, in ID order
@@ -31,9 +31,17 @@
  *   flags column integer column of entity flags
  *   fields       per class in table order, per field in reflection order,
  *                the column(s) of that class's entities in ID order:
- *                  F32 -> float column; VEC3 -> 3 float columns;
+ *                  F32 -> float column; VEC2, VEC3, QUAT -> 2, 3, 4
+ *                  float columns (x, y, z, w);
  *                  INDEX -> integer column of (value + 1) mod 2^32 (so the
  *                  "none" index is 0); BOOL -> integer column;
+ *                  U32 -> integer column; I32 -> integer column of
+ *                  zigzag(value); ENUM -> integer column of the index of
+ *                  the value's name (below the enum's name count);
+ *                  STRING -> integer column of sizes in bytes (each at
+ *                  most JL_ARCHIVE_LINE_MAX), then the strings' bytes back
+ *                  to back, each valid as in a .jasset file (UTF-8, no
+ *                  control character, its text within a line);
  *                  COLOR -> integer column of r << 16 | g << 8 | b;
  *                  ENTITY_REF -> varint X, X external IDs (ascending,
  *                  delta - 1 coded like ids), then an integer column of
@@ -77,7 +85,7 @@
  * bytes left, rejects unknown versions and flags, truncation, trailing
  * bytes before the CRC, ID 0
  * and repeated IDs, out-of-range values, NaN anywhere and infinities where
- * the field forbids them, and does work linear in its input and the entity
+ * the field forbids them, strings a file could not hold, and does work linear in its input and the entity
  * count. It is a pure function of its input bytes: on failure the target
  * is left as it was (empty). */
 #ifndef JULIET_SNAPSHOT_H
@@ -115,7 +123,8 @@ typedef struct jl_snapshot_bytes {
  * exactly out->size and out->data stays valid until the arena is popped
  * below it or released. The manager is not modified. Fails with
  * JL_ERR_INVALID_ARGUMENT for a value the decoder would reject (ID 0, NaN,
- * an infinity in a field that forbids it), JL_ERR_CAPACITY past the caps
+ * an infinity in a field that forbids it, an enum value past its names, a
+ * string a file could not hold), JL_ERR_CAPACITY past the caps
  * above, JL_ERR_OUT_OF_MEMORY if the arena runs out; the arena is then as
  * before and err says which entity and field. */
 jl_status jl_snapshot_encode_manager(const jl_entity_manager *manager, jl_arena *arena,
@@ -131,8 +140,9 @@ jl_status jl_snapshot_encode_manager(const jl_entity_manager *manager, jl_arena 
  * offset), JL_ERR_UNKNOWN_CLASS (a class this build lacks or
  * has in another version), JL_ERR_CAPACITY (more entities than the manager
  * takes), JL_ERR_OUT_OF_MEMORY or JL_ERR_INVALID_ARGUMENT (manager not
- * empty); the manager then holds no entity and its pending deletions are as
- * before. */
+ * empty, or a class with STRING fields: a manager has no arena to keep
+ * their bytes in, decode those into a world); the manager then holds no
+ * entity and its pending deletions are as before. */
 jl_status jl_snapshot_decode_manager(const uint8_t *data, size_t size, jl_arena *scratch,
                                      jl_entity_manager *manager, jl_error *err);
 

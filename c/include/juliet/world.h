@@ -275,9 +275,11 @@ jl_entity_manager *jl_world_manager(jl_world *world);
  * exactly as in a file. The entity is dirty afterwards, or clean if the
  * change brought its canonical text back to exactly what its file holds
  * (an edit undone by hand; a set that changes nothing marks it dirty, as
- * any change). JL_ERR_NOT_FOUND (no entity or no such field),
- * JL_ERR_READ_ONLY, or JL_ERR_PARSE with the column in err; the entity is
- * unchanged on failure. err may be NULL. */
+ * any change). A string's bytes are copied into the world's strings (kept
+ * until jl_world_free, as those of loaded files: each set keeps a new
+ * copy). JL_ERR_NOT_FOUND (no entity or no such field), JL_ERR_READ_ONLY,
+ * JL_ERR_PARSE with the column in err, or JL_ERR_OUT_OF_MEMORY (no room
+ * left for strings); the entity is unchanged on failure. err may be NULL. */
 jl_status jl_world_set_field(jl_world *world, uint64_t id, const char *field, const char *text,
                              size_t size, jl_error *err);
 

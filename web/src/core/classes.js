@@ -8,9 +8,10 @@ import { JulietError } from './errors.js';
 import { FIELD_ALLOW_INF, textValue } from './values.js';
 
 /**
- * A schema: { name, kind, version, fields: [{ name, type, default,
- * allowInf }], byName: Map }. Cached schemas are shared: callers outside
- * this module get copies (publicFields).
+ * A schema: { name, kind, version, fields: [{ name, index, type, default,
+ * allowInf, names (enum fields: the names it takes, in value order) }],
+ * byName: Map }. Cached schemas are shared: callers outside this module get
+ * copies (publicFields), without the field's index.
  */
 export class Classes {
   /**
@@ -71,12 +72,21 @@ export class Classes {
     const fields = [];
     for (let i = 0, n = c.jlw_class_field_count(world, kind); i < n; i++) {
       const type = string(c.jlw_class_field_type(world, kind, i));
-      fields.push(Object.freeze({
+      const field = {
         name: string(c.jlw_class_field_name(world, kind, i)),
+        index: i,
         type,
         default: textValue(type, string(c.jlw_class_field_default(world, kind, i))),
         allowInf: (c.jlw_class_field_flags(world, kind, i) & FIELD_ALLOW_INF) !== 0,
-      }));
+      };
+      if (type === 'enum') {
+        const names = [];
+        for (let j = 0, m = c.jlw_class_field_enum_count(world, kind, i); j < m; j++) {
+          names.push(string(c.jlw_class_field_enum_name(world, kind, i, j)));
+        }
+        field.names = Object.freeze(names);
+      }
+      fields.push(Object.freeze(field));
     }
     return {
       name: string(c.jlw_class_name(world, kind)),
@@ -90,5 +100,9 @@ export class Classes {
 
 /** A schema's fields for callers: copies, so edits cannot reach the cache. */
 export function publicFields(schema) {
-  return schema.fields.map((f) => ({ ...f, default: Array.isArray(f.default) ? f.default.slice() : f.default }));
+  return schema.fields.map(({ index, ...f }) => {
+    const copy = { ...f, default: Array.isArray(f.default) ? f.default.slice() : f.default };
+    if (f.names) copy.names = f.names.slice();
+    return copy;
+  });
 }

@@ -3,16 +3,25 @@
 /** Canonical entity ID: "0x" followed by 16 hex digits, as in the .jasset files. */
 export type EntityId = string;
 
+export type Vec2 = [number, number];
 export type Vec3 = [number, number, number];
+/** A rotation as x, y, z, w, stored as given (not required to be normalized). */
+export type Quat = [number, number, number, number];
 
-export type FieldType = 'f32' | 'index' | 'bool' | 'vec3' | 'color' | 'entity_ref';
+export type FieldType =
+  | 'f32' | 'index' | 'bool' | 'vec3' | 'color' | 'entity_ref'
+  | 'i32' | 'u32' | 'string' | 'enum' | 'vec2' | 'quat';
 
 /**
  * A field value by type: f32 a number (Infinity only where allowInf), index
- * an integer (INDEX_NONE = no index; set() also takes null), bool, vec3
- * [x, y, z], color "#rrggbb", entity_ref an ID or null for none.
+ * an integer (INDEX_NONE = no index; set() also takes null), i32 and u32
+ * integers, bool, vec2 [x, y], vec3 [x, y, z], quat [x, y, z, w], color
+ * "#rrggbb", entity_ref an ID or null for none, string the string itself
+ * (one line of text, no control characters), enum the name of its value.
+ * set() also takes a value's text as a string for every type but string,
+ * where a string is the value.
  */
-export type FieldValue = number | boolean | string | Vec3 | null;
+export type FieldValue = number | boolean | string | Vec2 | Vec3 | Quat | null;
 
 /** Juliet#checkValue's answer: the value and its canonical text, or the engine's message. */
 export type ValueCheck =
@@ -40,6 +49,8 @@ export interface FieldSchema {
   default: FieldValue;
   /** f32 fields that may hold +/-Infinity. */
   allowInf: boolean;
+  /** enum fields: the names the field takes, in value order. */
+  names?: string[];
 }
 
 export interface EntitySummary {
@@ -202,9 +213,12 @@ export declare class Juliet {
   /**
    * Checks typed text as a value of a field type with the engine's own parser
    * (the one files are read with). allowInf: an f32 field that takes infinity.
-   * JulietError 'invalid_argument' for an unknown type.
+   * JulietError 'invalid_argument' for an unknown type, and for 'enum' (its
+   * names come from a field: use checkField).
    */
   checkValue(type: FieldType, text: string, options?: { allowInf?: boolean }): ValueCheck;
+  /** checkValue for a field of a class: its type, flags and, for an enum, its names. */
+  checkField(className: string, field: string, text: string): ValueCheck;
   /** Node: a host directory (mounted with NODEFS) unless inMemory. Browser: an in-memory directory. */
   openWorld(path: string, options?: WorldOptions): World;
   newWorld(options?: WorldOptions): World;

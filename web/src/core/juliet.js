@@ -34,6 +34,7 @@
 import createJulietModule from './generated/juliet_wasm.mjs';
 import { booleanOption, checkOptions, checkString, describe } from './checks.js';
 import { Classes, publicFields } from './classes.js';
+import { JulietError } from './errors.js';
 import { Files } from './files.js';
 import { snapshotBytes } from './snapshot.js';
 import { FIELD_ALLOW_INF, textValue } from './values.js';
@@ -91,8 +92,10 @@ export class Juliet {
 
   /**
    * The fields of a class, in file order, for building editors:
-   * [{ name, type, default, allowInf }], `type` one of 'f32', 'index',
-   * 'bool', 'vec3', 'color', 'entity_ref', `default` a value as get() gives.
+   * [{ name, type, default, allowInf, names }], `type` one of 'f32',
+   * 'index', 'bool', 'vec3', 'color', 'entity_ref', 'i32', 'u32', 'string',
+   * 'enum', 'vec2', 'quat', `default` a value as get() gives, `names` (enum
+   * fields only) the names the field takes, in value order.
    * @param {string} className
    */
   schema(className) {
@@ -125,9 +128,33 @@ export class Juliet {
     if (typeof text !== 'string') throw new TypeError(`text must be a string, got ${describe(text)}`);
     checkOptions(options);
     const flags = booleanOption(options, 'allowInf', false) ? FIELD_ALLOW_INF : 0;
+    return this._check(type, text, (textPtr, size) => this._engine.wasm.c.jlw_value_check(type, flags, textPtr, size));
+  }
+
+  /**
+   * checkValue for field `field` of class `className`: its type, flags and,
+   * for an enum, the names it takes (which checkValue cannot know). A class
+   * or field that does not exist throws a JulietError 'unknown_class' or
+   * 'not_found'.
+   * @param {string} className
+   * @param {string} field
+   * @param {string} text
+   * @returns {{value: *, text: string} | {error: string, col: number}}
+   */
+  checkField(className, field, text) {
+    const schema = this._engine.classes.named(className);
+    checkString(field, 'field', 64);
+    if (typeof text !== 'string') throw new TypeError(`text must be a string, got ${describe(text)}`);
+    const spec = schema.byName.get(field);
+    if (!spec) throw new JulietError('not_found', `class ${schema.name} has no field "${field}"`);
+    return this._check(spec.type, text, (textPtr, size) =>
+      this._engine.wasm.c.jlw_class_field_check(0, schema.kind, spec.index, textPtr, size));
+  }
+
+  /** Runs a C check of `text` (call(textPtr, size) -> canonical text or NULL) for a value of `type`. */
+  _check(type, text, call) {
     const { wasm } = this._engine;
-    const canonical = wasm.withText(text, (textPtr, size) =>
-      wasm.string(wasm.c.jlw_value_check(type, flags, textPtr, size)));
+    const canonical = wasm.withText(text, (textPtr, size) => wasm.string(call(textPtr, size)));
     if (canonical !== null) return { value: textValue(type, canonical), text: canonical };
     const err = wasm.lastError(0);
     if (err.code !== 'parse') throw err;

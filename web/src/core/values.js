@@ -3,7 +3,8 @@
 // value set() sends and formats every value get() reads. This side only
 // prints a JavaScript value as text (numbers as JavaScript prints them) and
 // reads the engine's canonical text back as a JavaScript value. A string
-// is taken as a value's text as typed and left for the engine to judge; a
+// is taken as a value's text as typed and left for the engine to judge
+// (but for a string field, where a string is the value itself); a
 // JavaScript type a field cannot take is a TypeError.
 import { describe } from './checks.js';
 
@@ -20,7 +21,16 @@ const TAKES = {
   vec3: 'an array [x, y, z] of numbers or its text',
   color: 'a colour string "#rrggbb"',
   entity_ref: 'an ID string or null',
+  i32: 'an integer or its text',
+  u32: 'an integer or its text',
+  string: 'a string',
+  enum: 'the name of one of its values',
+  vec2: 'an array [x, y] of numbers or its text',
+  quat: 'an array [x, y, z, w] of numbers or its text',
 };
+
+/** Components of the vector types. */
+const LENGTHS = { vec2: 2, vec3: 3, quat: 4 };
 
 /** A number as text the engine reads ("inf", "-0", JavaScript's shortest form). */
 function numberText(value) {
@@ -31,13 +41,27 @@ function numberText(value) {
 }
 
 /**
+ * The quoted text of a string value: the engine reads "..." (with \" and
+ * \\ inside) as exactly the string between the quotes, whatever it holds,
+ * and writes it back in its canonical form.
+ */
+function quotedText(value) {
+  return `"${value.replace(/["\\]/g, '\\$&')}"`;
+}
+
+/**
  * The text of `value` for a field of type `type`, for the engine to check
- * and store: a string as it is, else the JavaScript value printed. `what`
- * names the field in a TypeError.
+ * and store: a string as it is (for a string field, the string itself,
+ * quoted), else the JavaScript value printed. `what` names the field in a
+ * TypeError.
  * @returns {string}
  */
 export function valueText(type, value, what) {
   if (!(type in TAKES)) throw new TypeError(`${what} has a type this API does not know`);
+  if (type === 'string') {
+    if (typeof value === 'string') return quotedText(value);
+    throw new TypeError(`${what} takes ${TAKES[type]}, got ${describe(value)}`);
+  }
   if (typeof value === 'string') return value;
   switch (type) {
     case 'f32':
@@ -47,11 +71,17 @@ export function valueText(type, value, what) {
       if (value === null) return 'none';
       if (typeof value === 'number') return String(value);
       break;
+    case 'i32':
+    case 'u32':
+      if (typeof value === 'number') return String(value);
+      break;
     case 'bool':
       if (typeof value === 'boolean') return value ? 'true' : 'false';
       break;
+    case 'vec2':
     case 'vec3':
-      if ((Array.isArray(value) || ArrayBuffer.isView(value)) && value.length === 3 &&
+    case 'quat':
+      if ((Array.isArray(value) || ArrayBuffer.isView(value)) && value.length === LENGTHS[type] &&
           Array.prototype.every.call(value, (v) => typeof v === 'number')) {
         return Array.prototype.map.call(value, numberText).join(' ');
       }
@@ -71,9 +101,11 @@ function numberOf(text) {
 
 /**
  * The JavaScript value of the engine's canonical text for a value of type
- * `type`: f32 a number, index a number (INDEX_NONE for none), bool, vec3
- * [x, y, z], color '#rrggbb', entity_ref an ID string or null. The text
- * comes from C (jl_value_format), so it is never checked again here.
+ * `type`: f32 a number, index a number (INDEX_NONE for none), i32 and u32
+ * numbers, bool, vec2 [x, y], vec3 [x, y, z], quat [x, y, z, w], color
+ * '#rrggbb', entity_ref an ID string or null, string the string (its
+ * quotes and escapes undone), enum the value's name. The text comes from C
+ * (jl_field_format), so it is never checked again here.
  */
 export function textValue(type, text) {
   switch (type) {
@@ -81,10 +113,17 @@ export function textValue(type, text) {
       return numberOf(text);
     case 'index':
       return text === 'none' ? INDEX_NONE : Number(text);
+    case 'i32':
+    case 'u32':
+      return Number(text);
     case 'bool':
       return text === 'true';
+    case 'vec2':
     case 'vec3':
+    case 'quat':
       return text.split(' ').map(numberOf);
+    case 'string':
+      return text.startsWith('"') ? text.slice(1, -1).replace(/\\(["\\])/g, '$1') : text;
     case 'entity_ref':
       return text === 'none' ? null : text;
     default:

@@ -27,6 +27,8 @@ const EXPORTS = {
   jlw_class_field_type: ['number', ['number', 'number', 'number']],
   jlw_class_field_flags: ['number', ['number', 'number', 'number']],
   jlw_class_field_default: ['number', ['number', 'number', 'number']],
+  jlw_class_field_enum_count: ['number', ['number', 'number', 'number']],
+  jlw_class_field_enum_name: ['number', ['number', 'number', 'number', 'number']],
   jlw_settings_kind: ['number', []],
   jlw_world_new: ['number', ['number']],
   jlw_world_free: [null, ['number']],
@@ -67,6 +69,7 @@ const EXPORTS = {
   jlw_settings_get: ['number', ['number', 'string']],
   jlw_entity_base_version: ['number', []],
   jlw_value_check: ['number', ['string', 'number', 'number', 'number']],
+  jlw_class_field_check: ['number', ['number', 'number', 'number', 'number', 'number']],
 };
 
 /** The names of the C exports this module wraps (for tests). */
