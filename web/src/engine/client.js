@@ -76,6 +76,10 @@ export function createEngine({ onProgress } = {}) {
       return result;
     },
     openSnapshot: (text) => call('openSnapshot', { text }),
+    // A world from the local server: its pack's buffer, handed over.
+    openPack: (buffer) => call('openPack', { buffer }, [buffer]),
+    putFiles: (files, { keepEdited = false } = {}) => call('putFiles', { files, keepEdited }),
+    markSaved: (written, deleted) => call('markSaved', { written, deleted }),
     snapshot: () => call('snapshot'),
     // { value, text } or { error, col }: see the worker's check.
     check: (type, text, { allowInf = false } = {}) => call('check', { type, text, allowInf }),
