@@ -4,7 +4,7 @@
 // version sent back for the page to show). Saves run one at a time.
 import { idOfPath } from '../src/core/ids.js';
 import { encodePack } from '../src/lib/pack.js';
-import { FILE_MAX, SETTINGS_FILE } from './store.js';
+import { ENTITIES_DIR, FILE_MAX, SETTINGS_FILE, entitiesDirIsWritable } from './store.js';
 
 const FILES_MAX = 1_000_000;
 
@@ -52,6 +52,10 @@ export function createSaver(files, engine) {
       const disk = files.file(change.path);
       if (sameBytes(change.bytes, disk.bytes)) {
         results.set(change.path, { path: change.path, status: 'unchanged', seq: disk.seq });
+      } else if (change.path !== SETTINGS_FILE && !entitiesDirIsWritable(files.dir)) {
+        // Written through a link, the file would land outside the world.
+        const message = `${ENTITIES_DIR} is not a folder of the world (a symbolic link?): not written`;
+        results.set(change.path, { path: change.path, status: 'failed', seq: disk.seq, message });
       } else if (disk.seq !== change.seq) {
         results.set(change.path, { path: change.path, status: 'conflict', seq: disk.seq });
         conflicts.push({ path: change.path, seq: disk.seq, bytes: disk.bytes });

@@ -87,8 +87,10 @@ export async function startServer({ dir = null, distDir, port = 0 }) {
     if (!guard.tokenGiven(req, url)) return send(res, 403, 'forbidden: no valid token');
     if (!world) return send(res, 404, 'no world: the server was started without a directory');
     handleWorld(world, req, res, url).catch((err) => {
-      if (!res.headersSent) send(res, err.status ?? (err instanceof BadRequest ? 400 : 500), err.message);
-      else res.destroy();
+      if (res.headersSent) return res.destroy();
+      // A body left unread must not be taken for the next request.
+      if (err.status === 413) res.setHeader('Connection', 'close');
+      send(res, err.status ?? (err instanceof BadRequest ? 400 : 500), err.message);
     });
   });
 

@@ -57,6 +57,16 @@ export function entitiesDirIsReal(dir) {
   }
 }
 
+/** True if a save may write into dir/Entities: it is a real directory, or
+ * there is none yet (the engine creates it). */
+export function entitiesDirIsWritable(dir) {
+  try {
+    return lstatSync(join(dir, ENTITIES_DIR)).isDirectory();
+  } catch (err) {
+    return err.code === 'ENOENT';
+  }
+}
+
 export class WorldFiles {
   /** @param {string} dir the world directory (absolute, symbolic links resolved) */
   constructor(dir) {
