@@ -59,6 +59,7 @@ export async function startServer({ dir = null, distDir, port = 0 }) {
     if (!statSync(root).isDirectory()) throw new Error(`${dir} is not a directory`);
     const files = new WorldFiles(root);
     files.scan();
+    files.packSince(0); // ready for the first page
     const engine = startEngine(root);
     world = { root, files, engine, saver: createSaver(files, engine), events: new Set() };
     world.watcher = watchWorld(root, ({ paths, all }) => {

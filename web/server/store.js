@@ -26,6 +26,20 @@ function sameBytes(a, b) {
   return a.length === b.length && Buffer.compare(a, b) === 0;
 }
 
+const UNREADABLE = ['ENOENT', 'ELOOP', 'ENOTDIR', 'EISDIR', 'ENXIO', 'EACCES'];
+
+// What tells a file rewritten from one left alone, without reading it.
+const stampOf = (st) => `${st.ino}:${st.size}:${st.mtimeMs}`;
+
+function statStamp(abs) {
+  try {
+    return stampOf(lstatSync(abs));
+  } catch (err) {
+    if (UNREADABLE.includes(err.code)) return null;
+    throw err;
+  }
+}
+
 // The bytes of a world file, or null when there is none a world could use.
 // O_NOFOLLOW: a symbolic link is not followed out of the world; O_NONBLOCK:
 // opening a FIFO does not hang the server.
@@ -34,18 +48,24 @@ function readWorldFile(abs) {
   try {
     fd = openSync(abs, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
   } catch (err) {
-    if (['ENOENT', 'ELOOP', 'ENOTDIR', 'EISDIR', 'ENXIO', 'EACCES'].includes(err.code)) return { bytes: null, stamp: null };
+    if (UNREADABLE.includes(err.code)) return { bytes: null, stamp: null };
     throw err;
   }
   try {
     const st = fstatSync(fd);
-    const stamp = `${st.ino}:${st.size}:${st.mtimeMs}`;
+    const stamp = stampOf(st);
     if (!st.isFile() || st.size > FILE_MAX) return { bytes: null, stamp };
     const bytes = readFileSync(fd);
     return { bytes: bytes.length > FILE_MAX ? null : bytes, stamp };
   } finally {
     closeSync(fd);
   }
+}
+
+// Entity file names in ID order (decimal names: shorter is smaller), so
+// that a world is packed in the order the page lists it.
+function byIdOrder(a, b) {
+  return a.length - b.length || (a < b ? -1 : a > b ? 1 : 0);
 }
 
 /** True if dir/Entities is a real directory (not a link out of the world). */
@@ -102,7 +122,7 @@ export class WorldFiles {
       } catch (err) {
         if (err.code !== 'ENOENT') throw err;
       }
-      for (const name of names) {
+      for (const name of names.sort(byIdOrder)) {
         const path = `${ENTITIES_DIR}/${name}`;
         if (isWorldPath(path)) found.push(path);
       }
@@ -124,10 +144,10 @@ export class WorldFiles {
     const entitiesReal = entitiesDirIsReal(this.dir);
     for (const path of paths) {
       const old = this._files.get(path);
-      let read;
-      if (path !== SETTINGS_FILE && !entitiesReal) read = { bytes: null, stamp: null };
-      else read = readWorldFile(join(this.dir, path));
-      if (trustStamps && old && read.stamp !== null && old.stamp === read.stamp) continue;
+      const abs = join(this.dir, path);
+      const readable = path === SETTINGS_FILE || entitiesReal;
+      if (trustStamps && old && readable && old.stamp !== null && statStamp(abs) === old.stamp) continue;
+      const read = readable ? readWorldFile(abs) : { bytes: null, stamp: null };
       if (old ? sameBytes(old.bytes, read.bytes) : read.bytes === null) {
         if (old) old.stamp = read.stamp;
         continue;

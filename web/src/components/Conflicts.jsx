@@ -9,7 +9,41 @@ import { revision } from '../state/table.js';
 import { busy, settings } from '../state/world.js';
 
 const decoder = new TextDecoder();
-const shown = (bytes, none) => (bytes === null ? none : decoder.decode(bytes));
+const linesOf = (bytes) => (bytes === null ? null : decoder.decode(bytes).split('\n'));
+
+// The lines of `lines` worth showing next to `other`: those that differ (by
+// position) and the line before each (in a .jasset file, the value's key),
+// with '…' for what is left out. A missing file shows as `none`.
+function excerpt(lines, other, none) {
+  if (lines === null) return [{ text: none, changed: true }];
+  if (other === null) return lines.map((text) => ({ text, changed: true }));
+  const keep = new Set();
+  lines.forEach((line, i) => {
+    if (line !== other[i]) keep.add(i - 1).add(i);
+  });
+  const out = [];
+  lines.forEach((text, i) => {
+    if (keep.has(i)) out.push({ text, changed: text !== other[i] });
+    else if (keep.has(i - 1) || (i === 0 && !keep.has(0))) out.push({ text: '…', changed: false });
+  });
+  return out;
+}
+
+function Version({ label, lines, other, none }) {
+  return (
+    <figure>
+      <figcaption>{label}</figcaption>
+      <pre aria-label={label}>
+        {excerpt(lines, other, none).map((line, i) => (
+          <span key={i} class={line.changed ? 'changed' : undefined}>
+            {line.text}
+            {'\n'}
+          </span>
+        ))}
+      </pre>
+    </figure>
+  );
+}
 
 function Conflict({ conflict }) {
   const [mine, setMine] = useState(undefined);
@@ -24,27 +58,24 @@ function Conflict({ conflict }) {
       current = false;
     };
   }, [conflict, ...changes]);
+  const disk = linesOf(conflict.disk);
+  const page = mine === undefined ? null : linesOf(mine);
   return (
     <li class="conflict" aria-label={`Conflict ${conflict.path}`}>
       <p>
-        <code>{conflict.path}</code>
+        <code>{conflict.path}</code>{' '}
         {conflict.id !== SETTINGS && (
           <button type="button" class="link" onClick={() => select(conflict.id)}>
-            {' '}
             select
           </button>
         )}
       </p>
-      <div class="versions">
-        <figure>
-          <figcaption>On disk</figcaption>
-          <pre aria-label="On disk">{shown(conflict.disk, '(deleted on disk)')}</pre>
-        </figure>
-        <figure>
-          <figcaption>In this page</figcaption>
-          <pre aria-label="In this page">{mine === undefined ? '…' : shown(mine, '(deleted in this page)')}</pre>
-        </figure>
-      </div>
+      {mine !== undefined && (
+        <div class="versions">
+          <Version label="On disk" lines={disk} other={page} none="(deleted on disk)" />
+          <Version label="In this page" lines={page} other={disk} none="(deleted in this page)" />
+        </div>
+      )}
       <div class="choices">
         <button type="button" disabled={busy.value} onClick={() => keepPageVersion(conflict.path)}>
           Keep this page's version

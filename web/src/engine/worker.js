@@ -238,11 +238,17 @@ const ops = {
     return { result: { entities, settings: settingsState(), diagnostics, skipped } };
   },
   // After the local server saved: the texts of `written` (IDs or SETTINGS)
-  // are their files' now, and clean; `deleted` have no file.
+  // are their files' now, and clean; `deleted` have no file. Returns the
+  // written entities as they are now, and the settings.
   async markSaved({ written, deleted }) {
     fileText.saved(written, deleted);
-    for (const id of written) if (id === SETTINGS || world.has(id)) fileText.cleanIfAsFile(id);
-    return { result: { stillDirty: dirtyIds(), settings: settingsState() } };
+    const entities = [];
+    for (const id of written) {
+      if (id !== SETTINGS && !world.has(id)) continue;
+      fileText.cleanIfAsFile(id);
+      if (id !== SETTINGS) entities.push(world.get(id));
+    }
+    return { result: { entities, settings: settingsState() } };
   },
   async snapshot() {
     return { result: await world.snapshot() };

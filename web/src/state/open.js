@@ -111,6 +111,8 @@ export async function openServerWorld() {
   let buffer;
   let meta;
   let files;
+  // The engine (its wasm module) starts while the world downloads.
+  getEngine().check('f32', '0').catch(() => {});
   try {
     buffer = await fetchWorld();
     ({ meta, files } = decodePack(buffer));

@@ -9,9 +9,9 @@ import { conflictPaths, noteConflicts } from './conflicts.js';
 import { baseOf, noteBase } from './diskFiles.js';
 import { getEngine } from './engine.js';
 import { noteOnDisk } from './pending.js';
-import { selected } from './selection.js';
+import { selected, selectedId } from './selection.js';
 import { postSave } from './server.js';
-import { setDirtyIds } from './table.js';
+import { putEntity } from './table.js';
 import { settings } from './world.js';
 
 const DONE = new Set(['written', 'deleted', 'unchanged']);
@@ -51,12 +51,13 @@ export async function saveToServer(entries) {
   const ids = (list) => list.map((e) => e.id);
   const saved = await getEngine().markSaved(ids(written), ids(deleted));
   batch(() => {
-    setDirtyIds(saved.stillDirty);
+    for (const entity of saved.entities) {
+      putEntity(entity);
+      if (selectedId.value === entity.id) selected.value = entity;
+    }
     noteOnDisk([...ids(written), ...ids(deleted)]);
     noteConflicts(conflicting);
     settings.value = saved.settings;
-    const entity = selected.value;
-    if (entity) selected.value = { ...entity, dirty: saved.stillDirty.includes(entity.id) };
   });
   const paths = (list) => list.map((e) => e.path);
   return { written: paths(written), deleted: paths(deleted), conflicts: conflicting.length + held.size, failures };
