@@ -13,7 +13,8 @@ export const SETTINGS_FILE = 'WorldSettings.jasset';
 export const ENTITIES_DIR = 'Entities';
 // JL_ARCHIVE_FILE_MAX: the engine refuses a larger file without reading it.
 export const FILE_MAX = 8 << 20;
-const ENTITY_NAME = /^[^/\\]+\.jasset$/;
+// No separator, and no line break (a pack lists paths one a line).
+const ENTITY_NAME = /^[^/\\\n\r]+\.jasset$/;
 
 /** True for the paths (relative, '/'-separated) a world's files have. */
 export function isWorldPath(path) {

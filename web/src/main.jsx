@@ -34,11 +34,12 @@ document.addEventListener('visibilitychange', () => {
   if (document.visibilityState === 'hidden') keepNowIfWaiting();
 });
 
+// A served world starts downloading before the first render.
+if (servesWorld()) openServerWorld();
+
 render(<App />, document.getElementById('app'));
 
-if (servesWorld()) {
-  openServerWorld();
-} else {
+if (!servesWorld()) {
   startUp({
     link: location.hash.length > 1 ? location.hash.slice(1) : null,
     openNone: new URLSearchParams(location.search).get('open') === 'none',

@@ -76,8 +76,9 @@ export function createEngine({ onProgress } = {}) {
       return result;
     },
     openSnapshot: (text) => call('openSnapshot', { text }),
-    // A world from the local server: its pack's buffer, handed over.
-    openPack: (buffer) => call('openPack', { buffer }, [buffer]),
+    // The world of the local server, fetched by the worker with `request`
+    // ({ url, headers }).
+    openServed: (request) => call('openServed', { request }),
     putFiles: (files, { keepEdited = false } = {}) => call('putFiles', { files, keepEdited }),
     markSaved: (written, deleted) => call('markSaved', { written, deleted }),
     snapshot: () => call('snapshot'),

@@ -5,7 +5,7 @@
 // { progress: { label, done, total } }.
 import { entityPath, idOfPath, loadJuliet } from '../core/juliet.js';
 import { SETTINGS, SETTINGS_PATH } from '../lib/fields.js';
-import { decodePack } from '../lib/pack.js';
+import { packReader } from '../lib/pack.js';
 import { errorInfo } from './errors.js';
 import { fileTexts, textOf } from './fileTexts.js';
 
@@ -36,12 +36,13 @@ function table(last = []) {
   const rank = new Map(last.map((id, i) => [id, i + 1]));
   const order = new Uint32Array(n);
   for (let i = 0; i < n; i++) order[i] = i;
-  order.sort((a, b) => {
-    const ra = rank.get(ids[a]) ?? 0;
-    const rb = rank.get(ids[b]) ?? 0;
-    if (ra !== rb) return ra - rb;
-    return ids[a] < ids[b] ? -1 : ids[a] > ids[b] ? 1 : 0;
-  });
+  const byId = (a, b) => (ids[a] < ids[b] ? -1 : ids[a] > ids[b] ? 1 : 0);
+  // (Most opens have no IDs to put last: then no lookups per comparison.)
+  order.sort(
+    rank.size === 0
+      ? byId
+      : (a, b) => (rank.get(ids[a]) ?? 0) - (rank.get(ids[b]) ?? 0) || byId(a, b),
+  );
   const sortedIds = new Array(n);
   const cls = new Uint8Array(n);
   const pos = new Float32Array(n * 3);
@@ -183,24 +184,52 @@ const ops = {
     use(next);
     return opened({ loadMs: performance.now() - t });
   },
-  // A world served by the local server (web/server): every file of it in
-  // one pack (lib/pack.js). It has no folder here: the server saves it.
-  async openPack({ buffer }) {
-    juliet ??= await loadJuliet();
+  // A world served by the local server (web/server): its pack (lib/pack.js)
+  // fetched with `request` ({ url, headers }) and read as it downloads, each
+  // file loaded as soon as its bytes are in. It has no folder here: the
+  // server saves it. The answer also holds the pack's `index`: its meta and
+  // the version of each file.
+  async openServed({ request }) {
     const t = performance.now();
-    const { files } = decodePack(buffer);
-    const next = juliet.newWorld({ capacity: Math.max(100_000, files.length * 2) });
-    await closeWorld();
-    use(next);
+    // The download starts while the wasm module loads.
+    const responded = fetch(request.url, { headers: request.headers, cache: 'no-store' });
+    juliet ??= await loadJuliet();
+    const bootMs = performance.now() - t;
+    const response = await responded;
+    if (!response.ok) throw new Error(`the local server answered ${response.status}: ${await response.text()}`);
+    const reader = packReader();
     const failures = [];
-    for (const { path, bytes } of files) {
-      const failure = loadFile(path, bytes);
-      if (failure) failures.push(failure);
-      if (path === SETTINGS_PATH) settingsFailed = failure !== null;
+    const stream = response.body.getReader();
+    let loaded = 0;
+    let started = false;
+    for (;;) {
+      const { done, value } = await stream.read();
+      if (done) break;
+      const files = reader.push(value);
+      // The world the files go into, once the index tells how many.
+      if (reader.index && !started) {
+        started = true;
+        const next = juliet.newWorld({ capacity: Math.max(100_000, reader.index.paths.length * 2) });
+        await closeWorld();
+        use(next);
+      }
+      for (const { path, bytes } of files) {
+        if (bytes === null) continue;
+        const failure = loadFile(path, bytes);
+        if (failure) failures.push(failure);
+        if (path === SETTINGS_PATH) settingsFailed = failure !== null;
+      }
+      loaded += files.length;
+      if (files.length) progress('Loading entities', loaded, reader.index.paths.length);
     }
-    const out = opened({ loadMs: performance.now() - t });
+    reader.end();
+    const { meta, paths, seqs } = reader.index;
+    const out = opened({ bootMs, loadMs: performance.now() - t });
     out.result.diagnostics = failures;
     out.result.settings = settingsState();
+    // Paths as one text: one string crosses to the page faster than 100,000.
+    out.result.index = { meta, paths: paths.join('\n'), seqs };
+    out.transfer.push(seqs.buffer);
     return out;
   },
   // Files of a pack's world changed on disk (or their disk version was
@@ -373,7 +402,7 @@ function readSaved(paths) {
 self.onmessage = async (event) => {
   const { id, op, args } = event.data;
   try {
-    if (!['begin', 'addFiles', 'load', 'openSnapshot', 'openPack', 'check'].includes(op) && !world) throw new Error('No world is open');
+    if (!['begin', 'addFiles', 'load', 'openSnapshot', 'openServed', 'check'].includes(op) && !world) throw new Error('No world is open');
     const { result, transfer = [] } = await ops[op](args ?? {});
     self.postMessage({ id, ok: true, result }, transfer);
   } catch (err) {

@@ -19,10 +19,11 @@ let caughtUp = 0; // the world's version the page has every change of
 /** The ID of the entity whose file `path` is (SETTINGS for the settings), or null. */
 export const idOfFile = (path) => (path === SETTINGS_PATH ? SETTINGS : idOfPath(path));
 
-/** A world was opened from the pack of `files` ([{ path, seq }]) at version `seq`. */
-export function resetDiskFiles(files, seq) {
+/** A world was opened from a pack of the files `paths` at the versions
+ * `seqs`, the world being at version `seq`. */
+export function resetDiskFiles(paths, seqs, seq) {
   bases.clear();
-  for (const { path, seq: fileSeq } of files) bases.set(path, fileSeq);
+  for (let i = 0; i < paths.length; i++) bases.set(paths[i], seqs[i]);
   caughtUp = seq;
 }
 

@@ -4,7 +4,6 @@
 // The world shown is replaced only once the engine has opened the new one;
 // then the 'opened' event lets the history and the kept work follow.
 import { batch } from '@preact/signals';
-import { decodePack } from '../lib/pack.js';
 import { clearConflicts } from './conflicts.js';
 import { resetDiskFiles } from './diskFiles.js';
 import { getEngine } from './engine.js';
@@ -16,7 +15,7 @@ import { pending, resetPending } from './pending.js';
 import { endProgress, reportProgress } from './progress.js';
 import { saveReport } from './save.js';
 import { clearSelection } from './selection.js';
-import { fetchWorld } from './server.js';
+import { worldRequest } from './server.js';
 import { clearTable, loadTable, table } from './table.js';
 import { busy, diagnostics, schemas, settings, settingsSchema, source, status, worldName } from './world.js';
 
@@ -42,8 +41,9 @@ async function openFiles(name, files, origin) {
   await openWith(name, origin, () => getEngine().open(files));
 }
 
-// Opens the world that `load` makes the engine open, and shows it. If it
-// fails, the engine still has the world it had when `keepOnFailure`.
+// Opens the world that `load` makes the engine open, and shows it under
+// `name` (or the name the engine's answer carries). If it fails, the engine
+// still has the world it had when `keepOnFailure`.
 async function openWith(name, origin, load, { keepOnFailure = false } = {}) {
   const previous = status.value;
   batch(() => {
@@ -53,6 +53,7 @@ async function openWith(name, origin, load, { keepOnFailure = false } = {}) {
   });
   try {
     const result = await load();
+    name = result.name ?? name;
     result.timings.engineMs = performance.now() - performance.getEntriesByName('juliet:open-start')[0].startTime;
     const shownAt = performance.now();
     // Only the served world follows the disk.
@@ -101,29 +102,23 @@ async function openWith(name, origin, load, { keepOnFailure = false } = {}) {
 }
 
 // Opens the world directory the local server serves (the page was opened
-// at the address it printed): every file in one pack, then the changes on
-// disk as they come. Its unsaved work is not kept in browser storage (no
-// key): restored over files changed since, it would overwrite them.
+// at the address it printed): every file in one pack, read by the engine as
+// it downloads, then the changes on disk as they come. Its unsaved work is
+// not kept in browser storage (no key): restored over files changed since,
+// it would overwrite them.
 export async function openServerWorld() {
   if (busy.value || !confirmDiscard()) return false;
   markOpenStart();
   reportProgress('Reading the world', 0, 0);
-  let buffer;
-  let meta;
-  let files;
-  // The engine (its wasm module) starts while the world downloads.
-  getEngine().check('f32', '0').catch(() => {});
-  try {
-    buffer = await fetchWorld();
-    ({ meta, files } = decodePack(buffer));
-  } catch (err) {
-    endProgress();
-    fail('Could not read the world from the local server', err);
-    return false;
-  }
-  const opened = await openWith(meta.name, { kind: 'server', key: null }, () => getEngine().openPack(buffer));
+  let index = null;
+  const opened = await openWith('the served world', { kind: 'server', key: null }, async () => {
+    const result = await getEngine().openServed(worldRequest());
+    index = result.index;
+    result.name = index.meta.name;
+    return result;
+  });
   if (opened) {
-    resetDiskFiles(files, meta.seq);
+    resetDiskFiles(index.paths ? index.paths.split('\n') : [], index.seqs, index.meta.seq);
     startLiveReload();
   }
   return opened;

@@ -18,8 +18,9 @@ async function request(path, init = {}) {
   return response.arrayBuffer();
 }
 
-/** Every file of the world, packed, with { name, seq }. */
-export const fetchWorld = () => request('/api/world');
+/** How to fetch every file of the world, packed, with { name, seq }: the
+ * engine worker fetches it, to read the files as they arrive. */
+export const worldRequest = () => ({ url: new URL('/api/world', location.href).href, headers: { [TOKEN_HEADER]: token } });
 
 /** The files changed on disk since version `since`, packed, with { seq }. */
 export const fetchChanges = (since) => request(`/api/changes?since=${since}`);
