@@ -79,7 +79,12 @@ export async function startServer({ dir = null, distDir, port = 0 }) {
   const server = createServer((req, res) => {
     res.setHeader('Referrer-Policy', 'no-referrer');
     res.setHeader('X-Content-Type-Options', 'nosniff');
-    const url = new URL(req.url, 'http://127.0.0.1');
+    let url;
+    try {
+      url = new URL(req.url, 'http://127.0.0.1');
+    } catch {
+      return send(res, 400, 'bad request');
+    }
     if (!guard.hostAllowed(req)) return send(res, 403, 'forbidden: not this server\'s host or origin');
     if (!url.pathname.startsWith('/api/')) {
       if (!serveStatic(req, res, url)) send(res, 404, 'not found');
