@@ -136,17 +136,36 @@ function openOrReport() {
   }
 }
 
-// Runs a save's paths once on a copy of one entity, so that the first real
-// save does not pay for the wasm compiler's first pass over them.
+// Runs a save's paths once, so that the first real save does not pay for
+// their first run (the wasm compiler's first pass, the file system's
+// JavaScript): one entity's text loaded into the scratch world, and a
+// throwaway world saved into the system's temporary folder, never the
+// world's.
 function warmUp() {
   const [id] = world.rows().ids;
   if (!id) return;
   const text = world.entityBytes(id);
   for (let i = 0; i < 20; i++) scratch.remove(scratch.loadEntityText(text, { path: 'warm-up', dirty: true }));
+  const { mkdtempSync, rmSync } = process.getBuiltinModule('fs');
+  const tmp = mkdtempSync(`${process.getBuiltinModule('os').tmpdir()}/juliet-warm-up-`);
+  const throwaway = juliet.newWorld({ capacity: 16 });
+  try {
+    throwaway.loadEntityText(text, { dirty: true });
+    throwaway.save(`${tmp}/world`);
+    throwaway.set(id, 'position', [0, 0, 0]);
+    throwaway.save();
+  } finally {
+    throwaway.close();
+    rmSync(tmp, { recursive: true, force: true });
+  }
 }
 
 const opened = openOrReport();
 if (opened) {
-  warmUp();
+  try {
+    warmUp();
+  } catch {
+    // Only a first save a little slower.
+  }
   parentPort.postMessage({ ready: opened });
 }
