@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The WebAssembly build (build/wasm): the engine library, the wasm module
 # (c/wasm -> build/wasm/c/wasm/juliet_wasm.{mjs,wasm}, copied to
-# web/src/core/generated/) and the C test suites as Node programs.
+# web/src/core/generated/) and the C test suites as Node programs. Targets
+# given as arguments are built alone (`npm start` builds juliet_wasm only).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -12,4 +13,6 @@ export NODE_PATH=/usr/share/nodejs${NODE_PATH:+:$NODE_PATH}
 # which ctest uses to run each test_*.js.
 emcmake cmake -S . -B build/wasm -DCMAKE_BUILD_TYPE=Release \
   "-DCMAKE_CROSSCOMPILING_EMULATOR=$(command -v node);--no-experimental-fetch" >/dev/null
-cmake --build build/wasm -j "$(nproc)"
+targets=()
+for target in "$@"; do targets+=(--target "$target"); done
+cmake --build build/wasm -j "$(nproc)" "${targets[@]}"

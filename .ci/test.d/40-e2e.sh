@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Browser tests of the inspector: headless Debian Chromium driven by
-# playwright-core against a Vite preview of web/dist. Screenshots go to
+# playwright-core against a Vite preview of web/dist or the local server
+# (web/server), and the local server's main flows in Debian's Firefox ESR
+# driven by puppeteer-core. Screenshots go to
 # tests/e2e/artifacts/. JULIET_E2E_PERF=0 skips the 100,000-entity run.
 # Fails (never skips) when the inspector is not built or no suite is found,
 # and fails if the suites run past JULIET_E2E_TIMEOUT seconds (default
@@ -13,6 +15,10 @@ if [ ! -f web/dist/index.html ]; then
 fi
 if [ ! -x /usr/bin/chromium ]; then
   echo "browser tests: /usr/bin/chromium is missing (bash .ci/setup.sh installs it)" >&2
+  exit 1
+fi
+if [ ! -x /usr/bin/firefox-esr ]; then
+  echo "browser tests: /usr/bin/firefox-esr is missing (bash .ci/setup.sh installs it)" >&2
   exit 1
 fi
 echo "== browser (node --test tests/e2e)"

@@ -30,13 +30,24 @@ const LAUNCH_ARGS = [
   '--disable-sync',
 ];
 
+// Builds web/dist if it is missing.
+export async function ensureBuilt() {
+  if (!existsSync(join(repo, 'web/dist/index.html'))) {
+    const vite = await import('vite');
+    await vite.build({ configFile, logLevel: 'warn' });
+  }
+}
+
+// Debian's Chromium, headless, with the flags this machine needs.
+export function launchChromium() {
+  return chromium.launch({ executablePath: '/usr/bin/chromium', args: LAUNCH_ARGS });
+}
+
 // Starts the preview server (building web/dist first if it is missing) and
 // the browser. Returns { url, browser, close }.
 export async function start() {
+  await ensureBuilt();
   const vite = await import('vite');
-  if (!existsSync(join(repo, 'web/dist/index.html'))) {
-    await vite.build({ configFile, logLevel: 'warn' });
-  }
   const server = await vite.preview({
     configFile,
     logLevel: 'warn',
@@ -45,7 +56,7 @@ export async function start() {
   const url = server.resolvedUrls.local[0];
   let browser;
   try {
-    browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: LAUNCH_ARGS });
+    browser = await launchChromium();
   } catch (err) {
     await closeServer(server);
     throw err;
@@ -86,7 +97,7 @@ async function closeServer(server) {
   await withDeadline(server.close(), 10_000, 'closing the preview server');
 }
 
-function withDeadline(promise, ms, what) {
+export function withDeadline(promise, ms, what) {
   let timer;
   const deadline = new Promise((_, reject) => {
     timer = setTimeout(() => reject(new Error(`${what} took more than ${ms / 1000} s`)), ms);
@@ -98,7 +109,7 @@ function withDeadline(promise, ms, what) {
 // running (a server, a browser, a worker, a timer): name it and fail,
 // rather than hang the suite. The timer itself does not keep the process
 // alive.
-function watchExit() {
+export function watchExit() {
   setTimeout(() => {
     const left = process.getActiveResourcesInfo();
     console.error(`browser tests: the process is still running 15 s after its tests ended, held by: ${left.join(', ')}`);

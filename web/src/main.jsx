@@ -1,16 +1,17 @@
 // Entry point: wires the models that follow the open world's events (undo
 // history, unsaved work kept in browser storage, see state/keep.js), renders
 // the inspector, asks before leaving with unsaved changes, and opens the
-// level shared in the address (after '#'), else the last world with unsaved
-// work kept in this browser, else the sample world (`?open=none` starts
-// empty).
+// world the local server serves (an address with its token), else the level
+// shared in the address (after '#'), else the last world with unsaved work
+// kept in this browser, else the sample world (`?open=none` starts empty).
 import { render } from 'preact';
 import { App } from './components/App.jsx';
 import { on } from './state/events.js';
 import { clearHistory, record } from './state/history.js';
 import { forgetKept, keepNowIfWaiting, keepSoon, restoreKept, startUp } from './state/keep.js';
-import { openSnapshotText } from './state/open.js';
+import { openServerWorld, openSnapshotText } from './state/open.js';
 import { pending } from './state/pending.js';
+import { servesWorld } from './state/server.js';
 
 // The world model imports neither of them: they listen. A world opened shows
 // its kept work (restoreKept) before its open counts as done.
@@ -33,12 +34,17 @@ document.addEventListener('visibilitychange', () => {
   if (document.visibilityState === 'hidden') keepNowIfWaiting();
 });
 
+// A served world starts downloading before the first render.
+if (servesWorld()) openServerWorld();
+
 render(<App />, document.getElementById('app'));
 
-startUp({
-  link: location.hash.length > 1 ? location.hash.slice(1) : null,
-  openNone: new URLSearchParams(location.search).get('open') === 'none',
-});
+if (!servesWorld()) {
+  startUp({
+    link: location.hash.length > 1 ? location.hash.slice(1) : null,
+    openNone: new URLSearchParams(location.search).get('open') === 'none',
+  });
+}
 
 window.addEventListener('hashchange', () => {
   if (location.hash.length > 1) openSnapshotText(location.hash.slice(1));

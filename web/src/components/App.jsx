@@ -4,6 +4,7 @@
 import { useEffect } from 'preact/hooks';
 import { redo, undo } from '../state/history.js';
 import { save } from '../state/save.js';
+import { Conflicts } from './Conflicts.jsx';
 import { Diagnostics } from './Diagnostics.jsx';
 import { EntityList } from './EntityList.jsx';
 import { Inspector } from './Inspector.jsx';
@@ -45,6 +46,7 @@ export function App() {
       <ProgressBar />
       <Messages />
       <KeptWork />
+      <Conflicts />
       <SharePanel />
       <main class="panes">
         <EntityList />

@@ -20,6 +20,7 @@ const SOURCES = {
   folder: ['folder on disk', 'Save writes into the folder'],
   upload: ['uploaded copy', 'Save downloads the changed files'],
   link: ['shared level, not saved yet', 'Save asks for a folder'],
+  server: ['folder on disk, live', 'Save writes into the folder through the local server; changes on disk show at once'],
 };
 
 // Whether the unsaved changes are kept in browser storage (see keep.js).

@@ -76,6 +76,11 @@ export function createEngine({ onProgress } = {}) {
       return result;
     },
     openSnapshot: (text) => call('openSnapshot', { text }),
+    // The world of the local server, fetched by the worker with `request`
+    // ({ url, headers }).
+    openServed: (request) => call('openServed', { request }),
+    putFiles: (files, { keepEdited = false } = {}) => call('putFiles', { files, keepEdited }),
+    markSaved: (written, deleted) => call('markSaved', { written, deleted }),
     snapshot: () => call('snapshot'),
     // { value, text } or { error, col }: see the worker's check.
     check: (type, text, { allowInf = false } = {}) => call('check', { type, text, allowInf }),

@@ -3,8 +3,9 @@
 // blocks the page. It answers requests { id, op, args } from client.js with
 // { id, ok, result } or { id, ok: false, error }, and reports long work as
 // { progress: { label, done, total } }.
-import { idOfPath, loadJuliet } from '../core/juliet.js';
+import { entityPath, idOfPath, loadJuliet } from '../core/juliet.js';
 import { SETTINGS, SETTINGS_PATH } from '../lib/fields.js';
+import { packReader } from '../lib/pack.js';
 import { errorInfo } from './errors.js';
 import { fileTexts, textOf } from './fileTexts.js';
 
@@ -17,6 +18,9 @@ let world = null;
 let fileText = null;
 let worldDir = null;
 let openCount = 0;
+// A world from a pack whose WorldSettings.jasset did not load: its settings
+// are shown read-only, as the engine does for a folder.
+let settingsFailed = false;
 
 function progress(label, done, total) {
   self.postMessage({ progress: { label, done, total } });
@@ -32,12 +36,13 @@ function table(last = []) {
   const rank = new Map(last.map((id, i) => [id, i + 1]));
   const order = new Uint32Array(n);
   for (let i = 0; i < n; i++) order[i] = i;
-  order.sort((a, b) => {
-    const ra = rank.get(ids[a]) ?? 0;
-    const rb = rank.get(ids[b]) ?? 0;
-    if (ra !== rb) return ra - rb;
-    return ids[a] < ids[b] ? -1 : ids[a] > ids[b] ? 1 : 0;
-  });
+  const byId = (a, b) => (ids[a] < ids[b] ? -1 : ids[a] > ids[b] ? 1 : 0);
+  // (Most opens have no IDs to put last: then no lookups per comparison.)
+  order.sort(
+    rank.size === 0
+      ? byId
+      : (a, b) => (rank.get(ids[a]) ?? 0) - (rank.get(ids[b]) ?? 0) || byId(a, b),
+  );
   const sortedIds = new Array(n);
   const cls = new Uint8Array(n);
   const pos = new Float32Array(n * 3);
@@ -82,6 +87,7 @@ async function closeWorld() {
   if (world) world.close();
   world = null;
   fileText = null;
+  settingsFailed = false;
   if (worldDir) juliet.removeFiles(worldDir);
   worldDir = null;
 }
@@ -90,6 +96,43 @@ async function closeWorld() {
 function use(next) {
   world = next;
   fileText = fileTexts(next);
+}
+
+// A failed load (a JulietError) as a diagnostic of the file at `path`.
+function diagnosticOf(err, path) {
+  return {
+    path: err.path ?? path,
+    line: err.line ?? 0,
+    col: err.col ?? 0,
+    message: err.detail ?? err.message,
+    code: err.code ?? 'invalid_argument',
+  };
+}
+
+// Loads the text of the file at `path` (an entity's, or the settings') as
+// that file on disk: clean. Returns null, or the diagnostic of a text that
+// did not load (then no entity holds it). The loader checks that a file's
+// name is its entity's ID only when it reads a folder; a pack has no folder
+// in the engine, so the same check is made here.
+function loadFile(path, bytes) {
+  try {
+    if (path === SETTINGS_PATH) {
+      world.loadSettingsText(bytes, { dirty: false });
+      return null;
+    }
+    const id = world.loadEntityText(bytes, { path, dirty: false });
+    if (entityPath(id) === path) return null;
+    world.remove(id);
+    const expected = entityPath(id).slice('Entities/'.length);
+    return { path, line: 0, col: 0, code: 'parse', message: `file name does not match its id ${id} (expected ${expected})` };
+  } catch (err) {
+    return diagnosticOf(err, path);
+  }
+}
+
+function settingsState() {
+  const state = world.settings();
+  return settingsFailed ? { ...state, readOnly: true, failed: true } : state;
 }
 
 function opened(timings, last) {
@@ -140,6 +183,101 @@ const ops = {
     await closeWorld();
     use(next);
     return opened({ loadMs: performance.now() - t });
+  },
+  // A world served by the local server (web/server): its pack (lib/pack.js)
+  // fetched with `request` ({ url, headers }) and read as it downloads, each
+  // file loaded as soon as its bytes are in. It has no folder here: the
+  // server saves it. The answer also holds the pack's `index`: its meta and
+  // the version of each file.
+  async openServed({ request }) {
+    const t = performance.now();
+    // The download starts while the wasm module loads.
+    const responded = fetch(request.url, { headers: request.headers, cache: 'no-store' });
+    juliet ??= await loadJuliet();
+    const bootMs = performance.now() - t;
+    const response = await responded;
+    if (!response.ok) throw new Error(`the local server answered ${response.status}: ${await response.text()}`);
+    const reader = packReader();
+    const failures = [];
+    const stream = response.body.getReader();
+    let loaded = 0;
+    let started = false;
+    for (;;) {
+      const { done, value } = await stream.read();
+      if (done) break;
+      const files = reader.push(value);
+      // The world the files go into, once the index tells how many.
+      if (reader.index && !started) {
+        started = true;
+        const next = juliet.newWorld({ capacity: Math.max(100_000, reader.index.paths.length * 2) });
+        await closeWorld();
+        use(next);
+      }
+      for (const { path, bytes } of files) {
+        if (bytes === null) continue;
+        const failure = loadFile(path, bytes);
+        if (failure) failures.push(failure);
+        if (path === SETTINGS_PATH) settingsFailed = failure !== null;
+      }
+      loaded += files.length;
+      if (files.length) progress('Loading entities', loaded, reader.index.paths.length);
+    }
+    reader.end();
+    const { meta, paths, seqs } = reader.index;
+    const out = opened({ bootMs, loadMs: performance.now() - t });
+    out.result.diagnostics = failures;
+    out.result.settings = settingsState();
+    // Paths as one text: one string crosses to the page faster than 100,000.
+    out.result.index = { meta, paths: paths.join('\n'), seqs };
+    out.transfer.push(seqs.buffer);
+    return out;
+  },
+  // Files of a pack's world changed on disk (or their disk version was
+  // chosen over the page's): [{ path, text }] (text null: no file). Each
+  // entity, or the settings, becomes its file's text, clean, and that text
+  // is its file's from now on. With keepEdited, an entity (or the settings)
+  // changed in the page since it was last clean is left as it is and its
+  // path listed in `skipped` (an edit that reached the engine first).
+  // Returns the entities ({ id, entity } with entity null for none), the
+  // settings and the diagnostics of the texts that did not load.
+  async putFiles({ files, keepEdited = false }) {
+    const entities = [];
+    const diagnostics = [];
+    const skipped = [];
+    for (const { path, text } of files) {
+      const id = path === SETTINGS_PATH ? SETTINGS : idOfPath(path);
+      const edited = id === SETTINGS ? world.settings().dirty : id !== null && world.has(id) && world.get(id).dirty;
+      if (keepEdited && edited) {
+        skipped.push(path);
+        continue;
+      }
+      try {
+        if (id !== SETTINGS && id !== null && world.has(id)) world.remove(id);
+        const failure = text === null ? null : loadFile(path, text);
+        if (failure) diagnostics.push(failure);
+        if (id === SETTINGS) settingsFailed = failure !== null;
+      } catch (err) {
+        diagnostics.push(diagnosticOf(err, path));
+      }
+      if (id === null) continue;
+      const alive = id === SETTINGS || world.has(id);
+      fileText.saved(alive ? [id] : [], alive ? [] : [id]);
+      if (id !== SETTINGS) entities.push({ id, entity: alive ? world.get(id) : null });
+    }
+    return { result: { entities, settings: settingsState(), diagnostics, skipped } };
+  },
+  // After the local server saved: the texts of `written` (IDs or SETTINGS)
+  // are their files' now, and clean; `deleted` have no file. Returns the
+  // written entities as they are now, and the settings.
+  async markSaved({ written, deleted }) {
+    fileText.saved(written, deleted);
+    const entities = [];
+    for (const id of written) {
+      if (id !== SETTINGS && !world.has(id)) continue;
+      fileText.cleanIfAsFile(id);
+      if (id !== SETTINGS) entities.push(world.get(id));
+    }
+    return { result: { entities, settings: settingsState() } };
   },
   async snapshot() {
     return { result: await world.snapshot() };
@@ -264,7 +402,7 @@ function readSaved(paths) {
 self.onmessage = async (event) => {
   const { id, op, args } = event.data;
   try {
-    if (!['begin', 'addFiles', 'load', 'openSnapshot', 'check'].includes(op) && !world) throw new Error('No world is open');
+    if (!['begin', 'addFiles', 'load', 'openSnapshot', 'openServed', 'check'].includes(op) && !world) throw new Error('No world is open');
     const { result, transfer = [] } = await ops[op](args ?? {});
     self.postMessage({ id, ok: true, result }, transfer);
   } catch (err) {

@@ -1,16 +1,21 @@
 // Opening a world: the bundled sample, a folder (picked, kept from an
-// earlier session, or uploaded) or a shared level (a link or snapshot text).
+// earlier session, or uploaded), a shared level (a link or snapshot text) or
+// the world directory the local server serves.
 // The world shown is replaced only once the engine has opened the new one;
 // then the 'opened' event lets the history and the kept work follow.
 import { batch } from '@preact/signals';
+import { clearConflicts } from './conflicts.js';
+import { resetDiskFiles } from './diskFiles.js';
 import { getEngine } from './engine.js';
 import { emit } from './events.js';
 import { canPickFolder, pickFolder, readFolderHandle, readUploadedFiles } from './folders.js';
+import { startLiveReload, stopLiveReload } from './liveReload.js';
 import { errorMessage, fail, notice } from './messages.js';
 import { pending, resetPending } from './pending.js';
 import { endProgress, reportProgress } from './progress.js';
 import { saveReport } from './save.js';
 import { clearSelection } from './selection.js';
+import { worldRequest } from './server.js';
 import { clearTable, loadTable, table } from './table.js';
 import { busy, diagnostics, schemas, settings, settingsSchema, source, status, worldName } from './world.js';
 
@@ -36,8 +41,9 @@ async function openFiles(name, files, origin) {
   await openWith(name, origin, () => getEngine().open(files));
 }
 
-// Opens the world that `load` makes the engine open, and shows it. If it
-// fails, the engine still has the world it had when `keepOnFailure`.
+// Opens the world that `load` makes the engine open, and shows it under
+// `name` (or the name the engine's answer carries). If it fails, the engine
+// still has the world it had when `keepOnFailure`.
 async function openWith(name, origin, load, { keepOnFailure = false } = {}) {
   const previous = status.value;
   batch(() => {
@@ -47,9 +53,13 @@ async function openWith(name, origin, load, { keepOnFailure = false } = {}) {
   });
   try {
     const result = await load();
+    name = result.name ?? name;
     result.timings.engineMs = performance.now() - performance.getEntriesByName('juliet:open-start')[0].startTime;
     const shownAt = performance.now();
+    // Only the served world follows the disk.
+    if (origin.kind !== 'server') stopLiveReload();
     batch(() => {
+      clearConflicts();
       // A world from a link has no files yet: every entity is new.
       resetPending(origin.kind === 'link' ? result.table.ids : []);
       loadTable(result.table);
@@ -72,7 +82,9 @@ async function openWith(name, origin, load, { keepOnFailure = false } = {}) {
     if (keepOnFailure) {
       status.value = previous === 'ready' ? 'ready' : 'empty';
     } else {
+      stopLiveReload();
       batch(() => {
+        clearConflicts();
         clearTable();
         status.value = 'empty';
         worldName.value = '';
@@ -87,6 +99,29 @@ async function openWith(name, origin, load, { keepOnFailure = false } = {}) {
   } finally {
     endProgress();
   }
+}
+
+// Opens the world directory the local server serves (the page was opened
+// at the address it printed): every file in one pack, read by the engine as
+// it downloads, then the changes on disk as they come. Its unsaved work is
+// not kept in browser storage (no key): restored over files changed since,
+// it would overwrite them.
+export async function openServerWorld() {
+  if (busy.value || !confirmDiscard()) return false;
+  markOpenStart();
+  reportProgress('Reading the world', 0, 0);
+  let index = null;
+  const opened = await openWith('the served world', { kind: 'server', key: null }, async () => {
+    const result = await getEngine().openServed(worldRequest());
+    index = result.index;
+    result.name = index.meta.name;
+    return result;
+  });
+  if (opened) {
+    resetDiskFiles(index.paths ? index.paths.split('\n') : [], index.seqs, index.meta.seq);
+    startLiveReload();
+  }
+  return opened;
 }
 
 // Opens a shared level: a link (or its part after '#') or the text of a

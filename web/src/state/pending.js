@@ -86,6 +86,17 @@ export function noteRemoved(id) {
   pendingRevision.value++;
 }
 
+// The files of entities `ids` (or SETTINGS) now hold what the page shows
+// (saved by the local server, or reloaded from disk): none of them is new
+// or to delete any more.
+export function noteOnDisk(ids) {
+  for (const id of ids) {
+    created.delete(id);
+    removed.delete(id);
+  }
+  pendingRevision.value++;
+}
+
 export const touchedIds = () => [...touched];
 export const createdIds = () => [...created];
 

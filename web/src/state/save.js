@@ -1,7 +1,9 @@
-// Save: writes exactly the pending changes. The engine saves into its
-// in-memory copy of the world; the written files are then copied into the
-// user's folder (or offered as a download). Whatever could not be copied
-// stays pending, with the reason shown.
+// Save: writes exactly the pending changes. A world served by the local
+// server is saved by the server into its directory (serverSave.js).
+// Otherwise the engine saves into its in-memory copy of the world; the
+// written files are then copied into the user's folder (or offered as a
+// download). Whatever could not be copied stays pending, with the reason
+// shown.
 import { batch, signal } from '@preact/signals';
 import { getEngine } from './engine.js';
 import { emit } from './events.js';
@@ -10,6 +12,7 @@ import { errorMessage, fail, notice } from './messages.js';
 import { noteEngineSaved, noteFlushed, pending } from './pending.js';
 import { endProgress, reportProgress } from './progress.js';
 import { selected } from './selection.js';
+import { saveToServer } from './serverSave.js';
 import { setDirtyIds } from './table.js';
 import { settings, source, status, worldName } from './world.js';
 
@@ -22,6 +25,7 @@ export async function save() {
     notice.value = 'Nothing to save';
     return;
   }
+  if (source.value.kind === 'server') return saveServed(before);
   // A world from a link has no folder yet: ask for one (or download it all).
   let newFolder = null;
   if (source.value.kind === 'link' && canPickFolder()) {
@@ -98,6 +102,39 @@ export async function save() {
     const unsaved = noteFlushed(err.done ?? []);
     setDirtyIds([...report.stillDirty, ...unsaved]);
     fail(`Save failed, ${plural(pending.value.length, 'change')} still pending`, err);
+  } finally {
+    status.value = 'ready';
+    endProgress();
+    emit('saved', {});
+  }
+}
+
+// Saves through the local server; reports what it wrote, and the files it
+// left alone because they changed on disk (conflicts) or failed.
+async function saveServed(before) {
+  batch(() => {
+    status.value = 'saving';
+    errorMessage.value = null;
+    notice.value = null;
+  });
+  reportProgress('Saving', 0, before.length);
+  try {
+    const report = await saveToServer(before);
+    const target = `the folder "${worldName.value}"`;
+    batch(() => {
+      saveReport.value = { written: report.written, deleted: report.deleted, target };
+      notice.value = `Saved ${plural(report.written.length, 'file')} and deleted ${plural(report.deleted.length, 'file')} in ${target}`;
+      const [first] = report.failures;
+      if (first) {
+        fail(`Save failed for ${plural(report.failures.length, 'file')}, ${plural(pending.value.length, 'change')} still pending`, {
+          message: `${first.path ?? ''}: ${first.message}`,
+        });
+      } else if (report.conflicts) {
+        fail(`${plural(report.conflicts, 'file')} changed on disk since loaded, not written: pick a version under Conflicts`);
+      }
+    });
+  } catch (err) {
+    fail('Save failed, nothing was written', err);
   } finally {
     status.value = 'ready';
     endProgress();

@@ -1,0 +1,129 @@
+// Performance of a world served by the local server (`npm start -- DIR`) on
+// a 100,000-entity world made by `juliet gen`, in Chromium. Prints:
+//   server_open_100k_ms  from the page starting to load (navigation start)
+//                        to its list and map showing the whole world;
+//   server_save_one_ms   from Save to one edited entity saved on disk
+//                        (median of several saves; the first one apart);
+// and the server's own start: reading the files (before it prints its
+// address) and opening the world in its engine (before it can save).
+// JULIET_E2E_PERF=0 skips the run, JULIET_E2E_PERF_DIR=DIR measures an
+// existing world (a copy of it: saves write into the world).
+import assert from 'node:assert/strict';
+import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import { startServer } from '../../web/server/server.js';
+import { nativeCli, repo, runCli, tempDir } from '../shared/fixtures.js';
+import * as ui from './harness.js';
+import { readEntity } from './worldServer.js';
+
+const COUNT = Number(process.env.JULIET_E2E_PERF_COUNT ?? 100000);
+const given = process.env.JULIET_E2E_PERF_DIR;
+const SAVES = 7;
+const skip =
+  process.env.JULIET_E2E_PERF === '0'
+    ? 'JULIET_E2E_PERF=0'
+    : !given && !existsSync(nativeCli)
+      ? 'build/native/juliet is not built'
+      : false;
+
+let base;
+let dir;
+let server;
+let browser;
+const startup = {};
+before(async () => {
+  if (skip) return;
+  // On a RAM file system where there is one: gen writes every file durably.
+  base = existsSync('/dev/shm') ? mkdtempSync('/dev/shm/juliet-server-perf-') : tempDir('juliet-server-perf');
+  dir = join(base, `world_${COUNT}`);
+  if (given) cpSync(given, dir, { recursive: true });
+  else runCli('gen', dir, '--count', String(COUNT));
+  await ui.ensureBuilt();
+  let t = performance.now();
+  server = await startServer({ dir, distDir: join(repo, 'web/dist') });
+  startup.server_read_files_ms = Math.round(performance.now() - t);
+  t = performance.now();
+  // Measured with the engine ready, so that its start does not share the
+  // machine with the page's.
+  await server.engineReady;
+  startup.server_engine_open_ms = Math.round(performance.now() - t);
+  browser = await ui.launchChromium();
+});
+after(async () => {
+  await browser?.close();
+  await server?.close();
+  if (base) rmSync(base, { recursive: true, force: true });
+  ui.watchExit();
+});
+
+function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)];
+}
+
+test(`a served ${COUNT.toLocaleString('en')}-entity world opens, and one edit saves to disk`, { skip, timeout: 900_000 }, async () => {
+  const page = await ui.newPage(browser);
+  await page.goto(server.url);
+  await page.waitForFunction(() => performance.getEntriesByName('juliet:open-shown').length > 0, null, {
+    timeout: 300_000,
+    polling: 50,
+  });
+  const { shown, start, phases } = await page.evaluate(() => {
+    const [mark] = performance.getEntriesByName('juliet:open-shown');
+    const [begin] = performance.getEntriesByName('juliet:open-start');
+    return { shown: mark.startTime, start: begin.startTime, phases: mark.detail };
+  });
+  // The list and the map show the whole world.
+  await ui.waitOpen(page);
+  const total = await page.getByLabel('Filter by class').locator('option').first().textContent();
+  assert.equal(total, `All classes (${COUNT.toLocaleString('en')})`);
+  assert.ok(await page.getByRole('img', { name: 'World map' }).evaluate((el) => el.dataset.revision !== undefined));
+  await ui.screenshot(page, 'server-perf-100k');
+
+  // One edit, then Save, timed in the page until it reports the save.
+  const saves = [];
+  for (let i = 0; i < SAVES; i++) {
+    const id = (await ui.visibleIds(page))[i];
+    const x = `${200 + i}.5`;
+    await ui.editPosition(page, id, 'X', x);
+    saves.push(
+      await page.evaluate(async () => {
+        const status = document.querySelector('[role=status]');
+        const save = [...document.querySelectorAll('button')].find((b) => b.textContent.trim() === 'Save');
+        const t0 = performance.now();
+        save.click();
+        // The last save's report goes first, then this one's comes.
+        let cleared = false;
+        await new Promise((resolve) => {
+          const check = () => {
+            if (!status.textContent.startsWith('Saved ')) cleared = true;
+            if (!cleared || !status.textContent.startsWith('Saved ')) return;
+            observer.disconnect();
+            resolve();
+          };
+          const observer = new MutationObserver(check);
+          observer.observe(status, { subtree: true, childList: true, characterData: true });
+          check();
+        });
+        return performance.now() - t0;
+      }),
+    );
+    assert.match(readEntity(dir, id), new RegExp(`; position\\n${x.replace('.', '\\.')} `));
+  }
+  const figures = {
+    entities: COUNT,
+    server_open_100k_ms: Math.round(shown),
+    server_save_one_ms: Math.round(median(saves.slice(1))),
+    server_save_first_ms: Math.round(saves[0]),
+    page_start_ms: Math.round(start),
+    open_in_app_ms: Math.round(phases.engineMs),
+    open_worker_boot_ms: Math.round(phases.bootMs),
+    open_download_and_load_ms: Math.round(phases.loadMs),
+    open_columns_ms: Math.round(phases.tableMs),
+    open_apply_on_page_ms: Math.round(phases.applyMs),
+    ...startup,
+  };
+  console.log(`server performance: ${JSON.stringify(figures)}`);
+  await ui.closeWithoutErrors(page);
+});

@@ -1,0 +1,160 @@
+// Browser tests (Chromium) of a world directory served by the local server
+// (`npm start -- DIR`): the page opens the directory at once; an edit saved
+// reaches the disk through the server (that file only); files changed,
+// added and deleted on disk show within 2 s keeping the selection and the
+// unsaved edits; an entity changed both on disk and in the page is a
+// conflict with both versions shown, nothing written over either until the
+// user picks.
+import assert from 'node:assert/strict';
+import { existsSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import { entityFile, snapshotDir } from '../shared/fixtures.js';
+import * as ui from './harness.js';
+import { listedPosition, messages, moveOnDisk, readEntity, serveWorld, until, withId, withPosition } from './worldServer.js';
+
+let browser;
+before(async () => {
+  browser = await ui.launchChromium();
+});
+after(async () => {
+  await ui.withDeadline(browser.close(), 30_000, 'closing the browser');
+  ui.watchExit();
+});
+
+// A copy of the sample served by the local server, and a page open on it.
+async function openServed() {
+  const dir = ui.copySample();
+  const server = await serveWorld(dir);
+  const page = await ui.newPage(browser);
+  await page.goto(server.url);
+  await ui.waitOpen(page);
+  return { dir, server, page };
+}
+
+const conflicts = (page) => page.getByRole('region', { name: 'Conflicts' });
+
+test('the page opens the directory the server was started on, with its list, map and no diagnostics', async () => {
+  const { page } = await openServed();
+  await page.getByRole('status').filter({ hasText: 'Opened sample_world: 36 entities' }).waitFor();
+  await page.getByText('folder on disk, live').waitFor();
+  await page.getByRole('img', { name: 'World map' }).waitFor();
+  await page.getByRole('region', { name: 'Diagnostics' }).getByText('Every file loaded.').waitFor();
+  await ui.screenshot(page, 'server-open');
+  await ui.closeWithoutErrors(page);
+});
+
+test('Save writes the edited and deleted entities into the directory, and leaves every other file untouched', async () => {
+  const { dir, page } = await openServed();
+  const before = snapshotDir(dir);
+  const { edited, deleted } = await ui.editAndDelete(page, 'X', '12.5');
+  assert.deepEqual(await ui.pendingItems(page), [`modified${entityFile(edited)}`, `deleted${entityFile(deleted)}`]);
+  await ui.saveAndWait(page, 'Saved 1 file and deleted 1 file in the folder "sample_world"');
+  assert.match(readEntity(dir, edited), /; position\n12\.5 /);
+  assert.ok(!existsSync(join(dir, entityFile(deleted))), 'the deleted entity file is gone');
+  ui.assertUntouched(before, snapshotDir(dir), [entityFile(edited), entityFile(deleted)]);
+  assert.deepEqual(await ui.pendingItems(page), []);
+  // Nothing is left over: the lock is released, no temporary file remains.
+  assert.ok(!existsSync(join(dir, '.juliet.lock')));
+  await ui.closeWithoutErrors(page);
+});
+
+test('files changed, added and deleted on disk show within 2 s, keeping the selection and the unsaved edits', async () => {
+  const { dir, page } = await openServed();
+  const [selectedId, editedId, changedId, deletedId] = await ui.visibleIds(page);
+  await ui.editPosition(page, editedId, 'X', '-7');
+  await ui.selectEntity(page, selectedId);
+  const addedId = '0x77a31d75000fff01';
+
+  const total = (n) =>
+    until(page, (want) => document.querySelector('.filters select option')?.textContent === `All classes (${want})`, n, {
+      timeout: 5_000,
+      what: `${n} entities`,
+    });
+
+  // Changed and added.
+  let started = Date.now();
+  moveOnDisk(dir, changedId, '11 22 33');
+  moveOnDisk(dir, selectedId, '44 55 66');
+  writeFileSync(join(dir, entityFile(addedId)), withId(readEntity(dir, changedId), addedId));
+  await until(page, (id) => document.getElementById(`entity-${id}`)?.querySelector('.pos')?.textContent === '11.0, 22.0, 33.0', changedId, {
+    timeout: 5_000,
+    what: 'the change on disk',
+  });
+  await total(37);
+  let shownAfter = Date.now() - started;
+  assert.ok(shownAfter < 2_000, `changed and added shown after ${shownAfter} ms`);
+
+  // Deleted.
+  started = Date.now();
+  rmSync(join(dir, entityFile(deletedId)));
+  await total(36);
+  shownAfter = Date.now() - started;
+  assert.ok(shownAfter < 2_000, `deleted shown after ${shownAfter} ms`);
+  assert.equal(await listedPosition(page, deletedId), null);
+
+  // The selection stays, and shows the selected entity's new text.
+  assert.equal(await ui.inspectedId(page), selectedId);
+  assert.equal(await page.getByLabel('Position X', { exact: true }).inputValue(), '44');
+  // The unsaved edit stays, and is all that is pending.
+  assert.equal((await listedPosition(page, editedId)).split(',')[0], '-7.0');
+  assert.deepEqual(await ui.pendingItems(page), [`modified${entityFile(editedId)}`]);
+  await ui.closeWithoutErrors(page);
+});
+
+test('an entity changed on disk and in the page is a conflict: both versions shown, nothing overwritten until the user picks', async () => {
+  const { dir, page } = await openServed();
+  const [keptId, takenId, otherId] = await ui.visibleIds(page);
+  await ui.editPosition(page, keptId, 'X', '101');
+  await ui.editPosition(page, takenId, 'X', '202');
+  await ui.editPosition(page, otherId, 'X', '303');
+  moveOnDisk(dir, keptId, '1 1 1');
+  moveOnDisk(dir, takenId, '2 2 2');
+  const diskKept = readEntity(dir, keptId);
+  const diskTaken = readEntity(dir, takenId);
+
+  // Both versions are shown; the page keeps its own meanwhile.
+  const kept = conflicts(page).getByRole('listitem', { name: `Conflict ${entityFile(keptId)}` });
+  await kept.waitFor();
+  assert.match(await kept.getByLabel('On disk').textContent(), /; position\n1 1 1\n/);
+  assert.match(await kept.getByLabel('In this page').textContent(), /; position\n101 /);
+  assert.equal((await listedPosition(page, keptId)).split(',')[0], '101.0');
+  assert.match((await messages(page)).alert, /changed on disk and in this page/);
+  await ui.screenshot(page, 'server-conflict');
+
+  // Save writes the other entity and leaves both conflicting files alone.
+  await ui.saveAndWait(page, /^Saved 1 file/);
+  assert.match((await messages(page)).alert, /2 files changed on disk since loaded, not written/);
+  assert.equal(readEntity(dir, keptId), diskKept);
+  assert.equal(readEntity(dir, takenId), diskTaken);
+  assert.match(readEntity(dir, otherId), /; position\n303 /);
+
+  // Keeping the page's version: the next save writes it.
+  await kept.getByRole('button', { name: "Keep this page's version" }).click();
+  await ui.saveAndWait(page, /^Saved 1 file/);
+  assert.match(readEntity(dir, keptId), /; position\n101 /);
+  assert.doesNotMatch(readEntity(dir, keptId), /1 1 1/);
+
+  // Taking the disk's version: the page shows it, with nothing pending.
+  const taken = conflicts(page).getByRole('listitem', { name: `Conflict ${entityFile(takenId)}` });
+  await taken.getByRole('button', { name: 'Take the version on disk' }).click();
+  await conflicts(page).waitFor({ state: 'detached' });
+  assert.equal(await listedPosition(page, takenId), '2.0, 2.0, 2.0');
+  assert.deepEqual(await ui.pendingItems(page), []);
+  assert.equal(readEntity(dir, takenId), diskTaken);
+  await ui.closeWithoutErrors(page);
+});
+
+test('a file saved on disk with the text the page has is no conflict: the page is simply in step', async () => {
+  const { dir, page } = await openServed();
+  const [id] = await ui.visibleIds(page);
+  await ui.editPosition(page, id, 'Y', '9');
+  const text = readEntity(dir, id);
+  const [x, , z] = text.match(/; position\n([^\n]*)/)[1].split(' ');
+  writeFileSync(join(dir, entityFile(id)), withPosition(text, `${x} 9 ${z}`));
+  await until(page, () => document.querySelector('[aria-label="Pending changes"] .count')?.textContent === '0', null, {
+    what: 'the edit to be in step with the disk',
+  });
+  assert.equal(await conflicts(page).count(), 0);
+  await ui.closeWithoutErrors(page);
+});

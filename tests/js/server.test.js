@@ -1,0 +1,345 @@
+// The local server (web/server) against a real world directory: who gets in
+// (the token, the Host and Origin headers), what it reads (every world file
+// in one pack, nothing outside the world or the page's own files), what a
+// save writes (through the engine: the file changed, the others untouched),
+// what it refuses (paths outside the world, a file changed on disk since it
+// was loaded, bodies over the bound, writes through a symbolic link), and
+// the versions it announces when files change on disk.
+import assert from 'node:assert/strict';
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { request as httpRequest } from 'node:http';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import { startServer } from '../../web/server/server.js';
+import { decodePack, encodePack } from '../../web/src/lib/pack.js';
+import { snapshotDir } from '../shared/fixtures.js';
+import { copyWorld, tempDir } from './helpers.js';
+
+// A stand-in for the built page: the server's own file routes serve it.
+const distDir = tempDir('dist');
+mkdirSync(join(distDir, 'assets'));
+writeFileSync(join(distDir, 'index.html'), '<!doctype html><title>inspector</title>');
+writeFileSync(join(distDir, 'assets', 'app.js'), 'export {};');
+
+let server;
+let world;
+before(async () => {
+  world = copyWorld();
+  server = await startServer({ dir: world, distDir });
+  await server.engineReady;
+});
+after(() => server?.close());
+
+// One HTTP request with full control of its headers (fetch sets Host itself).
+function request(path, { method = 'GET', headers = {}, body = null, port = server.port } = {}) {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(
+      { host: '127.0.0.1', port, path, method, headers: { host: `127.0.0.1:${port}`, ...headers } },
+      (res) => {
+        const parts = [];
+        res.on('data', (chunk) => parts.push(chunk));
+        res.on('end', () => resolve({ status: res.statusCode, headers: res.headers, body: Buffer.concat(parts) }));
+      },
+    );
+    req.on('error', reject);
+    req.end(body ?? undefined);
+  });
+}
+
+const withToken = (headers = {}) => ({ 'x-juliet-token': server.token, ...headers });
+
+async function readWorld() {
+  const res = await request('/api/world', { headers: withToken() });
+  assert.equal(res.status, 200);
+  return decodePack(res.body);
+}
+
+async function save(files) {
+  const res = await request('/api/save', { method: 'POST', headers: withToken(), body: encodePack({}, files) });
+  assert.equal(res.status, 200, res.body.toString());
+  return decodePack(res.body);
+}
+
+const entityFiles = () => readdirSync(join(world, 'Entities')).sort();
+const diskText = (path) => readFileSync(join(world, path));
+const moved = (text) => Buffer.from(text.toString().replace(/; position\n[^\n]*/, '; position\n1 2 3'));
+
+// Waits until the announced version passes `seq` (the events route).
+function nextVersion(seq) {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(
+      {
+        host: '127.0.0.1',
+        port: server.port,
+        path: `/api/events?token=${server.token}`,
+        headers: { host: `127.0.0.1:${server.port}` },
+      },
+      (res) => {
+        res.setEncoding('utf8');
+        res.on('data', (chunk) => {
+          for (const match of chunk.matchAll(/data: (\{[^\n]*\})/g)) {
+            const version = JSON.parse(match[1]).seq;
+            if (version > seq) {
+              req.destroy();
+              resolve(version);
+            }
+          }
+        });
+      },
+    );
+    req.on('error', (err) => (err.code === 'ECONNRESET' ? null : reject(err)));
+    req.end();
+  });
+}
+
+test('the printed address is on 127.0.0.1 and carries a random token', async () => {
+  assert.match(server.url, new RegExp(`^http://127\\.0\\.0\\.1:${server.port}/\\?token=[A-Za-z0-9_-]{32}$`));
+  const other = await startServer({ dir: world, distDir });
+  try {
+    assert.notEqual(other.token, server.token);
+  } finally {
+    await other.close();
+  }
+});
+
+test('every world route answers 403 without the token, or with a wrong one', async () => {
+  const routes = [
+    ['GET', '/api/world'],
+    ['GET', '/api/changes?since=0'],
+    ['GET', '/api/events'],
+    ['POST', '/api/save'],
+  ];
+  // The token with its first character changed.
+  const wrongToken = server.token.replace(/^./, (c) => (c === 'A' ? 'B' : 'A'));
+  for (const [method, path] of routes) {
+    const body = method === 'POST' ? encodePack({}, []) : null;
+    assert.equal((await request(path, { method, body })).status, 403, `${method} ${path} without a token`);
+    const wrong = { 'x-juliet-token': wrongToken };
+    assert.equal((await request(path, { method, body, headers: wrong })).status, 403, `${method} ${path} with a wrong token`);
+    const wrongQuery = `${path}${path.includes('?') ? '&' : '?'}token=${wrongToken}`;
+    assert.equal((await request(wrongQuery, { method, body })).status, 403, `${method} ${path} with a wrong token in the query`);
+  }
+});
+
+test('a Host or Origin that is not the server own is refused even with the token (DNS rebinding)', async () => {
+  const port = server.port;
+  const cases = [
+    { host: `attacker.example:${port}` },
+    { host: `127.0.0.1.attacker.example:${port}` },
+    { host: `127.0.0.1:${port + 1}` },
+    { host: '127.0.0.1' },
+    { origin: 'http://attacker.example' },
+    { origin: `http://attacker.example:${port}` },
+    { origin: 'null' },
+  ];
+  for (const headers of cases) {
+    for (const path of ['/api/world', '/api/events', '/']) {
+      const res = await request(path, { headers: withToken(headers) });
+      assert.equal(res.status, 403, `${path} with ${JSON.stringify(headers)}`);
+    }
+    const post = await request('/api/save', { method: 'POST', headers: withToken(headers), body: encodePack({}, []) });
+    assert.equal(post.status, 403, `save with ${JSON.stringify(headers)}`);
+  }
+  const own = await request('/api/world', { headers: withToken({ host: `localhost:${port}`, origin: `http://localhost:${port}` }) });
+  assert.equal(own.status, 200);
+});
+
+test('the world is read in one pack: every world file with its bytes, nothing else', async () => {
+  writeFileSync(join(world, 'notes.txt'), 'not a world file');
+  writeFileSync(join(world, 'Entities', 'README.md'), 'not an entity file');
+  const { meta, files } = await readWorld();
+  assert.equal(meta.name, world.split('/').pop());
+  assert.ok(meta.seq > 0);
+  const paths = files.map((f) => f.path).sort();
+  assert.deepEqual(paths, ['WorldSettings.jasset', ...entityFiles().filter((n) => n.endsWith('.jasset')).map((n) => `Entities/${n}`)].sort());
+  for (const file of files) assert.deepEqual(Buffer.from(file.bytes), diskText(file.path), file.path);
+});
+
+test('the page files are served, nothing of the world directory and nothing outside the page folder', async () => {
+  assert.equal((await request('/')).status, 200);
+  assert.equal((await request('/assets/app.js')).status, 200);
+  const [name] = entityFiles();
+  for (const path of [
+    `/Entities/${name}`,
+    '/WorldSettings.jasset',
+    `/@fs${world}/WorldSettings.jasset`,
+    `/@fs${world}/Entities/${name}`,
+    '/../WorldSettings.jasset',
+    '/%2e%2e/%2e%2e/etc/passwd',
+    '/assets/%2e%2e/%2e%2e/etc/passwd',
+    '/.juliet.lock',
+  ]) {
+    const res = await request(path);
+    assert.equal(res.status, 404, path);
+  }
+});
+
+test('a save writes the changed entity through the engine and leaves every other file untouched', async () => {
+  const { files } = await readWorld();
+  const target = files.find((f) => f.path.startsWith('Entities/'));
+  const before = snapshotDir(world);
+  const answer = await save([{ path: target.path, seq: target.seq, bytes: moved(target.bytes) }]);
+  assert.equal(answer.meta.results[0].status, 'written');
+  assert.ok(answer.meta.results[0].seq > target.seq);
+  assert.match(diskText(target.path).toString(), /; position\n1 2 3\n/);
+  const after = snapshotDir(world);
+  for (const [path, file] of Object.entries(before)) {
+    if (path === target.path || path.startsWith('notes') || path.endsWith('README.md')) continue;
+    assert.deepEqual(after[path]?.bytes, file.bytes, `${path} unchanged`);
+    assert.equal(after[path].mtimeMs, file.mtimeMs, `${path} not rewritten`);
+  }
+  assert.ok(!existsSync(join(world, '.juliet.lock')), 'the world lock is released');
+  assert.deepEqual(readdirSync(join(world, 'Entities')).filter((n) => n.endsWith('.tmp')), []);
+});
+
+test('a save deletes a removed entity and writes a new one', async () => {
+  const { files } = await readWorld();
+  const [gone, model] = files.filter((f) => f.path.startsWith('Entities/'));
+  const newId = 0x77a31d75000fff01n;
+  const text = model.bytes
+    .toString()
+    .replace(/; id\n[^\n]*/, `; id\n0x${newId.toString(16).padStart(16, '0')}`);
+  const answer = await save([
+    { path: gone.path, seq: gone.seq, bytes: null },
+    { path: `Entities/${newId}.jasset`, seq: 0, bytes: Buffer.from(text) },
+  ]);
+  assert.deepEqual(answer.meta.results.map((r) => r.status), ['deleted', 'written']);
+  assert.ok(!existsSync(join(world, gone.path)));
+  assert.equal(diskText(`Entities/${newId}.jasset`).toString(), text);
+});
+
+test('a file changed on disk since the page read it is not overwritten: the save reports the conflict with the disk version', async () => {
+  const { files } = await readWorld();
+  const target = files.filter((f) => f.path.startsWith('Entities/'))[2];
+  const onDisk = Buffer.from(target.bytes.toString().replace(/; position\n[^\n]*/, '; position\n9 9 9'));
+  writeFileSync(join(world, target.path), onDisk);
+  const answer = await save([{ path: target.path, seq: target.seq, bytes: moved(target.bytes) }]);
+  assert.equal(answer.meta.results[0].status, 'conflict');
+  assert.deepEqual(Buffer.from(answer.files[0].bytes), onDisk);
+  assert.deepEqual(diskText(target.path), onDisk, 'the disk version is kept');
+  // Saved again from the disk's version, it goes through.
+  const again = await save([{ path: target.path, seq: answer.meta.results[0].seq, bytes: moved(target.bytes) }]);
+  assert.equal(again.meta.results[0].status, 'written');
+  assert.deepEqual(diskText(target.path), moved(target.bytes));
+});
+
+test('a deletion of a file changed on disk since is a conflict too, and nothing is deleted', async () => {
+  const { files } = await readWorld();
+  const target = files.filter((f) => f.path.startsWith('Entities/'))[3];
+  const onDisk = Buffer.from(target.bytes.toString().replace(/; position\n[^\n]*/, '; position\n5 5 5'));
+  writeFileSync(join(world, target.path), onDisk);
+  const answer = await save([{ path: target.path, seq: target.seq, bytes: null }]);
+  assert.equal(answer.meta.results[0].status, 'conflict');
+  assert.deepEqual(diskText(target.path), onDisk);
+});
+
+test('paths outside the world, or that are not world files, are refused and nothing is written', async () => {
+  const before = snapshotDir(world);
+  const text = Buffer.from('; asset_type\nentity_instance\n');
+  for (const path of [
+    '../escape.jasset',
+    'Entities/../../escape.jasset',
+    '/etc/passwd',
+    'Entities/012.jasset',
+    'Entities/abc.jasset',
+    'Entities/1.jasset/x',
+    'notes.txt',
+    '.juliet.lock',
+  ]) {
+    const res = await request('/api/save', { method: 'POST', headers: withToken(), body: encodePack({}, [{ path, seq: 0, bytes: text }]) });
+    assert.equal(res.status, 400, path);
+  }
+  const garbage = await request('/api/save', { method: 'POST', headers: withToken(), body: Buffer.from('not a pack') });
+  assert.equal(garbage.status, 400);
+  assert.deepEqual(Object.keys(snapshotDir(world)).sort(), Object.keys(before).sort());
+  assert.ok(!existsSync(join(world, '..', 'escape.jasset')));
+});
+
+test('a request body over the bound is refused with 413 before it is read', async () => {
+  const res = await request('/api/save', {
+    method: 'POST',
+    headers: withToken({ 'content-length': String(65 << 20) }),
+    body: Buffer.alloc(16),
+  }).catch((err) => ({ status: err.code }));
+  assert.ok(res.status === 413 || res.status === 'ECONNRESET' || res.status === 'EPIPE', `got ${res.status}`);
+});
+
+test('no write goes through a symbolic link out of the world', async () => {
+  const outside = tempDir('outside');
+  writeFileSync(join(outside, 'secret.jasset'), 'outside the world');
+  // A settings file that is a link: never read, and a save replaces the
+  // link instead of writing through it.
+  const settingsText = diskText('WorldSettings.jasset');
+  const { meta } = await readWorld();
+  rmSync(join(world, 'WorldSettings.jasset'));
+  symlinkSync(join(outside, 'secret.jasset'), join(world, 'WorldSettings.jasset'));
+  // (Once the watcher has seen the change.)
+  const settingsServed = async () => (await readWorld()).files.some((f) => f.path === 'WorldSettings.jasset');
+  for (let i = 0; i < 100 && (await settingsServed()); i++) await new Promise((r) => setTimeout(r, 20));
+  assert.ok(!(await settingsServed()), 'a linked file is not read');
+  // An Entities folder that is a link: nothing is written into it.
+  const entities = join(world, 'Entities');
+  renameSync(entities, join(world, 'Entities.real'));
+  symlinkSync(outside, entities);
+  try {
+    const answer = await save([{ path: 'Entities/42.jasset', seq: 0, bytes: Buffer.from('; asset_type\n') }]);
+    assert.equal(answer.meta.results[0].status, 'failed');
+    assert.deepEqual(readdirSync(outside), ['secret.jasset']);
+  } finally {
+    unlinkSync(entities);
+    renameSync(join(world, 'Entities.real'), entities);
+  }
+  const changes = decodePack((await request(`/api/changes?since=${meta.seq}`, { headers: withToken() })).body);
+  const linked = changes.files.find((f) => f.path === 'WorldSettings.jasset');
+  assert.equal(linked.bytes, null, 'the linked settings count as no file');
+  const answer = await save([{ path: 'WorldSettings.jasset', seq: linked.seq, bytes: settingsText }]);
+  assert.equal(answer.meta.results[0].status, 'written');
+  assert.equal(readFileSync(join(outside, 'secret.jasset'), 'utf8'), 'outside the world');
+  assert.ok(lstatSync(join(world, 'WorldSettings.jasset')).isFile(), 'the link is replaced by the file');
+  assert.deepEqual(diskText('WorldSettings.jasset'), settingsText);
+});
+
+test('a file changed, added or deleted on disk is announced and served as a change', async () => {
+  const { meta, files } = await readWorld();
+  const [changed, deleted] = files.filter((f) => f.path.startsWith('Entities/')).slice(4);
+  const announced = nextVersion(meta.seq);
+  writeFileSync(join(world, changed.path), moved(changed.bytes));
+  unlinkSync(join(world, deleted.path));
+  const seq = await announced;
+  assert.ok(seq > meta.seq);
+  // Both may come in one version or two.
+  let since = meta.seq;
+  const seen = new Map();
+  while (seen.size < 2) {
+    const res = await request(`/api/changes?since=${since}`, { headers: withToken() });
+    const pack = decodePack(res.body);
+    for (const f of pack.files) seen.set(f.path, f);
+    if (seen.size < 2) await nextVersion(pack.meta.seq);
+    since = pack.meta.seq;
+  }
+  assert.deepEqual(Buffer.from(seen.get(changed.path).bytes), moved(changed.bytes));
+  assert.equal(seen.get(deleted.path).bytes, null);
+});
+
+test('without a directory the server serves the page only', async () => {
+  const bare = await startServer({ distDir });
+  try {
+    assert.match(bare.url, /^http:\/\/127\.0\.0\.1:\d+\/$/);
+    assert.equal((await request('/', { port: bare.port })).status, 200);
+    const res = await request('/api/world', { port: bare.port, headers: { 'x-juliet-token': bare.token } });
+    assert.equal(res.status, 404);
+  } finally {
+    await bare.close();
+  }
+});

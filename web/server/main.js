@@ -1,0 +1,43 @@
+// `npm start [-- DIR]` (through .ci/start.sh): serves the built inspector on
+// 127.0.0.1 and prints the address to open. With DIR the page opens that
+// world directory and saves into it; without, it opens its bundled sample.
+//
+//   node web/server/main.js [DIR] [--port N]     (default port 5173, or any
+//                                                free one if it is taken)
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startServer } from './server.js';
+
+const distDir = fileURLToPath(new URL('../dist', import.meta.url));
+
+function parseArgs(argv) {
+  const out = { dir: null, port: 5173 };
+  for (let i = 0; i < argv.length; i++) {
+    if (argv[i] === '--port') out.port = Number(argv[++i]);
+    else if (out.dir === null) out.dir = argv[i];
+    else throw new Error(`unexpected argument ${argv[i]}`);
+  }
+  if (!Number.isInteger(out.port) || out.port < 0 || out.port > 65535) throw new Error('--port takes a port number');
+  return out;
+}
+
+try {
+  const { dir, port } = parseArgs(process.argv.slice(2));
+  if (!existsSync(`${distDir}/index.html`)) throw new Error(`${distDir}/index.html is missing: build the inspector first (npm run build)`);
+  // npm runs scripts from the package folder; INIT_CWD is where it was typed.
+  const worldDir = dir === null ? null : resolve(process.env.INIT_CWD ?? process.cwd(), dir);
+  const server = await startServer({ dir: worldDir, distDir, port });
+  console.log(worldDir ? `Juliet World inspector on ${worldDir}:` : 'Juliet World inspector (bundled sample):');
+  console.log(`  ${server.url}`);
+  server.engineReady.then(
+    (ready) => ready && console.log(`  ready to save (${ready.count.toLocaleString('en')} entities opened in ${ready.ms} ms)`),
+    (err) => console.error(`juliet: ${err.message}`),
+  );
+  const stop = () => server.close().then(() => process.exit(0));
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+} catch (err) {
+  console.error(`juliet: ${err.message}`);
+  process.exit(1);
+}

@@ -1,0 +1,175 @@
+// The local server of the inspector: the built page (web/dist) and, when
+// started on a world directory, the world's routes:
+//   GET  /api/world          every file of the world, packed (lib/pack.js)
+//   GET  /api/changes?since= the files changed since a version
+//   GET  /api/events         server-sent events: { seq } at each new version
+//   POST /api/save           a pack of changed files; answers a pack
+// Listens on 127.0.0.1 only; see guard.js for who gets in.
+import { realpathSync, statSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { startEngine } from './engine.js';
+import { createGuard, newToken } from './guard.js';
+import { BadRequest, createSaver } from './save.js';
+import { staticFiles } from './static.js';
+import { WorldFiles } from './store.js';
+import { decodePack } from '../src/lib/pack.js';
+import { watchWorld } from './watch.js';
+
+const HOST = '127.0.0.1';
+const BODY_MAX = 64 << 20;
+const PING_MS = 15_000;
+
+function send(res, status, body, type = 'text/plain; charset=utf-8') {
+  res.writeHead(status, { 'Content-Type': type, 'Content-Length': Buffer.byteLength(body), 'Cache-Control': 'no-store' });
+  res.end(body);
+}
+
+// The request body, at most `max` bytes (else an error with status 413).
+function readBody(req, max) {
+  return new Promise((resolve, reject) => {
+    const declared = Number(req.headers['content-length'] ?? 0);
+    if (declared > max) return reject(Object.assign(new Error(`request body over ${max} bytes`), { status: 413 }));
+    const parts = [];
+    let size = 0;
+    req.on('data', (chunk) => {
+      size += chunk.length;
+      if (size > max) {
+        reject(Object.assign(new Error(`request body over ${max} bytes`), { status: 413 }));
+        req.destroy();
+      } else parts.push(chunk);
+    });
+    req.on('end', () => resolve(Buffer.concat(parts)));
+    req.on('error', reject);
+  });
+}
+
+/**
+ * Starts the server. Options: { dir } the world directory (none: only the
+ * page, which then opens its bundled sample), { distDir } the built page,
+ * { port } (0: any free port; a port in use falls back to any). Resolves
+ * with { url (the address to open, token included), token, port,
+ * engineReady (a promise), close() }.
+ */
+export async function startServer({ dir = null, distDir, port = 0 }) {
+  const token = newToken();
+  const serveStatic = staticFiles(distDir);
+  let world = null;
+  if (dir) {
+    const root = realpathSync(dir);
+    if (!statSync(root).isDirectory()) throw new Error(`${dir} is not a directory`);
+    const files = new WorldFiles(root);
+    files.scan();
+    files.packSince(0); // ready for the first page
+    const engine = startEngine(root);
+    world = { root, files, engine, saver: createSaver(files, engine), events: new Set() };
+    world.watcher = watchWorld(root, ({ paths, all }) => {
+      try {
+        if (all) files.scan();
+        else files.refresh(paths);
+      } catch (err) {
+        console.error(`juliet: could not read the world's changes: ${err.message}`);
+      }
+    });
+    files.onChange((seq) => {
+      for (const res of world.events) res.write(`data: {"seq":${seq}}\n\n`);
+    });
+  }
+
+  let guard;
+  const server = createServer((req, res) => {
+    res.setHeader('Referrer-Policy', 'no-referrer');
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    let url;
+    try {
+      url = new URL(req.url, 'http://127.0.0.1');
+    } catch {
+      return send(res, 400, 'bad request');
+    }
+    if (!guard.hostAllowed(req)) return send(res, 403, 'forbidden: not this server\'s host or origin');
+    if (!url.pathname.startsWith('/api/')) {
+      if (!serveStatic(req, res, url)) send(res, 404, 'not found');
+      return;
+    }
+    if (!guard.tokenGiven(req, url)) return send(res, 403, 'forbidden: no valid token');
+    if (!world) return send(res, 404, 'no world: the server was started without a directory');
+    handleWorld(world, req, res, url).catch((err) => {
+      if (res.headersSent) return res.destroy();
+      // A body left unread must not be taken for the next request.
+      if (err.status === 413) res.setHeader('Connection', 'close');
+      send(res, err.status ?? (err instanceof BadRequest ? 400 : 500), err.message);
+    });
+  });
+
+  const actualPort = await listen(server, port);
+  guard = createGuard(actualPort, token);
+  const ping = setInterval(() => {
+    for (const res of world?.events ?? []) res.write(': ping\n\n');
+  }, PING_MS);
+  ping.unref();
+
+  return {
+    url: `http://${HOST}:${actualPort}/${world ? `?token=${token}` : ''}`,
+    token,
+    port: actualPort,
+    engineReady: world ? world.engine.ready : Promise.resolve(null),
+    async close() {
+      clearInterval(ping);
+      if (world) {
+        world.watcher.close();
+        for (const res of world.events) res.end();
+        await world.engine.close();
+      }
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
+
+// Listens on `port`, or on any free port if it is taken.
+function listen(server, port) {
+  return new Promise((resolve, reject) => {
+    const onError = (err) => {
+      if (err.code === 'EADDRINUSE' && port !== 0) {
+        server.listen(0, HOST);
+      } else reject(err);
+    };
+    server.on('error', onError);
+    server.listen(port, HOST, () => {
+      server.off('error', onError);
+      resolve(server.address().port);
+    });
+  });
+}
+
+async function handleWorld(world, req, res, url) {
+  const route = `${req.method} ${url.pathname}`;
+  if (route === 'GET /api/world' || route === 'GET /api/changes') {
+    const since = url.pathname === '/api/world' ? 0 : Number(url.searchParams.get('since'));
+    if (!Number.isSafeInteger(since) || since < 0) throw new BadRequest('since must be a version number');
+    const pack = world.files.packSince(since);
+    res.writeHead(200, { 'Content-Type': 'application/octet-stream', 'Content-Length': pack.length, 'Cache-Control': 'no-store' });
+    res.end(pack);
+    return;
+  }
+  if (route === 'GET /api/events') {
+    res.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-store' });
+    res.write(`retry: 1000\ndata: {"seq":${world.files.seq}}\n\n`);
+    world.events.add(res);
+    req.on('close', () => world.events.delete(res));
+    return;
+  }
+  if (route === 'POST /api/save') {
+    const body = await readBody(req, BODY_MAX);
+    let files;
+    try {
+      ({ files } = decodePack(body));
+    } catch (err) {
+      throw new BadRequest(err.message);
+    }
+    const answer = await world.saver.save(files);
+    res.writeHead(200, { 'Content-Type': 'application/octet-stream', 'Content-Length': answer.length, 'Cache-Control': 'no-store' });
+    res.end(answer);
+    return;
+  }
+  send(res, 404, 'not found');
+}

@@ -1,0 +1,54 @@
+// The built inspector (web/dist) as static files: GET and HEAD of regular
+// files under that folder only, never through a symbolic link, and nothing
+// else (in particular nothing of the world directory).
+import { createReadStream, realpathSync, statSync } from 'node:fs';
+import { extname, join, sep } from 'node:path';
+
+const TYPES = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.wasm': 'application/wasm',
+  '.json': 'application/json',
+  '.png': 'image/png',
+  '.svg': 'image/svg+xml',
+  '.ico': 'image/x-icon',
+  '.txt': 'text/plain; charset=utf-8',
+};
+
+/** A handler serving the files of `distDir`; answers true if it answered. */
+export function staticFiles(distDir) {
+  const root = realpathSync(distDir);
+
+  return function serve(req, res, url) {
+    if (req.method !== 'GET' && req.method !== 'HEAD') return false;
+    let pathname;
+    try {
+      pathname = decodeURIComponent(url.pathname);
+    } catch {
+      return false;
+    }
+    if (pathname === '/') pathname = '/index.html';
+    // No hidden names, no '..': the path stays under the folder.
+    if (pathname.includes('\0') || pathname.split('/').some((part) => part.startsWith('.'))) return false;
+    let file;
+    let st;
+    try {
+      file = realpathSync(join(root, ...pathname.split('/').filter(Boolean)));
+      st = statSync(file);
+    } catch {
+      return false;
+    }
+    if (!file.startsWith(root + sep) || !st.isFile()) return false;
+    res.writeHead(200, {
+      'Content-Type': TYPES[extname(file)] ?? 'application/octet-stream',
+      'Content-Length': st.size,
+      // Built assets carry a hash in their names; the page itself does not.
+      'Cache-Control': pathname.startsWith('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache',
+    });
+    if (req.method === 'HEAD') res.end();
+    else createReadStream(file).pipe(res);
+    return true;
+  };
+}

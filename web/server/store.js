@@ -1,0 +1,179 @@
+// The world's files as the server last read them from disk, each with the
+// version (`seq`) of the world in which it last changed. A page holds the
+// version of every file it has; it asks for the files changed since its
+// version, and a save is refused for a file whose version moved on since
+// the page got it (a conflict). Only the files a world is made of are read:
+// WorldSettings.jasset and Entities/*.jasset, never through a symbolic link,
+// never a file that is not a regular file or is over the engine's limit.
+import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { encodePack } from '../src/lib/pack.js';
+
+export const SETTINGS_FILE = 'WorldSettings.jasset';
+export const ENTITIES_DIR = 'Entities';
+// JL_ARCHIVE_FILE_MAX: the engine refuses a larger file without reading it.
+export const FILE_MAX = 8 << 20;
+// No separator, and no line break (a pack lists paths one a line).
+const ENTITY_NAME = /^[^/\\\n\r]+\.jasset$/;
+
+/** True for the paths (relative, '/'-separated) a world's files have. */
+export function isWorldPath(path) {
+  if (path === SETTINGS_FILE) return true;
+  return path.startsWith(`${ENTITIES_DIR}/`) && ENTITY_NAME.test(path.slice(ENTITIES_DIR.length + 1));
+}
+
+function sameBytes(a, b) {
+  if (a === null || b === null) return a === b;
+  return a.length === b.length && Buffer.compare(a, b) === 0;
+}
+
+const UNREADABLE = ['ENOENT', 'ELOOP', 'ENOTDIR', 'EISDIR', 'ENXIO', 'EACCES'];
+
+// What tells a file rewritten from one left alone, without reading it.
+const stampOf = (st) => `${st.ino}:${st.size}:${st.mtimeMs}`;
+
+function statStamp(abs) {
+  try {
+    return stampOf(lstatSync(abs));
+  } catch (err) {
+    if (UNREADABLE.includes(err.code)) return null;
+    throw err;
+  }
+}
+
+// The bytes of a world file, or null when there is none a world could use.
+// O_NOFOLLOW: a symbolic link is not followed out of the world; O_NONBLOCK:
+// opening a FIFO does not hang the server.
+function readWorldFile(abs) {
+  let fd;
+  try {
+    fd = openSync(abs, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  } catch (err) {
+    if (UNREADABLE.includes(err.code)) return { bytes: null, stamp: null };
+    throw err;
+  }
+  try {
+    const st = fstatSync(fd);
+    const stamp = stampOf(st);
+    if (!st.isFile() || st.size > FILE_MAX) return { bytes: null, stamp };
+    const bytes = readFileSync(fd);
+    return { bytes: bytes.length > FILE_MAX ? null : bytes, stamp };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+// Entity file names in ID order (decimal names: shorter is smaller), so
+// that a world is packed in the order the page lists it.
+function byIdOrder(a, b) {
+  return a.length - b.length || (a < b ? -1 : a > b ? 1 : 0);
+}
+
+/** True if dir/Entities is a real directory (not a link out of the world). */
+export function entitiesDirIsReal(dir) {
+  try {
+    return lstatSync(join(dir, ENTITIES_DIR)).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/** True if a save may write into dir/Entities: it is a real directory, or
+ * there is none yet (the engine creates it). */
+export function entitiesDirIsWritable(dir) {
+  try {
+    return lstatSync(join(dir, ENTITIES_DIR)).isDirectory();
+  } catch (err) {
+    return err.code === 'ENOENT';
+  }
+}
+
+export class WorldFiles {
+  /** @param {string} dir the world directory (absolute, symbolic links resolved) */
+  constructor(dir) {
+    this.dir = dir;
+    this.seq = 0;
+    this._files = new Map(); // path -> { bytes: Buffer | null, seq, stamp }
+    this._listeners = [];
+    this._pack = null; // the whole world packed, for this.seq
+  }
+
+  /** Calls listener(seq) after every change of version. */
+  onChange(listener) {
+    this._listeners.push(listener);
+    return () => {
+      this._listeners = this._listeners.filter((l) => l !== listener);
+    };
+  }
+
+  /** The file at `path` as last read: { bytes (null: none), seq }. */
+  file(path) {
+    const entry = this._files.get(path);
+    return entry ? { bytes: entry.bytes, seq: entry.seq } : { bytes: null, seq: 0 };
+  }
+
+  /** Reads every world file on disk (a file unchanged by its inode, size and
+   * time is not read again). Returns the paths that changed. */
+  scan() {
+    const found = [SETTINGS_FILE];
+    if (entitiesDirIsReal(this.dir)) {
+      let names = [];
+      try {
+        names = readdirSync(join(this.dir, ENTITIES_DIR));
+      } catch (err) {
+        if (err.code !== 'ENOENT') throw err;
+      }
+      for (const name of names.sort(byIdOrder)) {
+        const path = `${ENTITIES_DIR}/${name}`;
+        if (isWorldPath(path)) found.push(path);
+      }
+    }
+    const seen = new Set(found);
+    const gone = [...this._files.keys()].filter((p) => !seen.has(p));
+    return this._update([...found, ...gone], { trustStamps: true });
+  }
+
+  /** Reads the files at `paths` again (others than world files are
+   * ignored). Returns the paths that changed. */
+  refresh(paths) {
+    return this._update(paths.filter(isWorldPath), { trustStamps: false });
+  }
+
+  _update(paths, { trustStamps }) {
+    const changed = [];
+    const next = this.seq + 1;
+    const entitiesReal = entitiesDirIsReal(this.dir);
+    for (const path of paths) {
+      const old = this._files.get(path);
+      const abs = join(this.dir, path);
+      const readable = path === SETTINGS_FILE || entitiesReal;
+      if (trustStamps && old && readable && old.stamp !== null && statStamp(abs) === old.stamp) continue;
+      const read = readable ? readWorldFile(abs) : { bytes: null, stamp: null };
+      if (old ? sameBytes(old.bytes, read.bytes) : read.bytes === null) {
+        if (old) old.stamp = read.stamp;
+        continue;
+      }
+      this._files.set(path, { bytes: read.bytes, seq: next, stamp: read.stamp });
+      changed.push(path);
+    }
+    if (changed.length) {
+      this.seq = next;
+      this._pack = null;
+      for (const listener of this._listeners) listener(next);
+    }
+    return changed;
+  }
+
+  /** The files changed since version `since` (all files there are for 0),
+   * packed with { name, seq }: the world's name and version. */
+  packSince(since) {
+    if (since === 0 && this._pack) return this._pack;
+    const files = [];
+    for (const [path, entry] of this._files) {
+      if (entry.seq > since && (since > 0 || entry.bytes !== null)) files.push({ path, seq: entry.seq, bytes: entry.bytes });
+    }
+    const pack = encodePack({ name: basename(this.dir), seq: this.seq }, files);
+    if (since === 0) this._pack = pack;
+    return pack;
+  }
+}

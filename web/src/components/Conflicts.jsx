@@ -1,0 +1,110 @@
+// Files changed both on disk and in this page: the two versions side by
+// side and the user's pick. Until then neither is written over the other.
+import { useEffect, useState } from 'preact/hooks';
+import { SETTINGS } from '../lib/fields.js';
+import { conflicts, keepPageVersion, takeDiskVersion } from '../state/conflicts.js';
+import { getEngine } from '../state/engine.js';
+import { select } from '../state/selection.js';
+import { revision } from '../state/table.js';
+import { busy, settings } from '../state/world.js';
+
+const decoder = new TextDecoder();
+const linesOf = (bytes) => (bytes === null ? null : decoder.decode(bytes).split('\n'));
+
+// The lines of `lines` worth showing next to `other`: those that differ (by
+// position) and the line before each (in a .jasset file, the value's key),
+// with '…' for what is left out. A missing file shows as `none`.
+function excerpt(lines, other, none) {
+  if (lines === null) return [{ text: none, changed: true }];
+  if (other === null) return lines.map((text) => ({ text, changed: true }));
+  const keep = new Set();
+  lines.forEach((line, i) => {
+    if (line !== other[i]) keep.add(i - 1).add(i);
+  });
+  const out = [];
+  lines.forEach((text, i) => {
+    if (keep.has(i)) out.push({ text, changed: text !== other[i] });
+    else if (keep.has(i - 1) || (i === 0 && !keep.has(0))) out.push({ text: '…', changed: false });
+  });
+  return out;
+}
+
+function Version({ label, lines, other, none }) {
+  return (
+    <figure>
+      <figcaption>{label}</figcaption>
+      <pre aria-label={label}>
+        {excerpt(lines, other, none).map((line, i) => (
+          <span key={i} class={line.changed ? 'changed' : undefined}>
+            {line.text}
+            {'\n'}
+          </span>
+        ))}
+      </pre>
+    </figure>
+  );
+}
+
+function Conflict({ conflict }) {
+  const [mine, setMine] = useState(undefined);
+  // The page's version as it is now: read again after every edit.
+  const changes = [revision.value, settings.value];
+  useEffect(() => {
+    let current = true;
+    getEngine()
+      .texts([conflict.id])
+      .then(([text]) => current && setMine(text), () => current && setMine(null));
+    return () => {
+      current = false;
+    };
+  }, [conflict, ...changes]);
+  const disk = linesOf(conflict.disk);
+  const page = mine === undefined ? null : linesOf(mine);
+  return (
+    <li class="conflict" aria-label={`Conflict ${conflict.path}`}>
+      <p>
+        <code>{conflict.path}</code>{' '}
+        {conflict.id !== SETTINGS && (
+          <button type="button" class="link" onClick={() => select(conflict.id)}>
+            select
+          </button>
+        )}
+      </p>
+      {mine !== undefined && (
+        <div class="versions">
+          <Version label="On disk" lines={disk} other={page} none="(deleted on disk)" />
+          <Version label="In this page" lines={page} other={disk} none="(deleted in this page)" />
+        </div>
+      )}
+      <div class="choices">
+        <button type="button" disabled={busy.value} onClick={() => keepPageVersion(conflict.path)}>
+          Keep this page's version
+        </button>
+        <button type="button" disabled={busy.value} onClick={() => takeDiskVersion(conflict.path)}>
+          Take the version on disk
+        </button>
+      </div>
+    </li>
+  );
+}
+
+export function Conflicts() {
+  const list = conflicts.value;
+  if (list.length === 0) return null;
+  return (
+    <section class="conflicts" aria-label="Conflicts">
+      <h2>
+        Conflicts <span class="count">{list.length}</span>
+      </h2>
+      <p class="muted">
+        Changed on disk and in this page. Nothing is written over either version until you pick one; Save leaves
+        these files alone.
+      </p>
+      <ul>
+        {list.map((c) => (
+          <Conflict key={`${c.path}@${c.seq}`} conflict={c} />
+        ))}
+      </ul>
+    </section>
+  );
+}

@@ -1,0 +1,192 @@
+// The one binary form in which the local server (web/server/) and the page
+// exchange world files: a whole world in one response, the files changed
+// since a version, the changes of a save and its answer. Plain JavaScript,
+// used by the server under Node and by the page and its worker.
+//
+//   "JLWP"  u32 M  meta (M bytes of JSON)  padding to 4
+//   u32 N  u32 P  N x u32 seq  N x i32 size  paths (P bytes: UTF-8, '\n' between)
+//   the bytes of each file with a size, in order
+//
+// All numbers little endian. `seq` is the server's version of the file (0:
+// never seen), `size` -1 for no file (deleted, or to delete). The index is
+// binary so that a 100,000-file world is read without building an object
+// per file (readPackIndex). decodePack treats its input as hostile: every
+// size is checked against what is there, nothing may trail.
+
+const MAGIC = [0x4a, 0x4c, 0x57, 0x50]; // "JLWP"
+const encoder = new TextEncoder();
+const decoder = new TextDecoder('utf-8', { fatal: true });
+
+const pad4 = (n) => (n + 3) & ~3;
+const PACK_MAX = 0x7fffffff; // what one ArrayBuffer holds everywhere
+
+/**
+ * Packs `files` ([{ path, seq, bytes: Uint8Array | null }]) with `meta`
+ * (a JSON-able object) into one buffer. Paths may not hold '\n'.
+ * @returns {Uint8Array}
+ */
+export function encodePack(meta, files) {
+  const head = encoder.encode(JSON.stringify(meta));
+  const paths = encoder.encode(files.map((f) => f.path).join('\n'));
+  const n = files.length;
+  const indexAt = pad4(8 + head.length);
+  const pathsAt = indexAt + 8 + n * 8;
+  let total = pathsAt + paths.length;
+  for (const f of files) if (f.bytes) total += f.bytes.length;
+  const out = new Uint8Array(total);
+  const view = new DataView(out.buffer);
+  out.set(MAGIC, 0);
+  view.setUint32(4, head.length, true);
+  out.set(head, 8);
+  view.setUint32(indexAt, n, true);
+  view.setUint32(indexAt + 4, paths.length, true);
+  files.forEach((f, i) => {
+    view.setUint32(indexAt + 8 + i * 4, f.seq, true);
+    view.setInt32(indexAt + 8 + n * 4 + i * 4, f.bytes ? f.bytes.length : -1, true);
+  });
+  out.set(paths, pathsAt);
+  let at = pathsAt + paths.length;
+  for (const f of files) {
+    if (!f.bytes) continue;
+    out.set(f.bytes, at);
+    at += f.bytes.length;
+  }
+  return out;
+}
+
+function fail(what) {
+  throw new Error(`world pack: ${what}`);
+}
+
+// The index of the pack at the start of `bytes`: { meta, paths, seqs,
+// sizes, dataAt, end } (`end`: the pack's whole length). If `bytes` holds
+// only the start of a pack, null (`whole`: it is an error, saying what is
+// missing). Anything malformed throws.
+function indexOf(bytes, whole) {
+  const short = (what) => (whole ? fail(what) : null);
+  if (bytes.length < 8) return whole ? fail('not a world pack') : null;
+  if (MAGIC.some((b, i) => bytes[i] !== b)) throw new Error('not a world pack');
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.length);
+  const headLength = view.getUint32(4, true);
+  const indexAt = pad4(8 + headLength);
+  if (indexAt + 8 > bytes.length) return short('header longer than the pack');
+  const n = view.getUint32(indexAt, true);
+  const pathsLength = view.getUint32(indexAt + 4, true);
+  const pathsAt = indexAt + 8 + n * 8;
+  if (pathsAt + pathsLength > bytes.length) return short('index longer than the pack');
+  let meta;
+  try {
+    meta = JSON.parse(decoder.decode(bytes.subarray(8, 8 + headLength)));
+  } catch {
+    fail('the header is not JSON');
+  }
+  if (meta === null || typeof meta !== 'object' || Array.isArray(meta)) fail('the header is not an object');
+  // Copied out, so that they stay aligned and the input may be handed on.
+  const seqs = new Uint32Array(n);
+  const sizes = new Int32Array(n);
+  for (let i = 0; i < n; i++) {
+    seqs[i] = view.getUint32(indexAt + 8 + i * 4, true);
+    sizes[i] = view.getInt32(indexAt + 8 + n * 4 + i * 4, true);
+  }
+  let paths;
+  try {
+    paths = n === 0 ? [] : decoder.decode(bytes.subarray(pathsAt, pathsAt + pathsLength)).split('\n');
+  } catch {
+    fail('paths are not UTF-8');
+  }
+  if (paths.length !== n) fail(`${n} files announced, ${paths.length} paths there`);
+  const dataAt = pathsAt + pathsLength;
+  let end = dataAt;
+  for (let i = 0; i < n; i++) {
+    if (paths[i].length === 0 || paths[i].length > 1024) fail(`file ${i} has no valid path`);
+    if (sizes[i] < -1) fail(`${paths[i]}: bad size`);
+    if (sizes[i] > 0) end += sizes[i];
+  }
+  return { meta, paths, seqs, sizes, dataAt, end };
+}
+
+/**
+ * The meta and the index of a pack (an ArrayBuffer or a Uint8Array),
+ * without its files' bytes: { meta, paths, seqs (Uint32Array), sizes
+ * (Int32Array, -1 for no file), dataAt (where the first file's bytes start
+ * in `bytes`), bytes }. Throws an Error saying what is wrong for anything
+ * that is not a well-formed pack.
+ */
+export function readPackIndex(input) {
+  const bytes = input instanceof Uint8Array ? input : new Uint8Array(input);
+  const index = indexOf(bytes, true);
+  if (index.end > bytes.length) fail(`${index.end - index.dataAt} bytes of files announced, fewer there`);
+  if (index.end < bytes.length) fail('bytes after the last file');
+  return { ...index, bytes };
+}
+
+/**
+ * Reads a pack as its bytes arrive (the chunks of a download), so that its
+ * files can be used before the last one is in. push(chunk) returns the
+ * files complete since the last push, [{ path, seq, bytes }] with bytes a
+ * view (null for no file); `index` is readPackIndex's once the index is in;
+ * end() throws if the pack is not complete. Malformed input throws as
+ * readPackIndex does.
+ */
+export function packReader() {
+  let buffer = new Uint8Array(1 << 16);
+  let length = 0;
+  let next = 0; // the next file to hand out
+  let at = 0; // where its bytes start
+  const reader = {
+    index: null,
+    push(chunk) {
+      if (length + chunk.length > buffer.length) {
+        if (reader.index) fail('bytes after the last file');
+        const grown = new Uint8Array(Math.max(length + chunk.length, buffer.length * 2));
+        grown.set(buffer.subarray(0, length));
+        buffer = grown;
+      }
+      buffer.set(chunk, length);
+      length += chunk.length;
+      if (!reader.index) {
+        const index = indexOf(buffer.subarray(0, length), false);
+        if (!index) return [];
+        if (length > index.end) fail('bytes after the last file');
+        if (index.end > PACK_MAX) fail(`${index.end} bytes announced, more than a pack may hold`);
+        // The whole pack's length is known: one buffer for all of it.
+        const whole = new Uint8Array(index.end);
+        whole.set(buffer.subarray(0, length));
+        buffer = whole;
+        reader.index = { ...index, bytes: buffer };
+        at = index.dataAt;
+      }
+      const { paths, seqs, sizes } = reader.index;
+      const out = [];
+      while (next < paths.length && at + Math.max(sizes[next], 0) <= length) {
+        const size = sizes[next];
+        out.push({ path: paths[next], seq: seqs[next], bytes: size < 0 ? null : buffer.subarray(at, at + size) });
+        if (size > 0) at += size;
+        next++;
+      }
+      return out;
+    },
+    end() {
+      if (!reader.index) indexOf(buffer.subarray(0, length), true);
+      if (length < reader.index.end) fail(`${reader.index.end - reader.index.dataAt} bytes of files announced, fewer there`);
+    },
+  };
+  return reader;
+}
+
+/**
+ * The meta and files of a pack: [{ path, seq, bytes }], each file's bytes a
+ * view into the input (null for no file). Throws as readPackIndex does.
+ * @returns {{ meta: object, files: { path: string, seq: number, bytes: Uint8Array | null }[] }}
+ */
+export function decodePack(input) {
+  const { meta, paths, seqs, sizes, dataAt, bytes } = readPackIndex(input);
+  const files = new Array(paths.length);
+  let at = dataAt;
+  for (let i = 0; i < paths.length; i++) {
+    const size = sizes[i];
+    files[i] = { path: paths[i], seq: seqs[i], bytes: size < 0 ? null : bytes.subarray(at, at + size) };
+    if (size > 0) at += size;
+  }
+  return { meta, files };
+}

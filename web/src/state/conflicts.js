@@ -1,0 +1,55 @@
+// Conflicts: files changed on disk while the page holds unsaved changes of
+// them (or found so by a save). Both versions are kept, the user picks one;
+// until then nothing is overwritten either way: the page keeps its version,
+// and a save leaves the file on disk alone.
+import { computed, signal } from '@preact/signals';
+import { applyDiskVersions, noteBase } from './diskFiles.js';
+import { fail, notice } from './messages.js';
+
+// [{ id, path, seq, disk }]: `disk` the text on disk (null: deleted there),
+// `seq` its version.
+export const conflicts = signal([]);
+export const conflictPaths = computed(() => new Set(conflicts.value.map((c) => c.path)));
+
+/** Adds conflicts (a newer disk version replaces an older one of a file). */
+export function noteConflicts(list) {
+  const paths = new Set(list.map((c) => c.path));
+  conflicts.value = [...conflicts.value.filter((c) => !paths.has(c.path)), ...list];
+}
+
+export function clearConflicts() {
+  conflicts.value = [];
+}
+
+/** Forgets the conflicts of `paths` (the disk came back to the page's text). */
+export function dropConflicts(paths) {
+  const drop = new Set(paths);
+  if (conflicts.value.some((c) => drop.has(c.path))) conflicts.value = conflicts.value.filter((c) => !drop.has(c.path));
+}
+
+function take(path) {
+  const conflict = conflicts.value.find((c) => c.path === path);
+  if (conflict) dropConflicts([path]);
+  return conflict;
+}
+
+/** Keeps the page's version: the next save writes it over the disk's. */
+export function keepPageVersion(path) {
+  const conflict = take(path);
+  if (!conflict) return;
+  noteBase(path, conflict.seq);
+  notice.value = `Kept this page's version of ${path}: Save writes it over the one on disk`;
+}
+
+/** Takes the disk's version: the page's changes of that file are dropped. */
+export async function takeDiskVersion(path) {
+  const conflict = take(path);
+  if (!conflict) return;
+  try {
+    await applyDiskVersions([{ path, seq: conflict.seq, bytes: conflict.disk }]);
+    notice.value = `Took the version on disk of ${path}`;
+  } catch (err) {
+    noteConflicts([conflict]);
+    fail(`Could not take the version on disk of ${path}`, err);
+  }
+}

@@ -1,0 +1,76 @@
+// The files on disk of a world served by the local server, as the page
+// knows them: for each file, the server's version (seq) of the disk text
+// the page's entity is based on, and the world's version the page has
+// caught up with. A save sends those versions, so the server can refuse to
+// write over a file that changed since. Showing a disk version in the page
+// (a change on disk, or the disk's side of a conflict) goes through here.
+import { batch } from '@preact/signals';
+import { idOfPath } from '../core/ids.js';
+import { SETTINGS, SETTINGS_PATH } from '../lib/fields.js';
+import { getEngine } from './engine.js';
+import { noteOnDisk } from './pending.js';
+import { select, selected, selectedId } from './selection.js';
+import { putEntity, removeRow } from './table.js';
+import { diagnostics, settings } from './world.js';
+
+const bases = new Map(); // path -> seq of the disk text the page's is based on
+let caughtUp = 0; // the world's version the page has every change of
+
+/** The ID of the entity whose file `path` is (SETTINGS for the settings), or null. */
+export const idOfFile = (path) => (path === SETTINGS_PATH ? SETTINGS : idOfPath(path));
+
+/** A world was opened from a pack of the files `paths` at the versions
+ * `seqs`, the world being at version `seq`. */
+export function resetDiskFiles(paths, seqs, seq) {
+  bases.clear();
+  for (let i = 0; i < paths.length; i++) bases.set(paths[i], seqs[i]);
+  caughtUp = seq;
+}
+
+/** The version of the disk text the page's file at `path` is based on (0: none seen). */
+export const baseOf = (path) => bases.get(path) ?? 0;
+
+/** The page's text of `path` is now based on the disk's version `seq`. */
+export function noteBase(path, seq) {
+  bases.set(path, seq);
+}
+
+export const caughtUpTo = () => caughtUp;
+
+/** The page has every change of the world up to version `seq`. */
+export function noteCaughtUp(seq) {
+  caughtUp = Math.max(caughtUp, seq);
+}
+
+/**
+ * Shows the disk versions `files` ([{ path, seq, bytes | null }]) in the
+ * page: each entity (or the settings) becomes its file's text, clean, and
+ * nothing about it is pending any more. With keepEdited, an entity edited in
+ * the page meanwhile is left alone. Returns the paths left alone.
+ */
+export async function applyDiskVersions(files, { keepEdited = false } = {}) {
+  const result = await getEngine().putFiles(
+    files.map((f) => ({ path: f.path, text: f.bytes })),
+    { keepEdited },
+  );
+  const skipped = new Set(result.skipped);
+  const applied = files.filter((f) => !skipped.has(f.path));
+  const paths = new Set(applied.map((f) => f.path));
+  let selectionGone = false;
+  batch(() => {
+    for (const f of applied) bases.set(f.path, f.seq);
+    for (const { id, entity } of result.entities) {
+      if (entity) putEntity(entity);
+      else removeRow(id);
+      if (selectedId.value === id) {
+        if (entity) selected.value = entity;
+        else selectionGone = true;
+      }
+    }
+    noteOnDisk(result.entities.map((e) => e.id));
+    if (paths.has(SETTINGS_PATH)) settings.value = result.settings;
+    diagnostics.value = [...diagnostics.value.filter((d) => !paths.has(d.path)), ...result.diagnostics];
+  });
+  if (selectionGone) await select(null);
+  return result.skipped;
+}
