@@ -29,7 +29,7 @@ static jl_status encode_world_section(jli_snap_encoder *enc, const jl_world *wor
     }
     const jli_entity_record *kept = &world->settings_record;
     jli_snap_write_varint(w, kept->unknown_size);
-    if (kept->unknown_size) jli_snap_write_bytes(w, jli_record_unknown(kept), kept->unknown_size);
+    if (kept->unknown_size) jli_snap_write_bytes(w, jli_record_unknown(world, kept), kept->unknown_size);
 
     uint64_t *sizes = enc->scratch.spans;
     for (uint32_t i = 0; i < enc->count; i++) {

@@ -24,6 +24,8 @@ static const size_t SCRATCH_BYTES = 1024 * MB, STORAGE_BYTES = 1024 * MB, STRING
                     REPORT_BYTES = 1024 * MB;
 #endif
 
+static const size_t STORAGE_MAX = (size_t)UINT32_MAX - (1u << 20);
+
 /* ---- lifetime ---- */
 
 jl_status jli_world_init(jl_world *w, const jl_world_desc *desc)
@@ -40,13 +42,18 @@ jl_status jli_world_init(jl_world *w, const jl_world_desc *desc)
         return s;
     }
     size_t records_bytes = (size_t)w->manager.capacity * sizeof(jli_entity_record);
+    size_t prints_bytes = (size_t)w->manager.capacity * sizeof(uint64_t);
+    /* Records keep storage offsets in 32 bits. */
+    size_t storage_bytes = d.storage_bytes ? d.storage_bytes : STORAGE_BYTES;
+    if (storage_bytes > STORAGE_MAX) storage_bytes = STORAGE_MAX;
     struct {
         jl_arena *arena;
         size_t bytes;
     } arenas[] = {
         {&w->scratch, SCRATCH_BYTES},
-        {&w->storage.arena, d.storage_bytes ? d.storage_bytes : STORAGE_BYTES},
+        {&w->storage.arena, storage_bytes},
         {&w->records_arena, records_bytes},
+        {&w->prints_arena, prints_bytes},
         {&w->diag_arena, DIAG_BYTES},
         {&w->ref_arena, REF_BYTES},
         {&w->report_arena, REPORT_BYTES},
@@ -62,6 +69,7 @@ jl_status jli_world_init(jl_world *w, const jl_world_desc *desc)
         }
     }
     w->records = (jli_entity_record *)w->records_arena.base;
+    w->prints = (uint64_t *)w->prints_arena.base;
     w->diagnostics = (jl_error *)w->diag_arena.base;
     w->refs = (jli_ref *)w->ref_arena.base;
     w->fs = d.fs ? d.fs : jl_fs_native();
@@ -81,6 +89,7 @@ void jli_world_shutdown(jl_world *w)
     jli_pool_release(&w->storage);
     jl_arena_release(&w->strings);
     jl_arena_release(&w->records_arena);
+    jl_arena_release(&w->prints_arena);
     jl_arena_release(&w->diag_arena);
     jli_id_map_release(&w->guarded);
     jli_id_map_release(&w->removed);
@@ -201,7 +210,7 @@ jl_status jl_world_remove(jl_world *w, uint64_t id)
      * the map full it is only not remembered: coming back, it is dirty. */
     jli_entity_record *r = jli_record_for(w, e);
     jli_files_before_change(w, e, r);
-    uint64_t print = r && r->file == JLI_FILE_PRINTED ? r->file_print : 0;
+    uint64_t print = r ? jli_files_print(w, r) : 0;
     bool kept = jli_id_map_put(&w->removed, id, print) == JL_OK;
     jl_status s = jl_entity_destroy(&w->manager, e);
     if (s != JL_OK) {

@@ -53,13 +53,39 @@ static uint64_t print_now(jl_world *w, const jl_entity *entity)
     return print;
 }
 
+/* Where a record's print is kept: prints are apart from the records, by
+ * slot, so that loading (which writes a record per entity) touches no
+ * memory for them; NULL if that memory cannot be committed. */
+static uint64_t *print_slot(jl_world *w, const jli_entity_record *r)
+{
+    if (r == &w->settings_record) return &w->settings_print;
+    uint32_t slot = (uint32_t)(r - w->records);
+    if (slot >= w->prints_ready) {
+        if (jl_arena_commit_to(&w->prints_arena, ((size_t)slot + 1) * sizeof(uint64_t)) != JL_OK) return NULL;
+        w->prints_ready = (uint32_t)(w->prints_arena.committed / sizeof(uint64_t));
+    }
+    return &w->prints[slot];
+}
+
+uint64_t jli_files_print(const jl_world *w, const jli_entity_record *r)
+{
+    if (r->file != JLI_FILE_PRINTED) return 0;
+    if (r == &w->settings_record) return w->settings_print;
+    return w->prints[r - w->records]; /* committed when the print was set */
+}
+
+void jli_files_set_print(jl_world *w, jli_entity_record *r, uint64_t print)
+{
+    uint64_t *slot = print ? print_slot(w, r) : NULL;
+    if (slot) *slot = print;
+    r->file = slot ? JLI_FILE_PRINTED : JLI_FILE_UNKNOWN;
+}
+
 /* Takes a pending print from a clean thing (is_dirty false), or gives up
  * on comparing a dirty one. */
 static void settle_print(jl_world *w, const jl_entity *entity, bool is_dirty, jli_entity_record *r)
 {
-    if (r->file != JLI_FILE_UNPRINTED) return;
-    r->file_print = is_dirty ? 0 : print_now(w, entity);
-    r->file = r->file_print ? JLI_FILE_PRINTED : JLI_FILE_UNKNOWN;
+    if (r->file == JLI_FILE_UNPRINTED) jli_files_set_print(w, r, is_dirty ? 0 : print_now(w, entity));
 }
 
 uint64_t jli_files_before_change(jl_world *w, const jl_entity *entity, jli_entity_record *r)
@@ -67,7 +93,7 @@ uint64_t jli_files_before_change(jl_world *w, const jl_entity *entity, jli_entit
     if (!r) return 0;
     settle_print(w, entity, entity->is_dirty, r);
     if (r->file != JLI_FILE_PRINTED) return 0;
-    return entity->is_dirty ? print_now(w, entity) : r->file_print; /* clean: it is its file */
+    return entity->is_dirty ? print_now(w, entity) : jli_files_print(w, r); /* clean: it is its file */
 }
 
 uint64_t jli_files_before_settings_change(jl_world *w)
@@ -75,27 +101,27 @@ uint64_t jli_files_before_settings_change(jl_world *w)
     jli_entity_record *r = &w->settings_record;
     settle_print(w, NULL, w->settings_dirty, r);
     if (r->file != JLI_FILE_PRINTED) return 0;
-    return w->settings_dirty ? print_now(w, NULL) : r->file_print;
+    return w->settings_dirty ? print_now(w, NULL) : jli_files_print(w, r);
 }
 
 /* Clean when the text changed (a change that changes nothing is a touch,
  * spec 6.3) and is now exactly the file's. */
-static bool back_to_file(uint64_t now, uint64_t before, const jli_entity_record *r)
+static bool back_to_file(const jl_world *w, uint64_t now, uint64_t before, const jli_entity_record *r)
 {
-    return r && r->file == JLI_FILE_PRINTED && now == r->file_print && now != before;
+    return r && r->file == JLI_FILE_PRINTED && now == jli_files_print(w, r) && now != before;
 }
 
 void jli_files_after_change(jl_world *w, jl_entity *entity, const jli_entity_record *r, uint64_t before)
 {
     uint64_t now = r && r->file == JLI_FILE_PRINTED ? print_now(w, entity) : 0;
-    entity->is_dirty = !back_to_file(now, before, r);
+    entity->is_dirty = !back_to_file(w, now, before, r);
 }
 
 void jli_files_after_settings_change(jl_world *w, uint64_t before)
 {
     const jli_entity_record *r = &w->settings_record;
     uint64_t now = r->file == JLI_FILE_PRINTED ? print_now(w, NULL) : 0;
-    w->settings_dirty = !back_to_file(now, before, r);
+    w->settings_dirty = !back_to_file(w, now, before, r);
 }
 
 void jli_files_entity_back(jl_world *w, jl_entity *entity)
@@ -105,10 +131,7 @@ void jli_files_entity_back(jl_world *w, jl_entity *entity)
     jli_id_map_remove(&w->removed, entity->id);
     jli_manager_cancel_deletion(&w->manager, entity->id);
     jli_entity_record *r = jli_record_for(w, entity);
-    if (r && r->file == JLI_FILE_UNKNOWN && print) {
-        r->file = JLI_FILE_PRINTED;
-        r->file_print = print;
-    }
+    if (r && r->file == JLI_FILE_UNKNOWN && print) jli_files_set_print(w, r, print);
 }
 
 void jli_files_forget(jl_world *w)

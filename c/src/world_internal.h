@@ -33,17 +33,15 @@
  * block and the run are given back when the entity is removed or
  * reloaded (jli_record_release), so storage follows the live entities. */
 typedef struct jli_entity_record {
-    uint64_t id;          /* whose record it is: a reused slot does not inherit it */
-    uint64_t file_print;  /* jli_text_print of its file's content, if file is JLI_FILE_PRINTED */
-    char *block;          /* [path NUL][unknown keys]; NULL if neither */
-    const char *dir;      /* world directory it was loaded from, NULL otherwise */
-    uint32_t block_size;  /* bytes asked of the pool */
-    uint32_t unknown_at;  /* offset of the unknown keys in block */
-    uint32_t unknown_size;
-    uint32_t ref_first;   /* its reference sites: refs[ref_first, ref_first + ref_count) */
-    uint32_t ref_count;
-    uint8_t file;         /* jli_file_state */
-} jli_entity_record;
+    uint64_t id;           /* whose record it is: a reused slot does not inherit it */
+    uint32_t block_at;     /* the block [path NUL][unknown keys] (jli_storage_at); 0 if none */
+    uint32_t dir_at;       /* the world directory it was loaded from (jli_storage_at); 0 if none */
+    uint32_t ref_first;    /* its reference sites: refs[ref_first, ref_first + ref_count) */
+    uint32_t unknown_size; /* bytes of unknown key lines, after the path in the block */
+    uint16_t path_size;    /* bytes of the path at the block's start, NUL included; 0 if none */
+    uint16_t ref_count;
+    uint8_t file;          /* jli_file_state; its print is in world->prints (jli_files_print) */
+} jli_entity_record;       /* 32 bytes: one per entity slot, written by every load */
 
 /* What the world knows of the file an entity (or the settings) would be
  * saved to. An entity that is clean holds what its file holds, so the
@@ -53,14 +51,8 @@ typedef struct jli_entity_record {
 typedef enum jli_file_state {
     JLI_FILE_UNKNOWN = 0, /* no file, or one it cannot be compared with: changed means dirty */
     JLI_FILE_UNPRINTED,   /* clean when loaded or made: its text now is its file's content */
-    JLI_FILE_PRINTED,     /* file_print is the print of its file's content */
+    JLI_FILE_PRINTED,     /* jli_files_print is the print of its file's content */
 } jli_file_state;
-
-/* The unknown key lines of a record (`; key\nvalue\n`...), NULL if none. */
-static inline const char *jli_record_unknown(const jli_entity_record *r)
-{
-    return r->unknown_size ? r->block + r->unknown_at : NULL;
-}
 
 /* A reference site and whose record it belongs to. */
 enum { JLI_SETTINGS_OWNER = UINT32_MAX }; /* owner of the settings' sites; else a base slot */
@@ -83,12 +75,16 @@ struct jl_world {
 
     jl_arena self;        /* holds this struct (jl_world_new); zero for an embedded world */
     jl_arena scratch;     /* one file at a time while loading or saving */
-    jli_block_pool storage;     /* records' blocks, directory names */
+    jli_block_pool storage;     /* records' blocks, directory names; at most 4 GiB (offsets) */
     jl_arena strings;     /* bytes of STRING field values (loaded or set), kept until freed */
     jl_arena records_arena;
     jli_entity_record *records; /* [manager capacity], committed as slots are used */
     uint32_t records_ready;     /* slots whose record is committed and zeroed */
     jli_entity_record settings_record;
+    jl_arena prints_arena;
+    uint64_t *prints;           /* [manager capacity] file prints by slot, committed on first use */
+    uint32_t prints_ready;
+    uint64_t settings_print;
     jl_arena diag_arena;
     jl_error *diagnostics;
     uint32_t diagnostic_count;  /* stored */
@@ -102,6 +98,23 @@ struct jl_world {
     jl_arena report_arena;
     jl_world_stats stats;
 };
+
+/* Memory of the storage pool by offset + 1 (what records keep: half the
+ * size of a pointer), 0 standing for none. */
+static inline char *jli_storage_at(const jl_world *world, uint32_t at)
+{
+    return at ? (char *)world->storage.arena.base + (at - 1) : NULL;
+}
+static inline uint32_t jli_storage_offset(const jl_world *world, const void *p)
+{
+    return p ? (uint32_t)((const char *)p - (const char *)world->storage.arena.base) + 1 : 0;
+}
+
+/* The unknown key lines of a record (`; key\nvalue\n`...), NULL if none. */
+static inline const char *jli_record_unknown(const jl_world *world, const jli_entity_record *r)
+{
+    return r->unknown_size ? jli_storage_at(world, r->block_at) + r->path_size : NULL;
+}
 
 /* ---- world.c ---- */
 
@@ -212,6 +225,13 @@ void jli_files_after_settings_change(jl_world *world, uint64_t before);
  * file stays (the pending deletion is cancelled) and, if it is dirty, it
  * compares with that file's print. */
 void jli_files_entity_back(jl_world *world, jl_entity *entity);
+
+/* The print of a record's file if it has one (JLI_FILE_PRINTED), else 0. */
+uint64_t jli_files_print(const jl_world *world, const jli_entity_record *record);
+
+/* Gives a record the print of its file: JLI_FILE_PRINTED, or
+ * JLI_FILE_UNKNOWN for 0 (or if the print cannot be kept). */
+void jli_files_set_print(jl_world *world, jli_entity_record *record, uint64_t print);
 
 /* Forgets every print (jl_world_mark_all_dirty: everything is rewritten). */
 void jli_files_forget(jl_world *world);

@@ -49,7 +49,7 @@ jl_status jli_world_load_entity(jl_world *w, const char *path, const char *dir, 
         const jl_entity *other = jl_entity_find(&w->manager, id);
         const jli_entity_record *x = other ? jli_record_of(w, other) : NULL;
         char other_path[JL_ERROR_PATH_MAX] = "an entity created in this session";
-        if (x && x->dir) jl_world_entity_path(other_path, sizeof other_path, x->dir, id);
+        if (x && x->dir_at) jl_world_entity_path(other_path, sizeof other_path, jli_storage_at(w, x->dir_at), id);
         jl_error_set(e, JL_ERR_DUPLICATE_ID, path, ide->value_line, ide->value_col,
                      "duplicate entity ID 0x%016llx: already loaded from %s", (unsigned long long)id,
                      other_path);
@@ -81,7 +81,7 @@ jl_status jli_world_load_entity(jl_world *w, const char *path, const char *dir, 
         }
         if (s == JL_OK) {
             kept.id = entity->id;
-            kept.dir = dir;
+            kept.dir_at = jli_storage_offset(w, dir);
             kept.file = mark_dirty ? JLI_FILE_UNKNOWN : JLI_FILE_UNPRINTED; /* clean: it is its file */
             *x = kept;
         } else {
@@ -257,7 +257,7 @@ jl_status jl_world_load(jl_world *w, const char *dir)
         jl_status s = read_world_file(w, path, settings_kind, &text, &size);
         if (s == JL_OK) {
             if (jl_world_load_settings_text(w, path, text, size, false, NULL) != JL_OK) w->settings_failed = true;
-            else w->settings_record.dir = stored_dir;
+            else w->settings_record.dir_at = jli_storage_offset(w, stored_dir);
         } else if (s != JL_ERR_NOT_FOUND /* no settings file: defaults */) {
             w->settings_failed = true;
         }
@@ -306,7 +306,8 @@ jl_status jl_world_load(jl_world *w, const char *dir)
             uint64_t name_id = jli_id_of_file_name(name);
             const jl_entity *live = s == JL_ERR_DUPLICATE_ID ? jl_entity_find(&w->manager, name_id) : NULL;
             const jli_entity_record *x = live ? jli_record_of(w, live) : NULL;
-            if (!(x && x->dir && strcmp(x->dir, dir) == 0) && name_id) jli_id_map_put(&w->guarded, name_id, 1);
+            if (!(x && x->dir_at && strcmp(jli_storage_at(w, x->dir_at), dir) == 0) && name_id)
+                jli_id_map_put(&w->guarded, name_id, 1);
             w->stats.files_failed++;
         }
         jl_arena_pop_to(&w->scratch, file_mark);

@@ -9,6 +9,8 @@
 #include "archive_internal.h"
 #include "world_internal.h"
 
+_Static_assert(sizeof(jli_entity_record) <= 32, "a record per entity slot, written by every load: keep it small");
+
 jli_entity_record *jli_record_of_slot(jl_world *w, uint32_t slot)
 {
     if (slot >= w->records_ready) {
@@ -27,59 +29,61 @@ const jli_entity_record *jli_record_of(const jl_world *w, const jl_entity *e)
     return &w->records[slot];
 }
 
-/* Whether cls holds a reference to another entity in data. */
-static bool has_refs(const jl_class *cls, const void *data)
+/* Undoes the sites jli_refs_append just appended (the last run). */
+static void drop_last_run(jl_world *w, uint32_t count)
 {
-    for (uint32_t i = 0; i < cls->field_count; i++) {
-        const jl_field *f = &cls->fields[i];
-        if (f->type != JL_FIELD_ENTITY_REF) continue;
-        uint64_t target;
-        memcpy(&target, (const char *)data + f->offset, sizeof target);
-        if (target) return true;
-    }
-    return false;
+    w->ref_count -= count;
+    jl_arena_pop_to(&w->ref_arena, (size_t)w->ref_count * sizeof *w->refs);
 }
 
 jl_status jli_record_build(jl_world *w, jl_archive *ar, const jl_class *cls, const void *data, const char *path,
                            uint32_t owner, jli_entity_record *r, jl_error *err)
 {
     *r = (jli_entity_record){0};
-    /* The path is kept only for reference sites to name. */
-    const size_t path_size = path && has_refs(cls, data) ? strlen(path) + 1 : 0;
-    const size_t unknown_size = jli_archive_unknown_size(ar);
-    const size_t block_size = path_size + unknown_size;
-    if (block_size > UINT32_MAX)
-        return jl_error_set(err, JL_ERR_OUT_OF_MEMORY, path, 0, 0, "unknown keys too large to keep");
-    if (block_size) {
-        r->block = jli_pool_alloc(&w->storage, block_size);
-        if (!r->block)
-            return jl_error_set(err, JL_ERR_OUT_OF_MEMORY, path, 0, 0,
-                                "no room left to keep this file's unknown keys (%zu bytes): the world's "
-                                "storage of %zu bytes is full",
-                                unknown_size, w->storage.arena.reserved);
-        r->block_size = (uint32_t)block_size;
-        if (path_size) memcpy(r->block, path, path_size);
-        r->unknown_at = (uint32_t)path_size;
-        r->unknown_size = (uint32_t)unknown_size;
-        jli_archive_copy_unknown(ar, r->block + path_size);
-    }
-    const char *site_path = path_size ? r->block : "";
-    if (jli_refs_append(w, ar, cls, data, site_path, owner, &r->ref_first, &r->ref_count) != JL_OK) {
-        jli_pool_free(&w->storage, r->block, r->block_size);
+    uint32_t sites = 0;
+    if (jli_refs_append(w, ar, cls, data, "", owner, &r->ref_first, &sites) != JL_OK || sites > UINT16_MAX) {
+        drop_last_run(w, sites);
         *r = (jli_entity_record){0};
         return jl_error_set(err, JL_ERR_OUT_OF_MEMORY, path, 0, 0,
                             "no room left to keep this file's entity references");
+    }
+    r->ref_count = (uint16_t)sites;
+    /* The path is kept only for the reference sites to name (as far as a
+     * diagnostic holds one). */
+    size_t path_size = path && sites ? strlen(path) + 1 : 0;
+    if (path_size > JL_ERROR_PATH_MAX) path_size = JL_ERROR_PATH_MAX;
+    const size_t unknown_size = jli_archive_unknown_size(ar);
+    const size_t block_size = path_size + unknown_size;
+    if (block_size == 0) return JL_OK; /* the usual case: nothing to keep */
+    char *block = block_size <= UINT32_MAX ? jli_pool_alloc(&w->storage, block_size) : NULL;
+    if (!block) {
+        drop_last_run(w, sites);
+        *r = (jli_entity_record){0};
+        return jl_error_set(err, JL_ERR_OUT_OF_MEMORY, path, 0, 0,
+                            "no room left to keep this file's unknown keys (%zu bytes): the world's "
+                            "storage of %zu bytes is full",
+                            unknown_size, w->storage.arena.reserved);
+    }
+    r->block_at = jli_storage_offset(w, block);
+    r->path_size = (uint16_t)path_size;
+    r->unknown_size = (uint32_t)unknown_size;
+    jli_archive_copy_unknown(ar, block + path_size);
+    if (path_size) {
+        memcpy(block, path, path_size - 1);
+        block[path_size - 1] = '\0';
+        for (uint32_t i = 0; i < sites; i++) w->refs[r->ref_first + i].site.path = block;
     }
     return JL_OK;
 }
 
 void jli_record_release(jl_world *w, jli_entity_record *r)
 {
+    if (!r->id && !r->block_at && !r->ref_count) return; /* nothing kept (a fresh slot) */
     /* Zero the record before closing the gap: its run is no longer its. */
     jli_entity_record old = *r;
     *r = (jli_entity_record){0};
     if (old.ref_count) jli_refs_remove(w, old.ref_first, old.ref_count);
-    jli_pool_free(&w->storage, old.block, old.block_size);
+    jli_pool_free(&w->storage, jli_storage_at(w, old.block_at), (size_t)old.path_size + old.unknown_size);
 }
 
 const char *jl_world_unknown_keys(const jl_world *w, uint64_t id, uint32_t *size)
@@ -87,5 +91,5 @@ const char *jl_world_unknown_keys(const jl_world *w, uint64_t id, uint32_t *size
     const jl_entity *e = jl_entity_find(&w->manager, id);
     const jli_entity_record *r = e ? jli_record_of(w, e) : NULL;
     *size = r ? r->unknown_size : 0;
-    return r ? jli_record_unknown(r) : NULL;
+    return r ? jli_record_unknown(w, r) : NULL;
 }

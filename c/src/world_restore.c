@@ -11,11 +11,12 @@
 
 /* The path diagnostics name for entity id: its file under the directory it
  * was loaded from, else relative to the world ("Entities/<id>.jasset"). */
-static void entity_path(char *out, size_t size, const jli_entity_record *r, uint64_t id)
+static void entity_path(char *out, size_t size, const jl_world *w, const jli_entity_record *r, uint64_t id)
 {
     char name[JLI_ENTITY_FILE_NAME_MAX];
     jli_entity_file_name(name, id);
-    if (!(r && r->dir && jl_world_entity_path(out, size, r->dir, id))) jl_fs_join(out, size, "Entities", name);
+    const char *dir = r ? jli_storage_at(w, r->dir_at) : NULL;
+    if (!(dir && jl_world_entity_path(out, size, dir, id))) jl_fs_join(out, size, "Entities", name);
 }
 
 jl_status jl_world_restore_entity_text(jl_world *w, uint64_t id, const char *text, size_t size, jl_error *err)
@@ -34,7 +35,7 @@ jl_status jl_world_restore_entity_text(jl_world *w, uint64_t id, const char *tex
     }
     jli_entity_record *old_record = old ? jli_record_for(w, old) : NULL;
     char path[JL_ERROR_PATH_MAX];
-    entity_path(path, sizeof path, old_record, id);
+    entity_path(path, sizeof path, w, old_record, id);
 
     /* The old entity waits without its ID while the text loads under it. */
     if (old) {
@@ -52,9 +53,8 @@ jl_status jl_world_restore_entity_text(jl_world *w, uint64_t id, const char *tex
     if (old) {
         /* The new entity stands for the same file. */
         if (old_record && record) {
-            record->file = old_record->file;
-            record->file_print = old_record->file_print;
-            record->dir = old_record->dir;
+            jli_files_set_print(w, record, jli_files_print(w, old_record));
+            record->dir_at = old_record->dir_at;
         }
         if (old_record) jli_record_release(w, old_record);
         jl_entity_destroy(&w->manager, old); /* without an ID: no file to delete */
@@ -72,16 +72,16 @@ jl_status jl_world_restore_settings_text(jl_world *w, const char *text, size_t s
     jl_error *e = err ? err : &local;
     if (!text) return jl_error_set(e, JL_ERR_INVALID_ARGUMENT, NULL, 0, 0, "the world settings cannot be removed");
     char path[JL_ERROR_PATH_MAX] = "WorldSettings.jasset";
-    const char *dir = w->settings_record.dir;
+    const char *dir = jli_storage_at(w, w->settings_record.dir_at);
     if (dir && !jl_fs_join(path, sizeof path, dir, "WorldSettings.jasset")) strcpy(path, "WorldSettings.jasset");
     jli_files_before_settings_change(w);
-    const jli_entity_record before = w->settings_record;
+    const uint64_t print = jli_files_print(w, &w->settings_record);
+    const uint32_t dir_at = w->settings_record.dir_at;
     jl_status s = jl_world_load_settings_text(w, path, text, size, true, e);
     if (s != JL_OK) return s;
     /* The same file as before. */
-    w->settings_record.file = before.file;
-    w->settings_record.file_print = before.file_print;
-    w->settings_record.dir = before.dir;
+    jli_files_set_print(w, &w->settings_record, print);
+    w->settings_record.dir_at = dir_at;
     jli_files_after_settings_change(w, 0);
     return JL_OK;
 }

@@ -247,10 +247,7 @@ jl_status jl_world_save(jl_world *w, const char *dir, jl_save_report *report)
         if (s == JL_OK) {
             e->is_dirty = false;
             jli_entity_record *kept = jli_record_claim(w, e);
-            if (kept) {
-                kept->file = JLI_FILE_PRINTED;
-                kept->file_print = print;
-            }
+            if (kept) jli_files_set_print(w, kept, print);
             report_path(w, 'w', path);
             entities_touched = true;
         } else {
@@ -268,8 +265,7 @@ jl_status jl_world_save(jl_world *w, const char *dir, jl_save_report *report)
             s = write_one(w, path, NULL, &err, &print);
         if (s == JL_OK) {
             w->settings_dirty = false;
-            w->settings_record.file = JLI_FILE_PRINTED;
-            w->settings_record.file_print = print;
+            jli_files_set_print(w, &w->settings_record, print);
             report_path(w, 'w', path);
             root_touched = true;
         } else {

@@ -184,7 +184,7 @@ TEST(world_snapshot_keeps_unknown_keys_and_read_only_flags)
     CHECK(strstr(kb, "; tags\nrock mossy \"big one\"\n") != NULL);
     const jli_entity_record *rs = &source.settings_record, *rt = &target.settings_record;
     CHECK(rt->unknown_size == rs->unknown_size);
-    CHECK(memcmp(jli_record_unknown(rt), jli_record_unknown(rs), rs->unknown_size) == 0);
+    CHECK(memcmp(jli_record_unknown(&target, rt), jli_record_unknown(&source, rs), rs->unknown_size) == 0);
     CHECK(memcmp(&target.settings, &source.settings, sizeof source.settings) == 0);
     CHECK(target.settings_dirty);
     teardown();
