@@ -85,8 +85,8 @@ static size_t scan_line(const char *p, const char *end)
 
 /* ---- tokenizer ---- */
 
-jl_status jl_archive_tokenize(jl_archive *ar, jl_arena *arena, const char *text, size_t size,
-                              const char *path, jl_error *err)
+static jl_status tokenize(jl_archive *ar, jl_arena *arena, const char *text, size_t size, const char *path,
+                          jl_error *err)
 {
     *ar = (jl_archive){.loading = true, .path = path, .err = err, .file_version = 1, .class_version = 1};
     jl_archive_entry *entries =
@@ -243,6 +243,40 @@ jl_status jl_archive_tokenize(jl_archive *ar, jl_arena *arena, const char *text,
     /* Keep exactly the entries (the table may start after alignment padding). */
     jl_arena_pop_to(arena, (size_t)((uint8_t *)(entries + count) - arena->base));
     return JL_OK;
+}
+
+/* The line (1-based) of the first git merge-conflict marker in text, or 0:
+ * seven '<', '|', '=' or '>' at the start of a line, then a blank or the
+ * line's end. */
+static uint32_t conflict_marker_line(const char *text, size_t size)
+{
+    const char *p = text, *end = text + size;
+    for (uint32_t line = 1; p < end; line++) {
+        const size_t n = scan_line(p, end);
+        const char c = *p;
+        if ((c == '<' || c == '|' || c == '=' || c == '>') && n >= 7) {
+            size_t run = 1;
+            while (run < 7 && p[run] == c) run++;
+            if (run == 7 && (n == 7 || p[7] == ' ' || p[7] == '\r' || p[7] == '\t')) return line;
+        }
+        p += n + 1;
+    }
+    return 0;
+}
+
+jl_status jl_archive_tokenize(jl_archive *ar, jl_arena *arena, const char *text, size_t size,
+                              const char *path, jl_error *err)
+{
+    jl_status s = tokenize(ar, arena, text, size, path, err);
+    /* A file git left with a conflict in it fails somewhere around the
+     * markers: say what it really is. Only on failure, so a valid file
+     * costs nothing. */
+    const uint32_t marker = s == JL_ERR_PARSE ? conflict_marker_line(text, size) : 0;
+    if (marker)
+        return jl_error_set(err, JL_ERR_PARSE, path, marker, 1,
+                            "unresolved git merge conflict: keep the right lines and remove the "
+                            "<<<<<<< ======= >>>>>>> markers");
+    return s;
 }
 
 /* ---- lookup ---- */

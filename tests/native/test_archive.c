@@ -240,6 +240,7 @@ TEST(rejects_a_bad_color) { CHECK(rejects_as_listed("bad_color.jasset")); }
 TEST(rejects_a_bad_bool) { CHECK(rejects_as_listed("bad_bool.jasset")); }
 TEST(rejects_a_version_of_zero) { CHECK(rejects_as_listed("bad_version.jasset")); }
 TEST(rejects_an_empty_file) { CHECK(rejects_as_listed("empty.jasset")); }
+TEST(names_an_unresolved_merge_conflict) { CHECK(rejects_as_listed("merge_conflict.jasset")); }
 
 TEST(every_malformed_fixture_is_listed_and_tested)
 {
@@ -256,7 +257,7 @@ TEST(every_malformed_fixture_is_listed_and_tested)
         files++;
     }
     closedir(d);
-    CHECK(files == 21); /* one TEST above per file */
+    CHECK(files == 22); /* one TEST above per file */
 }
 
 TEST(rejects_more_keys_than_the_limit)

@@ -481,3 +481,68 @@ TEST(fix_duplicates_writes_nothing_while_another_writer_holds_the_world)
     CHECK(!du_exists(lock)); /* released */
     finish();
 }
+
+/* ---- diff ---- */
+
+/* The sample's Light 0x77a31d7500000002 with another intensity, its
+ * position written with a trailing zero (formatting: no change). */
+static const char brighter_light[] = "; asset_type\nentity_instance\n; id\n0x77a31d7500000002\n; class\nLight\n"
+                                     "; version\n1\n; class_version\n2\n; position\n304.550 16.74 -269.94\n"
+                                     "; color\n#a3e36d\n; intensity\n42\n; radius\n28.5\n; cast_shadows\ntrue\n";
+
+/* dir2: the sample with the Light brighter and the Inert 0x77a31d7500000001 removed. */
+static bool edited_copy_of_the_sample(void)
+{
+    CHECK_OR_FALSE(du_make_temp_dir(dir2, sizeof dir2, "test"));
+    CHECK_OR_FALSE(du_copy_tree(ASSETS "/sample_world", dir2));
+    char path[512];
+    CHECK_OR_FALSE(du_join(path, sizeof path, dir2, "Entities/8620766500065640450.jasset"));
+    CHECK_OR_FALSE(du_write(path, brighter_light, sizeof brighter_light - 1));
+    CHECK_OR_FALSE(du_join(path, sizeof path, dir2, "Entities/8620766500065640449.jasset"));
+    CHECK_OR_FALSE(remove(path) == 0);
+    return true;
+}
+
+TEST(diff_of_equal_worlds_exits_0)
+{
+    NEED_JULIET();
+    CHECK(copy_of(ASSETS "/sample_world"));
+    CHECK(run("diff %s %s", ASSETS "/sample_world", dir) == 0);
+    CHECK(find_output("the worlds are equal"));
+    finish();
+}
+
+TEST(diff_lists_each_changed_entity_and_key_and_exits_1)
+{
+    NEED_JULIET();
+    CHECK(copy_of(ASSETS "/sample_world"));
+    CHECK(edited_copy_of_the_sample());
+    CHECK(run("diff %s %s", dir, dir2) == 1);
+    CHECK(find_output("removed 0x77a31d7500000001 Inert Entities/8620766500065640449.jasset\n"
+                      "modified 0x77a31d7500000002 Light Entities/8620766500065640450.jasset\n"
+                      "  intensity 18.1 → 42\n"));
+    CHECK(!strstr(output, "position"));
+    CHECK(find_output("2 changes"));
+    CHECK(run("diff --json %s %s", dir, dir2) == 1);
+    CHECK(find_output("{\"change\": \"modified\", \"id\": \"0x77a31d7500000002\", \"class\": \"Light\", "
+                      "\"path\": \"Entities/8620766500065640450.jasset\", \"keys\": [{\"key\": \"intensity\", "
+                      "\"old\": \"18.1\", \"new\": \"42\"}]}"));
+    CHECK(find_output("\"equal\": false}"));
+    /* The other way round: the Inert is added, with its keys. */
+    CHECK(run("diff %s %s", dir2, dir) == 1);
+    CHECK(find_output("added 0x77a31d7500000001 Inert Entities/8620766500065640449.jasset\n  version 1\n"));
+    finish();
+}
+
+TEST(diff_refuses_a_world_with_a_file_that_failed_to_load)
+{
+    NEED_JULIET();
+    CHECK(copy_of(ASSETS "/sample_world"));
+    char path[512];
+    CHECK(write_bad_entity("Entities/7.jasset", path, sizeof path));
+    CHECK(run("diff %s %s", ASSETS "/sample_world", dir) == 2);
+    CHECK(find_output("7.jasset:6:"));
+    CHECK(find_output("1 file failed to load: cannot compare"));
+    CHECK(run("diff %s", dir) == 2);
+    finish();
+}

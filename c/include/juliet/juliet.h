@@ -6,6 +6,7 @@
 #include "arena.h"
 #include "class.h"
 #include "class_registry.h"
+#include "diff.h"
 #include "entity.h"
 #include "entity_manager.h"
 #include "float_text.h"
