@@ -169,3 +169,30 @@ test('an entity whose file holds bytes that are not UTF-8 keeps them through a d
   assert.deepEqual(saved.toSpliced(at, 1), lines(original).toSpliced(at, 1), 'only the position changed');
   await ui.closeWithoutErrors(page);
 });
+
+test('Ctrl+Z in a field is the editor\'s undo: the field, the list and the pending changes show the engine\'s value', async () => {
+  const dir = ui.copySample();
+  const page = await ui.openFolder(env, dir);
+  const [id] = await ui.visibleIds(page);
+  await ui.selectEntity(page, id);
+  const field = page.getByLabel('Position X', { exact: true });
+  const before = await field.inputValue();
+  await ui.commit(page, 'Position X', '12.5');
+  await ui.waitUnsaved(page, id);
+
+  // The cursor is still in the field: Ctrl+Z undoes the edit itself.
+  await field.press('Control+z');
+  await ui.pendingRegion(page).getByText('No unsaved changes.').waitFor();
+  assert.equal(await field.inputValue(), before);
+  assert.equal(await isUnsaved(page, id), false);
+  await field.press('Control+Shift+z');
+  await ui.waitUnsaved(page, id);
+  assert.equal(await field.inputValue(), '12.5');
+
+  // Typed but not applied: Ctrl+Z drops the typing only.
+  await field.fill('99');
+  await field.press('Control+z');
+  assert.equal(await field.inputValue(), '12.5');
+  assert.equal(await isUnsaved(page, id), true, 'the applied edit stays');
+  await ui.closeWithoutErrors(page);
+});

@@ -21,9 +21,11 @@ export function App() {
     const onKey = (event) => {
       const key = event.key.toLowerCase();
       const mod = event.ctrlKey || event.metaKey;
-      // In a text field, Ctrl+Z stays the field's own undo.
-      const typing = event.target instanceof HTMLInputElement && event.target.type === 'text';
-      if (mod && !typing && (key === 'z' || key === 'y')) {
+      // Undo and redo are the editor's everywhere, in a field too (as in
+      // Unity and Godot): a field's own undo would show a value that is not
+      // the engine's. A field with text not yet applied drops it first
+      // (TextField), without reaching here.
+      if (mod && (key === 'z' || key === 'y')) {
         event.preventDefault();
         if (key === 'y' || event.shiftKey) redo();
         else undo();

@@ -1,9 +1,14 @@
 // A labelled text input that keeps what the user types until it is
 // committed (Enter or leaving the field), has it checked by `check` (text ->
 // promise of { value } or { error }), and shows the error next to it, the
-// typed text kept. Escape puts back the current value.
+// typed text kept. Escape, or Ctrl+Z, puts back the current value; with
+// nothing typed, Ctrl+Z goes on to the editor's undo (App).
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { fieldErrors, showFieldError } from '../state/selection.js';
+
+function isUndo(e) {
+  return (e.ctrlKey || e.metaKey) && !e.shiftKey && e.key.toLowerCase() === 'z';
+}
 
 export function TextField({ id, label, value, check, onCommit, errorKey, disabled, placeholder, inputMode }) {
   const [draft, setDraft] = useState(null);
@@ -56,7 +61,9 @@ export function TextField({ id, label, value, check, onCommit, errorKey, disable
           if (e.key === 'Enter') {
             e.preventDefault();
             commit(e.currentTarget.value);
-          } else if (e.key === 'Escape') {
+          } else if (e.key === 'Escape' || (isUndo(e) && draft !== null)) {
+            e.preventDefault();
+            e.stopPropagation();
             setDraft(null);
             showFieldError(errorKey, null);
           }
