@@ -4,6 +4,7 @@
  * (world.h). */
 #include <string.h>
 
+#include "archive_internal.h"
 #include "world_internal.h"
 
 /* ---- file text ---- */
@@ -103,6 +104,11 @@ jl_status jl_world_get_field(const jl_world *w, uint64_t id, const char *field, 
     }
     if (strcmp(field, "id") == 0) {
         terminate(out, jl_value_format(JL_FIELD_ENTITY_REF, &e->id, out), size);
+        return JL_OK;
+    }
+    if (strcmp(field, "class_version") == 0) {
+        const uint32_t version = jli_entity_class_version(e);
+        terminate(out, jl_value_format(JL_FIELD_U32, &version, out), size);
         return JL_OK;
     }
     if (strcmp(field, "class") == 0) {

@@ -283,7 +283,8 @@ jl_entity_manager *jl_world_manager(jl_world *world);
 jl_status jl_world_set_field(jl_world *world, uint64_t id, const char *field, const char *text,
                              size_t size, jl_error *err);
 
-/* Writes the canonical text of a field (or "position", "id", "class") of
+/* Writes the canonical text of a field (or "position", "id", "class",
+ * "class_version": the one its file is written with) of
  * entity id into out (JL_VALUE_TEXT_MAX bytes, NUL-terminated); *size gets
  * its length (may be NULL). For an opaque entity, a kept key's text as its
  * file has it, without the blanks around it. JL_ERR_NOT_FOUND. */
