@@ -238,14 +238,22 @@ TEST(a_class_value_that_is_no_class_name_is_still_an_unknown_class_error)
 
 /* ---- snapshots ---- */
 
+/* start(), then the world encoded into a new arena (the caller releases it). */
+static bool start_encoded(jl_arena *arena, jl_snapshot_bytes *bytes)
+{
+    CHECK_OR_FALSE(start());
+    CHECK_OR_FALSE(jl_arena_init(arena, (size_t)64 << 20) == JL_OK);
+    jl_error err = {0};
+    CHECK_OR_FALSE(jl_snapshot_encode_world(world, arena, bytes, &err) == JL_OK);
+    return true;
+}
+
 TEST(a_snapshot_carries_opaque_entities_and_saves_the_same_files)
 {
-    CHECK(start());
     jl_arena arena;
-    CHECK(jl_arena_init(&arena, (size_t)64 << 20) == JL_OK);
     jl_snapshot_bytes bytes;
     jl_error err = {0};
-    CHECK(jl_snapshot_encode_world(world, &arena, &bytes, &err) == JL_OK);
+    CHECK(start_encoded(&arena, &bytes));
     jl_world *copy;
     CHECK(jl_world_new(NULL, &copy) == JL_OK);
     CHECK(jl_snapshot_decode_world(bytes.data, bytes.size, copy, &err) == JL_OK);
@@ -269,12 +277,10 @@ TEST(a_snapshot_carries_opaque_entities_and_saves_the_same_files)
 
 TEST(a_snapshot_whose_opaque_entity_does_not_load_leaves_the_world_empty)
 {
-    CHECK(start());
     jl_arena arena;
-    CHECK(jl_arena_init(&arena, (size_t)64 << 20) == JL_OK);
     jl_snapshot_bytes bytes;
     jl_error err = {0};
-    CHECK(jl_snapshot_encode_world(world, &arena, &bytes, &err) == JL_OK);
+    CHECK(start_encoded(&arena, &bytes));
     /* A hostile stream may name a class the target describes: "Door"
      * patched into "Prop" (as long), the checksum fixed. */
     uint8_t *patched = malloc(bytes.size);
