@@ -20,14 +20,33 @@ static jl_status open_world(jl_world **world, bool keep_temp_files)
 
 /* ---- validate ---- */
 
+/* Prints every warning of the world as "path:line:col: warning: message";
+ * returns how many. */
+static uint32_t print_warnings(FILE *stream, const jl_world *world)
+{
+    uint32_t n = jl_world_warning_count(world);
+    for (uint32_t i = 0; i < n; i++) {
+        jl_error w;
+        if (!jl_world_warning(world, i, &w)) break;
+        jl_error shown = w;
+        snprintf(shown.message, sizeof shown.message, "warning: %.*s", (int)sizeof w.message - 10, w.message);
+        jl_cli_print_error(stream, &shown);
+    }
+    return n;
+}
+
 static const char validate_usage[] =
-    "usage: juliet validate [--fix-duplicates] DIR...\n\n"
+    "usage: juliet validate [--strict] [--fix-duplicates] DIR...\n\n"
     "Loads each world directory and prints every problem as\n"
-    "path:line:col: message: parse errors, unknown classes, duplicate IDs\n"
-    "(naming both files), file names that do not match their ID, and\n"
-    "references to entities that do not exist. Without --fix-duplicates it\n"
-    "changes nothing on disk. Exit status 1 if any problem was found (after\n"
-    "the repairs, with --fix-duplicates).\n\n"
+    "path:line:col: message: parse errors, duplicate IDs (naming both\n"
+    "files), file names that do not match their ID, and references to\n"
+    "entities that do not exist. Without --fix-duplicates it changes nothing\n"
+    "on disk. Exit status 1 if any problem was found (after the repairs,\n"
+    "with --fix-duplicates).\n\n"
+    "An entity whose class this build does not know is kept as text (its\n"
+    "file is written back unchanged) and printed as a warning,\n"
+    "path:line:col: warning: unknown class 'Name' (kept as text), which\n"
+    "leaves the exit status 0; --strict counts warnings as problems.\n\n"
     "--fix-duplicates first repairs two entities that carry one ID after a\n"
     "merge: the later one gets a fresh ID and the file named by it, every\n"
     "other byte of its file unchanged, and the one in the ID's own file keeps\n"
@@ -41,15 +60,16 @@ static const char validate_usage[] =
 static int validate_run(int argc, char **argv)
 {
     if (jl_cli_wants_help(argc, argv, validate_usage)) return JL_CLI_OK;
-    bool fix = false;
+    bool fix = false, strict = false;
     int dirs = 0;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--fix-duplicates") == 0) fix = true;
+        else if (strcmp(argv[i], "--strict") == 0) strict = true;
         else if (argv[i][0] == '-') return jl_cli_fail("validate", "unknown option '%s'", argv[i]);
         else dirs++;
     }
     if (!dirs) return jl_cli_fail("validate", "expected at least one world directory");
-    uint32_t problems = 0;
+    uint32_t problems = 0, warnings = 0;
     for (int i = 1; i < argc; i++) {
         if (argv[i][0] == '-') continue;
         jl_arena moves = {0};
@@ -72,16 +92,19 @@ static int validate_run(int argc, char **argv)
         jl_world_load(world, argv[i]);
         jl_world_check_references(world);
         uint32_t n = jl_cli_print_diagnostics(stdout, world);
+        uint32_t warned = print_warnings(stdout, world);
         uint32_t to_check = jl_cli_print_moved_references(world, argv[i], moved, moved_count);
         if (fix)
             fprintf(stderr, "%s: %u duplicate ID%s repaired, %u reference%s to check\n", argv[i], moved_count,
                     moved_count == 1 ? "" : "s", to_check, to_check == 1 ? "" : "s");
-        fprintf(stderr, "%s: %u entities, %u problem%s\n", argv[i], jl_world_count(world), n, n == 1 ? "" : "s");
+        fprintf(stderr, "%s: %u entities, %u problem%s, %u warning%s\n", argv[i], jl_world_count(world), n,
+                n == 1 ? "" : "s", warned, warned == 1 ? "" : "s");
         problems += n;
+        warnings += warned;
         jl_world_free(world);
         jl_arena_release(&moves);
     }
-    return problems ? JL_CLI_PROBLEMS : JL_CLI_OK;
+    return problems || (strict && warnings) ? JL_CLI_PROBLEMS : JL_CLI_OK;
 }
 
 JL_CLI_COMMAND(validate_command, "validate", validate_run, "report every problem of world directories",
@@ -92,7 +115,8 @@ JL_CLI_COMMAND(validate_command, "validate", validate_run, "report every problem
 static const char stats_usage[] =
     "usage: juliet stats DIR [--json]\n\n"
     "Counts the entities of a world per class, with the bytes of their files\n"
-    "and totals. --json prints one JSON object instead of a table; in its\n"
+    "and totals. Classes this build does not know (entities kept as text)\n"
+    "are counted too, marked \"(opaque)\" (\"opaque\": true in JSON). --json prints one JSON object instead of a table; in its\n"
     "\"dir\", control characters are written as \\u00XX and bytes that are not\n"
     "UTF-8 as \\u00XX of the byte (read as Latin-1). Problems found while\n"
     "loading go to stderr (exit status 1).\n";
@@ -129,16 +153,19 @@ static int stats_run(int argc, char **argv)
     if (json) {
         printf("{\"dir\": \"%s\", \"classes\": {", dir_json);
         for (uint32_t k = 0; k < classes; k++)
-            printf("%s\"%s\": {\"entities\": %u, \"bytes\": %llu}", k ? ", " : "", jl_world_class_at(world, k)->name,
-                   st->entities[k], (unsigned long long)st->bytes[k]);
+            printf("%s\"%s\": {\"entities\": %u, \"bytes\": %llu%s}", k ? ", " : "", jl_world_class_at(world, k)->name,
+                   st->entities[k], (unsigned long long)st->bytes[k],
+                   jl_class_is_opaque(jl_world_class_at(world, k)) ? ", \"opaque\": true" : "");
         printf("}, \"entities\": %llu, \"bytes\": %llu, \"settings_bytes\": %llu, \"failed_files\": %u}\n",
                (unsigned long long)entities, (unsigned long long)bytes, (unsigned long long)st->settings_bytes,
                st->files_failed);
     } else {
         printf("%-14s %10s %12s\n", "class", "entities", "bytes");
-        for (uint32_t k = 0; k < classes; k++)
-            printf("%-14s %10u %12llu\n", jl_world_class_at(world, k)->name, st->entities[k],
-                   (unsigned long long)st->bytes[k]);
+        for (uint32_t k = 0; k < classes; k++) {
+            const jl_class *cls = jl_world_class_at(world, k);
+            printf("%-14s %10u %12llu%s\n", cls->name, st->entities[k], (unsigned long long)st->bytes[k],
+                   jl_class_is_opaque(cls) ? "  (opaque)" : "");
+        }
         printf("%-14s %10s %12llu\n", "WorldSettings", "", (unsigned long long)st->settings_bytes);
         printf("%-14s %10llu %12llu\n", "total", (unsigned long long)entities, (unsigned long long)bytes);
         if (st->files_failed) printf("%u file%s failed to load\n", st->files_failed, st->files_failed == 1 ? "" : "s");

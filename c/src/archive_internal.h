@@ -93,4 +93,24 @@ size_t jli_archive_unknown_size(const jl_archive *ar);
  * bytes of room. */
 void jli_archive_copy_unknown(const jl_archive *ar, char *out);
 
+/* ---- opaque entities (archive_reader.c) ---- */
+
+/* The derived struct of an opaque class (one that files name but neither
+ * the program nor the world describes): no fields, only the class_version
+ * its file had, written back as it was. Every other key of its file is an
+ * unknown key, kept verbatim. */
+typedef struct jli_opaque_entity {
+    jl_entity *base;
+    uint32_t class_version;
+} jli_opaque_entity;
+
+/* Fills *cls as the opaque class named name (NUL-terminated, kept by the
+ * caller as long as the record): no fields, and a version no file exceeds,
+ * so its entities are never read-only for their class_version alone. */
+void jli_opaque_class_init(jl_class *cls, const char *name);
+
+/* The class_version written for entity: its class's, or for an opaque
+ * entity the one its file had. */
+uint32_t jli_entity_class_version(const jl_entity *entity);
+
 #endif

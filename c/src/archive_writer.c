@@ -132,7 +132,7 @@ jl_status jl_archive_write_entity(jl_archive *ar, const jl_entity *entity, const
     c = PUT_LITERAL(c, "\n; version\n");
     c += jli_format_u64(JL_ENTITY_BASE_VERSION, c);
     c = PUT_LITERAL(c, "\n; class_version\n");
-    c += jli_format_u64(cls->version, c);
+    c += jli_format_u64(jli_entity_class_version(entity), c);
     c = PUT_LITERAL(c, "\n; position\n");
     c += jl_value_format(JL_FIELD_VEC3, &entity->position, c);
     *c++ = '\n';

@@ -509,17 +509,24 @@ jl_status jli_snap_encoder_begin(jli_snap_encoder *enc, const jl_entity_manager 
     }
     enc->w.arena = arena;
 
-    uint32_t i = 0;
-    for (jl_entity *e = jl_entities_first(m); e && i < n; e = jl_entities_next(m, e)) enc->order[i++] = e;
+    /* Opaque entities have no columns: they go last, for the world layer. */
+    uint32_t i = 0, last = n;
+    for (jl_entity *e = jl_entities_first(m); e && i < last; e = jl_entities_next(m, e)) {
+        if (jl_class_is_opaque(e->derived_kind)) enc->order[--last] = e;
+        else enc->order[i++] = e;
+    }
+    n = enc->count = i;
+    enc->opaque_count = m->count - n;
     qsort(enc->order, n, sizeof *enc->order, compare_ids);
-    for (i = 0; i < n; i++) {
+    qsort(enc->order + n, enc->opaque_count, sizeof *enc->order, compare_ids);
+    for (i = 0; i < n + enc->opaque_count; i++) {
         const jl_entity *e = enc->order[i];
         if (e->id == 0) {
             jl_arena_pop_to(arena, enc->mark);
             return jl_error_set(err, JL_ERR_INVALID_ARGUMENT, NULL, 0, 0,
                                 "an entity of class %s has no ID yet", e->derived_kind->name);
         }
-        enc->ids[i] = e->id;
+        if (i < n) enc->ids[i] = e->id;
     }
     return JL_OK;
 }
@@ -636,6 +643,12 @@ jl_status jl_snapshot_encode_manager(const jl_entity_manager *manager, jl_arena 
     jli_snap_encoder enc;
     jl_status st = jli_snap_encoder_begin(&enc, manager, arena, err);
     if (st != JL_OK) return st;
+    if (enc.opaque_count) {
+        jli_snap_encoder_abort(&enc);
+        return jl_error_set(err, JL_ERR_INVALID_ARGUMENT, NULL, 0, 0,
+                            "snapshot: %u entities of classes this build does not describe: encode the world",
+                            enc.opaque_count);
+    }
     st = jli_snap_encode_entities(&enc, 0);
     if (st != JL_OK) {
         jli_snap_encoder_abort(&enc);

@@ -23,8 +23,9 @@
 #endif
 
 enum {
-    JLI_SNAP_FLAG_WORLD = 1u << 0, /* a world section follows the entities */
-    JLI_SNAP_FLAGS_KNOWN = JLI_SNAP_FLAG_WORLD,
+    JLI_SNAP_FLAG_WORLD = 1u << 0,  /* a world section follows the entities */
+    JLI_SNAP_FLAG_OPAQUE = 1u << 1, /* opaque entities follow the world section (which it needs) */
+    JLI_SNAP_FLAGS_KNOWN = JLI_SNAP_FLAG_WORLD | JLI_SNAP_FLAG_OPAQUE,
     JLI_SNAP_FLOAT_DECIMAL = 0,
     JLI_SNAP_FLOAT_BITS = 1,
     JLI_SNAP_EXPONENT_MAX = 22,          /* 10^22 is the largest power of ten exact in a double */
@@ -144,8 +145,11 @@ typedef struct jli_snap_encoder {
     jl_arena *arena;
     size_t mark;                  /* arena->used at the start: failure pops back to it */
     jl_error *err;
-    uint32_t count;               /* live entities */
-    const jl_entity **order;      /* live entities by ascending ID */
+    uint32_t count;               /* live entities of described classes */
+    uint32_t opaque_count;        /* live opaque entities (jl_class_is_opaque): only the world
+                                     layer carries them, as text */
+    const jl_entity **order;      /* the count entities by ascending ID, then the opaque
+                                     ones by ascending ID */
     uint64_t *ids;                /* their IDs */
     uint64_t *refs;               /* scratch: external IDs of a reference column */
     float *floats;                /* scratch: one float column */
@@ -169,8 +173,9 @@ typedef struct jli_snap_rows {
 jl_status jli_snap_write_field(jli_snap_encoder *enc, const jl_class *cls, const jl_field *f,
                            const jli_snap_rows *rows);
 
-/* Sorts the manager's entities by ID and takes scratch from arena (the
- * output is written after it). On failure the arena is as before. */
+/* Sorts the manager's entities by ID, opaque ones apart, and takes scratch
+ * from arena (the output is written after it). On failure the arena is as
+ * before. */
 jl_status jli_snap_encoder_begin(jli_snap_encoder *enc, const jl_entity_manager *m, jl_arena *arena,
                              jl_error *err);
 /* Writes magic, version, flags and every entity section. */

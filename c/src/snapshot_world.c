@@ -1,8 +1,11 @@
 /* snapshot_world.c - the world section of snapshots: settings, unknown keys
- * and read-only flags, and decoding through the world's own loader so a
- * decoded world saves exactly the files the source would (snapshot.h). */
+ * and read-only flags, opaque entities as text, and decoding through the
+ * world's own loader so a decoded world saves exactly the files the source
+ * would (snapshot.h). */
+#include <math.h>
 #include <stdio.h>
 
+#include "archive_internal.h"
 #include "juliet/archive.h"
 #include "juliet/snapshot.h"
 #include "juliet/world.h"
@@ -46,6 +49,30 @@ static jl_status encode_world_section(jli_snap_encoder *enc, const jl_world *wor
     return w->failed ? JL_ERR_OUT_OF_MEMORY : JL_OK;
 }
 
+/* The opaque entities (JLI_SNAP_FLAG_OPAQUE), by ascending ID: what their
+ * files hold, for the loader to read back. */
+static void encode_opaque(jli_snap_encoder *enc, const jl_world *world)
+{
+    jli_snap_writer *w = &enc->w;
+    jli_snap_write_varint(w, enc->opaque_count);
+    for (uint32_t i = 0; i < enc->opaque_count; i++) {
+        const jl_entity *e = enc->order[enc->count + i];
+        const char *name = e->derived_kind->name;
+        jli_snap_write_varint(w, e->id);
+        jli_snap_write_varint(w, strlen(name));
+        jli_snap_write_bytes(w, name, strlen(name));
+        jli_snap_write_varint(w, jli_entity_class_version(e));
+        jli_snap_write_u32(w, jli_snap_float_bits(e->position.x));
+        jli_snap_write_u32(w, jli_snap_float_bits(e->position.y));
+        jli_snap_write_u32(w, jli_snap_float_bits(e->position.z));
+        jli_snap_write_u8(w, e->flags);
+        uint32_t size = 0;
+        const char *kept = jl_world_unknown_keys(world, e->id, &size);
+        jli_snap_write_varint(w, size);
+        if (size) jli_snap_write_bytes(w, kept, size);
+    }
+}
+
 jl_status jl_snapshot_encode_world(const jl_world *world, jl_arena *arena, jl_snapshot_bytes *out,
                                    jl_error *err)
 {
@@ -55,8 +82,10 @@ jl_status jl_snapshot_encode_world(const jl_world *world, jl_arena *arena, jl_sn
     jli_snap_encoder enc;
     jl_status st = jli_snap_encoder_begin(&enc, &world->manager, arena, err);
     if (st != JL_OK) return st;
-    st = jli_snap_encode_entities(&enc, JLI_SNAP_FLAG_WORLD);
+    st = jli_snap_encode_entities(&enc, JLI_SNAP_FLAG_WORLD | (enc.opaque_count ? JLI_SNAP_FLAG_OPAQUE : 0u));
     if (st == JL_OK) st = encode_world_section(&enc, world);
+    if (st == JL_OK && enc.opaque_count) encode_opaque(&enc, world);
+    if (st == JL_OK && enc.w.failed) st = JL_ERR_OUT_OF_MEMORY;
     if (st != JL_OK) {
         jli_snap_encoder_abort(&enc);
         if (st == JL_ERR_OUT_OF_MEMORY) jl_error_set(err, st, NULL, 0, 0, "snapshot: out of memory");
@@ -82,7 +111,49 @@ typedef struct world_section {
     uint32_t settings_extra_size;
     uint32_t *extra_size;       /* per entity, ID order */
     const uint8_t *extra_text;  /* all entities' unknown keys back to back */
+    uint32_t opaque_count;      /* opaque entities (JLI_SNAP_FLAG_OPAQUE) */
+    const uint8_t *opaque;      /* their records (encode_opaque), checked by read_opaque */
+    uint64_t *opaque_ids;       /* their IDs, as they are made (for a rollback) */
 } world_section;
+
+/* One opaque entity of the stream, its bytes pointing into the input. */
+typedef struct opaque_record {
+    uint64_t id;
+    const uint8_t *name;
+    uint32_t name_size;
+    uint64_t class_version;
+    jl_vec3 position;
+    uint8_t flags;
+    const uint8_t *kept;
+    uint32_t kept_size;
+} opaque_record;
+
+/* Reads one opaque entity's record at r's cursor, checking what the
+ * loader would not see: the loader checks the rest (the name, a kept
+ * key's text, the position's value) when it reads the text made of it. */
+static bool read_opaque(jli_snap_reader *r, opaque_record *o)
+{
+    o->id = jli_snap_read_varint(r, "opaque entity ID");
+    o->name_size = jli_snap_read_count(r, JL_CLASS_NAME_MAX, 1, "opaque class name size");
+    o->name = jli_snap_read_bytes(r, o->name_size, "opaque class name");
+    o->class_version = jli_snap_read_varint(r, "opaque class version");
+    float *axis = &o->position.x;
+    for (int i = 0; i < 3; i++) axis[i] = jli_snap_bits_float(jli_snap_read_u32(r, "opaque entity position"));
+    o->flags = jli_snap_read_u8(r, "opaque entity flags");
+    o->kept_size = jli_snap_read_count(r, UINT32_MAX, 1, "opaque entity kept-key bytes");
+    o->kept = jli_snap_read_bytes(r, o->kept_size, "opaque entity kept keys");
+    if (r->failed) return false;
+    if (o->id == 0) return jli_snap_fail(r, JL_ERR_CORRUPT, "opaque entity with ID 0");
+    if (o->name_size == 0) return jli_snap_fail(r, JL_ERR_CORRUPT, "opaque entity without a class name");
+    if (o->class_version == 0 || o->class_version >= JL_INDEX_MAX)
+        return jli_snap_fail(r, JL_ERR_CORRUPT, "opaque entity class version %llu out of range",
+                             (unsigned long long)o->class_version);
+    if (o->flags & ~(uint32_t)JL_ENTITY_READ_ONLY)
+        return jli_snap_fail(r, JL_ERR_CORRUPT, "opaque entity flags 0x%x", o->flags);
+    for (int i = 0; i < 3; i++)
+        if (!isfinite(axis[i])) return jli_snap_fail(r, JL_ERR_CORRUPT, "opaque entity position not finite");
+    return true;
+}
 
 static bool decode_world_section(jli_snap_decoder *d, world_section *ws)
 {
@@ -129,6 +200,16 @@ static bool decode_world_section(jli_snap_decoder *d, world_section *ws)
         ws->extra_size[i] = (uint32_t)d->spans[i];
     }
     ws->extra_text = jli_snap_read_bytes(r, (size_t)total, "unknown keys");
+    if (r->failed || !(d->flags & JLI_SNAP_FLAG_OPAQUE)) return !r->failed;
+
+    /* Checked in full now, made in apply_world: a failure then changes nothing. */
+    ws->opaque_count = jli_snap_read_count(r, JL_SNAPSHOT_MAX_ENTITIES, 18, "opaque entities");
+    ws->opaque = r->p;
+    ws->opaque_ids = jl_arena_push(d->scratch, (ws->opaque_count ? ws->opaque_count : 1) * sizeof(uint64_t), 8);
+    if (!ws->opaque_ids) return jli_snap_fail(r, JL_ERR_OUT_OF_MEMORY, "no memory for %u entities", ws->opaque_count);
+    opaque_record o;
+    for (uint32_t i = 0; i < ws->opaque_count; i++)
+        if (!read_opaque(r, &o)) return false;
     return !r->failed;
 }
 
@@ -172,6 +253,56 @@ static jl_status entity_text(jli_snap_decoder *d, uint32_t i, const uint8_t *der
     return st != JL_OK ? st : end;
 }
 
+/* Makes the opaque entities of ws through the loader, from the text their
+ * files would hold. On failure the ones made are taken back by the caller
+ * (ws->opaque_ids[0, *made)). */
+static jl_status apply_opaque(jli_snap_decoder *d, world_section *ws, jl_world *world, uint32_t *made,
+                              jl_error *why)
+{
+    jli_snap_reader r = {.start = ws->opaque, .p = ws->opaque, .end = d->r.end, .err = why};
+    for (*made = 0; *made < ws->opaque_count; (*made)++) {
+        opaque_record o;
+        if (!read_opaque(&r, &o)) return r.status; /* checked already: not reached */
+        /* A stand-in entity of an unregistered class of that name: the
+         * writer needs only the name and the class_version. */
+        char name[JL_CLASS_NAME_MAX + 1];
+        memcpy(name, o.name, o.name_size);
+        name[o.name_size] = '\0';
+        jl_class cls;
+        jli_opaque_class_init(&cls, name);
+        jli_opaque_entity derived = {.class_version = (uint32_t)o.class_version};
+        jl_entity stand_in = {
+            .id = o.id,
+            .derived_kind = &cls,
+            .derived = &derived,
+            .position = {o.position.x, o.position.y, o.position.z, 1.0f},
+        };
+        const size_t mark = d->scratch->used;
+        jl_archive ar = {0};
+        jl_archive_begin_write(&ar, d->scratch);
+        jl_status st = jl_archive_write_entity(&ar, &stand_in, (const char *)o.kept, o.kept_size);
+        const char *text;
+        size_t size;
+        jl_status end = jl_archive_end_write(&ar, &text, &size);
+        if (st == JL_OK) st = end;
+        jl_entity *e = NULL;
+        if (st == JL_OK) st = jli_world_load_entity(world, NULL, NULL, 0, text, size, true, &e, why);
+        jl_arena_pop_to(d->scratch, mark);
+        if (st != JL_OK) return st;
+        /* A name that is a described class, or not a class name at all,
+         * is no opaque entity: not what an encoder writes. */
+        if (!jl_class_is_opaque(e->derived_kind)) {
+            ws->opaque_ids[(*made)++] = o.id;
+            return jl_error_set(why, JL_ERR_CORRUPT, NULL, 0, 0, "class %s is not unknown to this build",
+                                e->derived_kind->name);
+        }
+        ws->opaque_ids[*made] = o.id;
+        e->flags = o.flags;
+        e->is_dirty = true;
+    }
+    return JL_OK;
+}
+
 /* The settings of the snapshot: straight in, or through the loader when
  * they carry unknown keys (so those are checked and kept as a file's
  * would be). On failure the settings are as before. */
@@ -203,12 +334,12 @@ static jl_status apply_settings(jli_snap_decoder *d, const world_section *ws, jl
     return JL_OK;
 }
 
-static jl_status apply_world(jli_snap_decoder *d, const world_section *ws, jl_world *world)
+static jl_status apply_world(jli_snap_decoder *d, world_section *ws, jl_world *world)
 {
     jl_error *err = d->r.err;
-    if (world->manager.capacity - world->manager.count < d->count)
+    if (world->manager.capacity - world->manager.count < d->count + ws->opaque_count)
         return jl_error_set(err, JL_ERR_CAPACITY, NULL, 0, 0,
-                            "snapshot has %u entities, the world takes %u more", d->count,
+                            "snapshot has %u entities, the world takes %u more", d->count + ws->opaque_count,
                             world->manager.capacity - world->manager.count);
     world_backup backup = {
         .diagnostic_count = world->diagnostic_count,
@@ -248,8 +379,21 @@ static jl_status apply_world(jli_snap_decoder *d, const world_section *ws, jl_wo
         e->is_dirty = true;
     }
 
+    uint32_t opaque_made = 0;
+    st = apply_opaque(d, ws, world, &opaque_made, &why);
+    if (st != JL_OK) {
+        rollback(world, &backup, ws->opaque_ids, opaque_made);
+        rollback(world, &backup, d->ids, d->count);
+        if (st == JL_ERR_OUT_OF_MEMORY || st == JL_ERR_CAPACITY)
+            return jl_error_set(err, st, NULL, 0, 0, "snapshot: cannot create an entity of a class this build "
+                                "does not describe: %s", why.message);
+        return jl_error_set(err, JL_ERR_CORRUPT, NULL, 0, 0, "snapshot: an entity of a class this build does "
+                            "not describe does not load: %s", why.message);
+    }
+
     st = apply_settings(d, ws, world, &why);
     if (st != JL_OK) {
+        rollback(world, &backup, ws->opaque_ids, ws->opaque_count);
         rollback(world, &backup, d->ids, d->count);
         return jl_error_set(err, st == JL_ERR_OUT_OF_MEMORY ? st : JL_ERR_CORRUPT, NULL, 0, 0,
                             "snapshot: world settings: %s", why.message);
@@ -275,6 +419,8 @@ jl_status jl_snapshot_decode_world(const uint8_t *data, size_t size, jl_world *w
     world_section ws = {0};
     jl_status st = JL_OK;
     bool ok = jli_snap_decode_entities(&d);
+    if (ok && (d.flags & JLI_SNAP_FLAG_OPAQUE) && !(d.flags & JLI_SNAP_FLAG_WORLD))
+        ok = jli_snap_fail(&d.r, JL_ERR_CORRUPT, "opaque entities without a world section");
     if (ok && (d.flags & JLI_SNAP_FLAG_WORLD)) {
         ok = decode_world_section(&d, &ws);
     } else if (ok) {

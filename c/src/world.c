@@ -15,13 +15,13 @@
 enum { MB = 1024 * 1024 };
 static const size_t SCRATCH_BYTES = 32 * MB, STORAGE_BYTES = 16 * MB, STRINGS_BYTES = 16 * MB,
                     DIAG_BYTES = 4 * MB, GUARD_BYTES = 1 * MB, REMOVED_BYTES = 2 * MB, REF_BYTES = 4 * MB,
-                    REPORT_BYTES = 8 * MB;
+                    REPORT_BYTES = 8 * MB, WARN_BYTES = MB / 4;
 #else
 #define MB ((size_t)1024 * 1024)
 static const size_t SCRATCH_BYTES = 1024 * MB, STORAGE_BYTES = 1024 * MB, STRINGS_BYTES = 1024 * MB,
                     DIAG_BYTES = JL_WORLD_MAX_DIAGNOSTICS * sizeof(jl_error) + MB,
                     GUARD_BYTES = 256 * MB, REMOVED_BYTES = 256 * MB, REF_BYTES = 512 * MB,
-                    REPORT_BYTES = 1024 * MB;
+                    REPORT_BYTES = 1024 * MB, WARN_BYTES = 256 * MB;
 #endif
 
 static const size_t STORAGE_MAX = (size_t)UINT32_MAX - (1u << 20);
@@ -60,6 +60,7 @@ jl_status jli_world_init(jl_world *w, const jl_world_desc *desc)
         {&w->guarded.arena, GUARD_BYTES},
         {&w->removed.arena, REMOVED_BYTES},
         {&w->strings, STRINGS_BYTES},
+        {&w->warn_arena, WARN_BYTES},
     };
     for (size_t i = 0; i < sizeof arenas / sizeof arenas[0]; i++) {
         if ((s = jl_arena_init(arenas[i].arena, arenas[i].bytes)) != JL_OK) {
@@ -95,6 +96,7 @@ void jli_world_shutdown(jl_world *w)
     jli_id_map_release(&w->removed);
     jl_arena_release(&w->ref_arena);
     jl_arena_release(&w->report_arena);
+    jl_arena_release(&w->warn_arena);
     *w = (jl_world){0};
 }
 
@@ -151,6 +153,7 @@ void jl_world_clear_diagnostics(jl_world *w)
     jl_arena_pop_to(&w->diag_arena, 0);
     w->diagnostic_count = 0;
     w->diagnostic_total = 0;
+    jli_warnings_clear(w);
 }
 
 const jl_world_stats *jl_world_get_stats(const jl_world *w) { return &w->stats; }
@@ -182,7 +185,7 @@ jl_status jl_world_create(jl_world *w, const char *class_name, float x, float y,
 {
     if (out) *out = NULL;
     const jl_class *cls = class_name ? jl_registry_find(&w->classes, class_name, strlen(class_name)) : NULL;
-    if (!cls) return JL_ERR_UNKNOWN_CLASS;
+    if (!cls || jl_class_is_opaque(cls)) return JL_ERR_UNKNOWN_CLASS; /* its fields are unknown */
     jl_entity *e;
     jl_status s = jl_entity_allocate(&w->manager, cls, &e);
     if (s != JL_OK) return s;

@@ -4,6 +4,7 @@
  * (world.h). */
 #include <string.h>
 
+#include "archive_internal.h"
 #include "world_internal.h"
 
 /* ---- file text ---- */
@@ -68,6 +69,10 @@ jl_status jl_world_set_field(jl_world *w, uint64_t id, const char *field, const 
         return jl_error_set(err, JL_ERR_READ_ONLY, NULL, 0, 0, "entity 0x%016llx is read-only (newer file format)",
                             (unsigned long long)id);
     const bool is_position = strcmp(field, "position") == 0;
+    if (!is_position && jl_class_is_opaque(e->derived_kind))
+        return jl_error_set(err, JL_ERR_UNKNOWN_CLASS, NULL, 0, 0,
+                            "class %s is unknown to this build: its key '%s' is kept as text and cannot be set",
+                            e->derived_kind->name, field);
     const jl_field *f = is_position ? &position : jl_class_find_field(e->derived_kind, field);
     if (!f)
         return jl_error_set(err, JL_ERR_NOT_FOUND, NULL, 0, 0, "class %s has no field '%s'",
@@ -101,6 +106,11 @@ jl_status jl_world_get_field(const jl_world *w, uint64_t id, const char *field, 
         terminate(out, jl_value_format(JL_FIELD_ENTITY_REF, &e->id, out), size);
         return JL_OK;
     }
+    if (strcmp(field, "class_version") == 0) {
+        const uint32_t version = jli_entity_class_version(e);
+        terminate(out, jl_value_format(JL_FIELD_U32, &version, out), size);
+        return JL_OK;
+    }
     if (strcmp(field, "class") == 0) {
         size_t n = strlen(e->derived_kind->name);
         if (n >= JL_VALUE_TEXT_MAX) n = JL_VALUE_TEXT_MAX - 1;
@@ -109,7 +119,7 @@ jl_status jl_world_get_field(const jl_world *w, uint64_t id, const char *field, 
         return JL_OK;
     }
     const jl_field *f = jl_class_find_field(e->derived_kind, field);
-    if (!f) return JL_ERR_NOT_FOUND;
+    if (!f) return jl_class_is_opaque(e->derived_kind) ? jli_kept_value(w, id, field, out, size) : JL_ERR_NOT_FOUND;
     terminate(out, jl_field_format(f, (const char *)e->derived + f->offset, out), size);
     return JL_OK;
 }

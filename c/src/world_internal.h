@@ -13,6 +13,7 @@
  *   world_load.c      loading a directory and one file's text
  *   world_save.c      saving: deletions, atomic writes, the report
  *   world_save_new.c  the first save of a world into a new directory
+ *   world_opaque.c    classes made for unknown class names, their warnings
  * Internal names carry the jli_ prefix. */
 #ifndef JULIET_WORLD_INTERNAL_H
 #define JULIET_WORLD_INTERNAL_H
@@ -97,6 +98,9 @@ struct jl_world {
     uint32_t ref_count;
     jl_arena report_arena;
     jl_world_stats stats;
+    jl_arena warn_arena;        /* warnings of the loads (world_opaque.c) */
+    uint32_t warning_count;     /* stored */
+    uint32_t warning_total;     /* including those the arena had no room for */
 };
 
 /* Memory of the storage pool by offset + 1 (what records keep: half the
@@ -239,6 +243,28 @@ void jli_files_forget(jl_world *world);
 /* The record of a live entity, made for it if it has none (its slot's old
  * record given back); NULL if the records arena cannot commit it. */
 jli_entity_record *jli_record_claim(jl_world *world, const jl_entity *entity);
+
+/* ---- world_opaque.c ---- */
+
+/* Before a file of ar is read: if its `; class` names no class of the
+ * world, adds an opaque class of that name to the world's registry (kept
+ * until jl_world_free). JL_OK also when there is nothing to add or the
+ * value is no class name (the reader refuses it then); JL_ERR_CAPACITY
+ * when the registry is full, JL_ERR_UNKNOWN_CLASS when the name's CRC32 is
+ * another class's, JL_ERR_OUT_OF_MEMORY; the error in err, at the value. */
+jl_status jli_opaque_class_for(jl_world *world, jl_archive *ar, jl_error *err);
+
+/* After entity loaded from a world directory (ar still holds its file): a
+ * warning at its `; class` if its class is opaque. */
+void jli_opaque_warn(jl_world *world, jl_archive *ar, const jl_entity *entity);
+
+/* Forgets every warning (jl_world_clear_diagnostics). */
+void jli_warnings_clear(jl_world *world);
+
+/* The text of entity id's kept key field (without the blanks around it)
+ * into out (JL_VALUE_TEXT_MAX bytes, NUL-terminated), its length in *size
+ * (may be NULL); JL_ERR_NOT_FOUND if it keeps no such key. */
+jl_status jli_kept_value(const jl_world *world, uint64_t id, const char *field, char *out, uint32_t *size);
 
 /* ---- world_load.c ---- */
 

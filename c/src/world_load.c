@@ -40,6 +40,7 @@ jl_status jli_world_load_entity(jl_world *w, const char *path, const char *dir, 
                              (unsigned long long)expected_id);
     }
     ar.strings = &w->strings;
+    if (s == JL_OK) s = jli_opaque_class_for(w, &ar, e);
     if (s == JL_OK) s = jl_entity_deserialize_in_place(&w->manager, &ar, &entity);
     if (s == JL_ERR_DUPLICATE_ID) {
         /* Name both files (or say the other one is new in this session). */
@@ -96,6 +97,7 @@ jl_status jli_world_load_entity(jl_world *w, const char *path, const char *dir, 
         w->stats.entities[entity->derived_kind->kind]++;
         w->stats.bytes[entity->derived_kind->kind] += size;
         if (mark_dirty) entity->is_dirty = true;
+        if (dir) jli_opaque_warn(w, &ar, entity);
     } else {
         jli_world_add_diagnostic(w, e);
         jl_arena_pop_to(&w->strings, strings_mark); /* the strings of the entity that did not load */

@@ -595,3 +595,37 @@ JLW_EXPORT const char *jlw_class_field_check(const jl_world *world, uint32_t kin
     }
     return jl_value_check(field, text, size, value_text, NULL, &last_error) == JL_OK ? value_text : NULL;
 }
+
+/* ---- opaque entities (world.h): classes files name that no build describes ---- */
+
+/* 1 if class `kind` of world is opaque (jl_class_is_opaque), else 0. */
+JLW_EXPORT int jlw_class_opaque(const jl_world *world, uint32_t kind)
+{
+    return jl_class_is_opaque(class_of(world, kind)) ? 1 : 0;
+}
+
+/* The keys entity id keeps as text, in file order: how many, and the
+ * index-th NUL-terminated in the buffer of jlw_entity_get (NULL past the
+ * count); read a key's text with jlw_entity_get. */
+JLW_EXPORT uint32_t jlw_entity_kept_count(const jl_world *world, uint32_t lo, uint32_t hi)
+{
+    return jl_world_kept_key_count(world, make_id(lo, hi));
+}
+JLW_EXPORT const char *jlw_entity_kept_key(const jl_world *world, uint32_t lo, uint32_t hi, uint32_t index)
+{
+    uint32_t size = 0;
+    const char *key = jl_world_kept_key(world, make_id(lo, hi), index, &size);
+    if (!key || size >= sizeof value_text) return NULL;
+    memcpy(value_text, key, size);
+    value_text[size] = '\0';
+    return value_text;
+}
+
+/* Warnings of the loads (jl_world_warning), read with jlw_error_*; the
+ * pointer is valid until the next jlw_world_warning. NULL past the count. */
+static jl_error warning;
+JLW_EXPORT uint32_t jlw_world_warning_count(const jl_world *world) { return jl_world_warning_count(world); }
+JLW_EXPORT const jl_error *jlw_world_warning(const jl_world *world, uint32_t index)
+{
+    return jl_world_warning(world, index, &warning) ? &warning : NULL;
+}

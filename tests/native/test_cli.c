@@ -126,10 +126,11 @@ TEST(validate_reports_every_bad_file_and_changes_nothing)
     CHECK(du_write(tmp, "partial", 7));
     CHECK(run("validate %s", dir) == 1);
     char line_a[600], line_b[600];
-    snprintf(line_a, sizeof line_a, "%s:4:1: unknown class 'Lamp'", a);
+    /* A class this build lacks is kept as text: a warning, not a problem. */
+    snprintf(line_a, sizeof line_a, "%s:4:1: warning: unknown class 'Lamp' (kept as text)", a);
     snprintf(line_b, sizeof line_b, "%s:6:1: mesh_instance: expected a whole number", b);
     CHECK(strstr(output, line_a) && strstr(output, line_b));
-    CHECK(strstr(output, "36 entities, 2 problems"));
+    CHECK(strstr(output, "37 entities, 1 problem, 1 warning"));
     CHECK(du_exists(tmp)); /* validate is read-only */
     finish();
 }
@@ -544,5 +545,67 @@ TEST(diff_refuses_a_world_with_a_file_that_failed_to_load)
     CHECK(find_output("7.jasset:6:"));
     CHECK(find_output("1 file failed to load: cannot compare"));
     CHECK(run("diff %s", dir) == 2);
+    finish();
+}
+
+/* ---- entities of classes this build does not describe ---- */
+
+TEST(validate_warns_about_an_unknown_class_and_strict_makes_it_fail)
+{
+    NEED_JULIET();
+    CHECK(copy_of(ASSETS "/opaque_world"));
+    CHECK(run("validate %s", dir) == 0);
+    char expected[600];
+    snprintf(expected, sizeof expected,
+             "%s/Entities/8589934593.jasset:6:1: warning: unknown class 'Enemy' (kept as text)\n", dir);
+    CHECK(find_output(expected));
+    snprintf(expected, sizeof expected,
+             "%s/Entities/8589934595.jasset:6:1: warning: unknown class 'Door' (kept as text)\n", dir);
+    CHECK(find_output(expected));
+    CHECK(find_output("5 entities, 0 problems, 3 warnings"));
+    CHECK(run("validate --strict %s", dir) == 1);
+    CHECK(find_output("5 entities, 0 problems, 3 warnings"));
+    CHECK(run("validate --strict %s", ASSETS "/sample_world") == 0);
+    CHECK(run("validate --help") == 0 && find_output("--strict"));
+    finish();
+}
+
+TEST(fmt_leaves_files_of_unknown_classes_byte_identical)
+{
+    NEED_JULIET();
+    CHECK(copy_of(ASSETS "/opaque_world"));
+    CHECK(run("fmt --check %s", dir) == 0);
+    CHECK(find_output("0 files would be reformatted"));
+    CHECK(run("fmt %s", dir) == 0);
+    CHECK(pu_same_tree(dir, ASSETS "/opaque_world"));
+    finish();
+}
+
+TEST(stats_counts_unknown_classes_and_marks_them)
+{
+    NEED_JULIET();
+    CHECK(copy_of(ASSETS "/opaque_world"));
+    CHECK(run("stats %s --json", dir) == 0);
+    CHECK(find_output("\"Enemy\": {\"entities\": 2, \"bytes\": 307, \"opaque\": true}"));
+    CHECK(find_output("\"Door\": {\"entities\": 1, \"bytes\": 113, \"opaque\": true}"));
+    CHECK(find_output("\"Inert\": {\"entities\": 1, \"bytes\": 191}")); /* described: not marked */
+    CHECK(find_output("\"entities\": 5, "));
+    CHECK(run("stats %s", dir) == 0);
+    CHECK(find_output("Enemy                   2          307  (opaque)\n"));
+    finish();
+}
+
+TEST(share_and_unshare_keep_the_text_of_unknown_classes)
+{
+    NEED_JULIET();
+    CHECK(copy_of(ASSETS "/opaque_world"));
+    CHECK(run("share %s", dir) == 0);
+    char link[1 << 14];
+    const char *at = find_output("http://"); /* stdout and stderr share the output */
+    CHECK(at && sscanf(at, "%16383s", link) == 1 && strchr(link, '#'));
+    CHECK(du_make_temp_dir(dir2, sizeof dir2, "unshared"));
+    du_remove_tree(dir2);
+    CHECK(run("unshare '%s' %s", link, dir2) == 0);
+    CHECK(pu_same_tree(dir2, ASSETS "/opaque_world"));
     finish();
 }

@@ -346,7 +346,7 @@ TEST(restoring_a_removed_entity_with_a_bad_text_leaves_its_deletion_pending)
     CHECK(start(ASSETS "/sample_world"));
     const uint64_t id = first_of(&sample_inert_class)->id;
     CHECK(jl_world_remove(world, id) == JL_OK);
-    static const char broken[] = "; id\n0x77a31d7500000001\n; class\nLamp\n";
+    static const char broken[] = "; id\n0x77a31d7500000001\n; class\n9Lamp\n"; /* no class name */
     jl_error err = {0};
     CHECK(jl_world_restore_entity_text(world, id, broken, sizeof broken - 1, &err) != JL_OK);
     CHECK(!jl_world_find(world, id) && pending(id));

@@ -153,6 +153,12 @@ jl_status jl_enum_check(const jl_enum *e, jl_error *err);
 /* CRC32 (IEEE 802.3, as zlib's crc32) of size bytes. */
 uint32_t jl_crc32(const void *data, size_t size);
 
+/* True if cls is an opaque class: one a world made for a class name its
+ * files use that neither the program nor the world describes (world.h,
+ * "Opaque entities"). It has no fields; its entities keep every key but
+ * the base ones as text. False for NULL. */
+bool jl_class_is_opaque(const jl_class *cls);
+
 /* The field of cls named name (NUL-terminated), or NULL. */
 const jl_field *jl_class_find_field(const jl_class *cls, const char *name);
 

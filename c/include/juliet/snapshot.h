@@ -20,7 +20,8 @@
  * unsigned LEB128 in its shortest form, "svarint" a zigzag varint):
  *
  *   magic        "JLW" then the version byte (JL_SNAPSHOT_VERSION)
- *   flags        varint; bit 0: a world section follows the entities
+ *   flags        varint; bit 0: a world section follows the entities; bit 1
+ *                (with bit 0 only): opaque entities follow the world section
  *   classes      varint C, then per class: u32 CRC32 of its name, varint
  *                class_version, u32 CRC32 of its field list (names, types,
  *                flags, an enum field's names), varint entity count (>= 1)
@@ -57,6 +58,15 @@
  *                  and bytes of the settings' unknown key lines;
  *                  an integer column of each entity's unknown-key text
  *                  size (ID order), then those texts back to back
+ *   opaque       with flag bit 1: the entities of opaque classes (world.h),
+ *                which have no columns and are in no section above:
+ *                varint count, then per entity in ID order: varint ID,
+ *                varint size and bytes of its class name, varint
+ *                class_version, three u32 float bits of its position, u8
+ *                flags, varint size and bytes of its kept key lines; the
+ *                decoder reads each back through the loader, as the text
+ *                of its file (a name of a class the target describes is
+ *                JL_ERR_CORRUPT)
  *   crc          u32 CRC32 of every byte before it
  *
  *   integer column: varint base, u8 width W (0..8), then W byte planes of n
@@ -124,7 +134,8 @@ typedef struct jl_snapshot_bytes {
  * below it or released. The manager is not modified. Fails with
  * JL_ERR_INVALID_ARGUMENT for a value the decoder would reject (ID 0, NaN,
  * an infinity in a field that forbids it, an enum value past its names, a
- * string a file could not hold), JL_ERR_CAPACITY past the caps
+ * string a file could not hold; an entity of an opaque class, whose text
+ * only a world keeps), JL_ERR_CAPACITY past the caps
  * above, JL_ERR_OUT_OF_MEMORY if the arena runs out; the arena is then as
  * before and err says which entity and field. */
 jl_status jl_snapshot_encode_manager(const jl_entity_manager *manager, jl_arena *arena,
@@ -149,7 +160,8 @@ jl_status jl_snapshot_decode_manager(const uint8_t *data, size_t size, jl_arena 
 /* Encodes a whole world: every live entity as jl_snapshot_encode_manager
  * does, plus what the world keeps beside them: each entity's unknown keys
  * (verbatim lines), the read-only flag, the settings with their own unknown
- * keys and read-only flag. Output, ownership and failures as
+ * keys and read-only flag, and the entities of opaque classes as the text
+ * of their files (world.h). Output, ownership and failures as
  * jl_snapshot_encode_manager. */
 jl_status jl_snapshot_encode_world(const jl_world *world, jl_arena *arena, jl_snapshot_bytes *out,
                                    jl_error *err);

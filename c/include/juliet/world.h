@@ -283,9 +283,11 @@ jl_entity_manager *jl_world_manager(jl_world *world);
 jl_status jl_world_set_field(jl_world *world, uint64_t id, const char *field, const char *text,
                              size_t size, jl_error *err);
 
-/* Writes the canonical text of a field (or "position", "id", "class") of
+/* Writes the canonical text of a field (or "position", "id", "class",
+ * "class_version": the one its file is written with) of
  * entity id into out (JL_VALUE_TEXT_MAX bytes, NUL-terminated); *size gets
- * its length (may be NULL). JL_ERR_NOT_FOUND. */
+ * its length (may be NULL). For an opaque entity, a kept key's text as its
+ * file has it, without the blanks around it. JL_ERR_NOT_FOUND. */
 jl_status jl_world_get_field(const jl_world *world, uint64_t id, const char *field, char *out,
                              uint32_t *size);
 
@@ -372,6 +374,35 @@ uint32_t jl_world_check_references(jl_world *world);
  * jl_world_free. */
 uint32_t jl_world_reference_count(const jl_world *world);
 const jl_world_ref *jl_world_reference(const jl_world *world, uint32_t index);
+
+/* ---- opaque entities ----
+ * A file whose `; class` names a class neither the program nor the world
+ * describes loads as an opaque entity: the world adds a class of that
+ * name to its registry (jl_class_is_opaque; no fields; at most
+ * JL_CLASS_MAX classes in all, else the file fails with JL_ERR_CAPACITY),
+ * its base fields (id, position, versions) are real and every other key
+ * is kept verbatim (jl_world_unknown_keys) and written back unchanged, in
+ * its order. It can be moved, removed, restored and saved like any entity;
+ * its kept keys are read as text (jl_world_get_field) and never set
+ * (jl_world_set_field: JL_ERR_UNKNOWN_CLASS); jl_world_create refuses its
+ * class. jl_world_load leaves a warning for each such file. */
+
+/* Warnings of jl_world_load (oldest first): one per file loaded as an
+ * opaque entity, `path:line:col` at its class value, message
+ * "unknown class 'Name' (kept as text)", status JL_ERR_UNKNOWN_CLASS.
+ * Warnings are not diagnostics: the load still returns JL_OK. A warning
+ * whose entity was removed since has no path. jl_world_warning fills out
+ * and returns true, false past the count. jl_world_clear_diagnostics
+ * clears them too. */
+uint32_t jl_world_warning_count(const jl_world *world);
+bool jl_world_warning(const jl_world *world, uint32_t index, jl_error *out);
+
+/* The keys entity id keeps as text (for an opaque entity, every key but
+ * the base ones), in file order: how many, and the index-th (not
+ * NUL-terminated: *size bytes; NULL with *size 0 past the count). Valid as
+ * jl_world_unknown_keys. */
+uint32_t jl_world_kept_key_count(const jl_world *world, uint64_t id);
+const char *jl_world_kept_key(const jl_world *world, uint64_t id, uint32_t index, uint32_t *size);
 
 /* Figures of the loads so far. */
 const jl_world_stats *jl_world_get_stats(const jl_world *world);

@@ -1,16 +1,19 @@
 // classes.js - the entity classes and the world settings as the engine
 // reflects them: names, versions and fields with their types, flags and
 // defaults, read once through the reflection exports and cached. The
-// classes are those of one world (its own registry), or with world 0 the
-// ones compiled into the module.
+// classes are those of one world (its own registry, which grows when a
+// file names a class no build describes: an opaque class), or with world 0
+// the ones compiled into the module.
 import { checkString } from './checks.js';
 import { JulietError } from './errors.js';
 import { FIELD_ALLOW_INF, textValue } from './values.js';
 
 /**
- * A schema: { name, kind, version, fields: [{ name, index, type, default,
- * allowInf, names (enum fields: the names it takes, in value order) }],
- * byName: Map }. Cached schemas are shared: callers outside this module get
+ * A schema: { name, kind, version, opaque, fields: [{ name, index, type,
+ * default, allowInf, names (enum fields: the names it takes, in value
+ * order) }], byName: Map }. An opaque class (one the world made for a
+ * class name its files use that no build describes) has no fields: its
+ * entities' keys are kept as text (World#get lists them). Cached schemas are shared: callers outside this module get
  * copies (publicFields), without the field's index.
  */
 export class Classes {
@@ -24,19 +27,27 @@ export class Classes {
     this._byName = new Map();
     this._settings = null; // read on first use
     this._names = [];
-    for (let kind = 0, n = wasm.c.jlw_class_count(world); kind < n; kind++) {
-      this._names.push(wasm.string(wasm.c.jlw_class_name(world, kind)));
+    this._sync();
+  }
+
+  /** Reads the names of classes added since (a world's opaque classes, made as files load). */
+  _sync() {
+    const { c } = this._wasm;
+    for (let kind = this._names.length, n = c.jlw_class_count(this._world); kind < n; kind++) {
+      this._names.push(this._wasm.string(c.jlw_class_name(this._world, kind)));
     }
   }
 
   /** Names of the entity classes, by class index (a copy). */
   names() {
+    this._sync();
     return this._names.slice();
   }
 
   /** The schema of class `className`; 'unknown_class' lists the known ones. */
   named(className) {
     checkString(className, 'className', 256);
+    this._sync();
     const kind = this._names.indexOf(className);
     if (kind < 0) {
       throw new JulietError('unknown_class', `no class named "${className}" (known: ${this._names.join(', ')})`);
@@ -46,6 +57,7 @@ export class Classes {
 
   /** The schema of the class with index `kind`. */
   ofKind(kind) {
+    if (kind >= this._names.length) this._sync();
     const name = this._names[kind];
     let schema = this._byName.get(name);
     if (!schema) {
@@ -92,6 +104,7 @@ export class Classes {
       name: string(c.jlw_class_name(world, kind)),
       kind,
       version: c.jlw_class_version(world, kind),
+      opaque: c.jlw_class_opaque(world, kind) !== 0,
       fields,
       byName: new Map(fields.map((f) => [f.name, f])),
     };

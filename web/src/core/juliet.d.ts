@@ -69,7 +69,10 @@ export interface Entity {
   classVersion: number;
   /** Shortest decimals that read back to the stored float32 values. */
   position: Vec3;
+  /** For an opaque entity, every key of its file but the base ones, each the text the file has. */
   fields: Record<string, FieldValue>;
+  /** Present (true) when its class is one no build describes: its keys are kept as text, only its position can be set. */
+  opaque?: true;
   dirty: boolean;
   /** Loaded from a file newer than this build: never rewritten. */
   readOnly: boolean;
@@ -199,6 +202,10 @@ export declare class World {
   /** The next save rewrites every file (canonical form). */
   markAllDirty(): void;
   diagnostics(): Diagnostic[];
+  /** Noticed while loading without refusing: a file whose class no build describes (code 'unknown_class'). */
+  warnings(): Diagnostic[];
+  /** The world's classes no build describes (its files name them): their entities are opaque. */
+  opaqueClasses(): string[];
   /** Asynchronous: deflate runs through CompressionStream. */
   snapshot(): Promise<string>;
   /** Safe to call twice; other methods then throw a JulietError 'closed'. */

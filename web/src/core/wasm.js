@@ -70,6 +70,12 @@ const EXPORTS = {
   jlw_entity_base_version: ['number', []],
   jlw_value_check: ['number', ['string', 'number', 'number', 'number']],
   jlw_class_field_check: ['number', ['number', 'number', 'number', 'number', 'number']],
+  // Opaque entities: classes files name that no build describes.
+  jlw_class_opaque: ['number', ['number', 'number']],
+  jlw_entity_kept_count: ['number', ['number', 'number', 'number']],
+  jlw_entity_kept_key: ['number', ['number', 'number', 'number', 'number']],
+  jlw_world_warning_count: ['number', ['number']],
+  jlw_world_warning: ['number', ['number', 'number']],
 };
 
 /** The names of the C exports this module wraps (for tests). */

@@ -1,7 +1,7 @@
 // world.js - one open world: its entities and settings read and changed
 // through the C exports, its files saved, its snapshot taken.
 import { booleanOption, checkOptions, checkString, checkText, checkVec3, describe } from './checks.js';
-import { publicFields } from './classes.js';
+import { Classes, publicFields } from './classes.js';
 import { JulietError } from './errors.js';
 import { isNode } from './files.js';
 import { joinId, splitId } from './ids.js';
@@ -98,7 +98,8 @@ export class World {
   constructor(engine, ptr, inMemory) {
     this._wasm = engine.wasm;
     this._c = engine.wasm.c;
-    this._classes = engine.classes;
+    // The world's own classes: the module's, and the opaque ones its files add.
+    this._classes = new Classes(engine.wasm, ptr);
     this._files = engine.files;
     this._ptr = ptr;
     this._inMemory = inMemory;
@@ -213,12 +214,16 @@ export class World {
 
   /**
    * One entity with every field: { id, class, version, classVersion,
-   * position, fields: { name: value }, dirty, readOnly }. Field values by
-   * type: f32 number (Infinity where allowed), index number (INDEX_NONE for
-   * none), bool, vec3 [x, y, z], color '#rrggbb', entity_ref ID string or
-   * null. Values are read from C as canonical text (jlw_entity_get); keys
-   * of its file this build does not know are kept for saving but not listed.
-   * Throws 'not_found' if no entity has the ID.
+   * position, fields: { name: value }, dirty, readOnly }, and opaque: true
+   * for an opaque entity. Field
+   * values by type: f32 number (Infinity where allowed), index number
+   * (INDEX_NONE for none), bool, vec3 [x, y, z], color '#rrggbb',
+   * entity_ref ID string or null. Values are read from C as canonical text
+   * (jlw_entity_get); keys of its file this build does not know are kept
+   * for saving but not listed. An opaque entity (its class is one no build
+   * describes) lists every key of its file but the base ones, in file
+   * order, each value the text the file has (read-only: set() refuses
+   * them). Throws 'not_found' if no entity has the ID.
    * @param {string} id
    */
   get(id) {
@@ -232,12 +237,24 @@ export class World {
       id: joinId(lo, hi),
       class: schema.name,
       version: this._c.jlw_entity_base_version(),
-      classVersion: schema.version,
+      classVersion: Number(textOf('class_version')),
       position: textValue('vec3', textOf('position')),
-      fields: fieldValues(schema, textOf),
+      fields: schema.opaque ? this._keptValues(lo, hi, textOf) : fieldValues(schema, textOf),
+      ...(schema.opaque && { opaque: true }),
       dirty: (state & STATE_DIRTY) !== 0,
       readOnly: (state & STATE_READ_ONLY) !== 0,
     };
+  }
+
+  /** An opaque entity's kept keys: { key: text }, in file order. */
+  _keptValues(lo, hi, textOf) {
+    const c = this._c;
+    const ptr = this._live();
+    const keys = [];
+    for (let i = 0, n = c.jlw_entity_kept_count(ptr, lo, hi); i < n; i++) {
+      keys.push(this._valueAt(c.jlw_entity_kept_key(ptr, lo, hi, i)));
+    }
+    return Object.fromEntries(keys.map((key) => [key, textOf(key)]));
   }
 
   /**
@@ -288,6 +305,17 @@ export class World {
   }
 
   /**
+   * The world's classes that no build describes (opaque: its files name
+   * them), whose entities keep their keys as text.
+   * @returns {string[]}
+   */
+  opaqueClasses() {
+    this._live();
+    const names = this._classes.names();
+    return names.filter((name, kind) => this._classes.ofKind(kind).opaque);
+  }
+
+  /**
    * The fields of a class (see Juliet#schema).
    * @param {string} className
    */
@@ -301,7 +329,9 @@ export class World {
    * null for none) or its text as a user typed it ('2.5', '1 2 3', 'none'),
    * which the engine checks exactly as a file's value. A JavaScript type
    * the field cannot take throws a TypeError; a value the engine refuses a
-   * JulietError 'parse' with the engine's message and column.
+   * JulietError 'parse' with the engine's message and column. An opaque
+   * entity takes 'position' only: any other key throws 'unknown_class' (its
+   * class is unknown to this build, its keys kept as text).
    * @param {string} id
    * @param {string} field
    * @param {*} value
@@ -313,10 +343,12 @@ export class World {
     const state = this._c.jlw_entity_state(ptr, lo, hi);
     if (state < 0) throw new JulietError('not_found', `no entity ${id}`);
     let text;
+    const schema = this._classes.ofKind(state >> 8);
     if (field === 'position') {
       text = valueText('vec3', value, 'position');
+    } else if (schema.opaque) {
+      text = ''; // refused by the engine, which says why
     } else {
-      const schema = this._classes.ofKind(state >> 8);
       const spec = schema.byName.get(field);
       if (!spec) throw new JulietError('not_found', `class ${schema.name} has no field "${field}"`);
       text = valueText(spec.type, value, `field "${field}" (${spec.type})`);
@@ -501,12 +533,28 @@ export class World {
    */
   diagnostics() {
     const ptr = this._live();
+    return this._errorList(this._c.jlw_world_diagnostic_count(ptr), (i) => this._c.jlw_world_diagnostic(ptr, i));
+  }
+
+  /**
+   * What loading noticed without refusing, oldest first, shaped as
+   * diagnostics(): today a file whose class no build describes, at its
+   * class value, 'unknown class \'Enemy\' (kept as text)', code
+   * 'unknown_class' (the entity loaded as an opaque one).
+   */
+  warnings() {
+    const ptr = this._live();
+    return this._errorList(this._c.jlw_world_warning_count(ptr), (i) => this._c.jlw_world_warning(ptr, i));
+  }
+
+  /** n jl_error records (at(i) gives each one's pointer) as plain objects, paths in the caller's terms. */
+  _errorList(n, at) {
     const c = this._c;
     const wasm = this._wasm;
     const dir = this._dir;
     const out = [];
-    for (let i = 0, n = c.jlw_world_diagnostic_count(ptr); i < n; i++) {
-      const d = c.jlw_world_diagnostic(ptr, i);
+    for (let i = 0; i < n; i++) {
+      const d = at(i);
       const path = wasm.string(c.jlw_error_path(d));
       const message = wasm.string(c.jlw_error_message(d));
       out.push({
