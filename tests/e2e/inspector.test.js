@@ -431,6 +431,31 @@ test('undo and redo step through field edits, typed positions and map drags, pen
   await ui.closeWithoutErrors(page);
 });
 
+test('a reopened world is ready (Save enabled) only once its kept work is re-applied', async () => {
+  const page = await ui.openSample(env);
+  const [edited] = await ui.visibleIds(page);
+  await ui.editPosition(page, edited, 'X', '21.75');
+  await page.locator('.toolbar .kept-state.kept').waitFor();
+  // What the pending list holds when Save first turns enabled after the
+  // reload: an edit made from then on must not be lost under the kept work
+  // applied later (the kept work re-applied reloads the list and clears
+  // the selection).
+  await page.addInitScript(() => {
+    const observer = new MutationObserver(() => {
+      const save = document.querySelector('button[aria-keyshortcuts="Control+S"]');
+      if (!save || save.disabled) return;
+      window.__pendingWhenReady = document.querySelector('[aria-label="Pending changes"]')?.textContent ?? '';
+      observer.disconnect();
+    });
+    observer.observe(document, { subtree: true, childList: true, attributes: true });
+  });
+  await ui.reloadLeavingUnsaved(page);
+  await ui.waitOpen(page);
+  const pendingWhenReady = await page.evaluate(() => window.__pendingWhenReady);
+  assert.ok(pendingWhenReady.includes(entityFile(edited)), pendingWhenReady);
+  await ui.closeWithoutErrors(page);
+});
+
 test('asks for confirmation before leaving with unsaved changes', async () => {
   const page = await ui.openSample(env);
   const [first] = await ui.visibleIds(page);
