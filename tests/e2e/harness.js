@@ -416,6 +416,18 @@ export async function addEntity(page, className) {
   return waitInspected(page, className, previousId);
 }
 
+// Opens the Add entity dialog, picks className, types the coordinates of
+// `position` ({ X, Y, Z }, each a text; those left out keep their default)
+// and clicks Create; returns the dialog (still open if the engine refused).
+export async function createInDialog(page, className, position) {
+  await page.getByRole('button', { name: 'Add entity' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Add entity' });
+  await dialog.getByLabel('Class').selectOption(className);
+  for (const [axis, text] of Object.entries(position)) await dialog.getByLabel(axis, { exact: true }).fill(text);
+  await dialog.getByRole('button', { name: 'Create' }).click();
+  return dialog;
+}
+
 // Waits until the inspector shows an entity of className other than
 // `previous` (after Add entity, or a click that changes the selection) and
 // returns its ID.

@@ -207,13 +207,7 @@ test('adds an entity at a chosen position and deletes entities', async () => {
 
   const previousId = await ui.inspectedId(page);
 
-  await page.getByRole('button', { name: 'Add entity' }).click();
-  const dialog = page.getByRole('dialog', { name: 'Add entity' });
-  await dialog.getByLabel('Class').selectOption('Prop');
-  await dialog.getByLabel('X', { exact: true }).fill('4.5');
-  await dialog.getByLabel('Y', { exact: true }).fill('0');
-  await dialog.getByLabel('Z', { exact: true }).fill('-3.25');
-  await dialog.getByRole('button', { name: 'Create' }).click();
+  await ui.createInDialog(page, 'Prop', { X: '4.5', Y: '0', Z: '-3.25' });
   const created = await ui.waitInspected(page, 'Prop', previousId);
   assert.equal(await page.getByLabel('Position X', { exact: true }).inputValue(), '4.5');
   assert.equal(await page.getByLabel('Position Z', { exact: true }).inputValue(), '-3.25');
