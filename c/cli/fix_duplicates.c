@@ -99,13 +99,6 @@ static bool id_of_text(fixer *f, const char *text, size_t size, uint64_t *id, si
     return true;
 }
 
-static bool is_name_of(const char *name, uint64_t id)
-{
-    char expected[40];
-    snprintf(expected, sizeof expected, "%llu.jasset", (unsigned long long)id);
-    return strcmp(name, expected) == 0;
-}
-
 /* ---- claims: open addressing, id 0 = empty ---- */
 
 struct claim {
@@ -208,7 +201,7 @@ static void move_misnamed(fixer *f, const char *name, const char *path, const ch
 {
     uint64_t id;
     size_t at, len;
-    if (!id_of_text(f, text, size, &id, &at, &len) || is_name_of(name, id)) return;
+    if (!id_of_text(f, text, size, &id, &at, &len) || jl_world_id_of_file_name(name) == id) return;
     char kept[JL_ERROR_PATH_MAX], new_path[JL_ERROR_PATH_MAX];
     if (!jl_world_entity_path(kept, sizeof kept, f->dir, id)) return;
     char *kept_text;
@@ -340,7 +333,7 @@ static void split_conflict(fixer *f, const char *name, const char *path)
     }
     uint64_t id, theirs_id;
     size_t at, len;
-    if (!id_of_text(f, ours, ours_size, &id, &at, &len) || !is_name_of(name, id) ||
+    if (!id_of_text(f, ours, ours_size, &id, &at, &len) || jl_world_id_of_file_name(name) != id ||
         !id_of_text(f, theirs, theirs_size, &theirs_id, &at, &len) || theirs_id != id) {
         print_not_repaired(path, "the two sides of the conflict do not both carry the ID of the file name");
         return;

@@ -154,3 +154,26 @@ jli_entity_record *jli_record_claim(jl_world *w, const jl_entity *entity)
     r->id = entity->id;
     return r;
 }
+
+jl_status jl_world_mark_saved(jl_world *w, uint64_t id)
+{
+    jl_entity *e = jl_entity_find(&w->manager, id);
+    if (!e) { /* deleted: nothing of its file is kept or pending */
+        jli_id_map_remove(&w->removed, id);
+        jli_manager_cancel_deletion(&w->manager, id);
+        return JL_OK;
+    }
+    if (e->flags & JL_ENTITY_READ_ONLY) return JL_ERR_READ_ONLY;
+    jli_entity_record *r = jli_record_claim(w, e);
+    if (r) jli_files_set_print(w, r, print_now(w, e));
+    e->is_dirty = false;
+    return JL_OK;
+}
+
+jl_status jl_world_settings_mark_saved(jl_world *w)
+{
+    if (w->settings_read_only || w->settings_failed) return JL_ERR_READ_ONLY;
+    jli_files_set_print(w, &w->settings_record, print_now(w, NULL));
+    w->settings_dirty = false;
+    return JL_OK;
+}

@@ -154,10 +154,6 @@ void jli_settings_write_text(jl_archive *ar, const jl_world_settings *settings, 
 enum { JLI_ENTITY_FILE_NAME_MAX = 32 };
 void jli_entity_file_name(char *out, uint64_t id);
 
-/* The decimal ID a file name stands for ("123.jasset" -> 123), or 0 if the
- * name is not a canonical decimal ID. */
-uint64_t jli_id_of_file_name(const char *name);
-
 /* The part of path after its last '/'. */
 const char *jli_base_name(const char *path);
 

@@ -305,7 +305,7 @@ jl_status jl_world_load(jl_world *w, const char *dir)
             /* Never rewrite or delete a file that did not load, unless it is
              * the very file the live entity came from (the same directory
              * loaded twice). */
-            uint64_t name_id = jli_id_of_file_name(name);
+            uint64_t name_id = jl_world_id_of_file_name(name);
             const jl_entity *live = s == JL_ERR_DUPLICATE_ID ? jl_entity_find(&w->manager, name_id) : NULL;
             const jli_entity_record *x = live ? jli_record_of(w, live) : NULL;
             if (!(x && x->dir_at && strcmp(jli_storage_at(w, x->dir_at), dir) == 0) && name_id)

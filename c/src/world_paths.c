@@ -13,7 +13,7 @@ void jli_entity_file_name(char *out, uint64_t id)
     memcpy(out + n, ".jasset", sizeof ".jasset");
 }
 
-uint64_t jli_id_of_file_name(const char *name)
+uint64_t jl_world_id_of_file_name(const char *name)
 {
     size_t n = strlen(name), s = sizeof ".jasset" - 1;
     if (n <= s || memcmp(name + n - s, ".jasset", s) != 0) return 0;

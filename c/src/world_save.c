@@ -186,7 +186,7 @@ static void redirty_written(jl_world *w, size_t records_end)
             w->settings_record.file = JLI_FILE_UNKNOWN;
             continue;
         }
-        jl_entity *e = jl_entity_find(&w->manager, jli_id_of_file_name(name));
+        jl_entity *e = jl_entity_find(&w->manager, jl_world_id_of_file_name(name));
         jli_entity_record *kept = e ? jli_record_for(w, e) : NULL;
         if (e) e->is_dirty = true;
         if (kept) kept->file = JLI_FILE_UNKNOWN; /* the disk may hold either version */

@@ -12,10 +12,10 @@
  *   jlw_settings_get(world, field) -> const char *
  *   jlw_world_restore_entity_text(world, lo, hi, text, size) -> status
  *   jlw_world_restore_settings_text(world, text, size) -> status
- * Their contracts are at each function below. Like every JLW_EXPORT they
- * are exported from the module (Module._jlw_...); they join exports.json
- * together with their entries in juliet.js's EXPORTS table, which
- * tests/js/api.test.js holds equal to it.
+ *   jlw_world_reload_file_text(world, name, text, size, id_out) -> status
+ *   jlw_entity_mark_saved(world, lo, hi) -> status
+ *   jlw_settings_mark_saved(world) -> status
+ * Their contracts are at each function below.
  *
  * Conventions:
  * - A world is an opaque pointer from jlw_world_new, freed by jlw_world_free.
@@ -347,6 +347,30 @@ JLW_EXPORT int jlw_world_restore_entity_text(jl_world *world, uint32_t lo, uint3
     return reported(status, "cannot restore the entity");
 }
 
+/* jl_world_reload_file_text: the file name of the world (relative to its
+ * directory) holds text[0, size) now (text 0: the file is gone); its
+ * entity or the settings become it, clean. The entity's ID in id_out[0]
+ * (lo) and id_out[1] (hi), also on failure (0 for the settings or a name
+ * that is no file of the world). */
+JLW_EXPORT int jlw_world_reload_file_text(jl_world *world, const char *name, const char *text, uint32_t size,
+                                          uint32_t *id_out)
+{
+    clear_error();
+    uint64_t id = 0;
+    jl_status status = jl_world_reload_file_text(world, name, text, size, &id, &last_error);
+    id_out[0] = (uint32_t)id;
+    id_out[1] = (uint32_t)(id >> 32);
+    return reported(status, "cannot load the file");
+}
+
+/* jl_world_mark_saved: entity id's file holds its current text now (or is
+ * deleted, with no entity of id), written by a save made elsewhere. */
+JLW_EXPORT int jlw_entity_mark_saved(jl_world *world, uint32_t lo, uint32_t hi)
+{
+    clear_error();
+    return reported(jl_world_mark_saved(world, make_id(lo, hi)), "the entity comes from a newer file");
+}
+
 /* jl_world_create: a new entity of class_name at x y z; its ID in
  * id_out[0] (lo) and id_out[1] (hi). */
 JLW_EXPORT int jlw_entity_create(jl_world *world, const char *class_name, float x, float y,
@@ -429,6 +453,14 @@ JLW_EXPORT int jlw_world_restore_settings_text(jl_world *world, const char *text
                     "cannot restore the world settings");
 }
 
+/* jl_world_settings_mark_saved: WorldSettings.jasset holds the current
+ * settings now, written by a save made elsewhere. */
+JLW_EXPORT int jlw_settings_mark_saved(jl_world *world)
+{
+    clear_error();
+    return reported(jl_world_settings_mark_saved(world), "the world settings are read-only");
+}
+
 /* jl_world_load_settings_text: the settings from a WorldSettings.jasset
  * text as if read from path; unchanged on failure. The load leaves them
  * clean; mark_dirty makes them dirty (the text differs from the file). */
@@ -440,26 +472,25 @@ JLW_EXPORT int jlw_world_load_settings_text(jl_world *world, const char *path, c
                     "cannot load the world settings");
 }
 
-/* jl_world_save into dir. The report (written and deleted paths) is read
- * with jlw_save_* until the next save of any world. */
-JLW_EXPORT int jlw_world_save(jl_world *world, const char *dir)
+/* Runs a save into dir, its report kept in last_save. */
+static int save_with(jl_status (*save)(jl_world *, const char *, jl_save_report *), jl_world *world, const char *dir)
 {
     clear_error();
     memset(&last_save, 0, sizeof last_save);
-    jl_status status = jl_world_save(world, dir, &last_save);
+    jl_status status = save(world, dir, &last_save);
     if (status != JL_OK) last_error = last_save.error;
     return (int)status;
 }
+
+/* jl_world_save into dir. The report (written and deleted paths) is read
+ * with jlw_save_* until the next save of any world. */
+JLW_EXPORT int jlw_world_save(jl_world *world, const char *dir) { return save_with(jl_world_save, world, dir); }
 
 /* jl_world_save_new: the first save of a world without a directory; the
  * report as for jlw_world_save. */
 JLW_EXPORT int jlw_world_save_new(jl_world *world, const char *dir)
 {
-    clear_error();
-    memset(&last_save, 0, sizeof last_save);
-    jl_status status = jl_world_save_new(world, dir, &last_save);
-    if (status != JL_OK) last_error = last_save.error;
-    return (int)status;
+    return save_with(jl_world_save_new, world, dir);
 }
 JLW_EXPORT uint32_t jlw_save_written_count(void) { return last_save.written_count; }
 JLW_EXPORT const char *jlw_save_written(uint32_t i)

@@ -86,12 +86,7 @@ test('Add entity refuses a coordinate the engine refuses and keeps the dialog op
   const page = await ui.openSample(env);
   const previous = await ui.inspectedId(page);
 
-  await page.getByRole('button', { name: 'Add entity' }).click();
-  const dialog = page.getByRole('dialog', { name: 'Add entity' });
-  await dialog.getByLabel('Class').selectOption('Light');
-  await dialog.getByLabel('X', { exact: true }).fill('1,5');
-  await dialog.getByLabel('Z', { exact: true }).fill('-2');
-  await dialog.getByRole('button', { name: 'Create' }).click();
+  const dialog = await ui.createInDialog(page, 'Light', { X: '1,5', Z: '-2' });
   await dialog.locator('#add-X-error').waitFor();
   assert.equal((await dialog.locator('#add-X-error').textContent()).trim(), 'unexpected character in number (column 2)');
   assert.equal(await dialog.isVisible(), true);

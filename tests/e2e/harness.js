@@ -7,7 +7,7 @@
 // (`import * as ui`); paths, temporary folders, file trees and the CLI they
 // take from tests/shared/fixtures.js, as the node:test suites do.
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync } from 'node:fs';
 import * as fsp from 'node:fs/promises';
 import { join, resolve, sep } from 'node:path';
 import { after, before } from 'node:test';
@@ -314,6 +314,8 @@ export async function visibleIds(page) {
 // Waits for the world to be open (the list shows options).
 export async function waitOpen(page) {
   await entityOptions(page).first().waitFor();
+  // Ready once any kept work is re-applied: Save is enabled then.
+  await page.locator('button[aria-keyshortcuts="Control+S"]:not([disabled])').waitFor();
 }
 
 // A new page (newPage's options) with the bundled sample open.
@@ -414,6 +416,18 @@ export async function addEntity(page, className) {
   return waitInspected(page, className, previousId);
 }
 
+// Opens the Add entity dialog, picks className, types the coordinates of
+// `position` ({ X, Y, Z }, each a text; those left out keep their default)
+// and clicks Create; returns the dialog (still open if the engine refused).
+export async function createInDialog(page, className, position) {
+  await page.getByRole('button', { name: 'Add entity' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Add entity' });
+  await dialog.getByLabel('Class').selectOption(className);
+  for (const [axis, text] of Object.entries(position)) await dialog.getByLabel(axis, { exact: true }).fill(text);
+  await dialog.getByRole('button', { name: 'Create' }).click();
+  return dialog;
+}
+
 // Waits until the inspector shows an entity of className other than
 // `previous` (after Add entity, or a click that changes the selection) and
 // returns its ID.
@@ -433,4 +447,30 @@ export async function waitInspected(page, className, previous) {
 export async function saveAndWait(page, report = /^Saved /) {
   await page.getByRole('button', { name: 'Save' }).click();
   await page.getByRole('status').filter({ hasText: report }).waitFor();
+}
+
+// ---- the large worlds of the performance tests ----
+
+// How many entities (JULIET_E2E_PERF_COUNT, default 100,000), the existing
+// world to measure instead of a generated one (JULIET_E2E_PERF_DIR), and
+// why the run is skipped (JULIET_E2E_PERF=0, or no CLI to generate with).
+export const PERF_COUNT = Number(process.env.JULIET_E2E_PERF_COUNT ?? 100000);
+export const perfGiven = process.env.JULIET_E2E_PERF_DIR;
+export const perfSkip =
+  process.env.JULIET_E2E_PERF === '0'
+    ? 'JULIET_E2E_PERF=0'
+    : !perfGiven && !existsSync(fixtures.nativeCli)
+      ? 'build/native/juliet is not built'
+      : false;
+
+// A new folder for a generated world, on a RAM file system where there is
+// one: `juliet gen` writes each file durably, which on a disk takes minutes
+// for 100,000 files.
+export function perfBase(prefix) {
+  return existsSync('/dev/shm') ? mkdtempSync(`/dev/shm/${prefix}-`) : fixtures.tempDir(prefix);
+}
+
+export function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)];
 }

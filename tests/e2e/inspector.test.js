@@ -207,13 +207,7 @@ test('adds an entity at a chosen position and deletes entities', async () => {
 
   const previousId = await ui.inspectedId(page);
 
-  await page.getByRole('button', { name: 'Add entity' }).click();
-  const dialog = page.getByRole('dialog', { name: 'Add entity' });
-  await dialog.getByLabel('Class').selectOption('Prop');
-  await dialog.getByLabel('X', { exact: true }).fill('4.5');
-  await dialog.getByLabel('Y', { exact: true }).fill('0');
-  await dialog.getByLabel('Z', { exact: true }).fill('-3.25');
-  await dialog.getByRole('button', { name: 'Create' }).click();
+  await ui.createInDialog(page, 'Prop', { X: '4.5', Y: '0', Z: '-3.25' });
   const created = await ui.waitInspected(page, 'Prop', previousId);
   assert.equal(await page.getByLabel('Position X', { exact: true }).inputValue(), '4.5');
   assert.equal(await page.getByLabel('Position Z', { exact: true }).inputValue(), '-3.25');
@@ -428,6 +422,31 @@ test('undo and redo step through field edits, typed positions and map drags, pen
   assert.equal(await ui.selectedId(page), light);
   await ui.pendingRegion(page).getByText(entityFile(light)).waitFor();
   await ui.screenshot(page, 'undo-redo');
+  await ui.closeWithoutErrors(page);
+});
+
+test('a reopened world is ready (Save enabled) only once its kept work is re-applied', async () => {
+  const page = await ui.openSample(env);
+  const [edited] = await ui.visibleIds(page);
+  await ui.editPosition(page, edited, 'X', '21.75');
+  await page.locator('.toolbar .kept-state.kept').waitFor();
+  // What the pending list holds when Save first turns enabled after the
+  // reload: an edit made from then on must not be lost under the kept work
+  // applied later (the kept work re-applied reloads the list and clears
+  // the selection).
+  await page.addInitScript(() => {
+    const observer = new MutationObserver(() => {
+      const save = document.querySelector('button[aria-keyshortcuts="Control+S"]');
+      if (!save || save.disabled) return;
+      window.__pendingWhenReady = document.querySelector('[aria-label="Pending changes"]')?.textContent ?? '';
+      observer.disconnect();
+    });
+    observer.observe(document, { subtree: true, childList: true, attributes: true });
+  });
+  await ui.reloadLeavingUnsaved(page);
+  await ui.waitOpen(page);
+  const pendingWhenReady = await page.evaluate(() => window.__pendingWhenReady);
+  assert.ok(pendingWhenReady.includes(entityFile(edited)), pendingWhenReady);
   await ui.closeWithoutErrors(page);
 });
 

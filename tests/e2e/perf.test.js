@@ -4,20 +4,13 @@
 // inspector. Prints the figures; JULIET_E2E_PERF=0 skips the run, and
 // JULIET_E2E_PERF_DIR=DIR measures an existing world instead.
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { nativeCli, runCli, tempDir } from '../shared/fixtures.js';
+import { runCli, tempDir } from '../shared/fixtures.js';
 import * as ui from './harness.js';
 
-const COUNT = Number(process.env.JULIET_E2E_PERF_COUNT ?? 100000);
-const given = process.env.JULIET_E2E_PERF_DIR;
-const skip =
-  process.env.JULIET_E2E_PERF === '0'
-    ? 'JULIET_E2E_PERF=0'
-    : !given && !existsSync(nativeCli)
-      ? 'build/native/juliet is not built'
-      : false;
+const { PERF_COUNT: COUNT, perfGiven: given, perfSkip: skip, median } = ui;
 
 let env;
 let dir;
@@ -26,10 +19,7 @@ before(async () => {
   if (given) {
     dir = given;
   } else {
-    // gen writes each file durably: on a RAM file system (where fsync costs
-    // nothing) 100,000 files take about a second, on a disk minutes.
-    const base = existsSync('/dev/shm') ? mkdtempSync('/dev/shm/juliet-perf-') : tempDir('juliet-perf');
-    dir = join(base, `world_${COUNT}`);
+    dir = join(ui.perfBase('juliet-perf'), `world_${COUNT}`);
     runCli('gen', dir, '--count', String(COUNT));
   }
   env = await ui.start();
@@ -38,11 +28,6 @@ after(async () => {
   await env?.close();
   if (dir && !given) rmSync(join(dir, '..'), { recursive: true, force: true });
 });
-
-function median(values) {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)];
-}
 
 test(`opens and edits a ${COUNT.toLocaleString('en')}-entity world`, { skip, timeout: 600_000 }, async () => {
   const page = await ui.newPage(env.browser);

@@ -9,23 +9,16 @@
 // JULIET_E2E_PERF=0 skips the run, JULIET_E2E_PERF_DIR=DIR measures an
 // existing world (a copy of it: saves write into the world).
 import assert from 'node:assert/strict';
-import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { startServer } from '../../web/server/server.js';
-import { nativeCli, repo, runCli, tempDir } from '../shared/fixtures.js';
+import { repo, runCli } from '../shared/fixtures.js';
 import * as ui from './harness.js';
 import { readEntity } from './worldServer.js';
 
-const COUNT = Number(process.env.JULIET_E2E_PERF_COUNT ?? 100000);
-const given = process.env.JULIET_E2E_PERF_DIR;
+const { PERF_COUNT: COUNT, perfGiven: given, perfSkip: skip, median } = ui;
 const SAVES = 7;
-const skip =
-  process.env.JULIET_E2E_PERF === '0'
-    ? 'JULIET_E2E_PERF=0'
-    : !given && !existsSync(nativeCli)
-      ? 'build/native/juliet is not built'
-      : false;
 
 let base;
 let dir;
@@ -34,8 +27,7 @@ let browser;
 const startup = {};
 before(async () => {
   if (skip) return;
-  // On a RAM file system where there is one: gen writes every file durably.
-  base = existsSync('/dev/shm') ? mkdtempSync('/dev/shm/juliet-server-perf-') : tempDir('juliet-server-perf');
+  base = ui.perfBase('juliet-server-perf');
   dir = join(base, `world_${COUNT}`);
   if (given) cpSync(given, dir, { recursive: true });
   else runCli('gen', dir, '--count', String(COUNT));
@@ -56,11 +48,6 @@ after(async () => {
   if (base) rmSync(base, { recursive: true, force: true });
   ui.watchExit();
 });
-
-function median(values) {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)];
-}
 
 test(`a served ${COUNT.toLocaleString('en')}-entity world opens, and one edit saves to disk`, { skip, timeout: 900_000 }, async () => {
   const page = await ui.newPage(browser);

@@ -10,6 +10,16 @@ import { copyWorld, readTree, repo, tempDir } from './helpers.js';
 
 const juliet = await loadJuliet();
 
+/** Runs body(world) on a new empty world, closed afterwards whatever happens. */
+function inNewWorld(body) {
+  const world = juliet.newWorld();
+  try {
+    body(world);
+  } finally {
+    world.close();
+  }
+}
+
 test('exports.json lists exactly the C functions juliet.js wraps', () => {
   const listed = JSON.parse(readFileSync(join(repo, 'c/wasm/exports.json'), 'utf8'))
     .filter((name) => name !== '_malloc' && name !== '_free')
@@ -46,8 +56,7 @@ test('classes and their schemas come from reflection', () => {
 });
 
 test('a created entity has the class defaults, its position, and is dirty', () => {
-  const world = juliet.newWorld();
-  try {
+  inNewWorld((world) => {
     const id = world.create('Prop', [1.5, -2, 1e-7]);
     assert.match(id, /^0x[0-9a-f]{16}$/);
     const prop = world.get(id);
@@ -64,14 +73,11 @@ test('a created entity has the class defaults, its position, and is dirty', () =
     assert.deepEqual(world.entities(), [{ id, class: 'Prop', position: [1.5, -2, Math.fround(1e-7)], dirty: true }]);
     assert.equal(world.count, 1);
     assert.equal(world.has(id), true);
-  } finally {
-    world.close();
-  }
+  });
 });
 
 test('set takes every field type and get reads it back', () => {
-  const world = juliet.newWorld();
-  try {
+  inNewWorld((world) => {
     const light = world.create('Light');
     const prop = world.create('Prop');
     world.set(light, 'color', '#FF8000');
@@ -93,14 +99,11 @@ test('set takes every field type and get reads it back', () => {
     world.set(prop, 'mesh_instance', 7);
     world.set(prop, 'mesh_instance', INDEX_NONE);
     assert.equal(world.get(prop).fields.mesh_instance, INDEX_NONE);
-  } finally {
-    world.close();
-  }
+  });
 });
 
 test('wrong argument types throw a TypeError before reaching C', () => {
-  const world = juliet.newWorld();
-  try {
+  inNewWorld((world) => {
     const prop = world.create('Prop');
     const light = world.create('Light');
     const cases = [
@@ -134,14 +137,11 @@ test('wrong argument types throw a TypeError before reaching C', () => {
     }
     // Nothing changed on the way: the entity is as created.
     assert.equal(world.get(prop).fields.density, 1);
-  } finally {
-    world.close();
-  }
+  });
 });
 
 test('values the engine refuses throw a JulietError with its code', () => {
-  const world = juliet.newWorld();
-  try {
+  inNewWorld((world) => {
     const prop = world.create('Prop');
     const err = (() => {
       try {
@@ -177,9 +177,7 @@ test('values the engine refuses throw a JulietError with its code', () => {
     assert.throws(() => world.create('Dragon'), { code: 'unknown_class' });
     assert.throws(() => juliet.openWorld(join(tempDir(), 'missing')), { code: 'not_found' });
     assert.equal(world.get(prop).fields.density, 1);
-  } finally {
-    world.close();
-  }
+  });
 });
 
 test('close twice is harmless and a closed world refuses calls', async () => {
@@ -194,8 +192,7 @@ test('close twice is harmless and a closed world refuses calls', async () => {
 });
 
 test('a world without a directory needs one to save, then keeps it', () => {
-  const world = juliet.newWorld();
-  try {
+  inNewWorld((world) => {
     const id = world.create('Inert', [1, 2, 3]);
     assert.throws(() => world.save(), TypeError);
     const dir = join(tempDir(), 'new_world');
@@ -204,9 +201,7 @@ test('a world without a directory needs one to save, then keeps it', () => {
     assert.equal(world.path, dir);
     assert.deepEqual(world.save(), { written: [], deleted: [] });
     assert.throws(() => world.save(join(dir, 'elsewhere')), TypeError);
-  } finally {
-    world.close();
-  }
+  });
 });
 
 test('in-memory files: write, list, read, open as a world, remove', () => {
@@ -315,8 +310,7 @@ test('in-memory file system failures throw a JulietError naming the path, never 
 });
 
 test('rows() gives the same entities as entities(), as columns', () => {
-  const world = juliet.newWorld();
-  try {
+  inNewWorld((world) => {
     for (let i = 0; i < 100; i++) world.create(['Inert', 'Light', 'Prop'][i % 3], [i, -i, i / 4]);
     const rows = world.rows();
     const list = world.entities();
@@ -328,9 +322,7 @@ test('rows() gives the same entities as entities(), as columns', () => {
       assert.deepEqual([...rows.positions.subarray(3 * i, 3 * i + 3)], list[i].position);
       assert.equal(rows.dirty[i], 1);
     }
-  } finally {
-    world.close();
-  }
+  });
 });
 
 test('a world holds at most its capacity of entities', () => {

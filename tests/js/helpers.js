@@ -2,6 +2,8 @@
 // browser tests (tests/shared/fixtures.js: paths of the repository, its
 // fixtures and builds, temporary copies of worlds, the native CLI), and
 // helpers of these suites only.
+import assert from 'node:assert/strict';
+
 export {
   assets,
   copyWorld,
@@ -42,4 +44,19 @@ export function rng(seed) {
   };
   next.int = (n) => Math.floor(next() * n);
   return next;
+}
+
+/**
+ * Checks the engine's verdict on typed text (Juliet#checkValue): each row
+ * of `valid` ([type, text, options, value, canonical]) gives its value and
+ * canonical text, each row of `refused` ([type, text, error, col]) the
+ * engine's message and column.
+ */
+export function assertChecks(juliet, valid, refused) {
+  for (const [type, text, options, value, canonical] of valid) {
+    assert.deepEqual(juliet.checkValue(type, text, options), { value, text: canonical }, `${type} ${text}`);
+  }
+  for (const [type, text, error, col] of refused) {
+    assert.deepEqual(juliet.checkValue(type, text), { error, col }, `${type} ${JSON.stringify(text)}`);
+  }
 }

@@ -4,7 +4,7 @@
 // or newer than this build.
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { test } from 'node:test';
 
 import { JulietError, loadJuliet } from '../../web/src/core/juliet.js';
@@ -237,12 +237,18 @@ test('a world without a directory names its settings text WorldSettings.jasset i
   }
 });
 
+// A copy of the sample world whose WorldSettings.jasset holds `bytes`;
+// returns its path.
+function worldWithSettingsFile(bytes) {
+  const settingsPath = join(copyWorld(), SETTINGS);
+  writeFileSync(settingsPath, bytes);
+  return settingsPath;
+}
+
 test('a malformed WorldSettings.jasset reports failed, refuses edits and is never rewritten', () => {
-  const dir = copyWorld();
-  const settingsPath = join(dir, SETTINGS);
   const badText = Buffer.from('; version\n1\n; gravity\nbanana\n');
-  writeFileSync(settingsPath, badText);
-  withWorld(dir, (world) => {
+  const settingsPath = worldWithSettingsFile(badText);
+  withWorld(dirname(settingsPath), (world) => {
     const [diagnostic] = world.diagnostics();
     assert.equal(diagnostic.path, settingsPath);
     assert.equal(diagnostic.line, 4);
@@ -262,11 +268,9 @@ test('a malformed WorldSettings.jasset reports failed, refuses edits and is neve
 });
 
 test('a WorldSettings.jasset newer than this build is read-only and never rewritten', () => {
-  const dir = copyWorld();
-  const settingsPath = join(dir, SETTINGS);
   const newer = Buffer.from('; version\n2\n; time_of_day\n3\n; clouds\nmany\n');
-  writeFileSync(settingsPath, newer);
-  withWorld(dir, (world) => {
+  const settingsPath = worldWithSettingsFile(newer);
+  withWorld(dirname(settingsPath), (world) => {
     assert.deepEqual(world.diagnostics(), []);
     const settings = world.settings();
     assert.deepEqual(settings.fields, { ...DEFAULTS, time_of_day: 3 });

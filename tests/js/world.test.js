@@ -319,3 +319,54 @@ test('compatibility fixtures load: migration, read-only newer files, kept unknow
     world.close();
   }
 });
+
+test('restoreEntityText, reloadFile and markSaved leave the clean state to the engine', () => {
+  const world = juliet.openWorld(sampleWorld);
+  try {
+    const id = world.entities().find((e) => e.class === 'Light').id;
+    const file = world.entityBytes(id);
+    world.set(id, 'cast_shadows', false);
+    const edited = world.entityBytes(id);
+    world.restoreEntityText(id, file);
+    assert.equal(world.get(id).dirty, false, 'back to its file: clean');
+    world.restoreEntityText(id, null);
+    assert.equal(world.has(id), false);
+    world.restoreEntityText(id, edited);
+    assert.equal(world.get(id).dirty, true);
+    // The file changed on disk to the edited text: clean, and its file's.
+    assert.equal(world.reloadFile(entityPath(id), edited), id);
+    assert.equal(world.get(id).dirty, false);
+    assert.throws(() => world.reloadFile(entityPath(id), 'not a file'), { code: 'parse' });
+    assert.equal(world.has(id), false, 'a file that does not load leaves no entity');
+    assert.equal(world.reloadFile('WorldSettings.jasset', world.settingsBytes()), null);
+    // Saved elsewhere: clean, and the text is the file's from now on.
+    world.restoreEntityText(id, file);
+    world.markSaved(id);
+    assert.equal(world.get(id).dirty, false);
+    world.restoreEntityText(id, edited);
+    assert.equal(world.get(id).dirty, true);
+    world.setSetting('time_of_day', 3);
+    world.markSettingsSaved();
+    assert.equal(world.settings().dirty, false);
+  } finally {
+    world.close();
+  }
+});
+
+test('reloadFile names the entity of a text that does not load on its error', () => {
+  const world = juliet.openWorld(sampleWorld);
+  try {
+    const id = world.entities()[0].id;
+    let caught = null;
+    try {
+      world.reloadFile(entityPath(id), '; id\nbad\n');
+    } catch (err) {
+      caught = err;
+    }
+    assert.equal(caught?.code, 'parse');
+    assert.equal(caught.id, id);
+    assert.ok(world.diagnostics().some((d) => d.path.endsWith(entityPath(id))));
+  } finally {
+    world.close();
+  }
+});

@@ -8,6 +8,7 @@
 #define JULIET_TEST_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 
 typedef void (*jt_fn)(void);
@@ -38,5 +39,16 @@ bool jt_failed(void);
             return false;                            \
         }                                            \
     } while (0)
+
+/* The next number of a xorshift64 sequence (*state, never 0): random
+ * inputs that are the same on every run. */
+static inline uint64_t jt_xorshift(uint64_t *state)
+{
+    uint64_t x = *state;
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    return *state = x;
+}
 
 #endif

@@ -416,3 +416,169 @@ TEST(restoring_the_settings_text_is_dirty_until_it_is_the_file_again)
     free(changed);
     finish();
 }
+
+/* ---- files changed behind the world (jl_world_reload_file_text) ---- */
+
+/* The name of entity id's file relative to the world ("Entities/<id>.jasset"). */
+static const char *name_of(uint64_t id)
+{
+    static char name[64];
+    snprintf(name, sizeof name, "Entities/%llu.jasset", (unsigned long long)id);
+    return name;
+}
+
+TEST(a_file_name_is_its_decimal_id_and_nothing_else)
+{
+    CHECK(jl_world_id_of_file_name("123.jasset") == 123);
+    CHECK(jl_world_id_of_file_name("18446744073709551615.jasset") == UINT64_MAX);
+    CHECK(jl_world_id_of_file_name("18446744073709551616.jasset") == 0);
+    CHECK(jl_world_id_of_file_name("0123.jasset") == 0);
+    CHECK(jl_world_id_of_file_name("0.jasset") == 0);
+    CHECK(jl_world_id_of_file_name(".jasset") == 0);
+    CHECK(jl_world_id_of_file_name("12a.jasset") == 0);
+    CHECK(jl_world_id_of_file_name("123.jasset.tmp") == 0);
+    CHECK(jl_world_id_of_file_name("Entities/123.jasset") == 0);
+    char path[64];
+    CHECK(jl_world_entity_path(path, sizeof path, "w", 0x0000000100000001ull));
+    CHECK(jl_world_id_of_file_name(path + strlen("w/Entities/")) == 0x0000000100000001ull);
+}
+
+TEST(a_file_changed_on_disk_replaces_its_entity_clean_dropping_its_edits)
+{
+    uint64_t id = 0, named = 0;
+    size_t size = 0, changed_size = 0;
+    char *text = start_with_text_of(&sample_light_class, &id, &size);
+    CHECK(text && set(id, "cast_shadows", "false"));
+    char *changed = text_of(id, &changed_size);
+    CHECK(changed && restore(id, text, size) && set(id, "intensity", "9"));
+    CHECK(jl_world_reload_file_text(world, name_of(id), changed, changed_size, &named, NULL) == JL_OK);
+    CHECK(named == id && !is_dirty(id));
+    char value[JL_VALUE_TEXT_MAX];
+    CHECK(jl_world_get_field(world, id, "cast_shadows", value, NULL) == JL_OK && strcmp(value, "false") == 0);
+    /* The new text is its file's: back to the old one is a change. */
+    CHECK(restore(id, text, size) && is_dirty(id));
+    CHECK(restore(id, changed, changed_size) && !is_dirty(id));
+    CHECK(saves(0, 0));
+    free(text);
+    free(changed);
+    finish();
+}
+
+TEST(a_file_gone_on_disk_removes_its_entity_with_no_deletion_pending)
+{
+    uint64_t id = 0, named = 0;
+    size_t size = 0;
+    char *text = start_with_text_of(&sample_prop_class, &id, &size);
+    CHECK(text && jl_world_remove(world, id) == JL_OK && restore(id, text, size));
+    CHECK(jl_world_reload_file_text(world, name_of(id), NULL, 0, &named, NULL) == JL_OK);
+    CHECK(named == id && !jl_world_find(world, id) && !pending(id));
+    /* Back by an undo: no file holds it any more. */
+    CHECK(restore(id, text, size) && is_dirty(id));
+    free(text);
+    finish();
+}
+
+TEST(a_changed_file_that_does_not_load_leaves_no_entity_and_is_never_deleted)
+{
+    uint64_t id = 0, named = 0;
+    size_t size = 0;
+    char *text = start_with_text_of(&sample_prop_class, &id, &size);
+    CHECK(text);
+    const uint32_t diagnostics = jl_world_diagnostic_count(world);
+    static const char bad[] = "; class\nNoSuchClass\n";
+    jl_error err = {0};
+    CHECK(jl_world_reload_file_text(world, name_of(id), bad, sizeof bad - 1, &named, &err) != JL_OK);
+    CHECK(named == id && !jl_world_find(world, id) && !pending(id));
+    CHECK(jl_world_diagnostic_count(world) == diagnostics + 1 && strstr(err.path, name_of(id) + 9));
+    /* Removing it again (an undo and a delete) never deletes that file. */
+    CHECK(restore(id, text, size) && jl_world_remove(world, id) == JL_OK);
+    char path[512];
+    CHECK(jl_world_entity_path(path, sizeof path, dir, id));
+    CHECK(saves(0, 0) && du_exists(path));
+    /* A text that loads later makes it an entity of the world again. */
+    CHECK(jl_world_reload_file_text(world, name_of(id), text, size, NULL, NULL) == JL_OK && !is_dirty(id));
+    CHECK(set(id, "density", "3") && saves(1, 0));
+    free(text);
+    finish();
+}
+
+TEST(a_changed_file_must_carry_the_id_its_name_says)
+{
+    uint64_t id = 0, named = 0;
+    size_t size = 0;
+    char *text = start_with_text_of(&sample_prop_class, &id, &size);
+    CHECK(text);
+    jl_error err = {0};
+    CHECK(jl_world_reload_file_text(world, name_of(id + 1), text, size, &named, &err) == JL_ERR_PARSE);
+    CHECK(named == id + 1 && err.line > 0 && strstr(err.message, "not 0x"));
+    CHECK(jl_world_find(world, id) && !jl_world_find(world, id + 1));
+    CHECK(jl_world_reload_file_text(world, "Entities/0012.jasset", text, size, &named, &err) == JL_ERR_PARSE);
+    CHECK(named == 0 && strcmp(err.path, "Entities/0012.jasset") == 0);
+    CHECK(jl_world_reload_file_text(world, "notes.jasset", text, size, &named, &err) == JL_ERR_PARSE);
+    free(text);
+    finish();
+}
+
+TEST(a_settings_file_changed_on_disk_replaces_the_settings_or_fails_them)
+{
+    CHECK(start(ASSETS "/sample_world"));
+    size_t size = 0;
+    CHECK(set_setting("ambient_color", "#102030"));
+    char *changed = text_of(0, &size);
+    CHECK(changed && set_setting("time_of_day", "3"));
+    CHECK(jl_world_reload_file_text(world, "WorldSettings.jasset", changed, size, NULL, NULL) == JL_OK);
+    CHECK(jl_world_settings_state(world) == 0);
+    char value[JL_VALUE_TEXT_MAX];
+    CHECK(jl_world_settings_get(world, "ambient_color", value, NULL) == JL_OK && strcmp(value, "#102030") == 0);
+    static const char bad[] = "; version\n1\n; time_of_day\nnoon\n";
+    CHECK(jl_world_reload_file_text(world, "WorldSettings.jasset", bad, sizeof bad - 1, NULL, NULL) == JL_ERR_PARSE);
+    CHECK(jl_world_settings_state(world) & JL_SETTINGS_FAILED);
+    CHECK(!set_setting("time_of_day", "4"));
+    CHECK(jl_world_reload_file_text(world, "WorldSettings.jasset", NULL, 0, NULL, NULL) == JL_OK);
+    CHECK(jl_world_settings_state(world) == 0);
+    CHECK(jl_world_settings_get(world, "time_of_day", value, NULL) == JL_OK && strcmp(value, "12") == 0);
+    CHECK(saves(0, 0));
+    free(changed);
+    finish();
+}
+
+/* ---- saves made elsewhere (jl_world_mark_saved) ---- */
+
+TEST(an_entity_saved_elsewhere_is_clean_and_its_text_is_the_files)
+{
+    uint64_t id = 0;
+    size_t size = 0;
+    char *text = start_with_text_of(&sample_light_class, &id, &size);
+    CHECK(text && set(id, "cast_shadows", "false"));
+    CHECK(jl_world_mark_saved(world, id) == JL_OK && !is_dirty(id));
+    CHECK(restore(id, text, size) && is_dirty(id));
+    CHECK(set(id, "cast_shadows", "false") && !is_dirty(id));
+    free(text);
+    finish();
+}
+
+TEST(a_deletion_made_elsewhere_is_no_longer_pending)
+{
+    uint64_t id = 0;
+    size_t size = 0;
+    char *text = start_with_text_of(&sample_prop_class, &id, &size);
+    CHECK(text && jl_world_remove(world, id) == JL_OK && pending(id));
+    CHECK(jl_world_mark_saved(world, id) == JL_OK && !pending(id));
+    CHECK(restore(id, text, size) && is_dirty(id));
+    free(text);
+    finish();
+}
+
+TEST(settings_saved_elsewhere_are_clean_and_their_text_is_the_files)
+{
+    CHECK(start(ASSETS "/sample_world"));
+    size_t size = 0;
+    char *text = text_of(0, &size);
+    CHECK(text && set_setting("ambient_color", "#102030"));
+    CHECK(jl_world_settings_mark_saved(world) == JL_OK && jl_world_settings_state(world) == 0);
+    CHECK(jl_world_restore_settings_text(world, text, size, NULL) == JL_OK);
+    CHECK(jl_world_settings_state(world) == JL_SETTINGS_DIRTY);
+    CHECK(set_setting("ambient_color", "#102030") && jl_world_settings_state(world) == 0);
+    free(text);
+    finish();
+}

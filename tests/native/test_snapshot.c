@@ -30,13 +30,7 @@ static void teardown(void)
 }
 
 static uint64_t rng_state = 0x9e3779b97f4a7c15ull;
-static uint64_t rnd(void)
-{
-    rng_state ^= rng_state << 13;
-    rng_state ^= rng_state >> 7;
-    rng_state ^= rng_state << 17;
-    return rng_state;
-}
+static uint64_t rnd(void) { return jt_xorshift(&rng_state); }
 static float rnd_float_bits(void)
 {
     for (;;) {

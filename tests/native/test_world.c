@@ -262,25 +262,36 @@ TEST(a_pending_deletion_whose_path_does_not_fit_is_reported_and_kept)
 
 /* ---- injected failures ---- */
 
+/* Sets field of entity e to value, then saves with the file-system
+ * operation op failing with errno code: the save fails saying message
+ * (report in *report), and the entity stays dirty and its file as it was. */
+static bool save_fails_keeping_the_file(jl_entity *e, const char *field, const char *value, int op, int code,
+                                        const char *message, jl_save_report *report)
+{
+    char path[512];
+    entity_path(path, sizeof path, e->id);
+    size_t old_size = 0;
+    char *old = du_read(path, &old_size);
+    CHECK_OR_FALSE(old && jl_world_set_field(&world, e->id, field, value, strlen(value), NULL) == JL_OK);
+    fault.fail_op = op;
+    fault.fail_code = code;
+    bool kept = jl_world_save(&world, dir, report) == JL_ERR_IO && report->error.status == JL_ERR_IO &&
+                strstr(report->error.message, message) != NULL && e->is_dirty && file_equals(path, old, old_size);
+    free(old);
+    return kept;
+}
+
 TEST(failed_write_keeps_the_old_file_and_the_dirty_flag)
 {
     CHECK(start_loaded(ASSETS "/sample_world"));
     jl_entity *light = first_of(&sample_light_class);
+    jl_save_report report;
+    CHECK(save_fails_keeping_the_file(light, "intensity", "9", JL_FS_OP_WRITE, ENOSPC, "no space left on device",
+                                      &report));
     char path[512];
     entity_path(path, sizeof path, light->id);
-    size_t old_size = 0;
-    char *old = du_read(path, &old_size);
-    CHECK(jl_world_set_field(&world, light->id, "intensity", "9", 1, NULL) == JL_OK);
-    fault.fail_op = JL_FS_OP_WRITE;
-    fault.fail_code = ENOSPC;
-    jl_save_report report;
-    CHECK(jl_world_save(&world, dir, &report) == JL_ERR_IO);
-    CHECK(report.error.status == JL_ERR_IO);
     CHECK(strcmp(report.error.path, path) == 0);
-    CHECK(strstr(report.error.message, "no space left on device") != NULL);
     CHECK(report.written_count == 0 && report.failed_count == 1);
-    CHECK(light->is_dirty);
-    CHECK(file_equals(path, old, old_size));
     CHECK(pu_count(dir) == 2); /* no temporary left behind */
     char entities[512];
     du_join(entities, sizeof entities, dir, "Entities");
@@ -289,27 +300,15 @@ TEST(failed_write_keeps_the_old_file_and_the_dirty_flag)
     fault.fail_op = -1;
     CHECK(jl_world_save(&world, dir, &report) == JL_OK);
     CHECK(report.written_count == 1 && !light->is_dirty);
-    free(old);
     finish();
 }
 
 TEST(failed_rename_keeps_the_old_file_and_the_dirty_flag)
 {
     CHECK(start_loaded(ASSETS "/sample_world"));
-    jl_entity *prop = first_of(&sample_prop_class);
-    char path[512];
-    entity_path(path, sizeof path, prop->id);
-    size_t old_size = 0;
-    char *old = du_read(path, &old_size);
-    CHECK(jl_world_set_field(&world, prop->id, "density", "3.25", 4, NULL) == JL_OK);
-    fault.fail_op = JL_FS_OP_RENAME;
-    fault.fail_code = EIO;
     jl_save_report report;
-    CHECK(jl_world_save(&world, dir, &report) == JL_ERR_IO);
-    CHECK(strstr(report.error.message, "rename failed") != NULL);
-    CHECK(prop->is_dirty);
-    CHECK(file_equals(path, old, old_size));
-    free(old);
+    CHECK(save_fails_keeping_the_file(first_of(&sample_prop_class), "density", "3.25", JL_FS_OP_RENAME, EIO,
+                                      "rename failed", &report));
     finish();
 }
 

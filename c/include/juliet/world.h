@@ -338,6 +338,35 @@ jl_status jl_world_restore_entity_text(jl_world *world, uint64_t id, const char 
  * were before their first change), else dirty. */
 jl_status jl_world_restore_settings_text(jl_world *world, const char *text, size_t size, jl_error *err);
 
+/* A file of the world changed on disk behind it (another editor, a save
+ * through another process): name is its path relative to the world
+ * directory, "WorldSettings.jasset" or "Entities/<decimal id>.jasset", and
+ * text what it holds now (NULL: the file is gone). The settings or the
+ * entity become that text, clean, and it is their file's from now on:
+ * what was changed in the world since is dropped. *id_out (may be NULL)
+ * gets the entity's ID, also on failure (0 for the settings). An entity
+ * whose file is gone is removed without its deletion pending; settings
+ * whose file is gone get the defaults. A text that fails to load (it must
+ * carry the ID its name says) is a diagnostic and the status (JL_ERR_PARSE,
+ * ... as jl_world_load_entity_text; also in err, may be NULL), and as when
+ * a world's file fails to load, its entity is gone (or its settings
+ * unchanged but failed) and save never rewrites or deletes that file. A
+ * name that is neither file is JL_ERR_PARSE (a diagnostic too). */
+jl_status jl_world_reload_file_text(jl_world *world, const char *name, const char *text, size_t size,
+                                    uint64_t *id_out, jl_error *err);
+
+/* Entity id's file was just written with its current canonical text by a
+ * save that did not go through this world (another process saved the same
+ * world): the entity is clean and that text is its file's. If no entity
+ * has id, its file was deleted: its deletion is no longer pending and
+ * nothing is kept of it (an entity back under id is dirty). JL_OK, or
+ * JL_ERR_READ_ONLY (nothing changes) for an entity from a newer file. */
+jl_status jl_world_mark_saved(jl_world *world, uint64_t id);
+
+/* The same for the settings and WorldSettings.jasset; JL_ERR_READ_ONLY for
+ * settings from a newer or a failed file. */
+jl_status jl_world_settings_mark_saved(jl_world *world);
+
 /* Writes the canonical .jasset text of entity id (what save would write,
  * unknown keys included) into the world's scratch arena: *text is valid until
  * the next call into the world that loads, saves or writes. JL_ERR_NOT_FOUND,
@@ -410,5 +439,11 @@ const jl_world_stats *jl_world_get_stats(const jl_world *world);
 /* Writes "Entities/<decimal id>.jasset" under dir into out. false if it does
  * not fit. */
 bool jl_world_entity_path(char *out, size_t out_size, const char *dir, uint64_t id);
+
+/* The ID whose file name is name ("123.jasset" -> 123, the name only, no
+ * directory), or 0 if name is not the canonical decimal ID of an entity
+ * file (no leading zero, at most 2^64 - 1): the inverse of
+ * jl_world_entity_path, and the rule jl_world_load checks names by. */
+uint64_t jl_world_id_of_file_name(const char *name);
 
 #endif

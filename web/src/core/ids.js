@@ -2,8 +2,9 @@
 // form, its two 32-bit halves (how an ID crosses the wasm boundary), and
 // the file an entity is saved in, Entities/<decimal ID>.jasset. Plain
 // JavaScript without the wasm module, so the inspector page uses it too.
-// The C home of the same rules is jl_world_entity_path and the loader's
-// file-name check (world.c).
+// The C home of the same rules is jl_world_entity_path and
+// jl_world_id_of_file_name (world_paths.c): the engine checks names itself
+// when it loads a file (World#reloadFile).
 import { describe } from './checks.js';
 
 const ID_PATTERN = /^0x[0-9a-fA-F]{16}$/;

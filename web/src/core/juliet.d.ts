@@ -165,6 +165,12 @@ export declare class World {
   entityBytes(id: EntityId): Uint8Array;
   /** Adds an entity from .jasset text or bytes (kept exactly), validated as a file; returns its ID. */
   loadEntityText(text: string | Uint8Array, options?: { path?: string; dirty?: boolean }): EntityId;
+  /** An undo or redo step: the entity becomes the text (null: removed); clean exactly when it is its file's text. A bad text throws and changes nothing. */
+  restoreEntityText(id: EntityId, text: string | Uint8Array | null): void;
+  /** A file changed on disk (null: gone): its entity or the settings become it, clean. Returns the entity's ID (null: the settings); a bad text throws a JulietError with `id`, and the entity is gone. */
+  reloadFile(name: string, text: string | Uint8Array | null): EntityId | null;
+  /** After a save made elsewhere: the entity's file holds its current text (no entity: the file was deleted). */
+  markSaved(id: EntityId): void;
   /**
    * A value, or its text as a user typed it ("2.5", "1 2 3", "none"), which
    * the engine checks exactly as a value in a file. TypeError for a
@@ -197,6 +203,10 @@ export declare class World {
    * false): the next save writes it.
    */
   loadSettingsText(text: string | Uint8Array, options?: { dirty?: boolean }): void;
+  /** An undo or redo step for the settings; clean exactly when the text is WorldSettings.jasset's. */
+  restoreSettingsText(text: string | Uint8Array): void;
+  /** After a save made elsewhere: WorldSettings.jasset holds the current settings. */
+  markSettingsSaved(): void;
   /** path only for a world with no directory yet (snapshot or newWorld): a new or empty directory, written all or nothing. Writes dirty entities and dirty settings, holding the world's lock ('locked' if another process holds it). */
   save(path?: string): SaveReport;
   /** The next save rewrites every file (canonical form). */

@@ -356,6 +356,83 @@ export class World {
     this._withText(text, (textPtr, size) => this._c.jlw_entity_set(ptr, lo, hi, field, textPtr, size));
   }
 
+  /**
+   * Makes entity `id` be the entity in `text` (a whole .jasset text carrying
+   * that ID, as entityBytes() gives it), or removes it for null: one undo or
+   * redo step. The engine decides whether it is clean: exactly when its
+   * text is what its file holds (the file it was loaded from or last saved
+   * to, even if it was removed in between); an entity back after a removal
+   * keeps its file. A text that does not load throws (a JulietError naming
+   * Entities/<id>.jasset, line and column) and leaves the entity as it was;
+   * an entity from a newer file throws 'read_only'.
+   * @param {string} id
+   * @param {string|Uint8Array|null} text
+   */
+  restoreEntityText(id, text) {
+    const ptr = this._live();
+    const [lo, hi] = splitId(id);
+    if (text === null) {
+      const status = this._c.jlw_world_restore_entity_text(ptr, lo, hi, 0, 0);
+      if (status !== 0) this._throw(status);
+      return;
+    }
+    checkText(text);
+    this._withText(text, (textPtr, size) => this._c.jlw_world_restore_entity_text(ptr, lo, hi, textPtr, size));
+  }
+
+  /**
+   * A file of the world changed on disk behind it (a save by another
+   * program, a conflict settled for the disk's side): `name` is its path in
+   * the world folder (WorldSettings.jasset or Entities/<decimal ID>.jasset)
+   * and `text` what it holds now (null: the file is gone). Its entity, or
+   * the settings, become that text, clean, and it is their file's from now
+   * on; what changed in the world since is dropped. Returns the entity's ID
+   * (null for the settings). A text that does not load throws a JulietError
+   * with `id` set as the return value would be; the entity is then gone
+   * (the settings unchanged but failed) and its file is never rewritten or
+   * deleted. A name that is no file of the world throws 'parse'. Both
+   * failures are in diagnostics() too.
+   * @param {string} name
+   * @param {string|Uint8Array|null} text
+   * @returns {string|null}
+   */
+  reloadFile(name, text) {
+    const ptr = this._live();
+    checkString(name, 'name');
+    const wasm = this._wasm;
+    const call = (textPtr, size) => this._c.jlw_world_reload_file_text(ptr, name, textPtr, size, wasm.out);
+    let status;
+    if (text === null) {
+      status = call(0, 0);
+    } else {
+      checkText(text);
+      status = wasm.withText(text, call);
+    }
+    const [lo, hi] = wasm.outHalves();
+    const id = lo === 0 && hi === 0 ? null : joinId(lo, hi);
+    if (status !== 0) {
+      const err = this._error(status);
+      err.id = id;
+      throw err;
+    }
+    return id;
+  }
+
+  /**
+   * After a save of this world made elsewhere (the local server wrote the
+   * texts the page sent): entity `id`'s file holds its current text now, so
+   * it is clean and later edits compare with that text. With no entity of
+   * that ID, its file was deleted: nothing about it is pending any more.
+   * An entity from a newer file throws 'read_only'.
+   * @param {string} id
+   */
+  markSaved(id) {
+    const ptr = this._live();
+    const [lo, hi] = splitId(id);
+    const status = this._c.jlw_entity_mark_saved(ptr, lo, hi);
+    if (status !== 0) this._throw(status);
+  }
+
   // ---- the world settings (WorldSettings.jasset) ----
 
   /**
@@ -437,6 +514,30 @@ export class World {
     const path = this._dir === null ? SETTINGS_FILE : `${this._dir.vpath}/${SETTINGS_FILE}`;
     this._withText(text, (textPtr, size) =>
       this._c.jlw_world_load_settings_text(ptr, path, textPtr, size, dirty ? 1 : 0));
+  }
+
+  /**
+   * Makes the settings be those of `text` (a WorldSettings.jasset text, as
+   * settingsBytes() gives it): one undo or redo step, clean exactly when
+   * the text is what WorldSettings.jasset holds. A text that does not load
+   * throws and leaves the settings as they were; read-only or failed
+   * settings throw 'read_only'.
+   * @param {string|Uint8Array} text
+   */
+  restoreSettingsText(text) {
+    const ptr = this._live();
+    checkText(text);
+    this._withText(text, (textPtr, size) => this._c.jlw_world_restore_settings_text(ptr, textPtr, size));
+  }
+
+  /**
+   * After a save made elsewhere (see markSaved): WorldSettings.jasset holds
+   * the current settings now, so they are clean. Read-only or failed
+   * settings throw 'read_only'.
+   */
+  markSettingsSaved() {
+    const status = this._c.jlw_settings_mark_saved(this._live());
+    if (status !== 0) this._throw(status);
   }
 
   /**

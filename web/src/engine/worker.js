@@ -3,24 +3,21 @@
 // blocks the page. It answers requests { id, op, args } from client.js with
 // { id, ok, result } or { id, ok: false, error }, and reports long work as
 // { progress: { label, done, total } }.
-import { entityPath, idOfPath, loadJuliet } from '../core/juliet.js';
-import { SETTINGS, SETTINGS_PATH } from '../lib/fields.js';
+import { idOfPath, loadJuliet } from '../core/juliet.js';
+import { SETTINGS, SETTINGS_PATH, sameBytes } from '../lib/fields.js';
 import { packReader } from '../lib/pack.js';
 import { errorInfo } from './errors.js';
-import { fileTexts, textOf } from './fileTexts.js';
 
 let juliet = null;
+// The open world. Whether an entity (or the settings) is clean, that is
+// holds what its file holds, is the engine's to decide: this worker keeps
+// no file texts. The world settings go through the same requests as an
+// entity, under the name SETTINGS in place of an ID (edits, undo, kept
+// work). Texts in the answers are the file's bytes (Uint8Array), never
+// decoded.
 let world = null;
-// The file text of each entity of `world` (fileTexts.js). The world settings
-// go through the same text machinery as an entity, under the name SETTINGS
-// in place of an ID (edits, undo, kept work). Texts in the answers are the
-// file's bytes (Uint8Array), never decoded.
-let fileText = null;
 let worldDir = null;
 let openCount = 0;
-// A world from a pack whose WorldSettings.jasset did not load: its settings
-// are shown read-only, as the engine does for a folder.
-let settingsFailed = false;
 
 function progress(label, done, total) {
   self.postMessage({ progress: { label, done, total } });
@@ -86,16 +83,24 @@ async function closeWorld() {
   juliet ??= await loadJuliet();
   if (world) world.close();
   world = null;
-  fileText = null;
-  settingsFailed = false;
   if (worldDir) juliet.removeFiles(worldDir);
   worldDir = null;
 }
 
-// The world just opened (`next`), with no file text remembered yet.
-function use(next) {
-  world = next;
-  fileText = fileTexts(next);
+// The current text of entity `id` (or of the settings), as its file holds
+// it once saved.
+function textOf(id) {
+  return id === SETTINGS ? world.settingsBytes() : world.entityBytes(id);
+}
+
+// Entity `id` (or the settings) becomes `text` (null: removed): an undo
+// step, clean when it is its file's text (the engine's rule).
+function restoreText(id, text) {
+  if (id === SETTINGS) {
+    if (text !== null) world.restoreSettingsText(text);
+  } else {
+    world.restoreEntityText(id, text);
+  }
 }
 
 // A failed load (a JulietError) as a diagnostic of the file at `path`.
@@ -109,30 +114,18 @@ function diagnosticOf(err, path) {
   };
 }
 
-// Loads the text of the file at `path` (an entity's, or the settings') as
-// that file on disk: clean. Returns null, or the diagnostic of a text that
-// did not load (then no entity holds it). The loader checks that a file's
-// name is its entity's ID only when it reads a folder; a pack has no folder
-// in the engine, so the same check is made here.
+// The file at `path` (an entity's, or the settings') holds `bytes` (null:
+// it is gone): the engine makes its entity (or the settings) that text,
+// clean, checking that the file's name is the entity's ID. Returns { id,
+// failure }: the entity's ID (null for the settings or a path that names
+// none) and null, or the diagnostic of a text that did not load (then no
+// entity holds it, or the settings are failed).
 function loadFile(path, bytes) {
   try {
-    if (path === SETTINGS_PATH) {
-      world.loadSettingsText(bytes, { dirty: false });
-      return null;
-    }
-    const id = world.loadEntityText(bytes, { path, dirty: false });
-    if (entityPath(id) === path) return null;
-    world.remove(id);
-    const expected = entityPath(id).slice('Entities/'.length);
-    return { path, line: 0, col: 0, code: 'parse', message: `file name does not match its id ${id} (expected ${expected})` };
+    return { id: world.reloadFile(path, bytes), failure: null };
   } catch (err) {
-    return diagnosticOf(err, path);
+    return { id: err.id ?? null, failure: diagnosticOf(err, path) };
   }
-}
-
-function settingsState() {
-  const state = world.settings();
-  return settingsFailed ? { ...state, readOnly: true, failed: true } : state;
 }
 
 function opened(timings, last) {
@@ -170,7 +163,7 @@ const ops = {
   },
   async load() {
     const t = performance.now();
-    use(juliet.openWorld(worldDir));
+    world = juliet.openWorld(worldDir);
     return opened({ loadMs: performance.now() - t });
   },
   // A shared level (a link, its part after '#', or snapshot text): a new
@@ -181,7 +174,7 @@ const ops = {
     const t = performance.now();
     const next = await juliet.openSnapshot(text);
     await closeWorld();
-    use(next);
+    world = next;
     return opened({ loadMs: performance.now() - t });
   },
   // A world served by the local server (web/server): its pack (lib/pack.js)
@@ -211,13 +204,12 @@ const ops = {
         started = true;
         const next = juliet.newWorld({ capacity: Math.max(100_000, reader.index.paths.length * 2) });
         await closeWorld();
-        use(next);
+        world = next;
       }
       for (const { path, bytes } of files) {
         if (bytes === null) continue;
-        const failure = loadFile(path, bytes);
+        const { failure } = loadFile(path, bytes);
         if (failure) failures.push(failure);
-        if (path === SETTINGS_PATH) settingsFailed = failure !== null;
       }
       loaded += files.length;
       if (files.length) progress('Loading entities', loaded, reader.index.paths.length);
@@ -226,7 +218,6 @@ const ops = {
     const { meta, paths, seqs } = reader.index;
     const out = opened({ bootMs, loadMs: performance.now() - t });
     out.result.diagnostics = failures;
-    out.result.settings = settingsState();
     // Paths as one text: one string crosses to the page faster than 100,000.
     out.result.index = { meta, paths: paths.join('\n'), seqs };
     out.transfer.push(seqs.buffer);
@@ -245,39 +236,31 @@ const ops = {
     const diagnostics = [];
     const skipped = [];
     for (const { path, text } of files) {
-      const id = path === SETTINGS_PATH ? SETTINGS : idOfPath(path);
-      const edited = id === SETTINGS ? world.settings().dirty : id !== null && world.has(id) && world.get(id).dirty;
-      if (keepEdited && edited) {
+      if (keepEdited && isEdited(path)) {
         skipped.push(path);
         continue;
       }
-      try {
-        if (id !== SETTINGS && id !== null && world.has(id)) world.remove(id);
-        const failure = text === null ? null : loadFile(path, text);
-        if (failure) diagnostics.push(failure);
-        if (id === SETTINGS) settingsFailed = failure !== null;
-      } catch (err) {
-        diagnostics.push(diagnosticOf(err, path));
-      }
-      if (id === null) continue;
-      const alive = id === SETTINGS || world.has(id);
-      fileText.saved(alive ? [id] : [], alive ? [] : [id]);
-      if (id !== SETTINGS) entities.push({ id, entity: alive ? world.get(id) : null });
+      const { id, failure } = loadFile(path, text);
+      if (failure) diagnostics.push(failure);
+      if (id !== null) entities.push({ id, entity: world.has(id) ? world.get(id) : null });
     }
-    return { result: { entities, settings: settingsState(), diagnostics, skipped } };
+    return { result: { entities, settings: world.settings(), diagnostics, skipped } };
   },
   // After the local server saved: the texts of `written` (IDs or SETTINGS)
   // are their files' now, and clean; `deleted` have no file. Returns the
   // written entities as they are now, and the settings.
   async markSaved({ written, deleted }) {
-    fileText.saved(written, deleted);
     const entities = [];
     for (const id of written) {
-      if (id !== SETTINGS && !world.has(id)) continue;
-      fileText.cleanIfAsFile(id);
-      if (id !== SETTINGS) entities.push(world.get(id));
+      if (id === SETTINGS) {
+        if (!world.settings().readOnly) world.markSettingsSaved();
+      } else if (world.has(id)) {
+        world.markSaved(id);
+        entities.push(world.get(id));
+      }
     }
-    return { result: { entities, settings: settingsState() } };
+    for (const id of deleted) if (id !== SETTINGS && !world.has(id)) world.markSaved(id);
+    return { result: { entities, settings: world.settings() } };
   },
   async snapshot() {
     return { result: await world.snapshot() };
@@ -294,47 +277,42 @@ const ops = {
   },
   // Edits return the entity's text before and after, for undo.
   async set({ id, field, value }) {
-    const before = fileText.textBefore(id);
-    world.set(id, field, value);
-    // Back to what the file holds (typed again, or dragged back): clean.
-    fileText.cleanIfAsFile(id);
-    return { result: { entity: world.get(id), before, after: world.entityBytes(id) } };
+    const change = edit(id, () => world.set(id, field, value));
+    return { result: { entity: world.get(id), ...change } };
   },
   async setSetting({ field, value }) {
-    const before = fileText.textBefore(SETTINGS);
-    world.setSetting(field, value);
-    fileText.cleanIfAsFile(SETTINGS);
-    return { result: { settings: world.settings(), before, after: world.settingsBytes() } };
+    const change = edit(SETTINGS, () => world.setSetting(field, value));
+    return { result: { settings: world.settings(), ...change } };
   },
   async create({ className, position }) {
     const id = world.create(className, position);
     return { result: { entity: world.get(id), before: null, after: world.entityBytes(id) } };
   },
   async remove({ id }) {
-    const before = fileText.textBefore(id);
+    const before = world.has(id) ? world.entityBytes(id) : null;
     world.remove(id);
     return { result: { before, after: null } };
   },
   // Undo and redo: the entity becomes `text` again (null: removed).
   async restore({ id, text }) {
-    fileText.textBefore(id);
-    fileText.putText(id, text);
+    restoreText(id, text);
     if (id === SETTINGS) return { result: { settings: world.settings() } };
     return { result: { entity: world.has(id) ? world.get(id) : null } };
   },
   // The current text of each entity (null if it is gone).
   async texts({ ids }) {
-    return { result: ids.map((id) => (id === SETTINGS || world.has(id) ? textOf(world, id) : null)) };
+    return { result: ids.map((id) => (id === SETTINGS || world.has(id) ? textOf(id) : null)) };
   },
   // Re-applies unsaved work kept from an earlier session: [id, text or
-  // null, dirty] per changed entity. Returns the new table (with the IDs of
-  // `added` last) and the changes that could not be applied.
+  // null, dirty] per changed entity (the engine decides again whether each
+  // is clean: its text may be what its file holds now). Returns the new
+  // table (with the IDs of `added` last) and the changes that could not be
+  // applied.
   async applyChanges({ changes, added }) {
     const failed = [];
-    for (const [id, text, dirty] of changes) {
+    for (const [id, text] of changes) {
       try {
-        fileText.textBefore(id);
-        fileText.putText(id, text, dirty);
+        restoreText(id, text);
       } catch (err) {
         failed.push({ id, message: err.message });
       }
@@ -362,9 +340,6 @@ const ops = {
       report = { written: err.written, deleted: err.deleted };
       failure = { ...errorInfo(err), path: err.path && relativePath(err.path) };
     }
-    const idsOf = (paths) =>
-      paths.map(relativePath).map((rel) => (rel === SETTINGS_PATH ? SETTINGS : idOfPath(rel))).filter(Boolean);
-    fileText.saved(idsOf(report.written), idsOf(report.deleted));
     return {
       result: {
         written: report.written.map(relativePath),
@@ -383,10 +358,30 @@ const ops = {
   async close() {
     if (world) world.close();
     world = null;
-    fileText = null;
     return { result: true };
   },
 };
+
+// True if the entity (or the settings) of the file at `path` changed in the
+// page since it was last clean (the page's own reading of file names, as
+// state/diskFiles.js's: the engine checks the name when it loads the file).
+function isEdited(path) {
+  if (path === SETTINGS_PATH) return world.settings().dirty;
+  const id = idOfPath(path);
+  return id !== null && world.has(id) && world.get(id).dirty;
+}
+
+// Runs `change` on entity `id` (or the settings) and returns its text
+// before and after. A change that leaves the text as it was (a value typed
+// again) is no edit in the inspector, whatever the engine's rule (spec 6.3:
+// any set marks dirty): the entity is put back as it was, clean if it was.
+function edit(id, change) {
+  const before = textOf(id);
+  change();
+  const after = textOf(id);
+  if (sameBytes(before, after)) restoreText(id, before);
+  return { before, after };
+}
 
 function relativePath(path) {
   return worldDir && path.startsWith(worldDir + '/') ? path.slice(worldDir.length + 1) : path;

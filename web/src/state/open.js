@@ -71,12 +71,17 @@ async function openWith(name, origin, load, { keepOnFailure = false } = {}) {
       source.value = origin;
       clearSelection();
       saveReport.value = null;
-      status.value = 'ready';
-      notice.value = `Opened ${name}: ${table.size.toLocaleString('en')} entities`;
     });
     result.timings.applyMs = performance.now() - shownAt;
     requestAnimationFrame(() => performance.mark('juliet:open-shown', { detail: result.timings }));
+    // Still opening while the listeners re-apply kept work: an edit made
+    // before that ends would be lost under the table it reloads (or its
+    // own kept copy applied again, with the selection cleared).
     await emit('opened', { key: origin.key });
+    batch(() => {
+      status.value = 'ready';
+      notice.value = `Opened ${name}: ${table.size.toLocaleString('en')} entities`;
+    });
     return true;
   } catch (err) {
     if (keepOnFailure) {
