@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Installs what the build and the tests need on a fresh Debian 12 machine:
-# Debian's Emscripten, Chromium, Firefox ESR, clang runtimes and zlib, then
-# the locked npm packages. With --inspector only what `npm start` needs
-# (CMake and Emscripten for the wasm module, the npm packages). Each step is
-# skipped when already done, so it is cheap to re-run.
+# Debian's Emscripten, Chromium, Firefox ESR, clang runtimes, zlib and
+# pkg-config, then the locked npm packages. With --inspector only what
+# `npm start` needs (CMake and Emscripten for the wasm module, the npm
+# packages). Each step is skipped when already done, so it is cheap to
+# re-run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -16,6 +17,7 @@ if [ "${1:-}" != "--inspector" ]; then
   command -v chromium >/dev/null || need+=(chromium)
   command -v firefox-esr >/dev/null || need+=(firefox-esr)
   command -v git >/dev/null || need+=(git)
+  command -v pkg-config >/dev/null || need+=(pkg-config) # the consumer built with pkg-config
   [ -f /usr/include/zlib.h ] || need+=(zlib1g-dev)
   ls /usr/lib/llvm-14/lib/clang/14*/lib/linux/libclang_rt.fuzzer-x86_64.a >/dev/null 2>&1 || need+=(libclang-rt-14-dev)
 fi

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "juliet/version.h"
 #include "sample_classes.h"
 
 enum { MAX_COMMANDS = 32 };
@@ -84,7 +85,7 @@ static void print_help(void)
            "The Juliet world tool: checks, describes, formats and generates worlds\n"
            "stored as directories of .jasset files.\n\ncommands:\n");
     for (int i = 0; i < command_count; i++) printf("  %-10s %s\n", commands[i]->name, commands[i]->summary);
-    printf("\nRun `juliet COMMAND --help` for a command's arguments.\n"
+    printf("\nRun `juliet COMMAND --help` for a command's arguments, `juliet --version` for the version.\n"
            "Exit status: 0 ok, 1 problems found, 2 bad arguments or failure.\n");
 }
 
@@ -103,6 +104,10 @@ int main(int argc, char **argv)
     }
     if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "help") == 0) {
         print_help();
+        return JL_CLI_OK;
+    }
+    if (strcmp(argv[1], "--version") == 0) {
+        printf("juliet %s\n", jl_version());
         return JL_CLI_OK;
     }
     for (int i = 0; i < command_count; i++)

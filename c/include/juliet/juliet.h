@@ -14,6 +14,7 @@
 #include "platform.h"
 #include "snapshot.h"
 #include "status.h"
+#include "version.h"
 #include "world.h"
 #include "world_lock.h"
 
