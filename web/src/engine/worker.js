@@ -59,9 +59,11 @@ function table(last = []) {
   return { ids: sortedIds, classNames: r.classNames, cls, pos, dirty };
 }
 
-function schemas() {
+// The fields of each of the world's own classes (`names`: the world's, by
+// class index), not of the classes the module was built with.
+function schemas(names) {
   const out = {};
-  for (const name of juliet.classes()) out[name] = world.schema(name);
+  for (const name of names) out[name] = world.schema(name);
   return out;
 }
 
@@ -142,7 +144,7 @@ function opened(timings, last) {
   return {
     result: {
       table: columns,
-      schemas: schemas(),
+      schemas: schemas(columns.classNames),
       settings: world.settings(),
       settingsSchema: world.settingsSchema(),
       diagnostics: diagnostics(),
