@@ -198,6 +198,8 @@ export declare class World {
   save(path?: string): SaveReport;
   /** The next save rewrites every file (canonical form). */
   markAllDirty(): void;
+  /** Diagnostics of references to entities not in the world (those added). */
+  checkReferences(): Diagnostic[];
   diagnostics(): Diagnostic[];
   /** Asynchronous: deflate runs through CompressionStream. */
   snapshot(): Promise<string>;

@@ -227,7 +227,8 @@ const ops = {
     reader.end();
     const { meta, paths, seqs } = reader.index;
     const out = opened({ bootMs, loadMs: performance.now() - t });
-    out.result.diagnostics = failures;
+    // The references checked once every file is in, as for a folder.
+    out.result.diagnostics = [...failures, ...world.checkReferences()];
     out.result.settings = settingsState();
     // Paths as one text: one string crosses to the page faster than 100,000.
     out.result.index = { meta, paths: paths.join('\n'), seqs };
