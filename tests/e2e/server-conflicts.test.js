@@ -4,19 +4,12 @@
 // them are in view together, and the panel folds to one line. Screenshots
 // at 1440x900 and 1024x700 (tests/e2e/artifacts/server-conflicts-*.png).
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import { entityFile } from '../shared/fixtures.js';
 import * as ui from './harness.js';
-import { moveOnDisk, serveWorld } from './worldServer.js';
+import { moveOnDisk, serveWorld, useChromium } from './worldServer.js';
 
-let browser;
-before(async () => {
-  browser = await ui.launchChromium();
-});
-after(async () => {
-  await ui.withDeadline(browser.close(), 30_000, 'closing the browser');
-  ui.watchExit();
-});
+const chromium = useChromium();
 
 const COUNT = 4;
 
@@ -25,7 +18,7 @@ const COUNT = 4;
 async function withConflicts(viewport) {
   const dir = ui.copySample();
   const server = await serveWorld(dir);
-  const page = await ui.newPage(browser, { viewport });
+  const page = await ui.newPage(chromium.browser, { viewport });
   await page.goto(server.url);
   await ui.waitOpen(page);
   const ids = (await ui.visibleIds(page)).slice(0, COUNT);

@@ -8,26 +8,19 @@
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import { loadJuliet } from '../../web/src/core/juliet.js';
 import { entityFile, snapshotDir } from '../shared/fixtures.js';
 import * as ui from './harness.js';
-import { listedPosition, messages, moveOnDisk, readEntity, serveWorld, until, withId, withPosition } from './worldServer.js';
+import { listedPosition, messages, moveOnDisk, readEntity, serveWorld, until, useChromium, withId, withPosition } from './worldServer.js';
 
-let browser;
-before(async () => {
-  browser = await ui.launchChromium();
-});
-after(async () => {
-  await ui.withDeadline(browser.close(), 30_000, 'closing the browser');
-  ui.watchExit();
-});
+const chromium = useChromium();
 
 // A copy of the sample served by the local server, and a page open on it.
 async function openServed() {
   const dir = ui.copySample();
   const server = await serveWorld(dir);
-  const page = await ui.newPage(browser);
+  const page = await ui.newPage(chromium.browser);
   await page.goto(server.url);
   await ui.waitOpen(page);
   return { dir, server, page };
@@ -216,7 +209,7 @@ test('references to missing entities are diagnostics of the served world, as of 
   const expected = `${path}:${line}:1 reference to missing entity 0x00000000deadbeef`;
 
   const server = await serveWorld(dir);
-  const page = await ui.newPage(browser);
+  const page = await ui.newPage(chromium.browser);
   await page.goto(server.url);
   await ui.waitOpen(page);
   const diagnostics = page.getByRole('region', { name: 'Diagnostics' });
