@@ -41,6 +41,7 @@
 #include "juliet/snapshot.h"
 #include "juliet/status.h"
 #include "juliet/world.h"
+#include "game_classes.h"
 #include "sample_classes.h"
 
 #define JLW_EXPORT EMSCRIPTEN_KEEPALIVE
@@ -97,7 +98,8 @@ JLW_EXPORT uint32_t jlw_heap_used(void) { return (uint32_t)mallinfo().uordblks; 
 
 /* ---- start-up ---- */
 
-/* Registers the classes this module knows (the sample game's) before any
+/* Registers the classes this module knows (the sample game's, and the
+ * example game's so that the inspector opens its levels) before any
  * world is created; juliet.js calls it once after instantiating the
  * module. Calling it again changes nothing. JL_OK or the registration's
  * failure (also in jlw_last_error). */
@@ -106,6 +108,7 @@ JLW_EXPORT int jlw_init(void)
     clear_error();
     jl_status status = sample_register_classes();
     if (status != JL_OK) fail(status, "cannot register the sample classes");
+    else if ((status = game_register_classes()) != JL_OK) fail(status, "cannot register the example game's classes");
     return (int)status;
 }
 

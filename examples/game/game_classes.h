@@ -20,6 +20,11 @@ typedef struct enemy {
     uint64_t target; /* ID of the entity it chases; 0 = none */
     jl_vec3 home;    /* where it returns to, default 0 0 0 */
     bool aggressive; /* default true */
+    jl_string name;      /* shown over its head, default "Grunt" */
+    jl_enum_value rank;  /* grunt (the default), elite or boss */
+    int32_t level;       /* may be negative (a weakened enemy), default 1 */
+    jl_quat facing;      /* orientation, default identity 0 0 0 1 */
+    jl_vec2 patrol;      /* half extents of its patrol area on the ground, default 4 4 */
 } enemy;
 
 /* Pickup: an item lying in the level. */
@@ -29,6 +34,7 @@ typedef struct pickup {
     float amount;   /* default 1 */
     bool respawns;  /* default true */
     jl_color glow;  /* default #ffd700 */
+    uint32_t stock; /* how many it hands out before it is gone; default 1 */
 } pickup;
 
 JL_DECLARE_ENTITY(enemy);  /* "Enemy" */

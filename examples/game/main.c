@@ -60,7 +60,16 @@ static int save(const char *dir)
         grunt->target = (i % 2 ? ammo : medkit)->base->id;
         grunt->home = (jl_vec3){(float)(i * 5), 0, 10};
         grunt->aggressive = i != 2;
+        if (i == 2) {
+            /* The boss: every field type of the game's classes set. */
+            grunt->name = (jl_string)JL_STRING("Brute");
+            grunt->rank = 2;
+            grunt->level = 3;
+            grunt->facing = (jl_quat){0, 0.70710677f, 0, 0.70710677f}; /* a quarter turn about +Y */
+            grunt->patrol = (jl_vec2){6, 2.5f};
+        }
     }
+    ammo->stock = 3;
     jl_save_report report;
     s = jl_world_save_new(world, dir, &report);
     if (s != JL_OK) {

@@ -6,27 +6,21 @@
 // conflict with both versions shown, nothing written over either until the
 // user picks.
 import assert from 'node:assert/strict';
-import { existsSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
+import { loadJuliet } from '../../web/src/core/juliet.js';
 import { entityFile, snapshotDir } from '../shared/fixtures.js';
 import * as ui from './harness.js';
-import { listedPosition, messages, moveOnDisk, readEntity, serveWorld, until, withId, withPosition } from './worldServer.js';
+import { listedPosition, messages, moveOnDisk, readEntity, serveWorld, until, useChromium, withId, withPosition } from './worldServer.js';
 
-let browser;
-before(async () => {
-  browser = await ui.launchChromium();
-});
-after(async () => {
-  await ui.withDeadline(browser.close(), 30_000, 'closing the browser');
-  ui.watchExit();
-});
+const chromium = useChromium();
 
 // A copy of the sample served by the local server, and a page open on it.
 async function openServed() {
   const dir = ui.copySample();
   const server = await serveWorld(dir);
-  const page = await ui.newPage(browser);
+  const page = await ui.newPage(chromium.browser);
   await page.goto(server.url);
   await ui.waitOpen(page);
   return { dir, server, page };
@@ -157,4 +151,76 @@ test('a file saved on disk with the text the page has is no conflict: the page i
   });
   assert.equal(await conflicts(page).count(), 0);
   await ui.closeWithoutErrors(page);
+});
+
+test('an entity deleted in the page whose file then changes on disk is a conflict: neither brought back nor deleted unasked', async () => {
+  const { dir, page } = await openServed();
+  const [takenId, keptId, goneId] = await ui.visibleIds(page);
+  for (const id of [takenId, keptId, goneId]) await ui.deleteEntity(page, id);
+  moveOnDisk(dir, takenId, '4 5 6');
+  moveOnDisk(dir, keptId, '7 8 9');
+  rmSync(join(dir, entityFile(goneId)));
+  const diskTaken = readEntity(dir, takenId);
+  const diskKept = readEntity(dir, keptId);
+
+  const taken = conflicts(page).getByRole('listitem', { name: `Conflict ${entityFile(takenId)}` });
+  const kept = conflicts(page).getByRole('listitem', { name: `Conflict ${entityFile(keptId)}` });
+  await taken.waitFor();
+  await kept.waitFor();
+  assert.match(await taken.getByLabel('On disk').textContent(), /; position\n4 5 6\n/);
+  assert.equal((await taken.getByLabel('In this page').textContent()).trim(), '(deleted in this page)');
+  // Not shown again, still to delete; the file deleted on both sides is in step.
+  assert.equal(await listedPosition(page, takenId), null);
+  assert.equal(await listedPosition(page, keptId), null);
+  await until(page, () => document.querySelectorAll('[aria-label="Pending changes"] li').length === 2, null, {
+    what: 'the entity deleted on both sides to leave Pending changes',
+  });
+  assert.deepEqual(await ui.pendingItems(page), [`deleted${entityFile(takenId)}`, `deleted${entityFile(keptId)}`]);
+  assert.equal(await conflicts(page).getByRole('listitem').count(), 2);
+
+  // Save deletes neither changed file.
+  await page.getByRole('button', { name: 'Save' }).click();
+  await until(page, () => /changed on disk since loaded/.test(document.querySelector('[role=alert]')?.textContent ?? ''), null, {
+    what: 'the save to report the conflicts',
+  });
+  assert.equal(readEntity(dir, takenId), diskTaken);
+  assert.equal(readEntity(dir, keptId), diskKept);
+
+  // Taking the disk's version brings the entity back as the disk has it.
+  await taken.getByRole('button', { name: 'Take the version on disk' }).click();
+  await taken.waitFor({ state: 'detached' });
+  assert.equal(await listedPosition(page, takenId), '4.0, 5.0, 6.0');
+  // Keeping the page's version (the delete): the next save deletes the file.
+  await kept.getByRole('button', { name: "Keep this page's version" }).click();
+  await ui.saveAndWait(page, /deleted 1 file/);
+  assert.ok(!existsSync(join(dir, entityFile(keptId))), 'the kept delete reached the disk');
+  assert.equal(readEntity(dir, takenId), diskTaken);
+  assert.deepEqual(await ui.pendingItems(page), []);
+  await ui.closeWithoutErrors(page);
+});
+
+test('references to missing entities are diagnostics of the served world, as of a folder opened in the page', async () => {
+  const dir = ui.copySample();
+  const [prop] = readdirSync(join(dir, 'Entities')).filter((name) => /; class\nProp\n/.test(readFileSync(join(dir, 'Entities', name), 'utf8')));
+  const path = `Entities/${prop}`;
+  const text = readFileSync(join(dir, path), 'utf8');
+  writeFileSync(join(dir, path), text.replace(/; parent\n[^\n]*/, '; parent\n0x00000000deadbeef'));
+  const line = text.split('\n').indexOf('; parent') + 2;
+  const expected = `${path}:${line}:1 reference to missing entity 0x00000000deadbeef`;
+
+  const server = await serveWorld(dir);
+  const page = await ui.newPage(chromium.browser);
+  await page.goto(server.url);
+  await ui.waitOpen(page);
+  const diagnostics = page.getByRole('region', { name: 'Diagnostics' });
+  await diagnostics.getByRole('listitem').first().waitFor();
+  assert.deepEqual((await diagnostics.getByRole('listitem').allTextContents()).map((t) => t.trim()), [expected]);
+  await ui.closeWithoutErrors(page);
+
+  // What a folder opened in the page shows: the engine's diagnostics of the directory.
+  const juliet = await loadJuliet();
+  const world = juliet.openWorld(dir);
+  const fromFolder = world.diagnostics().map((d) => `${d.path.slice(dir.length + 1)}:${d.line}:${d.col} ${d.message}`);
+  world.close();
+  assert.deepEqual(fromFolder, [expected]);
 });

@@ -6,7 +6,7 @@
 // (playwright-core) and Firefox (puppeteer-core).
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after } from 'node:test';
+import { after, before } from 'node:test';
 import { startServer } from '../../web/server/server.js';
 import { entityFile, repo } from '../shared/fixtures.js';
 import * as ui from './harness.js';
@@ -15,6 +15,19 @@ const servers = [];
 after(async () => {
   for (const server of servers) await ui.withDeadline(server.close(), 10_000, 'closing the local server');
 });
+
+/** Debian's Chromium for the test file, started before its first test: { browser }. */
+export function useChromium() {
+  const env = {};
+  before(async () => {
+    env.browser = await ui.launchChromium();
+  });
+  after(async () => {
+    await ui.withDeadline(env.browser.close(), 30_000, 'closing the browser');
+    ui.watchExit();
+  });
+  return env;
+}
 
 /** The local server on `dir`, ready to save (its engine has opened the world). */
 export async function serveWorld(dir) {

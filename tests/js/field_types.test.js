@@ -50,7 +50,7 @@ test('checkField checks a value against a class field, or names what is missing'
   assert.deepEqual(juliet.checkField('Light', 'radius', 'inf'), { value: Infinity, text: 'inf' });
   assert.deepEqual(juliet.checkField('Prop', 'density', 'inf'), { error: 'infinity is not allowed here', col: 1 });
   assert.throws(() => juliet.checkField('Light', 'range', '1'), { name: 'JulietError', code: 'not_found' });
-  assert.throws(() => juliet.checkField('Enemy', 'health', '1'), { name: 'JulietError', code: 'unknown_class' });
+  assert.throws(() => juliet.checkField('Dragon', 'health', '1'), { name: 'JulietError', code: 'unknown_class' });
   assert.throws(() => juliet.checkField('Light', 'intensity', 1), TypeError);
 });
 

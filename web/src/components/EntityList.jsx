@@ -2,10 +2,10 @@
 // DOM) with the class filter and ID search above it. Arrow keys, Page Up/Down,
 // Home and End move the selection; Delete removes the selected entity.
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
+import { classColor } from '../lib/classColor.js';
 import { formatPosition } from '../lib/fields.js';
 import { deleteEntity } from '../state/edits.js';
 import { classCounts, classFilter, idSearch, totalCount, visibleRows } from '../state/listView.js';
-import { classColor } from '../state/mapView.js';
 import { select, selectedId } from '../state/selection.js';
 import { revision, table } from '../state/table.js';
 import { status } from '../state/world.js';
@@ -30,7 +30,8 @@ function ListFilters() {
         Filter by class
         <select value={classFilter.value} onChange={(e) => (classFilter.value = e.currentTarget.value)}>
           <option value="">All classes ({totalCount.value.toLocaleString('en')})</option>
-          {Object.entries(counts).map(([name, n]) => (
+          {/* The world's classes that have entities (its registry may know more). */}
+          {Object.entries(counts).filter(([name, n]) => n > 0 || name === classFilter.value).map(([name, n]) => (
             <option value={name} key={name}>
               {name} ({n.toLocaleString('en')})
             </option>

@@ -5,12 +5,12 @@
 // 100,000 entities redraw within a frame.
 import { useSignalEffect } from '@preact/signals';
 import { useEffect, useRef } from 'preact/hooks';
+import { classColor } from '../lib/classColor.js';
 import { moveEntity } from '../state/edits.js';
-import { visibleRows } from '../state/listView.js';
+import { classCounts, visibleRows } from '../state/listView.js';
 import {
   axes,
   center,
-  classColor,
   fitWorld,
   panBy,
   scale,
@@ -22,7 +22,7 @@ import {
 } from '../state/mapView.js';
 import { select, selectedId } from '../state/selection.js';
 import { previewPosition, revision, rowPosition, structure, table } from '../state/table.js';
-import { classNames, status } from '../state/world.js';
+import { status } from '../state/world.js';
 
 const AXIS = ['X', 'Y', 'Z'];
 const BACKGROUND = 0xff1e1914; // ABGR of #14191e
@@ -277,7 +277,7 @@ export function WorldMap() {
           Fit
         </button>
         <ul class="legend" aria-label="Classes">
-          {classNames.value.map((name) => (
+          {legendNames(classCounts.value).map((name) => (
             <li key={name}>
               <span class="swatch" style={{ background: classColor(name) }} />
               {name}
@@ -304,4 +304,9 @@ export function WorldMap() {
 
 function round2(v) {
   return Math.round(v * 100) / 100;
+}
+
+// The classes the legend names: those with entities in the world.
+function legendNames(counts) {
+  return Object.keys(counts).filter((name) => counts[name] > 0);
 }

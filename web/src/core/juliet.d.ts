@@ -211,6 +211,8 @@ export declare class World {
   save(path?: string): SaveReport;
   /** The next save rewrites every file (canonical form). */
   markAllDirty(): void;
+  /** Diagnostics of references to entities not in the world (those added). */
+  checkReferences(): Diagnostic[];
   diagnostics(): Diagnostic[];
   /** Noticed while loading without refusing: a file whose class no build describes (code 'unknown_class'). */
   warnings(): Diagnostic[];

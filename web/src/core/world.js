@@ -628,6 +628,20 @@ export class World {
   }
 
   /**
+   * Adds a diagnostic for each entity reference read from a file (an
+   * entity_ref field, the settings' spawn_point) whose target is not in the
+   * world, as opening a directory does; for a world filled through
+   * loadEntityText. Returns the diagnostics it added (see diagnostics()).
+   * @returns {Diagnostic[]}
+   */
+  checkReferences() {
+    const ptr = this._live();
+    const before = this._c.jlw_world_diagnostic_count(ptr);
+    this._c.jlw_world_check_references(ptr);
+    return this.diagnostics().slice(before);
+  }
+
+  /**
    * Problems found while loading, oldest first:
    * [{ path, line, col, message, code }] (line and col 0 when the problem
    * is the whole file).

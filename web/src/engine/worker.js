@@ -56,9 +56,11 @@ function table(last = []) {
   return { ids: sortedIds, classNames: r.classNames, cls, pos, dirty };
 }
 
-function schemas() {
+// The fields of each of the world's own classes (`names`: the world's, by
+// class index), not of the classes the module was built with.
+function schemas(names) {
   const out = {};
-  for (const name of juliet.classes()) out[name] = world.schema(name);
+  for (const name of names) out[name] = world.schema(name);
   return out;
 }
 
@@ -135,7 +137,7 @@ function opened(timings, last) {
   return {
     result: {
       table: columns,
-      schemas: schemas(),
+      schemas: schemas(columns.classNames),
       settings: world.settings(),
       settingsSchema: world.settingsSchema(),
       diagnostics: diagnostics(),
@@ -217,7 +219,8 @@ const ops = {
     reader.end();
     const { meta, paths, seqs } = reader.index;
     const out = opened({ bootMs, loadMs: performance.now() - t });
-    out.result.diagnostics = failures;
+    // The references checked once every file is in, as for a folder.
+    out.result.diagnostics = [...failures, ...world.checkReferences()];
     // Paths as one text: one string crosses to the page faster than 100,000.
     out.result.index = { meta, paths: paths.join('\n'), seqs };
     out.transfer.push(seqs.buffer);

@@ -11,20 +11,36 @@ export async function pickFolder() {
   return window.showDirectoryPicker({ id: 'juliet-world', mode: 'readwrite' });
 }
 
-// Every .jasset file under a directory handle, as [{ path, file }].
+// Files asked of the browser at once: each getFile() is a round trip to
+// the browser's file system, so one at a time leaves it idle between them.
+const GET_FILE_CONCURRENCY = 64;
+
+// Every .jasset file under a directory handle, as [{ path, file }]: the
+// handles listed first, then their files got concurrently, a bounded
+// number in flight.
 export async function readFolderHandle(handle) {
-  const out = [];
+  const found = [];
   async function walk(dir, prefix) {
+    const subdirs = [];
     for await (const entry of dir.values()) {
       if (entry.name.startsWith('.')) continue;
-      if (entry.kind === 'directory') await walk(entry, `${prefix}${entry.name}/`);
-      else if (entry.name.endsWith('.jasset')) {
-        out.push({ path: prefix + entry.name, file: await entry.getFile() });
-        if (out.length % 1000 === 0) reportProgress('Listing files', out.length, 0);
-      }
+      if (entry.kind === 'directory') subdirs.push(walk(entry, `${prefix}${entry.name}/`));
+      else if (entry.name.endsWith('.jasset')) found.push({ path: prefix + entry.name, entry });
     }
+    await Promise.all(subdirs);
   }
   await walk(handle, '');
+  const out = new Array(found.length);
+  let next = 0;
+  let done = 0;
+  async function getFiles() {
+    while (next < found.length) {
+      const i = next++;
+      out[i] = { path: found[i].path, file: await found[i].entry.getFile() };
+      if (++done % 1000 === 0) reportProgress('Listing files', done, found.length);
+    }
+  }
+  await Promise.all(Array.from({ length: GET_FILE_CONCURRENCY }, getFiles));
   return out;
 }
 

@@ -6,7 +6,7 @@
 // (conflicts.js); if it is the same, the page is in step with the disk.
 import { sameBytes } from '../lib/fields.js';
 import { decodePack } from '../lib/pack.js';
-import { conflictPaths, dropConflicts, noteConflicts } from './conflicts.js';
+import { conflictPaths, conflicts, dropConflicts, noteConflicts } from './conflicts.js';
 import { applyDiskVersions, baseOf, caughtUpTo, idOfFile, noteCaughtUp } from './diskFiles.js';
 import { getEngine } from './engine.js';
 import { fail, notice } from './messages.js';
@@ -86,7 +86,8 @@ async function showChanges(files) {
   }
   const shown = files.length - conflicting.length;
   if (conflicting.length) {
-    fail(`${plural(conflicting.length, 'file')} changed on disk and in this page: pick a version under Conflicts`);
+    // All of them, not only this batch's: changes arrive file by file.
+    fail(`${plural(conflicts.peek().length, 'file')} changed on disk and in this page: pick a version under Conflicts`);
   } else {
     notice.value = `Reloaded ${plural(shown, 'file')} changed on disk`;
   }

@@ -8,16 +8,6 @@ export const center = signal([0, 0]); // world coordinates on those axes
 export const scale = signal(1); // pixels per world unit
 export const viewSize = signal([0, 0]); // the canvas size in CSS pixels
 
-// The colour of each class on the map and in the list.
-const KNOWN = { Inert: '#9aa5b1', Light: '#f5b700', Prop: '#3fa7f5' };
-const PALETTE = ['#e8598a', '#57c785', '#b38cff', '#ff8a3d', '#4dd0e1', '#c0ca33'];
-export function classColor(name) {
-  if (KNOWN[name]) return KNOWN[name];
-  let hash = 0;
-  for (let i = 0; i < name.length; i++) hash = (hash * 31 + name.charCodeAt(i)) >>> 0;
-  return PALETTE[hash % PALETTE.length];
-}
-
 function extent(axis) {
   let min = Infinity;
   let max = -Infinity;

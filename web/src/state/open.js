@@ -35,10 +35,15 @@ function markOpenStart() {
   performance.mark('juliet:open-start');
 }
 
-// Opens a world from [{ path, bytes | file }].
-async function openFiles(name, files, origin) {
+// Opens a world from [{ path, bytes | file }]; `timings` of the work before
+// (listing a folder) go with the engine's into the 'juliet:open-shown' mark.
+async function openFiles(name, files, origin, timings = {}) {
   reportProgress('Reading files', 0, files.length);
-  await openWith(name, origin, () => getEngine().open(files));
+  await openWith(name, origin, async () => {
+    const result = await getEngine().open(files);
+    Object.assign(result.timings, timings);
+    return result;
+  });
 }
 
 // Opens the world that `load` makes the engine open, and shows it under
@@ -172,8 +177,10 @@ export async function openFolderHandle(handle) {
   try {
     markOpenStart();
     reportProgress('Listing files', 0, 0);
+    const listed = performance.now();
     const files = await readFolderHandle(handle);
-    await openFiles(handle.name, files, { kind: 'folder', key: `folder:${handle.name}`, handle });
+    const listMs = performance.now() - listed;
+    await openFiles(handle.name, files, { kind: 'folder', key: `folder:${handle.name}`, handle }, { listMs });
   } catch (err) {
     endProgress();
     fail(`Could not read the folder "${handle.name}"`, err);

@@ -3,12 +3,16 @@
 // in the worker: the parser files are read with); this side only tidies
 // what a user types: blanks around it are dropped, an empty index or entity
 // reference means none, and a reference typed as the decimal number of its
-// entity's file name (Entities/<number>.jasset) stands for that ID.
+// entity's file name (Entities/<number>.jasset) stands for that ID. What is
+// typed for a string is the string itself, blanks and quotes included: it
+// goes to the engine quoted.
 import { idOfNumber } from '../core/ids.js';
+import { valueText } from '../core/values.js';
 import { getEngine } from './engine.js';
 
 // The text the engine gets for `typed` in an editor of field type `type`.
 function typedText(type, typed) {
+  if (type === 'string') return valueText('string', typed, 'the text');
   const text = typed.trim();
   if (text === '' && (type === 'index' || type === 'entity_ref')) return 'none';
   if (type === 'entity_ref') return idOfNumber(text) ?? text;
@@ -34,8 +38,10 @@ export async function checkTyped(type, typed, { allowInf = false } = {}) {
     return { error: err.message };
   }
   if (!('error' in checked)) return { value: checked.value };
-  // Only trimmed text can be refused (none and IDs are valid): the column
-  // in what was typed is past the blanks that were dropped.
-  const col = checked.col + typed.length - typed.trimStart().length;
+  // Only trimmed or quoted text can be refused (none and IDs are valid):
+  // the column in what was typed is past the blanks dropped, or before the
+  // opening quote. (A quote or backslash typed before the column counts
+  // twice, escaped: good enough for a message.)
+  const col = type === 'string' ? checked.col - 1 : checked.col + typed.length - typed.trimStart().length;
   return { error: col > 1 ? `${checked.error} (column ${col})` : checked.error };
 }
