@@ -242,12 +242,13 @@ jli_entity_record *jli_record_claim(jl_world *world, const jl_entity *entity);
 
 /* ---- world_opaque.c ---- */
 
-/* Before a file of ar is read: if its `; class` names no class of the
- * world, adds an opaque class of that name to the world's registry (kept
- * until jl_world_free). JL_OK also when there is nothing to add or the
- * value is no class name (the reader refuses it then); JL_ERR_CAPACITY
- * when the registry is full, JL_ERR_UNKNOWN_CLASS when the name's CRC32 is
- * another class's, JL_ERR_OUT_OF_MEMORY; the error in err, at the value. */
+/* After the reader refused the file of ar for an unknown class: adds an
+ * opaque class named by its `; class` to the world's registry (kept until
+ * jl_world_free), so that it can be read again. JL_OK if added;
+ * JL_ERR_UNKNOWN_CLASS with err untouched if the value is no class name
+ * (the reader's error stands); else JL_ERR_CAPACITY (the registry is
+ * full), JL_ERR_UNKNOWN_CLASS (the name's CRC32 is another class's) or
+ * JL_ERR_OUT_OF_MEMORY, with err at the value. */
 jl_status jli_opaque_class_for(jl_world *world, jl_archive *ar, jl_error *err);
 
 /* After entity loaded from a world directory (ar still holds its file): a

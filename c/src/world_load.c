@@ -40,8 +40,10 @@ jl_status jli_world_load_entity(jl_world *w, const char *path, const char *dir, 
                              (unsigned long long)expected_id);
     }
     ar.strings = &w->strings;
-    if (s == JL_OK) s = jli_opaque_class_for(w, &ar, e);
     if (s == JL_OK) s = jl_entity_deserialize_in_place(&w->manager, &ar, &entity);
+    /* A class no build describes: kept as text under a class of its name. */
+    if (s == JL_ERR_UNKNOWN_CLASS && (s = jli_opaque_class_for(w, &ar, e)) == JL_OK)
+        s = jl_entity_deserialize_in_place(&w->manager, &ar, &entity);
     if (s == JL_ERR_DUPLICATE_ID) {
         /* Name both files (or say the other one is new in this session). */
         jl_archive_entry *ide = jl_archive_find(&ar, "id");

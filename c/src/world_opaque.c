@@ -14,9 +14,8 @@
 jl_status jli_opaque_class_for(jl_world *w, jl_archive *ar, jl_error *err)
 {
     jl_archive_entry *e = jl_archive_find(ar, "class");
-    if (!e || jl_registry_find(&w->classes, e->value, e->value_size)) return JL_OK;
     /* A value that is no class name at all stays the reader's to refuse. */
-    if (e->value_size == 0 || e->value_size > JL_CLASS_NAME_MAX) return JL_OK;
+    if (!e || e->value_size == 0 || e->value_size > JL_CLASS_NAME_MAX) return JL_ERR_UNKNOWN_CLASS;
     const size_t mark = w->storage.arena.used;
     jl_class *cls = jl_arena_push(&w->storage.arena, sizeof *cls + e->value_size + 1, _Alignof(jl_class));
     if (!cls)
@@ -40,7 +39,7 @@ jl_status jli_opaque_class_for(jl_world *w, jl_archive *ar, jl_error *err)
                             "unknown class '%.*s': its name has the CRC32 of class '%s', it cannot be kept",
                             (int)e->value_size, e->value, other ? other->name : "?");
     }
-    return JL_OK; /* not an identifier: the reader says unknown class */
+    return JL_ERR_UNKNOWN_CLASS; /* not an identifier: the reader's error stands */
 }
 
 /* ---- warnings ---- */

@@ -27,8 +27,9 @@
  * world's registry.
  *
  * Register before creating worlds. A world created before a class was
- * registered does not know it: its files load as JL_ERR_UNKNOWN_CLASS and
- * allocating it in that world's manager fails with JL_ERR_INVALID_ARGUMENT
+ * registered does not know it: its files load as opaque entities (kept as
+ * text under an opaque class of that name, world.h) and allocating it in
+ * that world's manager fails with JL_ERR_INVALID_ARGUMENT
  * (worlds created afterwards know it). A manager on the program's registry
  * sees classes as they are registered. Registration is not thread-safe:
  * do it from one thread, before anything else uses the library.
