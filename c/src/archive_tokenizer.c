@@ -85,8 +85,11 @@ static size_t scan_line(const char *p, const char *end)
 
 /* ---- tokenizer ---- */
 
-jl_status jl_archive_tokenize(jl_archive *ar, jl_arena *arena, const char *text, size_t size,
-                              const char *path, jl_error *err)
+/* The tokenizer; with key_argument a key line may also be `; key word`
+ * (one blank, then a word of key characters: the key is both, as in the
+ * text), which class files use for their fields (class_file.h). */
+static inline jl_status tokenize(jl_archive *ar, jl_arena *arena, const char *text, size_t size,
+                                 const char *path, bool key_argument, jl_error *err)
 {
     *ar = (jl_archive){.loading = true, .path = path, .err = err, .file_version = 1, .class_version = 1};
     jl_archive_entry *entries =
@@ -192,6 +195,8 @@ jl_status jl_archive_tokenize(jl_archive *ar, jl_arena *arena, const char *text,
                                    char_class[(uint8_t)ke[2]] & char_class[(uint8_t)ke[3]] & 1))
                 ke += 4;
             while (ke < e && is_key_char(*ke)) ke++;
+            if (key_argument && e - ke >= 2 && *ke == ' ' && is_key_char(ke[1]))
+                for (ke += 2; ke < e && is_key_char(*ke);) ke++;
             uint32_t key_col = (uint32_t)(k - p) + 1;
             if (ke == k)
                 return jl_error_set(err, JL_ERR_PARSE, path, line, key_col,
@@ -243,6 +248,18 @@ jl_status jl_archive_tokenize(jl_archive *ar, jl_arena *arena, const char *text,
     /* Keep exactly the entries (the table may start after alignment padding). */
     jl_arena_pop_to(arena, (size_t)((uint8_t *)(entries + count) - arena->base));
     return JL_OK;
+}
+
+jl_status jl_archive_tokenize(jl_archive *ar, jl_arena *arena, const char *text, size_t size,
+                              const char *path, jl_error *err)
+{
+    return tokenize(ar, arena, text, size, path, false, err);
+}
+
+jl_status jli_archive_tokenize_with_arguments(jl_archive *ar, jl_arena *arena, const char *text, size_t size,
+                                              const char *path, jl_error *err)
+{
+    return tokenize(ar, arena, text, size, path, true, err);
 }
 
 /* ---- lookup ---- */
