@@ -7,6 +7,7 @@
 #include "persist_util.h"
 
 #include <stdalign.h>
+#include <stdarg.h>
 #include <sys/stat.h>
 
 #include "class_file_internal.h"
@@ -364,4 +365,131 @@ TEST(a_snapshot_carries_the_classes_from_files_and_a_new_directory_gets_them_bac
     jl_world_free(w);
     du_remove_tree(dir);
     jl_arena_release(&arena);
+}
+
+/* ---- the `juliet` tool on a world whose classes are files ---- */
+
+static char juliet[1024], output[1 << 16], dir3[256];
+
+#ifdef __EMSCRIPTEN__
+#define NEED_JULIET() \
+    if (!du_find_cli(juliet, sizeof juliet)) return
+#else
+#define NEED_JULIET() CHECK(du_find_cli(juliet, sizeof juliet))
+#endif
+
+static int run(const char *args_format, ...)
+{
+    char command[8192];
+    int n = snprintf(command, sizeof command, "%s ", juliet);
+    va_list ap;
+    va_start(ap, args_format);
+    vsnprintf(command + n, sizeof command - (size_t)n, args_format, ap);
+    va_end(ap);
+    return du_run(command, output, sizeof output);
+}
+
+/* Every field of every entity of the world in dir as text, one line each,
+ * into out: what "the values are bit-exact" compares (float text is the
+ * shortest that reads back to the same bits). */
+static bool field_dump(const char *world_dir, char *out, size_t size)
+{
+    jl_world *w = new_world();
+    CHECK_OR_FALSE(w);
+    CHECK_OR_FALSE(jl_world_load(w, world_dir) == JL_OK);
+    size_t used = 0;
+    out[0] = '\0';
+    const jl_entity_manager *m = jl_world_manager(w);
+    for (jl_entity *e = jl_entities_first(m); e; e = jl_entities_next(m, e)) {
+        const jl_class *cls = e->derived_kind;
+        for (uint32_t f = 0; f < cls->field_count; f++) {
+            char text[JL_VALUE_TEXT_MAX];
+            CHECK_OR_FALSE(jl_world_get_field(w, e->id, cls->fields[f].name, text, NULL) == JL_OK);
+            int n = snprintf(out + used, size - used, "%llx %s %s\n", (unsigned long long)e->id,
+                             cls->fields[f].name, text);
+            CHECK_OR_FALSE(n > 0 && (size_t)n < size - used);
+            used += (size_t)n;
+        }
+    }
+    jl_world_free(w);
+    return true;
+}
+
+TEST(cli_validates_formats_twice_and_shares_a_world_whose_classes_are_files)
+{
+    NEED_JULIET();
+    CHECK(copy_world());
+    CHECK(run("validate %s", dir) == 0);
+    CHECK(strstr(output, "4 entities, 0 problems"));
+
+    static char before[1 << 14], after[1 << 14];
+    CHECK(field_dump(dir, before, sizeof before));
+    CHECK(run("fmt %s", dir) == 0);
+    CHECK(strstr(output, "2 files reformatted"));
+    CHECK(du_make_temp_dir(dir2, sizeof dir2, "classes-fmt"));
+    CHECK(du_copy_tree(dir, dir2));
+    CHECK(run("fmt %s", dir) == 0);
+    CHECK(!strstr(output, "reformatted") && !strstr(output, ".jasset"));
+    CHECK(pu_same_tree(dir, dir2));
+    CHECK(field_dump(dir, after, sizeof after));
+    CHECK(strcmp(before, after) == 0);
+    /* Class files are read, never rewritten. */
+    char a[512], b[512];
+    CHECK(du_join(a, sizeof a, class_world, "Classes") && du_join(b, sizeof b, dir, "Classes"));
+    CHECK(pu_same_tree(a, b));
+
+    /* share, then unshare into a new directory: the classes come back too. */
+    CHECK(run("share %s", dir) == 0);
+    const char *link = strstr(output, "http");
+    CHECK(link);
+    static char link_text[1 << 14];
+    size_t n = strcspn(link, "\n");
+    CHECK(n < sizeof link_text);
+    memcpy(link_text, link, n);
+    link_text[n] = '\0';
+    CHECK(du_make_temp_dir(dir3, sizeof dir3, "classes-unshare"));
+    char target[512];
+    CHECK(du_join(target, sizeof target, dir3, "world"));
+    CHECK(run("unshare '%s' %s", link_text, target) == 0);
+    CHECK(du_join(b, sizeof b, target, "Classes"));
+    CHECK(pu_same_tree(a, b));
+    CHECK(run("validate %s", target) == 0);
+    CHECK(field_dump(target, after, sizeof after));
+    CHECK(strcmp(before, after) == 0);
+    du_remove_tree(dir);
+    du_remove_tree(dir2);
+    du_remove_tree(dir3);
+}
+
+TEST(cli_schema_writes_the_compiled_classes_then_leaves_them_alone)
+{
+    NEED_JULIET();
+    CHECK(du_make_temp_dir(dir, sizeof dir, "classes-schema"));
+    CHECK(du_copy_tree(JULIET_ASSETS_DIR "/sample_world", dir));
+    CHECK(run("schema %s", dir) == 0);
+    CHECK(strstr(output, "Classes/Inert.jclass") && strstr(output, "Classes/Light.jclass") &&
+          strstr(output, "Classes/Prop.jclass"));
+    CHECK(strstr(output, "3 class files written, 0 unchanged"));
+    CHECK(run("schema %s", dir) == 0);
+    CHECK(!strstr(output, ".jclass") && strstr(output, "0 class files written, 3 unchanged"));
+    CHECK(run("validate %s", dir) == 0);
+    CHECK(strstr(output, "0 problems"));
+    /* A changed default: validate names the file and the compiled class. */
+    char path[512];
+    CHECK(du_join(path, sizeof path, dir, "Classes/Light.jclass"));
+    size_t size = 0;
+    char *text = du_read(path, &size);
+    CHECK(text);
+    char *at = strstr(text, "f32+inf 10");
+    CHECK(at);
+    at[8] = '2';
+    CHECK(du_write(path, text, size));
+    free(text);
+    CHECK(run("validate %s", dir) == 1);
+    CHECK(strstr(output, "Classes/Light.jclass:11:3: class Light differs from the compiled class: field radius "
+                         "defaults to 20 here, 10 there (the compiled class is used)"));
+    CHECK(run("schema %s", dir) == 0);
+    CHECK(strstr(output, "Classes/Light.jclass") && strstr(output, "1 class file written, 2 unchanged"));
+    CHECK(run("schema") == 2 && run("schema --help") == 0);
+    du_remove_tree(dir);
 }
