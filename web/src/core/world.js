@@ -1,7 +1,7 @@
 // world.js - one open world: its entities and settings read and changed
 // through the C exports, its files saved, its snapshot taken.
 import { booleanOption, checkOptions, checkString, checkText, checkVec3, describe } from './checks.js';
-import { publicFields } from './classes.js';
+import { Classes, publicFields } from './classes.js';
 import { JulietError } from './errors.js';
 import { isNode } from './files.js';
 import { joinId, splitId } from './ids.js';
@@ -98,11 +98,24 @@ export class World {
   constructor(engine, ptr, inMemory) {
     this._wasm = engine.wasm;
     this._c = engine.wasm.c;
-    this._classes = engine.classes;
+    this._ownClasses = null; // the world's classes (see _classes), read on first use
     this._files = engine.files;
     this._ptr = ptr;
     this._inMemory = inMemory;
     this._dir = null; // the WorldDir once the world has a directory
+  }
+
+  /**
+   * The world's classes: the compiled ones, then those its class files
+   * (Classes/<Name>.jclass) added; read again when a load added more.
+   */
+  get _classes() {
+    const count = this._c.jlw_class_count(this._ptr);
+    if (!this._ownClasses || this._ownClassCount !== count) {
+      this._ownClasses = new Classes(this._wasm, this._ptr);
+      this._ownClassCount = count;
+    }
+    return this._ownClasses;
   }
 
   /** The world's directory as the caller named it, or null (a snapshot or new world before its first save). */
