@@ -380,13 +380,11 @@ static char juliet[1024], output[1 << 16], dir3[256];
 
 static int run(const char *args_format, ...)
 {
-    char command[8192];
-    int n = snprintf(command, sizeof command, "%s ", juliet);
     va_list ap;
     va_start(ap, args_format);
-    vsnprintf(command + n, sizeof command - (size_t)n, args_format, ap);
+    int status = du_run_args(juliet, output, sizeof output, args_format, ap);
     va_end(ap);
-    return du_run(command, output, sizeof output);
+    return status;
 }
 
 /* Every field of every entity of the world in dir as text, one line each,

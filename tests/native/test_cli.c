@@ -18,13 +18,11 @@ static char dir[256], dir2[256];
  * in `output`; returns the exit status (-1 if it did not exit normally). */
 static int run(const char *args_format, ...)
 {
-    char command[4096];
-    int n = snprintf(command, sizeof command, "%s ", juliet);
     va_list ap;
     va_start(ap, args_format);
-    vsnprintf(command + n, sizeof command - (size_t)n, args_format, ap);
+    int status = du_run_args(juliet, output, sizeof output, args_format, ap);
     va_end(ap);
-    return du_run(command, output, sizeof output);
+    return status;
 }
 
 static bool copy_of(const char *source)
