@@ -369,23 +369,9 @@ TEST(a_snapshot_carries_the_classes_from_files_and_a_new_directory_gets_them_bac
 
 /* ---- the `juliet` tool on a world whose classes are files ---- */
 
-static char juliet[1024], output[1 << 16], dir3[256];
+#include "cli_run.h"
 
-#ifdef __EMSCRIPTEN__
-#define NEED_JULIET() \
-    if (!du_find_cli(juliet, sizeof juliet)) return
-#else
-#define NEED_JULIET() CHECK(du_find_cli(juliet, sizeof juliet))
-#endif
-
-static int run(const char *args_format, ...)
-{
-    va_list ap;
-    va_start(ap, args_format);
-    int status = du_run_args(juliet, output, sizeof output, args_format, ap);
-    va_end(ap);
-    return status;
-}
+static char dir3[256];
 
 /* Every field of every entity of the world in dir as text, one line each,
  * into out: what "the values are bit-exact" compares (float text is the

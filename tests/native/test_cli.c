@@ -10,20 +10,9 @@
 #include "juliet/world_lock.h"
 #include "test.h"
 
-static char juliet[1024];
-static char output[1 << 16];
-static char dir[256], dir2[256];
+#include "cli_run.h"
 
-/* Runs `juliet ARGS`, ARGS formatted as by printf, with stdout and stderr
- * in `output`; returns the exit status (-1 if it did not exit normally). */
-static int run(const char *args_format, ...)
-{
-    va_list ap;
-    va_start(ap, args_format);
-    int status = du_run_args(juliet, output, sizeof output, args_format, ap);
-    va_end(ap);
-    return status;
-}
+static char dir[256], dir2[256];
 
 static bool copy_of(const char *source)
 {
@@ -31,15 +20,6 @@ static bool copy_of(const char *source)
     CHECK_OR_FALSE(du_copy_tree(source, dir));
     return true;
 }
-
-/* Starts a test that runs the tool. A wasm build cannot start processes:
- * there the tests end at once (the native run covers the tool). */
-#ifdef __EMSCRIPTEN__
-#define NEED_JULIET() \
-    if (!du_find_cli(juliet, sizeof juliet)) return
-#else
-#define NEED_JULIET() CHECK(du_find_cli(juliet, sizeof juliet))
-#endif
 
 static void finish(void)
 {
