@@ -121,7 +121,7 @@ def main():
     body = SAMPLE[:-4]
     write("hostile/bad_magic.jsnap", b"X" + SAMPLE[1:])
     write("hostile/newer_version.jsnap", with_crc(body[:3] + b"\x02" + body[4:]))
-    write("hostile/unknown_flags.jsnap", with_crc(body[:4] + b"\x05" + body[5:]))
+    write("hostile/unknown_flags.jsnap", with_crc(body[:4] + b"\x09" + body[5:]))
     # The CRC is checked before any content, so these two carry a right one.
     write("hostile/truncated.jsnap", with_crc(body[: len(body) // 2]))
     write("hostile/trailing_bytes.jsnap", with_crc(body + b"\x00"))

@@ -36,6 +36,13 @@ static inline bool jli_key_is(const jl_archive_entry *e, const char *key)
     return key[n] == '\0';
 }
 
+/* ---- tokenizer (archive_tokenizer.c) ---- */
+
+/* jl_archive_tokenize for a file whose key lines may carry one argument:
+ * `; field health` is the key "field health" (class files, class_file.h). */
+jl_status jli_archive_tokenize_with_arguments(jl_archive *ar, jl_arena *arena, const char *text, size_t size,
+                                              const char *path, jl_error *err);
+
 /* ---- values (archive_values.c) ---- */
 
 /* Why a value's text was refused: the offset of the problem in the text

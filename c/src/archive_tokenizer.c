@@ -85,8 +85,11 @@ static size_t scan_line(const char *p, const char *end)
 
 /* ---- tokenizer ---- */
 
-static jl_status tokenize(jl_archive *ar, jl_arena *arena, const char *text, size_t size, const char *path,
-                          jl_error *err)
+/* The tokenizer; with key_argument a key line may also be `; key word`
+ * (one blank, then a word of key characters: the key is both, as in the
+ * text), which class files use for their fields (class_file.h). */
+static inline jl_status tokenize(jl_archive *ar, jl_arena *arena, const char *text, size_t size,
+                                 const char *path, bool key_argument, jl_error *err)
 {
     *ar = (jl_archive){.loading = true, .path = path, .err = err, .file_version = 1, .class_version = 1};
     jl_archive_entry *entries =
@@ -192,6 +195,8 @@ static jl_status tokenize(jl_archive *ar, jl_arena *arena, const char *text, siz
                                    char_class[(uint8_t)ke[2]] & char_class[(uint8_t)ke[3]] & 1))
                 ke += 4;
             while (ke < e && is_key_char(*ke)) ke++;
+            if (key_argument && e - ke >= 2 && *ke == ' ' && is_key_char(ke[1]))
+                for (ke += 2; ke < e && is_key_char(*ke);) ke++;
             uint32_t key_col = (uint32_t)(k - p) + 1;
             if (ke == k)
                 return jl_error_set(err, JL_ERR_PARSE, path, line, key_col,
@@ -264,10 +269,11 @@ static uint32_t conflict_marker_line(const char *text, size_t size)
     return 0;
 }
 
-jl_status jl_archive_tokenize(jl_archive *ar, jl_arena *arena, const char *text, size_t size,
-                              const char *path, jl_error *err)
+/* The tokenizer, naming an unresolved git merge conflict where it fails. */
+static jl_status tokenize_text(jl_archive *ar, jl_arena *arena, const char *text, size_t size, const char *path,
+                               bool key_argument, jl_error *err)
 {
-    jl_status s = tokenize(ar, arena, text, size, path, err);
+    jl_status s = tokenize(ar, arena, text, size, path, key_argument, err);
     /* A file git left with a conflict in it fails somewhere around the
      * markers: say what it really is. Only on failure, so a valid file
      * costs nothing. */
@@ -277,6 +283,18 @@ jl_status jl_archive_tokenize(jl_archive *ar, jl_arena *arena, const char *text,
                             "unresolved git merge conflict: keep the right lines and remove the "
                             "<<<<<<< ======= >>>>>>> markers");
     return s;
+}
+
+jl_status jl_archive_tokenize(jl_archive *ar, jl_arena *arena, const char *text, size_t size,
+                              const char *path, jl_error *err)
+{
+    return tokenize_text(ar, arena, text, size, path, false, err);
+}
+
+jl_status jli_archive_tokenize_with_arguments(jl_archive *ar, jl_arena *arena, const char *text, size_t size,
+                                              const char *path, jl_error *err)
+{
+    return tokenize_text(ar, arena, text, size, path, true, err);
 }
 
 /* ---- lookup ---- */

@@ -535,13 +535,17 @@ jl_status jl_value_check(const jl_field *field, const char *text, size_t size, c
 jl_status jl_class_default_text(const jl_class *cls, uint32_t field_index, char *out)
 {
     if (!cls || field_index >= cls->field_count) return JL_ERR_NOT_FOUND;
-    /* Every class struct is small: defaults are built in a stack buffer. */
+    /* Every compiled class struct is small: its defaults are built in a
+     * stack buffer. A class described by data has them as bytes. */
     _Alignas(16) unsigned char buffer[512];
-    if (cls->size_of > sizeof buffer) return JL_ERR_INVALID_ARGUMENT;
-    if (cls->default_init) cls->default_init(buffer);
-    else memset(buffer, 0, cls->size_of);
+    const unsigned char *defaults = cls->default_init ? NULL : cls->defaults;
+    if (!defaults) {
+        if (cls->size_of > sizeof buffer) return JL_ERR_INVALID_ARGUMENT;
+        jl_class_default_init(cls, buffer);
+        defaults = buffer;
+    }
     const jl_field *f = &cls->fields[field_index];
-    uint32_t n = jl_field_format(f, buffer + f->offset, out);
+    uint32_t n = jl_field_format(f, defaults + f->offset, out);
     out[n] = '\0';
     return JL_OK;
 }

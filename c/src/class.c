@@ -1,4 +1,4 @@
-/* class.c - CRC32, field sizes and field lookup of class records (class.h).
+/* class.c - CRC32, defaults and field lookup of class records (class.h).
  * The registry of classes is class_registry.c. */
 #include "juliet/class.h"
 
@@ -21,6 +21,13 @@ uint32_t jl_crc32(const void *data, size_t size)
         crc = (crc >> 4) ^ nibble[crc & 15u];
     }
     return ~crc;
+}
+
+void jl_class_default_init(const jl_class *cls, void *derived)
+{
+    if (cls->default_init) cls->default_init(derived);
+    else if (cls->defaults) memcpy(derived, cls->defaults, cls->size_of);
+    else memset(derived, 0, cls->size_of);
 }
 
 const jl_field *jl_class_find_field(const jl_class *cls, const char *name)

@@ -327,10 +327,7 @@ static inline jl_entity *allocate(jl_entity_manager *m, const jl_class *cls, jl_
     uint32_t generation = e->generation;
     *e = (jl_entity){.derived_kind = cls, .derived = derived, .position = position, .is_dirty = true,
                      .generation = generation};
-    if (cls->default_init)
-        cls->default_init(derived);
-    else
-        memset(derived, 0, cls->size_of);
+    jl_class_default_init(cls, derived);
     ((jl_entity_header *)derived)->base = e;
 
     t->count++;

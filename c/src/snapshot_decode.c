@@ -260,6 +260,11 @@ static bool read_header(jli_snap_decoder *d)
     if (flags & ~(uint64_t)JLI_SNAP_FLAGS_KNOWN)
         return jli_snap_fail(r, JL_ERR_CORRUPT, "unknown flags 0x%llx", (unsigned long long)flags);
     d->flags = (uint32_t)flags;
+    if (flags & JLI_SNAP_FLAG_CLASSES) {
+        if (!d->read_classes)
+            return jli_snap_fail(r, JL_ERR_INVALID_ARGUMENT, "the snapshot carries classes: decode it into a world");
+        if (!d->read_classes(d)) return false;
+    }
 
     d->class_count = jli_snap_read_count(r, JL_CLASS_MAX, 10, "class count");
     uint64_t total = 0;

@@ -541,6 +541,7 @@ jl_status jli_snap_encode_entities(jli_snap_encoder *enc, uint32_t flags)
     jli_snap_write_bytes(w, jli_snap_magic, sizeof jli_snap_magic);
     jli_snap_write_u8(w, JL_SNAPSHOT_VERSION);
     jli_snap_write_varint(w, flags);
+    if ((flags & JLI_SNAP_FLAG_CLASSES) && (st = enc->write_classes(enc)) != JL_OK) return st;
 
     /* Class table: the classes that have entities, in kind order. */
     const jl_class_registry *registry = enc->manager->classes;

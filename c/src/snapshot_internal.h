@@ -23,9 +23,10 @@
 #endif
 
 enum {
-    JLI_SNAP_FLAG_WORLD = 1u << 0,  /* a world section follows the entities */
-    JLI_SNAP_FLAG_OPAQUE = 1u << 1, /* opaque entities follow the world section (which it needs) */
-    JLI_SNAP_FLAGS_KNOWN = JLI_SNAP_FLAG_WORLD | JLI_SNAP_FLAG_OPAQUE,
+    JLI_SNAP_FLAG_WORLD = 1u << 0,   /* a world section follows the entities */
+    JLI_SNAP_FLAG_CLASSES = 1u << 1, /* class files follow the flags (a world's classes from files) */
+    JLI_SNAP_FLAG_OPAQUE = 1u << 2,  /* opaque entities follow the world section (which it needs) */
+    JLI_SNAP_FLAGS_KNOWN = JLI_SNAP_FLAG_WORLD | JLI_SNAP_FLAG_CLASSES | JLI_SNAP_FLAG_OPAQUE,
     JLI_SNAP_FLOAT_DECIMAL = 0,
     JLI_SNAP_FLOAT_BITS = 1,
     JLI_SNAP_EXPONENT_MAX = 22,          /* 10^22 is the largest power of ten exact in a double */
@@ -158,6 +159,10 @@ typedef struct jli_snap_encoder {
     uint32_t *ranks;              /* scratch: their entities' ranks */
     jli_snap_float_scratch scratch;
     jli_snap_writer w;
+    /* With JLI_SNAP_FLAG_CLASSES: writes the class files right after the
+     * flags (snapshot_world.c); user is its own. */
+    jl_status (*write_classes)(struct jli_snap_encoder *enc);
+    const void *classes_user;
 } jli_snap_encoder;
 
 /* The structs a column's values are read from, and the entities they belong
@@ -246,6 +251,11 @@ typedef struct jli_snap_decoder {
     uint32_t *ranks;     /* per class, its entities' ranks (classes[c].ranks) */
     uint8_t *class_of;   /* index into classes */
     uint8_t *flags_of;
+    /* With JLI_SNAP_FLAG_CLASSES: reads the class files after the flags and
+     * may point registry at classes of its own (snapshot_world.c); NULL
+     * refuses such a snapshot. user is its own. */
+    bool (*read_classes)(struct jli_snap_decoder *d);
+    void *classes_user;
 } jli_snap_decoder;
 
 /* room: how many entities the target can still take; registry: the

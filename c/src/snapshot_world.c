@@ -9,11 +9,106 @@
 #include "juliet/archive.h"
 #include "juliet/snapshot.h"
 #include "juliet/world.h"
+#include "class_file_internal.h"
+#include "class_registry_internal.h"
 #include "entity_manager_internal.h"
 #include "snapshot_internal.h"
 #include "world_internal.h"
 
 enum { SETTINGS_READ_ONLY = 1u << 0 };
+
+/* ---- class files ---- */
+
+/* Whether kind k of the world has live entities and came from a class
+ * file: such a class travels with the snapshot. */
+static const jli_class_file *carried_class(const jl_world *world, uint32_t k)
+{
+    const jl_class *cls = jl_registry_at(&world->classes, k);
+    return world->manager.by_type[k].cls && world->manager.by_type[k].count ? jli_class_file_of(world, cls) : NULL;
+}
+
+/* The class files of the classes with entities, in kind order: varint
+ * count, then each file's varint size and bytes (its text verbatim). */
+static jl_status write_class_files(jli_snap_encoder *enc)
+{
+    const jl_world *world = enc->classes_user;
+    uint32_t kinds = jl_registry_count(&world->classes), count = 0;
+    for (uint32_t k = 0; k < kinds; k++) count += carried_class(world, k) != NULL;
+    jli_snap_write_varint(&enc->w, count);
+    for (uint32_t k = 0; k < kinds; k++) {
+        const jli_class_file *cf = carried_class(world, k);
+        if (!cf) continue;
+        jli_snap_write_varint(&enc->w, cf->text_size);
+        jli_snap_write_bytes(&enc->w, cf->text, cf->text_size);
+    }
+    return enc->w.failed ? JL_ERR_OUT_OF_MEMORY : JL_OK;
+}
+
+/* What the decoder read of the class files: their texts (in the input)
+ * and the classes parsed from them, which the snapshot's class table is
+ * resolved against until they join the world (apply_world). */
+typedef struct carried_classes {
+    const jl_world *world;
+    jl_class_registry registry; /* the world's classes and the carried ones */
+    jl_arena arena;             /* the parsed records */
+    jl_arena tokens;            /* one file's tokens at a time */
+    uint32_t count;
+    const uint8_t *text[JL_CLASS_MAX];
+    uint32_t size[JL_CLASS_MAX];
+    const char *name[JL_CLASS_MAX];
+} carried_classes;
+
+static bool read_class_files(jli_snap_decoder *d)
+{
+    carried_classes *c = d->classes_user;
+    jli_snap_reader *r = &d->r;
+    c->count = jli_snap_read_count(r, JL_CLASS_MAX, 1, "class file count");
+    size_t total = 0;
+    for (uint32_t i = 0; i < c->count && !r->failed; i++) {
+        c->size[i] = jli_snap_read_count(r, JL_ARCHIVE_FILE_MAX, 1, "class file size");
+        c->text[i] = jli_snap_read_bytes(r, c->size[i], "class file");
+        total += c->size[i];
+    }
+    if (r->failed) return false;
+    /* Every record takes its text and a small multiple of it. */
+    if (c->count && (jl_arena_init(&c->arena, 16 * total + (size_t)c->count * 4096) != JL_OK ||
+                     jl_arena_init(&c->tokens, (JL_ARCHIVE_KEYS_MAX + 1) * sizeof(jl_archive_entry)) != JL_OK))
+        return jli_snap_fail(r, JL_ERR_OUT_OF_MEMORY, "no memory for %u classes", c->count);
+    c->registry = c->world->classes;
+    for (uint32_t i = 0; i < c->count; i++) {
+        jl_error why;
+        jli_class_file *cf;
+        if (jli_class_file_parse(&c->arena, &c->tokens, NULL, (const char *)c->text[i], c->size[i], NULL, &cf, &why) !=
+            JL_OK)
+            return jli_snap_fail(r, JL_ERR_CORRUPT, "class file %u: line %u: %s", i + 1, why.line, why.message);
+        c->name[i] = cf->cls.name;
+        const jl_class *known = jl_registry_find(&c->registry, cf->cls.name, strlen(cf->cls.name));
+        if (known) {
+            /* The world knows the class already: the snapshot's must be it. */
+            if (!jli_class_file_agrees(cf, known, "this world's", &why))
+                return jli_snap_fail(r, JL_ERR_UNKNOWN_CLASS, "%s", why.message);
+            c->name[i] = NULL;
+        } else if (jli_registry_add(&c->registry, &cf->cls) != JL_OK) {
+            return jli_snap_fail(r, JL_ERR_CORRUPT, "class %s cannot be added", cf->cls.name);
+        }
+    }
+    d->registry = &c->registry;
+    return true;
+}
+
+/* The carried classes join the world (those it did not know). */
+static jl_status add_class_files(const carried_classes *c, jl_world *world, jl_error *err)
+{
+    for (uint32_t i = 0; i < c->count; i++) {
+        if (!c->name[i]) continue;
+        char path[JL_CLASS_NAME_MAX + 32];
+        snprintf(path, sizeof path, "%s/%s%s", JL_CLASS_FILES_DIR, c->name[i], JL_CLASS_FILE_SUFFIX);
+        jl_error why;
+        if (jli_class_file_add(world, path, (const char *)c->text[i], c->size[i], c->name[i], &why) != JL_OK)
+            return jl_error_set(err, why.status, NULL, 0, 0, "snapshot: %s", why.message);
+    }
+    return JL_OK;
+}
 
 /* ---- encoding ---- */
 
@@ -82,7 +177,12 @@ jl_status jl_snapshot_encode_world(const jl_world *world, jl_arena *arena, jl_sn
     jli_snap_encoder enc;
     jl_status st = jli_snap_encoder_begin(&enc, &world->manager, arena, err);
     if (st != JL_OK) return st;
-    st = jli_snap_encode_entities(&enc, JLI_SNAP_FLAG_WORLD | (enc.opaque_count ? JLI_SNAP_FLAG_OPAQUE : 0u));
+    uint32_t flags = JLI_SNAP_FLAG_WORLD | (enc.opaque_count ? JLI_SNAP_FLAG_OPAQUE : 0u);
+    for (uint32_t k = 0; k < jl_registry_count(&world->classes); k++)
+        if (carried_class(world, k)) flags |= JLI_SNAP_FLAG_CLASSES;
+    enc.write_classes = write_class_files;
+    enc.classes_user = world;
+    st = jli_snap_encode_entities(&enc, flags);
     if (st == JL_OK) st = encode_world_section(&enc, world);
     if (st == JL_OK && enc.opaque_count) encode_opaque(&enc, world);
     if (st == JL_OK && enc.w.failed) st = JL_ERR_OUT_OF_MEMORY;
@@ -416,6 +516,9 @@ jl_status jl_snapshot_decode_world(const uint8_t *data, size_t size, jl_world *w
     jli_snap_decoder d;
     jli_snap_decoder_init(&d, data ? data : (const uint8_t *)"", size, NULL,
                       world->manager.capacity - world->manager.count, &world->classes, err);
+    carried_classes carried = {.world = world};
+    d.read_classes = read_class_files;
+    d.classes_user = &carried;
     world_section ws = {0};
     jl_status st = JL_OK;
     bool ok = jli_snap_decode_entities(&d);
@@ -433,7 +536,15 @@ jl_status jl_snapshot_decode_world(const uint8_t *data, size_t size, jl_world *w
         else ok = jli_snap_fail(&d.r, JL_ERR_OUT_OF_MEMORY, "no memory for %u entities", d.count);
     }
     if (ok) ok = jli_snap_decode_trailer(&d);
-    st = ok ? apply_world(&d, &ws, world) : d.r.status;
+    /* The classes join the world before their entities are created; a
+     * later failure leaves them known to it (they describe no entity). */
+    if (ok) st = add_class_files(&carried, world, err);
+    if (ok && st == JL_OK) st = apply_world(&d, &ws, world);
+    else if (!ok) st = d.r.status;
     jli_snap_decoder_release(&d);
+    if (carried.count) {
+        jl_arena_release(&carried.arena);
+        jl_arena_release(&carried.tokens);
+    }
     return st;
 }

@@ -62,8 +62,12 @@ typedef struct jli_ref {
     uint32_t owner;
 } jli_ref;
 
+struct jli_class_files; /* class_file_world.c */
+
 struct jl_world {
-    jl_class_registry classes; /* the program's classes when created (jl_world_classes) */
+    jl_class_registry classes; /* the program's classes when created (jl_world_classes),
+                                  then those of its class files */
+    struct jli_class_files *class_files; /* classes from class files; NULL until one loads */
     jl_entity_manager manager;
     jl_world_settings settings;
     bool settings_dirty;
@@ -272,6 +276,12 @@ jl_status jli_kept_value(const jl_world *world, uint64_t id, const char *field, 
 jl_status jli_world_load_entity(jl_world *world, const char *path, const char *dir, uint64_t expected_id,
                                 const char *text, size_t size, bool mark_dirty, jl_entity **out,
                                 jl_error *err);
+
+/* Reads one file of the world (kind from its directory listing: a special
+ * file is never opened) into the scratch arena. JL_OK; JL_ERR_NOT_FOUND if
+ * there is no such file (no diagnostic: the caller decides); else the
+ * status of the diagnostic added. */
+jl_status jli_world_read_file(jl_world *world, const char *path, jl_fs_kind kind, char **text, size_t *size);
 
 /* ---- world_save.c ---- */
 

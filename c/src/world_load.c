@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include "class_file_internal.h"
 #include "entity_manager_internal.h"
 #include "juliet/world_lock.h"
 #include "world_internal.h"
@@ -195,10 +196,7 @@ static jl_status special_file_diagnostic(jl_world *w, const char *path)
     return e.status;
 }
 
-/* Reads one file of the world, unless the listing says it is special.
- * JL_OK; JL_ERR_NOT_FOUND if there is no such file (no diagnostic: the
- * caller decides); else the status of the diagnostic added. */
-static jl_status read_world_file(jl_world *w, const char *path, jl_fs_kind kind, char **text, size_t *size)
+jl_status jli_world_read_file(jl_world *w, const char *path, jl_fs_kind kind, char **text, size_t *size)
 {
     if (kind == JL_FS_SPECIAL) return special_file_diagnostic(w, path);
     int code = w->fs->read_file(w->fs, path, JL_ARCHIVE_FILE_MAX, &w->scratch, text, size);
@@ -258,7 +256,7 @@ jl_status jl_world_load(jl_world *w, const char *dir)
     if (jl_fs_join(path, sizeof path, dir, "WorldSettings.jasset")) {
         char *text;
         size_t size;
-        jl_status s = read_world_file(w, path, settings_kind, &text, &size);
+        jl_status s = jli_world_read_file(w, path, settings_kind, &text, &size);
         if (s == JL_OK) {
             if (jl_world_load_settings_text(w, path, text, size, false, NULL) != JL_OK) w->settings_failed = true;
             else w->settings_record.dir_at = jli_storage_offset(w, stored_dir);
@@ -267,6 +265,8 @@ jl_status jl_world_load(jl_world *w, const char *dir)
         }
         jl_arena_pop_to(&w->scratch, mark);
     }
+
+    jli_class_files_load(w, dir); /* classes first: entities are of them */
 
     if (!jl_fs_join(entities_dir, sizeof entities_dir, dir, "Entities")) {
         jl_error e;
@@ -299,7 +299,7 @@ jl_status jl_world_load(jl_world *w, const char *dir)
         char *text;
         size_t size;
         jl_entity *loaded = NULL;
-        jl_status s = read_world_file(w, path, entries[i].kind, &text, &size);
+        jl_status s = jli_world_read_file(w, path, entries[i].kind, &text, &size);
         if (s == JL_ERR_NOT_FOUND) s = io_diagnostic(w, path, "read_file", ENOENT); /* gone since the listing */
         else if (s == JL_OK) s = jli_world_load_entity(w, path, stored_dir, 0, text, size, false, &loaded, NULL);
         if (s == JL_OK) jli_files_entity_back(w, loaded);

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include "class_file_internal.h"
 #include "world_internal.h"
 
 /* Splits a directory path into its parent and its last name
@@ -105,7 +106,9 @@ jl_status jl_world_save_new(jl_world *w, const char *dir, jl_save_report *report
         code = fs->make_dir(fs, temp);
     }
     if (code) return jli_report_io(r, temp, "make_dir", code);
-    jl_status s = jl_world_save(w, temp, r);
+    /* Its classes from class files go with it: the directory opens anywhere. */
+    jl_status s = jli_class_files_save(w, temp, r);
+    if (s == JL_OK) s = jl_world_save(w, temp, r);
     if (s == JL_OK) {
         code = fs->rename(fs, temp, dir);
         if (code == ENOTEMPTY || code == EEXIST)

@@ -2,6 +2,9 @@
  *
  *   save_mem        100k entities written to memory as .jasset text
  *   load_mem        the same texts tokenized and deserialized in place
+ *   save_mem_schema, load_mem_schema  the same for 100k entities of a class
+ *                   from a class file with the sample Prop's fields
+ *   save_mem_prop, load_mem_prop      the same values as the compiled Prop
  *   read_dir        10k files listed and read into memory, nothing else
  *   load_dir        the same directory loaded as a world (ratio to read_dir)
  *   save_all        10k entities saved, every one dirty (atomic writes)
@@ -20,6 +23,8 @@
 #include <unistd.h>
 
 #include "juliet/archive.h"
+#include "juliet/class_file.h"
+#include "juliet/class_registry.h"
 #include "juliet/fs.h"
 #include "juliet/platform.h"
 #include "juliet/world.h"
@@ -47,19 +52,28 @@ static void die(const char *what)
 
 /* ---- from memory ---- */
 
-static void bench_memory(void)
+/* A world of capacity MEM_N; with class_dir, that world directory (its
+ * Classes/ folder, no entity) is loaded first, so its class files are the
+ * world's classes. */
+static jl_world *memory_world(const jl_world_desc *desc, const char *class_dir)
 {
-    jl_world *source;
-    jl_world_desc desc = {.capacity = MEM_N, .id_tag = sample_world_gen_tag(7)};
-    if (jl_world_new(&desc, &source) != JL_OK || sample_world_generate(source, MEM_N, 7) != JL_OK)
-        die("cannot generate 100k entities");
+    jl_world *w;
+    if (jl_world_new(desc, &w) != JL_OK) die("world init failed");
+    if (class_dir && (jl_world_load(w, class_dir) != JL_OK || jl_world_diagnostic_count(w))) die("class files failed");
+    return w;
+}
+
+/* save_NAME: every entity of source appended to one buffer, one archive
+ * each; load_NAME: the same texts tokenized and deserialized in place into
+ * a fresh world (loaded from class_dir first, if not NULL). */
+static void bench_texts(const char *save_name, const char *load_name, jl_world *source, const char *class_dir)
+{
     jl_arena text_arena, offsets_arena;
     if (jl_arena_init(&text_arena, (size_t)512 << 20) != JL_OK ||
         jl_arena_init(&offsets_arena, (MEM_N + 1) * sizeof(size_t) + 4096) != JL_OK)
         die("out of memory");
     size_t *offsets = jl_arena_push(&offsets_arena, (MEM_N + 1) * sizeof(size_t), _Alignof(size_t));
 
-    /* save_mem: every entity appended to one buffer, one archive each. */
     uint64_t save_ns = UINT64_MAX, save_cpu = UINT64_MAX;
     const char *all = NULL;
     for (int run = 0; run < RUNS; run++) {
@@ -84,16 +98,14 @@ static void bench_memory(void)
         save_ns = best(save_ns, jl_platform_now_ns() - t0);
         save_cpu = best(save_cpu, cpu_now_ns() - c0);
     }
-    bench_report("save_mem", MEM_N, save_ns);
+    bench_report(save_name, MEM_N, save_ns);
     bench_note("  cpu time %.1f ns/entity", (double)save_cpu / MEM_N);
     bench_note("  %.1f MB of .jasset text, %.0f bytes per entity", (double)offsets[MEM_N] / 1e6,
                (double)offsets[MEM_N] / MEM_N);
 
-    /* load_mem: tokenize + in-place deserialize into a fresh world. */
     uint64_t load_ns = UINT64_MAX, load_cpu = UINT64_MAX;
     for (int run = 0; run < RUNS; run++) {
-        jl_world *w;
-        if (jl_world_new(&(jl_world_desc){.capacity = MEM_N}, &w) != JL_OK) die("world init failed");
+        jl_world *w = memory_world(&(jl_world_desc){.capacity = MEM_N}, class_dir);
         uint64_t c0 = cpu_now_ns();
         uint64_t t0 = jl_platform_now_ns();
         for (uint32_t i = 0; i < MEM_N; i++) {
@@ -106,11 +118,88 @@ static void bench_memory(void)
         bench_consume(jl_world_count(w));
         jl_world_free(w);
     }
-    bench_report("load_mem", MEM_N, load_ns);
+    bench_report(load_name, MEM_N, load_ns);
     bench_note("  cpu time %.1f ns/entity", (double)load_cpu / MEM_N);
     jl_arena_release(&text_arena);
     jl_arena_release(&offsets_arena);
+}
+
+static void bench_memory(void)
+{
+    jl_world *source;
+    jl_world_desc desc = {.capacity = MEM_N, .id_tag = sample_world_gen_tag(7)};
+    if (jl_world_new(&desc, &source) != JL_OK || sample_world_generate(source, MEM_N, 7) != JL_OK)
+        die("cannot generate 100k entities");
+    bench_texts("save_mem", "load_mem", source, NULL);
     jl_world_free(source);
+}
+
+/* ---- a class from a class file ---- */
+
+static void remove_tree(const char *path);
+
+/* Fills w with MEM_N entities of class_name (the fields of the sample's
+ * Prop) holding varied values, written through the class's field table,
+ * the way any tool sees a class. */
+static void fill_props(jl_world *w, const char *class_name)
+{
+    const jl_class *cls = jl_world_class_find(w, class_name, strlen(class_name));
+    if (!cls || cls->field_count != 5) die("no Prop-like class");
+    uint64_t previous = 0;
+    for (uint32_t i = 0; i < MEM_N; i++) {
+        jl_entity *e;
+        float x = (float)(i % 1000) * 0.25f, y = (float)(i % 37), z = -(float)(i % 611) * 0.5f;
+        if (jl_world_create(w, class_name, x, y, z, &e) != JL_OK) die("create failed");
+        char *d = e->derived;
+        *(uint32_t *)(d + cls->fields[0].offset) = i % 3 ? i % 500 : JL_INDEX_MAX;
+        *(float *)(d + cls->fields[1].offset) = 0.5f + (float)(i % 7) * 0.25f;
+        *(bool *)(d + cls->fields[2].offset) = i % 3 == 0;
+        if (i % 4 == 0) *(jl_vec3 *)(d + cls->fields[3].offset) = (jl_vec3){(float)(i % 5) * 0.5f, 0.0f, -(float)(i % 3)};
+        *(uint64_t *)(d + cls->fields[4].offset) = i % 3 == 0 ? previous : 0;
+        previous = e->id;
+    }
+}
+
+/* save_mem_schema / load_mem_schema: 100k entities of PropData, a class
+ * that exists only as a class file (the sample Prop's fields), through
+ * the same reader and writer; save_mem_prop / load_mem_prop: the very same
+ * values as the compiled Prop, for a like-for-like ratio. */
+static void bench_schema(void)
+{
+    char dir[] = "/tmp/juliet-bench-schema-XXXXXX";
+    if (!mkdtemp(dir)) die("cannot make a temporary directory");
+    jl_arena arena;
+    if (jl_arena_init(&arena, (size_t)1 << 20) != JL_OK) die("out of memory");
+    const char *text;
+    size_t size;
+    if (jl_class_file_text(jl_class_find_by_name("Prop", 4), &arena, &text, &size, NULL) != JL_OK)
+        die("no Prop class file");
+    /* The same file under another name: compiled Prop would win over it. */
+    static const char name_line[] = "; name\nProp\n";
+    const char *at = strstr(text, name_line);
+    if (!at) die("unexpected class file");
+    char renamed[4096];
+    int n = snprintf(renamed, sizeof renamed, "%.*s; name\nPropData\n%s", (int)(at - text), text,
+                     at + sizeof name_line - 1);
+    char classes[512];
+    snprintf(classes, sizeof classes, "%s/Classes", dir);
+    if (mkdir(classes, 0755) != 0) die("cannot make Classes/");
+    jl_error err;
+    if (jl_class_file_save(jl_fs_native(), dir, "PropData", renamed, (size_t)n, &arena, NULL, &err) != JL_OK)
+        die("cannot write the class file");
+    jl_arena_release(&arena);
+
+    jl_world_desc desc = {.capacity = MEM_N, .id_tag = sample_world_gen_tag(9)};
+    jl_world *file_source = memory_world(&desc, dir);
+    fill_props(file_source, "PropData");
+    bench_texts("save_mem_schema", "load_mem_schema", file_source, dir);
+    jl_world_free(file_source);
+
+    jl_world *compiled_source = memory_world(&desc, NULL);
+    fill_props(compiled_source, "Prop");
+    bench_texts("save_mem_prop", "load_mem_prop", compiled_source, NULL);
+    jl_world_free(compiled_source);
+    remove_tree(dir);
 }
 
 /* ---- from a directory ---- */
@@ -225,6 +314,7 @@ int main(int argc, char **argv)
 {
     bench_init(argc, argv);
     bench_memory();
+    bench_schema();
     bench_directory();
     return 0;
 }

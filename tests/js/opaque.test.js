@@ -30,13 +30,13 @@ test('opaque entities are listed beside described ones, with their classes', () 
     assert.deepEqual(world.diagnostics(), []);
     const byId = new Map(world.entities().map((e) => [e.id, e]));
     assert.equal(byId.size, 5);
-    assert.equal(byId.get(ENEMY).class, 'Enemy');
+    assert.equal(byId.get(ENEMY).class, 'Grunt');
     assert.deepEqual(byId.get(ENEMY).position, [4, 0, -2.5]);
     assert.equal(byId.get(DOOR).class, 'Door');
-    assert.deepEqual(world.opaqueClasses().sort(), ['Door', 'Enemy']);
-    assert.deepEqual(world.schema('Enemy'), []);
+    assert.deepEqual(world.opaqueClasses().sort(), ['Door', 'Grunt']);
+    assert.deepEqual(world.schema('Grunt'), []);
     // The module's own classes do not grow with a world's.
-    assert.ok(!juliet.classes().includes('Enemy'));
+    assert.ok(!juliet.classes().includes('Grunt'));
   });
 });
 
@@ -44,7 +44,7 @@ test('get gives the base fields and every kept key as its text, in file order', 
   withWorld((world) => {
     const enemy = world.get(ENEMY);
     assert.equal(enemy.opaque, true);
-    assert.equal(enemy.class, 'Enemy');
+    assert.equal(enemy.class, 'Grunt');
     assert.equal(enemy.classVersion, 3);
     assert.equal(enemy.version, 1);
     assert.deepEqual(enemy.position, [4, 0, -2.5]);
@@ -70,7 +70,7 @@ test('loading warns at the class of each opaque file, with path, line and column
       path: join(dir, 'Entities', '8589934593.jasset'),
       line: 6,
       col: 1,
-      message: "unknown class 'Enemy' (kept as text)",
+      message: "unknown class 'Grunt' (kept as text)",
       code: 'unknown_class',
     });
   });
@@ -81,11 +81,11 @@ test('a kept key cannot be set: the error says the class is unknown to this buil
     assert.throws(() => world.set(ENEMY, 'health', '5'), (err) => {
       assert.equal(err.name, 'JulietError');
       assert.equal(err.code, 'unknown_class');
-      assert.match(err.message, /class Enemy is unknown to this build/);
+      assert.match(err.message, /class Grunt is unknown to this build/);
       assert.match(err.message, /'health' is kept as text/);
       return true;
     });
-    assert.throws(() => world.create('Enemy'), { code: 'unknown_class' });
+    assert.throws(() => world.create('Grunt'), { code: 'unknown_class' });
     assert.equal(world.get(ENEMY).dirty, false);
     assert.deepEqual(world.save().written, []);
   });

@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdbool.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -235,6 +236,15 @@ static inline int du_run(const char *command, char *out, size_t size)
     }
     int status = pclose(p);
     return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+/* du_run of `program ARGS`, ARGS formatted as by printf. */
+static inline int du_run_args(const char *program, char *out, size_t size, const char *args_format, va_list ap)
+{
+    char command[8192];
+    int n = snprintf(command, sizeof command, "%s ", program);
+    vsnprintf(command + n, sizeof command - (size_t)n, args_format, ap);
+    return du_run(command, out, size);
 }
 
 #endif

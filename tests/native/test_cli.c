@@ -10,22 +10,9 @@
 #include "juliet/world_lock.h"
 #include "test.h"
 
-static char juliet[1024];
-static char output[1 << 16];
-static char dir[256], dir2[256];
+#include "cli_run.h"
 
-/* Runs `juliet ARGS`, ARGS formatted as by printf, with stdout and stderr
- * in `output`; returns the exit status (-1 if it did not exit normally). */
-static int run(const char *args_format, ...)
-{
-    char command[4096];
-    int n = snprintf(command, sizeof command, "%s ", juliet);
-    va_list ap;
-    va_start(ap, args_format);
-    vsnprintf(command + n, sizeof command - (size_t)n, args_format, ap);
-    va_end(ap);
-    return du_run(command, output, sizeof output);
-}
+static char dir[256], dir2[256];
 
 static bool copy_of(const char *source)
 {
@@ -33,15 +20,6 @@ static bool copy_of(const char *source)
     CHECK_OR_FALSE(du_copy_tree(source, dir));
     return true;
 }
-
-/* Starts a test that runs the tool. A wasm build cannot start processes:
- * there the tests end at once (the native run covers the tool). */
-#ifdef __EMSCRIPTEN__
-#define NEED_JULIET() \
-    if (!du_find_cli(juliet, sizeof juliet)) return
-#else
-#define NEED_JULIET() CHECK(du_find_cli(juliet, sizeof juliet))
-#endif
 
 static void finish(void)
 {
@@ -557,7 +535,7 @@ TEST(validate_warns_about_an_unknown_class_and_strict_makes_it_fail)
     CHECK(run("validate %s", dir) == 0);
     char expected[600];
     snprintf(expected, sizeof expected,
-             "%s/Entities/8589934593.jasset:6:1: warning: unknown class 'Enemy' (kept as text)\n", dir);
+             "%s/Entities/8589934593.jasset:6:1: warning: unknown class 'Grunt' (kept as text)\n", dir);
     CHECK(find_output(expected));
     snprintf(expected, sizeof expected,
              "%s/Entities/8589934595.jasset:6:1: warning: unknown class 'Door' (kept as text)\n", dir);
@@ -586,12 +564,12 @@ TEST(stats_counts_unknown_classes_and_marks_them)
     NEED_JULIET();
     CHECK(copy_of(ASSETS "/opaque_world"));
     CHECK(run("stats %s --json", dir) == 0);
-    CHECK(find_output("\"Enemy\": {\"entities\": 2, \"bytes\": 307, \"opaque\": true}"));
+    CHECK(find_output("\"Grunt\": {\"entities\": 2, \"bytes\": 307, \"opaque\": true}"));
     CHECK(find_output("\"Door\": {\"entities\": 1, \"bytes\": 113, \"opaque\": true}"));
     CHECK(find_output("\"Inert\": {\"entities\": 1, \"bytes\": 191}")); /* described: not marked */
     CHECK(find_output("\"entities\": 5, "));
     CHECK(run("stats %s", dir) == 0);
-    CHECK(find_output("Enemy                   2          307  (opaque)\n"));
+    CHECK(find_output("Grunt                   2          307  (opaque)\n"));
     finish();
 }
 

@@ -2,7 +2,7 @@
  * entities"): loaded under a per-world opaque class, their keys kept as
  * text and written back unchanged, moved, removed, restored, refused where
  * their fields would be needed, warned about, and carried by snapshots.
- * Every test works on a copy of assets/opaque_world (Enemy and Door files
+ * Every test works on a copy of assets/opaque_world (Grunt and Door files
  * beside two sample entities) in a temporary directory. */
 #include "persist_util.h"
 
@@ -62,13 +62,13 @@ TEST(an_unknown_class_loads_as_an_opaque_entity_with_real_base_fields)
     CHECK(start());
     CHECK(jl_world_count(world) == 5 && jl_world_diagnostic_count(world) == 0);
     const jl_entity *e = jl_world_find(world, enemy_id);
-    CHECK(e && jl_class_is_opaque(e->derived_kind) && strcmp(e->derived_kind->name, "Enemy") == 0);
+    CHECK(e && jl_class_is_opaque(e->derived_kind) && strcmp(e->derived_kind->name, "Grunt") == 0);
     CHECK(e->position.x == 4.0f && e->position.y == 0.0f && e->position.z == -2.5f && !e->is_dirty);
     /* One class per name, in the world's registry only. */
-    const jl_class *enemy = jl_world_class_find(world, "Enemy", 5), *door = jl_world_class_find(world, "Door", 4);
+    const jl_class *enemy = jl_world_class_find(world, "Grunt", 5), *door = jl_world_class_find(world, "Door", 4);
     CHECK(enemy == e->derived_kind && door && door != enemy && jl_class_is_opaque(door));
     CHECK(jl_world_find(world, 0x0000000200000002ull)->derived_kind == enemy);
-    CHECK(jl_class_find_by_name("Enemy", 5) == NULL);
+    CHECK(jl_class_find_by_name("Grunt", 5) == NULL);
     CHECK(!jl_class_is_opaque(jl_world_class_find(world, "Inert", 5)) && !jl_class_is_opaque(NULL));
     CHECK(jl_world_get_stats(world)->entities[enemy->kind] == 2);
     finish();
@@ -89,7 +89,7 @@ TEST(kept_keys_are_listed_in_file_order_and_read_as_their_text)
     CHECK(field_is(enemy_id, "health", "100"));
     CHECK(field_is(enemy_id, "loot", "gold coins")); /* as the reader sees it: no blanks around */
     CHECK(field_is(enemy_id, "target", "0x77a31d7500000001"));
-    CHECK(field_is(enemy_id, "class", "Enemy") && field_is(enemy_id, "position", "4 0 -2.5"));
+    CHECK(field_is(enemy_id, "class", "Grunt") && field_is(enemy_id, "position", "4 0 -2.5"));
     char text[JL_VALUE_TEXT_MAX];
     CHECK(jl_world_get_field(world, enemy_id, "armor", text, NULL) == JL_ERR_NOT_FOUND);
     finish();
@@ -106,7 +106,7 @@ TEST(a_load_warns_at_the_class_of_each_opaque_file)
         jl_error w;
         CHECK(jl_world_warning(world, i, &w));
         CHECK(w.line == 6 && w.col == 1 && strstr(w.message, "(kept as text)"));
-        if (strcmp(w.path, expected) == 0) found = strcmp(w.message, "unknown class 'Enemy' (kept as text)") == 0;
+        if (strcmp(w.path, expected) == 0) found = strcmp(w.message, "unknown class 'Grunt' (kept as text)") == 0;
     }
     CHECK(found);
     jl_error w;
@@ -160,10 +160,10 @@ TEST(a_set_of_a_kept_key_is_refused_and_changes_nothing)
     CHECK(start());
     jl_error err = {0};
     CHECK(jl_world_set_field(world, enemy_id, "health", "5", 1, &err) == JL_ERR_UNKNOWN_CLASS);
-    CHECK(strstr(err.message, "class Enemy is unknown to this build") && strstr(err.message, "'health'"));
+    CHECK(strstr(err.message, "class Grunt is unknown to this build") && strstr(err.message, "'health'"));
     CHECK(jl_world_set_field(world, enemy_id, "armor", "5", 1, &err) == JL_ERR_UNKNOWN_CLASS);
     CHECK(!jl_world_find(world, enemy_id)->is_dirty && field_is(enemy_id, "health", "100"));
-    CHECK(jl_world_create(world, "Enemy", 0, 0, 0, NULL) == JL_ERR_UNKNOWN_CLASS);
+    CHECK(jl_world_create(world, "Grunt", 0, 0, 0, NULL) == JL_ERR_UNKNOWN_CLASS);
     CHECK(saves(0, 0));
     finish();
 }

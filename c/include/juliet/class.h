@@ -111,7 +111,8 @@ typedef struct jl_field {
  * jl_serialize_fields, which walks cls->fields. */
 typedef jl_status (*jl_serialize_fn)(jl_archive *ar, const jl_class *cls, void *derived);
 
-/* Sets a freshly allocated derived struct to its defaults (spec 3.3). */
+/* Sets a freshly allocated derived struct to its defaults (spec 3.3).
+ * NULL for a class whose defaults are data (jl_class.defaults). */
 typedef void (*jl_default_init_fn)(void *derived);
 
 /* Upgrades `derived`, just read from data written with class_version
@@ -138,6 +139,8 @@ struct jl_class {
     jl_migrate_fn migrate;
     const jl_field *fields;
     uint32_t field_count;
+    const void *defaults;      /* with no default_init: size_of bytes copied into a new struct
+                                  (a class described by data, class_file.h); NULL: zeroes */
 };
 
 /* Bytes a value of the type occupies in a derived struct, and the
@@ -149,6 +152,11 @@ size_t jl_field_type_alignment(jl_field_type type);
 /* JL_OK if e is a valid enum descriptor (see jl_enum); otherwise
  * JL_ERR_INVALID_ARGUMENT with err saying which name is wrong and why. */
 jl_status jl_enum_check(const jl_enum *e, jl_error *err);
+
+/* Sets derived (cls->size_of bytes) to the class's defaults: its
+ * default_init, else a copy of its defaults bytes, else zeroes. The base
+ * pointer is left to the caller. */
+void jl_class_default_init(const jl_class *cls, void *derived);
 
 /* CRC32 (IEEE 802.3, as zlib's crc32) of size bytes. */
 uint32_t jl_crc32(const void *data, size_t size);

@@ -20,8 +20,17 @@
  * unsigned LEB128 in its shortest form, "svarint" a zigzag varint):
  *
  *   magic        "JLW" then the version byte (JL_SNAPSHOT_VERSION)
- *   flags        varint; bit 0: a world section follows the entities; bit 1
- *                (with bit 0 only): opaque entities follow the world section
+ *   flags        varint; bit 0: a world section follows the entities;
+ *                bit 1: class files follow (a version 1 reader without
+ *                them refuses the unknown flag instead of misreading);
+ *                bit 2 (with bit 0 only): opaque entities follow the
+ *                world section
+ *   class files  with flag bit 1 (jl_snapshot_encode_world, when entities
+ *                are of classes the world has from class files,
+ *                class_file.h): varint K, then per class its file's text
+ *                verbatim (varint size, bytes), in kind order; the decoder
+ *                resolves the class table against them too, and they join
+ *                the target world (jl_world_save_new writes them back)
  *   classes      varint C, then per class: u32 CRC32 of its name, varint
  *                class_version, u32 CRC32 of its field list (names, types,
  *                flags, an enum field's names), varint entity count (>= 1)

@@ -98,7 +98,8 @@ export class World {
   constructor(engine, ptr, inMemory) {
     this._wasm = engine.wasm;
     this._c = engine.wasm.c;
-    // The world's own classes: the module's, and the opaque ones its files add.
+    // The world's own classes: the module's, then those its class files
+    // (Classes/<Name>.jclass) and its opaque entities add as files load.
     this._classes = new Classes(engine.wasm, ptr);
     this._files = engine.files;
     this._ptr = ptr;

@@ -1,0 +1,62 @@
+/* class_file.h - entity classes described as data: the class files of a
+ * world directory, Classes/<Name>.jclass (format in docs/format.md).
+ *
+ * A class file has the .jasset syntax (key line, value line): its name, its
+ * class_version, and one `; field NAME` key per field, in order, whose
+ * value line is the type and the default (for an enum: the default, then
+ * every name). A world loads its class files before its entity files
+ * (jl_world_load) and registers each in the world's registry
+ * (jl_world_classes), after the program's compiled classes: from then on
+ * it is a class like a compiled one (the same typed arenas, reader, writer
+ * and snapshot columns). Its record (size, alignment and field offsets laid
+ * out as a C compiler lays out the struct: the entity header first, each
+ * field at the next multiple of its alignment), its defaults and the file's
+ * text live in the world's arenas until jl_world_free.
+ *
+ * A file that does not load is a diagnostic (path:line:col); only the
+ * entities of its class are affected (they fail as an unknown class). A
+ * file naming a compiled class must agree with it (fields, types, flags,
+ * enum names, defaults, class_version): otherwise it is a diagnostic naming
+ * both, and the compiled class is used. Class files are read, never
+ * written, by a world's load and save; `juliet schema` writes them
+ * (jl_class_file_text, jl_class_file_save), and so does the first save of
+ * a world that holds classes from files (jl_world_save_new, e.g. after a
+ * snapshot carried them). */
+#ifndef JULIET_CLASS_FILE_H
+#define JULIET_CLASS_FILE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "arena.h"
+#include "class.h"
+#include "fs.h"
+#include "status.h"
+
+enum {
+    JL_CLASS_FILE_VERSION = 1, /* `; version` of the class files this build writes and reads */
+};
+
+#define JL_CLASS_FILES_DIR "Classes"     /* the class files' folder in a world directory */
+#define JL_CLASS_FILE_SUFFIX ".jclass"
+
+/* The canonical class file of cls (any registered class, compiled or not):
+ * its text is pushed on arena, *text and *size give it (valid until the
+ * arena is popped below it). Loaded back, it describes the same class.
+ * JL_ERR_OUT_OF_MEMORY if arena is full (nothing kept), or
+ * JL_ERR_INVALID_ARGUMENT for a record a class file cannot describe (a
+ * default the value syntax cannot write); err says which. */
+jl_status jl_class_file_text(const jl_class *cls, jl_arena *arena, const char **text, size_t *size,
+                             jl_error *err);
+
+/* Writes text[0, size) as dir/Classes/<class_name>.jclass through fs,
+ * atomically (jl_fs_write_atomic; Classes/ is made if missing and synced
+ * after the write), unless that file already holds exactly those bytes:
+ * *written (may be NULL) says whether it wrote. scratch lends memory for
+ * reading the old file and is returned to its mark. JL_OK, or the failure
+ * of the file system with err naming the path and operation (the old file
+ * is then untouched). */
+jl_status jl_class_file_save(const jl_fs *fs, const char *dir, const char *class_name, const char *text,
+                             size_t size, jl_arena *scratch, bool *written, jl_error *err);
+
+#endif
