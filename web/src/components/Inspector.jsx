@@ -43,6 +43,7 @@ function EntityEditor({ entity }) {
           {entityPath(entity.id)} · version {entity.version} · class version {entity.classVersion}
           {entity.dirty && <span class="unsaved"> · unsaved</span>}
           {readOnly && <span> · read-only (written by a newer build)</span>}
+          {entity.opaque && <span> · class unknown to this build</span>}
         </p>
       </header>
       <fieldset class="vec3">
@@ -61,6 +62,7 @@ function EntityEditor({ entity }) {
           />
         ))}
       </fieldset>
+      {entity.opaque && <KeptKeys entity={entity} />}
       {fields.length > 0 && (
         <fieldset class="fields">
           <legend>{entity.class} fields</legend>
@@ -70,5 +72,32 @@ function EntityEditor({ entity }) {
         </fieldset>
       )}
     </>
+  );
+}
+
+// An entity of a class no build describes (an opaque entity): its keys are
+// kept as text and written back unchanged, so they are shown, not edited.
+function KeptKeys({ entity }) {
+  const keys = Object.entries(entity.fields);
+  return (
+    <fieldset class="fields kept-keys">
+      <legend>{entity.class} keys, kept as text</legend>
+      <p class="muted">
+        Class {entity.class} is unknown to this build: only its position can be edited; every other key is saved as
+        it is.
+      </p>
+      {keys.length > 0 && (
+        <dl>
+          {keys.map(([key, text]) => (
+            <div key={key}>
+              <dt>{key}</dt>
+              <dd>
+                <code>{text}</code>
+              </dd>
+            </div>
+          ))}
+        </dl>
+      )}
+    </fieldset>
   );
 }
