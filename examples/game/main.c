@@ -4,7 +4,8 @@
  *
  *   example_game save DIR    builds a small level (three enemies chasing
  *                            two pickups) and saves it into DIR, which
- *                            must not exist or be empty
+ *                            must not exist or be empty, with the game's
+ *                            classes as class files (Classes/)
  *   example_game check DIR   loads DIR with the game's classes, checks
  *                            every file loaded and every reference
  *                            resolves, and prints the entities per class
@@ -14,6 +15,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <juliet/class_file.h>
 #include <juliet/class_registry.h>
 #include <juliet/entity_manager.h>
 #include <juliet/world.h>
@@ -32,6 +34,29 @@ static void *create(jl_world *world, const char *class_name, float x, float y, f
 {
     jl_entity *e;
     return jl_world_create(world, class_name, x, y, z, &e) == JL_OK ? e->derived : NULL;
+}
+
+/* Writes the game's classes into the world as Classes/<Name>.jclass, so
+ * that tools without the game's code (`juliet validate --strict`, the
+ * inspector, the JS API) know them. */
+static jl_status write_schema(const char *dir)
+{
+    jl_arena arena;
+    jl_status s = jl_arena_init(&arena, (size_t)16 << 20);
+    const jl_class *classes[] = {&enemy_class, &pickup_class};
+    for (size_t i = 0; s == JL_OK && i < sizeof classes / sizeof classes[0]; i++) {
+        const char *text;
+        size_t size;
+        jl_error err = {0};
+        s = jl_class_file_text(classes[i], &arena, &text, &size, &err);
+        if (s == JL_OK) s = jl_class_file_save(jl_fs_native(), dir, classes[i]->name, text, size, &arena, NULL, &err);
+        if (s != JL_OK) {
+            char line[JL_ERROR_TEXT_MAX];
+            fprintf(stderr, "example_game: %s\n", jl_error_format(&err, line, sizeof line));
+        }
+    }
+    jl_arena_release(&arena);
+    return s;
 }
 
 static int save(const char *dir)
@@ -77,6 +102,7 @@ static int save(const char *dir)
         fprintf(stderr, "example_game: %s\n", jl_error_format(&report.error, line, sizeof line));
     } else {
         printf("wrote %u files to %s\n", report.written_count, dir);
+        s = write_schema(dir);
     }
     jl_world_free(world);
     return s == JL_OK ? 0 : 2;

@@ -1,5 +1,5 @@
 # Runs the example game into a scratch directory and checks what it wrote:
-#   cmake -DGAME=<example_game> -DSCRATCH=<dir> -P run_example.cmake
+#   cmake -DGAME=<example_game> -DSCRATCH=<dir> [-DJULIET=<juliet>] -P run_example.cmake
 # The directory is emptied before and removed after (kept on failure).
 file(REMOVE_RECURSE ${SCRATCH})
 file(MAKE_DIRECTORY ${SCRATCH})
@@ -33,6 +33,21 @@ endif()
 execute_process(COMMAND ${GAME} check ${world} RESULT_VARIABLE code OUTPUT_VARIABLE out ERROR_VARIABLE err)
 if(NOT code EQUAL 0 OR NOT out STREQUAL "Enemy 3\nPickup 2\n")
   message(FATAL_ERROR "example_game check failed (${code}):\n${out}${err}")
+endif()
+
+# The juliet tool (JULIET, when given), which has none of the game's code,
+# knows its classes from the class files the game wrote: no warning.
+foreach(class Enemy Pickup)
+  if(NOT EXISTS ${world}/Classes/${class}.jclass)
+    message(FATAL_ERROR "the game did not write Classes/${class}.jclass")
+  endif()
+endforeach()
+if(JULIET)
+  execute_process(COMMAND ${JULIET} validate --strict ${world} RESULT_VARIABLE code OUTPUT_VARIABLE out
+                  ERROR_VARIABLE err)
+  if(NOT code EQUAL 0)
+    message(FATAL_ERROR "juliet validate --strict refused the game's world (${code}):\n${out}${err}")
+  endif()
 endif()
 
 file(REMOVE_RECURSE ${SCRATCH})
