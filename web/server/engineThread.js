@@ -15,7 +15,7 @@
 // world does not have them).
 import { relative, sep } from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
-import { idOfPath, loadJuliet } from '../src/core/juliet.js';
+import { idOfPath, loadJuliet } from 'juliet-world';
 
 const SETTINGS_FILE = 'WorldSettings.jasset';
 const { dir } = workerData;

@@ -40,6 +40,12 @@ export declare function entityPath(id: EntityId): string;
 /** The ID of the entity saved in a path entityPath gives, or null for any other path. */
 export declare function idOfPath(path: string): EntityId | null;
 
+/**
+ * The text of a value for a field of `type`, as set() sends it to the engine
+ * (a string field's string quoted); `what` names the field in a TypeError.
+ */
+export declare function valueText(type: FieldType, value: FieldValue, what?: string): string;
+
 /** The ID whose file name is a decimal number as typed ("12", "012"), or null for any other text. */
 export declare function idOfNumber(digits: string): EntityId | null;
 

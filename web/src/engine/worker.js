@@ -1,9 +1,9 @@
-// The engine worker: owns the wasm module (through web/src/core/juliet.js)
-// and the one open world, so that opening or saving thousands of files never
+// The engine worker: owns the wasm module (through the juliet-world
+// package) and the one open world, so that opening or saving thousands of files never
 // blocks the page. It answers requests { id, op, args } from client.js with
 // { id, ok, result } or { id, ok: false, error }, and reports long work as
 // { progress: { label, done, total } }.
-import { idOfPath, loadJuliet } from '../core/juliet.js';
+import { idOfPath, loadJuliet } from 'juliet-world';
 import { SETTINGS, SETTINGS_PATH, sameBytes } from '../lib/fields.js';
 import { packReader } from '../lib/pack.js';
 import { errorInfo } from './errors.js';

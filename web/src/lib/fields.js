@@ -2,7 +2,7 @@
 // that stand for the world settings, and byte comparison of file texts.
 // What a user types is checked by the engine, never here (state/typed.js).
 
-import { INDEX_NONE } from '../core/values.js';
+import { INDEX_NONE } from 'juliet-world';
 
 // The shortest decimal text that reads back as the same 32-bit float.
 export function formatF32(value) {
@@ -36,7 +36,7 @@ export const SETTINGS = 'settings';
 
 // File of an entity inside the world folder (Entities/<decimal ID>.jasset):
 // the core library's, which has no wasm in it.
-export { entityPath } from '../core/ids.js';
+export { entityPath } from 'juliet-world';
 
 // True if two texts of an entity file hold the same bytes. Edits, undo steps
 // and kept work carry a file's text as its bytes (Uint8Array, null where no

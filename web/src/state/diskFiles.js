@@ -5,7 +5,7 @@
 // write over a file that changed since. Showing a disk version in the page
 // (a change on disk, or the disk's side of a conflict) goes through here.
 import { batch } from '@preact/signals';
-import { idOfPath } from '../core/ids.js';
+import { idOfPath } from 'juliet-world';
 import { SETTINGS, SETTINGS_PATH } from '../lib/fields.js';
 import { getEngine } from './engine.js';
 import { noteOnDisk } from './pending.js';

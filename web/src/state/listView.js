@@ -2,7 +2,7 @@
 // the rows that pass both (recomputed only when rows are added or removed,
 // or the filter changes, never on a plain edit).
 import { computed, signal } from '@preact/signals';
-import { idOfNumber } from '../core/ids.js';
+import { idOfNumber } from 'juliet-world';
 import { structure, table } from './table.js';
 
 export const classFilter = signal(''); // '' = every class

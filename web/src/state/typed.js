@@ -6,8 +6,7 @@
 // entity's file name (Entities/<number>.jasset) stands for that ID. What is
 // typed for a string is the string itself, blanks and quotes included: it
 // goes to the engine quoted.
-import { idOfNumber } from '../core/ids.js';
-import { valueText } from '../core/values.js';
+import { idOfNumber, valueText } from 'juliet-world';
 import { getEngine } from './engine.js';
 
 // The text the engine gets for `typed` in an editor of field type `type`.
