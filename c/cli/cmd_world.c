@@ -116,10 +116,11 @@ static const char stats_usage[] =
     "usage: juliet stats DIR [--json]\n\n"
     "Counts the entities of a world per class, with the bytes of their files\n"
     "and totals. Classes this build does not know (entities kept as text)\n"
-    "are counted too, marked \"(opaque)\" (\"opaque\": true in JSON). --json prints one JSON object instead of a table; in its\n"
-    "\"dir\", control characters are written as \\u00XX and bytes that are not\n"
-    "UTF-8 as \\u00XX of the byte (read as Latin-1). Problems found while\n"
-    "loading go to stderr (exit status 1).\n";
+    "are counted too, marked \"(opaque)\" (\"opaque\": true in JSON). --json\n"
+    "prints one JSON object instead of a table; in its \"dir\", control\n"
+    "characters are written as \\u00XX and bytes that are not UTF-8 as\n"
+    "\\u00XX of the byte (read as Latin-1). Problems found while loading go\n"
+    "to stderr (exit status 1).\n";
 
 static int stats_run(int argc, char **argv)
 {
