@@ -15,7 +15,13 @@ export async function pickFolder() {
 // the browser's file system, so one at a time leaves it idle between them.
 const GET_FILE_CONCURRENCY = 64;
 
-// Every .jasset file under a directory handle, as [{ path, file }]: the
+// The files of a world the engine reads: its .jasset files and its class
+// files (Classes/<Name>.jclass, loaded before the entities).
+function isWorldFile(name) {
+  return name.endsWith('.jasset') || name.endsWith('.jclass');
+}
+
+// Every world file under a directory handle, as [{ path, file }]: the
 // handles listed first, then their files got concurrently, a bounded
 // number in flight.
 export async function readFolderHandle(handle) {
@@ -25,7 +31,7 @@ export async function readFolderHandle(handle) {
     for await (const entry of dir.values()) {
       if (entry.name.startsWith('.')) continue;
       if (entry.kind === 'directory') subdirs.push(walk(entry, `${prefix}${entry.name}/`));
-      else if (entry.name.endsWith('.jasset')) found.push({ path: prefix + entry.name, entry });
+      else if (isWorldFile(entry.name)) found.push({ path: prefix + entry.name, entry });
     }
     await Promise.all(subdirs);
   }
@@ -44,7 +50,7 @@ export async function readFolderHandle(handle) {
   return out;
 }
 
-// The .jasset files of an <input type=file webkitdirectory> selection, with
+// The world files of an <input type=file webkitdirectory> selection, with
 // paths relative to the chosen folder. Looking at each File costs a little,
 // so this yields to the page every few hundred files.
 export async function readUploadedFiles(fileList) {
@@ -56,7 +62,7 @@ export async function readUploadedFiles(fileList) {
     const rel = file.webkitRelativePath || file.name;
     const slash = rel.indexOf('/');
     if (!name && slash > 0) name = rel.slice(0, slash);
-    if (rel.endsWith('.jasset')) out.push({ path: slash > 0 ? rel.slice(slash + 1) : rel, file });
+    if (isWorldFile(rel)) out.push({ path: slash > 0 ? rel.slice(slash + 1) : rel, file });
     if (i % 500 === 499) {
       reportProgress('Listing files', i + 1, total);
       await new Promise((resolve) => setTimeout(resolve, 0));
