@@ -66,6 +66,17 @@ static bool ends_with(const char *s, const char *suffix)
     return n >= m && memcmp(s + n - m, suffix, m) == 0;
 }
 
+/* The class name a class file's name gives (name without .jclass) into
+ * out (JL_CLASS_NAME_MAX + 2 bytes): a stem too long to be a name is cut
+ * one byte past the limit, so the parser reports it. */
+static void class_name_of_file(const char *name, char *out)
+{
+    size_t stem = strlen(name) - (sizeof JL_CLASS_FILE_SUFFIX - 1);
+    if (stem > JL_CLASS_NAME_MAX) stem = JL_CLASS_NAME_MAX + 1;
+    memcpy(out, name, stem);
+    out[stem] = '\0';
+}
+
 void jli_class_files_load(jl_world *w, const char *dir)
 {
     const size_t mark = w->scratch.used;
@@ -98,10 +109,7 @@ void jli_class_files_load(jl_world *w, const char *dir)
             jli_world_add_diagnostic(w, &e);
         } else if (s == JL_OK) {
             char expected[JL_CLASS_NAME_MAX + 2];
-            size_t stem = strlen(name) - (sizeof JL_CLASS_FILE_SUFFIX - 1);
-            if (stem > JL_CLASS_NAME_MAX) stem = JL_CLASS_NAME_MAX + 1; /* never a name: reported */
-            memcpy(expected, name, stem);
-            expected[stem] = '\0';
+            class_name_of_file(name, expected);
             /* The text moves to the storage arena: the scratch copy goes. */
             if (jli_class_file_add(w, path, text, size, expected, &e) != JL_OK) jli_world_add_diagnostic(w, &e);
         }
@@ -123,4 +131,15 @@ jl_status jli_class_files_save(jl_world *w, const char *dir, jl_save_report *rep
         }
     }
     return JL_OK;
+}
+
+jl_status jl_world_load_class_text(jl_world *w, const char *path, const char *text, size_t size, jl_error *err)
+{
+    const char *name = path ? strrchr(path, '/') : NULL;
+    name = name ? name + 1 : path;
+    char expected[JL_CLASS_NAME_MAX + 2];
+    if (name && ends_with(name, JL_CLASS_FILE_SUFFIX)) class_name_of_file(name, expected);
+    /* The parser keeps what it needs in the world's storage. */
+    return jli_class_file_add(w, path, text, size, name && ends_with(name, JL_CLASS_FILE_SUFFIX) ? expected : NULL,
+                              err);
 }

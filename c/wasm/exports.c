@@ -13,6 +13,7 @@
  *   jlw_world_restore_entity_text(world, lo, hi, text, size) -> status
  *   jlw_world_restore_settings_text(world, text, size) -> status
  *   jlw_world_reload_file_text(world, name, text, size, id_out) -> status
+ *   jlw_world_load_class_text(world, path, text, size) -> status
  *   jlw_entity_mark_saved(world, lo, hi) -> status
  *   jlw_settings_mark_saved(world) -> status
  * Their contracts are at each function below.
@@ -36,6 +37,7 @@
 
 #include "juliet/archive.h"
 #include "juliet/class.h"
+#include "juliet/class_file.h"
 #include "juliet/class_registry.h"
 #include "juliet/entity_manager.h"
 #include "juliet/snapshot.h"
@@ -355,6 +357,14 @@ JLW_EXPORT int jlw_world_restore_entity_text(jl_world *world, uint32_t lo, uint3
  * entity or the settings become it, clean. The entity's ID in id_out[0]
  * (lo) and id_out[1] (hi), also on failure (0 for the settings or a name
  * that is no file of the world). */
+/* jl_world_load_class_text: one class file's text (path names it,
+ * "Classes/<Name>.jclass"), before the entities of its class. */
+JLW_EXPORT int jlw_world_load_class_text(jl_world *world, const char *path, const char *text, uint32_t size)
+{
+    clear_error();
+    return reported(jl_world_load_class_text(world, path, text, size, &last_error), "cannot load the class file");
+}
+
 JLW_EXPORT int jlw_world_reload_file_text(jl_world *world, const char *name, const char *text, uint32_t size,
                                           uint32_t *id_out)
 {

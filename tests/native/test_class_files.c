@@ -478,3 +478,30 @@ TEST(cli_schema_writes_the_compiled_classes_then_leaves_them_alone)
     CHECK(run("schema") == 2 && run("schema --help") == 0);
     du_remove_tree(dir);
 }
+
+TEST(class_files_loaded_one_by_one_before_their_entities_make_the_same_world)
+{
+    CHECK(registered());
+    jl_world *w = new_world();
+    CHECK(w);
+    size_t class_size = 0, entity_size = 0;
+    char *class_text = du_read(JULIET_ASSETS_DIR "/class_world/Classes/Ghoul.jclass", &class_size);
+    char *entity_text = du_read(JULIET_ASSETS_DIR "/class_world/Entities/5337047033410748417.jasset", &entity_size);
+    CHECK(class_text && entity_text);
+    jl_error err = {0};
+    /* The file's name must be the class's. */
+    CHECK(jl_world_load_class_text(w, "Classes/Goblin.jclass", class_text, class_size, &err) == JL_ERR_PARSE);
+    CHECK(!jl_world_class_find(w, "Ghoul", 5));
+    CHECK(jl_world_load_class_text(w, "Classes/Ghoul.jclass", class_text, class_size, &err) == JL_OK);
+    CHECK(jl_world_class_find(w, "Ghoul", 5));
+    /* Again: the class is known already and the file agrees with it. */
+    CHECK(jl_world_load_class_text(w, "Classes/Ghoul.jclass", class_text, class_size, &err) == JL_OK);
+    jl_entity *e;
+    CHECK(jl_world_load_entity_text(w, "Entities/5337047033410748417.jasset", entity_text, entity_size, false, &e,
+                                    &err) == JL_OK);
+    CHECK(!jl_class_is_opaque(e->derived_kind));
+    CHECK(field_is(w, boss, "health", "75.5"));
+    free(class_text);
+    free(entity_text);
+    jl_world_free(w);
+}

@@ -3,14 +3,17 @@
 // version of every file it has; it asks for the files changed since its
 // version, and a save is refused for a file whose version moved on since
 // the page got it (a conflict). Only the files a world is made of are read:
+// its class files (Classes/<Name>.jclass: read, never saved), then
 // WorldSettings.jasset and Entities/*.jasset, never through a symbolic link,
 // never a file that is not a regular file or is over the engine's limit.
 import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
+import { isClassFilePath } from 'juliet-world';
 import { encodePack } from '../src/lib/pack.js';
 
 export const SETTINGS_FILE = 'WorldSettings.jasset';
 export const ENTITIES_DIR = 'Entities';
+export const CLASSES_DIR = 'Classes';
 // JL_ARCHIVE_FILE_MAX: the engine refuses a larger file without reading it.
 export const FILE_MAX = 8 << 20;
 // No separator, and no line break (a pack lists paths one a line).
@@ -18,7 +21,7 @@ const ENTITY_NAME = /^[^/\\\n\r]+\.jasset$/;
 
 /** True for the paths (relative, '/'-separated) a world's files have. */
 export function isWorldPath(path) {
-  if (path === SETTINGS_FILE) return true;
+  if (path === SETTINGS_FILE || isClassFilePath(path)) return true;
   return path.startsWith(`${ENTITIES_DIR}/`) && ENTITY_NAME.test(path.slice(ENTITIES_DIR.length + 1));
 }
 
@@ -69,12 +72,28 @@ function byIdOrder(a, b) {
   return a.length - b.length || (a < b ? -1 : a > b ? 1 : 0);
 }
 
-/** True if dir/Entities is a real directory (not a link out of the world). */
-export function entitiesDirIsReal(dir) {
+/** True if dir/sub is a real directory (not a link out of the world). */
+function isRealDir(dir, sub) {
   try {
-    return lstatSync(join(dir, ENTITIES_DIR)).isDirectory();
+    return lstatSync(join(dir, sub)).isDirectory();
   } catch {
     return false;
+  }
+}
+
+/** True if dir/Entities is a real directory (not a link out of the world). */
+export function entitiesDirIsReal(dir) {
+  return isRealDir(dir, ENTITIES_DIR);
+}
+
+// The names in dir/sub when it is a real directory, else none.
+function namesIn(dir, sub) {
+  if (!isRealDir(dir, sub)) return [];
+  try {
+    return readdirSync(join(dir, sub));
+  } catch (err) {
+    if (err.code !== 'ENOENT') throw err;
+    return [];
   }
 }
 
@@ -115,18 +134,15 @@ export class WorldFiles {
   /** Reads every world file on disk (a file unchanged by its inode, size and
    * time is not read again). Returns the paths that changed. */
   scan() {
-    const found = [SETTINGS_FILE];
-    if (entitiesDirIsReal(this.dir)) {
-      let names = [];
-      try {
-        names = readdirSync(join(this.dir, ENTITIES_DIR));
-      } catch (err) {
-        if (err.code !== 'ENOENT') throw err;
-      }
-      for (const name of names.sort(byIdOrder)) {
-        const path = `${ENTITIES_DIR}/${name}`;
-        if (isWorldPath(path)) found.push(path);
-      }
+    // Class files first: a page loads them before the entities of their classes.
+    const found = namesIn(this.dir, CLASSES_DIR)
+      .sort()
+      .map((name) => `${CLASSES_DIR}/${name}`)
+      .filter(isClassFilePath);
+    found.push(SETTINGS_FILE);
+    for (const name of namesIn(this.dir, ENTITIES_DIR).sort(byIdOrder)) {
+      const path = `${ENTITIES_DIR}/${name}`;
+      if (isWorldPath(path)) found.push(path);
     }
     const seen = new Set(found);
     const gone = [...this._files.keys()].filter((p) => !seen.has(p));
@@ -143,10 +159,11 @@ export class WorldFiles {
     const changed = [];
     const next = this.seq + 1;
     const entitiesReal = entitiesDirIsReal(this.dir);
+    const classesReal = isRealDir(this.dir, CLASSES_DIR);
     for (const path of paths) {
       const old = this._files.get(path);
       const abs = join(this.dir, path);
-      const readable = path === SETTINGS_FILE || entitiesReal;
+      const readable = path === SETTINGS_FILE || (isClassFilePath(path) ? classesReal : entitiesReal);
       if (trustStamps && old && readable && old.stamp !== null && statStamp(abs) === old.stamp) continue;
       const read = readable ? readWorldFile(abs) : { bytes: null, stamp: null };
       if (old ? sameBytes(old.bytes, read.bytes) : read.bytes === null) {

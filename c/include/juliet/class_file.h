@@ -32,6 +32,7 @@
 #include "class.h"
 #include "fs.h"
 #include "status.h"
+#include "world.h"
 
 enum {
     JL_CLASS_FILE_VERSION = 1, /* `; version` of the class files this build writes and reads */
@@ -58,5 +59,18 @@ jl_status jl_class_file_text(const jl_class *cls, jl_arena *arena, const char **
  * is then untouched). */
 jl_status jl_class_file_save(const jl_fs *fs, const char *dir, const char *class_name, const char *text,
                              size_t size, jl_arena *scratch, bool *written, jl_error *err);
+
+/* Adds the class file text[0, size) to world, as jl_world_load does for
+ * each of its class files before the entities (for a world whose files
+ * arrive one by one, such as a served world in the inspector): a class of
+ * the world's registry from then on. path names the file in errors; when it
+ * is "Classes/<Name>.jclass" the class must be named <Name>. JL_OK (also
+ * when the world has that class already and the file agrees with it), else
+ * JL_ERR_PARSE with err saying where and why (a file that disagrees with
+ * the class of that name names both), or JL_ERR_OUT_OF_MEMORY /
+ * JL_ERR_CAPACITY. Load class files before the entities of their classes:
+ * an entity loaded earlier is kept as text (opaque). */
+jl_status jl_world_load_class_text(jl_world *world, const char *path, const char *text, size_t size,
+                                   jl_error *err);
 
 #endif

@@ -1,6 +1,7 @@
 // ids.js - entity IDs on the JavaScript side: the "0x" + 16 hex digits
 // form, its two 32-bit halves (how an ID crosses the wasm boundary), and
-// the file an entity is saved in, Entities/<decimal ID>.jasset. Plain
+// the file an entity is saved in, Entities/<decimal ID>.jasset (and the
+// path of a class file, Classes/<Name>.jclass). Plain
 // JavaScript without the wasm module, so the inspector page uses it too.
 // The C home of the same rules is jl_world_entity_path and
 // jl_world_id_of_file_name (world_paths.c): the engine checks names itself
@@ -12,6 +13,8 @@ const DECIMAL_PATTERN = /^[0-9]{1,20}$/;
 // A canonical decimal ID: no leading zero (the loader refuses "012.jasset").
 const PATH_PATTERN = /^Entities\/([1-9][0-9]{0,19})\.jasset$/;
 const ID_MAX = 0xffffffffffffffffn;
+// A class name is an identifier (JL_CLASS_NAME_MAX bytes at most).
+const CLASS_FILE_PATTERN = /^Classes\/[A-Za-z_][A-Za-z0-9_]{0,62}\.jclass$/;
 
 /** Checks an entity ID argument and returns its [lo, hi] halves. */
 export function splitId(id, what = 'id') {
@@ -60,4 +63,9 @@ export function idOfNumber(digits) {
   if (typeof digits !== 'string' || !DECIMAL_PATTERN.test(digits)) return null;
   const id = BigInt(digits);
   return id > ID_MAX ? null : '0x' + id.toString(16).padStart(16, '0');
+}
+
+/** True for the path of a class file in a world folder: Classes/<Name>.jclass. */
+export function isClassFilePath(path) {
+  return CLASS_FILE_PATTERN.test(path);
 }

@@ -46,6 +46,9 @@ export declare function idOfPath(path: string): EntityId | null;
  */
 export declare function valueText(type: FieldType, value: FieldValue, what?: string): string;
 
+/** True for the path of a class file in a world folder: "Classes/<Name>.jclass". */
+export declare function isClassFilePath(path: string): boolean;
+
 /** The ID whose file name is a decimal number as typed ("12", "012"), or null for any other text. */
 export declare function idOfNumber(digits: string): EntityId | null;
 
@@ -173,6 +176,12 @@ export declare class World {
   loadEntityText(text: string | Uint8Array, options?: { path?: string; dirty?: boolean }): EntityId;
   /** An undo or redo step: the entity becomes the text (null: removed); clean exactly when it is its file's text. A bad text throws and changes nothing. */
   restoreEntityText(id: EntityId, text: string | Uint8Array | null): void;
+  /**
+   * A class file (`Classes/<Name>.jclass`) for a world whose files arrive one
+   * by one: its class joins the world; load it before its entities. Throws
+   * 'parse' with line and column for a file that does not load.
+   */
+  loadClassText(path: string, text: string | Uint8Array): void;
   /** A file changed on disk (null: gone): its entity or the settings become it, clean. Returns the entity's ID (null: the settings); a bad text throws a JulietError with `id`, and the entity is gone. */
   reloadFile(name: string, text: string | Uint8Array | null): EntityId | null;
   /** After a save made elsewhere: the entity's file holds its current text (no entity: the file was deleted). */

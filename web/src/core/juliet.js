@@ -42,7 +42,7 @@ import { Wasm } from './wasm.js';
 import { newWorld, openWorld, worldOfSnapshot } from './world.js';
 
 export { JulietError } from './errors.js';
-export { entityPath, idOfNumber, idOfPath } from './ids.js';
+export { entityPath, idOfNumber, idOfPath, isClassFilePath } from './ids.js';
 export { INDEX_NONE, valueText } from './values.js';
 export { exportNames } from './wasm.js';
 export { World } from './world.js';

@@ -45,6 +45,7 @@ const EXPORTS = {
   jlw_entity_remove: ['number', ['number', 'number', 'number']],
   jlw_world_restore_entity_text: ['number', ['number', 'number', 'number', 'number', 'number']],
   jlw_world_reload_file_text: ['number', ['number', 'string', 'number', 'number', 'number']],
+  jlw_world_load_class_text: ['number', ['number', 'string', 'number', 'number']],
   jlw_entity_mark_saved: ['number', ['number', 'number', 'number']],
   jlw_settings_state: ['number', ['number']],
   jlw_settings_text: ['number', ['number', 'number']],

@@ -382,6 +382,25 @@ export class World {
   }
 
   /**
+   * A class file of the world (`path`: Classes/<Name>.jclass, `text` its
+   * bytes), for a world whose files arrive one by one: its class joins the
+   * world, as openWorld() loads the class files before the entities. Load
+   * it before the entities of its class (loaded earlier, they are kept as
+   * text). A file that does not load, or disagrees with the class of that
+   * name, throws a JulietError ('parse') with its line and column.
+   * @param {string} path
+   * @param {string|Uint8Array} text
+   */
+  loadClassText(path, text) {
+    const ptr = this._live();
+    checkString(path, 'path');
+    checkText(text);
+    const status = this._wasm.withText(text, (textPtr, size) =>
+      this._c.jlw_world_load_class_text(ptr, path, textPtr, size));
+    if (status !== 0) throw this._error(status);
+  }
+
+  /**
    * A file of the world changed on disk behind it (a save by another
    * program, a conflict settled for the disk's side): `name` is its path in
    * the world folder (WorldSettings.jasset or Entities/<decimal ID>.jasset)

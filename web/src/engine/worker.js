@@ -3,7 +3,7 @@
 // blocks the page. It answers requests { id, op, args } from client.js with
 // { id, ok, result } or { id, ok: false, error }, and reports long work as
 // { progress: { label, done, total } }.
-import { idOfPath, loadJuliet } from 'juliet-world';
+import { idOfPath, isClassFilePath, loadJuliet } from 'juliet-world';
 import { SETTINGS, SETTINGS_PATH, sameBytes } from '../lib/fields.js';
 import { packReader } from '../lib/pack.js';
 import { errorInfo } from './errors.js';
@@ -124,6 +124,14 @@ function diagnosticOf(err, path) {
 // entity holds it, or the settings are failed).
 function loadFile(path, bytes) {
   try {
+    // A class file joins the world before the entities of its class (the
+    // server sends class files first); changed later, it must agree with
+    // the class the world has (else a diagnostic naming both: the world
+    // uses the new file when it is opened again).
+    if (isClassFilePath(path)) {
+      if (bytes !== null) world.loadClassText(path, bytes);
+      return { id: null, failure: null };
+    }
     return { id: world.reloadFile(path, bytes), failure: null };
   } catch (err) {
     return { id: err.id ?? null, failure: diagnosticOf(err, path) };
