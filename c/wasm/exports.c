@@ -43,7 +43,6 @@
 #include "juliet/snapshot.h"
 #include "juliet/status.h"
 #include "juliet/world.h"
-#include "game_classes.h"
 #include "sample_classes.h"
 
 #define JLW_EXPORT EMSCRIPTEN_KEEPALIVE
@@ -100,9 +99,9 @@ JLW_EXPORT uint32_t jlw_heap_used(void) { return (uint32_t)mallinfo().uordblks; 
 
 /* ---- start-up ---- */
 
-/* Registers the classes this module knows (the sample game's, and the
- * example game's so that the inspector opens its levels) before any
- * world is created; juliet.js calls it once after instantiating the
+/* Registers the classes this module knows (the sample game's; a game's
+ * own classes come with its worlds as class files) before any world is
+ * created; juliet.js calls it once after instantiating the
  * module. Calling it again changes nothing. JL_OK or the registration's
  * failure (also in jlw_last_error). */
 JLW_EXPORT int jlw_init(void)
@@ -110,7 +109,6 @@ JLW_EXPORT int jlw_init(void)
     clear_error();
     jl_status status = sample_register_classes();
     if (status != JL_OK) fail(status, "cannot register the sample classes");
-    else if ((status = game_register_classes()) != JL_OK) fail(status, "cannot register the example game's classes");
     return (int)status;
 }
 

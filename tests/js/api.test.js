@@ -35,7 +35,7 @@ test('loadJuliet returns one cached promise', async () => {
 });
 
 test('classes and their schemas come from reflection', () => {
-  assert.deepEqual(juliet.classes(), ['Inert', 'Light', 'Prop', 'Enemy', 'Pickup']);
+  assert.deepEqual(juliet.classes(), ['Inert', 'Light', 'Prop']);
   assert.deepEqual(juliet.schema('Inert'), [
     { name: 'mesh_instance', type: 'index', default: INDEX_NONE, allowInf: false },
   ]);
