@@ -54,6 +54,16 @@ uint32_t jl_cli_print_diagnostics(void *stream, const jl_world *world);
 /* Parses a decimal unsigned number that fits in max; false otherwise. */
 bool jl_cli_parse_u64(const char *text, uint64_t max, uint64_t *out);
 
+/* The arguments of a command that takes one world directory and at most
+ * one flag (NULL: none): *dir gets the directory, *flag_set whether the
+ * flag was given. 0, or the exit status after printing why (an unknown
+ * option, no directory, more than one). */
+int jl_cli_one_dir(const char *command, int argc, char **argv, const char *flag, bool *flag_set, const char **dir);
+
+/* A new world for a command: capacity for any realistic world (address
+ * space reserved, not memory used). */
+jl_status jl_cli_new_world(jl_world **world, bool keep_temp_files);
+
 /* 0 if dir may receive a new world (jl_world_check_new_dir), else prints
  * why and returns the exit status (JL_CLI_USAGE). */
 int jl_cli_check_new_dir(const char *command, const char *dir);

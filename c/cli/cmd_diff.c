@@ -127,8 +127,7 @@ static jl_status print_change(void *ctx, const jl_entity_change *c)
  * failed to load or the world could not be created. */
 static bool load(const char *dir, jl_world **world)
 {
-    jl_world_desc desc = {.capacity = 4u << 20};
-    jl_status s = jl_world_new(&desc, world);
+    jl_status s = jl_cli_new_world(world, false);
     if (s != JL_OK) {
         jl_cli_fail("diff", "cannot create a world: %s", jl_status_name(s));
         return false;

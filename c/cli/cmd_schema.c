@@ -21,13 +21,9 @@ static const char schema_usage[] =
 static int schema_run(int argc, char **argv)
 {
     if (jl_cli_wants_help(argc, argv, schema_usage)) return JL_CLI_OK;
-    const char *dir = NULL;
-    for (int i = 1; i < argc; i++) {
-        if (argv[i][0] == '-') return jl_cli_fail("schema", "unknown option '%s'", argv[i]);
-        if (dir) return jl_cli_fail("schema", "expected one world directory, got '%s' too", argv[i]);
-        dir = argv[i];
-    }
-    if (!dir) return jl_cli_fail("schema", "expected a world directory");
+    const char *dir;
+    int bad = jl_cli_one_dir("schema", argc, argv, NULL, NULL, &dir);
+    if (bad) return bad;
 
     jl_arena arena;
     if (jl_arena_init(&arena, (size_t)64 << 20) != JL_OK) return jl_cli_fail("schema", "out of memory");

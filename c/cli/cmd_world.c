@@ -8,16 +8,6 @@
 #include "juliet/world.h"
 #include "sample_world_gen.h"
 
-/* The tool loads whole worlds of any realistic size: capacity is address
- * space reserved, not memory used. */
-enum { CLI_CAPACITY = 4u << 20 };
-
-static jl_status open_world(jl_world **world, bool keep_temp_files)
-{
-    jl_world_desc desc = {.capacity = CLI_CAPACITY, .keep_temp_files = keep_temp_files};
-    return jl_world_new(&desc, world);
-}
-
 /* ---- validate ---- */
 
 /* Prints every warning of the world as "path:line:col: warning: message";
@@ -84,7 +74,7 @@ static int validate_run(int argc, char **argv)
             }
         }
         jl_world *world;
-        jl_status s = open_world(&world, true);
+        jl_status s = jl_cli_new_world(&world, true);
         if (s != JL_OK) {
             jl_arena_release(&moves);
             return jl_cli_fail("validate", "cannot create a world: %s", jl_status_name(s));
@@ -125,21 +115,16 @@ static const char stats_usage[] =
 static int stats_run(int argc, char **argv)
 {
     if (jl_cli_wants_help(argc, argv, stats_usage)) return JL_CLI_OK;
-    const char *dir = NULL;
-    bool json = false;
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--json") == 0) json = true;
-        else if (argv[i][0] == '-') return jl_cli_fail("stats", "unknown option '%s'", argv[i]);
-        else if (dir) return jl_cli_fail("stats", "expected one world directory, got '%s' too", argv[i]);
-        else dir = argv[i];
-    }
-    if (!dir) return jl_cli_fail("stats", "expected a world directory");
+    const char *dir;
+    bool json;
+    int bad = jl_cli_one_dir("stats", argc, argv, "--json", &json, &dir);
+    if (bad) return bad;
     /* Any name the system can open fits (a byte escapes to 6 at most). */
     static char dir_json[6 * 4096 + 1];
     if (json && jl_text_escape(dir, strlen(dir), JL_ESCAPE_JSON, dir_json, sizeof dir_json) >= sizeof dir_json)
         return jl_cli_fail("stats", "directory name too long");
     jl_world *world;
-    jl_status s = open_world(&world, true);
+    jl_status s = jl_cli_new_world(&world, true);
     if (s != JL_OK) return jl_cli_fail("stats", "cannot create a world: %s", jl_status_name(s));
     jl_world_load(world, dir);
     uint32_t problems = jl_cli_print_diagnostics(stderr, world);
@@ -202,17 +187,12 @@ static bool differs(const jl_fs *fs, jl_arena *arena, const char *path, const ch
 static int fmt_run(int argc, char **argv)
 {
     if (jl_cli_wants_help(argc, argv, fmt_usage)) return JL_CLI_OK;
-    const char *dir = NULL;
-    bool check = false;
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--check") == 0) check = true;
-        else if (argv[i][0] == '-') return jl_cli_fail("fmt", "unknown option '%s'", argv[i]);
-        else if (dir) return jl_cli_fail("fmt", "expected one world directory, got '%s' too", argv[i]);
-        else dir = argv[i];
-    }
-    if (!dir) return jl_cli_fail("fmt", "expected a world directory");
+    const char *dir;
+    bool check;
+    int bad = jl_cli_one_dir("fmt", argc, argv, "--check", &check, &dir);
+    if (bad) return bad;
     jl_world *world;
-    jl_status s = open_world(&world, check);
+    jl_status s = jl_cli_new_world(&world, check);
     if (s != JL_OK) return jl_cli_fail("fmt", "cannot create a world: %s", jl_status_name(s));
     jl_arena files;
     if (jl_arena_init(&files, (size_t)1 << 30) != JL_OK) {

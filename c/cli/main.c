@@ -66,6 +66,25 @@ bool jl_cli_parse_u64(const char *text, uint64_t max, uint64_t *out)
     return true;
 }
 
+int jl_cli_one_dir(const char *command, int argc, char **argv, const char *flag, bool *flag_set, const char **dir)
+{
+    *dir = NULL;
+    if (flag_set) *flag_set = false;
+    for (int i = 1; i < argc; i++) {
+        if (flag && strcmp(argv[i], flag) == 0) *flag_set = true;
+        else if (argv[i][0] == '-') return jl_cli_fail(command, "unknown option '%s'", argv[i]);
+        else if (*dir) return jl_cli_fail(command, "expected one world directory, got '%s' too", argv[i]);
+        else *dir = argv[i];
+    }
+    return *dir ? 0 : jl_cli_fail(command, "expected a world directory");
+}
+
+jl_status jl_cli_new_world(jl_world **world, bool keep_temp_files)
+{
+    jl_world_desc desc = {.capacity = 4u << 20, .keep_temp_files = keep_temp_files};
+    return jl_world_new(&desc, world);
+}
+
 int jl_cli_check_new_dir(const char *command, const char *dir)
 {
     jl_arena scratch;
