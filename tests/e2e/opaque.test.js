@@ -34,3 +34,27 @@ test('an entity of an unknown class shows its kept keys read-only and can be mov
   assert.deepEqual(after.toSpliced(at, 1), lines(before).toSpliced(at, 1), 'only the position changed');
   await ui.closeWithoutErrors(page);
 });
+
+test('Diagnostics says once per unknown class how many entities are kept as text', async () => {
+  const page = await ui.openFolder(env, copyWorld(join(assets, 'opaque_world')));
+  const diagnostics = page.getByRole('region', { name: 'Diagnostics' });
+  await diagnostics.getByText('Every file loaded.').waitFor();
+  const kept = diagnostics.getByRole('list', { name: 'Classes unknown to this build' });
+  const rows = await kept.getByRole('listitem').allTextContents();
+  assert.deepEqual(
+    rows.map((row) => row.replace(/\s+/g, ' ').trim()).sort(),
+    [
+      'warning 1 entity of class Door kept as text: no class file describes it (add Classes/Door.jclass to edit their fields).',
+      'warning 2 entities of class Grunt kept as text: no class file describes it (add Classes/Grunt.jclass to edit their fields).',
+    ],
+  );
+  await ui.closeWithoutErrors(page);
+});
+
+test('Diagnostics names no class when every class is described', async () => {
+  const page = await ui.openFolder(env, copyWorld(join(assets, 'class_world')));
+  const diagnostics = page.getByRole('region', { name: 'Diagnostics' });
+  await diagnostics.getByText('Every file loaded.').waitFor();
+  assert.equal(await diagnostics.getByRole('list', { name: 'Classes unknown to this build' }).count(), 0);
+  await ui.closeWithoutErrors(page);
+});

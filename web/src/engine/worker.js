@@ -149,6 +149,7 @@ function opened(timings, last) {
       settings: world.settings(),
       settingsSchema: world.settingsSchema(),
       diagnostics: diagnostics(),
+      opaqueClasses: world.opaqueClasses(),
       timings,
     },
     transfer: [columns.cls.buffer, columns.pos.buffer, columns.dirty.buffer],

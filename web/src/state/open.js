@@ -17,7 +17,7 @@ import { saveReport } from './save.js';
 import { clearSelection } from './selection.js';
 import { worldRequest } from './server.js';
 import { clearTable, loadTable, table } from './table.js';
-import { busy, diagnostics, schemas, settings, settingsSchema, source, status, worldName } from './world.js';
+import { busy, diagnostics, opaqueClasses, schemas, settings, settingsSchema, source, status, worldName } from './world.js';
 
 // Asks before dropping unsaved changes; dropped changes are dropped from
 // browser storage too.
@@ -72,6 +72,7 @@ async function openWith(name, origin, load, { keepOnFailure = false } = {}) {
       settings.value = result.settings;
       settingsSchema.value = result.settingsSchema;
       diagnostics.value = result.diagnostics;
+      opaqueClasses.value = result.opaqueClasses;
       worldName.value = name;
       source.value = origin;
       clearSelection();
@@ -102,6 +103,7 @@ async function openWith(name, origin, load, { keepOnFailure = false } = {}) {
         clearSelection();
         settings.value = null;
         diagnostics.value = [];
+        opaqueClasses.value = [];
       });
     }
     fail(`Could not open ${name}`, err);

@@ -11,6 +11,9 @@ export const source = signal(null);
 export const schemas = signal({}); // class name -> [{ name, type, default, ... }]
 export const classNames = computed(() => Object.keys(schemas.value));
 export const diagnostics = signal([]);
+// Names of the world's classes that no build describes: their entities are
+// kept as text (opaque), which Diagnostics says once per class.
+export const opaqueClasses = signal([]);
 
 // The world settings: { fields, dirty, readOnly, failed } (world.settings())
 // and their fields [{ name, type, default, ... }].
