@@ -23,7 +23,7 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { startServer } from '../../web/server/server.js';
 import { decodePack, encodePack } from '../../web/src/lib/pack.js';
-import { snapshotDir } from '../shared/fixtures.js';
+import { assets, snapshotDir } from '../shared/fixtures.js';
 import { copyWorld, tempDir } from './helpers.js';
 
 // A stand-in for the built page: the server's own file routes serve it.
@@ -330,6 +330,31 @@ test('a file changed, added or deleted on disk is announced and served as a chan
   }
   assert.deepEqual(Buffer.from(seen.get(changed.path).bytes), moved(changed.bytes));
   assert.equal(seen.get(deleted.path).bytes, null);
+});
+
+// Waits until the server serves, since version `since`, the file at `path`
+// with `bytes`; returns the version that served it.
+async function servedChange(since, path, bytes) {
+  for (;;) {
+    const res = await request(`/api/changes?since=${since}`, { headers: withToken() });
+    const pack = decodePack(res.body);
+    const file = pack.files.find((f) => f.path === path);
+    if (file && Buffer.from(file.bytes).equals(bytes)) return pack.meta.seq;
+    if (pack.meta.seq === since) await nextVersion(since);
+    else since = pack.meta.seq;
+  }
+}
+
+test('a class file added to a new Classes folder, then changed, is served as a change', { timeout: 10_000 }, async () => {
+  const { meta } = await readWorld();
+  const text = readFileSync(join(assets, 'class_world', 'Classes', 'Ghoul.jclass'));
+  mkdirSync(join(world, 'Classes'));
+  writeFileSync(join(world, 'Classes', 'Ghoul.jclass'), text);
+  const seq = await servedChange(meta.seq, 'Classes/Ghoul.jclass', text);
+  const changed = Buffer.from(text.toString().replace('; name\n', '; note\nwatched\n; name\n'));
+  assert.notDeepEqual(changed, text);
+  writeFileSync(join(world, 'Classes', 'Ghoul.jclass'), changed);
+  await servedChange(seq, 'Classes/Ghoul.jclass', changed);
 });
 
 test('without a directory the server serves the page only', async () => {

@@ -1,13 +1,15 @@
 // Watches a world directory for files changed, added or deleted by anyone
 // (git, another editor, `juliet fmt`): the directory itself (for
-// WorldSettings.jasset and the Entities folder coming and going) and its
-// Entities folder. Events are gathered for a moment and handed over in one
-// call, onChange({ paths, all }): `paths` relative to the world, `all` when
+// WorldSettings.jasset and the Entities and Classes folders coming and
+// going) and those two folders. Events are gathered for a moment and handed
+// over in one call, onChange({ paths, all }): `paths` relative to the world, `all` when
 // the watcher may have missed some (the folder was replaced, an event had no
 // file name) and everything must be looked at again.
 import { watch } from 'node:fs';
 import { join } from 'node:path';
-import { ENTITIES_DIR } from './store.js';
+import { CLASSES_DIR, ENTITIES_DIR } from './store.js';
+
+const FOLDERS = [ENTITIES_DIR, CLASSES_DIR];
 
 const GATHER_MS = 30;
 
@@ -15,7 +17,6 @@ export function watchWorld(dir, onChange) {
   const paths = new Set();
   let all = false;
   let timer = null;
-  let entities = null;
   let closed = false;
 
   function flush() {
@@ -33,21 +34,25 @@ export function watchWorld(dir, onChange) {
     schedule();
   }
 
-  function watchEntities() {
-    entities?.close();
-    entities = null;
+  // The folders the world's files live in, each watched by its own
+  // watcher (fs.watch is not recursive on Linux).
+  const folders = new Map(FOLDERS.map((name) => [name, null]));
+  function watchFolder(name) {
+    folders.get(name)?.close();
+    folders.set(name, null);
     try {
-      entities = watch(join(dir, ENTITIES_DIR), (type, name) => {
-        if (!name) return lostTrack();
-        paths.add(`${ENTITIES_DIR}/${name}`);
+      const watcher = watch(join(dir, name), (type, file) => {
+        if (!file) return lostTrack();
+        paths.add(`${name}/${file}`);
         schedule();
       });
-      entities.on('error', () => {
+      watcher.on('error', () => {
         // The folder went away: the directory's watcher sees it come back.
-        entities?.close();
-        entities = null;
+        watcher.close();
+        if (folders.get(name) === watcher) folders.set(name, null);
         lostTrack();
       });
+      folders.set(name, watcher);
     } catch (err) {
       if (err.code !== 'ENOENT' && err.code !== 'ENOTDIR') throw err;
     }
@@ -55,22 +60,22 @@ export function watchWorld(dir, onChange) {
 
   const root = watch(dir, (type, name) => {
     if (!name) return lostTrack();
-    if (name === ENTITIES_DIR) {
-      watchEntities();
+    if (folders.has(name)) {
+      watchFolder(name);
       return lostTrack();
     }
     paths.add(name);
     schedule();
   });
   root.on('error', lostTrack);
-  watchEntities();
+  for (const name of folders.keys()) watchFolder(name);
 
   return {
     close() {
       closed = true;
       clearTimeout(timer);
       root.close();
-      entities?.close();
+      for (const watcher of folders.values()) watcher?.close();
     },
   };
 }
