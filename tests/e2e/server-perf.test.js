@@ -107,6 +107,8 @@ test(`a served ${COUNT.toLocaleString('en')}-entity world opens, and one edit sa
     open_in_app_ms: Math.round(phases.engineMs),
     open_worker_boot_ms: Math.round(phases.bootMs),
     open_download_and_load_ms: Math.round(phases.loadMs),
+    open_load_files_ms: Math.round(phases.filesMs),
+    open_references_ms: Math.round(phases.referencesMs),
     open_columns_ms: Math.round(phases.tableMs),
     open_apply_on_page_ms: Math.round(phases.applyMs),
     ...startup,
