@@ -17,6 +17,7 @@ reproducers added by hand (regression-*) are left alone.
   fuzz_snapshot     every .jsnap and .link under assets/snapshots/
   fuzz_values       one value text per field type (the first byte picks the
                     field of the target's table), valid and refused ones
+  fuzz_class_file   every .jclass file under assets/, and a few refused ones
 """
 import os
 import re
@@ -147,6 +148,20 @@ def main():
         with open(os.path.join(out, name + ".value"), "wb") as f:
             f.write(bytes([field]) + text)
     print("fuzz_values: %d seeds" % len(values))
+
+    # Class files: the fixtures', and refused ones the reader must name.
+    out = reset("fuzz_class_file")
+    classes = {seed_name(path): read(path) for path in files_under(ASSETS, (".jclass",))}
+    classes.update({
+        "bad_type.jclass": b"; asset_type\nclass\n; name\nOdd\n; class_version\n1\n; field x\nf64 0\n",
+        "enum_default_not_a_name.jclass":
+            b"; asset_type\nclass\n; name\nOdd\n; class_version\n1\n; field team\nenum purple red blue\n",
+        "compiled_prop_disagrees.jclass": b"; asset_type\nclass\n; name\nProp\n; class_version\n1\n; field mass\nf32 3\n",
+    })
+    for name, data in sorted(classes.items()):
+        with open(os.path.join(out, name), "wb") as f:
+            f.write(data)
+    print("fuzz_class_file: %d seeds" % len(classes))
 
 
 if __name__ == "__main__":
