@@ -39,6 +39,16 @@ jl_status jli_class_file_add(jl_world *w, const char *path, const char *text, si
     if (s != JL_OK) return s;
 
     const jl_class *known = jl_registry_find(&w->classes, cf->cls.name, strlen(cf->cls.name));
+    if (known && jl_class_is_opaque(known)) {
+        /* Entities of that name loaded as text before this file came (a
+         * served world's file added on disk): they stay so until the world
+         * is opened again, when the file is read before them. */
+        jl_arena_pop_to(keep, file_mark);
+        return jl_error_set(err, JL_ERR_PARSE, path, cf->name_pos.line, cf->name_pos.col,
+                            "class %s came after entities of it, which are kept as text until the world is "
+                            "opened again",
+                            cf->cls.name);
+    }
     if (known) {
         /* One class per name: the one known first stays (compiled, or the
          * file loaded first); this file only has to agree with it. */

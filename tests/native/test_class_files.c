@@ -505,3 +505,29 @@ TEST(class_files_loaded_one_by_one_before_their_entities_make_the_same_world)
     free(entity_text);
     jl_world_free(w);
 }
+
+TEST(a_class_file_that_comes_after_entities_of_its_class_says_they_stay_text_until_reopened)
+{
+    CHECK(registered());
+    jl_world *w = new_world();
+    CHECK(w);
+    size_t class_size = 0, entity_size = 0;
+    char *class_text = du_read(JULIET_ASSETS_DIR "/class_world/Classes/Ghoul.jclass", &class_size);
+    char *entity_text = du_read(JULIET_ASSETS_DIR "/class_world/Entities/5337047033410748417.jasset", &entity_size);
+    CHECK(class_text && entity_text);
+    jl_error err = {0};
+    jl_entity *e;
+    CHECK(jl_world_load_entity_text(w, "Entities/5337047033410748417.jasset", entity_text, entity_size, false, &e,
+                                    &err) == JL_OK);
+    CHECK(jl_class_is_opaque(e->derived_kind));
+    const uint32_t classes = jl_world_class_count(w);
+    CHECK(jl_world_load_class_text(w, "Classes/Ghoul.jclass", class_text, class_size, &err) == JL_ERR_PARSE);
+    CHECK(strcmp(err.path, "Classes/Ghoul.jclass") == 0 && err.line == 3 && err.col == 3); /* at its name */
+    CHECK(strcmp(err.message, "class Ghoul came after entities of it, which are kept as text until the world is "
+                              "opened again") == 0);
+    CHECK(jl_world_class_count(w) == classes);
+    CHECK(jl_class_is_opaque(jl_world_find(w, boss)->derived_kind));
+    free(class_text);
+    free(entity_text);
+    jl_world_free(w);
+}

@@ -69,7 +69,8 @@ jl_status jl_class_file_save(const jl_fs *fs, const char *dir, const char *class
  * JL_ERR_PARSE with err saying where and why (a file that disagrees with
  * the class of that name names both), or JL_ERR_OUT_OF_MEMORY /
  * JL_ERR_CAPACITY. Load class files before the entities of their classes:
- * an entity loaded earlier is kept as text (opaque). */
+ * an entity loaded earlier is kept as text (opaque), and a file for its
+ * class then is JL_ERR_PARSE saying so (the world is unchanged). */
 jl_status jl_world_load_class_text(jl_world *world, const char *path, const char *text, size_t size,
                                    jl_error *err);
 
