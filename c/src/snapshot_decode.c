@@ -593,19 +593,24 @@ void jli_snap_decoder_release(jli_snap_decoder *d)
     else if (d->scratch) jl_arena_pop_to(d->scratch, d->mark);
 }
 
+jl_status jli_snap_check_input(size_t size, uint32_t entity_count, jl_error *err)
+{
+    if (entity_count != 0)
+        return jl_error_set(err, JL_ERR_INVALID_ARGUMENT, NULL, 0, 0,
+                            "snapshot: decoding needs an empty world, this one has %u entities", entity_count);
+    if (size > JL_SNAPSHOT_MAX_BYTES)
+        return jl_error_set(err, JL_ERR_CORRUPT, NULL, 0, 0, "snapshot of %zu bytes exceeds the limit %u", size,
+                            (unsigned)JL_SNAPSHOT_MAX_BYTES);
+    return JL_OK;
+}
+
 jl_status jl_snapshot_decode_manager(const uint8_t *data, size_t size, jl_arena *scratch,
                                      jl_entity_manager *manager, jl_error *err)
 {
     if (!manager || (!data && size))
         return jl_error_set(err, JL_ERR_INVALID_ARGUMENT, NULL, 0, 0, "snapshot: no input or manager");
-    if (manager->count != 0)
-        return jl_error_set(err, JL_ERR_INVALID_ARGUMENT, NULL, 0, 0,
-                            "snapshot: decoding needs an empty world, this one has %u entities",
-                            manager->count);
-    if (size > JL_SNAPSHOT_MAX_BYTES)
-        return jl_error_set(err, JL_ERR_CORRUPT, NULL, 0, 0,
-                            "snapshot of %zu bytes exceeds the limit %u", size,
-                            (unsigned)JL_SNAPSHOT_MAX_BYTES);
+    jl_status checked = jli_snap_check_input(size, manager->count, err);
+    if (checked != JL_OK) return checked;
     jli_snap_decoder d;
     jli_snap_decoder_init(&d, data ? data : (const uint8_t *)"", size, scratch,
                       manager->capacity - manager->count, manager->classes, err);

@@ -258,6 +258,9 @@ typedef struct jli_snap_decoder {
     void *classes_user;
 } jli_snap_decoder;
 
+/* What every decode checks first: the target holds no entity yet
+ * (entity_count) and the input is within JL_SNAPSHOT_MAX_BYTES. */
+jl_status jli_snap_check_input(size_t size, uint32_t entity_count, jl_error *err);
 /* room: how many entities the target can still take; registry: the
  * target's classes. */
 void jli_snap_decoder_init(jli_snap_decoder *d, const uint8_t *data, size_t size, jl_arena *scratch,

@@ -505,14 +505,8 @@ jl_status jl_snapshot_decode_world(const uint8_t *data, size_t size, jl_world *w
 {
     if (!world || !world->initialized || (!data && size))
         return jl_error_set(err, JL_ERR_INVALID_ARGUMENT, NULL, 0, 0, "snapshot: no input or world");
-    if (jl_world_count(world) != 0)
-        return jl_error_set(err, JL_ERR_INVALID_ARGUMENT, NULL, 0, 0,
-                            "snapshot: decoding needs an empty world, this one has %u entities",
-                            jl_world_count(world));
-    if (size > JL_SNAPSHOT_MAX_BYTES)
-        return jl_error_set(err, JL_ERR_CORRUPT, NULL, 0, 0,
-                            "snapshot of %zu bytes exceeds the limit %u", size,
-                            (unsigned)JL_SNAPSHOT_MAX_BYTES);
+    jl_status checked = jli_snap_check_input(size, jl_world_count(world), err);
+    if (checked != JL_OK) return checked;
     jli_snap_decoder d;
     jli_snap_decoder_init(&d, data ? data : (const uint8_t *)"", size, NULL,
                       world->manager.capacity - world->manager.count, &world->classes, err);
