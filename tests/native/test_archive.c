@@ -329,8 +329,11 @@ static void drop_fixture(jl_entity_manager *m)
     jl_manager_shutdown(m);
 }
 
+/* assets/compat/<name> loaded into m, a new manager (scratch made anew),
+ * through ar_out; NULL (and m unusable) if any step fails. */
 static jl_entity *load_fixture(jl_entity_manager *m, const char *name, jl_archive *ar_out)
 {
+    if (!setup_scratch() || jl_manager_init(m, NULL) != JL_OK) return NULL;
     char path[512];
     snprintf(path, sizeof path, ASSETS "/compat/%s", name);
     size_t size;
@@ -348,9 +351,7 @@ static jl_entity *load_fixture(jl_entity_manager *m, const char *name, jl_archiv
 
 TEST(migrates_light_version_1_range_to_radius)
 {
-    CHECK(setup_scratch());
     jl_entity_manager manager;
-    CHECK(jl_manager_init(&manager, NULL) == JL_OK);
     jl_archive ar;
     jl_entity *e = load_fixture(&manager, "light_v1_range.jasset", &ar);
     CHECK(e != NULL);
@@ -373,9 +374,7 @@ TEST(migrates_light_version_1_range_to_radius)
 
 TEST(newer_class_version_loads_read_only)
 {
-    CHECK(setup_scratch());
     jl_entity_manager manager;
-    CHECK(jl_manager_init(&manager, NULL) == JL_OK);
     jl_archive ar;
     jl_entity *e = load_fixture(&manager, "newer_class_version.jasset", &ar);
     CHECK(e != NULL);
@@ -390,9 +389,7 @@ TEST(newer_class_version_loads_read_only)
 
 TEST(newer_base_version_loads_read_only)
 {
-    CHECK(setup_scratch());
     jl_entity_manager manager;
-    CHECK(jl_manager_init(&manager, NULL) == JL_OK);
     jl_archive ar;
     jl_entity *e = load_fixture(&manager, "newer_base_version.jasset", &ar);
     CHECK(e != NULL);
@@ -403,9 +400,7 @@ TEST(newer_base_version_loads_read_only)
 
 TEST(unknown_keys_are_collected_verbatim_in_file_order)
 {
-    CHECK(setup_scratch());
     jl_entity_manager manager;
-    CHECK(jl_manager_init(&manager, NULL) == JL_OK);
     jl_archive ar;
     jl_entity *e = load_fixture(&manager, "unknown_keys.jasset", &ar);
     CHECK(e != NULL);

@@ -479,55 +479,73 @@ TEST(cli_schema_writes_the_compiled_classes_then_leaves_them_alone)
     du_remove_tree(dir);
 }
 
+/* A new world, and the texts of the class world's Ghoul class file and of
+ * its entity boss, for loading one by one as a served world's files come. */
+typedef struct one_by_one {
+    jl_world *w;
+    char *class_text, *entity_text;
+    size_t class_size, entity_size;
+    jl_error err;
+} one_by_one;
+
+static bool one_by_one_start(one_by_one *f)
+{
+    *f = (one_by_one){0};
+    if (!registered() || !(f->w = new_world())) return false;
+    f->class_text = du_read(JULIET_ASSETS_DIR "/class_world/Classes/Ghoul.jclass", &f->class_size);
+    f->entity_text = du_read(JULIET_ASSETS_DIR "/class_world/Entities/5337047033410748417.jasset", &f->entity_size);
+    return f->class_text && f->entity_text;
+}
+
+static jl_status load_ghoul(one_by_one *f, const char *path)
+{
+    return jl_world_load_class_text(f->w, path, f->class_text, f->class_size, &f->err);
+}
+
+static jl_entity *load_boss(one_by_one *f)
+{
+    jl_entity *e = NULL;
+    jl_status s = jl_world_load_entity_text(f->w, "Entities/5337047033410748417.jasset", f->entity_text,
+                                            f->entity_size, false, &e, &f->err);
+    return s == JL_OK ? e : NULL;
+}
+
+static void one_by_one_end(one_by_one *f)
+{
+    free(f->class_text);
+    free(f->entity_text);
+    if (f->w) jl_world_free(f->w);
+}
+
 TEST(class_files_loaded_one_by_one_before_their_entities_make_the_same_world)
 {
-    CHECK(registered());
-    jl_world *w = new_world();
-    CHECK(w);
-    size_t class_size = 0, entity_size = 0;
-    char *class_text = du_read(JULIET_ASSETS_DIR "/class_world/Classes/Ghoul.jclass", &class_size);
-    char *entity_text = du_read(JULIET_ASSETS_DIR "/class_world/Entities/5337047033410748417.jasset", &entity_size);
-    CHECK(class_text && entity_text);
-    jl_error err = {0};
+    one_by_one f;
+    CHECK(one_by_one_start(&f));
     /* The file's name must be the class's. */
-    CHECK(jl_world_load_class_text(w, "Classes/Goblin.jclass", class_text, class_size, &err) == JL_ERR_PARSE);
-    CHECK(!jl_world_class_find(w, "Ghoul", 5));
-    CHECK(jl_world_load_class_text(w, "Classes/Ghoul.jclass", class_text, class_size, &err) == JL_OK);
-    CHECK(jl_world_class_find(w, "Ghoul", 5));
+    CHECK(load_ghoul(&f, "Classes/Goblin.jclass") == JL_ERR_PARSE);
+    CHECK(!jl_world_class_find(f.w, "Ghoul", 5));
+    CHECK(load_ghoul(&f, "Classes/Ghoul.jclass") == JL_OK);
+    CHECK(jl_world_class_find(f.w, "Ghoul", 5));
     /* Again: the class is known already and the file agrees with it. */
-    CHECK(jl_world_load_class_text(w, "Classes/Ghoul.jclass", class_text, class_size, &err) == JL_OK);
-    jl_entity *e;
-    CHECK(jl_world_load_entity_text(w, "Entities/5337047033410748417.jasset", entity_text, entity_size, false, &e,
-                                    &err) == JL_OK);
-    CHECK(!jl_class_is_opaque(e->derived_kind));
-    CHECK(field_is(w, boss, "health", "75.5"));
-    free(class_text);
-    free(entity_text);
-    jl_world_free(w);
+    CHECK(load_ghoul(&f, "Classes/Ghoul.jclass") == JL_OK);
+    jl_entity *e = load_boss(&f);
+    CHECK(e && !jl_class_is_opaque(e->derived_kind));
+    CHECK(field_is(f.w, boss, "health", "75.5"));
+    one_by_one_end(&f);
 }
 
 TEST(a_class_file_that_comes_after_entities_of_its_class_says_they_stay_text_until_reopened)
 {
-    CHECK(registered());
-    jl_world *w = new_world();
-    CHECK(w);
-    size_t class_size = 0, entity_size = 0;
-    char *class_text = du_read(JULIET_ASSETS_DIR "/class_world/Classes/Ghoul.jclass", &class_size);
-    char *entity_text = du_read(JULIET_ASSETS_DIR "/class_world/Entities/5337047033410748417.jasset", &entity_size);
-    CHECK(class_text && entity_text);
-    jl_error err = {0};
-    jl_entity *e;
-    CHECK(jl_world_load_entity_text(w, "Entities/5337047033410748417.jasset", entity_text, entity_size, false, &e,
-                                    &err) == JL_OK);
-    CHECK(jl_class_is_opaque(e->derived_kind));
-    const uint32_t classes = jl_world_class_count(w);
-    CHECK(jl_world_load_class_text(w, "Classes/Ghoul.jclass", class_text, class_size, &err) == JL_ERR_PARSE);
-    CHECK(strcmp(err.path, "Classes/Ghoul.jclass") == 0 && err.line == 3 && err.col == 3); /* at its name */
-    CHECK(strcmp(err.message, "class Ghoul came after entities of it, which are kept as text until the world is "
-                              "opened again") == 0);
-    CHECK(jl_world_class_count(w) == classes);
-    CHECK(jl_class_is_opaque(jl_world_find(w, boss)->derived_kind));
-    free(class_text);
-    free(entity_text);
-    jl_world_free(w);
+    one_by_one f;
+    CHECK(one_by_one_start(&f));
+    jl_entity *e = load_boss(&f);
+    CHECK(e && jl_class_is_opaque(e->derived_kind));
+    const uint32_t classes = jl_world_class_count(f.w);
+    CHECK(load_ghoul(&f, "Classes/Ghoul.jclass") == JL_ERR_PARSE);
+    CHECK(strcmp(f.err.path, "Classes/Ghoul.jclass") == 0 && f.err.line == 3 && f.err.col == 3); /* its name */
+    CHECK(strcmp(f.err.message, "class Ghoul came after entities of it, which are kept as text until the world is "
+                                "opened again") == 0);
+    CHECK(jl_world_class_count(f.w) == classes);
+    CHECK(jl_class_is_opaque(jl_world_find(f.w, boss)->derived_kind));
+    one_by_one_end(&f);
 }
