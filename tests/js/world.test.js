@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 
 import { entityPath, loadJuliet } from '../../web/src/core/juliet.js';
+import { encodePack, packReader } from '../../web/src/lib/pack.js';
 import { assets, copyWorld, parseJasset, readTree, sampleWorld } from './helpers.js';
 
 const juliet = await loadJuliet();
@@ -350,6 +351,37 @@ test('restoreEntityText, reloadFile and markSaved leave the clean state to the e
     assert.equal(world.settings().dirty, false);
   } finally {
     world.close();
+  }
+});
+
+test('reloadFiles loads a run of a world pack as reloadFile loads each file, failures by index', () => {
+  const read = (path) => new Uint8Array(readFileSync(join(sampleWorld, path)));
+  const files = ['WorldSettings.jasset', ...readdirSync(join(sampleWorld, 'Entities')).map((n) => `Entities/${n}`)].map(
+    (path) => ({ path, seq: 1, bytes: read(path) }),
+  );
+  files.splice(2, 0, { path: 'Entities/4294967299.jasset', seq: 1, bytes: new TextEncoder().encode('; id\nbad\n') });
+  const reader = packReader();
+  const pack = encodePack({}, files);
+  const runs = [];
+  for (let at = 0; at < pack.length; at += 700) runs.push(reader.pushRun(pack.subarray(at, at + 700)));
+  const world = juliet.newWorld();
+  const one = juliet.newWorld();
+  try {
+    const { paths, sizes, bytes } = reader.index;
+    const failures = runs.flatMap((run) => world.reloadFiles({ names: paths, sizes, bytes, ...run }));
+    assert.deepEqual(runs.map((run) => run.to).at(-1), files.length, 'every file was handed out');
+    assert.deepEqual(failures.map((f) => [f.index, f.error.code, f.error.id]), [[2, 'parse', '0x0000000100000003']]);
+    for (const f of files) {
+      try {
+        one.reloadFile(f.path, f.bytes);
+      } catch {}
+    }
+    assert.equal(world.entities().length, files.length - 2, 'every entity but the broken one (and the settings)');
+    for (const e of one.entities()) assert.deepEqual(world.entityBytes(e.id), one.entityBytes(e.id));
+    assert.deepEqual(world.settings(), one.settings());
+  } finally {
+    world.close();
+    one.close();
   }
 });
 

@@ -184,6 +184,8 @@ export declare class World {
   loadClassText(path: string, text: string | Uint8Array): void;
   /** A file changed on disk (null: gone): its entity or the settings become it, clean. Returns the entity's ID (null: the settings); a bad text throws a JulietError with `id`, and the entity is gone. */
   reloadFile(name: string, text: string | Uint8Array | null): EntityId | null;
+  /** reloadFile for files from..to-1 whose texts lie one after another in `bytes` from `at` on (sizes[i] bytes each, -1: no file), in one copy; returns the failures with their index. */
+  reloadFiles(run: { names: string[]; sizes: Int32Array; bytes: Uint8Array; at: number; from: number; to: number }): { index: number; error: JulietError }[];
   /** After a save made elsewhere: the entity's file holds its current text (no entity: the file was deleted). */
   markSaved(id: EntityId): void;
   /**

@@ -138,6 +138,26 @@ function loadFile(path, bytes) {
   }
 }
 
+// The files of a run of a world pack ({ from, to, at }: lib/pack.js) into
+// the world, their failures pushed on `failures`: class files one by one
+// (the server sends them first), the files between them in one call.
+function loadRun({ from, to, at }, { paths, sizes, bytes }, failures) {
+  for (let i = from; i < to; ) {
+    let end = i;
+    let size = 0;
+    while (end < to && !isClassFilePath(paths[end])) size += Math.max(sizes[end++], 0);
+    const run = { names: paths, sizes, bytes, at, from: i, to: end };
+    if (end > i) for (const { index, error } of world.reloadFiles(run)) failures.push(diagnosticOf(error, paths[index]));
+    at += size;
+    if (end === to) break;
+    const classSize = Math.max(sizes[end], 0);
+    const { failure } = loadFile(paths[end], sizes[end] < 0 ? null : bytes.subarray(at, at + classSize));
+    if (failure) failures.push(failure);
+    at += classSize;
+    i = end + 1;
+  }
+}
+
 function opened(timings, last) {
   const t = performance.now();
   const columns = table(last);
@@ -204,13 +224,12 @@ const ops = {
     const reader = packReader();
     const failures = [];
     const stream = response.body.getReader();
-    let loaded = 0;
     let started = false;
     let filesMs = 0; // of the time, in the engine loading files
     for (;;) {
       const { done, value } = await stream.read();
       if (done) break;
-      const files = reader.push(value);
+      const run = reader.pushRun(value);
       // The world the files go into, once the index tells how many.
       if (reader.index && !started) {
         started = true;
@@ -218,15 +237,11 @@ const ops = {
         await closeWorld();
         world = next;
       }
+      if (run.to === run.from) continue;
       const t0 = performance.now();
-      for (const { path, bytes } of files) {
-        if (bytes === null) continue;
-        const { failure } = loadFile(path, bytes);
-        if (failure) failures.push(failure);
-      }
+      loadRun(run, reader.index, failures);
       filesMs += performance.now() - t0;
-      loaded += files.length;
-      if (files.length) progress('Loading entities', loaded, reader.index.paths.length);
+      progress('Loading entities', run.to, reader.index.paths.length);
     }
     reader.end();
     const { meta, paths, seqs } = reader.index;
