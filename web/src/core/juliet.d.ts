@@ -28,6 +28,13 @@ export type ValueCheck =
   | { value: FieldValue; text: string }
   | { error: string; /** 1-based column in the text. */ col: number };
 
+/** One key of Juliet#textDiff: `old` null for a key only the newer text has, `new` null for one only the older has. */
+export interface KeyChange {
+  key: string;
+  old: string | null;
+  new: string | null;
+}
+
 /** JL_INDEX_MAX: the "no index" value of index fields. */
 export declare const INDEX_NONE: 4294967295;
 
@@ -253,6 +260,13 @@ export declare class Juliet {
   checkValue(type: FieldType, text: string, options?: { allowInf?: boolean }): ValueCheck;
   /** checkValue for a field of a class: its type, flags and, for an enum, its names. */
   checkField(className: string, field: string, text: string): ValueCheck;
+  /**
+   * The engine's key-by-key comparison of two .jasset texts (as `juliet
+   * diff`): the keys of newText whose value differs or is new, in its
+   * order, then the keys only oldText has. Throws a JulietError 'parse'
+   * (naming options.path, line, column) for a text that does not tokenize.
+   */
+  textDiff(oldText: string | Uint8Array, newText: string | Uint8Array, options?: { path?: string }): KeyChange[];
   /** Node: a host directory (mounted with NODEFS) unless inMemory. Browser: an in-memory directory. */
   openWorld(path: string, options?: WorldOptions): World;
   newWorld(options?: WorldOptions): World;
