@@ -90,6 +90,8 @@ export function createEngine({ onProgress } = {}) {
     remove: (id) => call('remove', { id }),
     restore: (id, text) => call('restore', { id, text }),
     texts: (ids) => call('texts', { ids }),
+    // What changed in entities `ids` (or SETTINGS), key by key: see the worker's review.
+    review: (ids, limit) => call('review', { ids, limit }),
     applyChanges: (changes, added) => call('applyChanges', { changes, added }),
     save: () => call('save'),
     read: (paths) => call('read', { paths }),
