@@ -171,3 +171,35 @@ test('undo of a delete leaves nothing to review; the settings are reviewed too',
   assert.ok(ids.length > 0);
   await engine.close();
 });
+
+test('a query finds in the worker the entities passing every term, by class and field texts', async () => {
+  const { parseQuery } = await import('../../web/src/lib/query.js');
+  const { engine, ids } = await engineWithSample();
+  const run = (text) => engine.query(parseQuery(text).terms);
+  const lights = await run('class:light');
+  assert.ok(lights.includes(LIGHT));
+  const bright = await run('class:Light intensity>18 intensity<18.2');
+  assert.ok(bright.includes(LIGHT));
+  assert.ok(bright.every((id) => lights.includes(id)) && bright.length < lights.length);
+  assert.deepEqual(await run('intensity>1e9'), []);
+  assert.equal((await run('')).length, ids.length, 'no term: every entity');
+  // A field only Props have: no Light passes it, whatever the value.
+  assert.deepEqual((await run('class:Light density>-1e9')), []);
+  // Edits are seen at once.
+  await engine.set(LIGHT, 'intensity', 1e6);
+  assert.deepEqual(await run('intensity>=1e6'), [LIGHT]);
+  await engine.close();
+});
+
+test('World#fieldText reads one field as canonical text, null for a field or entity that does not exist', () => {
+  const world = juliet.openWorld(sampleWorld);
+  try {
+    assert.equal(world.fieldText(LIGHT, 'intensity'), '18.1');
+    assert.equal(world.fieldText(LIGHT, 'class'), 'Light');
+    assert.equal(world.fieldText(LIGHT, 'density'), null);
+    assert.equal(world.fieldText('0x0000000000000001', 'intensity'), null);
+    assert.throws(() => world.fieldText(LIGHT, 7), TypeError);
+  } finally {
+    world.close();
+  }
+});

@@ -177,6 +177,8 @@ export declare class World {
   schema(className: string): FieldSchema[];
   /** Canonical .jasset text of an entity (what save() writes for it), decoded as UTF-8. */
   entityText(id: EntityId): string;
+  /** The canonical text of one field (or 'position', 'id', 'class', 'class_version'); null if the entity or the field does not exist. */
+  fieldText(id: EntityId, field: string): string | null;
   /** The bytes save() writes for an entity, exactly (values that are not UTF-8 included). */
   entityBytes(id: EntityId): Uint8Array;
   /** Adds an entity from .jasset text or bytes (kept exactly), validated as a file; returns its ID. */

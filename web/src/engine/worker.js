@@ -6,6 +6,7 @@
 import { entityPath, idOfPath, isClassFilePath, loadJuliet } from 'juliet-world';
 import { SETTINGS, SETTINGS_PATH, sameBytes } from '../lib/fields.js';
 import { packReader } from '../lib/pack.js';
+import { matchTerm } from '../lib/query.js';
 import { errorInfo } from './errors.js';
 
 let juliet = null;
@@ -419,6 +420,26 @@ const ops = {
       entries.push({ id, kind, className: className ? (className.new ?? className.old) : null, changes, error });
     }
     return { result: { entries, count } };
+  },
+  // The IDs of the entities that pass every term of a parsed query
+  // (lib/query.js), each field read as the engine's canonical text: only
+  // the fields the terms name, only for entities of the classes they allow.
+  async query({ terms }) {
+    const r = world.rows();
+    const byClass = terms.filter((t) => t.field === 'class');
+    const byField = terms.filter((t) => t.field !== 'class');
+    const classPasses = r.classNames.map((name) => byClass.every((t) => matchTerm(t, name)));
+    const ids = [];
+    for (let i = 0; i < r.count; i++) {
+      if (!classPasses[r.classIndex[i]]) continue;
+      const id = r.ids[i];
+      const passes = byField.every((t) => {
+        const text = world.fieldText(id, t.field);
+        return text !== null && matchTerm(t, text);
+      });
+      if (passes) ids.push(id);
+    }
+    return { result: ids };
   },
   // Re-reads files written by an earlier save (when copying them failed).
   async read({ paths }) {
