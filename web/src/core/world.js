@@ -262,9 +262,10 @@ export class World {
     checkString(field, 'field', 64);
     const textPtr = this._c.jlw_entity_get(ptr, lo, hi, field);
     if (textPtr) return this._wasm.string(textPtr);
-    const err = this._error(0);
-    if (err.code === 'not_found') return null;
-    throw err;
+    // Looked for in many entities, a field is often missing: no error built for that.
+    const status = this._c.jlw_error_status(this._c.jlw_last_error());
+    if (this._wasm.statusName(status) === 'not_found') return null;
+    throw this._error(status);
   }
 
   /** An opaque entity's kept keys: { key: text }, in file order. */

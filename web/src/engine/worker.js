@@ -6,7 +6,7 @@
 import { entityPath, idOfPath, isClassFilePath, loadJuliet } from 'juliet-world';
 import { SETTINGS, SETTINGS_PATH, sameBytes } from '../lib/fields.js';
 import { packReader } from '../lib/pack.js';
-import { matchTerm } from '../lib/query.js';
+import { BASE_FIELDS, matchTerm } from '../lib/query.js';
 import { errorInfo } from './errors.js';
 
 let juliet = null;
@@ -428,7 +428,14 @@ const ops = {
     const r = world.rows();
     const byClass = terms.filter((t) => t.field === 'class');
     const byField = terms.filter((t) => t.field !== 'class');
-    const classPasses = r.classNames.map((name) => byClass.every((t) => matchTerm(t, name)));
+    // A class passes if its name does and it may have every field named (an
+    // opaque class's keys are known per entity only).
+    const classPasses = r.classNames.map((name) => {
+      if (!byClass.every((t) => matchTerm(t, name))) return false;
+      const fields = new Set(world.schema(name).map((f) => f.name));
+      const opaque = world.opaqueClasses().includes(name);
+      return opaque || byField.every((t) => fields.has(t.field) || BASE_FIELDS.includes(t.field));
+    });
     const ids = [];
     for (let i = 0; i < r.count; i++) {
       if (!classPasses[r.classIndex[i]]) continue;
