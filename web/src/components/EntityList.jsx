@@ -81,7 +81,7 @@ function QueryBox() {
           aria-describedby="query-help"
         />
       </label>
-      <p id="query-help" class={error ? 'query-error' : 'query-help'} role={error ? 'alert' : undefined}>
+      <p id="query-help" class={error ? 'query-error' : 'query-help'} aria-live="polite">
         {error ?? 'field:text  field>number (= != < <= > >=)  class:Name  position.x<0'}
       </p>
     </div>
