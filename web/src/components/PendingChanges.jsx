@@ -6,6 +6,7 @@
 // folder.
 import { useEffect } from 'preact/hooks';
 import { SETTINGS, SETTINGS_PATH, entityPath } from '../lib/fields.js';
+import { canPickFolder } from '../state/folders.js';
 import { pending } from '../state/pending.js';
 import { SHOWN, followReview, fromLink, review } from '../state/review.js';
 import { saveReport } from '../state/save.js';
@@ -35,7 +36,8 @@ export function PendingChanges() {
       {link && (
         <p class="link-note">
           Opened from a shared link: {count === 0 ? 'no edits' : plural(count, 'edit')} since. Save writes the
-          whole level ({plural(table.rowOf.size, 'entity', 'entities')}) to a new folder.
+          whole level ({plural(table.rowOf.size, 'entity', 'entities')}){' '}
+          {canPickFolder() ? 'to a new folder' : 'into a download, as a new folder'}.
         </p>
       )}
       {reviewed.error && <p class="field-error">Could not compare the changes: {reviewed.error}</p>}
