@@ -31,6 +31,7 @@
  *   comment; JavaScript copies them at once. */
 #include <emscripten.h>
 #include <malloc.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,6 +40,7 @@
 #include "juliet/class.h"
 #include "juliet/class_file.h"
 #include "juliet/class_registry.h"
+#include "juliet/diff.h"
 #include "juliet/entity_manager.h"
 #include "juliet/snapshot.h"
 #include "juliet/status.h"
@@ -670,4 +672,76 @@ JLW_EXPORT uint32_t jlw_world_warning_count(const jl_world *world) { return jl_w
 JLW_EXPORT const jl_error *jlw_world_warning(const jl_world *world, uint32_t index)
 {
     return jl_world_warning(world, index, &warning) ? &warning : NULL;
+}
+
+/* ---- the review of changes ---- */
+
+/* The changes of a jlw_text_diff, appended as records: u32 key size, u32
+ * old size, u32 new size (little-endian; JLW_ABSENT for a value one side
+ * lacks), then the key, old and new bytes. */
+#define JLW_ABSENT 0xFFFFFFFFu
+typedef struct diff_out {
+    uint8_t *data;
+    size_t size, capacity;
+} diff_out;
+
+static bool diff_append(diff_out *out, const void *bytes, size_t size)
+{
+    if (out->size + size > out->capacity) {
+        size_t capacity = out->capacity ? out->capacity * 2 : 1024;
+        while (capacity < out->size + size) capacity *= 2;
+        uint8_t *grown = realloc(out->data, capacity);
+        if (!grown) return false;
+        out->data = grown;
+        out->capacity = capacity;
+    }
+    if (size) memcpy(out->data + out->size, bytes, size);
+    out->size += size;
+    return true;
+}
+
+static jl_status diff_record(void *ctx, const jl_key_change *change)
+{
+    diff_out *out = ctx;
+    const uint32_t sizes[3] = {change->key_size, change->old_value ? change->old_size : JLW_ABSENT,
+                               change->new_value ? change->new_size : JLW_ABSENT};
+    bool ok = diff_append(out, sizes, sizeof sizes) && diff_append(out, change->key, change->key_size) &&
+              (!change->old_value || diff_append(out, change->old_value, change->old_size)) &&
+              (!change->new_value || diff_append(out, change->new_value, change->new_size));
+    return ok ? JL_OK : fail(JL_ERR_OUT_OF_MEMORY, "no memory for the changes");
+}
+
+/* jl_text_diff of two .jasset texts (path names them both in errors, may be
+ * NULL): the changes as records (diff_record) in a malloc'd block the
+ * caller frees, its size in *size, the number of changes in *count; NULL
+ * with the failure in jlw_last_error (JL_ERR_PARSE with line and column).
+ * No changes: a block of size 0. */
+JLW_EXPORT uint8_t *jlw_text_diff(const char *old_text, uint32_t old_size, const char *new_text,
+                                  uint32_t new_size, const char *path, uint32_t *size, uint32_t *count)
+{
+    clear_error();
+    /* Tokenizing takes a fixed block per text (JL_ARCHIVE_KEYS_MAX entries):
+     * one scratch arena, reserved at the first call, serves every diff. */
+    static jl_arena scratch;
+    if (!scratch.base && jl_arena_init(&scratch, (size_t)1 << 20) != JL_OK) {
+        fail(JL_ERR_OUT_OF_MEMORY, "no memory to compare the texts");
+        return NULL;
+    }
+    /* A block even for no change: NULL means failure. */
+    diff_out out = {.data = malloc(1), .capacity = 1};
+    if (!out.data) {
+        fail(JL_ERR_OUT_OF_MEMORY, "no memory for the changes");
+        return NULL;
+    }
+    uint32_t changes = 0;
+    jl_status status = jl_text_diff(old_text, old_size, path, new_text, new_size, path, &scratch, diff_record,
+                                    &out, &changes, &last_error);
+    if (status != JL_OK) {
+        reported(status, "cannot compare the texts");
+        free(out.data);
+        return NULL;
+    }
+    *size = (uint32_t)out.size;
+    *count = changes;
+    return out.data;
 }

@@ -284,14 +284,17 @@ export function option(page, id) {
   return page.getByRole('listbox', { name: 'Entity list' }).getByRole('option', { name: new RegExp(`^${id} `) });
 }
 
-// The Pending changes region, and the text of each of its items (badge and
-// path, as `modifiedEntities/1.jasset`).
+// The Pending changes region, and each of its entities (or files) as badge
+// and path, as `modifiedEntities/1.jasset` (without its changed fields).
 export function pendingRegion(page) {
   return page.getByRole('region', { name: 'Pending changes' });
 }
 
 export async function pendingItems(page) {
-  return (await pendingRegion(page).getByRole('listitem').allTextContents()).map((t) => t.trim());
+  return pendingRegion(page)
+    .locator('.review > li')
+    .evaluateAll((items) =>
+      items.map((li) => `${li.querySelector('.badge')?.textContent ?? ''}${(li.querySelector('.path') ?? li).textContent}`.trim()));
 }
 
 // The ID the inspector shows, waiting for the inspector to show one.

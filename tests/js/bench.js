@@ -14,6 +14,8 @@
 //   wasm_api_open_memfs juliet.openWorld() of 100,000 files in MEMFS
 //   wasm_api_rows       world.rows() of 100,000 entities
 //   wasm_api_entities   world.entities() of 100,000 entities
+//   wasm_api_field_text world.fieldText() of one field of 100,000 entities
+//                       (what the inspector's query pays per field term)
 //
 // Output as tests/bench/report.h: a readable line per figure, or with --json
 // one object per line {"bench": NAME, "n": N, "ns_per_entity": T}; notes
@@ -109,6 +111,7 @@ async function apiFigures() {
   source.close();
   let rowsNs = Infinity;
   let entitiesNs = Infinity;
+  let fieldNs = Infinity;
   const openNs = best(() => {
     const t0 = performance.now();
     const world = juliet.openWorld(dir, { inMemory: true });
@@ -121,6 +124,10 @@ async function apiFigures() {
       t = performance.now();
       world.entities();
       entitiesNs = Math.min(entitiesNs, (performance.now() - t) * 1e6);
+      const { ids } = world.rows();
+      t = performance.now();
+      for (const id of ids) world.fieldText(id, 'position');
+      fieldNs = Math.min(fieldNs, (performance.now() - t) * 1e6);
     } finally {
       world.close();
     }
@@ -130,6 +137,7 @@ async function apiFigures() {
   report('wasm_api_open_memfs', N, openNs);
   report('wasm_api_rows', N, rowsNs);
   report('wasm_api_entities', N, entitiesNs);
+  report('wasm_api_field_text', N, fieldNs);
 }
 
 note('wasm (node ' + process.versions.node + '), best of several runs');

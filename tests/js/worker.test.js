@@ -114,3 +114,92 @@ test('a value set again unchanged is no edit: a clean entity stays clean, a dirt
   assert.equal((await engine.setSetting('time_of_day', time)).settings.dirty, false);
   await engine.close();
 });
+
+const LIGHT = '0x77a31d7500000002'; // the sample's Light with intensity 18.1
+
+test('the review lists what changed since a level from a link was opened, key by key', async () => {
+  const { engine, ids } = await engineWithSample();
+  assert.deepEqual(await engine.review(ids, 200), { entries: [], count: 0 }, 'nothing changed yet');
+  await engine.set(LIGHT, 'intensity', 42);
+  await engine.set(LIGHT, 'intensity', 43);
+  const { entity } = await engine.create('Light', [1, 2, 3]);
+  const gone = ids.find((id) => id !== LIGHT);
+  await engine.remove(gone);
+  const { entries, count } = await engine.review([...ids, entity.id], 200);
+  assert.equal(count, 3);
+  const byId = new Map(entries.map((e) => [e.id, e]));
+  assert.deepEqual(byId.get(LIGHT).changes, [{ key: 'intensity', old: '18.1', new: '43' }]);
+  assert.equal(byId.get(LIGHT).kind, 'modified');
+  assert.equal(byId.get(entity.id).kind, 'new');
+  assert.equal(byId.get(entity.id).className, 'Light');
+  assert.ok(byId.get(entity.id).changes.some((c) => c.key === 'position' && c.old === null && c.new === '1 2 3'));
+  assert.equal(byId.get(gone).kind, 'deleted');
+  assert.ok(byId.get(gone).className);
+  // Back to the text it was opened with: nothing to review.
+  await engine.set(LIGHT, 'intensity', 18.1);
+  const again = await engine.review([LIGHT], 200);
+  assert.equal(again.count, 0);
+  await engine.close();
+});
+
+test('the review compares with the text last saved, and stops at the limit while counting all', async () => {
+  const { engine, ids } = await engineWithSample();
+  await engine.set(LIGHT, 'intensity', 42);
+  await engine.markSaved([LIGHT], []); // saved by the local server
+  assert.equal((await engine.review([LIGHT], 200)).count, 0, 'saved: nothing pending');
+  await engine.set(LIGHT, 'radius', 3);
+  const { entries } = await engine.review([LIGHT], 200);
+  assert.deepEqual(entries[0].changes, [{ key: 'radius', old: '28.5', new: '3' }]);
+  const others = ids.filter((id) => id !== LIGHT).slice(0, 3);
+  for (const id of others) await engine.set(id, 'position', [9, 9, 9]);
+  const capped = await engine.review([LIGHT, ...others], 2);
+  assert.equal(capped.count, 4);
+  assert.equal(capped.entries.length, 2);
+  await engine.close();
+});
+
+test('undo of a delete leaves nothing to review; the settings are reviewed too', async () => {
+  const { engine, ids } = await engineWithSample();
+  const [text] = await engine.texts([LIGHT]);
+  await engine.remove(LIGHT);
+  assert.equal((await engine.review([LIGHT], 200)).entries[0].kind, 'deleted');
+  await engine.restore(LIGHT, text);
+  assert.equal((await engine.review([LIGHT], 200)).count, 0);
+  await engine.setSetting('time_of_day', 3);
+  const { entries } = await engine.review(['settings'], 200);
+  assert.equal(entries[0].changes[0].key, 'time_of_day');
+  assert.ok(ids.length > 0);
+  await engine.close();
+});
+
+test('a query finds in the worker the entities passing every term, by class and field texts', async () => {
+  const { parseQuery } = await import('../../web/src/lib/query.js');
+  const { engine, ids } = await engineWithSample();
+  const run = (text) => engine.query(parseQuery(text).terms);
+  const lights = await run('class:light');
+  assert.ok(lights.includes(LIGHT));
+  const bright = await run('class:Light intensity>18 intensity<18.2');
+  assert.ok(bright.includes(LIGHT));
+  assert.ok(bright.every((id) => lights.includes(id)) && bright.length < lights.length);
+  assert.deepEqual(await run('intensity>1e9'), []);
+  assert.equal((await run('')).length, ids.length, 'no term: every entity');
+  // A field only Props have: no Light passes it, whatever the value.
+  assert.deepEqual((await run('class:Light density>-1e9')), []);
+  // Edits are seen at once.
+  await engine.set(LIGHT, 'intensity', 1e6);
+  assert.deepEqual(await run('intensity>=1e6'), [LIGHT]);
+  await engine.close();
+});
+
+test('World#fieldText reads one field as canonical text, null for a field or entity that does not exist', () => {
+  const world = juliet.openWorld(sampleWorld);
+  try {
+    assert.equal(world.fieldText(LIGHT, 'intensity'), '18.1');
+    assert.equal(world.fieldText(LIGHT, 'class'), 'Light');
+    assert.equal(world.fieldText(LIGHT, 'density'), null);
+    assert.equal(world.fieldText('0x0000000000000001', 'intensity'), null);
+    assert.throws(() => world.fieldText(LIGHT, 7), TypeError);
+  } finally {
+    world.close();
+  }
+});

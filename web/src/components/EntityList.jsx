@@ -5,7 +5,16 @@ import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { classColor } from '../lib/classColor.js';
 import { formatPosition } from '../lib/fields.js';
 import { deleteEntity } from '../state/edits.js';
-import { classCounts, classFilter, idSearch, totalCount, visibleRows } from '../state/listView.js';
+import {
+  classCounts,
+  classFilter,
+  followQuery,
+  idSearch,
+  query,
+  queryError,
+  totalCount,
+  visibleRows,
+} from '../state/listView.js';
 import { select, selectedId } from '../state/selection.js';
 import { revision, table } from '../state/table.js';
 import { status } from '../state/world.js';
@@ -47,6 +56,34 @@ function ListFilters() {
           onInput={(e) => (idSearch.value = e.currentTarget.value)}
         />
       </label>
+      <QueryBox />
+    </div>
+  );
+}
+
+// The query (lib/query.js): terms ANDed, the list and the map show the
+// entities that pass; what is wrong with a bad one is said under the box.
+function QueryBox() {
+  useEffect(followQuery, []);
+  const error = queryError.value;
+  return (
+    <div class="query">
+      <label>
+        Query
+        <input
+          type="search"
+          placeholder="class:Light intensity>10 name:grunt"
+          spellcheck={false}
+          autocomplete="off"
+          value={query.value}
+          onInput={(e) => (query.value = e.currentTarget.value)}
+          aria-invalid={error ? 'true' : undefined}
+          aria-describedby="query-help"
+        />
+      </label>
+      <p id="query-help" class={error ? 'query-error' : 'query-help'} aria-live="polite">
+        {error ?? 'field:text  field>number (= != < <= > >=)  class:Name  position.x<0'}
+      </p>
     </div>
   );
 }

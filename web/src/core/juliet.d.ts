@@ -28,6 +28,13 @@ export type ValueCheck =
   | { value: FieldValue; text: string }
   | { error: string; /** 1-based column in the text. */ col: number };
 
+/** One key of Juliet#textDiff: `old` null for a key only the newer text has, `new` null for one only the older has. */
+export interface KeyChange {
+  key: string;
+  old: string | null;
+  new: string | null;
+}
+
 /** JL_INDEX_MAX: the "no index" value of index fields. */
 export declare const INDEX_NONE: 4294967295;
 
@@ -170,6 +177,8 @@ export declare class World {
   schema(className: string): FieldSchema[];
   /** Canonical .jasset text of an entity (what save() writes for it), decoded as UTF-8. */
   entityText(id: EntityId): string;
+  /** The canonical text of one field (or 'position', 'id', 'class', 'class_version'); null if the entity or the field does not exist. */
+  fieldText(id: EntityId, field: string): string | null;
   /** The bytes save() writes for an entity, exactly (values that are not UTF-8 included). */
   entityBytes(id: EntityId): Uint8Array;
   /** Adds an entity from .jasset text or bytes (kept exactly), validated as a file; returns its ID. */
@@ -255,6 +264,13 @@ export declare class Juliet {
   checkValue(type: FieldType, text: string, options?: { allowInf?: boolean }): ValueCheck;
   /** checkValue for a field of a class: its type, flags and, for an enum, its names. */
   checkField(className: string, field: string, text: string): ValueCheck;
+  /**
+   * The engine's key-by-key comparison of two .jasset texts (as `juliet
+   * diff`): the keys of newText whose value differs or is new, in its
+   * order, then the keys only oldText has. Throws a JulietError 'parse'
+   * (naming options.path, line, column) for a text that does not tokenize.
+   */
+  textDiff(oldText: string | Uint8Array, newText: string | Uint8Array, options?: { path?: string }): KeyChange[];
   /** Node: a host directory (mounted with NODEFS) unless inMemory. Browser: an in-memory directory. */
   openWorld(path: string, options?: WorldOptions): World;
   newWorld(options?: WorldOptions): World;

@@ -32,7 +32,7 @@
  * system and mounts), deflate.js and snapshot.js (links), world.js (World).
  */
 import createJulietModule from './generated/juliet_wasm.mjs';
-import { booleanOption, checkOptions, checkString, describe } from './checks.js';
+import { booleanOption, checkOptions, checkString, checkText, describe } from './checks.js';
 import { Classes, publicFields } from './classes.js';
 import { JulietError } from './errors.js';
 import { Files } from './files.js';
@@ -48,6 +48,30 @@ export { exportNames } from './wasm.js';
 export { World } from './world.js';
 
 let loading = null;
+
+const ABSENT = 0xffffffff; // a value one side of a diff lacks (exports.c)
+const decoder = new TextDecoder();
+
+/** The records of jlw_text_diff as [{ key, old, new }]. */
+function keyChanges(bytes) {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const out = [];
+  let at = 0;
+  const take = (size) => {
+    if (size === ABSENT) return null;
+    const text = decoder.decode(bytes.subarray(at, at + size));
+    at += size;
+    return text;
+  };
+  while (at < bytes.length) {
+    const keySize = view.getUint32(at, true);
+    const oldSize = view.getUint32(at + 4, true);
+    const newSize = view.getUint32(at + 8, true);
+    at += 12;
+    out.push({ key: take(keySize), old: take(oldSize), new: take(newSize) });
+  }
+  return out;
+}
 
 /**
  * Loads the wasm module once and returns the API. Every call returns the
@@ -159,6 +183,42 @@ export class Juliet {
     const err = wasm.lastError(0);
     if (err.code !== 'parse') throw err;
     return { error: err.detail, col: err.col };
+  }
+
+  // ---- the review of changes ----
+
+  /**
+   * What changed between two versions of a .jasset text, key by key, with
+   * the engine's own comparison (the one `juliet diff` prints): [{ key,
+   * old, new }] for each key whose value differs, `old` null for a key only
+   * `newText` has and `new` null for one only `oldText` has; the keys of
+   * `newText` in its order, then those only `oldText` has. Formatting is
+   * compared as written: pass canonical texts (World#entityBytes) to see
+   * value changes only. An empty text has no keys (a new or a deleted
+   * entity against nothing). A text that does not tokenize throws a
+   * JulietError 'parse' naming `path` (if given), line and column.
+   * @param {string|Uint8Array} oldText
+   * @param {string|Uint8Array} newText
+   * @param {{path?: string}} [options]
+   * @returns {{key: string, old: string|null, new: string|null}[]}
+   */
+  textDiff(oldText, newText, options = {}) {
+    checkText(oldText);
+    checkText(newText);
+    checkOptions(options);
+    const path = options.path === undefined ? null : checkString(options.path, 'path');
+    const { wasm } = this._engine;
+    const block = wasm.withText(oldText, (oldPtr, oldSize) =>
+      wasm.withText(newText, (newPtr, newSize) =>
+        wasm.c.jlw_text_diff(oldPtr, oldSize, newPtr, newSize, path, wasm.out, wasm.out + 4)));
+    if (!block) throw wasm.lastError(0);
+    let bytes;
+    try {
+      bytes = wasm.copyOut(block, wasm.u32(wasm.out));
+    } finally {
+      wasm.free(block);
+    }
+    return keyChanges(bytes);
   }
 
   // ---- worlds ----

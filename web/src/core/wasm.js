@@ -82,6 +82,7 @@ const EXPORTS = {
   jlw_entity_kept_key: ['number', ['number', 'number', 'number', 'number']],
   jlw_world_warning_count: ['number', ['number']],
   jlw_world_warning: ['number', ['number', 'number']],
+  jlw_text_diff: ['number', ['number', 'number', 'number', 'number', 'string', 'number', 'number']],
 };
 
 /** The names of the C exports this module wraps (for tests). */

@@ -247,6 +247,27 @@ export class World {
     };
   }
 
+  /**
+   * The canonical text of one field of an entity (or of 'position', 'id',
+   * 'class', 'class_version'), as its file holds it: one value without
+   * reading the others, for looking through many entities. null if the
+   * entity has no such field or no entity has the ID.
+   * @param {string} id
+   * @param {string} field
+   * @returns {string|null}
+   */
+  fieldText(id, field) {
+    const ptr = this._live();
+    const [lo, hi] = splitId(id);
+    checkString(field, 'field', 64);
+    const textPtr = this._c.jlw_entity_get(ptr, lo, hi, field);
+    if (textPtr) return this._wasm.string(textPtr);
+    // Looked for in many entities, a field is often missing: no error built for that.
+    const status = this._c.jlw_error_status(this._c.jlw_last_error());
+    if (this._wasm.statusName(status) === 'not_found') return null;
+    throw this._error(status);
+  }
+
   /** An opaque entity's kept keys: { key: text }, in file order. */
   _keptValues(lo, hi, textOf) {
     const c = this._c;

@@ -90,6 +90,10 @@ export function createEngine({ onProgress } = {}) {
     remove: (id) => call('remove', { id }),
     restore: (id, text) => call('restore', { id, text }),
     texts: (ids) => call('texts', { ids }),
+    // What changed in entities `ids` (or SETTINGS), key by key: see the worker's review.
+    review: (ids, limit) => call('review', { ids, limit }),
+    // IDs of the entities passing every term of a parsed query (lib/query.js).
+    query: (terms) => call('query', { terms }),
     applyChanges: (changes, added) => call('applyChanges', { changes, added }),
     save: () => call('save'),
     read: (paths) => call('read', { paths }),

@@ -3,21 +3,35 @@
 // blocks the page. It answers requests { id, op, args } from client.js with
 // { id, ok, result } or { id, ok: false, error }, and reports long work as
 // { progress: { label, done, total } }.
-import { idOfPath, isClassFilePath, loadJuliet } from 'juliet-world';
+import { entityPath, idOfPath, isClassFilePath, loadJuliet } from 'juliet-world';
 import { SETTINGS, SETTINGS_PATH, sameBytes } from '../lib/fields.js';
 import { packReader } from '../lib/pack.js';
+import { BASE_FIELDS, matchTerm } from '../lib/query.js';
 import { errorInfo } from './errors.js';
 
 let juliet = null;
 // The open world. Whether an entity (or the settings) is clean, that is
 // holds what its file holds, is the engine's to decide: this worker keeps
-// no file texts. The world settings go through the same requests as an
+// no file texts to decide it (`before` below only feeds the review). The world settings go through the same requests as an
 // entity, under the name SETTINGS in place of an ID (edits, undo, kept
 // work). Texts in the answers are the file's bytes (Uint8Array), never
 // decoded.
 let world = null;
 let worldDir = null;
 let openCount = 0;
+// For the review of pending changes only (clean or not stays the engine's
+// to decide): the text of each entity (or the settings) just before its
+// first change since it was last clean, or since the world was opened
+// (null: it did not exist then). Forgotten once its file holds the page's
+// text again (saved, or reloaded from disk), when the next change records
+// it afresh.
+const before = new Map(); // ID or SETTINGS -> Uint8Array | null
+
+// Records what entity `id` (or the settings) is before a change, unless a
+// change since it was last clean already did.
+function noteBefore(id) {
+  if (!before.has(id)) before.set(id, id === SETTINGS || world.has(id) ? textOf(id) : null);
+}
 
 function progress(label, done, total) {
   self.postMessage({ progress: { label, done, total } });
@@ -83,6 +97,7 @@ function diagnostics() {
 
 async function closeWorld() {
   juliet ??= await loadJuliet();
+  before.clear();
   if (world) world.close();
   world = null;
   if (worldDir) juliet.removeFiles(worldDir);
@@ -98,6 +113,7 @@ function textOf(id) {
 // Entity `id` (or the settings) becomes `text` (null: removed): an undo
 // step, clean when it is its file's text (the engine's rule).
 function restoreText(id, text) {
+  noteBefore(id);
   if (id === SETTINGS) {
     if (text !== null) world.restoreSettingsText(text);
   } else {
@@ -132,8 +148,11 @@ function loadFile(path, bytes) {
       if (bytes !== null) world.loadClassText(path, bytes);
       return { id: null, failure: null };
     }
-    return { id: world.reloadFile(path, bytes), failure: null };
+    const id = world.reloadFile(path, bytes);
+    before.delete(id ?? SETTINGS);
+    return { id, failure: null };
   } catch (err) {
+    before.delete(err.id ?? SETTINGS);
     return { id: err.id ?? null, failure: diagnosticOf(err, path) };
   }
 }
@@ -283,6 +302,7 @@ const ops = {
   // written entities as they are now, and the settings.
   async markSaved({ written, deleted }) {
     const entities = [];
+    for (const id of [...written, ...deleted]) before.delete(id);
     for (const id of written) {
       if (id === SETTINGS) {
         if (!world.settings().readOnly) world.markSettingsSaved();
@@ -318,12 +338,14 @@ const ops = {
   },
   async create({ className, position }) {
     const id = world.create(className, position);
+    if (!before.has(id)) before.set(id, null);
     return { result: { entity: world.get(id), before: null, after: world.entityBytes(id) } };
   },
   async remove({ id }) {
-    const before = world.has(id) ? world.entityBytes(id) : null;
+    noteBefore(id);
+    const text = world.has(id) ? world.entityBytes(id) : null;
     world.remove(id);
-    return { result: { before, after: null } };
+    return { result: { before: text, after: null } };
   },
   // Undo and redo: the entity becomes `text` again (null: removed).
   async restore({ id, text }) {
@@ -372,6 +394,12 @@ const ops = {
       report = { written: err.written, deleted: err.deleted };
       failure = { ...errorInfo(err), path: err.path && relativePath(err.path) };
     }
+    // What the save wrote or deleted holds its file's text now.
+    const deleted = new Set(report.deleted.map(relativePath));
+    for (const id of [...before.keys()]) {
+      const saved = id === SETTINGS || world.has(id) ? isClean(id) : !failure || deleted.has(entityPath(id));
+      if (saved) before.delete(id);
+    }
     return {
       result: {
         written: report.written.map(relativePath),
@@ -382,6 +410,64 @@ const ops = {
         failure,
       },
     };
+  },
+  // The review of changes: for each of `ids` (entity IDs or SETTINGS) that
+  // differs from what it was before its first change since it was last
+  // clean (or since the world was opened), its kind ('new', 'deleted' or
+  // 'modified') and what changed key by key, by the engine's diff of its
+  // text then and now (Juliet#textDiff). Answers { entries: [{ id, kind,
+  // className, changes: [{ key, old, new }] }] for the first `limit` that
+  // differ (className only where the diff holds the class key), count: how
+  // many differ in all }.
+  async review({ ids, limit }) {
+    const entries = [];
+    let count = 0;
+    for (const id of ids) {
+      const now = id === SETTINGS || world.has(id) ? textOf(id) : null;
+      const then = before.has(id) ? before.get(id) : now;
+      if (then === now || (then !== null && now !== null && sameBytes(then, now))) continue;
+      count++;
+      if (entries.length >= limit) continue;
+      const kind = then === null ? 'new' : now === null ? 'deleted' : 'modified';
+      const path = id === SETTINGS ? SETTINGS_PATH : entityPath(id);
+      let changes = [];
+      let error = null;
+      try {
+        changes = juliet.textDiff(then ?? '', now ?? '', { path });
+      } catch (err) {
+        error = err.message;
+      }
+      const className = changes.find((c) => c.key === 'class');
+      entries.push({ id, kind, className: className ? (className.new ?? className.old) : null, changes, error });
+    }
+    return { result: { entries, count } };
+  },
+  // The IDs of the entities that pass every term of a parsed query
+  // (lib/query.js), each field read as the engine's canonical text: only
+  // the fields the terms name, only for entities of the classes they allow.
+  async query({ terms }) {
+    const r = world.rows();
+    const byClass = terms.filter((t) => t.field === 'class');
+    const byField = terms.filter((t) => t.field !== 'class');
+    // A class passes if its name does and it may have every field named (an
+    // opaque class's keys are known per entity only).
+    const classPasses = r.classNames.map((name) => {
+      if (!byClass.every((t) => matchTerm(t, name))) return false;
+      const fields = new Set(world.schema(name).map((f) => f.name));
+      const opaque = world.opaqueClasses().includes(name);
+      return opaque || byField.every((t) => fields.has(t.field) || BASE_FIELDS.includes(t.field));
+    });
+    const ids = [];
+    for (let i = 0; i < r.count; i++) {
+      if (!classPasses[r.classIndex[i]]) continue;
+      const id = r.ids[i];
+      const passes = byField.every((t) => {
+        const text = world.fieldText(id, t.field);
+        return text !== null && matchTerm(t, text);
+      });
+      if (passes) ids.push(id);
+    }
+    return { result: ids };
   },
   // Re-reads files written by an earlier save (when copying them failed).
   async read({ paths }) {
@@ -408,11 +494,17 @@ function isEdited(path) {
 // again) is no edit in the inspector, whatever the engine's rule (spec 6.3:
 // any set marks dirty): the entity is put back as it was, clean if it was.
 function edit(id, change) {
-  const before = textOf(id);
+  noteBefore(id);
+  const text = textOf(id);
   change();
   const after = textOf(id);
-  if (sameBytes(before, after)) restoreText(id, before);
-  return { before, after };
+  if (sameBytes(text, after)) restoreText(id, text);
+  return { before: text, after };
+}
+
+// True if live entity `id` (or the settings) holds its file's text.
+function isClean(id) {
+  return id === SETTINGS ? !world.settings().dirty : !world.get(id).dirty;
 }
 
 function relativePath(path) {

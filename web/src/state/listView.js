@@ -1,29 +1,85 @@
-// What the entity list and the map show: the class filter, the ID search and
-// the rows that pass both (recomputed only when rows are added or removed,
-// or the filter changes, never on a plain edit).
-import { computed, signal } from '@preact/signals';
+// What the entity list and the map show: the class filter, the ID search,
+// the query and the rows that pass all three (recomputed only when rows are
+// added or removed, a filter changes or the query's answer comes, never on
+// a plain edit).
+import { computed, effect, signal } from '@preact/signals';
 import { idOfNumber } from 'juliet-world';
-import { structure, table } from './table.js';
+import { parseQuery, unknownField } from '../lib/query.js';
+import { getEngine } from './engine.js';
+import { revision, structure, table } from './table.js';
+import { schemas, status } from './world.js';
 
 export const classFilter = signal(''); // '' = every class
 export const idSearch = signal('');
+export const query = signal(''); // the query's text (lib/query.js)
 
-// Lower-case hex digits to look for in IDs, or null for "no search". A
-// decimal number (a file name) is searched as its hex ID.
-function searchNeedle(text) {
+// What to look for in IDs, or null for "no search": hex digits found
+// anywhere in the ID, and for a decimal number (a file name) its ID too.
+function searchNeedles(text) {
   let t = text.trim().toLowerCase();
   if (t === '') return null;
   if (t.endsWith('.jasset')) t = t.slice(0, -7);
-  // Three digits or more are a file name; fewer are looked for as hex digits.
-  const id = t.length >= 3 ? idOfNumber(t) : null;
-  if (id !== null) return id.slice(2);
-  return t.startsWith('0x') ? t.slice(2) : t;
+  const hex = t.startsWith('0x') ? t.slice(2) : t;
+  return { hex, fileId: /^\d+$/.test(t) ? idOfNumber(t) : null };
+}
+
+// The parsed query: { terms } (none for an empty query) or { error }, with
+// the fields checked against the world's classes.
+export const parsedQuery = computed(() => {
+  const parsed = parseQuery(query.value);
+  if (parsed.error) return parsed;
+  const fields = new Set(Object.values(schemas.value).flatMap((fs) => fs.map((f) => f.name)));
+  const error = unknownField(parsed.terms, fields);
+  return error ? { error } : parsed;
+});
+export const queryError = computed(() => parsedQuery.value.error ?? null);
+
+// The IDs passing the query (a Set), or null when no query applies. The
+// engine worker reads the fields, a moment after the query or the world
+// changed; until it answers the previous answer stands.
+export const queryMatches = signal(null);
+const DELAY = 150;
+let timer = null;
+let asked = 0;
+
+async function runQuery(terms) {
+  const ask = ++asked;
+  try {
+    const ids = await getEngine().query(terms);
+    if (ask === asked) queryMatches.value = new Set(ids);
+  } catch {
+    // The world closed under it: the next open asks again.
+  }
+}
+
+// Keeps queryMatches following the query and the world's edits; returns
+// the function that stops it.
+export function followQuery() {
+  const stop = effect(() => {
+    const { terms } = parsedQuery.value;
+    revision.value;
+    const open = status.value === 'ready' || status.value === 'saving';
+    clearTimeout(timer);
+    if (!terms || terms.length === 0 || !open) {
+      // A bad query filters nothing (the list is as without one), nor does
+      // one of a world being opened until it is asked again.
+      asked++;
+      queryMatches.value = null;
+      return;
+    }
+    timer = setTimeout(() => runQuery(terms), DELAY);
+  });
+  return () => {
+    stop();
+    clearTimeout(timer);
+  };
 }
 
 export const visibleRows = computed(() => {
   structure.value;
+  const matches = queryMatches.value;
   const cls = classFilter.value;
-  const needle = searchNeedle(idSearch.value);
+  const needles = searchNeedles(idSearch.value);
   const k = cls === '' ? -1 : table.classNames.indexOf(cls);
   const out = new Int32Array(table.size);
   let n = 0;
@@ -31,7 +87,9 @@ export const visibleRows = computed(() => {
   for (let row = 0; row < table.size; row++) {
     if (!table.alive[row]) continue;
     if (k >= 0 && table.cls[row] !== k) continue;
-    if (needle !== null && !table.ids[row].toLowerCase().includes(needle, 2)) continue;
+    const id = table.ids[row];
+    if (needles !== null && !id.includes(needles.hex, 2) && id !== needles.fileId) continue;
+    if (matches !== null && !matches.has(id)) continue;
     out[n++] = row;
   }
   return out.subarray(0, n);

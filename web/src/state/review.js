@@ -1,0 +1,64 @@
+// The review of the pending changes: what changed in each pending entity
+// (or the settings), key by key, by the engine's own diff (the worker's
+// review op, jl_text_diff through wasm). Asked again a moment after the
+// pending list changes (a field being typed changes it at each accepted
+// value), for the first SHOWN entities only. A level from a shared link has
+// no files yet, so the next save writes all of it: its review lists the
+// edits made since it was opened instead.
+import { computed, effect, signal } from '@preact/signals';
+import { getEngine } from './engine.js';
+import { pending, touchedIds } from './pending.js';
+import { source, status } from './world.js';
+
+export const SHOWN = 200; // entities listed at most
+const DELAY = 120; // ms after the last change of the pending list
+
+const EMPTY = { byId: new Map(), entries: [], count: 0, error: null };
+
+// { byId: id -> entry, entries: [entry] in the worker's order, count: how
+// many differ in all, error: message of a review that failed }; an entry
+// is { id, kind, className, changes: [{ key, old, new }], error }.
+export const review = signal(EMPTY);
+
+// The open world came from a link and has no folder yet.
+export const fromLink = computed(() => source.value?.kind === 'link');
+
+let timer = null;
+let asked = 0;
+
+async function refresh() {
+  const ask = ++asked;
+  const ids = fromLink.value
+    ? touchedIds()
+    : pending.value.slice(0, SHOWN).flatMap((entry) => (entry.id === null ? [] : [entry.id]));
+  if (ids.length === 0) {
+    review.value = EMPTY;
+    return;
+  }
+  try {
+    const { entries, count } = await getEngine().review(ids, SHOWN);
+    if (ask === asked) review.value = { byId: new Map(entries.map((e) => [e.id, e])), entries, count, error: null };
+  } catch (err) {
+    if (ask === asked) review.value = { ...EMPTY, error: err.message };
+  }
+}
+
+// Keeps the review following the pending list while the world is open;
+// returns the function that stops it.
+export function followReview() {
+  const stop = effect(() => {
+    pending.value;
+    const open = status.value === 'ready' || status.value === 'saving';
+    clearTimeout(timer);
+    if (!open) {
+      asked++; // an answer on its way is of another world
+      review.value = EMPTY;
+      return;
+    }
+    timer = setTimeout(refresh, DELAY);
+  });
+  return () => {
+    stop();
+    clearTimeout(timer);
+  };
+}
