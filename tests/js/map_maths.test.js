@@ -1,10 +1,12 @@
 // The map's maths (web/src/lib/mapGrid.js, mapNearest.js): grid steps of 1,
 // 2 or 5 x 10^n that follow the zoom, grid values and their labels, and the
-// entity a keyboard step in a direction lands on.
+// entity a keyboard step in a direction lands on, and (web/src/lib/mapRaster.js)
+// the size of the marks and the density picture when they crowd.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { formatCoordinate, formatGridValue, gridValues, niceStep } from '../../web/src/lib/mapGrid.js';
 import { nearestInDirection, nearestPoint } from '../../web/src/lib/mapNearest.js';
+import { abgr, markRadius, paintDensity } from '../../web/src/lib/mapRaster.js';
 
 test('the grid step is the smallest 1, 2 or 5 x 10^n at least the asked pixels apart', () => {
   assert.equal(niceStep(1, 80), 100); // 80 units -> 100
@@ -85,4 +87,29 @@ test('entities level with the start do not count in a direction', () => {
 test('the nearest point to a spot', () => {
   assert.equal(nearestPoint(xs, ys, xs.length, 7, 4), 6);
   assert.equal(nearestPoint(xs, ys, 0, 7, 4), -1);
+});
+
+test('marks shrink as they crowd, down to a density picture', () => {
+  assert.equal(markRadius(0, 1000 * 1000), 3);
+  assert.equal(markRadius(36, 700 * 500), 3); // about 98 px apart
+  assert.equal(markRadius(5000, 700 * 500), 1); // about 8 px apart
+  assert.equal(markRadius(5000, 200 * 150), 0); // about 2.4 px apart
+  assert.equal(markRadius(36, 700 * 500, 2), 6); // device pixels on a 2x screen
+});
+
+test('the density picture brightens a pixel with the marks on it and leaves the scratch counts at zero', () => {
+  const background = abgr('#14191e');
+  const color = abgr('#4dd0e1');
+  const pixels = new Uint32Array(4).fill(background);
+  const counts = new Uint16Array(4);
+  // One mark on pixel 0, four on pixel 1, sixty-four on pixel 2, one off the picture.
+  const at = Int32Array.from([0, ...Array(4).fill(1), ...Array(64).fill(2), -1]);
+  const colors = new Uint32Array(at.length).fill(color);
+  paintDensity(pixels, counts, at, colors, at.length, background);
+  const lum = (p) => (p & 0xff) + ((p >>> 8) & 0xff) + ((p >>> 16) & 0xff);
+  assert.ok(lum(pixels[0]) > lum(background) && lum(pixels[0]) < lum(color), 'one mark: dimmer than its colour');
+  assert.equal(pixels[1], color, 'four marks: the colour itself');
+  assert.ok(lum(pixels[2]) > lum(color), 'many marks: paler than the colour');
+  assert.equal(pixels[3], background);
+  assert.deepEqual([...counts], [0, 0, 0, 0]);
 });

@@ -103,7 +103,12 @@ export function WorldMap() {
     const lightColor = lightColors();
     const pos = table.pos;
     const cls = table.cls;
+    // How crowded the marks are: how many share the box they span.
     let shown = 0;
+    let left = W;
+    let right = 0;
+    let top = H;
+    let bottom = 0;
     for (let i = 0; i < rows.length; i++) {
       const row = rows[i];
       const px = (pos[row * 3 + ha] * s + ox + 0.5) | 0;
@@ -115,8 +120,14 @@ export function WorldMap() {
       pixelAt[i] = py * W + px;
       markColors[i] = (lightColor && lightColor[row]) || colors[cls[row]];
       shown++;
+      if (px < left) left = px;
+      if (px > right) right = px;
+      if (py < top) top = py;
+      if (py > bottom) bottom = py;
     }
-    const r = markRadius(shown, W * H, dpr);
+    // (A row of marks along one axis is not a crowd: spans count 40 px at least.)
+    const span = 40 * dpr;
+    const r = markRadius(shown, Math.max(span, right - left) * Math.max(span, bottom - top), dpr);
     const dirtyMarks = [];
     if (r === 0) {
       paintDensity(pixels, counts, pixelAt, markColors, rows.length, BACKGROUND);
