@@ -3,7 +3,7 @@
 // the map resized by splitters), pending changes and diagnostics below.
 import { useEffect, useRef } from 'preact/hooks';
 import { redo, undo } from '../state/history.js';
-import { paneWidths, rowWidth } from '../state/layout.js';
+import { fitPanes, paneWidths, rowWidth } from '../state/layout.js';
 import { save } from '../state/save.js';
 import { Conflicts } from './Conflicts.jsx';
 import { Diagnostics } from './Diagnostics.jsx';
@@ -23,6 +23,7 @@ export function App() {
   useEffect(() => {
     const observer = new ResizeObserver(() => {
       rowWidth.value = panes.current.clientWidth;
+      fitPanes();
     });
     observer.observe(panes.current);
     return () => observer.disconnect();

@@ -16,7 +16,7 @@ import { nearestInDirection, nearestPoint } from '../lib/mapNearest.js';
 import { abgr, horizontalLine, markRadius, paintDensity, square, verticalLine } from '../lib/mapRaster.js';
 import { moveEntity } from '../state/edits.js';
 import { classCounts, visibleRows } from '../state/listView.js';
-import { entityName, lights, links, refFieldNames, refreshLayers } from '../state/mapLayers.js';
+import { clearLayers, entityName, lights, links, refFieldNames, refreshLayers } from '../state/mapLayers.js';
 import {
   axes,
   center,
@@ -60,6 +60,7 @@ export function WorldMap() {
   const gesture = useRef(null);
   const hoverFrame = useRef(0);
   const [hover, setHover] = useState(null); // { row, x, y, name }
+  const hoverRow = useRef(-1); // the hovered row as the next frame draws it
   const [cursor, setCursor] = useState(null); // world coordinates under the pointer
   const [announce, setAnnounce] = useState('');
 
@@ -152,8 +153,8 @@ export function WorldMap() {
     const sel = selectedId.value === null ? undefined : table.rowOf.get(selectedId.value);
     drawLinks(ctx, sel);
     if (sel !== undefined) ring(ctx, sel, 7, '#ffffff', 2);
-    const hovered = hover?.row;
-    if (hovered !== undefined && hovered !== sel && table.alive[hovered]) ring(ctx, hovered, 6, 'rgba(255,255,255,0.6)', 1);
+    const hovered = hoverRow.current;
+    if (hovered >= 0 && hovered !== sel && table.alive[hovered]) ring(ctx, hovered, 6, 'rgba(255,255,255,0.6)', 1);
     drawGridLabels(ctx, w, h, grid, ha, va);
     ctx.restore();
 
@@ -320,12 +321,16 @@ export function WorldMap() {
     links.value;
     schedule();
   });
-  useEffect(schedule, [hover]);
+  useEffect(() => {
+    hoverRow.current = hover ? hover.row : -1;
+    schedule();
+  }, [hover?.row]);
 
   // The lights and references are read again after every change.
   useSignalEffect(() => {
     revision.value;
     if (status.value === 'ready') refreshLayers();
+    if (status.value === 'opening') clearLayers();
   });
 
   // Frame the world when one is opened.
@@ -533,7 +538,7 @@ export function WorldMap() {
   }
 
   const [ha, va] = axes.value;
-  const hoverRow = hover && table.alive[hover.row] ? hover.row : -1;
+  const shownHover = hover && table.alive[hover.row] ? hover.row : -1;
   return (
     <section class="pane map-pane" aria-label="Map">
       <div class="map-tools">
@@ -575,15 +580,15 @@ export function WorldMap() {
           onWheel={onWheel}
           onKeyDown={onKeyDown}
         />
-        {hoverRow >= 0 && (
+        {shownHover >= 0 && (
           <div
             class="map-tooltip"
             role="tooltip"
             style={tooltipPlace(hover, viewSize.value)}
           >
             {hover.name && <strong>{hover.name}</strong>}
-            <code>{table.ids[hoverRow]}</code>
-            <span class="muted">{table.classNames[table.cls[hoverRow]]}</span>
+            <code>{table.ids[shownHover]}</code>
+            <span class="muted">{table.classNames[table.cls[shownHover]]}</span>
           </div>
         )}
         {cursor && (

@@ -68,28 +68,41 @@ export function markRadius(count, area, dpr = 1) {
  * picture's size, zero on entry and on return.
  */
 export function paintDensity(pixels, counts, at, colors, n, background) {
-  const touched = [];
+  if (touched.length < n) touched = new Int32Array(n);
+  let m = 0;
   for (let k = 0; k < n; k++) {
     const p = at[k];
     if (p < 0) continue;
-    if (counts[p] === 0) touched.push(p);
-    if (counts[p] < 0xffff) counts[p]++;
+    if (counts[p] === 0) touched[m++] = p;
+    if (counts[p] < SATURATED) counts[p]++;
     // The last mark on a pixel gives its colour.
     pixels[p] = colors[k];
   }
-  for (let i = 0; i < touched.length; i++) {
+  for (let i = 0; i < m; i++) {
     const p = touched[i];
     pixels[p] = shade(pixels[p], counts[p], background);
     counts[p] = 0;
   }
 }
 
+// Pixels written by one density picture (reused: 100,000 marks).
+let touched = new Int32Array(0);
+
 // Colour `color` for `count` marks on one pixel: one is a dim mark, four
-// the class's colour, sixty-four or more paler towards white.
+// the class's colour, sixty-four (SATURATED) paler towards white. The
+// weights by count are worked out once.
+const SATURATED = 64;
+const OPACITY = new Float32Array(SATURATED + 1);
+const WHITENESS = new Float32Array(SATURATED + 1);
+for (let count = 1; count <= SATURATED; count++) {
+  const t = Math.log2(count) / 6;
+  OPACITY[count] = count === 1 ? 0.55 : Math.min(1, 0.55 + t * 1.5);
+  WHITENESS[count] = Math.max(0, t - 0.35) * 0.9;
+}
+
 function shade(color, count, background) {
-  const t = Math.min(1, Math.log2(count) / 6);
-  const a = count === 1 ? 0.55 : Math.min(1, 0.55 + t * 1.5);
-  const white = Math.max(0, t - 0.35) * 0.9;
+  const a = OPACITY[count];
+  const white = WHITENESS[count];
   let out = 0xff000000;
   for (let shift = 0; shift < 24; shift += 8) {
     const c = (color >>> shift) & 0xff;

@@ -13,7 +13,7 @@ const CHROME = 2 * 10 + 16;
 function initialWidths() {
   const w = typeof window === 'undefined' ? 1440 : window.innerWidth;
   const clamp = (v, lo, hi) => Math.round(Math.min(Math.max(v, lo), hi));
-  return { list: clamp(w * 0.25, 300, 370), inspector: clamp(w * 0.22, 250, 330) };
+  return { list: clamp(w * 0.25, 300, 370), inspector: clamp(w * 0.22, 270, 330) };
 }
 
 export const paneWidths = signal(initialWidths());
@@ -34,4 +34,10 @@ export function resizePane(which, width) {
   const max = rowWidth.value ? maxWidth(which) : Infinity;
   const next = Math.round(Math.min(Math.max(width, MIN_PANE), max));
   if (next !== paneWidths.value[which]) paneWidths.value = { ...paneWidths.value, [which]: next };
+}
+
+/** Both panes within their limits again (after the window was resized). */
+export function fitPanes() {
+  resizePane('list', paneWidths.value.list);
+  resizePane('inspector', paneWidths.value.inspector);
 }

@@ -43,6 +43,13 @@ export function nameFieldOf(className) {
   return null;
 }
 
+/** No layers (another world is opening): none of its rows are known yet. */
+export function clearLayers() {
+  clearTimeout(timer);
+  lights.value = null;
+  links.value = null;
+}
+
 let timer = 0;
 let running = false;
 let again = false;
