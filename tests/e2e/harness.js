@@ -473,6 +473,30 @@ export function perfBase(prefix) {
   return existsSync('/dev/shm') ? mkdtempSync(`/dev/shm/${prefix}-`) : fixtures.tempDir(prefix);
 }
 
+// The browser and a large world of a performance test file: `juliet gen`'s
+// world of PERF_COUNT entities in a new folder named after `prefix` (or the
+// world JULIET_E2E_PERF_DIR names), made before its first test and removed
+// after its last. Returns an object whose env ({ url, browser }) and dir are
+// set once made; nothing is made when the run is skipped (perfSkip).
+export function usePerfWorld(prefix) {
+  const perf = {};
+  before(async () => {
+    if (perfSkip) return;
+    if (perfGiven) {
+      perf.dir = perfGiven;
+    } else {
+      perf.dir = join(perfBase(prefix), `world_${PERF_COUNT}`);
+      fixtures.runCli('gen', perf.dir, '--count', String(PERF_COUNT));
+    }
+    perf.env = await start();
+  });
+  after(async () => {
+    await perf.env?.close();
+    if (perf.dir && !perfGiven) await fsp.rm(join(perf.dir, '..'), { recursive: true, force: true });
+  });
+  return perf;
+}
+
 export function median(values) {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)];

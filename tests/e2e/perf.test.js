@@ -4,34 +4,19 @@
 // inspector. Prints the figures; JULIET_E2E_PERF=0 skips the run, and
 // JULIET_E2E_PERF_DIR=DIR measures an existing world instead.
 import assert from 'node:assert/strict';
-import { rmSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before, test } from 'node:test';
-import { runCli, tempDir } from '../shared/fixtures.js';
+import { test } from 'node:test';
+import { tempDir } from '../shared/fixtures.js';
 import * as ui from './harness.js';
 
 const { PERF_COUNT: COUNT, perfGiven: given, perfSkip: skip, median } = ui;
 
-let env;
-let dir;
-before(async () => {
-  if (skip) return;
-  if (given) {
-    dir = given;
-  } else {
-    dir = join(ui.perfBase('juliet-perf'), `world_${COUNT}`);
-    runCli('gen', dir, '--count', String(COUNT));
-  }
-  env = await ui.start();
-});
-after(async () => {
-  await env?.close();
-  if (dir && !given) rmSync(join(dir, '..'), { recursive: true, force: true });
-});
+const perf = ui.usePerfWorld('juliet-perf');
 
 test(`opens and edits a ${COUNT.toLocaleString('en')}-entity world`, { skip, timeout: 600_000 }, async () => {
-  const page = await ui.newPage(env.browser);
-  await page.goto(`${env.url}?open=none`);
+  const page = await ui.newPage(perf.env.browser);
+  await page.goto(`${perf.env.url}?open=none`);
 
   // The longest gap between two frames while the world opens: the page
   // must stay responsive.
@@ -55,7 +40,7 @@ test(`opens and edits a ${COUNT.toLocaleString('en')}-entity world`, { skip, tim
   });
   const t0 = Date.now();
   // Chromium lists the 100,000 chosen files before the page sees them.
-  await page.getByLabel('Upload folder').setInputFiles(dir, { timeout: 600_000 });
+  await page.getByLabel('Upload folder').setInputFiles(perf.dir, { timeout: 600_000 });
   await page.getByRole('status').filter({ hasText: /Reading files [\d,]+ \/ / }).waitFor({ timeout: 600_000 });
   await ui.screenshot(page, 'perf-100k-progress');
   await page.waitForFunction(() => performance.getEntriesByName('juliet:open-shown').length > 0, null, {
@@ -141,7 +126,7 @@ test(`opens and edits a ${COUNT.toLocaleString('en')}-entity world`, { skip, tim
   const download = page.waitForEvent('download');
   await page.getByRole('button', { name: 'Download snapshot' }).click();
   const file = await download;
-  const snapshotPath = join(given ? tempDir() : join(dir, '..'), `level_${COUNT}.snapshot.txt`);
+  const snapshotPath = join(given ? tempDir() : join(perf.dir, '..'), `level_${COUNT}.snapshot.txt`);
   await file.saveAs(snapshotPath);
   page.once('dialog', (dialog) => dialog.accept()); // discard the edits above
   const t1 = Date.now();

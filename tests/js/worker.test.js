@@ -203,3 +203,19 @@ test('World#fieldText reads one field as canonical text, null for a field or ent
     world.close();
   }
 });
+
+test('values answers the asked fields of each entity, undefined where its class has none and null for one gone', async () => {
+  const { engine, ids } = await engineWithSample();
+  const world = juliet.openWorld(sampleWorld);
+  const light = world.entities().find((e) => e.class === 'Light').id;
+  const inert = world.entities().find((e) => e.class === 'Inert').id;
+  const expected = world.get(light).fields;
+  world.close();
+  assert.ok(ids.includes(light));
+  const gone = '0x7fffffffffffffff';
+  const [ofLight, ofInert, ofGone] = await engine.values([light, inert, gone], ['color', 'radius']);
+  assert.deepEqual(ofLight, [expected.color, expected.radius]);
+  assert.deepEqual(ofInert, [undefined, undefined]);
+  assert.equal(ofGone, null);
+  await engine.close();
+});

@@ -1,8 +1,9 @@
 // The inspector's layout: toolbar and messages on top, the entity list on the
-// left, the map in the middle, the inspector on the right, pending changes
-// and diagnostics below.
-import { useEffect } from 'preact/hooks';
+// left, the map in the middle, the inspector on the right (the panes beside
+// the map resized by splitters), pending changes and diagnostics below.
+import { useEffect, useRef } from 'preact/hooks';
 import { redo, undo } from '../state/history.js';
+import { fitPanes, paneWidths, rowWidth } from '../state/layout.js';
 import { save } from '../state/save.js';
 import { Conflicts } from './Conflicts.jsx';
 import { Diagnostics } from './Diagnostics.jsx';
@@ -13,10 +14,21 @@ import { Messages } from './Messages.jsx';
 import { PendingChanges } from './PendingChanges.jsx';
 import { ProgressBar } from './ProgressBar.jsx';
 import { SharePanel } from './SharePanel.jsx';
+import { Splitter } from './Splitter.jsx';
 import { Toolbar } from './Toolbar.jsx';
 import { WorldMap } from './WorldMap.jsx';
 
 export function App() {
+  const panes = useRef(null);
+  useEffect(() => {
+    const observer = new ResizeObserver(() => {
+      rowWidth.value = panes.current.clientWidth;
+      fitPanes();
+    });
+    observer.observe(panes.current);
+    return () => observer.disconnect();
+  }, []);
+
   useEffect(() => {
     const onKey = (event) => {
       const key = event.key.toLowerCase();
@@ -50,9 +62,15 @@ export function App() {
       <KeptWork />
       <Conflicts />
       <SharePanel />
-      <main class="panes">
+      <main
+        class="panes"
+        ref={panes}
+        style={{ '--list-width': `${paneWidths.value.list}px`, '--inspector-width': `${paneWidths.value.inspector}px` }}
+      >
         <EntityList />
+        <Splitter pane="list" side="before" label="Resize the entity list" />
         <WorldMap />
+        <Splitter pane="inspector" side="after" label="Resize the inspector" />
         <Inspector />
       </main>
       <footer class="lower">

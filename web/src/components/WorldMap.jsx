@@ -1,44 +1,68 @@
-// The top-down map: every entity that passes the list's filter as a dot
-// coloured by class. Click selects, dragging an entity moves it, dragging
-// empty space pans, the wheel zooms. Keyboard: arrows pan, + and - zoom,
-// F frames the world. Dots are written straight into an ImageData so that
-// 100,000 entities redraw within a frame.
+// The map: every entity that passes the list's filter as a mark coloured by
+// class (a light by its own colour, with its reach), over a grid in world
+// units, in a top (X/Z) or front (X/Y) view. Click selects, dragging an
+// entity moves it, dragging empty space pans, the wheel zooms; hovering
+// names the entity under the cursor and shows the cursor's coordinates.
+// Keyboard: arrows move the selection to the nearest entity that way,
+// Shift+arrows pan, + and - zoom, F frames the world, Enter selects the
+// entity nearest the centre. The grid and the marks are written straight
+// into the canvas's pixels (lib/mapRaster.js) so that 100,000 entities
+// redraw within a frame; circles, lines and text are drawn on top.
 import { useSignalEffect } from '@preact/signals';
-import { useEffect, useRef } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { classColor } from '../lib/classColor.js';
+import { formatCoordinate, formatGridValue, gridValues, niceStep } from '../lib/mapGrid.js';
+import { nearestInDirection, nearestPoint } from '../lib/mapNearest.js';
+import { abgr, horizontalLine, markRadius, paintDensity, square, verticalLine } from '../lib/mapRaster.js';
 import { moveEntity } from '../state/edits.js';
 import { classCounts, visibleRows } from '../state/listView.js';
+import { clearLayers, entityName, lights, links, refFieldNames, refreshLayers } from '../state/mapLayers.js';
 import {
   axes,
   center,
   fitWorld,
+  keepInView,
   panBy,
   scale,
+  setView,
   toScreen,
-  toggleAxes,
   toWorld,
+  VIEWS,
   viewSize,
   zoomAt,
 } from '../state/mapView.js';
-import { select, selectedId } from '../state/selection.js';
+import { select, selected, selectedId } from '../state/selection.js';
 import { previewPosition, revision, rowPosition, structure, table } from '../state/table.js';
 import { status } from '../state/world.js';
 
 const AXIS = ['X', 'Y', 'Z'];
-const BACKGROUND = 0xff1e1914; // ABGR of #14191e
+const BACKGROUND = abgr('#14191e');
+const GRID_MINOR = abgr('#192027');
+const GRID_MAJOR = abgr('#222b34');
+const GRID_ORIGIN = abgr('#36424e');
 const DIRTY_RING = 0xffffffff;
 const HIT_RADIUS = 8;
+// Grid labels at least this far apart (CSS pixels), minor lines this far.
+const LABEL_SPACING = 70;
+const MINOR_SPACING = 18;
+// Above this many references only the selected entity's are drawn.
+const ALL_LINKS_LIMIT = 20000;
 
-function abgr(hex) {
-  const n = parseInt(hex.slice(1), 16);
-  return (0xff000000 | ((n & 0xff) << 16) | (n & 0xff00) | (n >> 16)) >>> 0;
-}
+// Scratch buffers reused from one frame to the next (100,000 entities).
+let pixelAt = new Int32Array(0);
+let markColors = new Uint32Array(0);
+let counts = new Uint16Array(0);
 
 export function WorldMap() {
   const canvas = useRef(null);
   const frame = useRef(0);
   const image = useRef(null);
   const gesture = useRef(null);
+  const hoverFrame = useRef(0);
+  const [hover, setHover] = useState(null); // { row, x, y, name }
+  const hoverRow = useRef(-1); // the hovered row as the next frame draws it
+  const [cursor, setCursor] = useState(null); // world coordinates under the pointer
+  const [announce, setAnnounce] = useState('');
 
   function draw() {
     frame.current = 0;
@@ -55,7 +79,10 @@ export function WorldMap() {
       image.current = null;
     }
     const ctx = el.getContext('2d');
-    if (!image.current) image.current = ctx.createImageData(W, H);
+    if (!image.current) {
+      image.current = ctx.createImageData(W, H);
+      counts = new Uint16Array(W * H);
+    }
     const img = image.current;
     const pixels = new Uint32Array(img.data.buffer);
     pixels.fill(BACKGROUND);
@@ -65,73 +92,215 @@ export function WorldMap() {
     const s = scale.value * dpr;
     const ox = W / 2 - cx * s;
     const oy = H / 2 + cy * s;
-    const colors = table.classNames.map((name, k) => abgr(classColor(name)));
+    const grid = drawGridLines(pixels, W, H, s, ox, oy, dpr);
+
+    // Project every shown entity once: its pixel, or -1 off the picture.
     const rows = visibleRows.value;
-    // Dot half-size in device pixels: bigger when there are few to show.
-    const r = Math.round((rows.length < 2000 ? 3 : rows.length < 20000 ? 2 : 1) * Math.min(dpr, 2));
+    if (pixelAt.length < rows.length) {
+      pixelAt = new Int32Array(rows.length);
+      markColors = new Uint32Array(rows.length);
+    }
+    const colors = table.classNames.map((name) => abgr(classColor(name)));
+    const lightColor = lightColors();
     const pos = table.pos;
     const cls = table.cls;
-    const dirtyRows = [];
-    // The hot loop: one square of (2r+1)^2 pixels per entity, clipped only
-    // when it touches an edge. Dirty entities are drawn last, ringed.
+    // How crowded the marks are: how many share the box they span.
+    let shown = 0;
+    let left = W;
+    let right = 0;
+    let top = H;
+    let bottom = 0;
     for (let i = 0; i < rows.length; i++) {
       const row = rows[i];
       const px = (pos[row * 3 + ha] * s + ox + 0.5) | 0;
       const py = (oy - pos[row * 3 + va] * s + 0.5) | 0;
-      if (px < -r || py < -r || px >= W + r || py >= H + r) continue;
-      if (table.dirty[row] === 1) {
-        dirtyRows.push(px, py, row);
+      if (px < 0 || py < 0 || px >= W || py >= H) {
+        pixelAt[i] = -1;
         continue;
       }
-      const color = colors[cls[row]];
-      const x0 = px - r < 0 ? 0 : px - r;
-      const x1 = px + r >= W ? W - 1 : px + r;
-      const y1 = py + r >= H ? H - 1 : py + r;
-      for (let y = py - r < 0 ? 0 : py - r; y <= y1; y++) {
-        const line = y * W;
-        for (let x = x0; x <= x1; x++) pixels[line + x] = color;
+      pixelAt[i] = py * W + px;
+      markColors[i] = (lightColor && lightColor[row]) || colors[cls[row]];
+      shown++;
+      if (px < left) left = px;
+      if (px > right) right = px;
+      if (py < top) top = py;
+      if (py > bottom) bottom = py;
+    }
+    // (A row of marks along one axis is not a crowd: spans count 40 px at least.)
+    const span = 40 * dpr;
+    const r = markRadius(shown, Math.max(span, right - left) * Math.max(span, bottom - top), dpr);
+    const dirtyMarks = [];
+    if (r === 0) {
+      paintDensity(pixels, counts, pixelAt, markColors, rows.length, BACKGROUND);
+    } else {
+      // Dirty entities are drawn last, ringed.
+      for (let i = 0; i < rows.length; i++) {
+        const p = pixelAt[i];
+        if (p < 0) continue;
+        if (table.dirty[rows[i]] === 1) dirtyMarks.push(i);
+        else square(pixels, W, H, p % W, (p / W) | 0, r, markColors[i]);
       }
     }
-    const rr = r + 1;
-    for (let i = 0; i < dirtyRows.length; i += 3) {
-      const px = dirtyRows[i];
-      const py = dirtyRows[i + 1];
-      const color = colors[cls[dirtyRows[i + 2]]];
-      for (let y = Math.max(0, py - rr); y <= Math.min(H - 1, py + rr); y++) {
-        const line = y * W;
-        for (let x = Math.max(0, px - rr); x <= Math.min(W - 1, px + rr); x++) {
-          const edge = y === py - rr || y === py + rr || x === px - rr || x === px + rr;
-          pixels[line + x] = edge ? DIRTY_RING : color;
-        }
-      }
+    for (const i of dirtyMarks) {
+      const p = pixelAt[i];
+      square(pixels, W, H, p % W, (p / W) | 0, r + 1, markColors[i], DIRTY_RING);
     }
     ctx.putImageData(img, 0, 0);
 
-    // Axes through the origin and the selection ring, with vector drawing.
     ctx.save();
     ctx.scale(dpr, dpr);
-    const [x0, y0] = toScreen(0, 0);
-    ctx.strokeStyle = 'rgba(255,255,255,0.12)';
-    ctx.lineWidth = 1;
-    ctx.beginPath();
-    ctx.moveTo(x0, 0);
-    ctx.lineTo(x0, h);
-    ctx.moveTo(0, y0);
-    ctx.lineTo(w, y0);
-    ctx.stroke();
+    drawLights(ctx, w, h);
     const sel = selectedId.value === null ? undefined : table.rowOf.get(selectedId.value);
-    if (sel !== undefined) {
-      const [sx, sy] = toScreen(pos[sel * 3 + ha], pos[sel * 3 + va]);
-      ctx.strokeStyle = '#ffffff';
-      ctx.lineWidth = 2;
-      ctx.beginPath();
-      ctx.arc(sx, sy, 7, 0, Math.PI * 2);
-      ctx.stroke();
-    }
+    drawLinks(ctx, sel);
+    if (sel !== undefined) ring(ctx, sel, 7, '#ffffff', 2);
+    const hovered = hoverRow.current;
+    if (hovered >= 0 && hovered !== sel && table.alive[hovered]) ring(ctx, hovered, 6, 'rgba(255,255,255,0.6)', 1);
+    drawGridLabels(ctx, w, h, grid, ha, va);
     ctx.restore();
+
     el.dataset.revision = String(revision.peek());
     el.dataset.drawMs = (performance.now() - started).toFixed(2);
     el.dataset.view = JSON.stringify({ axes: axes.value, center: center.value, scale: scale.value });
+    el.dataset.marks = r === 0 ? 'density' : `squares of ${2 * r + 1} px`;
+    el.dataset.gridStep = String(grid.step);
+  }
+
+  // Minor lines, major (labelled) lines and the axes through the origin,
+  // into the pixels. Returns the major step and the visible world range.
+  function drawGridLines(pixels, W, H, s, ox, oy, dpr) {
+    const step = niceStep(scale.value, LABEL_SPACING);
+    const minor = niceStep(scale.value, MINOR_SPACING);
+    const [wx0, wy1] = toWorld(0, 0);
+    const [wx1, wy0] = toWorld(W / dpr, H / dpr);
+    const out = { step, xs: gridValues(wx0, wx1, step), ys: gridValues(wy0, wy1, step) };
+    if (minor < step) {
+      for (const v of gridValues(wx0, wx1, minor)) verticalLine(pixels, W, H, Math.round(v * s + ox), GRID_MINOR);
+      for (const v of gridValues(wy0, wy1, minor)) horizontalLine(pixels, W, H, Math.round(oy - v * s), GRID_MINOR);
+    }
+    for (const v of out.xs) verticalLine(pixels, W, H, Math.round(v * s + ox), GRID_MAJOR);
+    for (const v of out.ys) horizontalLine(pixels, W, H, Math.round(oy - v * s), GRID_MAJOR);
+    verticalLine(pixels, W, H, Math.round(ox), GRID_ORIGIN);
+    horizontalLine(pixels, W, H, Math.round(oy), GRID_ORIGIN);
+    return out;
+  }
+
+  // Each table row's light colour (0: not a light), for the marks.
+  function lightColors() {
+    const l = lights.value;
+    if (!l) return null;
+    const out = new Uint32Array(table.size);
+    for (let k = 0; k < l.rows.length; k++) if (l.rows[k] < out.length && l.colors[k]) out[l.rows[k]] = abgr(l.colors[k]);
+    return out;
+  }
+
+  // Each light's reach: a circle of its radius in its colour, where it is
+  // big enough to see and crosses the view.
+  function drawLights(ctx, w, h) {
+    const l = lights.value;
+    if (!l) return;
+    const [ha, va] = axes.value;
+    const s = scale.value;
+    ctx.lineWidth = 1;
+    for (let k = 0; k < l.rows.length; k++) {
+      const row = l.rows[k];
+      const radius = l.radii[k] * s;
+      if (!table.alive[row] || !Number.isFinite(radius) || radius < 3 || !l.colors[k]) continue;
+      const [x, y] = toScreen(table.pos[row * 3 + ha], table.pos[row * 3 + va]);
+      if (x + radius < 0 || y + radius < 0 || x - radius > w || y - radius > h) continue;
+      ctx.beginPath();
+      ctx.arc(x, y, radius, 0, Math.PI * 2);
+      ctx.fillStyle = `${l.colors[k]}1a`;
+      ctx.fill();
+      ctx.strokeStyle = `${l.colors[k]}99`;
+      ctx.stroke();
+    }
+  }
+
+  // References: every one faintly (when there are not too many), the
+  // selected entity's own in the accent colour with an arrowhead, and those
+  // that point at it dashed.
+  function drawLinks(ctx, sel) {
+    const [ha, va] = axes.value;
+    const at = (row) => toScreen(table.pos[row * 3 + ha], table.pos[row * 3 + va]);
+    const all = links.value;
+    if (all && all.from.length <= ALL_LINKS_LIMIT) {
+      ctx.strokeStyle = 'rgba(200,215,230,0.22)';
+      ctx.lineWidth = 1;
+      ctx.beginPath();
+      for (let k = 0; k < all.from.length; k++) {
+        if (!table.alive[all.from[k]] || !table.alive[all.to[k]]) continue;
+        const [x0, y0] = at(all.from[k]);
+        const [x1, y1] = at(all.to[k]);
+        ctx.moveTo(x0, y0);
+        ctx.lineTo(x1, y1);
+      }
+      ctx.stroke();
+    }
+    if (sel === undefined) return;
+    if (all) {
+      ctx.strokeStyle = '#f5b700';
+      ctx.lineWidth = 1.5;
+      ctx.setLineDash([5, 4]);
+      for (let k = 0; k < all.to.length; k++) {
+        if (all.to[k] === sel && table.alive[all.from[k]]) arrow(ctx, at(all.from[k]), at(sel));
+      }
+      ctx.setLineDash([]);
+    }
+    ctx.strokeStyle = '#4ea1ff';
+    ctx.lineWidth = 2;
+    for (const target of selectedTargets()) arrow(ctx, at(sel), at(target));
+  }
+
+  // Rows the selected entity's reference fields point at (its fields as
+  // the inspector has them, so drawn even when the layers are not read).
+  function selectedTargets() {
+    const entity = selected.value;
+    if (!entity || entity.id !== selectedId.value) return [];
+    const out = [];
+    for (const name of refFieldNames(entity.class)) {
+      const row = entity.fields[name] ? table.rowOf.get(entity.fields[name]) : undefined;
+      if (row !== undefined) out.push(row);
+    }
+    return out;
+  }
+
+  function ring(ctx, row, radius, color, width) {
+    const [ha, va] = axes.value;
+    const [x, y] = toScreen(table.pos[row * 3 + ha], table.pos[row * 3 + va]);
+    ctx.strokeStyle = color;
+    ctx.lineWidth = width;
+    ctx.beginPath();
+    ctx.arc(x, y, radius, 0, Math.PI * 2);
+    ctx.stroke();
+  }
+
+  // The major lines' values along the top and left edges, and the axes'
+  // names in the corner.
+  function drawGridLabels(ctx, w, h, grid, ha, va) {
+    ctx.font = '11px ui-monospace, Menlo, Consolas, monospace';
+    ctx.textBaseline = 'top';
+    ctx.fillStyle = 'rgba(20,25,30,0.8)';
+    ctx.fillRect(0, 0, w, 16);
+    ctx.fillRect(0, 16, 40, h - 16);
+    ctx.fillStyle = '#8c99a6';
+    ctx.textAlign = 'center';
+    for (const v of grid.xs) {
+      const [x] = toScreen(v, 0);
+      if (x > 56 && x < w - 44) ctx.fillText(formatGridValue(v, grid.step), x, 3);
+    }
+    ctx.textAlign = 'right';
+    ctx.textBaseline = 'middle';
+    for (const v of grid.ys) {
+      const [, y] = toScreen(0, v);
+      if (y > 24 && y < h - 30) ctx.fillText(formatGridValue(v, grid.step), 37, y);
+    }
+    // Each axis named where its values grow: X at the right, Y or Z at the top.
+    ctx.fillStyle = '#e3e8ed';
+    ctx.textAlign = 'right';
+    ctx.textBaseline = 'top';
+    ctx.fillText(`${AXIS[ha]} →`, w - 6, 3);
+    ctx.textAlign = 'center';
+    ctx.fillText(`${AXIS[va]} ↑`, 20, 3);
   }
 
   function schedule() {
@@ -143,11 +312,25 @@ export function WorldMap() {
     revision.value;
     visibleRows.value;
     selectedId.value;
+    selected.value;
     axes.value;
     center.value;
     scale.value;
     viewSize.value;
+    lights.value;
+    links.value;
     schedule();
+  });
+  useEffect(() => {
+    hoverRow.current = hover ? hover.row : -1;
+    schedule();
+  }, [hover?.row]);
+
+  // The lights and references are read again after every change.
+  useSignalEffect(() => {
+    revision.value;
+    if (status.value === 'ready') refreshLayers();
+    if (status.value === 'opening') clearLayers();
   });
 
   // Frame the world when one is opened.
@@ -172,6 +355,7 @@ export function WorldMap() {
     return () => {
       observer.disconnect();
       cancelAnimationFrame(frame.current);
+      cancelAnimationFrame(hoverFrame.current);
     };
   }, []);
 
@@ -180,15 +364,24 @@ export function WorldMap() {
     return [event.clientX - rect.left, event.clientY - rect.top];
   }
 
+  // The row of the entity drawn nearest to (px, py), within HIT_RADIUS
+  // pixels, or -1.
   function hit(px, py) {
     const [ha, va] = axes.value;
+    const [w, h] = viewSize.value;
+    const [cx, cy] = center.value;
+    const s = scale.value;
+    const ox = w / 2 - cx * s;
+    const oy = h / 2 + cy * s;
     const rows = visibleRows.value;
+    const pos = table.pos;
     let best = -1;
     let bestD = HIT_RADIUS * HIT_RADIUS;
     for (let i = 0; i < rows.length; i++) {
       const row = rows[i];
-      const [sx, sy] = toScreen(table.pos[row * 3 + ha], table.pos[row * 3 + va]);
-      const d = (sx - px) ** 2 + (sy - py) ** 2;
+      const dx = pos[row * 3 + ha] * s + ox - px;
+      const dy = oy - pos[row * 3 + va] * s - py;
+      const d = dx * dx + dy * dy;
       if (d <= bestD) {
         bestD = d;
         best = row;
@@ -211,10 +404,33 @@ export function WorldMap() {
     }
   }
 
+  // The entity under the pointer (its name asked of the engine once the
+  // pointer rests on it) and the pointer's world coordinates, once a frame.
+  function hoverAt(px, py) {
+    cancelAnimationFrame(hoverFrame.current);
+    hoverFrame.current = requestAnimationFrame(() => {
+      setCursor(toWorld(px, py));
+      const row = gesture.current?.kind === 'drag' ? -1 : hit(px, py);
+      if (row < 0) {
+        setHover(null);
+        return;
+      }
+      setHover((old) => (old?.row === row ? { ...old, x: px, y: py } : { row, x: px, y: py, name: null }));
+      const id = table.ids[row];
+      const className = table.classNames[table.cls[row]];
+      entityName(id, className)
+        .then((name) => {
+          if (name) setHover((old) => (old?.row === row ? { ...old, name } : old));
+        })
+        .catch(() => {});
+    });
+  }
+
   function onPointerMove(event) {
     const g = gesture.current;
-    if (!g) return;
     const [px, py] = local(event);
+    hoverAt(px, py);
+    if (!g) return;
     if (g.kind === 'pan') {
       panBy(px - g.last[0], py - g.last[1]);
       g.last = [px, py];
@@ -238,25 +454,83 @@ export function WorldMap() {
     if (g?.kind === 'drag' && g.moved && g.to) moveEntity(g.id, g.to, g.from);
   }
 
+  function onPointerLeave() {
+    cancelAnimationFrame(hoverFrame.current);
+    setHover(null);
+    setCursor(null);
+  }
+
   function onWheel(event) {
     event.preventDefault();
     const [px, py] = local(event);
     zoomAt(Math.exp(-event.deltaY * 0.0015), px, py);
   }
 
+  // The shown entities' positions on the view's axes, for keyboard moves.
+  function shownPoints() {
+    const [ha, va] = axes.value;
+    const rows = visibleRows.value;
+    const xs = new Float64Array(rows.length);
+    const ys = new Float64Array(rows.length);
+    for (let i = 0; i < rows.length; i++) {
+      xs[i] = table.pos[rows[i] * 3 + ha];
+      ys[i] = table.pos[rows[i] * 3 + va];
+    }
+    return { rows, xs, ys };
+  }
+
+  // Selects the shown entity k of `points`, keeps it in view and says so.
+  function selectShown({ rows, xs, ys }, k) {
+    const row = rows[k];
+    select(table.ids[row]);
+    keepInView(xs[k], ys[k]);
+    const [ha, va] = axes.value;
+    setAnnounce(
+      `${table.classNames[table.cls[row]]} ${table.ids[row]} at ${AXIS[ha]} ${formatCoordinate(xs[k], 100)}, ${AXIS[va]} ${formatCoordinate(ys[k], 100)}`,
+    );
+  }
+
+  // Arrow keys: the nearest entity in that direction on screen (up is the
+  // vertical axis growing), from the selected one or the view's centre.
+  function step(dx, dy) {
+    const points = shownPoints();
+    const n = points.rows.length;
+    if (n === 0) return;
+    const selRow = selectedId.value === null ? undefined : table.rowOf.get(selectedId.value);
+    const from = selRow === undefined ? -1 : points.rows.indexOf(selRow);
+    if (from < 0) {
+      const [cx, cy] = center.value;
+      selectShown(points, nearestPoint(points.xs, points.ys, n, cx, cy));
+      return;
+    }
+    const k = nearestInDirection(points.xs, points.ys, n, points.xs[from], points.ys[from], dx, dy, from);
+    if (k < 0) setAnnounce(`No entity further ${dx < 0 ? 'left' : dx > 0 ? 'right' : dy > 0 ? 'up' : 'down'}`);
+    else selectShown(points, k);
+  }
+
+  function selectNearCenter() {
+    const points = shownPoints();
+    const [cx, cy] = center.value;
+    const k = nearestPoint(points.xs, points.ys, points.rows.length, cx, cy);
+    if (k >= 0) selectShown(points, k);
+  }
+
   function onKeyDown(event) {
+    if (event.ctrlKey || event.metaKey || event.altKey) return;
     const [w, h] = viewSize.value;
+    const arrows = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, 1], ArrowDown: [0, -1] };
     const keys = {
-      ArrowLeft: () => panBy(40, 0),
-      ArrowRight: () => panBy(-40, 0),
-      ArrowUp: () => panBy(0, 40),
-      ArrowDown: () => panBy(0, -40),
       '+': () => zoomAt(1.25, w / 2, h / 2),
       '=': () => zoomAt(1.25, w / 2, h / 2),
       '-': () => zoomAt(0.8, w / 2, h / 2),
       f: () => fitWorld(),
+      Enter: selectNearCenter,
+      Escape: () => select(null),
     };
-    const action = keys[event.key];
+    const dir = arrows[event.key];
+    let action = keys[event.key];
+    if (dir && event.shiftKey) action = () => panBy(-dir[0] * 40, dir[1] * 40);
+    else if (dir) action = () => step(dir[0], dir[1]);
     if (action) {
       event.preventDefault();
       action();
@@ -264,15 +538,20 @@ export function WorldMap() {
   }
 
   const [ha, va] = axes.value;
+  const shownHover = hover && table.alive[hover.row] ? hover.row : -1;
   return (
     <section class="pane map-pane" aria-label="Map">
       <div class="map-tools">
-        <span class="muted">
-          Top view {AXIS[ha]}/{AXIS[va]}
-        </span>
-        <button type="button" class="small" onClick={toggleAxes}>
-          Show {AXIS[ha]}/{va === 2 ? 'Y' : 'Z'}
-        </button>
+        <div class="views" role="group" aria-label="View">
+          {VIEWS.map((view) => {
+            const on = view.axes[0] === ha && view.axes[1] === va;
+            return (
+              <button key={view.name} type="button" class="small" aria-pressed={on ? 'true' : 'false'} onClick={() => setView(view.axes)}>
+                {view.name} ({AXIS[view.axes[0]]}/{AXIS[view.axes[1]]})
+              </button>
+            );
+          })}
+        </div>
         <button type="button" class="small" onClick={() => fitWorld()}>
           Fit
         </button>
@@ -285,21 +564,76 @@ export function WorldMap() {
           ))}
         </ul>
       </div>
-      <canvas
-        ref={canvas}
-        class="map"
-        role="img"
-        aria-label="World map"
-        tabIndex={0}
-        onPointerDown={onPointerDown}
-        onPointerMove={onPointerMove}
-        onPointerUp={onPointerUp}
-        onPointerCancel={onPointerUp}
-        onWheel={onWheel}
-        onKeyDown={onKeyDown}
-      />
+      <div class="map-stage">
+        <canvas
+          ref={canvas}
+          class="map"
+          role="img"
+          aria-label="World map"
+          aria-describedby="map-keys"
+          tabIndex={0}
+          onPointerDown={onPointerDown}
+          onPointerMove={onPointerMove}
+          onPointerUp={onPointerUp}
+          onPointerCancel={onPointerUp}
+          onPointerLeave={onPointerLeave}
+          onWheel={onWheel}
+          onKeyDown={onKeyDown}
+        />
+        {shownHover >= 0 && (
+          <div
+            class="map-tooltip"
+            role="tooltip"
+            style={tooltipPlace(hover, viewSize.value)}
+          >
+            {hover.name && <strong>{hover.name}</strong>}
+            <code>{table.ids[shownHover]}</code>
+            <span class="muted">{table.classNames[table.cls[shownHover]]}</span>
+          </div>
+        )}
+        {cursor && (
+          <div class="map-cursor">
+            {`${AXIS[ha]} ${formatCoordinate(cursor[0], scale.value)}   ${AXIS[va]} ${formatCoordinate(cursor[1], scale.value)}`}
+          </div>
+        )}
+      </div>
+      <p id="map-keys" class="visually-hidden">
+        Arrow keys select the nearest entity in that direction, Shift with an arrow key pans, plus and minus zoom, F
+        fits the world, Enter selects the entity nearest the centre, Escape clears the selection.
+      </p>
+      <div class="visually-hidden" aria-live="polite">
+        {announce}
+      </div>
     </section>
   );
+}
+
+// The tooltip beside the pointer, turned to stay inside the map.
+function tooltipPlace(hover, [w, h]) {
+  const style = {};
+  if (hover.x < w - 240) style.left = `${hover.x + 14}px`;
+  else style.right = `${w - hover.x + 14}px`;
+  if (hover.y < h - 80) style.top = `${hover.y + 14}px`;
+  else style.bottom = `${h - hover.y + 14}px`;
+  return style;
+}
+
+// A line from a to b (screen points) with an arrowhead at b, stopping
+// short of b's mark.
+function arrow(ctx, [x0, y0], [x1, y1]) {
+  const len = Math.hypot(x1 - x0, y1 - y0);
+  if (len < 12) return;
+  const ux = (x1 - x0) / len;
+  const uy = (y1 - y0) / len;
+  const tx = x1 - ux * 8;
+  const ty = y1 - uy * 8;
+  ctx.beginPath();
+  ctx.moveTo(x0, y0);
+  ctx.lineTo(tx, ty);
+  ctx.moveTo(tx - ux * 7 - uy * 4, ty - uy * 7 + ux * 4);
+  ctx.lineTo(tx, ty);
+  ctx.lineTo(tx - ux * 7 + uy * 4, ty - uy * 7 - ux * 4);
+  ctx.stroke();
 }
 
 function round2(v) {

@@ -84,6 +84,7 @@ export function createEngine({ onProgress } = {}) {
     // { value, text } or { error, col }: see the worker's check.
     check: (type, text, { allowInf = false } = {}) => call('check', { type, text, allowInf }),
     get: (id) => call('get', { id }),
+    values: (ids, names) => call('values', { ids, names }),
     set: (id, field, value) => call('set', { id, field, value }),
     setSetting: (field, value) => call('setSetting', { field, value }),
     create: (className, position) => call('create', { className, position }),

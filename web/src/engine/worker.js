@@ -327,6 +327,17 @@ const ops = {
   async get({ id }) {
     return { result: world.get(id) };
   },
+  // Fields `names` of each entity in `ids` (what the map draws: lights,
+  // references, names): per entity the values in that order (undefined for
+  // a field its class lacks), null for an entity that is gone.
+  async values({ ids, names }) {
+    const out = ids.map((id) => {
+      if (!world.has(id)) return null;
+      const { fields } = world.get(id);
+      return names.map((name) => fields[name]);
+    });
+    return { result: out };
+  },
   // Edits return the entity's text before and after, for undo.
   async set({ id, field, value }) {
     const change = edit(id, () => world.set(id, field, value));

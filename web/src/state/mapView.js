@@ -1,5 +1,5 @@
-// The map's camera: which two axes it shows (a top-down view of X and Z, or
-// X and Y), the world point at the centre and the zoom in pixels per unit.
+// The map's camera: which two axes it shows (the top view, X and Z, or the
+// front view, X and Y), the world point at the centre and the zoom in pixels per unit.
 import { signal } from '@preact/signals';
 import { table } from './table.js';
 
@@ -43,9 +43,25 @@ export function fitWorld({ chooseAxes = false } = {}) {
   scale.value = Math.min((w - 40) / spanX, (hgt - 40) / spanY);
 }
 
-export function toggleAxes() {
-  axes.value = axes.value[1] === 2 ? [0, 1] : [0, 2];
+// The map's views: the axes each shows, named as a level editor names them.
+export const VIEWS = [
+  { name: 'Top', axes: [0, 2] },
+  { name: 'Front', axes: [0, 1] },
+];
+
+// Shows the view with axes `pair`, framing every entity.
+export function setView(pair) {
+  axes.value = pair;
   fitWorld();
+}
+
+// Pans so that world point (wx, wy) is at least `margin` pixels inside the
+// view, if it is not already.
+export function keepInView(wx, wy, margin = 30) {
+  const [w, h] = viewSize.value;
+  const [px, py] = toScreen(wx, wy);
+  if (px >= margin && px <= w - margin && py >= margin && py <= h - margin) return;
+  center.value = [wx, wy];
 }
 
 export function zoomAt(factor, px, py) {

@@ -1,0 +1,313 @@
+// Browser tests of the map as a level designer uses it: a grid whose step
+// (1, 2 or 5 x 10^n world units) follows the zoom, the cursor's world
+// coordinates, a tooltip naming the entity under the cursor, lights in their
+// own colour with their reach, references as lines, the top (X/Z) and front
+// (X/Y) views, marks that turn into a density picture when crowded, the
+// splitters beside the map, and moving the selection by keyboard.
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { assets, copyWorld, runCli, sampleWorld, tempDir } from '../shared/fixtures.js';
+import * as ui from './harness.js';
+
+const env = ui.useInspector();
+const gameWorld = join(assets, 'game_world');
+const BOSS = '0x6e89010142120005'; // Enemy named "Brute"
+
+const mapOf = (page) => page.getByRole('img', { name: 'World map' });
+const mapPane = (page) => page.getByRole('region', { name: 'Map' });
+
+// Every entity of a world folder: { id: { class, position, fields } } read
+// from its files (each key's value is the line after "; key").
+function entitiesOf(dir) {
+  const out = {};
+  for (const name of readdirSync(join(dir, 'Entities'))) {
+    const lines = readFileSync(join(dir, 'Entities', name), 'utf8').split('\n');
+    const keys = {};
+    for (let i = 0; i + 1 < lines.length; i++) if (lines[i].startsWith('; ')) keys[lines[i].slice(2)] = lines[i + 1];
+    out[keys.id] = { class: keys.class, position: keys.position.split(' ').map(Number), fields: keys };
+  }
+  return out;
+}
+
+async function view(page) {
+  return JSON.parse(await mapOf(page).getAttribute('data-view'));
+}
+
+// Waits until the map has drawn a view whose `key` is not `old` (the view
+// is written on the canvas when drawn, a frame after a change).
+async function viewChanged(page, key, old) {
+  await page.waitForFunction(
+    ([k, o]) => JSON.stringify(JSON.parse(document.querySelector('canvas').dataset.view)[k]) !== o,
+    [key, JSON.stringify(old)],
+  );
+  return view(page);
+}
+
+// Where world position `pos` is drawn, in page coordinates.
+async function pagePoint(page, pos) {
+  const { axes, center, scale } = await view(page);
+  const box = await mapOf(page).boundingBox();
+  return {
+    x: box.x + (pos[axes[0]] - center[0]) * scale + box.width / 2,
+    y: box.y + box.height / 2 - (pos[axes[1]] - center[1]) * scale,
+  };
+}
+
+// The canvas's colour [r, g, b] at page point (x, y).
+async function pixel(page, { x, y }) {
+  return mapOf(page).evaluate(
+    (canvas, [px, py]) => {
+      const rect = canvas.getBoundingClientRect();
+      const dpr = canvas.width / rect.width;
+      const d = canvas.getContext('2d').getImageData(Math.round((px - rect.left) * dpr), Math.round((py - rect.top) * dpr), 1, 1).data;
+      return [d[0], d[1], d[2]];
+    },
+    [x, y],
+  );
+}
+
+function rgb(hex) {
+  const n = parseInt(hex.slice(1), 16);
+  return [n >> 16, (n >> 8) & 0xff, n & 0xff];
+}
+
+const distance = (a, b) => Math.hypot(a[0] - b[0], a[1] - b[1], a[2] - b[2]);
+
+// Waits until the map has drawn the current state (a frame after now).
+async function drawn(page) {
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+}
+
+function isNiceStep(step) {
+  const mantissa = Number((step / 10 ** Math.floor(Math.log10(step) + 1e-12)).toPrecision(6));
+  return [1, 2, 5].includes(mantissa);
+}
+
+test('the grid step is 1, 2 or 5 x 10^n world units and follows the zoom; the cursor shows world coordinates', async () => {
+  const page = await ui.openSample(env);
+  const map = mapOf(page);
+  const step = Number(await map.getAttribute('data-grid-step'));
+  assert.ok(isNiceStep(step), `step ${step}`);
+  const { scale } = await view(page);
+  assert.ok(step * scale >= 70 && step * scale < 70 * 2.5, `labels ${step * scale} px apart`);
+
+  const box = await map.boundingBox();
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  await page.mouse.wheel(0, -900);
+  await page.waitForFunction((s) => Number(document.querySelector('canvas').dataset.gridStep) < s, step);
+  const finer = Number(await map.getAttribute('data-grid-step'));
+  assert.ok(isNiceStep(finer), `step ${finer}`);
+
+  // The cursor's coordinates: the world point under it on the view's axes.
+  const at = { x: box.x + 200, y: box.y + 150 };
+  await page.mouse.move(at.x, at.y);
+  const readout = mapPane(page).getByText(/^X -?[\d.]+ +Z -?[\d.]+$/);
+  await readout.waitFor();
+  const [, wx, wz] = (await readout.textContent()).match(/^X (-?[\d.]+) +Z (-?[\d.]+)$/).map(Number);
+  const v = await view(page);
+  const ex = v.center[0] + (200 - box.width / 2) / v.scale;
+  const ez = v.center[1] - (150 - box.height / 2) / v.scale;
+  assert.ok(Math.abs(wx - ex) < 1 && Math.abs(wz - ez) < 1, `cursor ${wx}, ${wz} is the world point ${ex}, ${ez}`);
+  await page.mouse.move(box.x - 50, box.y - 50);
+  await readout.waitFor({ state: 'detached' });
+  await ui.closeWithoutErrors(page);
+});
+
+test('hovering an entity shows a tooltip with its ID, class and name', async () => {
+  const dir = copyWorld(gameWorld);
+  const page = await ui.openFolder(env, dir);
+  const boss = entitiesOf(dir)[BOSS];
+  const at = await pagePoint(page, boss.position);
+  await page.mouse.move(at.x + 1, at.y + 1);
+  const tooltip = page.getByRole('tooltip');
+  await tooltip.getByText('Brute').waitFor();
+  assert.match(await tooltip.textContent(), new RegExp(`${BOSS}.*Enemy`));
+  await ui.screenshot(page, 'map-tooltip');
+
+  // Off the entity, no tooltip.
+  const box = await mapOf(page).boundingBox();
+  await page.mouse.move(box.x + 4, box.y + box.height - 4);
+  await tooltip.waitFor({ state: 'detached' });
+
+  // A class without a name field: the ID and the class.
+  await ui.closeWithoutErrors(page);
+  const sample = await ui.openSample(env);
+  const [id, light] = Object.entries(entitiesOf(sampleWorld)).find(([, e]) => e.class === 'Light');
+  const p = await pagePoint(sample, light.position);
+  await sample.mouse.move(p.x, p.y);
+  await sample.getByRole('tooltip').getByText(id).waitFor();
+  assert.match(await sample.getByRole('tooltip').textContent(), /Light/);
+  await ui.closeWithoutErrors(sample);
+});
+
+test('lights are drawn in their own colour with their reach, the selected entity\'s references as lines', async () => {
+  const page = await ui.openSample(env);
+  const entities = entitiesOf(sampleWorld);
+  const { scale } = await view(page);
+  // The light with the widest reach on screen.
+  const [, light] = Object.entries(entities)
+    .filter(([, e]) => e.class === 'Light' && Number.isFinite(Number(e.fields.radius)))
+    .sort(([, a], [, b]) => b.fields.radius - a.fields.radius)[0];
+  const color = rgb(light.fields.color);
+  const center = await pagePoint(page, light.position);
+  const reach = Number(light.fields.radius) * scale;
+  assert.ok(reach > 10, `the light reaches ${reach} px`);
+  // Its mark is its colour, not its class's.
+  await page.waitForFunction(() => document.querySelector('canvas').dataset.revision !== undefined);
+  await page.waitForFunction(
+    async ([x, y, c]) => {
+      const canvas = document.querySelector('canvas');
+      const rect = canvas.getBoundingClientRect();
+      const d = canvas.getContext('2d').getImageData(x - rect.left, y - rect.top, 1, 1).data;
+      return Math.hypot(d[0] - c[0], d[1] - c[1], d[2] - c[2]) < 12;
+    },
+    [Math.round(center.x), Math.round(center.y), color],
+  );
+  // Its reach: the circle's edge is tinted with its colour.
+  let tinted = 0;
+  for (let k = 0; k < 16; k++) {
+    const a = (k / 16) * Math.PI * 2;
+    const edge = await pixel(page, { x: center.x + Math.cos(a) * reach, y: center.y + Math.sin(a) * reach });
+    if (distance(edge, [20, 25, 30]) > 30 && distance(edge, color) < distance([20, 25, 30], color)) tinted++;
+  }
+  assert.ok(tinted >= 10, `${tinted} of 16 points on the light's circle are tinted`);
+
+  // A Prop with a parent: a line in the accent colour from it to the parent.
+  const [propId, prop] = Object.entries(entities).find(([, e]) => e.class === 'Prop' && e.fields.parent !== 'none');
+  const parent = entities[prop.fields.parent];
+  await ui.selectEntity(page, propId);
+  await drawn(page);
+  const from = await pagePoint(page, prop.position);
+  const to = await pagePoint(page, parent.position);
+  let blue = 0;
+  for (const t of [0.35, 0.5, 0.65]) {
+    const [r, g, b] = await pixel(page, { x: from.x + (to.x - from.x) * t, y: from.y + (to.y - from.y) * t });
+    if (b > 150 && b > r + 60) blue++;
+  }
+  assert.ok(blue >= 2, `the reference line is drawn (${blue} of 3 points)`);
+  await ui.screenshot(page, 'map-lights-references');
+  await ui.closeWithoutErrors(page);
+});
+
+test('the views are top (X/Z) and front (X/Y); changing view frames every entity', async () => {
+  const page = await ui.openSample(env);
+  const views = mapPane(page).getByRole('group', { name: 'View' });
+  const top = views.getByRole('button', { name: 'Top (X/Z)' });
+  const front = views.getByRole('button', { name: 'Front (X/Y)' });
+  assert.equal(await top.getAttribute('aria-pressed'), 'true');
+  assert.equal(await front.getAttribute('aria-pressed'), 'false');
+  // Zoom in first, so that framing has something to do.
+  const map = mapOf(page);
+  await map.focus();
+  for (let i = 0; i < 6; i++) await page.keyboard.press('+');
+  await front.click();
+  assert.equal(await front.getAttribute('aria-pressed'), 'true');
+  assert.equal(await top.getAttribute('aria-pressed'), 'false');
+  assert.deepEqual((await viewChanged(page, 'axes', [0, 2])).axes, [0, 1]);
+  const box = await map.boundingBox();
+  for (const e of Object.values(entitiesOf(sampleWorld))) {
+    const p = await pagePoint(page, e.position);
+    assert.ok(p.x >= box.x && p.x <= box.x + box.width && p.y >= box.y && p.y <= box.y + box.height, 'every entity in view');
+  }
+  await drawn(page);
+  await ui.screenshot(page, 'map-front');
+  await top.click();
+  assert.deepEqual((await viewChanged(page, 'axes', [0, 1])).axes, [0, 2]);
+  await ui.closeWithoutErrors(page);
+});
+
+test('the panes beside the map resize with splitters, by keyboard and by drag', async () => {
+  const page = await ui.openSample(env);
+  const splitter = page.getByRole('separator', { name: 'Resize the entity list' });
+  const list = page.getByRole('listbox').locator('xpath=ancestor::*[contains(@class,"pane")][1]');
+  const width = async (locator) => (await locator.boundingBox()).width;
+  const now = async () => Number(await splitter.getAttribute('aria-valuenow'));
+  const before = await now();
+  assert.ok(Math.abs((await width(list)) - before) <= 1, 'the value is the list pane width');
+  const mapBefore = await width(mapPane(page));
+  assert.ok(mapBefore > (await width(list)), 'the map is the widest pane');
+  await splitter.focus();
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('ArrowRight');
+  assert.equal(await now(), before + 32);
+  assert.ok(Math.abs((await width(list)) - (before + 32)) <= 1);
+  assert.ok(Math.abs((await width(mapPane(page))) - (mapBefore - 32)) <= 1);
+  await page.keyboard.press('End');
+  assert.equal(await now(), Number(await splitter.getAttribute('aria-valuemax')));
+  assert.ok((await width(mapPane(page))) >= 280, 'the map keeps room');
+  await page.keyboard.press('Home');
+  assert.equal(await now(), Number(await splitter.getAttribute('aria-valuemin')));
+
+  // The inspector's splitter, dragged to the left, widens the inspector.
+  const right = page.getByRole('separator', { name: 'Resize the inspector' });
+  const inspectorBefore = Number(await right.getAttribute('aria-valuenow'));
+  const box = await right.boundingBox();
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(box.x + box.width / 2 - 60, box.y + box.height / 2, { steps: 4 });
+  await page.mouse.up();
+  assert.equal(Number(await right.getAttribute('aria-valuenow')), inspectorBefore + 60);
+  await ui.closeWithoutErrors(page);
+});
+
+test('arrow keys move the selection to the nearest entity in that direction, announced', async () => {
+  const page = await ui.openSample(env);
+  const entities = entitiesOf(sampleWorld);
+  const map = mapOf(page);
+  const live = mapPane(page).locator('[aria-live=polite]');
+  await map.focus();
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => document.querySelector('.inspector h2 code'));
+  let id = await ui.inspectedId(page);
+  assert.match(await live.textContent(), new RegExp(`${entities[id].class} ${id} at X`));
+
+  // Rightwards until no entity is further right: X grows at each step.
+  const xs = [entities[id].position[0]];
+  for (let i = 0; i < 60; i++) {
+    const before = id;
+    await page.keyboard.press('ArrowRight');
+    if (/No entity further right/.test(await live.textContent())) break;
+    await page.waitForFunction((old) => document.querySelector('.inspector h2 code')?.textContent !== old, before);
+    id = await ui.inspectedId(page);
+    xs.push(entities[id].position[0]);
+  }
+  assert.ok(xs.length > 2, `moved ${xs.length - 1} times`);
+  for (let i = 1; i < xs.length; i++) assert.ok(xs[i] > xs[i - 1], `X grows: ${xs}`);
+  assert.equal(Math.max(...Object.values(entities).map((e) => e.position[0])), xs.at(-1), 'ends at the rightmost');
+  assert.equal(await live.textContent(), 'No entity further right');
+
+  // Up: the vertical axis (Z in the top view) grows.
+  const z = entities[id].position[2];
+  await page.keyboard.press('ArrowUp');
+  await page.waitForFunction((old) => document.querySelector('.inspector h2 code')?.textContent !== old, id);
+  assert.ok(entities[await ui.inspectedId(page)].position[2] > z);
+  // Shift+arrow pans, keeping the selection.
+  const selected = await ui.inspectedId(page);
+  const c = (await view(page)).center;
+  await page.keyboard.press('Shift+ArrowLeft');
+  const panned = (await viewChanged(page, 'center', c)).center;
+  assert.ok(panned[0] < c[0], 'the view moved left');
+  assert.equal(await ui.inspectedId(page), selected);
+  await ui.closeWithoutErrors(page);
+});
+
+test('a 5,000-entity world shows small marks, and a density picture when zoomed out', { skip: ui.perfSkip }, async () => {
+  const dir = join(tempDir('juliet-map'), 'world_5000');
+  runCli('gen', dir, '--count', '5000');
+  const page = await ui.uploadFolder(env, dir);
+  const map = mapOf(page);
+  await drawn(page);
+  const marks = await map.getAttribute('data-marks');
+  assert.match(marks, /squares of [357] px/);
+  await ui.screenshot(page, 'map-5000');
+  await map.focus();
+  for (let i = 0; i < 12; i++) await page.keyboard.press('-');
+  await page.waitForFunction(() => document.querySelector('canvas').dataset.marks === 'density');
+  await ui.screenshot(page, 'map-5000-density');
+  for (let i = 0; i < 12; i++) await page.keyboard.press('+');
+  await page.keyboard.press('f');
+  await page.waitForFunction((m) => document.querySelector('canvas').dataset.marks === m, marks);
+  await ui.closeWithoutErrors(page);
+});
