@@ -111,6 +111,18 @@ static jl_status read_version(jl_archive *ar, jl_archive_entry *e, uint32_t *out
     return JL_OK;
 }
 
+/* After the fields: an entity from a newer file is read-only, one from an
+ * older file of its class is migrated. */
+static jl_status apply_versions(jl_archive *ar, const jl_class *cls, jl_entity *entity)
+{
+    if (ar->file_version > JL_ENTITY_BASE_VERSION || ar->class_version > cls->version) {
+        entity->flags |= JL_ENTITY_READ_ONLY;
+    } else if (ar->class_version < cls->version && cls->migrate) {
+        return cls->migrate(ar, cls, entity->derived, ar->class_version);
+    }
+    return JL_OK;
+}
+
 jl_status jl_archive_read_entity(jl_archive *ar, jl_entity *entity, uint64_t *id_out)
 {
     const jl_class *cls = entity->derived_kind;
@@ -140,11 +152,7 @@ jl_status jl_archive_read_entity(jl_archive *ar, jl_entity *entity, uint64_t *id
         entity->position = (jl_vec4){p.x, p.y, p.z, 1.0f};
     }
     if ((s = cls->serialize(ar, cls, entity->derived)) != JL_OK) return s;
-    if (ar->file_version > JL_ENTITY_BASE_VERSION || ar->class_version > cls->version) {
-        entity->flags |= JL_ENTITY_READ_ONLY;
-    } else if (ar->class_version < cls->version && cls->migrate) {
-        if ((s = cls->migrate(ar, cls, entity->derived, ar->class_version)) != JL_OK) return s;
-    }
+    if ((s = apply_versions(ar, cls, entity)) != JL_OK) return s;
     *id_out = id;
     return JL_OK;
 }
@@ -187,6 +195,98 @@ jl_status jl_entity_deserialize_in_place(jl_entity_manager *manager, jl_archive 
     entity->is_dirty = false;
     *out = entity;
     return JL_OK;
+}
+
+/* ---- canonical files in one pass ---- */
+
+/* A canonical file (what the engine writes: docs/format.md) has its keys in
+ * a known order, so each is matched where it is expected and its value
+ * parsed at once: no token pass, no key search. */
+typedef struct canonical_reader {
+    jl_archive *ar;
+    const char *p, *end; /* the text left; it ends with a line end */
+} canonical_reader;
+
+/* Takes the pair "; key\nvalue\n" at r->p, key being NUL-terminated: fills
+ * its entry (used) as jl_archive_tokenize would and returns it; NULL if the
+ * text there is not that key with a value line the tokenizer would take as
+ * it stands (no blanks around the value, no CR, not a key line, not too
+ * long). The text ends with '\n' and no key byte is one, so no loop below
+ * passes the end. */
+static inline jl_archive_entry *canonical_pair(canonical_reader *r, const char *key)
+{
+    const char *p = r->p;
+    if (p[0] != ';' || p[1] != ' ') return NULL;
+    const char *k = p + 2;
+    uint32_t n = 0;
+    while (key[n] == k[n] && (jli_char_class[(uint8_t)key[n]] & 1)) n++;
+    if (key[n] != '\0' || k[n] != '\n' || n - 1 >= JL_ARCHIVE_KEY_MAX) return NULL;
+    const char *v = k + n + 1;
+    if (v == r->end || (jli_char_class[(uint8_t)v[0]] & 4)) return NULL;
+    const size_t size = jli_scan_line(v, r->end);
+    if (size > JL_ARCHIVE_LINE_MAX || jli_is_trailing_blank(v[size - 1])) return NULL;
+    jl_archive *ar = r->ar;
+    if (ar->entry_count == JL_ARCHIVE_KEYS_MAX) return NULL;
+    const uint32_t line = 2 * ar->entry_count + 1;
+    jl_archive_entry *e = &ar->entries[ar->entry_count++];
+    *e = (jl_archive_entry){.key = k, .value = v, .key_size = n, .value_size = (uint32_t)size, .key_line = line,
+                            .value_line = line + 1, .key_col = 3, .value_col = 1, .used = true};
+    r->p = v + size + 1;
+    return e;
+}
+
+jl_status jli_entity_read_canonical(jl_entity_manager *manager, jl_archive *ar, jl_arena *arena,
+                                    jl_arena *strings, const char *text, size_t size, const char *path,
+                                    uint64_t expected_id, jl_error *err, jl_entity **out)
+{
+    *out = NULL;
+    if (size == 0 || text[size - 1] != '\n') return JL_ERR_NOT_FOUND;
+    *ar = (jl_archive){.loading = true, .path = path, .err = err, .file_version = 1, .class_version = 1,
+                       .strings = strings};
+    ar->entries = jl_arena_push(arena, JL_ARCHIVE_KEYS_MAX * sizeof *ar->entries, _Alignof(jl_archive_entry));
+    if (!ar->entries) return JL_ERR_NOT_FOUND;
+    canonical_reader r = {ar, text, text + size};
+    /* The header: a failed read below means the general path fails too
+     * (the same value text), and it then says so in err. */
+    jl_archive_entry *asset = canonical_pair(&r, "asset_type");
+    if (!asset || !jli_word_is(asset->value, asset->value_size, "entity_instance")) return JL_ERR_NOT_FOUND;
+    jl_archive_entry *ide = canonical_pair(&r, "id");
+    jl_archive_entry *ce = ide ? canonical_pair(&r, "class") : NULL;
+    if (!ce) return JL_ERR_NOT_FOUND;
+    const jl_class *cls = jl_registry_find(manager->classes, ce->value, ce->value_size);
+    /* A class reading its own way may look for keys anywhere. */
+    if (!cls || cls->serialize != jl_serialize_fields) return JL_ERR_NOT_FOUND;
+    uint64_t id = 0;
+    if (read_entry(ar, ide, &id_field, &id) != JL_OK || id == 0 || (expected_id && id != expected_id))
+        return JL_ERR_NOT_FOUND;
+    jl_archive_entry *ve = canonical_pair(&r, "version");
+    jl_archive_entry *cve = ve ? canonical_pair(&r, "class_version") : NULL;
+    jl_archive_entry *pe = cve ? canonical_pair(&r, "position") : NULL;
+    jl_vec3 position;
+    if (!pe || read_version(ar, ve, &ar->file_version) != JL_OK ||
+        read_version(ar, cve, &ar->class_version) != JL_OK || read_entry(ar, pe, &position_field, &position) != JL_OK)
+        return JL_ERR_NOT_FOUND;
+
+    jl_entity *entity;
+    if (jl_entity_allocate(manager, cls, &entity) != JL_OK) return JL_ERR_NOT_FOUND;
+    entity->position = (jl_vec4){position.x, position.y, position.z, 1.0f};
+    for (uint32_t i = 0; i < cls->field_count; i++) {
+        const jl_field *f = &cls->fields[i];
+        jl_archive_entry *e = canonical_pair(&r, f->name);
+        if (!e || read_entry(ar, e, f, (char *)entity->derived + f->offset) != JL_OK) goto decline;
+    }
+    /* Keys the class does not know follow: the general path keeps them. */
+    if (r.p != r.end) goto decline;
+    if (apply_versions(ar, cls, entity) != JL_OK || jl_entity_set_id(manager, entity, id) != JL_OK) goto decline;
+    jl_manager_note_id(manager, id);
+    entity->is_dirty = false;
+    ar->last_line = 2 * ar->entry_count;
+    jl_arena_pop_to(arena, (size_t)((uint8_t *)(ar->entries + ar->entry_count) - arena->base));
+    *out = entity;
+    return JL_OK;
+decline:
+    jli_entity_rollback_allocation(manager, entity);
+    return JL_ERR_NOT_FOUND;
 }
 
 /* ---- opaque entities ---- */
