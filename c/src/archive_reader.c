@@ -207,37 +207,86 @@ typedef struct canonical_reader {
     const char *p, *end; /* the text left; it ends with a line end */
 } canonical_reader;
 
-/* Takes the pair "; key\nvalue\n" at r->p, key being NUL-terminated: fills
- * its entry (used) as jl_archive_tokenize would and returns it; NULL if the
- * text there is not that key with a value line the tokenizer would take as
- * it stands (no blanks around the value, no CR, not a key line, not too
- * long). The text ends with '\n' and no key byte is one, so no loop below
- * passes the end. */
-static inline jl_archive_entry *canonical_pair(canonical_reader *r, const char *key)
+/* Whether a[0, n) and b[0, n) hold the same bytes: eight at a time, as key
+ * lines are short (memcmp's call costs more than the compare). */
+static inline bool same_bytes(const char *a, const char *b, size_t n)
+{
+    for (; n >= 8; a += 8, b += 8, n -= 8) {
+        uint64_t x, y;
+        memcpy(&x, a, sizeof x);
+        memcpy(&y, b, sizeof y);
+        if (x != y) return false;
+    }
+    for (; n; n--)
+        if (*a++ != *b++) return false;
+    return true;
+}
+
+/* Takes the pair at r->p whose key line is line[0, line_size) ("; key\n"):
+ * fills its entry (used) as jl_archive_tokenize would and returns it; NULL
+ * if the text there is not that key with a value line the tokenizer would
+ * take as it stands (no blanks around the value, no CR, not a key line, not
+ * too long). The text ends with '\n', so the value's scan stops in it. */
+static inline jl_archive_entry *canonical_pair(canonical_reader *r, const char *line, size_t line_size)
 {
     const char *p = r->p;
-    if (p[0] != ';' || p[1] != ' ') return NULL;
-    const char *k = p + 2;
-    uint32_t n = 0;
-    while (key[n] == k[n] && (jli_char_class[(uint8_t)key[n]] & 1)) n++;
-    if (key[n] != '\0' || k[n] != '\n' || n - 1 >= JL_ARCHIVE_KEY_MAX) return NULL;
-    const char *v = k + n + 1;
-    if (v == r->end || (jli_char_class[(uint8_t)v[0]] & 4)) return NULL;
+    const char *v = p + line_size;
+    if ((size_t)(r->end - p) <= line_size || !same_bytes(p, line, line_size) || (jli_char_class[(uint8_t)v[0]] & 4))
+        return NULL;
     const size_t size = jli_scan_line(v, r->end);
     if (size > JL_ARCHIVE_LINE_MAX || jli_is_trailing_blank(v[size - 1])) return NULL;
     jl_archive *ar = r->ar;
     if (ar->entry_count == JL_ARCHIVE_KEYS_MAX) return NULL;
-    const uint32_t line = 2 * ar->entry_count + 1;
-    jl_archive_entry *e = &ar->entries[ar->entry_count++];
-    *e = (jl_archive_entry){.key = k, .value = v, .key_size = n, .value_size = (uint32_t)size, .key_line = line,
-                            .value_line = line + 1, .key_col = 3, .value_col = 1, .used = true};
+    const uint32_t n = ar->entry_count++, at = 2 * n + 1;
+    jl_archive_entry *e = &ar->entries[n];
+    *e = (jl_archive_entry){.key = p + 2, .value = v, .key_size = (uint32_t)line_size - 3,
+                            .value_size = (uint32_t)size, .key_line = at, .value_line = at + 1, .key_col = 3,
+                            .value_col = 1, .used = true};
     r->p = v + size + 1;
     return e;
 }
+#define CANONICAL_PAIR(r, key) canonical_pair((r), "; " key "\n", sizeof("; " key "\n") - 1)
 
-jl_status jli_entity_read_canonical(jl_entity_manager *manager, jl_archive *ar, jl_arena *arena,
-                                    jl_arena *strings, const char *text, size_t size, const char *path,
-                                    uint64_t expected_id, jl_error *err, jl_entity **out)
+/* The key lines of cls's fields, built on the first file of the class;
+ * NULL if keep is full. */
+static const jli_key_lines *key_lines_of(jli_key_lines *cache, jl_arena *keep, const jl_class *cls)
+{
+    jli_key_lines *k = &cache[cls->kind];
+    if (k->cls == cls) return k;
+    size_t total = 0;
+    bool canonical = cls->field_count < JL_ARCHIVE_KEYS_MAX;
+    for (uint32_t i = 0; i < cls->field_count && canonical; i++) {
+        const char *name = cls->fields[i].name;
+        size_t n = 0;
+        while (jli_char_class[(uint8_t)name[n]] & 1) n++;
+        canonical = name[n] == '\0' && n - 1 < JL_ARCHIVE_KEY_MAX;
+        total += n + 3;
+    }
+    if (!canonical || total > UINT16_MAX) {
+        *k = (jli_key_lines){.cls = cls};
+        return k;
+    }
+    uint16_t *at = jl_arena_push(keep, (cls->field_count + 1) * sizeof *at, _Alignof(uint16_t));
+    char *text = at ? jl_arena_push(keep, total ? total : 1, 1) : NULL;
+    if (!text) return NULL;
+    uint16_t end = 0;
+    for (uint32_t i = 0; i < cls->field_count; i++) {
+        const size_t n = strlen(cls->fields[i].name);
+        at[i] = end;
+        memcpy(text + end, "; ", 2);
+        memcpy(text + end + 2, cls->fields[i].name, n);
+        text[end + 2 + n] = '\n';
+        end = (uint16_t)(end + n + 3);
+    }
+    at[cls->field_count] = end;
+    *k = (jli_key_lines){.cls = cls, .at = at, .text = text};
+    return k;
+}
+
+jl_status jli_entity_read_canonical(jl_entity_manager *manager, jli_key_lines *key_lines, jl_arena *keep,
+                                    jl_archive *ar, jl_arena *arena, jl_arena *strings, const char *text,
+                                    size_t size, const char *path, uint64_t expected_id, jl_error *err,
+                                    jl_entity **out)
 {
     *out = NULL;
     if (size == 0 || text[size - 1] != '\n') return JL_ERR_NOT_FOUND;
@@ -248,20 +297,22 @@ jl_status jli_entity_read_canonical(jl_entity_manager *manager, jl_archive *ar, 
     canonical_reader r = {ar, text, text + size};
     /* The header: a failed read below means the general path fails too
      * (the same value text), and it then says so in err. */
-    jl_archive_entry *asset = canonical_pair(&r, "asset_type");
+    jl_archive_entry *asset = CANONICAL_PAIR(&r, "asset_type");
     if (!asset || !jli_word_is(asset->value, asset->value_size, "entity_instance")) return JL_ERR_NOT_FOUND;
-    jl_archive_entry *ide = canonical_pair(&r, "id");
-    jl_archive_entry *ce = ide ? canonical_pair(&r, "class") : NULL;
+    jl_archive_entry *ide = CANONICAL_PAIR(&r, "id");
+    jl_archive_entry *ce = ide ? CANONICAL_PAIR(&r, "class") : NULL;
     if (!ce) return JL_ERR_NOT_FOUND;
     const jl_class *cls = jl_registry_find(manager->classes, ce->value, ce->value_size);
     /* A class reading its own way may look for keys anywhere. */
-    if (!cls || cls->serialize != jl_serialize_fields) return JL_ERR_NOT_FOUND;
+    if (!cls || cls->serialize != jl_serialize_fields || cls->kind >= JL_CLASS_MAX) return JL_ERR_NOT_FOUND;
+    const jli_key_lines *keys = key_lines_of(key_lines, keep, cls);
+    if (!keys || !keys->at) return JL_ERR_NOT_FOUND;
     uint64_t id = 0;
     if (read_entry(ar, ide, &id_field, &id) != JL_OK || id == 0 || (expected_id && id != expected_id))
         return JL_ERR_NOT_FOUND;
-    jl_archive_entry *ve = canonical_pair(&r, "version");
-    jl_archive_entry *cve = ve ? canonical_pair(&r, "class_version") : NULL;
-    jl_archive_entry *pe = cve ? canonical_pair(&r, "position") : NULL;
+    jl_archive_entry *ve = CANONICAL_PAIR(&r, "version");
+    jl_archive_entry *cve = ve ? CANONICAL_PAIR(&r, "class_version") : NULL;
+    jl_archive_entry *pe = cve ? CANONICAL_PAIR(&r, "position") : NULL;
     jl_vec3 position;
     if (!pe || read_version(ar, ve, &ar->file_version) != JL_OK ||
         read_version(ar, cve, &ar->class_version) != JL_OK || read_entry(ar, pe, &position_field, &position) != JL_OK)
@@ -272,7 +323,7 @@ jl_status jli_entity_read_canonical(jl_entity_manager *manager, jl_archive *ar, 
     entity->position = (jl_vec4){position.x, position.y, position.z, 1.0f};
     for (uint32_t i = 0; i < cls->field_count; i++) {
         const jl_field *f = &cls->fields[i];
-        jl_archive_entry *e = canonical_pair(&r, f->name);
+        jl_archive_entry *e = canonical_pair(&r, keys->text + keys->at[i], keys->at[i + 1] - keys->at[i]);
         if (!e || read_entry(ar, e, f, (char *)entity->derived + f->offset) != JL_OK) goto decline;
     }
     /* Keys the class does not know follow: the general path keeps them. */

@@ -71,8 +71,15 @@ jl_status jli_world_load_entity(jl_world *w, const char *path, const char *dir, 
     jl_entity *entity = NULL;
     /* A canonical file in one pass; any other (or one for another ID) is
      * read again by the general path, which reports what is wrong. */
-    jl_status s = jli_entity_read_canonical(&w->manager, &ar, &w->scratch, &w->strings, text, size, path,
-                                            expected_id, e, &entity);
+    if (!w->key_lines) {
+        /* Kept with the classes it describes (never given back before jl_world_free). */
+        w->key_lines = jl_arena_push(&w->storage.arena, JL_CLASS_MAX * sizeof *w->key_lines, _Alignof(jli_key_lines));
+        if (w->key_lines) memset(w->key_lines, 0, JL_CLASS_MAX * sizeof *w->key_lines);
+    }
+    jl_status s = w->key_lines ? jli_entity_read_canonical(&w->manager, w->key_lines, &w->storage.arena, &ar,
+                                                           &w->scratch, &w->strings, text, size, path,
+                                                           expected_id, e, &entity)
+                               : JL_ERR_NOT_FOUND;
     if (s != JL_OK) {
         jl_arena_pop_to(&w->scratch, mark);
         jl_arena_pop_to(&w->strings, strings_mark);
