@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "juliet/archive.h"
+#include "juliet/class_registry.h"
 
 /* A blank inside a line: space or tab (what the tokenizer trims and what
  * separates vector components). */
@@ -124,10 +125,9 @@ void jli_archive_write_fields(jl_archive *ar, const jl_class *cls, const void *d
 /* ---- canonical files (archive_reader.c) ---- */
 
 /* What the canonical reader learns once per class: its fields' key lines
- * ("; name\n"), so that a file's keys are matched by a word compare. An
- * array of JL_CLASS_MAX of these (zeroed), indexed by class kind, lives as
- * long as the classes it names; the lines are pushed on an arena that
- * lives as long. */
+ * ("; name\n"), so that a file's keys are matched by a word compare. Kept
+ * as long as the classes it names, the lines on an arena that lives as
+ * long. */
 typedef struct jli_key_lines {
     const jl_class *cls; /* whose lines these are; NULL: not built yet */
     const uint16_t *at;  /* field i's line is text[at[i], at[i + 1]); NULL: a
@@ -135,17 +135,25 @@ typedef struct jli_key_lines {
     const char *text;
 } jli_key_lines;
 
+/* The canonical reader's memory of a world's classes (zeroed at first):
+ * the class of the last file read, and each class's key lines. A world's
+ * registry only grows, so a name found once names the same class after. */
+typedef struct jli_canonical_cache {
+    const jl_class *last;
+    jli_key_lines by_kind[JL_CLASS_MAX];
+} jli_canonical_cache;
+
 /* jl_archive_tokenize then jl_entity_deserialize_in_place in one pass, for
  * a file in canonical form (docs/format.md) of a class read by
- * jl_serialize_fields, whose ID is expected_id (0: any), with key_lines
- * the cache above (its lines pushed on keep): the same entity,
+ * jl_serialize_fields, whose ID is expected_id (0: any), with cache the
+ * world's (key lines pushed on keep): the same entity,
  * and ar filled as those would fill it (every entry used; entries pushed on
  * arena, STRING values on strings). JL_ERR_NOT_FOUND for any other text,
  * also a malformed one: the manager is
  * then as before, err may hold a message, and the caller pops arena and
  * strings and takes the general path, which finds and reports the same
  * problem. */
-jl_status jli_entity_read_canonical(jl_entity_manager *manager, jli_key_lines *key_lines, jl_arena *keep,
+jl_status jli_entity_read_canonical(jl_entity_manager *manager, jli_canonical_cache *cache, jl_arena *keep,
                                     jl_archive *ar, jl_arena *arena, jl_arena *strings, const char *text,
                                     size_t size, const char *path, uint64_t expected_id, jl_error *err,
                                     jl_entity **out);

@@ -249,9 +249,9 @@ static inline jl_archive_entry *canonical_pair(canonical_reader *r, const char *
 
 /* The key lines of cls's fields, built on the first file of the class;
  * NULL if keep is full. */
-static const jli_key_lines *key_lines_of(jli_key_lines *cache, jl_arena *keep, const jl_class *cls)
+static const jli_key_lines *key_lines_of(jli_canonical_cache *cache, jl_arena *keep, const jl_class *cls)
 {
-    jli_key_lines *k = &cache[cls->kind];
+    jli_key_lines *k = &cache->by_kind[cls->kind];
     if (k->cls == cls) return k;
     size_t total = 0;
     bool canonical = cls->field_count < JL_ARCHIVE_KEYS_MAX;
@@ -283,7 +283,26 @@ static const jli_key_lines *key_lines_of(jli_key_lines *cache, jl_arena *keep, c
     return k;
 }
 
-jl_status jli_entity_read_canonical(jl_entity_manager *manager, jli_key_lines *key_lines, jl_arena *keep,
+/* Whether t[0, n) is the NUL-terminated name (t may hold NUL bytes). */
+static inline bool is_name(const char *name, const char *t, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (name[i] != t[i] || name[i] == '\0') return false;
+    return name[n] == '\0';
+}
+
+/* read_version for a version of one digit (what canonical files have)
+ * without the number parser. */
+static inline jl_status canonical_version(jl_archive *ar, jl_archive_entry *e, uint32_t *out)
+{
+    if (e->value_size == 1 && e->value[0] >= '1' && e->value[0] <= '9') {
+        *out = (uint32_t)(e->value[0] - '0');
+        return JL_OK;
+    }
+    return read_version(ar, e, out);
+}
+
+jl_status jli_entity_read_canonical(jl_entity_manager *manager, jli_canonical_cache *cache, jl_arena *keep,
                                     jl_archive *ar, jl_arena *arena, jl_arena *strings, const char *text,
                                     size_t size, const char *path, uint64_t expected_id, jl_error *err,
                                     jl_entity **out)
@@ -302,10 +321,14 @@ jl_status jli_entity_read_canonical(jl_entity_manager *manager, jli_key_lines *k
     jl_archive_entry *ide = CANONICAL_PAIR(&r, "id");
     jl_archive_entry *ce = ide ? CANONICAL_PAIR(&r, "class") : NULL;
     if (!ce) return JL_ERR_NOT_FOUND;
-    const jl_class *cls = jl_registry_find(manager->classes, ce->value, ce->value_size);
+    /* Files come in runs of one class: try the last one's name first. */
+    const jl_class *cls = cache->last;
+    if (!cls || !is_name(cls->name, ce->value, ce->value_size))
+        cls = jl_registry_find(manager->classes, ce->value, ce->value_size);
     /* A class reading its own way may look for keys anywhere. */
     if (!cls || cls->serialize != jl_serialize_fields || cls->kind >= JL_CLASS_MAX) return JL_ERR_NOT_FOUND;
-    const jli_key_lines *keys = key_lines_of(key_lines, keep, cls);
+    cache->last = cls;
+    const jli_key_lines *keys = key_lines_of(cache, keep, cls);
     if (!keys || !keys->at) return JL_ERR_NOT_FOUND;
     uint64_t id = 0;
     if (read_entry(ar, ide, &id_field, &id) != JL_OK || id == 0 || (expected_id && id != expected_id))
@@ -314,8 +337,9 @@ jl_status jli_entity_read_canonical(jl_entity_manager *manager, jli_key_lines *k
     jl_archive_entry *cve = ve ? CANONICAL_PAIR(&r, "class_version") : NULL;
     jl_archive_entry *pe = cve ? CANONICAL_PAIR(&r, "position") : NULL;
     jl_vec3 position;
-    if (!pe || read_version(ar, ve, &ar->file_version) != JL_OK ||
-        read_version(ar, cve, &ar->class_version) != JL_OK || read_entry(ar, pe, &position_field, &position) != JL_OK)
+    if (!pe || canonical_version(ar, ve, &ar->file_version) != JL_OK ||
+        canonical_version(ar, cve, &ar->class_version) != JL_OK ||
+        read_entry(ar, pe, &position_field, &position) != JL_OK)
         return JL_ERR_NOT_FOUND;
 
     jl_entity *entity;

@@ -71,12 +71,12 @@ jl_status jli_world_load_entity(jl_world *w, const char *path, const char *dir, 
     jl_entity *entity = NULL;
     /* A canonical file in one pass; any other (or one for another ID) is
      * read again by the general path, which reports what is wrong. */
-    if (!w->key_lines) {
+    if (!w->canonical) {
         /* Kept with the classes it describes (never given back before jl_world_free). */
-        w->key_lines = jl_arena_push(&w->storage.arena, JL_CLASS_MAX * sizeof *w->key_lines, _Alignof(jli_key_lines));
-        if (w->key_lines) memset(w->key_lines, 0, JL_CLASS_MAX * sizeof *w->key_lines);
+        w->canonical = jl_arena_push(&w->storage.arena, sizeof *w->canonical, _Alignof(jli_canonical_cache));
+        if (w->canonical) memset(w->canonical, 0, sizeof *w->canonical);
     }
-    jl_status s = w->key_lines ? jli_entity_read_canonical(&w->manager, w->key_lines, &w->storage.arena, &ar,
+    jl_status s = w->canonical ? jli_entity_read_canonical(&w->manager, w->canonical, &w->storage.arena, &ar,
                                                            &w->scratch, &w->strings, text, size, path,
                                                            expected_id, e, &entity)
                                : JL_ERR_NOT_FOUND;
