@@ -88,9 +88,7 @@ static void check_world_agrees(const char *text, size_t size, jl_status want, co
     jl_status s = jl_world_load_entity_text(w, "fuzz.jasset", text, size, false, &e, &err);
     if (s != want || (s != JL_OK && (err.line != want_err->line || err.col != want_err->col ||
                                      strcmp(err.message, want_err->message) != 0))) {
-        fprintf(stderr, "world: %s %u:%u %s
-manager: %s %u:%u %s
-", jl_status_name(s), err.line, err.col,
+        fprintf(stderr, "world: %s %u:%u %s\nmanager: %s %u:%u %s\n", jl_status_name(s), err.line, err.col,
                 err.message, jl_status_name(want), want_err->line, want_err->col, want_err->message);
         FUZZ_ASSERT(!"the world's loader and the manager's disagree");
     }
