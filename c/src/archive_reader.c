@@ -223,7 +223,9 @@ static inline bool same_bytes(const char *a, const char *b, size_t n)
 }
 
 /* Takes the pair at r->p whose key line is line[0, line_size) ("; key\n"):
- * fills its entry (used) as jl_archive_tokenize would and returns it; NULL
+ * fills its entry (used) as jl_archive_tokenize would, but for the key's
+ * hash, which only the tokenizer's duplicate check reads (the keys matched
+ * here are distinct), and returns it; NULL
  * if the text there is not that key with a value line the tokenizer would
  * take as it stands (no blanks around the value, no CR, not a key line, not
  * too long). The text ends with '\n', so the value's scan stops in it. */
