@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "juliet/archive.h"
+#include "juliet/class_registry.h"
 
 /* A blank inside a line: space or tab (what the tokenizer trims and what
  * separates vector components). */
@@ -37,6 +38,36 @@ static inline bool jli_key_is(const jl_archive_entry *e, const char *key)
 }
 
 /* ---- tokenizer (archive_tokenizer.c) ---- */
+
+/* Character classes of the tokenizer: 1 = key character [A-Za-z0-9_],
+ * 2 = blank (space, tab), 4 = a byte that cannot start a canonical value
+ * line (blank, CR, LF, ';', NUL: those lines need the general rules). */
+extern const uint8_t jli_char_class[256];
+
+/* What is trimmed from a line's end: every CR, not just one, or a value
+ * ending in CRs would lose one per save and never reach a canonical form. */
+static inline bool jli_is_trailing_blank(char c) { return c == '\r' || (jli_char_class[(uint8_t)c] & 2); }
+
+/* Length of the line at p: the offset of the first '\n' in [p, end), or
+ * end - p. Eight bytes at a time where the target is little-endian (x86,
+ * wasm): files are mostly short lines. */
+static inline size_t jli_scan_line(const char *p, const char *end)
+{
+    const char *s = p;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    const uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
+    while (end - s >= 8) {
+        uint64_t v;
+        memcpy(&v, s, sizeof v);
+        uint64_t nl = v ^ (ones * '\n');
+        uint64_t hit = (nl - ones) & ~nl & highs;
+        if (hit) return (size_t)(s - p) + ((size_t)__builtin_ctzll(hit) >> 3);
+        s += 8;
+    }
+#endif
+    while (s < end && *s != '\n') s++;
+    return (size_t)(s - p);
+}
 
 /* jl_archive_tokenize for a file whose key lines may carry one argument:
  * `; field health` is the key "field health" (class files, class_file.h). */
@@ -90,6 +121,42 @@ const char *jli_string_problem(const jl_string *s, size_t *bad);
 
 /* The save direction of jl_serialize_fields: every field of cls->fields. */
 void jli_archive_write_fields(jl_archive *ar, const jl_class *cls, const void *derived);
+
+/* ---- canonical files (archive_reader.c) ---- */
+
+/* What the canonical reader learns once per class: its fields' key lines
+ * ("; name\n"), so that a file's keys are matched by a word compare. Kept
+ * as long as the classes it names, the lines on an arena that lives as
+ * long. */
+typedef struct jli_key_lines {
+    const jl_class *cls; /* whose lines these are; NULL: not built yet */
+    const uint16_t *at;  /* field i's line is text[at[i], at[i + 1]); NULL: a
+                            field name no key line can hold (not canonical) */
+    const char *text;
+} jli_key_lines;
+
+/* The canonical reader's memory of a world's classes (zeroed at first):
+ * the class of the last file read, and each class's key lines. A world's
+ * registry only grows, so a name found once names the same class after. */
+typedef struct jli_canonical_cache {
+    const jl_class *last;
+    jli_key_lines by_kind[JL_CLASS_MAX];
+} jli_canonical_cache;
+
+/* jl_archive_tokenize then jl_entity_deserialize_in_place in one pass, for
+ * a file in canonical form (docs/format.md) of a class read by
+ * jl_serialize_fields, whose ID is expected_id (0: any), with cache the
+ * world's (key lines pushed on keep): the same entity,
+ * and ar filled as those would fill it (every entry used; entries pushed on
+ * arena, STRING values on strings). JL_ERR_NOT_FOUND for any other text,
+ * also a malformed one: the manager is
+ * then as before, err may hold a message, and the caller pops arena and
+ * strings and takes the general path, which finds and reports the same
+ * problem. */
+jl_status jli_entity_read_canonical(jl_entity_manager *manager, jli_canonical_cache *cache, jl_arena *keep,
+                                    jl_archive *ar, jl_arena *arena, jl_arena *strings, const char *text,
+                                    size_t size, const char *path, uint64_t expected_id, jl_error *err,
+                                    jl_entity **out);
 
 /* ---- unknown keys (archive_reader.c) ---- */
 

@@ -111,6 +111,18 @@ static jl_status read_version(jl_archive *ar, jl_archive_entry *e, uint32_t *out
     return JL_OK;
 }
 
+/* After the fields: an entity from a newer file is read-only, one from an
+ * older file of its class is migrated. */
+static jl_status apply_versions(jl_archive *ar, const jl_class *cls, jl_entity *entity)
+{
+    if (ar->file_version > JL_ENTITY_BASE_VERSION || ar->class_version > cls->version) {
+        entity->flags |= JL_ENTITY_READ_ONLY;
+    } else if (ar->class_version < cls->version && cls->migrate) {
+        return cls->migrate(ar, cls, entity->derived, ar->class_version);
+    }
+    return JL_OK;
+}
+
 jl_status jl_archive_read_entity(jl_archive *ar, jl_entity *entity, uint64_t *id_out)
 {
     const jl_class *cls = entity->derived_kind;
@@ -140,11 +152,7 @@ jl_status jl_archive_read_entity(jl_archive *ar, jl_entity *entity, uint64_t *id
         entity->position = (jl_vec4){p.x, p.y, p.z, 1.0f};
     }
     if ((s = cls->serialize(ar, cls, entity->derived)) != JL_OK) return s;
-    if (ar->file_version > JL_ENTITY_BASE_VERSION || ar->class_version > cls->version) {
-        entity->flags |= JL_ENTITY_READ_ONLY;
-    } else if (ar->class_version < cls->version && cls->migrate) {
-        if ((s = cls->migrate(ar, cls, entity->derived, ar->class_version)) != JL_OK) return s;
-    }
+    if ((s = apply_versions(ar, cls, entity)) != JL_OK) return s;
     *id_out = id;
     return JL_OK;
 }
@@ -187,6 +195,175 @@ jl_status jl_entity_deserialize_in_place(jl_entity_manager *manager, jl_archive 
     entity->is_dirty = false;
     *out = entity;
     return JL_OK;
+}
+
+/* ---- canonical files in one pass ---- */
+
+/* A canonical file (what the engine writes: docs/format.md) has its keys in
+ * a known order, so each is matched where it is expected and its value
+ * parsed at once: no token pass, no key search. */
+typedef struct canonical_reader {
+    jl_archive *ar;
+    const char *p, *end; /* the text left; it ends with a line end */
+} canonical_reader;
+
+/* Whether a[0, n) and b[0, n) hold the same bytes: eight at a time, as key
+ * lines are short (memcmp's call costs more than the compare). */
+static inline bool same_bytes(const char *a, const char *b, size_t n)
+{
+    for (; n >= 8; a += 8, b += 8, n -= 8) {
+        uint64_t x, y;
+        memcpy(&x, a, sizeof x);
+        memcpy(&y, b, sizeof y);
+        if (x != y) return false;
+    }
+    for (; n; n--)
+        if (*a++ != *b++) return false;
+    return true;
+}
+
+/* Takes the pair at r->p whose key line is line[0, line_size) ("; key\n"):
+ * fills its entry (used) as jl_archive_tokenize would, but for the key's
+ * hash, which only the tokenizer's duplicate check reads (the keys matched
+ * here are distinct), and returns it; NULL
+ * if the text there is not that key with a value line the tokenizer would
+ * take as it stands (no blanks around the value, no CR, not a key line, not
+ * too long). The text ends with '\n', so the value's scan stops in it. */
+static inline jl_archive_entry *canonical_pair(canonical_reader *r, const char *line, size_t line_size)
+{
+    const char *p = r->p;
+    const char *v = p + line_size;
+    if ((size_t)(r->end - p) <= line_size || !same_bytes(p, line, line_size) || (jli_char_class[(uint8_t)v[0]] & 4))
+        return NULL;
+    const size_t size = jli_scan_line(v, r->end);
+    if (size > JL_ARCHIVE_LINE_MAX || jli_is_trailing_blank(v[size - 1])) return NULL;
+    jl_archive *ar = r->ar;
+    if (ar->entry_count == JL_ARCHIVE_KEYS_MAX) return NULL;
+    const uint32_t n = ar->entry_count++, at = 2 * n + 1;
+    jl_archive_entry *e = &ar->entries[n];
+    *e = (jl_archive_entry){.key = p + 2, .value = v, .key_size = (uint32_t)line_size - 3,
+                            .value_size = (uint32_t)size, .key_line = at, .value_line = at + 1, .key_col = 3,
+                            .value_col = 1, .used = true};
+    r->p = v + size + 1;
+    return e;
+}
+#define CANONICAL_PAIR(r, key) canonical_pair((r), "; " key "\n", sizeof("; " key "\n") - 1)
+
+/* The key lines of cls's fields, built on the first file of the class;
+ * NULL if keep is full. */
+static const jli_key_lines *key_lines_of(jli_canonical_cache *cache, jl_arena *keep, const jl_class *cls)
+{
+    jli_key_lines *k = &cache->by_kind[cls->kind];
+    if (k->cls == cls) return k;
+    size_t total = 0;
+    bool canonical = cls->field_count < JL_ARCHIVE_KEYS_MAX;
+    for (uint32_t i = 0; i < cls->field_count && canonical; i++) {
+        const char *name = cls->fields[i].name;
+        size_t n = 0;
+        while (jli_char_class[(uint8_t)name[n]] & 1) n++;
+        canonical = name[n] == '\0' && n - 1 < JL_ARCHIVE_KEY_MAX;
+        total += n + 3;
+    }
+    if (!canonical || total > UINT16_MAX) {
+        *k = (jli_key_lines){.cls = cls};
+        return k;
+    }
+    uint16_t *at = jl_arena_push(keep, (cls->field_count + 1) * sizeof *at, _Alignof(uint16_t));
+    char *text = at ? jl_arena_push(keep, total ? total : 1, 1) : NULL;
+    if (!text) return NULL;
+    uint16_t end = 0;
+    for (uint32_t i = 0; i < cls->field_count; i++) {
+        const size_t n = strlen(cls->fields[i].name);
+        at[i] = end;
+        memcpy(text + end, "; ", 2);
+        memcpy(text + end + 2, cls->fields[i].name, n);
+        text[end + 2 + n] = '\n';
+        end = (uint16_t)(end + n + 3);
+    }
+    at[cls->field_count] = end;
+    *k = (jli_key_lines){.cls = cls, .at = at, .text = text};
+    return k;
+}
+
+/* Whether t[0, n) is the NUL-terminated name (t may hold NUL bytes). */
+static inline bool is_name(const char *name, const char *t, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (name[i] != t[i] || name[i] == '\0') return false;
+    return name[n] == '\0';
+}
+
+/* read_version for a version of one digit (what canonical files have)
+ * without the number parser. */
+static inline jl_status canonical_version(jl_archive *ar, jl_archive_entry *e, uint32_t *out)
+{
+    if (e->value_size == 1 && e->value[0] >= '1' && e->value[0] <= '9') {
+        *out = (uint32_t)(e->value[0] - '0');
+        return JL_OK;
+    }
+    return read_version(ar, e, out);
+}
+
+jl_status jli_entity_read_canonical(jl_entity_manager *manager, jli_canonical_cache *cache, jl_arena *keep,
+                                    jl_archive *ar, jl_arena *arena, jl_arena *strings, const char *text,
+                                    size_t size, const char *path, uint64_t expected_id, jl_error *err,
+                                    jl_entity **out)
+{
+    *out = NULL;
+    if (size == 0 || text[size - 1] != '\n') return JL_ERR_NOT_FOUND;
+    *ar = (jl_archive){.loading = true, .path = path, .err = err, .file_version = 1, .class_version = 1,
+                       .strings = strings};
+    ar->entries = jl_arena_push(arena, JL_ARCHIVE_KEYS_MAX * sizeof *ar->entries, _Alignof(jl_archive_entry));
+    if (!ar->entries) return JL_ERR_NOT_FOUND;
+    canonical_reader r = {ar, text, text + size};
+    /* The header: a failed read below means the general path fails too
+     * (the same value text), and it then says so in err. */
+    jl_archive_entry *asset = CANONICAL_PAIR(&r, "asset_type");
+    if (!asset || !jli_word_is(asset->value, asset->value_size, "entity_instance")) return JL_ERR_NOT_FOUND;
+    jl_archive_entry *ide = CANONICAL_PAIR(&r, "id");
+    jl_archive_entry *ce = ide ? CANONICAL_PAIR(&r, "class") : NULL;
+    if (!ce) return JL_ERR_NOT_FOUND;
+    /* Files come in runs of one class: try the last one's name first. */
+    const jl_class *cls = cache->last;
+    if (!cls || !is_name(cls->name, ce->value, ce->value_size))
+        cls = jl_registry_find(manager->classes, ce->value, ce->value_size);
+    /* A class reading its own way may look for keys anywhere. */
+    if (!cls || cls->serialize != jl_serialize_fields || cls->kind >= JL_CLASS_MAX) return JL_ERR_NOT_FOUND;
+    cache->last = cls;
+    const jli_key_lines *keys = key_lines_of(cache, keep, cls);
+    if (!keys || !keys->at) return JL_ERR_NOT_FOUND;
+    uint64_t id = 0;
+    if (read_entry(ar, ide, &id_field, &id) != JL_OK || id == 0 || (expected_id && id != expected_id))
+        return JL_ERR_NOT_FOUND;
+    jl_archive_entry *ve = CANONICAL_PAIR(&r, "version");
+    jl_archive_entry *cve = ve ? CANONICAL_PAIR(&r, "class_version") : NULL;
+    jl_archive_entry *pe = cve ? CANONICAL_PAIR(&r, "position") : NULL;
+    jl_vec3 position;
+    if (!pe || canonical_version(ar, ve, &ar->file_version) != JL_OK ||
+        canonical_version(ar, cve, &ar->class_version) != JL_OK ||
+        read_entry(ar, pe, &position_field, &position) != JL_OK)
+        return JL_ERR_NOT_FOUND;
+
+    jl_entity *entity;
+    if (jl_entity_allocate(manager, cls, &entity) != JL_OK) return JL_ERR_NOT_FOUND;
+    entity->position = (jl_vec4){position.x, position.y, position.z, 1.0f};
+    for (uint32_t i = 0; i < cls->field_count; i++) {
+        const jl_field *f = &cls->fields[i];
+        jl_archive_entry *e = canonical_pair(&r, keys->text + keys->at[i], keys->at[i + 1] - keys->at[i]);
+        if (!e || read_entry(ar, e, f, (char *)entity->derived + f->offset) != JL_OK) goto decline;
+    }
+    /* Keys the class does not know follow: the general path keeps them. */
+    if (r.p != r.end) goto decline;
+    if (apply_versions(ar, cls, entity) != JL_OK || jl_entity_set_id(manager, entity, id) != JL_OK) goto decline;
+    jl_manager_note_id(manager, id);
+    entity->is_dirty = false;
+    ar->last_line = 2 * ar->entry_count;
+    jl_arena_pop_to(arena, (size_t)((uint8_t *)(ar->entries + ar->entry_count) - arena->base));
+    *out = entity;
+    return JL_OK;
+decline:
+    jli_entity_rollback_allocation(manager, entity);
+    return JL_ERR_NOT_FOUND;
 }
 
 /* ---- opaque entities ---- */

@@ -9,11 +9,8 @@
 
 #include "archive_internal.h"
 
-/* Character classes of the tokenizer: 1 = key character [A-Za-z0-9_],
- * 2 = blank (space, tab), 4 = a byte the fast path does not take as the
- * first of a value line (blank, CR, LF, ';', NUL: those lines need the
- * general rules). A table lookup is one load per byte. */
-static const uint8_t char_class[256] = {
+/* archive_internal.h; a table lookup is one load per byte. */
+const uint8_t jli_char_class[256] = {
     4, 0, 0, 0, 0, 0, 0, 0, 0, 6, 4, 0, 0, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
     6, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 4, 0, 0, 0, 0,
     0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1,
@@ -24,11 +21,8 @@ static const uint8_t char_class[256] = {
     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
 };
 
-static inline bool is_space(char c) { return char_class[(uint8_t)c] & 2; }
-static inline bool is_key_char(char c) { return char_class[(uint8_t)c] & 1; }
-/* What is trimmed from a line's end: every CR, not just one, or a value
- * ending in CRs would lose one per save and never reach a canonical form. */
-static inline bool is_trailing_blank(char c) { return c == '\r' || is_space(c); }
+static inline bool is_space(char c) { return jli_char_class[(uint8_t)c] & 2; }
+static inline bool is_key_char(char c) { return jli_char_class[(uint8_t)c] & 1; }
 
 /* The length of a line of raw bytes (up to its LF) that counts against
  * JL_ARCHIVE_LINE_MAX: without the CR of a CRLF, so a file is held to the
@@ -60,27 +54,6 @@ static inline uint32_t hash_key(const char *key, size_t size)
     uint32_t h = ((uint32_t)(uint8_t)key[0] | (uint32_t)(uint8_t)key[size - 1] << 8 |
                   (uint32_t)(uint8_t)key[size / 2] << 16 | (uint32_t)size << 24) * 0x75a89295u;
     return h << 6 | h >> 26;
-}
-
-/* Length of the line at p: the offset of the first '\n' in [p, end), or
- * end - p. Eight bytes at a time where the target is little-endian (x86,
- * wasm): files are mostly short lines, and this loop is the tokenizer. */
-static size_t scan_line(const char *p, const char *end)
-{
-    const char *s = p;
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    const uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
-    while (end - s >= 8) {
-        uint64_t v;
-        memcpy(&v, s, sizeof v);
-        uint64_t nl = v ^ (ones * '\n');
-        uint64_t hit = (nl - ones) & ~nl & highs;
-        if (hit) return (size_t)(s - p) + ((size_t)__builtin_ctzll(hit) >> 3);
-        s += 8;
-    }
-#endif
-    while (s < end && *s != '\n') s++;
-    return (size_t)(s - p);
 }
 
 /* ---- tokenizer ---- */
@@ -116,21 +89,21 @@ static inline jl_status tokenize(jl_archive *ar, jl_arena *arena, const char *te
          * with the same text); anything else goes line by line. */
         if (!pending && p[0] == ';' && end - p >= 5 && p[1] == ' ' && count < JL_ARCHIVE_KEYS_MAX) {
             const char *k = p + 2, *ke = k;
-            while (end - ke >= 4 && (char_class[(uint8_t)ke[0]] & char_class[(uint8_t)ke[1]] &
-                                     char_class[(uint8_t)ke[2]] & char_class[(uint8_t)ke[3]] & 1))
+            while (end - ke >= 4 && (jli_char_class[(uint8_t)ke[0]] & jli_char_class[(uint8_t)ke[1]] &
+                                     jli_char_class[(uint8_t)ke[2]] & jli_char_class[(uint8_t)ke[3]] & 1))
                 ke += 4;
             while (ke < end && is_key_char(*ke)) ke++;
             const size_t key_size = (size_t)(ke - k);
             /* key_size in [1, KEY_MAX]; ke + 1 < end: a value byte exists */
             if (key_size - 1 < JL_ARCHIVE_KEY_MAX && end - ke >= 2 && *ke == '\n' &&
-                !(char_class[(uint8_t)ke[1]] & 4)) {
+                !(jli_char_class[(uint8_t)ke[1]] & 4)) {
                 const char *v = ke + 1;
-                const size_t raw = scan_line(v, end);
+                const size_t raw = jli_scan_line(v, end);
                 const char *ve = v + raw;
                 if (line_length(v, raw) <= JL_ARCHIVE_LINE_MAX && first_nul >= ve) {
                     /* v[0] is neither blank nor CR: the trimmed value is not empty */
                     const char *e = ve;
-                    while (is_trailing_blank(e[-1])) e--;
+                    while (jli_is_trailing_blank(e[-1])) e--;
                     const uint32_t h = hash_key(k, key_size);
                     const uint64_t bit = 1ull << (h & 63);
                     if (seen & bit) {
@@ -162,7 +135,7 @@ static inline jl_status tokenize(jl_archive *ar, jl_arena *arena, const char *te
             }
         }
         line++;
-        size_t raw = scan_line(p, end);
+        size_t raw = jli_scan_line(p, end);
         if (line_length(p, raw) > JL_ARCHIVE_LINE_MAX)
             return jl_error_set(err, JL_ERR_PARSE, path, line, JL_ARCHIVE_LINE_MAX + 1,
                                 "line longer than %d bytes", JL_ARCHIVE_LINE_MAX);
@@ -170,7 +143,7 @@ static inline jl_status tokenize(jl_archive *ar, jl_arena *arena, const char *te
         if (first_nul < line_end)
             return jl_error_set(err, JL_ERR_PARSE, path, line, (uint32_t)(first_nul - p) + 1, "embedded NUL byte");
         const char *s = p, *e = line_end;
-        while (e > s && is_trailing_blank(e[-1])) e--;
+        while (e > s && jli_is_trailing_blank(e[-1])) e--;
         const char *next = line_end < end ? line_end + 1 : end;
         if (e == s) { /* blank line */
             p = next;
@@ -191,8 +164,8 @@ static inline jl_status tokenize(jl_archive *ar, jl_arena *arena, const char *te
             while (k < e && is_space(*k)) k++;
             const char *ke = k;
             /* Four key characters per step, then the rest one by one. */
-            while (e - ke >= 4 && (char_class[(uint8_t)ke[0]] & char_class[(uint8_t)ke[1]] &
-                                   char_class[(uint8_t)ke[2]] & char_class[(uint8_t)ke[3]] & 1))
+            while (e - ke >= 4 && (jli_char_class[(uint8_t)ke[0]] & jli_char_class[(uint8_t)ke[1]] &
+                                   jli_char_class[(uint8_t)ke[2]] & jli_char_class[(uint8_t)ke[3]] & 1))
                 ke += 4;
             while (ke < e && is_key_char(*ke)) ke++;
             if (key_argument && e - ke >= 2 && *ke == ' ' && is_key_char(ke[1]))
@@ -257,7 +230,7 @@ static uint32_t conflict_marker_line(const char *text, size_t size)
 {
     const char *p = text, *end = text + size;
     for (uint32_t line = 1; p < end; line++) {
-        const size_t n = scan_line(p, end);
+        const size_t n = jli_scan_line(p, end);
         const char c = *p;
         if ((c == '<' || c == '|' || c == '=' || c == '>') && n >= 7) {
             size_t run = 1;

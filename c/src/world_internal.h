@@ -68,6 +68,7 @@ struct jl_world {
     jl_class_registry classes; /* the program's classes when created (jl_world_classes),
                                   then those of its class files */
     struct jli_class_files *class_files; /* classes from class files; NULL until one loads */
+    struct jli_canonical_cache *canonical; /* the canonical reader's (archive_internal.h); NULL until a load */
     jl_entity_manager manager;
     jl_world_settings settings;
     bool settings_dirty;

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include "archive_internal.h"
 #include "class_file_internal.h"
 #include "entity_manager_internal.h"
 #include "juliet/world_lock.h"
@@ -20,19 +21,17 @@ static bool ends_with(const char *s, const char *suffix)
 
 /* ---- one file's text ---- */
 
-jl_status jli_world_load_entity(jl_world *w, const char *path, const char *dir, uint64_t expected_id,
-                                const char *text, size_t size, bool mark_dirty, jl_entity **out, jl_error *err)
+/* The general path: tokenized, then deserialized by key; a class no build
+ * describes is kept as text under a class of its name. */
+static jl_status read_general(jl_world *w, jl_archive *ar, const char *path, uint64_t expected_id, const char *text,
+                              size_t size, jl_entity **out, jl_error *e)
 {
-    jl_error local;
-    jl_error *e = err ? err : &local;
-    const size_t mark = w->scratch.used, strings_mark = w->strings.used;
-    jl_archive ar;
     jl_entity *entity = NULL;
-    jl_status s = jl_archive_tokenize(&ar, &w->scratch, text, size, path, e);
+    jl_status s = jl_archive_tokenize(ar, &w->scratch, text, size, path, e);
     if (s == JL_OK && expected_id) {
         /* Checked first: another ID may belong to a live entity. A missing
          * or bad `; id` is the reader's to report. */
-        jl_archive_entry *ide = jl_archive_find(&ar, "id");
+        jl_archive_entry *ide = jl_archive_find(ar, "id");
         uint64_t id = 0;
         if (ide && jl_value_parse(JL_FIELD_ENTITY_REF, 0, ide->value, ide->value_size, &id, NULL, NULL) == JL_OK &&
             id != expected_id)
@@ -40,14 +39,14 @@ jl_status jli_world_load_entity(jl_world *w, const char *path, const char *dir, 
                              "the text is entity 0x%016llx, not 0x%016llx", (unsigned long long)id,
                              (unsigned long long)expected_id);
     }
-    ar.strings = &w->strings;
-    if (s == JL_OK) s = jl_entity_deserialize_in_place(&w->manager, &ar, &entity);
+    ar->strings = &w->strings;
+    if (s == JL_OK) s = jl_entity_deserialize_in_place(&w->manager, ar, &entity);
     /* A class no build describes: kept as text under a class of its name. */
-    if (s == JL_ERR_UNKNOWN_CLASS && (s = jli_opaque_class_for(w, &ar, e)) == JL_OK)
-        s = jl_entity_deserialize_in_place(&w->manager, &ar, &entity);
+    if (s == JL_ERR_UNKNOWN_CLASS && (s = jli_opaque_class_for(w, ar, e)) == JL_OK)
+        s = jl_entity_deserialize_in_place(&w->manager, ar, &entity);
     if (s == JL_ERR_DUPLICATE_ID) {
         /* Name both files (or say the other one is new in this session). */
-        jl_archive_entry *ide = jl_archive_find(&ar, "id");
+        jl_archive_entry *ide = jl_archive_find(ar, "id");
         uint64_t id = 0;
         jl_value_parse(JL_FIELD_ENTITY_REF, 0, ide->value, ide->value_size, &id, NULL, NULL);
         const jl_entity *other = jl_entity_find(&w->manager, id);
@@ -57,6 +56,34 @@ jl_status jli_world_load_entity(jl_world *w, const char *path, const char *dir, 
         jl_error_set(e, JL_ERR_DUPLICATE_ID, path, ide->value_line, ide->value_col,
                      "duplicate entity ID 0x%016llx: already loaded from %s", (unsigned long long)id,
                      other_path);
+    }
+    *out = entity;
+    return s;
+}
+
+jl_status jli_world_load_entity(jl_world *w, const char *path, const char *dir, uint64_t expected_id,
+                                const char *text, size_t size, bool mark_dirty, jl_entity **out, jl_error *err)
+{
+    jl_error local;
+    jl_error *e = err ? err : &local;
+    const size_t mark = w->scratch.used, strings_mark = w->strings.used;
+    jl_archive ar;
+    jl_entity *entity = NULL;
+    /* A canonical file in one pass; any other (or one for another ID) is
+     * read again by the general path, which reports what is wrong. */
+    if (!w->canonical) {
+        /* Kept with the classes it describes (never given back before jl_world_free). */
+        w->canonical = jl_arena_push(&w->storage.arena, sizeof *w->canonical, _Alignof(jli_canonical_cache));
+        if (w->canonical) memset(w->canonical, 0, sizeof *w->canonical);
+    }
+    jl_status s = w->canonical ? jli_entity_read_canonical(&w->manager, w->canonical, &w->storage.arena, &ar,
+                                                           &w->scratch, &w->strings, text, size, path,
+                                                           expected_id, e, &entity)
+                               : JL_ERR_NOT_FOUND;
+    if (s != JL_OK) {
+        jl_arena_pop_to(&w->scratch, mark);
+        jl_arena_pop_to(&w->strings, strings_mark);
+        s = read_general(w, &ar, path, expected_id, text, size, &entity, e);
     }
     if (s == JL_OK && dir && path) {
         /* spec 5.5: in a world directory, the file name is the decimal ID. */
