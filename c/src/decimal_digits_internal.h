@@ -7,9 +7,9 @@
 #include <stdint.h>
 #include <string.h>
 
-/* Room jli_digits_write may use: the 10 digits of a uint32 plus the scratch
- * of its 8-byte stores. */
-enum { JLI_DIGITS_ROOM = 16 };
+/* Bytes jli_digits_write may write: the 10 digits of a uint32, or 8 (one
+ * 8-byte store) for fewer digits; those past the digits are scratch. */
+enum { JLI_DIGITS_ROOM = 10 };
 
 #if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 /* The 8 decimal digits of v < 10^8 as ASCII, the most significant in the
@@ -29,18 +29,28 @@ static inline uint64_t jli_digits8(uint32_t v)
     return x | 0x3030303030303030ull;
 }
 
+/* Writes the 8 digits of v < 10^8 at out, with leading zeros. */
+static inline void jli_digits_write8(char *out, uint32_t v)
+{
+    const uint64_t word = jli_digits8(v);
+    memcpy(out, &word, 8);
+}
+
 /* Writes the decimal digits of v (no leading zero; "0" for 0) at out and
  * returns their count. May write scratch bytes up to out[JLI_DIGITS_ROOM). */
 static inline uint32_t jli_digits_write(char *out, uint32_t v)
 {
+    if (v < 10) { /* versions, small indices: one byte beats the word */
+        out[0] = (char)('0' + v);
+        return 1;
+    }
     uint32_t n = 0;
     if (v >= 100000000) { /* nine or ten digits: the leading one or two first */
         const uint32_t lead = v / 100000000;
         v -= lead * 100000000;
         if (lead >= 10) out[n++] = (char)('0' + lead / 10);
         out[n++] = (char)('0' + lead % 10);
-        const uint64_t word = jli_digits8(v);
-        memcpy(out + n, &word, 8);
+        jli_digits_write8(out + n, v);
         return n + 8;
     }
     /* Leading zero digits are the low zero bytes (before | '0'): drop them
@@ -52,7 +62,15 @@ static inline uint32_t jli_digits_write(char *out, uint32_t v)
     return 8 - zeros;
 }
 #else
-/* Portable version: digits from the end, in pairs. */
+/* Portable versions: digits from the end, in pairs. */
+static inline void jli_digits_write8(char *out, uint32_t v)
+{
+    for (int i = 7; i >= 0; i--) {
+        out[i] = (char)('0' + v % 10);
+        v /= 10;
+    }
+}
+
 static inline uint32_t jli_digits_write(char *out, uint32_t v)
 {
     static const char pairs[201] = "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
