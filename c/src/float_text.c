@@ -230,6 +230,11 @@ uint32_t jl_f32_format(float value, char *out)
     /* value = c * 2^q; a subnormal has no implicit bit and the exponent of the smallest normal */
     const uint32_t c = ieee_exponent ? (1u << MANTISSA_BITS) | ieee_mantissa : ieee_mantissa;
     const int32_t q = ieee_exponent ? (int32_t)ieee_exponent + Q_MIN - 1 : Q_MIN;
+    /* An integer below 2^24 is its own shortest text: its neighbours are at
+     * most 1 away, so no decimal with fewer digits reads back to it (the
+     * fast path of Giulietti's FloatToDecimal). */
+    if (q <= 0 && q > -MANTISSA_BITS - 1 && (c & ((1u << -q) - 1)) == 0)
+        return pos + jli_digits_write(out + pos, c >> -q);
     shortest(c, q, &digits, &exponent);
     digits = strip_zeros(digits, &exponent); /* one spelling per value: "1.25", never "1.250" */
     /* The sign plus at most 1 + 22 bytes: within JL_F32_TEXT_MAX. */
