@@ -96,7 +96,8 @@ jl_status jli_value_parse_into(const jl_field *field, const char *t, size_t n, v
                                jl_arena *strings, jli_value_fail *fail);
 
 /* Decimal digits of v (at most 20) / "0x" + 16 lower-case hex digits of v
- * at out; return the length (no NUL). */
+ * at out; return the length (no NUL). The decimal writer may write scratch
+ * bytes past the digits, up to out[JLI_DIGITS_ROOM) (10 bytes). */
 uint32_t jli_format_u64(uint64_t v, char *out);
 uint32_t jli_format_hex64(uint64_t v, char *out);
 

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "archive_internal.h"
+#include "decimal_digits_internal.h"
 #include "float_text_internal.h"
 #include "juliet/float_text.h"
 
@@ -384,14 +385,12 @@ jl_status jl_value_parse(jl_field_type type, uint32_t flags, const char *text, s
 
 uint32_t jli_format_u64(uint64_t v, char *out)
 {
-    char buf[20];
-    uint32_t n = 0;
-    do {
-        buf[n++] = (char)('0' + v % 10);
-        v /= 10;
-    } while (v);
-    for (uint32_t i = 0; i < n; i++) out[i] = buf[n - 1 - i];
-    return n;
+    if (v <= UINT32_MAX) return jli_digits_write(out, (uint32_t)v);
+    /* The digits above the last eight (at most 12: recursion depth 2), then those eight. */
+    const uint64_t high = v / 100000000;
+    const uint32_t n = jli_format_u64(high, out);
+    jli_digits_write8(out + n, (uint32_t)(v - high * 100000000));
+    return n + 8;
 }
 
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__

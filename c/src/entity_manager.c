@@ -135,7 +135,7 @@ jl_entity *jl_entity_find(const jl_entity_manager *m, uint64_t id)
     return slot_plus_one ? &m->entities[slot_plus_one - 1] : NULL;
 }
 
-static void unindex(jl_entity_manager *m, uint64_t id)
+static inline void unindex(jl_entity_manager *m, uint64_t id)
 {
     uint32_t *own = own_entry(m, id);
     if (!own) {
@@ -358,9 +358,11 @@ void *jl_entity_make(jl_entity_manager *m, const jl_class *cls, float x, float y
     return e->derived;
 }
 
-static bool owns_live_entity(const jl_entity_manager *m, const jl_entity *e)
+/* One unsigned comparison for "within the used slots": a pointer below the
+ * array (or NULL) wraps to a huge distance. */
+static inline bool owns_live_entity(const jl_entity_manager *m, const jl_entity *e)
 {
-    return m && e && m->entities && e >= m->entities && e < m->entities + m->slots &&
+    return m && (uintptr_t)e - (uintptr_t)m->entities < (uintptr_t)m->slots * sizeof(jl_entity) &&
            e->derived != NULL;
 }
 
@@ -427,15 +429,17 @@ void jl_manager_note_id(jl_entity_manager *m, uint64_t id)
 
 /* ---- removal ---- */
 
-static void release_slots(jl_entity_manager *m, jl_entity *e)
+/* Frees e's derived and base slots and its ID; the free base slot gets
+ * `generation`. Inline: destroy runs it once per entity. */
+static inline void release_slots(jl_entity_manager *m, jl_entity *e, uint32_t generation)
 {
     jl_typed_array *t = &m->by_type[e->derived_kind->kind];
     give_back_derived_slot(t, e->derived);
     t->count--;
     if (e->id) unindex(m, e->id);
-    uint32_t generation = e->generation;
+    const uint32_t slot = slot_of(m, e);
     *e = (jl_entity){.id = m->free_head, .generation = generation};
-    m->free_head = slot_of(m, e) + 1;
+    m->free_head = slot + 1;
     m->free_count++;
     m->count--;
 }
@@ -443,22 +447,22 @@ static void release_slots(jl_entity_manager *m, jl_entity *e)
 jl_status jl_entity_destroy(jl_entity_manager *m, jl_entity *e)
 {
     if (!owns_live_entity(m, e)) return JL_ERR_INVALID_ARGUMENT;
-    uint64_t id = e->id;
+    const uint64_t id = e->id;
     if (id) {
         if (jl_arena_commit_to(&m->pending_arena, (m->pending_count + 1) * sizeof(uint64_t)) != JL_OK)
             return JL_ERR_OUT_OF_MEMORY;
         m->pending_deletions[m->pending_count++] = id;
     }
     uint32_t generation = e->generation + 1;
-    release_slots(m, e);
-    e->generation = generation ? generation : 1;
-    if (e->generation > m->max_generation) m->max_generation = e->generation;
+    if (!generation) generation = 1; /* 0 never names a live entity */
+    release_slots(m, e, generation);
+    if (generation > m->max_generation) m->max_generation = generation;
     return JL_OK;
 }
 
 void jli_entity_rollback_allocation(jl_entity_manager *m, jl_entity *e)
 {
-    if (owns_live_entity(m, e)) release_slots(m, e);
+    if (owns_live_entity(m, e)) release_slots(m, e, e->generation);
 }
 
 void jl_manager_forget_pending_deletions(jl_entity_manager *m) { m->pending_count = 0; }

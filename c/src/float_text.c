@@ -1,246 +1,152 @@
 /* float_text.c - shortest round-trip float32 formatting and correctly rounded
  * strict parsing, with no locale and no libc number conversion (float_text.h).
  *
- * Formatting follows Ulf Adams' Ryu (PLDI 2018) for binary32: the interval
- * of decimals that read back to the float is computed exactly with 64-bit
- * multiplications by tabulated powers of five, then digits are removed while
- * the interval still holds a shorter number. Parsing takes Clinger's fast
- * path (one correctly rounded double operation) when the digits and the
- * exponent are small, and otherwise (or when the double lands exactly on a
- * float32 midpoint, where double rounding could go wrong) decides between
- * neighbouring floats by comparing big integers exactly. */
+ * Formatting follows Raffaello Giulietti's Schubfach for binary32: the
+ * interval of decimals that read back to the float is scaled by one
+ * tabulated power of ten with three 64-bit multiplications, and one test
+ * decides between the one shorter candidate and the two neighbours.
+ * Parsing takes Clinger's fast path (one correctly rounded double
+ * operation) when the digits and the exponent are small, and otherwise (or
+ * when the double lands exactly on a float32 midpoint, where double
+ * rounding could go wrong) decides between neighbouring floats by comparing
+ * big integers exactly. */
 #include "juliet/float_text.h"
 
 #include <float.h>
 #include <stdbool.h>
 #include <string.h>
 
-/* ---- formatting (Ryu, binary32) ---- */
+#include "decimal_digits_internal.h"
 
-enum { MANTISSA_BITS = 23, EXPONENT_BITS = 8, BIAS = 127, POW5_INV_BITS = 59, POW5_BITS = 61 };
+/* ---- formatting (Schubfach, binary32) ---- */
 
-/* POW5_INV[i] = floor(2^(pow5bits(i) - 1 + 59) / 5^i) + 1 */
-static const uint64_t POW5_INV[31] = {
-    0x0800000000000001u, 0x0666666666666667u, 0x051eb851eb851eb9u,
-    0x04189374bc6a7efau, 0x068db8bac710cb2au, 0x053e2d6238da3c22u,
-    0x0431bde82d7b634eu, 0x06b5fca6af2bd216u, 0x055e63b88c230e78u,
-    0x044b82fa09b5a52du, 0x06df37f675ef6eaeu, 0x057f5ff85e592558u,
-    0x0465e6604b7a8447u, 0x0709709a125da071u, 0x05a126e1a84ae6c1u,
-    0x0480ebe7b9d58567u, 0x0734aca5f6226f0bu, 0x05c3bd5191b525a3u,
-    0x049c97747490eae9u, 0x0760f253edb4ab0eu, 0x05e72843249088d8u,
-    0x04b8ed0283a6d3e0u, 0x078e480405d7b966u, 0x060b6cd004ac9452u,
-    0x04d5f0a66a23a9dbu, 0x07bcb43d769f762bu, 0x063090312bb2c4efu,
-    0x04f3a68dbc8f03f3u, 0x07ec3daf94180651u, 0x065697bfa9acd1dau,
-    0x051212ffbaf0a7e2u,
+enum { MANTISSA_BITS = 23, EXPONENT_BITS = 8, BIAS = 127, Q_MIN = 1 - BIAS - MANTISSA_BITS, K_MIN = -45 };
+
+/* G[k - K_MIN] = floor(10^-k * 2^(62 - floor(log2(10^-k)))) + 1, for the
+ * k = floor(log10(2^q)) (or of 3/4 * 2^q) of every float32: 10^-k as a
+ * 63-bit significand rounded up, as Schubfach's float table has it. */
+static const uint64_t G[77] = {
+    0x59aedfc10d7279c6u, 0x47bf19673df52e38u, 0x72cb5bd86321e38du, 0x5bd5e313828182d7u,
+    0x4977e8dc68679be0u, 0x758ca7c70d7292ffu, 0x5e0a1fd271287599u, 0x4b3b4ca85a86c47bu,
+    0x785ee10d5da46d91u, 0x604be73de4838adau, 0x4d0985cb1d3608afu, 0x7b426fab61f00de4u,
+    0x629b8c891b267183u, 0x4ee2d6d415b85acfu, 0x7e37be2022c0914cu, 0x64f964e68233a770u,
+    0x50c783eb9b5c85f3u, 0x409f9cbc7c4a04c3u, 0x6765c793fa10079eu, 0x52b7d2dcc80cd2e5u,
+    0x422ca8b0a00a4251u, 0x69e10de76676d081u, 0x54b40b1f852bda01u, 0x43c33c1937564801u,
+    0x6c6b935b8bbd4001u, 0x56bc75e2d6310001u, 0x4563918244f40001u, 0x6f05b59d3b200001u,
+    0x58d15e1762800001u, 0x470de4df82000001u, 0x71afd498d0000001u, 0x5af3107a40000001u,
+    0x48c2739500000001u, 0x746a528800000001u, 0x5d21dba000000001u, 0x4a817c8000000001u,
+    0x7735940000000001u, 0x5f5e100000000001u, 0x4c4b400000000001u, 0x7a12000000000001u,
+    0x61a8000000000001u, 0x4e20000000000001u, 0x7d00000000000001u, 0x6400000000000001u,
+    0x5000000000000001u, 0x4000000000000001u, 0x6666666666666667u, 0x51eb851eb851eb86u,
+    0x4189374bc6a7ef9eu, 0x68db8bac710cb296u, 0x53e2d6238da3c212u, 0x431bde82d7b634dbu,
+    0x6b5fca6af2bd215fu, 0x55e63b88c230e77fu, 0x44b82fa09b5a52ccu, 0x6df37f675ef6eae0u,
+    0x57f5ff85e5925580u, 0x465e6604b7a84466u, 0x709709a125da070au, 0x5a126e1a84ae6c08u,
+    0x480ebe7b9d58566du, 0x734aca5f6226f0aeu, 0x5c3bd5191b525a25u, 0x49c97747490eae84u,
+    0x760f253edb4ab0d3u, 0x5e72843249088d76u, 0x4b8ed0283a6d3df8u, 0x78e480405d7b9659u,
+    0x60b6cd004ac94514u, 0x4d5f0a66a23a9daau, 0x7bcb43d769f762a9u, 0x63090312bb2c4eeeu,
+    0x4f3a68dbc8f03f25u, 0x7ec3daf941806507u, 0x65697bfa9acd1da0u, 0x51212ffbaf0a7e19u,
+    0x40e7599625a1fe7bu,
 };
 
-/* POW5[i] = 5^i scaled to exactly 61 bits (truncated). */
-static const uint64_t POW5[47] = {
-    0x1000000000000000u, 0x1400000000000000u, 0x1900000000000000u,
-    0x1f40000000000000u, 0x1388000000000000u, 0x186a000000000000u,
-    0x1e84800000000000u, 0x1312d00000000000u, 0x17d7840000000000u,
-    0x1dcd650000000000u, 0x12a05f2000000000u, 0x174876e800000000u,
-    0x1d1a94a200000000u, 0x12309ce540000000u, 0x16bcc41e90000000u,
-    0x1c6bf52634000000u, 0x11c37937e0800000u, 0x16345785d8a00000u,
-    0x1bc16d674ec80000u, 0x1158e460913d0000u, 0x15af1d78b58c4000u,
-    0x1b1ae4d6e2ef5000u, 0x10f0cf064dd59200u, 0x152d02c7e14af680u,
-    0x1a784379d99db420u, 0x108b2a2c28029094u, 0x14adf4b7320334b9u,
-    0x19d971e4fe8401e7u, 0x1027e72f1f128130u, 0x1431e0fae6d7217cu,
-    0x193e5939a08ce9dbu, 0x1f8def8808b02452u, 0x13b8b5b5056e16b3u,
-    0x18a6e32246c99c60u, 0x1ed09bead87c0378u, 0x13426172c74d822bu,
-    0x1812f9cf7920e2b6u, 0x1e17b84357691b64u, 0x12ced32a16a1b11eu,
-    0x178287f49c4a1d66u, 0x1d6329f1c35ca4bfu, 0x125dfa371a19e6f7u,
-    0x16f578c4e0a060b5u, 0x1cb2d6f618c878e3u, 0x11efc659cf7d4b8du,
-    0x166bb7f0435c9e71u, 0x1c06a5ec5433c60du,
-};
-
-/* ceil(log2(5^e)) for e > 0 (1 for e == 0, which the tables expect). */
-static inline int32_t pow5bits(int32_t e) { return (int32_t)(((uint32_t)e * 1217359u) >> 19) + 1; }
-/* floor(log10(2^e)) and floor(log10(5^e)) for the exponents used here. */
-static inline uint32_t log10_pow2(int32_t e) { return ((uint32_t)e * 78913u) >> 18; }
-static inline uint32_t log10_pow5(int32_t e) { return ((uint32_t)e * 732923u) >> 20; }
-
-static inline uint32_t pow5_factor(uint32_t value)
+/* floor(log10(2^q)), floor(log10(3/4 * 2^q)) and floor(log2(10^e)) by
+ * fixed-point multiplication, exact over the float32 range (the right
+ * shift of a negative product is arithmetic on every target we build). */
+static inline int32_t flog10_pow2(int32_t q) { return (int32_t)(((int64_t)q * 661971961083) >> 41); }
+static inline int32_t flog10_three_quarters_pow2(int32_t q)
 {
-    uint32_t count = 0;
-    while (value % 5 == 0) {
-        value /= 5;
-        count++;
-    }
-    return count;
+    return (int32_t)(((int64_t)q * 661971961083 - 274743187321) >> 41);
 }
-static inline bool multiple_of_pow5(uint32_t value, uint32_t p) { return pow5_factor(value) >= p; }
-static inline bool multiple_of_pow2(uint32_t value, uint32_t p) { return (value & ((1u << p) - 1)) == 0; }
+static inline int32_t flog2_pow10(int32_t e) { return (int32_t)(((int64_t)e * 913124641741) >> 38); }
 
-/* (m * factor) >> shift, with shift > 32, in 64-bit pieces. */
-static inline uint32_t mul_shift(uint32_t m, uint64_t factor, int32_t shift)
+/* g * cp / 2^95 rounded to odd: the high 64 bits of the product shifted
+ * right by 31, the lowest bit set when any of the 32 bits below it is. */
+static inline uint32_t round_to_odd(uint64_t g, uint64_t cp)
 {
-    uint64_t lo = (uint64_t)m * (uint32_t)factor;
-    uint64_t hi = (uint64_t)m * (uint32_t)(factor >> 32);
-    uint64_t sum = (lo >> 32) + hi;
-    return (uint32_t)(sum >> (shift - 32));
+#if defined(__SIZEOF_INT128__)
+    const uint64_t x1 = (uint64_t)(((unsigned __int128)g * cp) >> 64);
+#else
+    const uint64_t g_lo = (uint32_t)g, g_hi = g >> 32, c_lo = (uint32_t)cp, c_hi = cp >> 32;
+    const uint64_t mid = ((g_lo * c_lo) >> 32) + (uint32_t)(g_hi * c_lo) + (uint32_t)(g_lo * c_hi);
+    const uint64_t x1 = g_hi * c_hi + ((g_hi * c_lo) >> 32) + ((g_lo * c_hi) >> 32) + (mid >> 32);
+#endif
+    return (uint32_t)((x1 >> 31) | (((x1 & 0xffffffffu) + 0xffffffffu) >> 32));
 }
 
-/* Shortest decimal digits*10^exponent in the rounding interval of the
- * finite, non-zero float with fields (mantissa, exponent). */
-static void shortest(uint32_t ieee_mantissa, uint32_t ieee_exponent, uint32_t *digits, int32_t *exponent)
+/* The shortest decimal digits * 10^exponent that reads back to the
+ * finite, positive float c * 2^q, the closest to it when several are as
+ * short (ties to an even last digit); digits may end in zeros.
+ *
+ * Raffaello Giulietti's Schubfach ("The Schubfach way to render doubles",
+ * 2020; his Java FloatToDecimal for binary32): with k = floor(log10(2^q)),
+ * the rounding interval [vbl, vbr] scaled by 10^-k (and by 4) is computed
+ * with one 64-bit multiplication each, rounded to odd, which keeps every
+ * comparison below exact. The interval is less than 10 units of 10^k wide,
+ * so it holds at most one multiple of 10 (one digit shorter, then trailing
+ * zeros are stripped by the caller); otherwise the answer is s or s + 1,
+ * the neighbours of v at 10^k. Unlike Java's, which wants two digits at
+ * least, this tries the shorter candidate for every s. */
+static inline void shortest(uint32_t c, int32_t q, uint32_t *digits, int32_t *exponent)
 {
-    int32_t e2;
-    uint32_t m2;
-    if (ieee_exponent == 0) {
-        e2 = 1 - BIAS - MANTISSA_BITS - 2;
-        m2 = ieee_mantissa;
-    } else {
-        e2 = (int32_t)ieee_exponent - BIAS - MANTISSA_BITS - 2;
-        m2 = (1u << MANTISSA_BITS) | ieee_mantissa;
+    const uint32_t out = c & 1; /* an odd significand excludes the bounds (reading rounds to even) */
+    const uint64_t cb = (uint64_t)c << 2, cbr = cb + 2;
+    uint64_t cbl;
+    int32_t k;
+    if (c != 1u << MANTISSA_BITS || q == Q_MIN) {
+        cbl = cb - 2;
+        k = flog10_pow2(q);
+    } else { /* at a power of two the gap below is half the gap above */
+        cbl = cb - 1;
+        k = flog10_three_quarters_pow2(q);
     }
-    const bool accept_bounds = (m2 & 1) == 0; /* round half to even on read */
+    const int32_t h = q + flog2_pow10(-k) + 33;
+    const uint64_t g = G[k - K_MIN];
+    const uint32_t vb = round_to_odd(g, cb << h);
+    const uint32_t vbl = round_to_odd(g, cbl << h);
+    const uint32_t vbr = round_to_odd(g, cbr << h);
 
-    /* The interval [mm, mp] * 2^e2 around mv * 2^e2; the lower half-gap is
-     * narrower at a power of two. */
-    const uint32_t mv = 4 * m2;
-    const uint32_t mp = 4 * m2 + 2;
-    const uint32_t mm_shift = ieee_mantissa != 0 || ieee_exponent <= 1;
-    const uint32_t mm = 4 * m2 - 1 - mm_shift;
-
-    uint32_t vr, vp, vm;
-    int32_t e10;
-    bool vm_trailing_zeros = false, vr_trailing_zeros = false;
-    uint8_t last_removed = 0;
-    if (e2 >= 0) {
-        const uint32_t q = log10_pow2(e2);
-        e10 = (int32_t)q;
-        const int32_t k = POW5_INV_BITS + pow5bits((int32_t)q) - 1;
-        const int32_t i = -e2 + (int32_t)q + k;
-        vr = mul_shift(mv, POW5_INV[q], i);
-        vp = mul_shift(mp, POW5_INV[q], i);
-        vm = mul_shift(mm, POW5_INV[q], i);
-        if (q != 0 && (vp - 1) / 10 <= vm / 10) {
-            /* One removed digit is needed even if the loop below does not run. */
-            const int32_t l = POW5_INV_BITS + pow5bits((int32_t)(q - 1)) - 1;
-            last_removed = (uint8_t)(mul_shift(mv, POW5_INV[q - 1], -e2 + (int32_t)q - 1 + l) % 10);
-        }
-        if (q <= 9) {
-            /* At most one of mp, mv, mm is a multiple of 5. */
-            if (mv % 5 == 0)
-                vr_trailing_zeros = multiple_of_pow5(mv, q);
-            else if (accept_bounds)
-                vm_trailing_zeros = multiple_of_pow5(mm, q);
-            else
-                vp -= multiple_of_pow5(mp, q);
-        }
-    } else {
-        const uint32_t q = log10_pow5(-e2);
-        e10 = (int32_t)q + e2;
-        const int32_t i = -e2 - (int32_t)q;
-        const int32_t k = pow5bits(i) - POW5_BITS;
-        int32_t j = (int32_t)q - k;
-        vr = mul_shift(mv, POW5[i], j);
-        vp = mul_shift(mp, POW5[i], j);
-        vm = mul_shift(mm, POW5[i], j);
-        if (q != 0 && (vp - 1) / 10 <= vm / 10) {
-            j = (int32_t)q - 1 - (pow5bits(i + 1) - POW5_BITS);
-            last_removed = (uint8_t)(mul_shift(mv, POW5[i + 1], j) % 10);
-        }
-        if (q <= 1) {
-            /* mv = 4 * m2 has at least two trailing zero bits. */
-            vr_trailing_zeros = true;
-            if (accept_bounds)
-                vm_trailing_zeros = mm_shift == 1;
-            else
-                --vp;
-        } else if (q < 31) {
-            vr_trailing_zeros = multiple_of_pow2(mv, q - 1);
-        }
+    const uint32_t s = vb >> 2;
+    const uint32_t sp10 = s / 10 * 10, tp10 = sp10 + 10;
+    const bool upin = vbl + out <= sp10 << 2;
+    const bool wpin = (tp10 << 2) + out <= vbr;
+    if (upin != wpin) {
+        *digits = upin ? sp10 : tp10;
+        *exponent = k;
+        return;
     }
-
-    int32_t removed = 0;
-    uint32_t output;
-    if (vm_trailing_zeros || vr_trailing_zeros) {
-        /* Rare general case: exact ties and bounds matter. */
-        while (vp / 10 > vm / 10) {
-            vm_trailing_zeros &= vm % 10 == 0;
-            vr_trailing_zeros &= last_removed == 0;
-            last_removed = (uint8_t)(vr % 10);
-            vr /= 10;
-            vp /= 10;
-            vm /= 10;
-            removed++;
-        }
-        if (vm_trailing_zeros) {
-            while (vm % 10 == 0) {
-                vr_trailing_zeros &= last_removed == 0;
-                last_removed = (uint8_t)(vr % 10);
-                vr /= 10;
-                vp /= 10;
-                vm /= 10;
-                removed++;
-            }
-        }
-        if (vr_trailing_zeros && last_removed == 5 && vr % 2 == 0) last_removed = 4; /* ...50..0: to even */
-        output = vr + ((vr == vm && (!accept_bounds || !vm_trailing_zeros)) || last_removed >= 5);
-    } else {
-        while (vp / 10 > vm / 10) {
-            last_removed = (uint8_t)(vr % 10);
-            vr /= 10;
-            vp /= 10;
-            vm /= 10;
-            removed++;
-        }
-        output = vr + (vr == vm || last_removed >= 5);
+    const uint32_t t = s + 1;
+    const bool uin = vbl + out <= s << 2;
+    const bool win = (t << 2) + out <= vbr;
+    *exponent = k;
+    if (uin != win) {
+        *digits = uin ? s : t;
+        return;
     }
-    *digits = output;
-    *exponent = e10 + removed;
+    const int32_t cmp = (int32_t)vb - (int32_t)((s + t) << 1); /* 4v against 2(s + t): v against the midpoint */
+    *digits = cmp < 0 || (cmp == 0 && (s & 1) == 0) ? s : t;
 }
 
-/* The common case of hand-made data, without Ryu: a float in [2^-10, 2^24)
- * that is k / 10^d for the smallest d <= 9 ("12.5", "-483.22"). x = |v| *
- * 10^d and the half-gap h to the neighbouring floats times 10^d are exact in
- * double (24 + 21 bits), so "the integer k nearest x reads back as v" is
- * |x - k| < h, or == h with v's mantissa even (ties to even). The smallest
- * such d gives the shortest digits and k the closest of them: exactly what
- * Ryu returns, because the rounding interval is symmetric around v when the
- * mantissa field is not zero (the only case taken here). Checked against
- * Ryu for every float of the range. */
-static bool short_decimal(float value, uint32_t ieee_mantissa, uint32_t ieee_exponent, uint32_t *digits,
-                          int32_t *exponent)
-{
-    if (ieee_mantissa == 0 || ieee_exponent < BIAS - 10 || ieee_exponent >= BIAS + 24) return false;
-    static const double pow10[10] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9};
-    const double v = value < 0 ? -(double)value : (double)value;
-    /* Half the distance between v and its neighbours: 2^(e - 24). */
-    uint64_t half_bits = (uint64_t)(ieee_exponent - BIAS - 24 + 1023) << 52;
-    double half;
-    memcpy(&half, &half_bits, sizeof half);
-    const bool even = (ieee_mantissa & 1) == 0;
-    for (int d = 0; d <= 9; d++) {
-        double x = v * pow10[d];
-        if (x >= 1e9) return false; /* more digits than a float ever needs */
-        uint32_t k = (uint32_t)x;
-        double frac = x - (double)k;
-        if (frac > 0.5 || (frac == 0.5 && (k & 1))) {
-            k++;
-            frac = 1.0 - frac;
-        }
-        double h = half * pow10[d];
-        if (frac < h || (frac == h && even)) {
-            if (d == 0)
-                while (k % 10 == 0) { /* k > 0: v >= 2^-10 */
-                    k /= 10;
-                    d--;
-                }
-            *digits = k;
-            *exponent = -d;
-            return true;
-        }
-    }
-    return false;
-}
+static inline uint32_t rotate_right(uint32_t v, unsigned r) { return (v >> r) | (v << (32 - r)); }
 
-static uint32_t decimal_length(uint32_t v)
+/* Removes the trailing zeros of digits (> 0), adding their count to
+ * *exponent. Two at a time with Dragonbox's divisibility test (Junekey
+ * Jeon, 2020): n is a multiple of 100 exactly when n times the inverse of
+ * 25 modulo 2^32, rotated right by 2, is at most (2^32 - 1) / 100, and then
+ * that is n / 100; likewise with 5 and 10. */
+static inline uint32_t strip_zeros(uint32_t n, int32_t *exponent)
 {
-    return v < 10 ? 1 : v < 100 ? 2 : v < 1000 ? 3 : v < 10000 ? 4 : v < 100000 ? 5 : v < 1000000 ? 6
-         : v < 10000000 ? 7 : v < 100000000 ? 8 : v < 1000000000 ? 9 : 10;
+    const uint32_t inv5 = 0xcccccccdu, inv25 = inv5 * inv5;
+    for (;;) {
+        const uint32_t r = rotate_right(n * inv25, 2);
+        if (r > UINT32_MAX / 100) break;
+        n = r;
+        *exponent += 2;
+    }
+    const uint32_t r = rotate_right(n * inv5, 1);
+    if (r <= UINT32_MAX / 10) {
+        n = r;
+        *exponent += 1;
+    }
+    return n;
 }
 
 static uint32_t copy_text(char *out, const char *text)
@@ -248,25 +154,6 @@ static uint32_t copy_text(char *out, const char *text)
     uint32_t n = (uint32_t)strlen(text);
     memcpy(out, text, n);
     return n;
-}
-
-/* "00" to "99": two digits per division halves the divisions by ten. */
-static const char DIGIT_PAIRS[201] =
-    "0001020304050607080910111213141516171819202122232425262728293031323334353637383940414243444546474849"
-    "5051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899";
-
-/* Writes the length (= decimal_length(v)) digits of v at out. */
-static inline void write_digits(char *out, uint32_t v, uint32_t length)
-{
-    char *p = out + length;
-    while (v >= 100) {
-        const uint32_t r = v % 100;
-        v /= 100;
-        p -= 2;
-        memcpy(p, DIGIT_PAIRS + 2 * r, 2);
-    }
-    if (v >= 10) memcpy(p - 2, DIGIT_PAIRS + 2 * v, 2);
-    else p[-1] = (char)('0' + v);
 }
 
 /* Opens a one-byte gap at out[at] for the decimal point by moving the (at
@@ -283,29 +170,28 @@ static inline void insert_point(char *out, uint32_t at)
 
 /* Writes digits * 10^exponent (digits has no trailing zero, at most 9
  * digits) in canonical notation at out; returns its length. Bytes written
- * past the returned length, all within 23 bytes of out, are scratch. */
+ * past the returned length, all within 23 bytes of out, are scratch. The
+ * digits are written first (at most 10 bytes, JLI_DIGITS_ROOM below 23),
+ * which gives their count. */
 static uint32_t write_decimal(char *out, uint32_t digits, int32_t exponent)
 {
-    const uint32_t length = decimal_length(digits);
+    const uint32_t length = jli_digits_write(out, digits);
     /* point = position of the decimal point after the first digit count, as
      * in ECMAScript Number::toString: value = 0.d1d2... * 10^point. */
     const int32_t point = exponent + (int32_t)length;
     if (exponent >= 0 && point <= 21) { /* an integer: digits, then zeros */
-        write_digits(out, digits, length);
         for (int32_t i = (int32_t)length; i < point; i++) out[i] = '0';
         return (uint32_t)point;
     }
     if (point > 0 && point <= 21) { /* 0 < point < length <= 9 */
-        write_digits(out, digits, length);
         insert_point(out, (uint32_t)point); /* last byte written: out[point + 8] <= out[16] */
         return length + 1;
     }
-    if (point > -6 && point <= 0) { /* "0.", -point zeros (at most 5), digits */
+    if (point > -6 && point <= 0) { /* "0.", -point zeros (at most 5), digits: written again there */
         memcpy(out, "0.000000", 8);
-        write_digits(out + 2 - point, digits, length);
+        jli_digits_write(out + 2 - point, digits); /* last byte written: out[7 + 9 - 1] */
         return 2 + (uint32_t)-point + length;
     }
-    write_digits(out, digits, length);
     uint32_t pos = 1;
     if (length > 1) {
         insert_point(out, 1); /* last byte written: out[9] */
@@ -341,13 +227,16 @@ uint32_t jl_f32_format(float value, char *out)
 
     uint32_t digits;
     int32_t exponent;
-    if (!short_decimal(value, ieee_mantissa, ieee_exponent, &digits, &exponent)) {
-        shortest(ieee_mantissa, ieee_exponent, &digits, &exponent);
-        while (digits % 10 == 0) { /* one spelling per value: "1.25", never "1.250" */
-            digits /= 10;
-            exponent++;
-        }
-    }
+    /* value = c * 2^q; a subnormal has no implicit bit and the exponent of the smallest normal */
+    const uint32_t c = ieee_exponent ? (1u << MANTISSA_BITS) | ieee_mantissa : ieee_mantissa;
+    const int32_t q = ieee_exponent ? (int32_t)ieee_exponent + Q_MIN - 1 : Q_MIN;
+    /* An integer below 2^24 is its own shortest text: its neighbours are at
+     * most 1 away, so no decimal with fewer digits reads back to it (the
+     * fast path of Giulietti's FloatToDecimal). */
+    if (q <= 0 && q > -MANTISSA_BITS - 1 && (c & ((1u << -q) - 1)) == 0)
+        return pos + jli_digits_write(out + pos, c >> -q);
+    shortest(c, q, &digits, &exponent);
+    digits = strip_zeros(digits, &exponent); /* one spelling per value: "1.25", never "1.250" */
     /* The sign plus at most 1 + 22 bytes: within JL_F32_TEXT_MAX. */
     return pos + write_decimal(out + pos, digits, exponent);
 }

@@ -1,7 +1,7 @@
 /* float_text.h - float32 <-> decimal text, exact and locale-independent.
  *
  * Writing gives the shortest decimal that reads back to the identical
- * float32 bits (Ryu-style, exact integer arithmetic, no printf), so a file
+ * float32 bits (Schubfach, exact integer arithmetic, no printf), so a file
  * written under any C locale (de_DE included) has the same bytes. Reading
  * is strict (the whole text must be one number) and correctly rounded
  * (round half to even), with no strtod and no locale either.
