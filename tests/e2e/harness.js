@@ -291,6 +291,8 @@ export function pendingRegion(page) {
 }
 
 export async function pendingItems(page) {
+  // The review follows the pending list a moment later (aria-busy meanwhile).
+  await page.locator('section.pending[aria-busy="false"]').waitFor();
   return pendingRegion(page)
     .locator('.review > li')
     .evaluateAll((items) =>

@@ -377,6 +377,7 @@ const ops = {
     const failed = [];
     for (const [id, text] of changes) {
       try {
+        noteBefore(id); // the review compares with what it was before the kept work
         restoreText(id, text);
       } catch (err) {
         failed.push({ id, message: err.message });

@@ -19,6 +19,9 @@ const EMPTY = { byId: new Map(), entries: [], count: 0, error: null };
 // many differ in all, error: message of a review that failed }; an entry
 // is { id, kind, className, changes: [{ key, old, new }], error }.
 export const review = signal(EMPTY);
+// A review is asked for or on its way: what is shown may be behind the
+// pending list (aria-busy on the pane).
+export const reviewing = signal(false);
 
 // The open world came from a link and has no folder yet.
 export const fromLink = computed(() => source.value?.kind === 'link');
@@ -33,14 +36,19 @@ async function refresh() {
     : pending.value.slice(0, SHOWN).flatMap((entry) => (entry.id === null ? [] : [entry.id]));
   if (ids.length === 0) {
     review.value = EMPTY;
+    reviewing.value = false;
     return;
   }
+  let next;
   try {
     const { entries, count } = await getEngine().review(ids, SHOWN);
-    if (ask === asked) review.value = { byId: new Map(entries.map((e) => [e.id, e])), entries, count, error: null };
+    next = { byId: new Map(entries.map((e) => [e.id, e])), entries, count, error: null };
   } catch (err) {
-    if (ask === asked) review.value = { ...EMPTY, error: err.message };
+    next = { ...EMPTY, error: err.message };
   }
+  if (ask !== asked) return;
+  review.value = next;
+  reviewing.value = false;
 }
 
 // Keeps the review following the pending list while the world is open;
@@ -53,8 +61,10 @@ export function followReview() {
     if (!open) {
       asked++; // an answer on its way is of another world
       review.value = EMPTY;
+      reviewing.value = false;
       return;
     }
+    reviewing.value = true;
     timer = setTimeout(refresh, DELAY);
   });
   return () => {
