@@ -6,7 +6,7 @@
 # tests/e2e/artifacts/. JULIET_E2E_PERF=0 skips the 100,000-entity run.
 # Fails (never skips) when the inspector is not built or no suite is found,
 # and fails if the suites run past JULIET_E2E_TIMEOUT seconds (default
-# 1200) instead of hanging.
+# 2400) instead of hanging.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 if [ ! -f web/dist/index.html ]; then
@@ -28,7 +28,7 @@ if [ ${#suites[@]} -eq 0 ]; then
   echo "browser tests: no tests/e2e/*.test.js found" >&2
   exit 1
 fi
-limit=${JULIET_E2E_TIMEOUT:-1200}
+limit=${JULIET_E2E_TIMEOUT:-2400}
 status=0
 timeout --kill-after=10 "$limit" node --test --test-concurrency=1 "${suites[@]}" || status=$?
 if [ "$status" -eq 124 ] || [ "$status" -eq 137 ]; then

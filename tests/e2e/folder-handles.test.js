@@ -45,14 +45,21 @@ onmessage = async ({ data: name }) => {
     const dirPath = slash < 0 ? '' : path.slice(0, slash);
     if (!dirs.has(dirPath)) dirs.set(dirPath, await top.getDirectoryHandle(dirPath, { create: true }));
   }
-  for (const { path, body } of files) {
-    const slash = path.lastIndexOf('/');
-    const dir = dirs.get(slash < 0 ? '' : path.slice(0, slash));
-    const file = await dir.getFileHandle(path.slice(slash + 1), { create: true });
-    const handle = await file.createSyncAccessHandle();
-    handle.write(body, { at: 0 });
-    handle.close();
-  }
+  // Each file is a few round trips to the browser's file system: many in
+  // flight at once keep it busy.
+  let next = 0;
+  const writeFiles = async () => {
+    while (next < files.length) {
+      const { path, body } = files[next++];
+      const slash = path.lastIndexOf('/');
+      const dir = dirs.get(slash < 0 ? '' : path.slice(0, slash));
+      const file = await dir.getFileHandle(path.slice(slash + 1), { create: true });
+      const handle = await file.createSyncAccessHandle();
+      handle.write(body, { at: 0 });
+      handle.close();
+    }
+  };
+  await Promise.all(Array.from({ length: 32 }, writeFiles));
   postMessage(files.length);
 };`;
 
