@@ -449,14 +449,20 @@ export class World {
       checkText(text);
       status = wasm.withText(text, call);
     }
-    const [lo, hi] = wasm.outHalves();
-    const id = lo === 0 && hi === 0 ? null : joinId(lo, hi);
-    if (status !== 0) {
-      const err = this._error(status);
-      err.id = id;
-      throw err;
-    }
+    const { id, error } = this._reloaded(status);
+    if (error) throw error;
     return id;
+  }
+
+  // The ID a reload left in wasm.out (null: the settings) and, for a failed
+  // status, the JulietError naming it.
+  _reloaded(status) {
+    const [lo, hi] = this._wasm.outHalves();
+    const id = lo === 0 && hi === 0 ? null : joinId(lo, hi);
+    if (status === 0) return { id, error: null };
+    const error = this._error(status);
+    error.id = id;
+    return { id, error };
   }
 
   /**
@@ -482,11 +488,7 @@ export class World {
         const size = sizes[i];
         const status = this._c.jlw_world_reload_file_text(ptr, name, size < 0 ? 0 : pos, Math.max(size, 0), wasm.out);
         if (size > 0) pos += size;
-        if (status === 0) continue;
-        const [lo, hi] = wasm.outHalves();
-        const error = this._error(status);
-        error.id = lo === 0 && hi === 0 ? null : joinId(lo, hi);
-        failures.push({ index: i, error });
+        if (status !== 0) failures.push({ index: i, error: this._reloaded(status).error });
       }
     });
     return failures;
