@@ -12,9 +12,9 @@ import { errorInfo } from './errors.js';
 let juliet = null;
 // The open world. Whether an entity (or the settings) is clean, that is
 // holds what its file holds, is the engine's to decide: this worker keeps
-// no file texts to decide it (`before` below only feeds the review). The world settings go through the same requests as an
-// entity, under the name SETTINGS in place of an ID (edits, undo, kept
-// work). Texts in the answers are the file's bytes (Uint8Array), never
+// no file texts to decide it (`before` below only feeds the review). The
+// world settings go through the same requests as an entity, under the name
+// SETTINGS in place of an ID (edits, undo, kept work). Texts in the answers are the file's bytes (Uint8Array), never
 // decoded.
 let world = null;
 let worldDir = null;
