@@ -56,15 +56,22 @@ void jli_refs_remove(jl_world *w, uint32_t first, uint32_t count)
     }
 }
 
+bool jl_world_reference_missing(const jl_world *w, uint32_t index, jl_error *err)
+{
+    if (index >= w->ref_count) return false;
+    const jl_world_ref *r = &w->refs[index].site;
+    if (jl_entity_find(&w->manager, r->target)) return false;
+    jl_error_set(err, JL_ERR_NOT_FOUND, r->path, r->line, r->col, "reference to missing entity 0x%016llx",
+                 (unsigned long long)r->target);
+    return true;
+}
+
 uint32_t jl_world_check_references(jl_world *w)
 {
     uint32_t missing = 0;
     for (uint32_t i = 0; i < w->ref_count; i++) {
-        const jl_world_ref *r = &w->refs[i].site;
-        if (jl_entity_find(&w->manager, r->target)) continue;
         jl_error e;
-        jl_error_set(&e, JL_ERR_NOT_FOUND, r->path, r->line, r->col, "reference to missing entity 0x%016llx",
-                     (unsigned long long)r->target);
+        if (!jl_world_reference_missing(w, i, &e)) continue;
         jli_world_add_diagnostic(w, &e);
         missing++;
     }

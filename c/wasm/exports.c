@@ -239,6 +239,16 @@ JLW_EXPORT uint32_t jlw_world_check_references(jl_world *world)
     return jl_world_check_references(world);
 }
 
+/* The reference sites (jl_world_reference) and, for one naming no live
+ * entity now, its diagnostic (jl_world_reference_missing), read with
+ * jlw_error_*; the pointer is valid until the next call. NULL otherwise. */
+static jl_error missing_reference;
+JLW_EXPORT uint32_t jlw_world_reference_count(const jl_world *world) { return jl_world_reference_count(world); }
+JLW_EXPORT const jl_error *jlw_world_missing_reference(const jl_world *world, uint32_t index)
+{
+    return jl_world_reference_missing(world, index, &missing_reference) ? &missing_reference : NULL;
+}
+
 /* jl_world_load_entity_text: one entity file's text as if read from path
  * (may be NULL); dirty afterwards if mark_dirty. The new entity's ID in
  * id_out[0] (lo) and id_out[1] (hi). */

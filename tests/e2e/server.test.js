@@ -214,7 +214,18 @@ test('references to missing entities are diagnostics of the served world, as of 
   await ui.waitOpen(page);
   const diagnostics = page.getByRole('region', { name: 'Diagnostics' });
   await diagnostics.getByRole('listitem').first().waitFor();
-  assert.deepEqual((await diagnostics.getByRole('listitem').allTextContents()).map((t) => t.trim()), [expected]);
+  const listed = () => diagnostics.getByRole('listitem').allTextContents();
+  assert.deepEqual((await listed()).map((t) => t.trim()), [expected]);
+
+  // The target written on disk settles the reference, which another file
+  // holds; the target deleted breaks it again.
+  const target = '0x00000000deadbeef';
+  const other = readdirSync(join(dir, 'Entities')).find((name) => name !== prop);
+  writeFileSync(join(dir, entityFile(target)), withId(readFileSync(join(dir, 'Entities', other), 'utf8'), target));
+  await until(page, () => !document.querySelector('[aria-label="Diagnostics"] li'), null, { timeout: 5_000, what: 'the reference settled' });
+  rmSync(join(dir, entityFile(target)));
+  await diagnostics.getByRole('listitem').first().waitFor({ timeout: 5_000 });
+  assert.deepEqual((await listed()).map((t) => t.trim()), [expected]);
   await ui.closeWithoutErrors(page);
 
   // What a folder opened in the page shows: the engine's diagnostics of the directory.

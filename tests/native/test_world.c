@@ -490,6 +490,18 @@ TEST(references_to_missing_entities_are_reported)
     CHECK(jl_world_load(&world, dir) == JL_OK);
     CHECK(jl_world_check_references(&world) == 1);
     CHECK(has_diagnostic(JL_ERR_NOT_FOUND, "4294967299.jasset", 22, "missing entity 0x00000001000000ff"));
+    /* The same problem asked of the site alone, adding no diagnostic. */
+    const uint32_t diagnostics = jl_world_diagnostic_count(&world);
+    jl_error err;
+    bool found = false;
+    for (uint32_t i = 0; i < jl_world_reference_count(&world); i++) {
+        if (!jl_world_reference_missing(&world, i, &err)) continue;
+        CHECK(!found && err.status == JL_ERR_NOT_FOUND && err.line == 22);
+        CHECK(strstr(err.message, "missing entity 0x00000001000000ff") != NULL);
+        found = true;
+    }
+    CHECK(found && jl_world_diagnostic_count(&world) == diagnostics);
+    CHECK(!jl_world_reference_missing(&world, jl_world_reference_count(&world), &err));
     finish();
 }
 

@@ -396,6 +396,11 @@ void jl_world_clear_diagnostics(jl_world *world);
  * entity, at the reference's path, line and column. Returns how many. */
 uint32_t jl_world_check_references(jl_world *world);
 
+/* True if reference site `index` (jl_world_reference) names no live entity
+ * now, with err set to the diagnostic jl_world_check_references would add;
+ * nothing is added. For checking again after files were reloaded. */
+bool jl_world_reference_missing(const jl_world *world, uint32_t index, jl_error *err);
+
 /* The reference sites seen in the files of the live entities and of the
  * settings (those jl_world_check_references checks), in load order.
  * jl_world_reference returns NULL past the count; indices and pointers are

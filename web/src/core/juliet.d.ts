@@ -239,6 +239,8 @@ export declare class World {
   markAllDirty(): void;
   /** Diagnostics of references to entities not in the world (those added). */
   checkReferences(): Diagnostic[];
+  /** The same diagnostics for the references missing now, not added to diagnostics(). */
+  missingReferences(): Diagnostic[];
   diagnostics(): Diagnostic[];
   /** Noticed while loading without refusing: a file whose class no build describes (code 'unknown_class'). */
   warnings(): Diagnostic[];

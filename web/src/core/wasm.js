@@ -34,6 +34,8 @@ const EXPORTS = {
   jlw_world_free: [null, ['number']],
   jlw_world_load: ['number', ['number', 'string']],
   jlw_world_check_references: ['number', ['number']],
+  jlw_world_reference_count: ['number', ['number']],
+  jlw_world_missing_reference: ['number', ['number', 'number']],
   jlw_world_load_entity_text: ['number', ['number', 'string', 'number', 'number', 'number', 'number']],
   jlw_world_mark_all_dirty: [null, ['number']],
   jlw_world_count: ['number', ['number']],

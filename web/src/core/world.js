@@ -718,6 +718,23 @@ export class World {
   }
 
   /**
+   * The diagnostics checkReferences would add, for the references that
+   * name no entity now, without adding them to diagnostics(): for checking
+   * again after files were reloaded (reloadFile, reloadFiles).
+   * @returns {Diagnostic[]}
+   */
+  missingReferences() {
+    const ptr = this._live();
+    const c = this._c;
+    const missing = [];
+    for (let i = 0, n = c.jlw_world_reference_count(ptr); i < n; i++) {
+      const d = c.jlw_world_missing_reference(ptr, i);
+      if (d) missing.push(...this._errorList(1, () => d));
+    }
+    return missing;
+  }
+
+  /**
    * Problems found while loading, oldest first:
    * [{ path, line, col, message, code }] (line and col 0 when the problem
    * is the whole file).

@@ -95,6 +95,12 @@ function diagnostics() {
   }));
 }
 
+// The diagnostics of the references that name no entity now, marked as
+// such: files reloaded later may add or settle some (putFiles).
+function referenceDiagnostics() {
+  return world.missingReferences().map((d) => ({ ...d, reference: true }));
+}
+
 async function closeWorld() {
   juliet ??= await loadJuliet();
   before.clear();
@@ -267,7 +273,7 @@ const ops = {
     const out = opened({ bootMs, loadMs: performance.now() - t, filesMs });
     // The references checked once every file is in, as for a folder.
     const t1 = performance.now();
-    out.result.diagnostics = [...failures, ...world.checkReferences()];
+    out.result.diagnostics = [...failures, ...referenceDiagnostics()];
     out.result.timings.referencesMs = performance.now() - t1;
     // Paths as one text: one string crosses to the page faster than 100,000.
     out.result.index = { meta, paths: paths.join('\n'), seqs };
@@ -281,7 +287,9 @@ const ops = {
   // changed in the page since it was last clean is left as it is and its
   // path listed in `skipped` (an edit that reached the engine first).
   // Returns the entities ({ id, entity } with entity null for none), the
-  // settings and the diagnostics of the texts that did not load.
+  // settings, the diagnostics of the texts that did not load and those of
+  // every reference that names no entity now (`references`: they replace
+  // the earlier ones).
   async putFiles({ files, keepEdited = false }) {
     const entities = [];
     const diagnostics = [];
@@ -295,7 +303,7 @@ const ops = {
       if (failure) diagnostics.push(failure);
       if (id !== null) entities.push({ id, entity: world.has(id) ? world.get(id) : null });
     }
-    return { result: { entities, settings: world.settings(), diagnostics, skipped } };
+    return { result: { entities, settings: world.settings(), diagnostics, references: referenceDiagnostics(), skipped } };
   },
   // After the local server saved: the texts of `written` (IDs or SETTINGS)
   // are their files' now, and clean; `deleted` have no file. Returns the

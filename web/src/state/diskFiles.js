@@ -69,7 +69,10 @@ export async function applyDiskVersions(files, { keepEdited = false } = {}) {
     }
     noteOnDisk(result.entities.map((e) => e.id));
     if (paths.has(SETTINGS_PATH)) settings.value = result.settings;
-    diagnostics.value = [...diagnostics.value.filter((d) => !paths.has(d.path)), ...result.diagnostics];
+    // The references are checked again as a whole: a file changed on disk
+    // may settle or break references written in other files.
+    const kept = diagnostics.value.filter((d) => !paths.has(d.path) && !d.reference);
+    diagnostics.value = [...kept, ...result.diagnostics, ...result.references];
   });
   if (selectionGone) await select(null);
   return result.skipped;
