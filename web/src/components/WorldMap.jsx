@@ -8,8 +8,8 @@
 // under the cursor and shows the cursor's coordinates.
 // Keyboard: arrows move the selection to the nearest entity that way,
 // Shift+arrows pan, + and - zoom, F frames the world, Enter selects the
-// entity nearest the centre, Delete removes the selected entities. The grid and the marks are written straight
-// into the canvas's pixels (lib/mapRaster.js) so that 100,000 entities
+// entity nearest the centre, Delete removes the selected entities. The
+// grid and the marks are written straight into the canvas's pixels (lib/mapRaster.js) so that 100,000 entities
 // redraw within a frame; circles, lines and text are drawn on top.
 import { batch, useSignalEffect } from '@preact/signals';
 import { useEffect, useRef, useState } from 'preact/hooks';
