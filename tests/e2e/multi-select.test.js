@@ -64,7 +64,7 @@ async function openGame(options) {
   return ui.openFolder(env, copyWorld(gameWorld), options);
 }
 
-test('Shift-click selects a range and Ctrl-click adds or takes out one; the inspector shows the count', async () => {
+test('Shift-click (and Shift+Down) selects a range and Ctrl-click adds or takes out one; the inspector shows the count', async () => {
   const page = await openGame();
   await ui.option(page, PICKUP).click();
   await ui.option(page, ENEMY2).click({ modifiers: ['Shift'] });
@@ -81,6 +81,13 @@ test('Shift-click selects a range and Ctrl-click adds or takes out one; the insp
   // A plain click selects one again.
   await ui.selectEntity(page, PICKUP2);
   await expectSelected(page, [PICKUP2]);
+  // Shift with Down extends the selection from the keyboard.
+  const list = page.getByRole('listbox', { name: 'Entity list' });
+  await list.press('Shift+ArrowDown');
+  await list.press('Shift+ArrowDown');
+  await expectSelected(page, [PICKUP2, GRUNT, ENEMY2]);
+  await list.press('ArrowDown');
+  await expectSelected(page, [BRUTE]);
   await ui.closeWithoutErrors(page);
 });
 

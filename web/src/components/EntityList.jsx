@@ -1,8 +1,9 @@
 // The entity list: a virtualised listbox (only the rows in view are in the
 // DOM) with the class filter and ID search above it. Arrow keys, Page Up/Down,
-// Home and End move the selection; Delete removes the selected entities.
-// A click selects one entity, Shift-click the range from the one clicked
-// before, Ctrl/Cmd-click adds or takes out one.
+// Home and End move the selection (with Shift, Up and Down extend it);
+// Delete removes the selected entities. A click selects one entity,
+// Shift-click the range from the one clicked before, Ctrl/Cmd-click adds
+// or takes out one.
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { classColor } from '../lib/classColor.js';
 import { formatPosition } from '../lib/fields.js';
@@ -124,18 +125,33 @@ function EntityListbox() {
   const first = Math.max(0, Math.floor(scrollTop / ROW_HEIGHT) - OVERSCAN);
   const last = Math.min(rows.length, Math.ceil((scrollTop + height) / ROW_HEIGHT) + OVERSCAN);
 
-  function move(index) {
+  // Selects the entity at `index` of the list (with `extend`, the range
+  // from the anchor to it).
+  function move(index, extend = false) {
     if (rows.length === 0) return;
     const i = Math.max(0, Math.min(rows.length - 1, index));
-    select(table.ids[rows[i]]);
+    const id = table.ids[rows[i]];
+    if (extend && selectRange(id)) return;
+    select(id);
+  }
+
+  // Selects the range from the anchor to `id`; false if either is not listed.
+  function selectRange(id) {
+    const anchor = selectionAnchor();
+    const from = anchor === null ? -1 : indexOfRow(rows, table.rowOf.get(anchor) ?? -1);
+    const to = indexOfRow(rows, table.rowOf.get(id));
+    if (from < 0 || to < 0) return false;
+    setSelection(Array.from(rows.subarray(Math.min(from, to), Math.max(from, to) + 1), (r) => table.ids[r]), id);
+    return true;
   }
 
   function onKeyDown(event) {
     const page = Math.max(1, Math.floor(height / ROW_HEIGHT) - 1);
     const at = selIndex;
+    const extend = event.shiftKey;
     const keys = {
-      ArrowDown: () => move(at + 1),
-      ArrowUp: () => move(at < 0 ? 0 : at - 1),
+      ArrowDown: () => move(at + 1, extend),
+      ArrowUp: () => move(at < 0 ? 0 : at - 1, extend),
       PageDown: () => move(at + page),
       PageUp: () => move(at - page),
       Home: () => move(0),
@@ -158,16 +174,7 @@ function EntityListbox() {
 
   // A click on the entity `id`: see the file's comment.
   function onPick(event, id) {
-    if (event.shiftKey) {
-      const anchor = selectionAnchor();
-      const from = anchor === null ? -1 : indexOfRow(rows, table.rowOf.get(anchor) ?? -1);
-      const to = indexOfRow(rows, table.rowOf.get(id));
-      if (from >= 0 && to >= 0) {
-        const range = Array.from(rows.subarray(Math.min(from, to), Math.max(from, to) + 1), (r) => table.ids[r]);
-        setSelection(range, id);
-        return;
-      }
-    }
+    if (event.shiftKey && selectRange(id)) return;
     if (event.ctrlKey || event.metaKey) toggleSelected(id);
     else select(id);
   }

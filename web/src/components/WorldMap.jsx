@@ -277,10 +277,12 @@ export function WorldMap() {
     return out;
   }
 
-  // A ring around each selected entity (one path), the primary's bolder.
+  // A ring around each selected entity (one path; not above
+  // ALL_LINKS_LIMIT, where the rings would hide the marks), the primary's
+  // bolder.
   function drawSelection(ctx, sel) {
     const ids = selectedIds.value;
-    if (ids.size > 1) {
+    if (ids.size > 1 && ids.size <= ALL_LINKS_LIMIT) {
       const [ha, va] = axes.value;
       ctx.strokeStyle = '#ffffff';
       ctx.lineWidth = 1.5;
