@@ -314,6 +314,21 @@ export async function visibleIds(page) {
   return entityOptions(page).evaluateAll((els) => els.map((el) => el.id.replace(/^entity-/, '')));
 }
 
+// The map, and where world position `pos` is drawn on it, in page
+// coordinates (from the view the map last drew).
+export function mapOf(page) {
+  return page.getByRole('img', { name: 'World map' });
+}
+
+export async function mapPagePoint(page, pos) {
+  const { axes, center, scale } = JSON.parse(await mapOf(page).getAttribute('data-view'));
+  const box = await mapOf(page).boundingBox();
+  return {
+    x: box.x + (pos[axes[0]] - center[0]) * scale + box.width / 2,
+    y: box.y + box.height / 2 - (pos[axes[1]] - center[1]) * scale,
+  };
+}
+
 // ---- opening a world ----
 
 // Waits for the world to be open (the list shows options).

@@ -118,11 +118,11 @@ test('the map zooms, pans, and moves an entity dragged on it', async () => {
   await page.keyboard.press('f');
   await page.waitForFunction((s) => JSON.parse(document.querySelector('canvas').dataset.view).scale < s, zoomed);
 
-  // Pan: drag from a corner, where no entity stands.
+  // Pan: drag with the middle button (the left one draws a rubber band on empty space).
   await page.mouse.move(box.x + 3, box.y + 3);
-  await page.mouse.down();
+  await page.mouse.down({ button: 'middle' });
   await page.mouse.move(box.x + 103, box.y + 53, { steps: 5 });
-  await page.mouse.up();
+  await page.mouse.up({ button: 'middle' });
   const panned = await view();
   assert.notDeepEqual(panned.center, before.center);
   await page.keyboard.press('f');

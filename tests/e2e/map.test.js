@@ -15,7 +15,7 @@ const env = ui.useInspector();
 const gameWorld = join(assets, 'game_world');
 const BOSS = '0x6e89010142120005'; // Enemy named "Brute"
 
-const mapOf = (page) => page.getByRole('img', { name: 'World map' });
+const { mapOf } = ui;
 const mapPane = (page) => page.getByRole('region', { name: 'Map' });
 
 // Every entity of a world folder: { id: { class, position, fields } } read
@@ -45,15 +45,7 @@ async function viewChanged(page, key, old) {
   return view(page);
 }
 
-// Where world position `pos` is drawn, in page coordinates.
-async function pagePoint(page, pos) {
-  const { axes, center, scale } = await view(page);
-  const box = await mapOf(page).boundingBox();
-  return {
-    x: box.x + (pos[axes[0]] - center[0]) * scale + box.width / 2,
-    y: box.y + box.height / 2 - (pos[axes[1]] - center[1]) * scale,
-  };
-}
+const pagePoint = ui.mapPagePoint;
 
 // The canvas's colour [r, g, b] at page point (x, y).
 async function pixel(page, { x, y }) {

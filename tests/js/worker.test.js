@@ -219,3 +219,81 @@ test('values answers the asked fields of each entity, undefined where its class 
   assert.equal(ofGone, null);
   await engine.close();
 });
+
+// The game world (its classes from class files: Enemy has an entity_ref
+// `target`) as a level from a link.
+async function engineWithGame() {
+  const world = juliet.openWorld(join(assets, 'game_world'));
+  const text = await world.snapshot();
+  world.close();
+  const engine = createEngine();
+  const { table } = await engine.openSnapshot(text);
+  return { engine, ids: table.ids };
+}
+
+const PICKUP = '0x6e89010142120001';
+const GRUNT = '0x6e89010142120003'; // Enemy whose target is PICKUP
+const BRUTE = '0x6e89010142120005'; // Enemy whose target is PICKUP
+
+test('duplicates get new IDs, are moved by the offset, and references among them point at the copies', async () => {
+  const { engine } = await engineWithGame();
+  const { entities, changes, ids } = await engine.duplicate([PICKUP, GRUNT, BRUTE].slice(0, 2), [1, 0, -1]);
+  assert.equal(ids.length, 2);
+  assert.ok(!ids.includes(PICKUP) && !ids.includes(GRUNT));
+  const [pickup, grunt] = entities;
+  assert.deepEqual(pickup.position, [5, 0, -3]);
+  assert.equal(grunt.fields.target, pickup.id, 'the copied group keeps its own link');
+  assert.equal(grunt.fields.name, 'Grunt');
+  assert.deepEqual(changes.map((c) => [c.id, c.before]), ids.map((id) => [id, null]));
+  // A reference to an entity outside the copied group stays.
+  const [brute] = (await engine.duplicate([BRUTE], [0, 0, 0])).entities;
+  assert.equal(brute.fields.target, PICKUP);
+  await engine.close();
+});
+
+test('pasted entities keep free IDs and take new ones where taken, refused text changes nothing', async () => {
+  const { engine } = await engineWithGame();
+  const texts = await engine.texts([PICKUP, GRUNT]);
+  const decoder = new TextDecoder();
+  const { formatEntities, parseEntities } = await import('../../web/src/lib/entityClipboard.js');
+  const clip = formatEntities([
+    { id: PICKUP, className: 'Pickup', text: decoder.decode(texts[0]) },
+    { id: GRUNT, className: 'Enemy', text: decoder.decode(texts[1]) },
+  ]);
+  // Into the same world: both IDs are taken.
+  const same = await engine.paste(parseEntities(clip), [2, 0, 0]);
+  assert.ok(!same.ids.includes(PICKUP));
+  assert.equal(same.entities[1].fields.target, same.ids[0]);
+  assert.equal(same.entities[0].position[0], 6);
+  // Into another world that lacks them (the worker holds one world: the
+  // game world opened again): the same IDs, not moved.
+  const world = juliet.openWorld(join(assets, 'game_world'));
+  await engine.openSnapshot(await world.snapshot());
+  world.close();
+  await engine.removeMany([PICKUP, GRUNT]);
+  const back = await engine.paste(parseEntities(clip), [2, 0, 0]);
+  assert.deepEqual(back.ids, [PICKUP, GRUNT]);
+  assert.equal(back.entities[1].fields.target, PICKUP);
+  assert.deepEqual(back.entities[0].position, [4, 0, -2]);
+  // A bad value: the error names the clipboard's line; nothing was added.
+  const before = (await engine.snapshot()).length;
+  const bad = clip.replace('; health\n100', '; health\nlots');
+  const err = await engine.paste(parseEntities(bad), [0, 0, 0]).then(() => assert.fail('accepted'), (e) => e);
+  const line = bad.split('\n').indexOf('lots') + 1;
+  assert.match(err.message, new RegExp(`^clipboard:${line}:1: `));
+  assert.equal((await engine.snapshot()).length, before);
+  await engine.close();
+});
+
+test('setMany sets every entity or none, and restoreMany undoes it', async () => {
+  const { engine, ids } = await engineWithGame();
+  await engine.markSaved(ids, []); // a shared level has no files: these texts are theirs now
+  const { changes } = await engine.setMany([[GRUNT, 'health', 5], [BRUTE, 'health', 5]]);
+  assert.equal((await engine.get(BRUTE)).fields.health, 5);
+  await assert.rejects(engine.setMany([[GRUNT, 'health', 7], [BRUTE, 'rank', 'nobody']]));
+  assert.equal((await engine.get(GRUNT)).fields.health, 5, 'the first set was put back');
+  await engine.restoreMany(changes.map((c) => [c.id, c.before]));
+  assert.equal((await engine.get(GRUNT)).fields.health, 100);
+  assert.equal((await engine.get(GRUNT)).dirty, false);
+  await engine.close();
+});

@@ -1,6 +1,9 @@
 // The entity list: a virtualised listbox (only the rows in view are in the
 // DOM) with the class filter and ID search above it. Arrow keys, Page Up/Down,
-// Home and End move the selection; Delete removes the selected entity.
+// Home and End move the selection (with Shift, Up and Down extend it);
+// Delete removes the selected entities. A click selects one entity,
+// Shift-click the range from the one clicked before, Ctrl/Cmd-click adds
+// or takes out one.
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { classColor } from '../lib/classColor.js';
 import { formatPosition } from '../lib/fields.js';
@@ -15,7 +18,7 @@ import {
   totalCount,
   visibleRows,
 } from '../state/listView.js';
-import { select, selectedId } from '../state/selection.js';
+import { select, selectedId, selectedIds, selectionAnchor, setSelection, toggleSelected } from '../state/selection.js';
 import { revision, table } from '../state/table.js';
 import { status } from '../state/world.js';
 
@@ -95,6 +98,7 @@ function EntityListbox() {
   const rows = visibleRows.value;
   revision.value; // redraw the rows in view on every edit
   const selId = selectedId.value;
+  const selIds = selectedIds.value;
   const selRow = selId === null ? -1 : table.rowOf.get(selId) ?? -1;
   const selIndex = selRow < 0 ? -1 : indexOfRow(rows, selRow);
 
@@ -121,23 +125,38 @@ function EntityListbox() {
   const first = Math.max(0, Math.floor(scrollTop / ROW_HEIGHT) - OVERSCAN);
   const last = Math.min(rows.length, Math.ceil((scrollTop + height) / ROW_HEIGHT) + OVERSCAN);
 
-  function move(index) {
+  // Selects the entity at `index` of the list (with `extend`, the range
+  // from the anchor to it).
+  function move(index, extend = false) {
     if (rows.length === 0) return;
     const i = Math.max(0, Math.min(rows.length - 1, index));
-    select(table.ids[rows[i]]);
+    const id = table.ids[rows[i]];
+    if (extend && selectRange(id)) return;
+    select(id);
+  }
+
+  // Selects the range from the anchor to `id`; false if either is not listed.
+  function selectRange(id) {
+    const anchor = selectionAnchor();
+    const from = anchor === null ? -1 : indexOfRow(rows, table.rowOf.get(anchor) ?? -1);
+    const to = indexOfRow(rows, table.rowOf.get(id));
+    if (from < 0 || to < 0) return false;
+    setSelection(Array.from(rows.subarray(Math.min(from, to), Math.max(from, to) + 1), (r) => table.ids[r]), id);
+    return true;
   }
 
   function onKeyDown(event) {
     const page = Math.max(1, Math.floor(height / ROW_HEIGHT) - 1);
     const at = selIndex;
+    const extend = event.shiftKey;
     const keys = {
-      ArrowDown: () => move(at + 1),
-      ArrowUp: () => move(at < 0 ? 0 : at - 1),
+      ArrowDown: () => move(at + 1, extend),
+      ArrowUp: () => move(at < 0 ? 0 : at - 1, extend),
       PageDown: () => move(at + page),
       PageUp: () => move(at - page),
       Home: () => move(0),
       End: () => move(rows.length - 1),
-      Delete: () => selId !== null && deleteEntity(selId),
+      Delete: () => selId !== null && deleteEntity(),
     };
     const action = keys[event.key];
     if (action) {
@@ -149,7 +168,15 @@ function EntityListbox() {
   const items = [];
   for (let i = first; i < last; i++) {
     const row = rows[i];
-    items.push(<EntityRow key={table.ids[row]} row={row} index={i} total={rows.length} selected={row === selRow} />);
+    const id = table.ids[row];
+    items.push(<EntityRow key={id} row={row} index={i} total={rows.length} selected={selIds.has(id)} onPick={onPick} />);
+  }
+
+  // A click on the entity `id`: see the file's comment.
+  function onPick(event, id) {
+    if (event.shiftKey && selectRange(id)) return;
+    if (event.ctrlKey || event.metaKey) toggleSelected(id);
+    else select(id);
   }
 
   const empty = status.value === 'ready' && rows.length === 0;
@@ -160,6 +187,7 @@ function EntityListbox() {
       role="listbox"
       tabIndex={0}
       aria-label="Entity list"
+      aria-multiselectable="true"
       aria-activedescendant={selIndex >= first && selIndex < last ? optionId(selId) : undefined}
       onScroll={(e) => setScrollTop(e.currentTarget.scrollTop)}
       onKeyDown={onKeyDown}
@@ -174,7 +202,7 @@ function EntityListbox() {
   );
 }
 
-function EntityRow({ row, index, total, selected }) {
+function EntityRow({ row, index, total, selected, onPick }) {
   const id = table.ids[row];
   const k = table.cls[row];
   const cls = table.classNames[k];
@@ -189,7 +217,8 @@ function EntityRow({ row, index, total, selected }) {
       aria-posinset={index + 1}
       aria-setsize={total}
       aria-label={`${id} ${cls}${dirty ? ', unsaved' : ''}`}
-      onClick={() => select(id)}
+      onClick={(e) => onPick(e, id)}
+      onMouseDown={(e) => e.shiftKey && e.preventDefault() /* no text selection */}
     >
       <span class="swatch" style={{ background: classColor(cls) }} />
       <span class="id">{id}</span>

@@ -39,8 +39,10 @@ const EDITORS = {
 
 // `onSet(name, value, errorKey)` commits a value (the selected entity's
 // field by default); `scope` keeps the ids and error keys of another
-// editor's fields (the world settings) apart from the entity's.
-export function FieldEditor({ field, value, disabled, onSet = setField, scope = '' }) {
+// editor's fields (the world settings) apart from the entity's. `mixed`:
+// the selected entities hold different values (a text field shows none,
+// another editor `value` with a note).
+export function FieldEditor({ field, value, disabled, onSet = setField, scope = '', mixed = false }) {
   const id = `${scope || 'field'}-${field.name.replace(/[^\w-]/g, '_')}`;
   const name = scope ? `${scope}.${field.name}` : field.name; // the error key
   const set = (v, key = name) => onSet(field.name, v, key);
@@ -53,8 +55,8 @@ export function FieldEditor({ field, value, disabled, onSet = setField, scope = 
         errorKey={name}
         disabled={disabled}
         inputMode={text.inputMode}
-        placeholder={text.placeholder}
-        value={text.format(value)}
+        placeholder={mixed ? 'mixed' : text.placeholder}
+        value={mixed ? '' : text.format(value)}
         check={(t) => checkTyped(field.type, t, { allowInf: field.allowInf })}
         onCommit={(v) => set(v)}
       />
@@ -62,5 +64,12 @@ export function FieldEditor({ field, value, disabled, onSet = setField, scope = 
   }
   const Editor = EDITORS[field.type];
   if (!Editor) return <ReadOnlyField id={id} label={field.name} type={field.type} value={value} />;
-  return <Editor id={id} label={field.name} value={value} names={field.names} name={name} set={set} disabled={disabled} />;
+  const editor = <Editor id={id} label={field.name} value={value} names={field.names} name={name} set={set} disabled={disabled} />;
+  if (!mixed) return editor;
+  return (
+    <div class="mixed-field">
+      {editor}
+      <p class="muted mixed-note">{field.name}: the selected entities differ</p>
+    </div>
+  );
 }

@@ -1,9 +1,14 @@
 // The inspector: the selected entity's identity, its position and one
-// editor per field of its class, built from the class reflection; below,
-// the world settings.
+// editor per field of its class, built from the class reflection; with
+// several selected, how many of each class, and the position and the
+// fields they all have, a value shown where they share it (setting one
+// sets it on every selected entity, one undo step); below, the world
+// settings.
+import { useEffect, useState } from 'preact/hooks';
 import { entityPath, formatF32 } from '../lib/fields.js';
-import { setPositionAxis } from '../state/edits.js';
-import { selected } from '../state/selection.js';
+import { setFieldOfSelection, setPositionAxis, setPositionAxisOfSelection } from '../state/edits.js';
+import { selected, selectedLive, selectionCount, sharedValues } from '../state/selection.js';
+import { revision, table } from '../state/table.js';
 import { checkTyped } from '../state/typed.js';
 import { schemas, status } from '../state/world.js';
 import { FieldEditor } from './FieldEditor.jsx';
@@ -14,9 +19,12 @@ const AXES = ['X', 'Y', 'Z'];
 
 export function Inspector() {
   const entity = selected.value;
+  const several = selectionCount.value > 1 && selectedLive().length > 1;
   return (
     <section class="pane inspector" aria-label="Inspector">
-      {entity ? (
+      {several ? (
+        <SelectionEditor />
+      ) : entity ? (
         <EntityEditor key={entity.id} entity={entity} />
       ) : (
         <p class="muted empty">
@@ -100,4 +108,85 @@ function KeptKeys({ entity }) {
       )}
     </fieldset>
   );
+}
+
+// Several entities selected: see the file's comment.
+function SelectionEditor() {
+  const rev = revision.value; // positions and values follow every edit
+  const ids = selectedLive();
+  const counts = {};
+  for (const id of ids) {
+    const name = table.classNames[table.cls[table.rowOf.get(id)]];
+    counts[name] = (counts[name] ?? 0) + 1;
+  }
+  const classes = Object.keys(counts);
+  const fields = sharedFields(classes);
+  const [values, setValues] = useState(null);
+  const key = `${ids.join(',')}|${fields.map((f) => f.name).join(',')}`;
+  useEffect(() => {
+    let live = true;
+    setValues(null);
+    if (fields.length > 0) sharedValues(ids, fields.map((f) => f.name)).then((v) => live && setValues(v), () => {});
+    return () => {
+      live = false;
+    };
+  }, [key, rev]);
+
+  return (
+    <>
+      <header class="inspector-head">
+        <h2>{ids.length} entities selected</h2>
+        <p class="muted">{classes.map((name) => `${counts[name]} ${name}`).join(', ')}</p>
+      </header>
+      <fieldset class="vec3">
+        <legend>Position</legend>
+        {AXES.map((axis, i) => {
+          const shared = sharedAxis(ids, i);
+          return (
+            <TextField
+              key={axis}
+              id={`position-${axis}`}
+              label={`Position ${axis}`}
+              errorKey={`position.${i}`}
+              inputMode="decimal"
+              placeholder={shared === null ? 'mixed' : undefined}
+              value={shared === null ? '' : formatF32(shared)}
+              check={(t) => checkTyped('f32', t)}
+              onCommit={(v) => setPositionAxisOfSelection(i, v)}
+            />
+          );
+        })}
+      </fieldset>
+      {fields.length > 0 && (
+        <fieldset class="fields">
+          <legend>{classes.length === 1 ? `${classes[0]} fields` : 'Fields they all have'}</legend>
+          {fields.map((field) => {
+            const shared = values?.[field.name];
+            const mixed = !shared || shared.mixed;
+            return (
+              <FieldEditor
+                key={field.name}
+                field={field}
+                value={shared && !shared.mixed ? shared.value : field.default}
+                mixed={mixed}
+                onSet={setFieldOfSelection}
+              />
+            );
+          })}
+        </fieldset>
+      )}
+    </>
+  );
+}
+
+// The fields (name and type) every class of `classes` has, in the first's order.
+function sharedFields(classes) {
+  const [first, ...rest] = classes.map((name) => schemas.value[name] ?? []);
+  return (first ?? []).filter((f) => rest.every((fs) => fs.some((g) => g.name === f.name && g.type === f.type)));
+}
+
+// The value of position axis `axis` all of `ids` share, or null.
+function sharedAxis(ids, axis) {
+  const value = table.pos[table.rowOf.get(ids[0]) * 3 + axis];
+  return ids.every((id) => table.pos[table.rowOf.get(id) * 3 + axis] === value) ? value : null;
 }

@@ -1,6 +1,7 @@
-// The toolbar: open (sample, folder picker, folder upload), save, add and
-// delete, and the name of the open world.
+// The toolbar: open (sample, folder picker, folder upload), save, add,
+// delete, duplicate, copy and paste, and the name of the open world.
 import { useRef, useState } from 'preact/hooks';
+import { copySelection, duplicateSelection, paste } from '../state/copies.js';
 import { deleteEntity } from '../state/edits.js';
 import { canPickFolder } from '../state/folders.js';
 import { canRedo, canUndo, redo, undo } from '../state/history.js';
@@ -8,7 +9,7 @@ import { keptState } from '../state/keep.js';
 import { openFolder, openSample, openSnapshotText } from '../state/open.js';
 import { pending } from '../state/pending.js';
 import { save } from '../state/save.js';
-import { selectedId } from '../state/selection.js';
+import { selectedId, selectionCount } from '../state/selection.js';
 import { share } from '../state/share.js';
 import { busy, source, status, worldName } from '../state/world.js';
 import { AddEntityDialog } from './AddEntityDialog.jsx';
@@ -88,7 +89,16 @@ export function Toolbar() {
           onClick={() => deleteEntity()}
           disabled={!ready || selectedId.value === null}
         >
-          Delete entity
+          {selectionCount.value > 1 ? `Delete ${selectionCount.value} entities` : 'Delete entity'}
+        </button>
+        <button type="button" onClick={duplicateSelection} disabled={!ready || selectedId.value === null} aria-keyshortcuts="Control+D">
+          Duplicate
+        </button>
+        <button type="button" onClick={copySelection} disabled={!ready || selectedId.value === null} aria-keyshortcuts="Control+C">
+          Copy
+        </button>
+        <button type="button" onClick={() => paste()} disabled={!ready} aria-keyshortcuts="Control+V">
+          Paste
         </button>
       </div>
       <div class="world-name">

@@ -1,20 +1,23 @@
 // The map: every entity that passes the list's filter as a mark coloured by
 // class (a light by its own colour, with its reach), over a grid in world
-// units, in a top (X/Z) or front (X/Y) view. Click selects, dragging an
-// entity moves it, dragging empty space pans, the wheel zooms; hovering
-// names the entity under the cursor and shows the cursor's coordinates.
+// units, in a top (X/Z) or front (X/Y) view. Click selects (Shift-click
+// adds, Ctrl/Cmd-click adds or takes out), dragging an entity moves it (with
+// every other selected entity), dragging empty space selects what the
+// rubber band encloses (with Shift or Ctrl/Cmd: adds it), dragging with the
+// middle button (or Alt) pans, the wheel zooms; hovering names the entity
+// under the cursor and shows the cursor's coordinates.
 // Keyboard: arrows move the selection to the nearest entity that way,
 // Shift+arrows pan, + and - zoom, F frames the world, Enter selects the
-// entity nearest the centre. The grid and the marks are written straight
-// into the canvas's pixels (lib/mapRaster.js) so that 100,000 entities
+// entity nearest the centre, Delete removes the selected entities. The
+// grid and the marks are written straight into the canvas's pixels (lib/mapRaster.js) so that 100,000 entities
 // redraw within a frame; circles, lines and text are drawn on top.
-import { useSignalEffect } from '@preact/signals';
+import { batch, useSignalEffect } from '@preact/signals';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { classColor } from '../lib/classColor.js';
 import { formatCoordinate, formatGridValue, gridValues, niceStep } from '../lib/mapGrid.js';
 import { nearestInDirection, nearestPoint } from '../lib/mapNearest.js';
 import { abgr, horizontalLine, markRadius, paintDensity, square, verticalLine } from '../lib/mapRaster.js';
-import { moveEntity } from '../state/edits.js';
+import { deleteEntity, moveEntities, moveEntity } from '../state/edits.js';
 import { classCounts, visibleRows } from '../state/listView.js';
 import { clearLayers, entityName, lights, links, refFieldNames, refreshLayers } from '../state/mapLayers.js';
 import {
@@ -31,7 +34,16 @@ import {
   viewSize,
   zoomAt,
 } from '../state/mapView.js';
-import { select, selected, selectedId } from '../state/selection.js';
+import {
+  addToSelection,
+  select,
+  selected,
+  selectedId,
+  selectedIds,
+  selectedLive,
+  setSelection,
+  toggleSelected,
+} from '../state/selection.js';
 import { previewPosition, revision, rowPosition, structure, table } from '../state/table.js';
 import { status } from '../state/world.js';
 
@@ -63,6 +75,7 @@ export function WorldMap() {
   const hoverRow = useRef(-1); // the hovered row as the next frame draws it
   const [cursor, setCursor] = useState(null); // world coordinates under the pointer
   const [announce, setAnnounce] = useState('');
+  const [band, setBand] = useState(null); // the rubber band: { x0, y0, x1, y1 } in CSS pixels
 
   function draw() {
     frame.current = 0;
@@ -152,7 +165,7 @@ export function WorldMap() {
     drawLights(ctx, w, h);
     const sel = selectedId.value === null ? undefined : table.rowOf.get(selectedId.value);
     drawLinks(ctx, sel);
-    if (sel !== undefined) ring(ctx, sel, 7, '#ffffff', 2);
+    drawSelection(ctx, sel);
     const hovered = hoverRow.current;
     if (hovered >= 0 && hovered !== sel && table.alive[hovered]) ring(ctx, hovered, 6, 'rgba(255,255,255,0.6)', 1);
     drawGridLabels(ctx, w, h, grid, ha, va);
@@ -264,6 +277,28 @@ export function WorldMap() {
     return out;
   }
 
+  // A ring around each selected entity (one path; not above
+  // ALL_LINKS_LIMIT, where the rings would hide the marks), the primary's
+  // bolder.
+  function drawSelection(ctx, sel) {
+    const ids = selectedIds.value;
+    if (ids.size > 1 && ids.size <= ALL_LINKS_LIMIT) {
+      const [ha, va] = axes.value;
+      ctx.strokeStyle = '#ffffff';
+      ctx.lineWidth = 1.5;
+      ctx.beginPath();
+      for (const id of ids) {
+        const row = table.rowOf.get(id);
+        if (row === undefined || row === sel) continue;
+        const [x, y] = toScreen(table.pos[row * 3 + ha], table.pos[row * 3 + va]);
+        ctx.moveTo(x + 6, y);
+        ctx.arc(x, y, 6, 0, Math.PI * 2);
+      }
+      ctx.stroke();
+    }
+    if (sel !== undefined) ring(ctx, sel, 7, '#ffffff', 2);
+  }
+
   function ring(ctx, row, radius, color, width) {
     const [ha, va] = axes.value;
     const [x, y] = toScreen(table.pos[row * 3 + ha], table.pos[row * 3 + va]);
@@ -312,6 +347,7 @@ export function WorldMap() {
     revision.value;
     visibleRows.value;
     selectedId.value;
+    selectedIds.value;
     selected.value;
     axes.value;
     center.value;
@@ -391,17 +427,51 @@ export function WorldMap() {
   }
 
   function onPointerDown(event) {
-    if (event.button !== 0) return;
+    const pan = event.button === 1 || (event.button === 0 && event.altKey);
+    if (event.button !== 0 && !pan) return;
+    if (event.button === 1) event.preventDefault(); // no autoscroll
     const [px, py] = local(event);
     canvas.current.setPointerCapture(event.pointerId);
-    const row = hit(px, py);
-    if (row >= 0) {
-      const id = table.ids[row];
-      select(id);
-      gesture.current = { kind: 'drag', id, start: [px, py], from: rowPosition(row), moved: false };
-    } else {
+    if (pan) {
       gesture.current = { kind: 'pan', last: [px, py] };
+      return;
     }
+    const adding = event.shiftKey || event.ctrlKey || event.metaKey;
+    const row = hit(px, py);
+    if (row < 0) {
+      gesture.current = { kind: 'band', start: [px, py], adding };
+      return;
+    }
+    const id = table.ids[row];
+    if (event.ctrlKey || event.metaKey) {
+      toggleSelected(id);
+      return;
+    }
+    const inSelection = selectedIds.value.has(id);
+    if (event.shiftKey) addToSelection([id], id);
+    else if (!inSelection) select(id);
+    // Dragging an entity of the selection moves every selected one.
+    const ids = inSelection || event.shiftKey ? [...new Set([...selectedLive(), id])] : [id];
+    const froms = ids.map((x) => rowPosition(table.rowOf.get(x)));
+    gesture.current = { kind: 'drag', id, ids, froms, start: [px, py], moved: false, alone: inSelection && !event.shiftKey };
+  }
+
+  // Selects the shown entities inside the rubber band (added to the
+  // selection with Shift or Ctrl/Cmd).
+  function selectBand(g, [px, py]) {
+    const [x0, x1] = [Math.min(g.start[0], px), Math.max(g.start[0], px)];
+    const [y0, y1] = [Math.min(g.start[1], py), Math.max(g.start[1], py)];
+    const [ha, va] = axes.value;
+    const rows = visibleRows.value;
+    const ids = [];
+    for (let i = 0; i < rows.length; i++) {
+      const row = rows[i];
+      const [x, y] = toScreen(table.pos[row * 3 + ha], table.pos[row * 3 + va]);
+      if (x >= x0 && x <= x1 && y >= y0 && y <= y1) ids.push(table.ids[row]);
+    }
+    if (g.adding) addToSelection(ids);
+    else setSelection(ids);
+    setAnnounce(`${ids.length} ${ids.length === 1 ? 'entity' : 'entities'} in the rubber band`);
   }
 
   // The entity under the pointer (its name asked of the engine once the
@@ -438,20 +508,35 @@ export function WorldMap() {
     }
     if (!g.moved && Math.hypot(px - g.start[0], py - g.start[1]) < 3) return;
     g.moved = true;
+    if (g.kind === 'band') {
+      setBand({ x0: g.start[0], y0: g.start[1], x1: px, y1: py });
+      return;
+    }
+    // Every dragged entity moves by the same world distance on the view's axes.
     const [ha, va] = axes.value;
-    const [sx, sy] = toScreen(g.from[ha], g.from[va]);
-    const [wx, wy] = toWorld(sx + px - g.start[0], sy + py - g.start[1]);
-    const to = [...g.from];
-    to[ha] = round2(wx);
-    to[va] = round2(wy);
-    g.to = to;
-    previewPosition(g.id, to);
+    const dh = (px - g.start[0]) / scale.value;
+    const dv = -(py - g.start[1]) / scale.value;
+    g.tos = g.froms.map((from) => {
+      const to = [...from];
+      to[ha] = round2(from[ha] + dh);
+      to[va] = round2(from[va] + dv);
+      return to;
+    });
+    batch(() => g.ids.forEach((id, i) => previewPosition(id, g.tos[i])));
   }
 
-  function onPointerUp() {
+  function onPointerUp(event) {
     const g = gesture.current;
     gesture.current = null;
-    if (g?.kind === 'drag' && g.moved && g.to) moveEntity(g.id, g.to, g.from);
+    if (g?.kind === 'band') {
+      setBand(null);
+      if (g.moved) selectBand(g, local(event));
+    } else if (g?.kind === 'drag' && g.moved && g.tos) {
+      if (g.ids.length === 1) moveEntity(g.id, g.tos[0], g.froms[0]);
+      else moveEntities(g.ids.map((id, i) => ({ id, to: g.tos[i], from: g.froms[i] })));
+    } else if (g?.kind === 'drag' && g.alone) {
+      select(g.id); // a click on one of several selected selects it alone
+    }
   }
 
   function onPointerLeave() {
@@ -526,6 +611,7 @@ export function WorldMap() {
       f: () => fitWorld(),
       Enter: selectNearCenter,
       Escape: () => select(null),
+      Delete: () => selectedId.value !== null && deleteEntity(),
     };
     const dir = arrows[event.key];
     let action = keys[event.key];
@@ -576,10 +662,22 @@ export function WorldMap() {
           onPointerMove={onPointerMove}
           onPointerUp={onPointerUp}
           onPointerCancel={onPointerUp}
+          onContextMenu={(e) => e.preventDefault()}
           onPointerLeave={onPointerLeave}
           onWheel={onWheel}
           onKeyDown={onKeyDown}
         />
+        {band && (
+          <div
+            class="map-band"
+            style={{
+              left: `${Math.min(band.x0, band.x1)}px`,
+              top: `${Math.min(band.y0, band.y1)}px`,
+              width: `${Math.abs(band.x1 - band.x0)}px`,
+              height: `${Math.abs(band.y1 - band.y0)}px`,
+            }}
+          />
+        )}
         {shownHover >= 0 && (
           <div
             class="map-tooltip"
@@ -599,7 +697,9 @@ export function WorldMap() {
       </div>
       <p id="map-keys" class="visually-hidden">
         Arrow keys select the nearest entity in that direction, Shift with an arrow key pans, plus and minus zoom, F
-        fits the world, Enter selects the entity nearest the centre, Escape clears the selection.
+        fits the world, Enter selects the entity nearest the centre, Escape clears the selection, Delete removes the
+        selected entities. Drag on empty space to select the entities inside a rectangle; drag with the middle button
+        or with Alt to pan.
       </p>
       <div class="visually-hidden" aria-live="polite">
         {announce}

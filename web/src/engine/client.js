@@ -90,6 +90,13 @@ export function createEngine({ onProgress } = {}) {
     create: (className, position) => call('create', { className, position }),
     remove: (id) => call('remove', { id }),
     restore: (id, text) => call('restore', { id, text }),
+    // Edits of several entities as one undo step, all or nothing: see the
+    // worker's setMany, removeMany, restoreMany, duplicate and paste.
+    setMany: (sets) => call('setMany', { sets }),
+    removeMany: (ids) => call('removeMany', { ids }),
+    restoreMany: (items) => call('restoreMany', { items }),
+    duplicate: (ids, offset) => call('duplicate', { ids, offset }),
+    paste: (entries, offset) => call('paste', { entries, offset }),
     texts: (ids) => call('texts', { ids }),
     // What changed in entities `ids` (or SETTINGS), key by key: see the worker's review.
     review: (ids, limit) => call('review', { ids, limit }),

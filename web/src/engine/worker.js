@@ -4,6 +4,7 @@
 // { id, ok, result } or { id, ok: false, error }, and reports long work as
 // { progress: { label, done, total } }.
 import { entityPath, idOfPath, isClassFilePath, loadJuliet } from 'juliet-world';
+import { withId } from '../lib/entityClipboard.js';
 import { SETTINGS, SETTINGS_PATH, sameBytes } from '../lib/fields.js';
 import { packReader } from '../lib/pack.js';
 import { BASE_FIELDS, matchTerm } from '../lib/query.js';
@@ -361,10 +362,40 @@ const ops = {
     return { result: { entity: world.get(id), before: null, after: world.entityBytes(id) } };
   },
   async remove({ id }) {
-    noteBefore(id);
-    const text = world.has(id) ? world.entityBytes(id) : null;
-    world.remove(id);
+    const { before: text } = removeOne(id);
     return { result: { before: text, after: null } };
+  },
+  // Edits of several entities as one (a selection): each answers the
+  // entities as they are now and `changes` [{ id, before, after }], the
+  // texts for one undo step. All or nothing: the first refusal puts back
+  // what the edit changed and throws.
+  // [[id, field, value]]: each set as `set` does.
+  async setMany({ sets }) {
+    const changes = allOrNone(sets, ([id, field, value]) => ({ id, ...edit(id, () => world.set(id, field, value)) }));
+    return { result: { entities: changes.map((c) => world.get(c.id)), changes } };
+  },
+  async removeMany({ ids }) {
+    return { result: { changes: allOrNone(ids, removeOne) } };
+  },
+  // Undo and redo of such a step: [[id, text or null]].
+  async restoreMany({ items }) {
+    const changes = allOrNone(items, ([id, text]) => {
+      const was = world.has(id) ? world.entityBytes(id) : null;
+      restoreText(id, text);
+      return { id, before: was, after: text };
+    });
+    return { result: { entities: changes.map(({ id }) => ({ id, entity: world.has(id) ? world.get(id) : null })) } };
+  },
+  // Copies of entities `ids` with new IDs, moved by `offset` (a vec3).
+  async duplicate({ ids, offset }) {
+    const sources = ids.map((id) => ({ id, className: world.get(id).class, text: world.entityBytes(id) }));
+    return { result: addCopies(sources, { fresh: true, offset }) };
+  },
+  // Entities from clipboard text ([{ text, line }]: lib/entityClipboard.js),
+  // with their own IDs where those are free, new IDs (and moved by
+  // `offset`) where not. Errors name the clipboard text's line.
+  async paste({ entries, offset }) {
+    return { result: addCopies(readPasted(entries), { fresh: false, offset }) };
   },
   // Undo and redo: the entity becomes `text` again (null: removed).
   async restore({ id, text }) {
@@ -520,6 +551,127 @@ function edit(id, change) {
   const after = textOf(id);
   if (sameBytes(text, after)) restoreText(id, text);
   return { before: text, after };
+}
+
+// Removes entity `id`; returns its change for undo.
+function removeOne(id) {
+  noteBefore(id);
+  const text = world.has(id) ? world.entityBytes(id) : null;
+  world.remove(id);
+  return { id, before: text, after: null };
+}
+
+// Runs `step` on each of `items`; each returns the change it made ({ id,
+// before, after }). If one throws, the entities changed so far become
+// their texts before again and the error is thrown.
+function allOrNone(items, step) {
+  const changes = [];
+  try {
+    for (const item of items) changes.push(step(item));
+  } catch (err) {
+    for (const c of changes.reverse()) restoreText(c.id, c.before);
+    throw err;
+  }
+  return changes;
+}
+
+const encoder = new TextEncoder();
+
+// The pasted entities' IDs and classes, read by the engine from their
+// texts (in a world of their own: the open one is not touched). A text the
+// engine refuses throws, naming its line in the clipboard text.
+function readPasted(entries) {
+  const scratch = juliet.newWorld({ capacity: 16 });
+  try {
+    return entries.map(({ text, line }) => {
+      const bytes = encoder.encode(text);
+      let id;
+      try {
+        id = scratch.loadEntityText(bytes, { path: 'clipboard' });
+      } catch (err) {
+        throw atClipboardLine(err, line);
+      }
+      const className = scratch.get(id).class;
+      scratch.remove(id); // the next may carry the same ID
+      return { id, className, text: bytes, line };
+    });
+  } finally {
+    scratch.close();
+  }
+}
+
+// The engine's error about an entity's text as an error about the
+// clipboard text that entity starts on line `line` of.
+function atClipboardLine(err, line) {
+  if (!err.line) return err;
+  const at = err.line + line - 1;
+  const out = new Error(`clipboard:${at}:${err.col}: ${err.detail ?? err.message}`);
+  Object.assign(out, { code: err.code, path: 'clipboard', line: at, col: err.col, detail: err.detail });
+  return out;
+}
+
+// Adds entities [{ id, className, text, line? }] to the world: each keeps
+// its ID unless `fresh`, or the ID is taken (by an entity of the world or
+// an earlier one of these); one given a new ID is moved by `offset`. A
+// reference among them to one given a new ID points at it; references to
+// others are kept. All or nothing. Returns { entities, changes, ids } (ids:
+// the new entities', in order).
+function addCopies(sources, { fresh, offset }) {
+  const renamed = new Map(); // ID in the text -> new ID
+  const ids = [];
+  try {
+    for (const s of sources) {
+      let id = s.id;
+      if (fresh || world.has(id) || ids.includes(id)) {
+        id = mint(s.className);
+        renamed.set(s.id, id);
+      } else {
+        noteBefore(id);
+      }
+      ids.push(id);
+    }
+    const changes = sources.map((s, i) => {
+      const id = ids[i];
+      try {
+        world.restoreEntityText(id, id === s.id ? s.text : withId(s.text, id) ?? s.text);
+      } catch (err) {
+        throw s.line ? atClipboardLine(err, s.line) : err;
+      }
+      const { class: className, position, fields } = world.get(id);
+      for (const name of refFields(className)) {
+        const target = renamed.get(fields[name]);
+        if (target) world.set(id, name, target);
+      }
+      if (id !== s.id) world.set(id, 'position', position.map((v, k) => v + offset[k]));
+      return { id, before: null, after: world.entityBytes(id) };
+    });
+    return { entities: ids.map((id) => world.get(id)), changes, ids };
+  } catch (err) {
+    for (const id of ids) if (world.has(id)) world.remove(id);
+    throw err;
+  }
+}
+
+// A new entity (whose text the caller then restores) with an ID minted by
+// the engine's own rule (docs/format.md, IDs); it was not there before.
+function mint(className) {
+  let id;
+  try {
+    id = world.create(className);
+  } catch {
+    id = world.create(juliet.classes()[0]); // a class this build does not know
+  }
+  before.set(id, null);
+  return id;
+}
+
+// Names of the entity_ref fields of class `className` in the open world.
+function refFields(className) {
+  try {
+    return world.schema(className).filter((f) => f.type === 'entity_ref').map((f) => f.name);
+  } catch {
+    return []; // a class no build describes: its keys are kept as text
+  }
 }
 
 // True if live entity `id` (or the settings) holds its file's text.

@@ -1,17 +1,19 @@
-// Edits of the open world: a field or the position of the selected entity,
-// a world setting, a drag on the map, an add, a delete, and undo/redo's
-// restore of an entity's text. Each one that goes through updates the table
-// and the pending changes and emits 'edited' (or 'restored') for the history
-// and the kept work.
+// Edits of the open world: a field or the position of the selected entity
+// (or of every selected entity), a world setting, a drag on the map, an
+// add, a delete (of the selection), entities added at once (duplicates,
+// pasted ones), and undo/redo's restore of entities' texts. Each one that
+// goes through updates the table and the pending changes and emits
+// 'edited' (or 'restored') for the history and the kept work: an edit of
+// several entities is one 'edited', one undo step.
 import { batch } from '@preact/signals';
 import { SETTINGS } from '../lib/fields.js';
 import { getEngine } from './engine.js';
 import { emit } from './events.js';
 import { fail, notice } from './messages.js';
 import { noteAdded, noteRemoved, noteTouched } from './pending.js';
-import { select, selected, selectedId, showFieldError } from './selection.js';
+import { select, selected, selectedId, selectedLive, setSelection, showFieldError } from './selection.js';
 import { entityAt, previewPosition, putEntity, removeRow, rowPosition, table } from './table.js';
-import { busy, settings, status } from './world.js';
+import { busy, schemas, settings, status } from './world.js';
 
 // The engine's answer for an entity: its row, and the inspector if shown.
 function applyEntity(entity) {
@@ -25,6 +27,12 @@ function applyEntity(entity) {
 function edited(id, label, { before, after }) {
   noteTouched(id);
   emit('edited', { id, label, before, after });
+}
+
+// The same for an edit of several entities: `changes` [{ id, before, after }].
+function editedMany(label, changes) {
+  for (const { id } of changes) noteTouched(id);
+  emit('edited', { label, changes });
 }
 
 // Sets one field (or 'position') of the selected entity to a value the
@@ -55,6 +63,58 @@ export function setPositionAxis(axis, value) {
   const position = [...entity.position];
   position[axis] = value;
   return setField('position', position, `position.${axis}`);
+}
+
+// Sets field `field` of every selected entity whose class has it (shown
+// under `key` if refused) to `value`, as one undo step; all or none.
+export function setFieldOfSelection(field, value, key = field) {
+  const has = (className) => (schemas.value[className] ?? []).some((f) => f.name === field);
+  const ids = selectedLive().filter((id) => has(table.classNames[table.cls[table.rowOf.get(id)]]));
+  return setMany(ids.map((id) => [id, field, value]), field, key);
+}
+
+// Sets one axis of the position of every selected entity, each keeping its
+// other axes.
+export function setPositionAxisOfSelection(axis, value) {
+  const sets = selectedLive().map((id) => {
+    const position = rowPosition(table.rowOf.get(id));
+    position[axis] = value;
+    return [id, 'position', position];
+  });
+  return setMany(sets, 'position', `position.${axis}`);
+}
+
+// Sets [[id, field, value]] as one undo step; a refusal is shown under
+// `key` and changes nothing.
+async function setMany(sets, label, key) {
+  if (sets.length === 0 || busy.value) return;
+  try {
+    const { entities, changes } = await getEngine().setMany(sets);
+    batch(() => {
+      for (const entity of entities) applyEntity(entity);
+      showFieldError(key, null);
+    });
+    editedMany(label, changes);
+  } catch (err) {
+    showFieldError(key, err.message);
+  }
+}
+
+// Commits a drag of several entities on the map: [{ id, to, from }], as
+// one undo step (the rows are put back where they were if it is refused).
+export async function moveEntities(moves) {
+  try {
+    const { entities, changes } = await getEngine().setMany(moves.map((m) => [m.id, 'position', m.to]));
+    batch(() => {
+      for (const entity of entities) applyEntity(entity);
+    });
+    editedMany('position', changes);
+  } catch (err) {
+    batch(() => {
+      for (const m of moves) previewPosition(m.id, m.from);
+    });
+    fail(`Could not move ${moves.length} entities`, err);
+  }
 }
 
 // Sets one world setting to a value the engine already checked
@@ -101,8 +161,11 @@ export async function addEntity(className, position) {
   }
 }
 
+// Deletes entity `id`, or every selected entity (one undo step).
 export async function deleteEntity(id = selectedId.value) {
   if (id === null || busy.value) return;
+  const ids = selectedLive();
+  if (ids.length > 1 && ids.includes(id)) return deleteEntities(ids);
   try {
     const change = await getEngine().remove(id);
     const row = table.rowOf.get(id);
@@ -116,6 +179,39 @@ export async function deleteEntity(id = selectedId.value) {
   } catch (err) {
     fail(`Could not delete ${id}`, err);
   }
+}
+
+async function deleteEntities(ids) {
+  try {
+    const { changes } = await getEngine().removeMany(ids);
+    const last = table.rowOf.get(ids[ids.length - 1]);
+    batch(() => {
+      for (const id of ids) {
+        noteRemoved(id);
+        removeRow(id);
+      }
+      notice.value = `Deleted ${ids.length} entities`;
+    });
+    editedMany('delete', changes);
+    await select(nextAlive(last));
+  } catch (err) {
+    fail(`Could not delete ${ids.length} entities`, err);
+  }
+}
+
+// Entities the engine added at once (duplicates, pasted ones: `result` as
+// its duplicate and paste answer) join the list and the map, selected, as
+// one undo step labelled `label`; `what` is the notice shown.
+export async function addedEntities(result, label, what) {
+  batch(() => {
+    for (const entity of result.entities) {
+      noteAdded(entity.id);
+      applyEntity(entity);
+    }
+    notice.value = what;
+  });
+  editedMany(label, result.changes);
+  await setSelection(result.ids);
 }
 
 // The live entity after `row` (else before it) to select once it is gone.
@@ -153,6 +249,35 @@ export async function restoreEntity(id, text, what) {
     return true;
   } catch (err) {
     fail(`Could not restore ${id}`, err);
+    return false;
+  }
+}
+
+// Undo and redo of an edit of several entities: each of [[id, text or
+// null]] becomes its text again, all or none, and those that exist are
+// selected. Returns false (with the error shown) if the engine refused.
+export async function restoreEntities(items, what) {
+  try {
+    const { entities } = await getEngine().restoreMany(items);
+    batch(() => {
+      for (const { id, entity } of entities) {
+        noteTouched(id);
+        if (entity) {
+          if (!table.rowOf.has(id)) noteAdded(id);
+          applyEntity(entity);
+        } else if (table.rowOf.has(id)) {
+          noteRemoved(id);
+          removeRow(id);
+        }
+      }
+      notice.value = what;
+    });
+    const alive = entities.filter((e) => e.entity).map((e) => e.id);
+    await setSelection(alive);
+    for (const { id } of entities) emit('restored', { id });
+    return true;
+  } catch (err) {
+    fail(`Could not restore ${items.length} entities`, err);
     return false;
   }
 }

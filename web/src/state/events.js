@@ -3,7 +3,9 @@
 // composition root, registers their listeners:
 //   'opened'   { key }      a world was opened (key: keep.js's name for it)
 //   'edited'   { id, label, before, after }: an edit, add or delete went
-//              through (the entity's text before and after, for undo)
+//              through (the entity's text before and after, for undo);
+//              { label, changes: [{ id, before, after }] } for several
+//              entities at once (one undo step)
 //   'restored' { id }       undo or redo put an entity's text back
 //   'saved'    {}           a save ended (whether or not it all went through)
 //   'discarded' { key }     the user dropped the unsaved changes of a world

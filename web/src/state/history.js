@@ -1,26 +1,29 @@
 // Undo and redo, one step per user action: a field, a position typed in the
-// inspector, a drag on the map, an add, a delete. A step holds the entity's
+// inspector, a drag on the map, an add, a delete, each of one entity or of
+// every selected entity, a duplicate, a paste. A step holds each entity's
 // .jasset text before and after the action (null where it did not exist), so
 // undoing puts the old text back through the engine: an entity back at the
 // text of its file is clean again, one back from a delete keeps its ID and
 // its file is no longer deleted.
 import { computed, signal } from '@preact/signals';
 import { SETTINGS, sameBytes } from '../lib/fields.js';
-import { restoreEntity } from './edits.js';
+import { restoreEntities, restoreEntity } from './edits.js';
 import { busy } from './world.js';
 
 const LIMIT = 500;
 
-export const undoStack = signal([]); // [{ id, label, before, after }]
+export const undoStack = signal([]); // [{ label, changes: [{ id, before, after }] }]
 export const redoStack = signal([]);
 export const canUndo = computed(() => undoStack.value.length > 0 && !busy.value);
 export const canRedo = computed(() => redoStack.value.length > 0 && !busy.value);
 
-// After an edit went through (the 'edited' event): one step, unless the
-// entity's text did not change.
-export function record(step) {
-  if (sameBytes(step.before, step.after)) return;
-  undoStack.value = [...undoStack.value, step].slice(-LIMIT);
+// After an edit went through (the 'edited' event: one entity's { id,
+// label, before, after }, or { label, changes } for several): one step,
+// unless no entity's text changed.
+export function record(edit) {
+  const changes = (edit.changes ?? [edit]).filter((c) => !sameBytes(c.before, c.after));
+  if (changes.length === 0) return;
+  undoStack.value = [...undoStack.value, { label: edit.label, changes }].slice(-LIMIT);
   redoStack.value = [];
 }
 
@@ -30,11 +33,12 @@ export function clearHistory() {
   redoStack.value = [];
 }
 
-const NAMES = { add: 'the add of', delete: 'the delete of' };
+const NAMES = { add: 'the add of', delete: 'the delete of', duplicate: 'the duplicate of', paste: 'the paste of' };
 
-function describe(verb, step) {
-  const what = step.id === SETTINGS ? 'the world settings' : step.id;
-  return `${verb} ${NAMES[step.label] ?? `the change of ${step.label} of`} ${what}`;
+function describe(verb, { label, changes }) {
+  const id = changes[0].id;
+  const what = changes.length > 1 ? `${changes.length} entities` : id === SETTINGS ? 'the world settings' : id;
+  return `${verb} ${NAMES[label] ?? `the change of ${label} of`} ${what}`;
 }
 
 let running = false;
@@ -47,7 +51,13 @@ async function replay(from, to, pick, verb) {
   from.value = stack.slice(0, -1);
   try {
     // A step the engine refuses is dropped, with the error shown.
-    if (await restoreEntity(step.id, pick(step), describe(verb, step))) to.value = [...to.value, step];
+    const what = describe(verb, step);
+    const [one] = step.changes;
+    const done =
+      step.changes.length === 1
+        ? await restoreEntity(one.id, pick(one), what)
+        : await restoreEntities(step.changes.map((c) => [c.id, pick(c)]), what);
+    if (done) to.value = [...to.value, step];
   } finally {
     running = false;
   }

@@ -1,0 +1,95 @@
+// Copies of entities: Duplicate (new IDs, next to the originals), Copy
+// (the selected entities onto the system clipboard as text:
+// lib/entityClipboard.js, docs/format.md) and Paste (that text into the
+// open world, whichever tab or world it came from). Each is one undo step;
+// the new entities are selected. The engine worker makes the copies (its
+// duplicate and paste), remapping references among them.
+import { formatEntities, parseEntities } from '../lib/entityClipboard.js';
+import { getEngine } from './engine.js';
+import { addedEntities } from './edits.js';
+import { axes, scale } from './mapView.js';
+import { fail, notice } from './messages.js';
+import { selectedLive } from './selection.js';
+import { table } from './table.js';
+import { busy, status } from './world.js';
+
+// How far copies are moved (screen pixels on the map, down and right):
+// enough to tell them from the originals.
+const OFFSET_PX = 16;
+
+// The offset of copies in world units, on the map's axes, to 2 decimals.
+function copyOffset() {
+  const d = Math.max(0.01, Math.round((OFFSET_PX / scale.value) * 100) / 100);
+  const [h, v] = axes.value;
+  const offset = [0, 0, 0];
+  offset[h] = d;
+  offset[v] = -d;
+  return offset;
+}
+
+const plural = (n) => (n === 1 ? '1 entity' : `${n} entities`);
+
+function canEdit() {
+  return status.value === 'ready' && !busy.value;
+}
+
+export async function duplicateSelection() {
+  const ids = selectedLive();
+  if (ids.length === 0 || !canEdit()) return;
+  try {
+    const result = await getEngine().duplicate(ids, copyOffset());
+    await addedEntities(result, 'duplicate', `Duplicated ${plural(ids.length)}`);
+  } catch (err) {
+    fail(`Could not duplicate ${plural(ids.length)}`, err);
+  }
+}
+
+const decoder = new TextDecoder();
+
+// The selected entities as clipboard text.
+export async function selectionText() {
+  const ids = selectedLive();
+  if (ids.length === 0) return null;
+  const texts = await getEngine().texts(ids);
+  return formatEntities(
+    ids.map((id, i) => ({ id, className: table.classNames[table.cls[table.rowOf.get(id)]], text: decoder.decode(texts[i]) })),
+  );
+}
+
+export async function copySelection() {
+  if (status.value !== 'ready') return;
+  try {
+    const text = await selectionText();
+    if (text === null) return;
+    await navigator.clipboard.writeText(text);
+    notice.value = `Copied ${plural(selectedLive().length)}`;
+  } catch (err) {
+    fail('Could not copy', err);
+  }
+}
+
+// Pastes `text` (by default what the system clipboard holds). Text that is
+// not entity text, or that the engine refuses, changes nothing: the
+// message says why (for the engine, at which line of the text).
+export async function paste(text = null) {
+  if (!canEdit()) return;
+  try {
+    text ??= await navigator.clipboard.readText();
+  } catch (err) {
+    fail('Could not read the clipboard', err);
+    return;
+  }
+  let entries;
+  try {
+    entries = parseEntities(text);
+  } catch (err) {
+    fail('Nothing pasted', err);
+    return;
+  }
+  try {
+    const result = await getEngine().paste(entries, copyOffset());
+    await addedEntities(result, 'paste', `Pasted ${plural(entries.length)}`);
+  } catch (err) {
+    fail('Nothing pasted', err);
+  }
+}
