@@ -3,6 +3,7 @@
 // the world settings.
 import { entityPath, formatF32 } from '../lib/fields.js';
 import { setPositionAxis } from '../state/edits.js';
+import { snapTyped } from '../state/placement.js';
 import { selected } from '../state/selection.js';
 import { checkTyped } from '../state/typed.js';
 import { schemas, status } from '../state/world.js';
@@ -58,7 +59,7 @@ function EntityEditor({ entity }) {
             inputMode="decimal"
             value={formatF32(entity.position[i])}
             check={(t) => checkTyped('f32', t)}
-            onCommit={(v) => setPositionAxis(i, v)}
+            onCommit={(v) => setPositionAxis(i, snapTyped(v))}
           />
         ))}
       </fieldset>

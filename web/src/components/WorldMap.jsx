@@ -31,9 +31,11 @@ import {
   viewSize,
   zoomAt,
 } from '../state/mapView.js';
+import { placeAt, placing, snapPointer } from '../state/placement.js';
 import { select, selected, selectedId } from '../state/selection.js';
 import { previewPosition, revision, rowPosition, structure, table } from '../state/table.js';
 import { status } from '../state/world.js';
+import { PlacementTools } from './PlacementTools.jsx';
 
 const AXIS = ['X', 'Y', 'Z'];
 const BACKGROUND = abgr('#14191e');
@@ -400,7 +402,7 @@ export function WorldMap() {
       select(id);
       gesture.current = { kind: 'drag', id, start: [px, py], from: rowPosition(row), moved: false };
     } else {
-      gesture.current = { kind: 'pan', last: [px, py] };
+      gesture.current = { kind: 'pan', last: [px, py], start: [px, py] };
     }
   }
 
@@ -442,16 +444,21 @@ export function WorldMap() {
     const [sx, sy] = toScreen(g.from[ha], g.from[va]);
     const [wx, wy] = toWorld(sx + px - g.start[0], sy + py - g.start[1]);
     const to = [...g.from];
-    to[ha] = round2(wx);
-    to[va] = round2(wy);
+    to[ha] = snapPointer(wx);
+    to[va] = snapPointer(wy);
     g.to = to;
     previewPosition(g.id, to);
   }
 
-  function onPointerUp() {
+  function onPointerUp(event) {
     const g = gesture.current;
     gesture.current = null;
     if (g?.kind === 'drag' && g.moved && g.to) moveEntity(g.id, g.to, g.from);
+    // In place mode a click on empty space (not a pan) places there.
+    if (g?.kind === 'pan' && placing.value && event.type === 'pointerup') {
+      const [px, py] = local(event);
+      if (Math.hypot(px - g.start[0], py - g.start[1]) < 3) placeAt(...toWorld(px, py));
+    }
   }
 
   function onPointerLeave() {
@@ -555,6 +562,7 @@ export function WorldMap() {
         <button type="button" class="small" onClick={() => fitWorld()}>
           Fit
         </button>
+        <PlacementTools />
         <ul class="legend" aria-label="Classes">
           {legendNames(classCounts.value).map((name) => (
             <li key={name}>
@@ -567,7 +575,7 @@ export function WorldMap() {
       <div class="map-stage">
         <canvas
           ref={canvas}
-          class="map"
+          class={placing.value ? 'map placing' : 'map'}
           role="img"
           aria-label="World map"
           aria-describedby="map-keys"
@@ -634,10 +642,6 @@ function arrow(ctx, [x0, y0], [x1, y1]) {
   ctx.lineTo(tx, ty);
   ctx.lineTo(tx - ux * 7 + uy * 4, ty - uy * 7 - ux * 4);
   ctx.stroke();
-}
-
-function round2(v) {
-  return Math.round(v * 100) / 100;
 }
 
 // The classes the legend names: those with entities in the world.
