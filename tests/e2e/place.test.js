@@ -82,6 +82,10 @@ test('place mode: a click on empty map space creates the class chosen in Add ent
   await page.getByRole('button', { name: 'Add entity' }).click();
   const dialog = page.getByRole('dialog', { name: 'Add entity' });
   await dialog.getByLabel('Class').selectOption('Light');
+  // The axis the map does not show comes from the dialog (snapped too).
+  const shown = (await ui.mapView(page)).axes;
+  const hidden = [0, 1, 2].find((a) => !shown.includes(a));
+  await dialog.getByLabel('XYZ'[hidden], { exact: true }).fill('12.3');
   await dialog.getByRole('button', { name: 'Place on map' }).click();
   await dialog.waitFor({ state: 'detached' });
   const mode = page.getByRole('status', { name: 'Place mode' });
@@ -99,10 +103,14 @@ test('place mode: a click on empty map space creates the class chosen in Add ent
   const previous = await ui.inspectedId(page);
   await page.mouse.click(at.x, at.y);
   const id = await ui.waitInspected(page, 'Light', previous);
-  const { axes } = await ui.mapView(page);
+  const { axes, scale } = await ui.mapView(page);
   const position = await inspectedPosition(page);
-  assert.equal(position[axes[0]], Math.round(wx / 10) * 10, `placed at ${position}, clicked ${wx}, ${wy}`);
-  assert.equal(position[axes[1]], Math.round(wy / 10) * 10 + 0, `placed at ${position}, clicked ${wx}, ${wy}`);
+  // On the grid, at the grid point nearest the click.
+  for (const [k, clicked] of [wx, wy].entries()) {
+    const placed = position[axes[k]];
+    assert.ok(onGrid(placed, 10) && Math.abs(placed - clicked) <= 5 + 1 / scale, `placed at ${position}, clicked ${wx}, ${wy}`);
+  }
+  assert.equal(position[hidden], 10, 'the hidden axis as typed, snapped');
   assert.equal((await ui.pendingItems(page)).length, 1);
   await ui.option(page, id).waitFor();
   await ui.screenshot(page, 'place-mode');
