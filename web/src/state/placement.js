@@ -2,6 +2,7 @@
 // in world units, remembered in this browser), and the place mode, in which
 // a click on empty map space creates an entity of a chosen class there.
 import { signal } from '@preact/signals';
+import { snapToStep } from '../lib/mapGrid.js';
 import { addEntity } from './edits.js';
 import { axes } from './mapView.js';
 
@@ -36,16 +37,9 @@ export function setSnap({ on = snap.value.on, step = snap.value.step }) {
   }
 }
 
-// `v` on a multiple of `step`, written with no more decimals than the step
-// has (so 0.1 steps give 0.3, not 0.30000000000000004).
-function onGrid(v, step) {
-  const decimals = Math.min(12, Math.max(0, -Math.floor(Math.log10(step)) + 3));
-  return Number((Math.round(v / step) * step).toFixed(decimals)) + 0;
-}
-
 /** A typed coordinate: on the grid when snap is on, else as typed. */
 export function snapTyped(v) {
-  return snap.value.on ? onGrid(v, snap.value.step) : v;
+  return snap.value.on ? snapToStep(v, snap.value.step) : v;
 }
 
 /**
@@ -53,7 +47,7 @@ export function snapTyped(v) {
  * grid when snap is on, else to the hundredth, finer than a pixel shows.
  */
 export function snapPointer(v) {
-  return onGrid(v, snap.value.on ? snap.value.step : 0.01);
+  return snapToStep(v, snap.value.on ? snap.value.step : 0.01);
 }
 
 // The place mode: { className, position } (the position gives the axis the
