@@ -121,6 +121,23 @@ test('place mode: a click on empty map space creates the class chosen in Add ent
   await page.locator('button[aria-keyshortcuts="Control+Z"][disabled]').waitFor();
   assert.deepEqual(await ui.pendingItems(page), []);
 
+  // Enter on the map places at its centre.
+  const { center } = await ui.mapView(page);
+  await map.focus();
+  await page.keyboard.press('Enter');
+  const want = center.map((c) => Math.round(c / 10) * 10 + 0);
+  await page.waitForFunction(
+    ([h, v, [wh, wv]]) =>
+      document.querySelector('.inspector h2')?.textContent.startsWith('Light') &&
+      Number(document.getElementById(`position-${h}`).value) === wh &&
+      Number(document.getElementById(`position-${v}`).value) === wv,
+    ['XYZ'[axes[0]], 'XYZ'[axes[1]], want],
+  );
+  const centred = await ui.inspectedId(page);
+  assert.equal((await ui.pendingItems(page)).length, 1);
+  await page.keyboard.press('Control+z');
+  await ui.option(page, centred).waitFor({ state: 'detached' });
+
   // Escape leaves the mode: a click then places nothing.
   await page.keyboard.press('Escape');
   await mode.waitFor({ state: 'detached' });

@@ -54,6 +54,7 @@ export function PlacementTools() {
         <div class="place-mode" role="status" aria-label="Place mode">
           <span>
             Click the map to place a <strong>{mode.className}</strong>
+            <span class="muted"> (Enter on the map: at its centre)</span>
           </span>
           <button type="button" class="small" onClick={stopPlacing} aria-keyshortcuts="Escape" title="Leave place mode (Escape)">
             Stop placing

@@ -28,6 +28,7 @@ const SHORTCUTS = [
       ['Escape', 'Clear the selection'],
       ['Drag', 'Move an entity, or pan on empty space'],
       ['Click', 'In place mode: create an entity there'],
+      ['Enter in place mode', 'Create an entity at the centre'],
     ],
   },
   {

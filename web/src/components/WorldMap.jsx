@@ -531,7 +531,8 @@ export function WorldMap() {
       '=': () => zoomAt(1.25, w / 2, h / 2),
       '-': () => zoomAt(0.8, w / 2, h / 2),
       f: () => fitWorld(),
-      Enter: selectNearCenter,
+      // In place mode Enter places at the centre (the keyboard's click).
+      Enter: placing.value ? () => placeAt(...center.value) : selectNearCenter,
       Escape: () => select(null),
     };
     const dir = arrows[event.key];
