@@ -43,9 +43,12 @@ test('the theme follows the system setting, light or dark, with AA contrast in b
   for (const scheme of ['light', 'dark']) {
     const page = await openIn(scheme, LARGE);
     seen[scheme] = await colors(page);
-    // Something selected, something pending: more of the page is drawn.
+    // Something selected, something pending, place mode: more of the page is drawn.
     const [id] = await ui.visibleIds(page);
     await ui.editPosition(page, id, 'X', '1.5');
+    await page.getByRole('button', { name: 'Add entity' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Place on map' }).click();
+    await page.getByRole('status', { name: 'Place mode' }).waitFor();
     await ui.screenshot(page, `layout-1440-${scheme}`);
     assert.deepEqual(await contrastFailures(page), [], `${scheme}: contrast`);
     await ui.closeWithoutErrors(page);
