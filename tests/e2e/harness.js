@@ -379,6 +379,28 @@ export async function closeWithoutErrors(page) {
   await page.context().close();
 }
 
+// The map's view as last drawn: { axes, center, scale } (see WorldMap).
+export async function mapView(page) {
+  return JSON.parse(await page.getByRole('img', { name: 'World map' }).getAttribute('data-view'));
+}
+
+// Where world position `pos` ([x, y, z]) is drawn on the map, in page coordinates.
+export async function mapPagePoint(page, pos) {
+  const { axes, center, scale } = await mapView(page);
+  const box = await page.getByRole('img', { name: 'World map' }).boundingBox();
+  return {
+    x: box.x + (pos[axes[0]] - center[0]) * scale + box.width / 2,
+    y: box.y + box.height / 2 - (pos[axes[1]] - center[1]) * scale,
+  };
+}
+
+// The world point on the map's axes ([horizontal, vertical]) at page point (x, y).
+export async function mapWorldPoint(page, { x, y }) {
+  const { center, scale } = await mapView(page);
+  const box = await page.getByRole('img', { name: 'World map' }).boundingBox();
+  return [center[0] + (x - box.x - box.width / 2) / scale, center[1] - (y - box.y - box.height / 2) / scale];
+}
+
 // ---- the steps of a scenario ----
 
 // Types text into the labelled input and applies it with Enter.

@@ -11,12 +11,15 @@ import { clearHistory, record } from './state/history.js';
 import { forgetKept, keepNowIfWaiting, keepSoon, restoreKept, startUp } from './state/keep.js';
 import { openServerWorld, openSnapshotText } from './state/open.js';
 import { pending } from './state/pending.js';
+import { stopPlacing } from './state/placement.js';
 import { servesWorld } from './state/server.js';
 
 // The world model imports neither of them: they listen. A world opened shows
 // its kept work (restoreKept) before its open counts as done.
 on('opened', () => clearHistory());
 on('opened', ({ key }) => restoreKept(key));
+// Place mode is for the world it was chosen in.
+on('opened', () => stopPlacing());
 on('edited', (step) => record(step));
 on('edited', () => keepSoon());
 on('restored', () => keepSoon());

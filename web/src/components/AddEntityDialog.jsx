@@ -1,10 +1,13 @@
 // The Add entity dialog: a class and a position (by default the centre of
-// the map), each coordinate checked by the engine before it creates the
-// entity.
+// the map), each coordinate checked by the engine (and snapped to the grid
+// when snap is on) before it creates the entity; or, with Place on map, the
+// place mode for that class (the position gives the axis the map does not
+// show).
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { formatF32 } from '../lib/fields.js';
 import { addEntity } from '../state/edits.js';
 import { axes, center } from '../state/mapView.js';
+import { snapTyped, startPlacing } from '../state/placement.js';
 import { checkTyped } from '../state/typed.js';
 import { classNames } from '../state/world.js';
 
@@ -31,19 +34,27 @@ export function AddEntityDialog({ onClose }) {
     return () => el.removeEventListener('close', onCancel);
   }, []);
 
-  async function onSubmit(event) {
-    event.preventDefault();
+  // Create (Enter), or enter place mode with `place`.
+  async function finish(place) {
     const checked = await Promise.all(coords.map((t) => checkTyped('f32', t)));
     const errs = checked.map((c) => c.error ?? null);
     setErrors(errs);
     if (errs.some(Boolean) || !className) return;
+    const position = checked.map((c) => snapTyped(c.value));
     dialog.current.close();
-    await addEntity(className, checked.map((c) => c.value));
+    if (place) startPlacing(className, position);
+    else await addEntity(className, position);
   }
 
   return (
     <dialog ref={dialog} class="add-dialog" aria-labelledby="add-title">
-      <form method="dialog" onSubmit={onSubmit}>
+      <form
+        method="dialog"
+        onSubmit={(event) => {
+          event.preventDefault();
+          finish(false);
+        }}
+      >
         <h2 id="add-title">Add entity</h2>
         <div class="field">
           <label for="add-class">Class</label>
@@ -84,6 +95,9 @@ export function AddEntityDialog({ onClose }) {
         <div class="dialog-buttons">
           <button type="button" onClick={() => dialog.current.close()}>
             Cancel
+          </button>
+          <button type="button" onClick={() => finish(true)} title="Then each click on empty map space creates one; Escape stops">
+            Place on map
           </button>
           <button type="submit" class="primary">
             Create

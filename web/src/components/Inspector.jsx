@@ -9,6 +9,7 @@ import { entityPath, formatF32 } from '../lib/fields.js';
 import { setFieldOfSelection, setPositionAxis, setPositionAxisOfSelection } from '../state/edits.js';
 import { selected, selectedLive, selectionCount, sharedValues } from '../state/selection.js';
 import { revision, table } from '../state/table.js';
+import { snapTyped } from '../state/placement.js';
 import { checkTyped } from '../state/typed.js';
 import { schemas, status } from '../state/world.js';
 import { FieldEditor } from './FieldEditor.jsx';
@@ -66,7 +67,7 @@ function EntityEditor({ entity }) {
             inputMode="decimal"
             value={formatF32(entity.position[i])}
             check={(t) => checkTyped('f32', t)}
-            onCommit={(v) => setPositionAxis(i, v)}
+            onCommit={(v) => setPositionAxis(i, snapTyped(v))}
           />
         ))}
       </fieldset>
@@ -152,7 +153,7 @@ function SelectionEditor() {
               placeholder={shared === null ? 'mixed' : undefined}
               value={shared === null ? '' : formatF32(shared)}
               check={(t) => checkTyped('f32', t)}
-              onCommit={(v) => setPositionAxisOfSelection(i, v)}
+              onCommit={(v) => setPositionAxisOfSelection(i, snapTyped(v))}
             />
           );
         })}

@@ -1,5 +1,7 @@
 // The toolbar: open (sample, folder picker, folder upload), save, add,
-// delete, duplicate, copy and paste, and the name of the open world.
+// delete, duplicate, copy and paste, the keyboard shortcuts, and the name
+// of the open world, on one row: a narrow window shows each control's short
+// label (Label), its full name staying its accessible name and tooltip.
 import { useRef, useState } from 'preact/hooks';
 import { copySelection, duplicateSelection, paste } from '../state/copies.js';
 import { deleteEntity } from '../state/edits.js';
@@ -13,6 +15,7 @@ import { selectedId, selectionCount } from '../state/selection.js';
 import { share } from '../state/share.js';
 import { busy, source, status, worldName } from '../state/world.js';
 import { AddEntityDialog } from './AddEntityDialog.jsx';
+import { ShortcutsButton } from './ShortcutsDialog.jsx';
 import { UploadFolder } from './UploadFolder.jsx';
 
 // Where the open world comes from: a short label, and what Save does.
@@ -31,6 +34,27 @@ const KEPT = {
   failed: ['not kept', 'The browser storage failed: save to keep the changes'],
 };
 
+// A control's text: the full label, or in a narrow window the short one.
+function Label({ full, short }) {
+  return (
+    <>
+      <span class="label-full">{full}</span>
+      <span class="label-short" aria-hidden="true">
+        {short}
+      </span>
+    </>
+  );
+}
+
+// A toolbar button named `label` (its tooltip too, with `keys` if given).
+function ToolButton({ label, short, keys, ...props }) {
+  return (
+    <button type="button" aria-label={label} title={keys ? `${label} (${keys})` : label} {...props}>
+      <Label full={label} short={short} />
+    </button>
+  );
+}
+
 export function Toolbar() {
   const upload = useRef(null);
   const [adding, setAdding] = useState(false);
@@ -45,16 +69,15 @@ export function Toolbar() {
     <header class="toolbar">
       <h1 class="brand">Juliet World</h1>
       <div class="group">
-        <button type="button" onClick={openSample} disabled={busy.value}>
-          Open sample
-        </button>
-        <button type="button" onClick={onOpenFolder} disabled={busy.value}>
-          Open folder
-        </button>
-        <UploadFolder label="Upload folder" inputRef={upload} />
-        <label class="button secondary">
-          Open snapshot file
+        <ToolButton label="Open sample" short="Sample" onClick={openSample} disabled={busy.value} />
+        <ToolButton label="Open folder" short="Folder" onClick={onOpenFolder} disabled={busy.value} />
+        <UploadFolder label="Upload folder" inputRef={upload}>
+          <Label full="Upload folder" short="Upload" />
+        </UploadFolder>
+        <label class="button secondary" title="Open snapshot file">
+          <Label full="Open snapshot file" short="Snapshot" />
           <input
+            aria-label="Open snapshot file"
             class="visually-hidden"
             type="file"
             accept=".txt,text/plain"
@@ -69,39 +92,44 @@ export function Toolbar() {
         </label>
       </div>
       <div class="group">
-        <button type="button" class="primary" onClick={save} disabled={!ready} aria-keyshortcuts="Control+S">
-          Save
-        </button>
-        <button type="button" onClick={undo} disabled={!canUndo.value} aria-keyshortcuts="Control+Z">
-          Undo
-        </button>
-        <button type="button" onClick={redo} disabled={!canRedo.value} aria-keyshortcuts="Control+Shift+Z">
-          Redo
-        </button>
-        <button type="button" onClick={share} disabled={!ready}>
-          Share
-        </button>
-        <button type="button" onClick={() => setAdding(true)} disabled={!ready}>
-          Add entity
-        </button>
-        <button
-          type="button"
+        <ToolButton label="Save" short="Save" keys="Ctrl+S" class="primary" onClick={save} disabled={!ready} aria-keyshortcuts="Control+S" />
+        <ToolButton label="Undo" short="Undo" keys="Ctrl+Z" onClick={undo} disabled={!canUndo.value} aria-keyshortcuts="Control+Z" />
+        <ToolButton
+          label="Redo"
+          short="Redo"
+          keys="Ctrl+Shift+Z"
+          onClick={redo}
+          disabled={!canRedo.value}
+          aria-keyshortcuts="Control+Shift+Z"
+        />
+        <ToolButton label="Share" short="Share" onClick={share} disabled={!ready} />
+        <ToolButton label="Add entity" short="Add" onClick={() => setAdding(true)} disabled={!ready} />
+        <ToolButton
+          label={selectionCount.value > 1 ? `Delete ${selectionCount.value} entities` : 'Delete entity'}
+          short="Delete"
           onClick={() => deleteEntity()}
           disabled={!ready || selectedId.value === null}
-        >
-          {selectionCount.value > 1 ? `Delete ${selectionCount.value} entities` : 'Delete entity'}
-        </button>
-        <button type="button" onClick={duplicateSelection} disabled={!ready || selectedId.value === null} aria-keyshortcuts="Control+D">
-          Duplicate
-        </button>
-        <button type="button" onClick={copySelection} disabled={!ready || selectedId.value === null} aria-keyshortcuts="Control+C">
-          Copy
-        </button>
-        <button type="button" onClick={() => paste()} disabled={!ready} aria-keyshortcuts="Control+V">
-          Paste
-        </button>
+        />
+        <ToolButton
+          label="Duplicate"
+          short="Dup."
+          keys="Ctrl+D"
+          onClick={duplicateSelection}
+          disabled={!ready || selectedId.value === null}
+          aria-keyshortcuts="Control+D"
+        />
+        <ToolButton
+          label="Copy"
+          short="Copy"
+          keys="Ctrl+C"
+          onClick={copySelection}
+          disabled={!ready || selectedId.value === null}
+          aria-keyshortcuts="Control+C"
+        />
+        <ToolButton label="Paste" short="Paste" keys="Ctrl+V" onClick={() => paste()} disabled={!ready} aria-keyshortcuts="Control+V" />
+        <ShortcutsButton />
       </div>
-      <div class="world-name">
+      <div class="world-name" title={worldTitle(count)}>
         {worldName.value ? (
           <>
             <strong>{worldName.value}</strong>
@@ -124,4 +152,15 @@ export function Toolbar() {
       {adding && <AddEntityDialog onClose={() => setAdding(false)} />}
     </header>
   );
+}
+
+// The world header's full text, its tooltip where it is cut short.
+function worldTitle(count) {
+  if (!worldName.value) return undefined;
+  const parts = [worldName.value];
+  if (count > 0) parts.push(`${count} unsaved`);
+  if (count > 0 && KEPT[keptState.value]) parts.push(KEPT[keptState.value][0]);
+  const kind = SOURCES[source.value?.kind];
+  if (kind) parts.push(`${kind[0]}: ${kind[1]}`);
+  return parts.join(' · ');
 }

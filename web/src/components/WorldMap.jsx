@@ -34,6 +34,7 @@ import {
   viewSize,
   zoomAt,
 } from '../state/mapView.js';
+import { placeAt, placing, snapPointer } from '../state/placement.js';
 import {
   addToSelection,
   select,
@@ -46,6 +47,7 @@ import {
 } from '../state/selection.js';
 import { previewPosition, revision, rowPosition, structure, table } from '../state/table.js';
 import { status } from '../state/world.js';
+import { PlacementTools } from './PlacementTools.jsx';
 
 const AXIS = ['X', 'Y', 'Z'];
 const BACKGROUND = abgr('#14191e');
@@ -518,8 +520,8 @@ export function WorldMap() {
     const dv = -(py - g.start[1]) / scale.value;
     g.tos = g.froms.map((from) => {
       const to = [...from];
-      to[ha] = round2(from[ha] + dh);
-      to[va] = round2(from[va] + dv);
+      to[ha] = snapPointer(from[ha] + dh);
+      to[va] = snapPointer(from[va] + dv);
       return to;
     });
     batch(() => g.ids.forEach((id, i) => previewPosition(id, g.tos[i])));
@@ -531,6 +533,8 @@ export function WorldMap() {
     if (g?.kind === 'band') {
       setBand(null);
       if (g.moved) selectBand(g, local(event));
+      // In place mode a click on empty space places there.
+      else if (placing.value && event.type === 'pointerup') placeAt(...toWorld(...local(event)));
     } else if (g?.kind === 'drag' && g.moved && g.tos) {
       if (g.ids.length === 1) moveEntity(g.id, g.tos[0], g.froms[0]);
       else moveEntities(g.ids.map((id, i) => ({ id, to: g.tos[i], from: g.froms[i] })));
@@ -609,7 +613,8 @@ export function WorldMap() {
       '=': () => zoomAt(1.25, w / 2, h / 2),
       '-': () => zoomAt(0.8, w / 2, h / 2),
       f: () => fitWorld(),
-      Enter: selectNearCenter,
+      // In place mode Enter places at the centre (the keyboard's click).
+      Enter: placing.value ? () => placeAt(...center.value) : selectNearCenter,
       Escape: () => select(null),
       Delete: () => selectedId.value !== null && deleteEntity(),
     };
@@ -641,6 +646,7 @@ export function WorldMap() {
         <button type="button" class="small" onClick={() => fitWorld()}>
           Fit
         </button>
+        <PlacementTools />
         <ul class="legend" aria-label="Classes">
           {legendNames(classCounts.value).map((name) => (
             <li key={name}>
@@ -653,7 +659,7 @@ export function WorldMap() {
       <div class="map-stage">
         <canvas
           ref={canvas}
-          class="map"
+          class={placing.value ? 'map placing' : 'map'}
           role="img"
           aria-label="World map"
           aria-describedby="map-keys"
@@ -734,10 +740,6 @@ function arrow(ctx, [x0, y0], [x1, y1]) {
   ctx.lineTo(tx, ty);
   ctx.lineTo(tx - ux * 7 + uy * 4, ty - uy * 7 - ux * 4);
   ctx.stroke();
-}
-
-function round2(v) {
-  return Math.round(v * 100) / 100;
 }
 
 // The classes the legend names: those with entities in the world.

@@ -50,3 +50,13 @@ export function formatCoordinate(value, scale) {
   const text = value.toFixed(decimals);
   return Number(text) === 0 ? (0).toFixed(decimals) : text;
 }
+
+/**
+ * `v` on the nearest multiple of `step` (> 0), written with no more
+ * decimals than the step needs: a step of 0.1 gives 0.3, not
+ * 0.30000000000000004, and never -0.
+ */
+export function snapToStep(v, step) {
+  const decimals = Math.min(12, Math.max(0, -Math.floor(Math.log10(step)) + 3));
+  return Number((Math.round(v / step) * step).toFixed(decimals)) + 0;
+}

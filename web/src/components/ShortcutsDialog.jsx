@@ -1,0 +1,138 @@
+// The keyboard shortcuts, listed in a dialog that `?` (outside a text field)
+// or the toolbar's button opens; Escape closes it and focus goes back where
+// it was.
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { isTyping } from '../lib/keys.js';
+
+// What each part of the inspector does with which keys (App, WorldMap,
+// EntityList, TextField, Splitter and PlacementTools handle them).
+const SHORTCUTS = [
+  {
+    where: 'Everywhere',
+    keys: [
+      ['Ctrl+Z', 'Undo'],
+      ['Ctrl+Shift+Z, Ctrl+Y', 'Redo'],
+      ['Ctrl+S', 'Save'],
+      ['?', 'This list of shortcuts'],
+      ['Escape', 'Leave place mode'],
+    ],
+  },
+  {
+    where: 'Map',
+    keys: [
+      ['Arrow keys', 'Select the nearest entity in that direction'],
+      ['Shift+Arrow keys', 'Pan'],
+      ['+ and -', 'Zoom in and out (the wheel too)'],
+      ['F', 'Fit the world in view'],
+      ['Enter', 'Select the entity nearest the centre'],
+      ['Escape', 'Clear the selection'],
+      ['Drag', 'Move an entity, or pan on empty space'],
+      ['Click', 'In place mode: create an entity there'],
+      ['Enter in place mode', 'Create an entity at the centre'],
+    ],
+  },
+  {
+    where: 'Entity list',
+    keys: [
+      ['Up and Down', 'Previous and next entity'],
+      ['Page Up, Page Down', 'A page up or down'],
+      ['Home and End', 'First and last entity'],
+      ['Delete', 'Delete the selected entity'],
+    ],
+  },
+  {
+    where: 'Fields',
+    keys: [
+      ['Enter', 'Apply the typed value (leaving the field does too)'],
+      ['Escape', 'Put back the current value'],
+    ],
+  },
+  {
+    where: 'Splitters beside the map',
+    keys: [
+      ['Left and Right', 'Resize the pane'],
+      ['Home and End', 'Narrowest and widest'],
+    ],
+  },
+];
+
+export function ShortcutsButton() {
+  const [open, setOpen] = useState(false);
+  const opener = useRef(null);
+
+  useEffect(() => {
+    const onKey = (event) => {
+      if (event.key !== '?' || event.ctrlKey || event.metaKey || event.altKey) return;
+      if (isTyping(event.target) || document.querySelector('dialog[open]')) return;
+      event.preventDefault();
+      opener.current = document.activeElement;
+      setOpen(true);
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, []);
+
+  return (
+    <>
+      <button
+        type="button"
+        class="icon"
+        aria-label="Keyboard shortcuts"
+        title="Keyboard shortcuts (?)"
+        aria-keyshortcuts="?"
+        onClick={(e) => {
+          opener.current = e.currentTarget;
+          setOpen(true);
+        }}
+      >
+        ?
+      </button>
+      {open && (
+        <ShortcutsDialog
+          onClose={() => {
+            setOpen(false);
+            opener.current?.focus?.();
+          }}
+        />
+      )}
+    </>
+  );
+}
+
+function ShortcutsDialog({ onClose }) {
+  const dialog = useRef(null);
+  useEffect(() => {
+    const el = dialog.current;
+    el.showModal();
+    el.addEventListener('close', onClose);
+    return () => el.removeEventListener('close', onClose);
+  }, []);
+
+  return (
+    <dialog ref={dialog} class="add-dialog shortcuts" aria-labelledby="shortcuts-title">
+      <h2 id="shortcuts-title">Keyboard shortcuts</h2>
+      <div class="shortcut-groups">
+        {SHORTCUTS.map(({ where, keys }) => (
+          <section key={where} aria-label={where}>
+            <h3>{where}</h3>
+            <dl>
+              {keys.map(([key, what]) => (
+                <div key={key + what}>
+                  <dt>
+                    <kbd>{key}</kbd>
+                  </dt>
+                  <dd>{what}</dd>
+                </div>
+              ))}
+            </dl>
+          </section>
+        ))}
+      </div>
+      <div class="dialog-buttons">
+        <button type="button" class="primary" onClick={() => dialog.current.close()}>
+          Close
+        </button>
+      </div>
+    </dialog>
+  );
+}
