@@ -18,6 +18,7 @@ import {
 import { select, selectedId } from '../state/selection.js';
 import { revision, table } from '../state/table.js';
 import { status } from '../state/world.js';
+import { FailedFileRows } from './FailedFiles.jsx';
 
 const ROW_HEIGHT = 28;
 const OVERSCAN = 8;
@@ -26,6 +27,7 @@ export function EntityList() {
   return (
     <section class="pane list-pane" aria-label="Entities">
       <ListFilters />
+      <FailedFileRows />
       <EntityListbox />
     </section>
   );

@@ -1,11 +1,14 @@
 // The inspector: the selected entity's identity, its position and one
 // editor per field of its class, built from the class reflection; below,
-// the world settings.
+// the world settings. A file that failed to load, selected in the list,
+// shows its diagnostic instead (FailedFiles.jsx).
 import { entityPath, formatF32 } from '../lib/fields.js';
 import { setPositionAxis } from '../state/edits.js';
+import { shownFailure } from '../state/failed.js';
 import { selected } from '../state/selection.js';
 import { checkTyped } from '../state/typed.js';
 import { schemas, status } from '../state/world.js';
+import { FailedFile } from './FailedFiles.jsx';
 import { FieldEditor } from './FieldEditor.jsx';
 import { TextField } from './TextField.jsx';
 import { WorldSettings } from './WorldSettings.jsx';
@@ -14,9 +17,12 @@ const AXES = ['X', 'Y', 'Z'];
 
 export function Inspector() {
   const entity = selected.value;
+  const failure = shownFailure.value;
   return (
     <section class="pane inspector" aria-label="Inspector">
-      {entity ? (
+      {failure && !entity ? (
+        <FailedFile failure={failure} />
+      ) : entity ? (
         <EntityEditor key={entity.id} entity={entity} />
       ) : (
         <p class="muted empty">

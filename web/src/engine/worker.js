@@ -4,6 +4,7 @@
 // { id, ok, result } or { id, ok: false, error }, and reports long work as
 // { progress: { label, done, total } }.
 import { entityPath, idOfPath, isClassFilePath, loadJuliet } from 'juliet-world';
+import { lineExcerpt } from '../lib/excerpt.js';
 import { SETTINGS, SETTINGS_PATH, sameBytes } from '../lib/fields.js';
 import { packReader } from '../lib/pack.js';
 import { BASE_FIELDS, matchTerm } from '../lib/query.js';
@@ -86,13 +87,40 @@ function dirtyIds() {
   return out;
 }
 
-// Paths in diagnostics, and in their messages, relative to the world folder.
+// Paths in diagnostics, and in their messages, relative to the world
+// folder; each says whether its file failed to load (else it is about an
+// entity that loaded, such as a reference to a missing one) and carries the
+// line it points at (the first EXCERPTS of them: each reads its file).
+const EXCERPTS = 1000;
 function diagnostics() {
-  return world.diagnostics().map((d) => ({
-    ...d,
-    path: d.path ? relativePath(d.path) : d.path,
-    message: d.message && worldDir ? d.message.split(`${worldDir}/`).join('') : d.message,
-  }));
+  return world.diagnostics().map((d, i) => {
+    const path = d.path ? relativePath(d.path) : d.path;
+    return {
+      ...d,
+      path,
+      message: d.message && worldDir ? d.message.split(`${worldDir}/`).join('') : d.message,
+      failed: !isLoaded(path),
+      excerpt: i < EXCERPTS && d.line > 0 ? lineExcerpt(readWorldFile(d.path), d.line, d.col) : null,
+    };
+  });
+}
+
+// The bytes of a file of the world folder (an absolute path), or null.
+function readWorldFile(path) {
+  try {
+    return worldDir && path.startsWith(`${worldDir}/`) ? juliet.readFile(path) : null;
+  } catch {
+    return null; // a directory, or a file gone
+  }
+}
+
+// True if the file at `path` (relative) holds an entity of the world, or
+// its settings, that loaded.
+function isLoaded(path) {
+  if (!path) return false;
+  if (path === SETTINGS_PATH) return !world.settings().failed;
+  const id = idOfPath(path);
+  return id !== null && world.has(id);
 }
 
 async function closeWorld() {
@@ -121,14 +149,19 @@ function restoreText(id, text) {
   }
 }
 
-// A failed load (a JulietError) as a diagnostic of the file at `path`.
-function diagnosticOf(err, path) {
+// A failed load (a JulietError) as a diagnostic of the file at `path`,
+// with the line it points at when the file's `bytes` are given.
+function diagnosticOf(err, path, bytes = null) {
+  const line = err.line ?? 0;
+  const col = err.col ?? 0;
   return {
     path: err.path ?? path,
-    line: err.line ?? 0,
-    col: err.col ?? 0,
+    line,
+    col,
     message: err.detail ?? err.message,
     code: err.code ?? 'invalid_argument',
+    failed: true,
+    excerpt: line > 0 ? lineExcerpt(bytes, line, col) : null,
   };
 }
 
@@ -153,7 +186,7 @@ function loadFile(path, bytes) {
     return { id, failure: null };
   } catch (err) {
     before.delete(err.id ?? SETTINGS);
-    return { id: err.id ?? null, failure: diagnosticOf(err, path) };
+    return { id: err.id ?? null, failure: diagnosticOf(err, path, bytes) };
   }
 }
 
@@ -166,7 +199,9 @@ function loadRun({ from, to, at }, { paths, sizes, bytes }, failures) {
     let size = 0;
     while (end < to && !isClassFilePath(paths[end])) size += Math.max(sizes[end++], 0);
     const run = { names: paths, sizes, bytes, at, from: i, to: end };
-    if (end > i) for (const { index, error } of world.reloadFiles(run)) failures.push(diagnosticOf(error, paths[index]));
+    if (end > i) {
+      for (const { index, error } of world.reloadFiles(run)) failures.push(diagnosticOf(error, paths[index], fileIn(run, index)));
+    }
     at += size;
     if (end === to) break;
     const classSize = Math.max(sizes[end], 0);
@@ -175,6 +210,14 @@ function loadRun({ from, to, at }, { paths, sizes, bytes }, failures) {
     at += classSize;
     i = end + 1;
   }
+}
+
+// The bytes of file `index` of a run (lib/pack.js: sizes below 0 are files
+// that are gone).
+function fileIn({ sizes, bytes, at, from }, index) {
+  let offset = at;
+  for (let k = from; k < index; k++) offset += Math.max(sizes[k], 0);
+  return sizes[index] < 0 ? null : bytes.subarray(offset, offset + sizes[index]);
 }
 
 function opened(timings, last) {
@@ -267,7 +310,8 @@ const ops = {
     const out = opened({ bootMs, loadMs: performance.now() - t, filesMs });
     // The references checked once every file is in, as for a folder.
     const t1 = performance.now();
-    out.result.diagnostics = [...failures, ...world.checkReferences()];
+    const references = world.checkReferences().map((d) => ({ ...d, failed: !isLoaded(d.path), excerpt: null }));
+    out.result.diagnostics = [...failures, ...references];
     out.result.timings.referencesMs = performance.now() - t1;
     // Paths as one text: one string crosses to the page faster than 100,000.
     out.result.index = { meta, paths: paths.join('\n'), seqs };
