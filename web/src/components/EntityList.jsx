@@ -190,13 +190,12 @@ function EntityRow({ row, index, total, selected }) {
       aria-selected={selected ? 'true' : 'false'}
       aria-posinset={index + 1}
       aria-setsize={total}
-      aria-label={`${id} ${cls}${dirty ? ', unsaved' : ''}`}
+      aria-label={`${id} ${cls} ${formatPosition(position)}${dirty ? ', unsaved' : ''}`}
       onClick={() => select(id)}
     >
-      <span class="swatch" style={{ background: classColor(cls) }} />
-      <span class="id">{id}</span>
-      <span class="cls">{cls}</span>
-      <span class="pos">{formatPosition(position)}</span>
+      {/* Spaces between the cells: the visible text reads as the name does. */}
+      <span class="swatch" style={{ background: classColor(cls) }} />{' '}
+      <span class="id">{id}</span> <span class="cls">{cls}</span> <span class="pos">{formatPosition(position)}</span>{' '}
       <span class="dirty" title={dirty ? 'Unsaved changes' : undefined}>
         {dirty ? '●' : ''}
       </span>
