@@ -6,11 +6,12 @@
 // banner and in Diagnostics, with the sample as a way on), and the undo
 // history kept across a reload with the unsaved work it belongs to.
 import assert from 'node:assert/strict';
-import { copyFileSync, readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { assets, entityFile, snapshotDir } from '../shared/fixtures.js';
 import * as ui from './harness.js';
+import { serveWorld } from './worldServer.js';
 
 const env = ui.useInspector();
 
@@ -18,13 +19,15 @@ const diagnosticsRegion = (page) => page.getByRole('region', { name: 'Diagnostic
 const inspector = (page) => page.getByRole('region', { name: 'Inspector' });
 const failedList = (page) => page.getByRole('listbox', { name: 'Files that failed to load' });
 
-// A copy of the sample with three broken entity files (malformed fixtures);
-// returns the folder.
+// A copy of the sample with three broken entity files (malformed fixtures,
+// each with the ID its file name says); returns the folder.
 function sampleWithBrokenFiles() {
   const dir = ui.copySample();
-  const broken = { '900001': 'merge_conflict', '900002': 'bad_bool', '900003': 'vector_too_short' };
+  const broken = { 900001: 'merge_conflict', 900002: 'bad_bool', 900003: 'vector_too_short' };
   for (const [name, fixture] of Object.entries(broken)) {
-    copyFileSync(join(assets, 'malformed', `${fixture}.jasset`), join(dir, 'Entities', `${name}.jasset`));
+    const text = readFileSync(join(assets, 'malformed', `${fixture}.jasset`), 'utf8');
+    const id = `0x${Number(name).toString(16).padStart(16, '0')}`;
+    writeFileSync(join(dir, 'Entities', `${name}.jasset`), text.replace('0x0000000100000001', id));
   }
   return dir;
 }
@@ -83,6 +86,23 @@ test('files that failed to load: a banner with how many, a row each, the line wi
   assert.equal(await rows.nth(2).getAttribute('aria-selected'), 'false');
   await ui.saveAndWait(page);
   ui.assertUntouched(original, snapshotDir(dir), [entityFile(edited)]);
+  await ui.closeWithoutErrors(page);
+});
+
+test('a world served by the local server shows its failed files the same way, with their lines', async () => {
+  const dir = sampleWithBrokenFiles();
+  const server = await serveWorld(dir);
+  const page = await ui.newPage(env.browser);
+  await page.goto(server.url);
+  await ui.waitOpen(page);
+  assert.match(
+    await page.getByRole('note', { name: 'Files that failed to load' }).textContent(),
+    /^3 files failed to load/,
+  );
+  await failedList(page).getByRole('option', { name: /900003/ }).click();
+  const excerpt = inspector(page).getByLabel('Line 12 of Entities/900003.jasset');
+  const [line, caret] = (await excerpt.textContent()).split('\n');
+  assert.equal(caret.indexOf('^'), line.indexOf('|') + 2 + 3);
   await ui.closeWithoutErrors(page);
 });
 
