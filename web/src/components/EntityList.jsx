@@ -181,7 +181,7 @@ function EntityRow({ row, index, total, selected }) {
   const k = table.cls[row];
   const cls = table.classNames[k];
   const dirty = table.dirty[row] === 1;
-  const position = [table.pos[row * 3], table.pos[row * 3 + 1], table.pos[row * 3 + 2]];
+  const where = formatPosition([table.pos[row * 3], table.pos[row * 3 + 1], table.pos[row * 3 + 2]]);
   return (
     <div
       id={optionId(id)}
@@ -190,12 +190,12 @@ function EntityRow({ row, index, total, selected }) {
       aria-selected={selected ? 'true' : 'false'}
       aria-posinset={index + 1}
       aria-setsize={total}
-      aria-label={`${id} ${cls} ${formatPosition(position)}${dirty ? ', unsaved' : ''}`}
+      aria-label={`${id} ${cls} ${where}${dirty ? ', unsaved' : ''}`}
       onClick={() => select(id)}
     >
       {/* Spaces between the cells: the visible text reads as the name does. */}
       <span class="swatch" style={{ background: classColor(cls) }} />{' '}
-      <span class="id">{id}</span> <span class="cls">{cls}</span> <span class="pos">{formatPosition(position)}</span>{' '}
+      <span class="id">{id}</span> <span class="cls">{cls}</span> <span class="pos">{where}</span>{' '}
       <span class="dirty" title={dirty ? 'Unsaved changes' : undefined}>
         {dirty ? '●' : ''}
       </span>
