@@ -219,3 +219,13 @@ test('values answers the asked fields of each entity, undefined where its class 
   assert.equal(ofGone, null);
   await engine.close();
 });
+
+test('why a link cannot be opened crosses the worker', async () => {
+  const engine = createEngine();
+  const err = await engine.openSnapshot('https://example.org/#section-2').then(
+    () => assert.fail('opened'),
+    (e) => e,
+  );
+  assert.equal(err.code, 'corrupt');
+  assert.equal(err.reason, 'foreign');
+});
