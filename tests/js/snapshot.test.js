@@ -167,6 +167,44 @@ test('broken payloads are rejected: magic, version, checksum, trailing bytes, tr
   await rejects(await variant(() => new Uint8Array(0)), 'corrupt');
 });
 
+/** Expects openSnapshot(text) to reject as corrupt with err.reason `reason`. */
+async function rejectsFor(text, reason, what) {
+  await assert.rejects(juliet.openSnapshot(text), (err) => {
+    assert.equal(err.code, 'corrupt', `${what}: ${err.message}`);
+    assert.equal(err.reason, reason, `${what}: ${err.message}`);
+    return true;
+  });
+}
+
+test('a link that cannot be read says why: cut off, not a Juliet link, damaged, another version', async () => {
+  const text = await sampleSnapshot();
+  // Cut anywhere past its first bytes: at a whole byte, inside a byte, one character short.
+  for (const length of [200, 301, 302, 303, text.length - 1, text.length - 2, text.length - 3]) {
+    await rejectsFor(`https://example.org/#${text.slice(0, length)}`, 'truncated', `cut at ${length}`);
+  }
+  await rejectsFor('https://example.org/#section-2', 'foreign', 'a page anchor');
+  await rejectsFor('https://example.org/#/top?x=1', 'foreign', 'a route');
+  await rejectsFor(b64(await deflate(new TextEncoder().encode('some other deflated text'))), 'foreign', 'other data');
+  await rejectsFor('', 'foreign', 'nothing');
+  // Characters changed past the start: the data or its checksum is wrong.
+  let damaged = 0;
+  for (let at = 100; at < text.length - 4; at += 37) {
+    const changed = text.slice(0, at) + (text[at] === 'A' ? 'B' : 'A') + text.slice(at + 1);
+    const reason = await juliet.openSnapshot(changed).then(
+      () => 'opened',
+      (err) => err.reason,
+    );
+    assert.ok(['damaged', 'opened'].includes(reason), `changed at ${at}: ${reason}`);
+    if (reason === 'damaged') damaged++;
+  }
+  assert.ok(damaged > 10, `${damaged} damaged`);
+  const raw = await inflate(unb64(text));
+  raw[3] = 99;
+  await rejectsFor(b64(await deflate(raw)), 'version', 'format version 99');
+  // A failure that is not about the text has no reason.
+  await assert.rejects(juliet.openSnapshot(text, { capacity: 1 }), (err) => err.reason === undefined);
+});
+
 test('a damaged link is reported as damaged, not as the unknown class its bytes now name', async () => {
   const raw = await inflate(unb64(await sampleSnapshot()));
   raw[6] ^= 0xff; // first byte of the first class's name CRC; the checksum stays as it was

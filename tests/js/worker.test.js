@@ -297,3 +297,13 @@ test('setMany sets every entity or none, and restoreMany undoes it', async () =>
   assert.equal((await engine.get(GRUNT)).dirty, false);
   await engine.close();
 });
+
+test('why a link cannot be opened crosses the worker', async () => {
+  const engine = createEngine();
+  const err = await engine.openSnapshot('https://example.org/#section-2').then(
+    () => assert.fail('opened'),
+    (e) => e,
+  );
+  assert.equal(err.code, 'corrupt');
+  assert.equal(err.reason, 'foreign');
+});

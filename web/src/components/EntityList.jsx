@@ -21,6 +21,7 @@ import {
 import { select, selectedId, selectedIds, selectionAnchor, setSelection, toggleSelected } from '../state/selection.js';
 import { revision, table } from '../state/table.js';
 import { status } from '../state/world.js';
+import { FailedFileRows } from './FailedFiles.jsx';
 
 const ROW_HEIGHT = 28;
 const OVERSCAN = 8;
@@ -29,6 +30,7 @@ export function EntityList() {
   return (
     <section class="pane list-pane" aria-label="Entities">
       <ListFilters />
+      <FailedFileRows />
       <EntityListbox />
     </section>
   );
@@ -207,7 +209,7 @@ function EntityRow({ row, index, total, selected, onPick }) {
   const k = table.cls[row];
   const cls = table.classNames[k];
   const dirty = table.dirty[row] === 1;
-  const position = [table.pos[row * 3], table.pos[row * 3 + 1], table.pos[row * 3 + 2]];
+  const where = formatPosition([table.pos[row * 3], table.pos[row * 3 + 1], table.pos[row * 3 + 2]]);
   return (
     <div
       id={optionId(id)}
@@ -216,14 +218,13 @@ function EntityRow({ row, index, total, selected, onPick }) {
       aria-selected={selected ? 'true' : 'false'}
       aria-posinset={index + 1}
       aria-setsize={total}
-      aria-label={`${id} ${cls}${dirty ? ', unsaved' : ''}`}
+      aria-label={`${id} ${cls} ${where}${dirty ? ', unsaved' : ''}`}
       onClick={(e) => onPick(e, id)}
       onMouseDown={(e) => e.shiftKey && e.preventDefault() /* no text selection */}
     >
-      <span class="swatch" style={{ background: classColor(cls) }} />
-      <span class="id">{id}</span>
-      <span class="cls">{cls}</span>
-      <span class="pos">{formatPosition(position)}</span>
+      {/* Spaces between the cells: the visible text reads as the name does. */}
+      <span class="swatch" style={{ background: classColor(cls) }} />{' '}
+      <span class="id">{id}</span> <span class="cls">{cls}</span> <span class="pos">{where}</span>{' '}
       <span class="dirty" title={dirty ? 'Unsaved changes' : undefined}>
         {dirty ? '●' : ''}
       </span>

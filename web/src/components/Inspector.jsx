@@ -3,15 +3,18 @@
 // several selected, how many of each class, and the position and the
 // fields they all have, a value shown where they share it (setting one
 // sets it on every selected entity, one undo step); below, the world
-// settings.
+// settings. A file that failed to load, selected in the list, shows its
+// diagnostic instead (FailedFiles.jsx).
 import { useEffect, useState } from 'preact/hooks';
 import { entityPath, formatF32 } from '../lib/fields.js';
 import { setFieldOfSelection, setPositionAxis, setPositionAxisOfSelection } from '../state/edits.js';
+import { shownFailure } from '../state/failed.js';
+import { snapTyped } from '../state/placement.js';
 import { selected, selectedLive, selectionCount, sharedValues } from '../state/selection.js';
 import { revision, table } from '../state/table.js';
-import { snapTyped } from '../state/placement.js';
 import { checkTyped } from '../state/typed.js';
 import { schemas, status } from '../state/world.js';
+import { FailedFile } from './FailedFiles.jsx';
 import { FieldEditor } from './FieldEditor.jsx';
 import { TextField } from './TextField.jsx';
 import { WorldSettings } from './WorldSettings.jsx';
@@ -21,10 +24,13 @@ const AXES = ['X', 'Y', 'Z'];
 export function Inspector() {
   const entity = selected.value;
   const several = selectionCount.value > 1 && selectedLive().length > 1;
+  const failure = shownFailure.value;
   return (
     <section class="pane inspector" aria-label="Inspector">
       {several ? (
         <SelectionEditor />
+      ) : failure && !entity ? (
+        <FailedFile failure={failure} />
       ) : entity ? (
         <EntityEditor key={entity.id} entity={entity} />
       ) : (

@@ -64,3 +64,55 @@ export async function inflate(bytes, maxBytes) {
   }
   return out;
 }
+
+/**
+ * What inflating `bytes` gives, for telling why a link fails: the first
+ * `headSize` bytes that come out, and how the data ends: 'complete',
+ * 'truncated' (the data stops inside the stream, as a link cut short does)
+ * or 'invalid' (bad data on the way). Past maxBytes of output it stops and
+ * counts as complete. Node's stream names the zlib error (err.code);
+ * Chromium's rejects the write for bad data and only the close for data
+ * that stops short.
+ * @returns {Promise<{head: Uint8Array, end: 'complete'|'truncated'|'invalid'}>}
+ */
+export async function inflateHead(bytes, headSize, maxBytes) {
+  const stream = new DecompressionStream('deflate-raw');
+  const writer = stream.writable.getWriter();
+  const reader = stream.readable.getReader();
+  const head = new Uint8Array(headSize);
+  let got = 0;
+  let total = 0;
+  let failure = null;
+  const reading = (async () => {
+    try {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) return;
+        head.set(value.subarray(0, headSize - got), got);
+        got = Math.min(headSize, got + value.length);
+        total += value.length;
+        if (total > maxBytes) return reader.cancel().catch(() => {});
+      }
+    } catch (err) {
+      failure = err;
+    }
+  })();
+  let written = true;
+  try {
+    await writer.write(bytes);
+    // Node reports bad data a moment after the write, before the close.
+    await new Promise((resolve) => setTimeout(resolve, 0));
+  } catch {
+    written = false;
+  }
+  const beforeClose = !written || failure !== null;
+  if (!beforeClose && total <= maxBytes) writer.close().catch(() => {});
+  else writer.abort().catch(() => {});
+  await reading;
+  let end = 'complete';
+  if (failure) {
+    const stoppedShort = failure.code ? failure.code === 'Z_BUF_ERROR' : !beforeClose;
+    end = stoppedShort ? 'truncated' : 'invalid';
+  }
+  return { head: head.subarray(0, got), end };
+}

@@ -160,6 +160,13 @@ export declare class JulietError extends Error {
   col: number;
   /** The message without the path:line:col prefix. */
   detail: string;
+  /**
+   * On a 'corrupt' snapshot or link (openSnapshot): why it is not a level.
+   * 'truncated': its text stops short (a link cut when pasted); 'foreign':
+   * not a Juliet link; 'version': another version of the format; 'damaged':
+   * characters changed (the data or its checksum is wrong).
+   */
+  reason?: 'truncated' | 'foreign' | 'version' | 'damaged';
   /** On a failed save: what was written and deleted before the failure. */
   written?: string[];
   deleted?: string[];

@@ -36,7 +36,7 @@ import { booleanOption, checkOptions, checkString, checkText, describe } from '.
 import { Classes, publicFields } from './classes.js';
 import { JulietError } from './errors.js';
 import { Files } from './files.js';
-import { snapshotBytes } from './snapshot.js';
+import { snapshotBytes, snapshotProblem } from './snapshot.js';
 import { FIELD_ALLOW_INF, textValue } from './values.js';
 import { Wasm } from './wasm.js';
 import { newWorld, openWorld, worldOfSnapshot } from './world.js';
@@ -257,7 +257,9 @@ export class Juliet {
    * and save(path) writes them out. Rejects with a JulietError ('corrupt',
    * 'unknown_class', ...) for damaged or hostile input, 'capacity' for more
    * entities than options.capacity (default 100,000). Options as for
-   * newWorld().
+   * newWorld(). A 'corrupt' error carries `reason`: why the text is not a
+   * level, in a link holder's terms ('truncated', 'foreign', 'damaged',
+   * 'version': snapshot.js's snapshotProblem).
    * @param {string} text
    * @param {{inMemory?: boolean, capacity?: number}} [options]
    * @returns {Promise<World>}
@@ -265,8 +267,14 @@ export class Juliet {
   async openSnapshot(text, options = {}) {
     if (typeof text !== 'string') throw new TypeError(`snapshot must be a string, got ${describe(text)}`);
     checkOptions(options);
-    const bytes = await snapshotBytes(this._engine.wasm, text);
-    return worldOfSnapshot(this._engine, bytes, options);
+    try {
+      const bytes = await snapshotBytes(this._engine.wasm, text);
+      return worldOfSnapshot(this._engine, bytes, options);
+    } catch (err) {
+      const reason = await snapshotProblem(this._engine.wasm, text, err);
+      if (reason) err.reason = reason;
+      throw err;
+    }
   }
 
   // ---- the in-memory file system (see files.js) ----

@@ -1,7 +1,7 @@
 // snapshot.js - a world's snapshot bytes (encoded and decoded by C) as the
 // short URL-safe text of a link and back: deflate-raw here, base64url and
 // the link's payload in C.
-import { deflate, inflate } from './deflate.js';
+import { deflate, inflate, inflateHead } from './deflate.js';
 import { JulietError } from './errors.js';
 
 const encoder = new TextEncoder();
@@ -64,4 +64,60 @@ export async function snapshotBytes(wasm, text) {
     wasm.free(textPtr);
   }
   return inflate(packed, c.jlw_snapshot_max_bytes());
+}
+
+const MAGIC = [0x4a, 0x4c, 0x57]; // "JLW": every snapshot starts so (snapshot.h)
+const BASE64URL = /^[A-Za-z0-9_-]+$/;
+
+/**
+ * Why snapshot text (or a link) that failed to open with `err` is not a
+ * level, in the terms of someone holding a link: 'foreign' (not a Juliet
+ * link at all), 'truncated' (its text stops short, as when a chat app or a
+ * paste cuts a long link), 'version' (a Juliet link another version of the
+ * format), 'damaged' (characters changed on the way: the data or its
+ * checksum is wrong). Null when the failure is not about the text (e.g.
+ * a class the snapshot needs).
+ * @param {import('./wasm.js').Wasm} wasm
+ * @param {string} text
+ * @param {Error} err the failure of openSnapshot(text)
+ * @returns {Promise<'foreign'|'truncated'|'version'|'damaged'|null>}
+ */
+export async function snapshotProblem(wasm, text, err) {
+  if (err?.code !== 'corrupt') return null;
+  if (text.length > wasm.c.jlw_snapshot_max_text() + 4096) return 'foreign';
+  const payload = linkPayload(wasm, text);
+  if (!BASE64URL.test(payload)) return 'foreign';
+  // Every byte the text holds, whatever its end (a text cut one character
+  // into a byte loses that character).
+  const usable = payload.length % 4 === 1 ? payload.slice(0, -1) : payload;
+  const bytes = Uint8Array.from(atob(usable.replace(/-/g, '+').replace(/_/g, '/')), (c) => c.charCodeAt(0));
+  const maxBytes = wasm.c.jlw_snapshot_max_bytes();
+  // A Juliet link starts with the magic as soon as anything inflates: look
+  // at a short start first, so that damage further on does not hide it.
+  let head = null;
+  for (let size = 64; ; size *= 8) {
+    head = await inflateHead(bytes.subarray(0, size), MAGIC.length, maxBytes);
+    if (head.head.length === MAGIC.length || head.end === 'invalid' || size >= bytes.length) break;
+  }
+  if (head.head.length < MAGIC.length || MAGIC.some((b, i) => head.head[i] !== b)) return 'foreign';
+  const { end } = await inflateHead(bytes, 0, maxBytes);
+  if (end === 'truncated') return 'truncated';
+  if (end === 'invalid') return 'damaged';
+  if (/format version/.test(err.message)) return 'version';
+  return 'damaged';
+}
+
+// The snapshot text inside a link (after its last '#', blanks trimmed): the
+// C rule (jl_snapshot_link_payload).
+function linkPayload(wasm, text) {
+  const textBytes = encoder.encode(text);
+  const textPtr = wasm.copyIn(textBytes);
+  const argsPtr = wasm.out;
+  try {
+    wasm.c.jlw_snapshot_link_payload(textPtr, textBytes.length, argsPtr, argsPtr + 4);
+    const offset = wasm.u32(argsPtr);
+    return decoder.decode(textBytes.subarray(offset, offset + wasm.u32(argsPtr + 4)));
+  } finally {
+    wasm.free(textPtr);
+  }
 }

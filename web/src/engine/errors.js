@@ -1,9 +1,10 @@
 // Errors across the worker boundary. An Error does not survive postMessage
 // with its own fields, so the worker sends errorInfo(err), a plain object,
 // and the page rebuilds it with toError(info): the same name, message and
-// the engine's code, path, line, column (`col`) and message without its
-// place (`detail`), as juliet.js's JulietError carries them.
-const FIELDS = ['code', 'path', 'line', 'col', 'detail'];
+// the engine's code, path, line, column (`col`), message without its
+// place (`detail`) and why a link is not a level (`reason`), as juliet.js's
+// JulietError carries them.
+const FIELDS = ['code', 'path', 'line', 'col', 'detail', 'reason'];
 
 // What the worker sends of an error (anything thrown).
 export function errorInfo(err) {

@@ -5,6 +5,7 @@
 // { progress: { label, done, total } }.
 import { entityPath, idOfPath, isClassFilePath, loadJuliet } from 'juliet-world';
 import { withId } from '../lib/entityClipboard.js';
+import { lineExcerpt } from '../lib/excerpt.js';
 import { SETTINGS, SETTINGS_PATH, sameBytes } from '../lib/fields.js';
 import { packReader } from '../lib/pack.js';
 import { BASE_FIELDS, matchTerm } from '../lib/query.js';
@@ -87,19 +88,47 @@ function dirtyIds() {
   return out;
 }
 
-// Paths in diagnostics, and in their messages, relative to the world folder.
+// Paths in diagnostics, and in their messages, relative to the world
+// folder; each says whether its file failed to load (else it is about an
+// entity that loaded, such as a reference to a missing one) and carries the
+// line it points at (the first EXCERPTS of them: each reads its file).
+const EXCERPTS = 1000;
 function diagnostics() {
-  return world.diagnostics().map((d) => ({
-    ...d,
-    path: d.path ? relativePath(d.path) : d.path,
-    message: d.message && worldDir ? d.message.split(`${worldDir}/`).join('') : d.message,
-  }));
+  return world.diagnostics().map((d, i) => {
+    const path = d.path ? relativePath(d.path) : d.path;
+    return {
+      ...d,
+      path,
+      message: d.message && worldDir ? d.message.split(`${worldDir}/`).join('') : d.message,
+      failed: !isLoaded(path),
+      excerpt: i < EXCERPTS && d.line > 0 ? lineExcerpt(readWorldFile(d.path), d.line, d.col) : null,
+    };
+  });
+}
+
+// The bytes of a file of the world folder (an absolute path), or null.
+function readWorldFile(path) {
+  try {
+    return worldDir && path.startsWith(`${worldDir}/`) ? juliet.readFile(path) : null;
+  } catch {
+    return null; // a directory, or a file gone
+  }
+}
+
+// True if the file at `path` (relative) holds an entity of the world, or
+// its settings, that loaded.
+function isLoaded(path) {
+  if (!path) return false;
+  if (path === SETTINGS_PATH) return !world.settings().failed;
+  const id = idOfPath(path);
+  return id !== null && world.has(id);
 }
 
 // The diagnostics of the references that name no entity now, marked as
-// such: files reloaded later may add or settle some (putFiles).
+// such: files reloaded later may add or settle some (putFiles). Each is in
+// the file of a live entity, which loaded.
 function referenceDiagnostics() {
-  return world.missingReferences().map((d) => ({ ...d, reference: true }));
+  return world.missingReferences().map((d) => ({ ...d, reference: true, failed: false, excerpt: null }));
 }
 
 async function closeWorld() {
@@ -128,14 +157,19 @@ function restoreText(id, text) {
   }
 }
 
-// A failed load (a JulietError) as a diagnostic of the file at `path`.
-function diagnosticOf(err, path) {
+// A failed load (a JulietError) as a diagnostic of the file at `path`,
+// with the line it points at when the file's `bytes` are given.
+function diagnosticOf(err, path, bytes = null) {
+  const line = err.line ?? 0;
+  const col = err.col ?? 0;
   return {
     path: err.path ?? path,
-    line: err.line ?? 0,
-    col: err.col ?? 0,
+    line,
+    col,
     message: err.detail ?? err.message,
     code: err.code ?? 'invalid_argument',
+    failed: true,
+    excerpt: line > 0 ? lineExcerpt(bytes, line, col) : null,
   };
 }
 
@@ -160,7 +194,7 @@ function loadFile(path, bytes) {
     return { id, failure: null };
   } catch (err) {
     before.delete(err.id ?? SETTINGS);
-    return { id: err.id ?? null, failure: diagnosticOf(err, path) };
+    return { id: err.id ?? null, failure: diagnosticOf(err, path, bytes) };
   }
 }
 
@@ -173,7 +207,9 @@ function loadRun({ from, to, at }, { paths, sizes, bytes }, failures) {
     let size = 0;
     while (end < to && !isClassFilePath(paths[end])) size += Math.max(sizes[end++], 0);
     const run = { names: paths, sizes, bytes, at, from: i, to: end };
-    if (end > i) for (const { index, error } of world.reloadFiles(run)) failures.push(diagnosticOf(error, paths[index]));
+    if (end > i) {
+      for (const { index, error } of world.reloadFiles(run)) failures.push(diagnosticOf(error, paths[index], fileIn(run, index)));
+    }
     at += size;
     if (end === to) break;
     const classSize = Math.max(sizes[end], 0);
@@ -182,6 +218,14 @@ function loadRun({ from, to, at }, { paths, sizes, bytes }, failures) {
     at += classSize;
     i = end + 1;
   }
+}
+
+// The bytes of file `index` of a run (lib/pack.js: sizes below 0 are files
+// that are gone).
+function fileIn({ sizes, bytes, at, from }, index) {
+  let offset = at;
+  for (let k = from; k < index; k++) offset += Math.max(sizes[k], 0);
+  return sizes[index] < 0 ? null : bytes.subarray(offset, offset + sizes[index]);
 }
 
 function opened(timings, last) {

@@ -4,13 +4,16 @@
 // .jasset text before and after the action (null where it did not exist), so
 // undoing puts the old text back through the engine: an entity back at the
 // text of its file is clean again, one back from a delete keeps its ID and
-// its file is no longer deleted.
+// its file is no longer deleted. The history is kept with the unsaved work
+// in browser storage (keep.js), so that Ctrl+Z after a reload undoes the
+// edits made before it.
 import { computed, signal } from '@preact/signals';
 import { SETTINGS, sameBytes } from '../lib/fields.js';
 import { restoreEntities, restoreEntity } from './edits.js';
 import { busy } from './world.js';
 
 const LIMIT = 500;
+const KEPT_BYTES = 4 << 20; // of entity text kept with the unsaved work
 
 export const undoStack = signal([]); // [{ label, changes: [{ id, before, after }] }]
 export const redoStack = signal([]);
@@ -31,6 +34,25 @@ export function record(edit) {
 export function clearHistory() {
   undoStack.value = [];
   redoStack.value = [];
+}
+
+// The steps to keep with the unsaved work: { undo, redo }, the steps
+// nearest the present first kept, within KEPT_BYTES of entity text.
+export function historyToKeep() {
+  let budget = KEPT_BYTES;
+  const size = (step) => step.changes.reduce((n, c) => n + (c.before?.length ?? 0) + (c.after?.length ?? 0), 0);
+  const fits = (step) => (budget -= size(step)) >= 0;
+  const undo = [];
+  const redo = [];
+  for (let i = undoStack.value.length - 1; i >= 0 && fits(undoStack.value[i]); i--) undo.unshift(undoStack.value[i]);
+  for (let i = redoStack.value.length - 1; i >= 0 && fits(redoStack.value[i]); i--) redo.unshift(redoStack.value[i]);
+  return { undo, redo };
+}
+
+// The history kept with unsaved work that was just re-applied.
+export function restoreHistory({ undo, redo }) {
+  undoStack.value = undo.slice(-LIMIT);
+  redoStack.value = redo.slice(-LIMIT);
 }
 
 const NAMES = { add: 'the add of', delete: 'the delete of', duplicate: 'the duplicate of', paste: 'the paste of' };

@@ -2,14 +2,16 @@
 // crash of the tab loses nothing. After every change (debounced) the open
 // world's unsaved work is stored under the world's key ('sample', 'link:…',
 // 'folder:NAME', 'upload:NAME'): the text of every entity changed since the
-// world was opened, the created entities and the files to delete. Opening a
-// world that has work kept re-applies it, with a notice that it is not saved;
+// world was opened, the created entities and the files to delete, and the
+// undo history that goes with them. Opening a world that has work kept
+// re-applies it (and its history), with a notice that it is not saved;
 // a save that leaves nothing pending clears it. At start-up the last world
 // with kept work is reopened by itself when it can be (the sample, a shared
 // level, a folder whose permission still stands); otherwise a banner offers
 // to reconnect the folder or upload it again. A storage failure (quota) is
 // reported as an error, never ignored.
 import { computed, signal } from '@preact/signals';
+import { historyToKeep, restoreHistory } from './history.js';
 import { errorMessage } from './messages.js';
 import { openFolder, openFolderHandle, openSample, openSnapshotText } from './open.js';
 import { pending } from './pending.js';
@@ -145,7 +147,14 @@ async function keepNow(key) {
       return;
     }
     const level = src.kind === 'link' && !levelsKept.has(src.key) ? src.text : null;
-    const record = { key: src.key, name: worldName.value, kind: src.kind, savedAt: Date.now(), ...work };
+    const record = {
+      key: src.key,
+      name: worldName.value,
+      kind: src.kind,
+      savedAt: Date.now(),
+      ...work,
+      history: historyToKeep(),
+    };
     await putRecord(record, src.kind === 'folder' ? src.handle : null, level);
     if (level !== null) levelsKept.add(src.key);
     if (timer === null) keptState.value = 'kept';
@@ -181,6 +190,8 @@ export async function restoreKept(key) {
     offered.value = offered.value.filter((r) => r.key !== key);
     if (!record) return;
     const failed = await applyUnsavedWork(record);
+    // The history fits the work only when all of it came back.
+    if (failed.length === 0 && record.history) restoreHistory(record.history);
     restored.value = { name: record.name, savedAt: record.savedAt };
     keptState.value = 'kept';
     if (failed.length) {

@@ -16,6 +16,7 @@ import { endProgress, reportProgress } from './progress.js';
 import { saveReport } from './save.js';
 import { clearSelection } from './selection.js';
 import { worldRequest } from './server.js';
+import { brokenLink, clearLinkProblem } from './share.js';
 import { clearTable, loadTable, table } from './table.js';
 import { busy, diagnostics, opaqueClasses, schemas, settings, settingsSchema, source, status, worldName } from './world.js';
 
@@ -55,6 +56,7 @@ async function openWith(name, origin, load, { keepOnFailure = false } = {}) {
     status.value = 'opening';
     errorMessage.value = null;
     notice.value = null;
+    clearLinkProblem();
   });
   try {
     const result = await load();
@@ -106,7 +108,8 @@ async function openWith(name, origin, load, { keepOnFailure = false } = {}) {
         opaqueClasses.value = [];
       });
     }
-    fail(`Could not open ${name}`, err);
+    // A shared level's problem in plain words (also in Diagnostics).
+    fail(`Could not open ${name}`, origin.kind === 'link' ? { message: brokenLink(err) } : err);
     return false;
   } finally {
     endProgress();

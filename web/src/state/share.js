@@ -1,7 +1,9 @@
 // Sharing a level by URL: the world (unsaved edits included) as snapshot
 // text after '#' in a link to this page. Links longer than chat apps keep
 // get a warning; past what a browser takes in an address, the snapshot is
-// offered as a file instead, which `Open snapshot file` reads back.
+// offered as a file instead, which `Open snapshot file` reads back. A link
+// that cannot be opened is told in plain words by what is wrong with it (the
+// engine's err.reason), the same in the error banner and in Diagnostics.
 import { signal } from '@preact/signals';
 import { getEngine } from './engine.js';
 import { errorMessage } from './messages.js';
@@ -54,4 +56,36 @@ export function downloadSnapshot() {
 
 export function closeShare() {
   shared.value = null;
+}
+
+// What is wrong with a shared level that could not be opened, by the
+// engine's reason (juliet.openSnapshot's err.reason): [title, what to do].
+const LINK_PROBLEMS = {
+  truncated: [
+    'The link was cut off when it was pasted.',
+    'Its end is missing, as when a chat app or an email shortens a long link: copy the whole link again.',
+  ],
+  foreign: ['This is not a Juliet link.', 'What follows "#" in it is not a level shared from Juliet World.'],
+  damaged: [
+    'The link is damaged.',
+    'Some of its characters changed on the way (its data does not check out): copy it again from where it was shared.',
+  ],
+  version: ['The link was made by another version of Juliet World.', 'This version cannot read it.'],
+};
+
+// The shared level that failed to open last, while no world opened since:
+// { title, detail } (detail ends with the engine's own message).
+export const linkProblem = signal(null);
+
+// A link (or snapshot file) failed to open with `err`: the problem is
+// shown in Diagnostics; returns the words for the error banner.
+export function brokenLink(err) {
+  const [title, advice] = LINK_PROBLEMS[err?.reason] ?? ['The shared level could not be read.', ''];
+  const engine = err?.message ?? String(err);
+  linkProblem.value = { reason: err?.reason ?? null, title, detail: `${advice}${advice ? ' ' : ''}(${engine})` };
+  return `${title} ${advice}`.trim();
+}
+
+export function clearLinkProblem() {
+  linkProblem.value = null;
 }
