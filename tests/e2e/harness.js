@@ -314,19 +314,30 @@ export async function visibleIds(page) {
   return entityOptions(page).evaluateAll((els) => els.map((el) => el.id.replace(/^entity-/, '')));
 }
 
-// The map, and where world position `pos` is drawn on it, in page
-// coordinates (from the view the map last drew).
+// The map, the view it last drew ({ axes, center, scale }: see WorldMap),
+// where world position `pos` ([x, y, z]) is drawn on it in page
+// coordinates, and the world point on its axes at a page point.
 export function mapOf(page) {
   return page.getByRole('img', { name: 'World map' });
 }
 
+export async function mapView(page) {
+  return JSON.parse(await mapOf(page).getAttribute('data-view'));
+}
+
 export async function mapPagePoint(page, pos) {
-  const { axes, center, scale } = JSON.parse(await mapOf(page).getAttribute('data-view'));
+  const { axes, center, scale } = await mapView(page);
   const box = await mapOf(page).boundingBox();
   return {
     x: box.x + (pos[axes[0]] - center[0]) * scale + box.width / 2,
     y: box.y + box.height / 2 - (pos[axes[1]] - center[1]) * scale,
   };
+}
+
+export async function mapWorldPoint(page, { x, y }) {
+  const { center, scale } = await mapView(page);
+  const box = await mapOf(page).boundingBox();
+  return [center[0] + (x - box.x - box.width / 2) / scale, center[1] - (y - box.y - box.height / 2) / scale];
 }
 
 // ---- opening a world ----
@@ -377,28 +388,6 @@ export async function reloadLeavingUnsaved(page) {
 export async function closeWithoutErrors(page) {
   assert.deepEqual(page.errors, []);
   await page.context().close();
-}
-
-// The map's view as last drawn: { axes, center, scale } (see WorldMap).
-export async function mapView(page) {
-  return JSON.parse(await page.getByRole('img', { name: 'World map' }).getAttribute('data-view'));
-}
-
-// Where world position `pos` ([x, y, z]) is drawn on the map, in page coordinates.
-export async function mapPagePoint(page, pos) {
-  const { axes, center, scale } = await mapView(page);
-  const box = await page.getByRole('img', { name: 'World map' }).boundingBox();
-  return {
-    x: box.x + (pos[axes[0]] - center[0]) * scale + box.width / 2,
-    y: box.y + box.height / 2 - (pos[axes[1]] - center[1]) * scale,
-  };
-}
-
-// The world point on the map's axes ([horizontal, vertical]) at page point (x, y).
-export async function mapWorldPoint(page, { x, y }) {
-  const { center, scale } = await mapView(page);
-  const box = await page.getByRole('img', { name: 'World map' }).boundingBox();
-  return [center[0] + (x - box.x - box.width / 2) / scale, center[1] - (y - box.y - box.height / 2) / scale];
 }
 
 // ---- the steps of a scenario ----

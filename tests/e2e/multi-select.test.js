@@ -195,7 +195,7 @@ test('the rubber band, Shift-click and Ctrl-click select on the map; a drag move
   await ui.selectEntity(page, PICKUP);
   await fieldIs(page, 'Position X', String(Number((4 + dx).toFixed(2))));
   await fieldIs(page, 'Position Z', '-2');
-  assert.equal(await ui.option(page, ENEMY2).getAttribute('aria-label'), `${ENEMY2} Enemy`, 'not selected, not moved');
+  assert.equal(await ui.option(page, ENEMY2).getAttribute('aria-label'), `${ENEMY2} Enemy 5.0, 0.0, 10.0`, 'not moved, not unsaved');
 
   await page.locator('body').press('Control+z');
   await ui.pendingRegion(page).getByText('No unsaved changes.').waitFor();
