@@ -60,8 +60,9 @@ async function editX(page, id, value) {
   });
 }
 
-async function clickButton(page, text) {
-  await page.$$eval('button', (buttons, want) => buttons.find((b) => b.textContent.trim() === want).click(), text);
+// Clicks the button named `name` (its aria-label, else its text).
+async function clickButton(page, name) {
+  await page.$$eval('button', (buttons, want) => buttons.find((b) => (b.getAttribute('aria-label') ?? b.textContent.trim()) === want).click(), name);
 }
 
 async function closeWithoutErrors(page) {

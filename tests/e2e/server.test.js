@@ -189,7 +189,9 @@ test('an entity deleted in the page whose file then changes on disk is a conflic
   // Taking the disk's version brings the entity back as the disk has it.
   await taken.getByRole('button', { name: 'Take the version on disk' }).click();
   await taken.waitFor({ state: 'detached' });
-  assert.equal(await listedPosition(page, takenId), '4.0, 5.0, 6.0');
+  await until(page, (id) => document.getElementById(`entity-${id}`)?.querySelector('.pos')?.textContent === '4.0, 5.0, 6.0', takenId, {
+    what: 'the entity back as the disk has it',
+  });
   // Keeping the page's version (the delete): the next save deletes the file.
   await kept.getByRole('button', { name: "Keep this page's version" }).click();
   await ui.saveAndWait(page, /deleted 1 file/);
