@@ -203,7 +203,9 @@ export function decodePack(input) {
   let at = dataAt;
   for (let i = 0; i < paths.length; i++) {
     const size = sizes[i];
-    files[i] = { path: paths[i], seq: seqs[i], bytes: size < 0 ? null : view(bytes, at, size) };
+    // subarray, not view: a Node Buffer's part stays a Buffer (the server
+    // reads saved texts as such).
+    files[i] = { path: paths[i], seq: seqs[i], bytes: size < 0 ? null : bytes.subarray(at, at + size) };
     if (size > 0) at += size;
   }
   return { meta, files };
