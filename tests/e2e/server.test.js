@@ -123,8 +123,12 @@ test('an entity changed on disk and in the page is a conflict: both versions sho
   assert.equal(readEntity(dir, takenId), diskTaken);
   assert.match(readEntity(dir, otherId), /; position\n303 /);
 
-  // Keeping the page's version: the next save writes it.
+  // Keeping the page's version: Pending changes reviews it against the
+  // disk's, and the next save writes it.
   await kept.getByRole('button', { name: "Keep this page's version" }).click();
+  await until(page, () => /1 1 1\s*→\s*101 /.test(document.querySelector('[aria-label="Pending changes"]')?.textContent ?? ''), null, {
+    what: "the review of the kept version against the disk's",
+  });
   await ui.saveAndWait(page, /^Saved 1 file/);
   assert.match(readEntity(dir, keptId), /; position\n101 /);
   assert.doesNotMatch(readEntity(dir, keptId), /1 1 1/);

@@ -100,6 +100,8 @@ export function createEngine({ onProgress } = {}) {
     texts: (ids) => call('texts', { ids }),
     // What changed in entities `ids` (or SETTINGS), key by key: see the worker's review.
     review: (ids, limit) => call('review', { ids, limit }),
+    // The review of `id` compares with `text` from now on (a conflict settled for the page).
+    rebaseReview: (id, text) => call('rebaseReview', { id, text }),
     // IDs of the entities passing every term of a parsed query (lib/query.js).
     query: (terms) => call('query', { terms }),
     applyChanges: (changes, added) => call('applyChanges', { changes, added }),

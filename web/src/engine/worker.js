@@ -506,6 +506,13 @@ const ops = {
       },
     };
   },
+  // A conflict settled for the page's version: the review of entity `id`
+  // (or the settings) compares with `text`, the file's text on disk now
+  // (null: deleted there), which the next save writes over.
+  async rebaseReview({ id, text }) {
+    before.set(id, text);
+    return { result: true };
+  },
   // The review of changes: for each of `ids` (entity IDs or SETTINGS) that
   // differs from what it was before its first change since it was last
   // clean (or since the world was opened), its kind ('new', 'deleted' or

@@ -5,6 +5,7 @@
 import { computed, signal } from '@preact/signals';
 import { applyDiskVersions, noteBase } from './diskFiles.js';
 import { fail, notice } from './messages.js';
+import { rebaseReview } from './review.js';
 
 // [{ id, path, seq, disk }]: `disk` the text on disk (null: deleted there),
 // `seq` its version.
@@ -33,12 +34,14 @@ function take(path) {
   return conflict;
 }
 
-/** Keeps the page's version: the next save writes it over the disk's. */
-export function keepPageVersion(path) {
+/** Keeps the page's version: the next save writes it over the disk's, so
+ * Pending changes reviews it against the disk's. */
+export async function keepPageVersion(path) {
   const conflict = take(path);
   if (!conflict) return;
   noteBase(path, conflict.seq);
   notice.value = `Kept this page's version of ${path}: Save writes it over the one on disk`;
+  await rebaseReview(conflict.id, conflict.disk);
 }
 
 /** Takes the disk's version: the page's changes of that file are dropped. */

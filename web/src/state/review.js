@@ -51,6 +51,19 @@ async function refresh() {
   reviewing.value = false;
 }
 
+// Asks for the review again a moment from now (what it compares with changed).
+function refreshSoon() {
+  clearTimeout(timer);
+  reviewing.value = true;
+  timer = setTimeout(refresh, DELAY);
+}
+
+/** The review of `id` compares with `text` (null: no file) from now on. */
+export async function rebaseReview(id, text) {
+  await getEngine().rebaseReview(id, text);
+  refreshSoon();
+}
+
 // Keeps the review following the pending list while the world is open;
 // returns the function that stops it.
 export function followReview() {
@@ -64,8 +77,7 @@ export function followReview() {
       reviewing.value = false;
       return;
     }
-    reviewing.value = true;
-    timer = setTimeout(refresh, DELAY);
+    refreshSoon();
   });
   return () => {
     stop();
