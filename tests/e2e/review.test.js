@@ -78,6 +78,9 @@ test('a level from a shared link counts the edits since it was opened; Save writ
   await region.getByText(/Opened from a shared link: no edits since\. Save writes the whole level \([\d,]+ entities\) to a new folder\./).waitFor();
   assert.equal((await region.locator('h2 .count').textContent()).trim(), '0');
   assert.deepEqual(await ui.pendingItems(page), []);
+  // The toolbar counts as Pending changes does.
+  const unsaved = page.locator('.toolbar .world-name .unsaved');
+  assert.equal(await unsaved.count(), 0);
 
   await ui.selectEntity(page, LIGHT);
   await ui.commit(page, 'intensity', '42');
@@ -85,5 +88,6 @@ test('a level from a shared link counts the edits since it was opened; Save writ
   await region.getByText(/Opened from a shared link: 1 edit since\./).waitFor();
   assert.equal((await region.locator('h2 .count').textContent()).trim(), '1');
   assert.deepEqual(await ui.pendingItems(page), [`modified${entityFile(LIGHT)}`]);
+  assert.equal((await unsaved.textContent()).trim(), '· 1 unsaved');
   await ui.closeWithoutErrors(page);
 });

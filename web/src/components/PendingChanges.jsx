@@ -8,7 +8,7 @@ import { useEffect } from 'preact/hooks';
 import { SETTINGS, SETTINGS_PATH, entityPath } from '../lib/fields.js';
 import { canPickFolder } from '../state/folders.js';
 import { pending } from '../state/pending.js';
-import { SHOWN, followReview, fromLink, review, reviewing } from '../state/review.js';
+import { SHOWN, changeCount, followReview, fromLink, review, reviewing } from '../state/review.js';
 import { saveReport } from '../state/save.js';
 import { select, selectedId } from '../state/selection.js';
 import { table } from '../state/table.js';
@@ -27,7 +27,7 @@ export function PendingChanges() {
   const reviewed = review.value;
   // What to list: the pending files, or for a link the entities edited since it was opened.
   const list = link ? reviewed.entries.map((e) => ({ kind: e.kind, id: e.id, path: pathOf(e.id) })) : pending.value;
-  const count = link ? reviewed.count : list.length;
+  const count = changeCount.value;
   return (
     <section class="pane pending" aria-label="Pending changes" aria-busy={reviewing.value ? 'true' : 'false'}>
       <h2>

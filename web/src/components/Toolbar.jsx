@@ -9,7 +9,7 @@ import { canPickFolder } from '../state/folders.js';
 import { canRedo, canUndo, redo, undo } from '../state/history.js';
 import { keptState } from '../state/keep.js';
 import { openFolder, openSample, openSnapshotText } from '../state/open.js';
-import { pending } from '../state/pending.js';
+import { changeCount } from '../state/review.js';
 import { save } from '../state/save.js';
 import { selectedId, selectionCount } from '../state/selection.js';
 import { share } from '../state/share.js';
@@ -59,7 +59,7 @@ export function Toolbar() {
   const upload = useRef(null);
   const [adding, setAdding] = useState(false);
   const ready = status.value === 'ready';
-  const count = pending.value.length;
+  const count = changeCount.value;
 
   async function onOpenFolder() {
     if (!canPickFolder() || !(await openFolder())) upload.current.click();

@@ -26,6 +26,11 @@ export const reviewing = signal(false);
 // The open world came from a link and has no folder yet.
 export const fromLink = computed(() => source.value?.kind === 'link');
 
+// How many changes the page holds unsaved, as Pending changes and the
+// toolbar count them: the pending files, or for a link the entities edited
+// since it was opened (all of its files are still to write).
+export const changeCount = computed(() => (fromLink.value ? review.value.count : pending.value.length));
+
 let timer = null;
 let asked = 0;
 
