@@ -60,6 +60,14 @@ static jl_entity *first_of(const jl_class *cls)
 
 static void entity_path(char *out, size_t size, uint64_t id) { jl_world_entity_path(out, size, dir, id); }
 
+/* Removes the sample's first Inert; returns its ID, its file's path in path. */
+static uint64_t remove_first_inert(char *path, size_t size)
+{
+    const uint64_t id = first_of(&sample_inert_class)->id;
+    entity_path(path, size, id);
+    return jl_world_remove(&world, id) == JL_OK ? id : 0;
+}
+
 static bool file_equals(const char *path, const char *text, size_t size)
 {
     size_t n = 0;
@@ -150,11 +158,9 @@ TEST(save_syncs_each_file_before_renaming_it_and_the_directory_once)
 TEST(removed_entity_file_is_deleted_at_the_next_save_only)
 {
     CHECK(start_loaded(ASSETS "/sample_world"));
-    jl_entity *victim = first_of(&sample_inert_class);
-    uint64_t id = victim->id;
     char path[512];
-    entity_path(path, sizeof path, id);
-    CHECK(jl_world_remove(&world, id) == JL_OK);
+    const uint64_t id = remove_first_inert(path, sizeof path);
+    CHECK(id != 0);
     CHECK(jl_world_find(&world, id) == NULL);
     CHECK(du_exists(path)); /* nothing touches the disk before a save */
     CHECK(fault.total == 0);
@@ -315,11 +321,9 @@ TEST(failed_rename_keeps_the_old_file_and_the_dirty_flag)
 TEST(failed_delete_stays_pending_until_a_save_succeeds)
 {
     CHECK(start_loaded(ASSETS "/sample_world"));
-    jl_entity *victim = first_of(&sample_inert_class);
-    uint64_t id = victim->id;
     char path[512];
-    entity_path(path, sizeof path, id);
-    CHECK(jl_world_remove(&world, id) == JL_OK);
+    const uint64_t id = remove_first_inert(path, sizeof path);
+    CHECK(id != 0);
     fault.fail_op = JL_FS_OP_REMOVE;
     fault.fail_code = EACCES;
     jl_save_report report;
