@@ -5,9 +5,9 @@
 // page's origin private file system, whose handles are the same
 // FileSystemDirectoryHandle / FileSystemFileHandle objects a picked folder
 // gives; the picker returns that directory. Prints the figures (no timing
-// is asserted); JULIET_E2E_PERF=0 skips the run, JULIET_E2E_PERF_COUNT
-// sets the number of entities. Also prints the browser's own floor for
-// listing and reading the same files (fsa_raw_*).
+// is asserted); JULIET_E2E_PERF=0 skips the run, JULIET_E2E_FSA_COUNT (or
+// JULIET_E2E_PERF_COUNT) sets the number of entities. Also prints the
+// browser's own floor for listing and reading the same files (fsa_raw_*).
 import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -15,7 +15,7 @@ import { after, before, test } from 'node:test';
 import { nativeCli, runCli, tempDir } from '../shared/fixtures.js';
 import * as ui from './harness.js';
 
-const COUNT = Number(process.env.JULIET_E2E_PERF_COUNT ?? 100000);
+const COUNT = Number(process.env.JULIET_E2E_FSA_COUNT ?? process.env.JULIET_E2E_PERF_COUNT ?? 100000);
 const skip =
   process.env.JULIET_E2E_PERF === '0' ? 'JULIET_E2E_PERF=0' : !existsSync(nativeCli) ? 'build/native/juliet is not built' : false;
 const NAME = `world_${COUNT}`;
