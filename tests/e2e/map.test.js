@@ -107,20 +107,25 @@ test('the grid step is 1, 2 or 5 x 10^n world units and follows the zoom; the cu
   await ui.closeWithoutErrors(page);
 });
 
+// Moves the mouse onto the entity at world `position` until the tooltip
+// shows `text`: the map may still be fitting the world to its pane, so it
+// points again at where the entity is drawn now.
+async function hoverUntilTooltip(page, position, text) {
+  for (let tries = 0; ; tries++) {
+    const at = await pagePoint(page, position);
+    await page.mouse.move(at.x + 1, at.y + 1);
+    const shown = await page.getByRole('tooltip').getByText(text).waitFor({ timeout: 2000 }).then(() => true, () => false);
+    if (shown) return;
+    assert.ok(tries < 10, `the tooltip names the entity under the cursor (${text})`);
+  }
+}
+
 test('hovering an entity shows a tooltip with its ID, class and name', async () => {
   const dir = copyWorld(gameWorld);
   const page = await ui.openFolder(env, dir);
   const boss = entitiesOf(dir)[BOSS];
   const tooltip = page.getByRole('tooltip');
-  // The map may still be fitting the world to its pane: point again at
-  // where the entity is drawn now until the tooltip names it.
-  for (let tries = 0; ; tries++) {
-    const at = await pagePoint(page, boss.position);
-    await page.mouse.move(at.x + 1, at.y + 1);
-    const shown = await tooltip.getByText('Brute').waitFor({ timeout: 2000 }).then(() => true, () => false);
-    if (shown) break;
-    assert.ok(tries < 5, 'the tooltip names the entity under the cursor');
-  }
+  await hoverUntilTooltip(page, boss.position, 'Brute');
   assert.match(await tooltip.textContent(), new RegExp(`${BOSS}.*Enemy`));
   await ui.screenshot(page, 'map-tooltip');
 
@@ -133,9 +138,7 @@ test('hovering an entity shows a tooltip with its ID, class and name', async () 
   await ui.closeWithoutErrors(page);
   const sample = await ui.openSample(env);
   const [id, light] = Object.entries(entitiesOf(sampleWorld)).find(([, e]) => e.class === 'Light');
-  const p = await pagePoint(sample, light.position);
-  await sample.mouse.move(p.x, p.y);
-  await sample.getByRole('tooltip').getByText(id).waitFor();
+  await hoverUntilTooltip(sample, light.position, id);
   assert.match(await sample.getByRole('tooltip').textContent(), /Light/);
   await ui.closeWithoutErrors(sample);
 });
