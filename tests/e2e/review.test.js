@@ -31,8 +31,8 @@ test('an edited field shows as `key old → new` under its entity, by ID and cla
   const other = (await ui.visibleIds(page)).find((id) => id !== LIGHT);
   await ui.selectEntity(page, other);
   await reviewButton(page, 'intensity 18.1 → 43').click();
-  assert.equal(await ui.selectedId(page), LIGHT);
   await page.waitForFunction((want) => document.querySelector('.inspector h2 code')?.textContent.trim() === want, LIGHT);
+  assert.equal(await ui.selectedId(page), LIGHT);
 
   // Back to the value of its file: nothing to review.
   await ui.commit(page, 'intensity', '18.1');
