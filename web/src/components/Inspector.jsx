@@ -11,7 +11,7 @@ import { setFieldOfSelection, setPositionAxis, setPositionAxisOfSelection } from
 import { shownFailure } from '../state/failed.js';
 import { snapTyped } from '../state/placement.js';
 import { selected, selectedLive, selectionCount, sharedValues } from '../state/selection.js';
-import { revision, table } from '../state/table.js';
+import { revision, rowClass, table } from '../state/table.js';
 import { checkTyped } from '../state/typed.js';
 import { schemas, status } from '../state/world.js';
 import { FailedFile } from './FailedFiles.jsx';
@@ -123,7 +123,7 @@ function SelectionEditor() {
   const ids = selectedLive();
   const counts = {};
   for (const id of ids) {
-    const name = table.classNames[table.cls[table.rowOf.get(id)]];
+    const name = rowClass(table.rowOf.get(id));
     counts[name] = (counts[name] ?? 0) + 1;
   }
   const classes = Object.keys(counts);

@@ -11,7 +11,7 @@ import { pending } from '../state/pending.js';
 import { SHOWN, changeCount, followReview, fromLink, review, reviewing } from '../state/review.js';
 import { saveReport } from '../state/save.js';
 import { select, selectedId } from '../state/selection.js';
-import { table } from '../state/table.js';
+import { rowClass, table } from '../state/table.js';
 
 const KIND_TEXT = { new: 'new', modified: 'modified', deleted: 'deleted' };
 // Keys every entity file opens with: a new entity's ID and class are its
@@ -77,7 +77,7 @@ function Entry({ entry, reviewed }) {
   const { id, kind } = entry;
   const row = id === null ? undefined : table.rowOf.get(id);
   const selectable = row !== undefined;
-  const className = row !== undefined ? table.classNames[table.cls[row]] : reviewed?.className;
+  const className = row !== undefined ? rowClass(row) : reviewed?.className;
   const title = id === SETTINGS ? 'World settings' : `${id}${className ? ` ${className}` : ''}`;
   const changes = (reviewed?.changes ?? []).filter((c) => kind !== 'new' || !HEADER_KEYS.has(c.key));
   const pick = () => select(id);

@@ -59,6 +59,8 @@ export function Toolbar() {
   const upload = useRef(null);
   const [adding, setAdding] = useState(false);
   const ready = status.value === 'ready';
+  // Delete, Duplicate and Copy act on the selection.
+  const noSelection = !ready || selectedId.value === null;
   const count = changeCount.value;
 
   async function onOpenFolder() {
@@ -108,14 +110,14 @@ export function Toolbar() {
           label={selectionCount.value > 1 ? `Delete ${selectionCount.value} entities` : 'Delete entity'}
           short="Delete"
           onClick={() => deleteEntity()}
-          disabled={!ready || selectedId.value === null}
+          disabled={noSelection}
         />
         <ToolButton
           label="Duplicate"
           short="Dup."
           keys="Ctrl+D"
           onClick={duplicateSelection}
-          disabled={!ready || selectedId.value === null}
+          disabled={noSelection}
           aria-keyshortcuts="Control+D"
         />
         <ToolButton
@@ -123,7 +125,7 @@ export function Toolbar() {
           short="Copy"
           keys="Ctrl+C"
           onClick={copySelection}
-          disabled={!ready || selectedId.value === null}
+          disabled={noSelection}
           aria-keyshortcuts="Control+C"
         />
         <ToolButton label="Paste" short="Paste" keys="Ctrl+V" onClick={() => paste()} disabled={!ready} aria-keyshortcuts="Control+V" />

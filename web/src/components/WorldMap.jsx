@@ -45,7 +45,7 @@ import {
   setSelection,
   toggleSelected,
 } from '../state/selection.js';
-import { previewPosition, revision, rowPosition, structure, table } from '../state/table.js';
+import { previewPosition, revision, rowClass, rowPosition, structure, table } from '../state/table.js';
 import { status } from '../state/world.js';
 import { PlacementTools } from './PlacementTools.jsx';
 
@@ -489,7 +489,7 @@ export function WorldMap() {
       }
       setHover((old) => (old?.row === row ? { ...old, x: px, y: py } : { row, x: px, y: py, name: null }));
       const id = table.ids[row];
-      const className = table.classNames[table.cls[row]];
+      const className = rowClass(row);
       entityName(id, className)
         .then((name) => {
           if (name) setHover((old) => (old?.row === row ? { ...old, name } : old));
@@ -575,7 +575,7 @@ export function WorldMap() {
     keepInView(xs[k], ys[k]);
     const [ha, va] = axes.value;
     setAnnounce(
-      `${table.classNames[table.cls[row]]} ${table.ids[row]} at ${AXIS[ha]} ${formatCoordinate(xs[k], 100)}, ${AXIS[va]} ${formatCoordinate(ys[k], 100)}`,
+      `${rowClass(row)} ${table.ids[row]} at ${AXIS[ha]} ${formatCoordinate(xs[k], 100)}, ${AXIS[va]} ${formatCoordinate(ys[k], 100)}`,
     );
   }
 
@@ -692,7 +692,7 @@ export function WorldMap() {
           >
             {hover.name && <strong>{hover.name}</strong>}
             <code>{table.ids[shownHover]}</code>
-            <span class="muted">{table.classNames[table.cls[shownHover]]}</span>
+            <span class="muted">{rowClass(shownHover)}</span>
           </div>
         )}
         {cursor && (

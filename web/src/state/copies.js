@@ -10,7 +10,7 @@ import { addedEntities } from './edits.js';
 import { axes, scale } from './mapView.js';
 import { fail, notice } from './messages.js';
 import { selectedLive } from './selection.js';
-import { table } from './table.js';
+import { rowClass, table } from './table.js';
 import { busy, status } from './world.js';
 
 // How far copies are moved (screen pixels on the map, down and right):
@@ -52,7 +52,7 @@ export async function selectionText() {
   if (ids.length === 0) return null;
   const texts = await getEngine().texts(ids);
   return formatEntities(
-    ids.map((id, i) => ({ id, className: table.classNames[table.cls[table.rowOf.get(id)]], text: decoder.decode(texts[i]) })),
+    ids.map((id, i) => ({ id, className: rowClass(table.rowOf.get(id)), text: decoder.decode(texts[i]) })),
   );
 }
 

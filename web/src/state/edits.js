@@ -12,7 +12,7 @@ import { emit } from './events.js';
 import { fail, notice } from './messages.js';
 import { noteAdded, noteRemoved, noteTouched } from './pending.js';
 import { select, selected, selectedId, selectedLive, setSelection, showFieldError } from './selection.js';
-import { entityAt, previewPosition, putEntity, removeRow, rowPosition, table } from './table.js';
+import { entityAt, previewPosition, putEntity, removeRow, rowClass, rowPosition, table } from './table.js';
 import { busy, schemas, settings, status } from './world.js';
 
 // The engine's answer for an entity: its row, and the inspector if shown.
@@ -69,7 +69,7 @@ export function setPositionAxis(axis, value) {
 // under `key` if refused) to `value`, as one undo step; all or none.
 export function setFieldOfSelection(field, value, key = field) {
   const has = (className) => (schemas.value[className] ?? []).some((f) => f.name === field);
-  const ids = selectedLive().filter((id) => has(table.classNames[table.cls[table.rowOf.get(id)]]));
+  const ids = selectedLive().filter((id) => has(rowClass(table.rowOf.get(id))));
   return setMany(ids.map((id) => [id, field, value]), field, key);
 }
 

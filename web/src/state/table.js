@@ -134,6 +134,10 @@ export function rowPosition(row) {
   return [table.pos[row * 3], table.pos[row * 3 + 1], table.pos[row * 3 + 2]];
 }
 
+export function rowClass(row) {
+  return table.classNames[table.cls[row]];
+}
+
 // IDs of the live entities added in this session, in the order added.
 export function addedIds() {
   const out = [];
@@ -144,7 +148,7 @@ export function addedIds() {
 export function entityAt(row) {
   return {
     id: table.ids[row],
-    class: table.classNames[table.cls[row]],
+    class: rowClass(row),
     position: rowPosition(row),
     dirty: table.dirty[row] === 1,
   };
