@@ -1,5 +1,5 @@
 // Browser tests of editing several entities at once: Shift-click and
-// Ctrl-click in the list and on the map, the rubber band on the map; delete,
+// Ctrl-click in the list and on the map, Ctrl+A, the rubber band on the map; delete,
 // drag and a field set on the whole selection, each one undo step;
 // Duplicate (button and Ctrl+D) with new IDs, offset, links inside the
 // copied group kept; Copy in one page and Paste in another page on another
@@ -64,7 +64,7 @@ async function openGame(options) {
   return ui.openFolder(env, copyWorld(gameWorld), options);
 }
 
-test('Shift-click (and Shift+Down) selects a range and Ctrl-click adds or takes out one; the inspector shows the count', async () => {
+test('Shift-click (and Shift+Down) selects a range, Ctrl-click adds or takes out one, Ctrl+A selects what is listed; the inspector shows the count', async () => {
   const page = await openGame();
   await ui.option(page, PICKUP).click();
   await ui.option(page, ENEMY2).click({ modifiers: ['Shift'] });
@@ -88,6 +88,15 @@ test('Shift-click (and Shift+Down) selects a range and Ctrl-click adds or takes 
   await expectSelected(page, [PICKUP2, GRUNT, ENEMY2]);
   await list.press('ArrowDown');
   await expectSelected(page, [BRUTE]);
+  // Ctrl+A selects what the list shows: with a class filter, that class.
+  await page.getByLabel('Filter by class').selectOption('Enemy');
+  await list.press('Control+a');
+  await expectSelected(page, [GRUNT, ENEMY2, BRUTE]);
+  await heading(page).filter({ hasText: '3 entities selected' }).waitFor();
+  await page.getByLabel('Filter by class').selectOption('');
+  await ui.mapOf(page).press('Control+a');
+  await expectSelected(page, ALL);
+  await heading(page).filter({ hasText: '5 entities selected' }).waitFor();
   await ui.closeWithoutErrors(page);
 });
 

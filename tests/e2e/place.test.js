@@ -167,7 +167,8 @@ test('? opens the keyboard shortcuts, read from what the inspector does; Escape 
     ['Everywhere', 'Ctrl+Shift+Z, Ctrl+Y', 'Redo'],
     ['Map', 'F', 'Fit the world in view'],
     ['Map', 'Shift+Arrow keys', 'Pan'],
-    ['Entity list', 'Delete', 'Delete the selected entity'],
+    ['Entity list', 'Delete', 'Delete the selected entities'],
+    ['Entity list', 'Ctrl+A', 'Select every entity listed'],
   ]) {
     const region = dialog.getByRole('region', { name: where });
     await region.getByText(key, { exact: true }).waitFor();

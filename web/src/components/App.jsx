@@ -2,6 +2,7 @@
 // left, the map in the middle, the inspector on the right (the panes beside
 // the map resized by splitters), pending changes and diagnostics below.
 import { useEffect, useRef } from 'preact/hooks';
+import { isTyping } from '../lib/keys.js';
 import { copySelection, duplicateSelection, paste } from '../state/copies.js';
 import { redo, undo } from '../state/history.js';
 import { fitPanes, paneWidths, rowWidth } from '../state/layout.js';
@@ -47,7 +48,7 @@ export function App() {
       // Duplicate, copy and paste entities, unless the keys are a text
       // field's (or text is selected on the page: Ctrl+C copies it).
       const copyKeys = { d: duplicateSelection, c: copySelection, v: () => paste() };
-      if (mod && !event.shiftKey && !event.altKey && copyKeys[key] && !isTextTarget(event.target)) {
+      if (mod && !event.shiftKey && !event.altKey && copyKeys[key] && !isTyping(event.target)) {
         if (key === 'c' && String(window.getSelection?.() ?? '') !== '') return;
         event.preventDefault();
         copyKeys[key]();
@@ -89,14 +90,4 @@ export function App() {
       </footer>
     </div>
   );
-}
-
-const NOT_TEXT = ['checkbox', 'radio', 'button', 'submit', 'reset', 'color', 'range', 'file'];
-
-// True where keys type text: a text input, a text area, a select, an
-// editable element.
-function isTextTarget(el) {
-  if (!el) return false;
-  if (el.tagName === 'INPUT') return !NOT_TEXT.includes(el.type);
-  return el.isContentEditable || el.tagName === 'TEXTAREA' || el.tagName === 'SELECT';
 }

@@ -1,7 +1,8 @@
 // The entity list: a virtualised listbox (only the rows in view are in the
 // DOM) with the class filter and ID search above it. Arrow keys, Page Up/Down,
 // Home and End move the selection (with Shift, Up and Down extend it);
-// Delete removes the selected entities. A click selects one entity,
+// Ctrl/Cmd+A selects every entity listed; Delete removes the selected
+// entities. A click selects one entity,
 // Shift-click the range from the one clicked before, Ctrl/Cmd-click adds
 // or takes out one.
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
@@ -18,7 +19,7 @@ import {
   totalCount,
   visibleRows,
 } from '../state/listView.js';
-import { select, selectedId, selectedIds, selectionAnchor, setSelection, toggleSelected } from '../state/selection.js';
+import { select, selectAllShown, selectedId, selectedIds, selectionAnchor, setSelection, toggleSelected } from '../state/selection.js';
 import { revision, table } from '../state/table.js';
 import { status } from '../state/world.js';
 import { FailedFileRows } from './FailedFiles.jsx';
@@ -148,6 +149,11 @@ function EntityListbox() {
   }
 
   function onKeyDown(event) {
+    if ((event.ctrlKey || event.metaKey) && event.key.toLowerCase() === 'a') {
+      event.preventDefault();
+      selectAllShown();
+      return;
+    }
     const page = Math.max(1, Math.floor(height / ROW_HEIGHT) - 1);
     const at = selIndex;
     const extend = event.shiftKey;

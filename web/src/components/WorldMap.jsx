@@ -38,6 +38,7 @@ import { placeAt, placing, snapPointer } from '../state/placement.js';
 import {
   addToSelection,
   select,
+  selectAllShown,
   selected,
   selectedId,
   selectedIds,
@@ -605,6 +606,11 @@ export function WorldMap() {
   }
 
   function onKeyDown(event) {
+    if ((event.ctrlKey || event.metaKey) && event.key.toLowerCase() === 'a') {
+      event.preventDefault();
+      selectAllShown();
+      return;
+    }
     if (event.ctrlKey || event.metaKey || event.altKey) return;
     const [w, h] = viewSize.value;
     const arrows = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, 1], ArrowDown: [0, -1] };
@@ -703,8 +709,8 @@ export function WorldMap() {
       </div>
       <p id="map-keys" class="visually-hidden">
         Arrow keys select the nearest entity in that direction, Shift with an arrow key pans, plus and minus zoom, F
-        fits the world, Enter selects the entity nearest the centre, Escape clears the selection, Delete removes the
-        selected entities. Drag on empty space to select the entities inside a rectangle; drag with the middle button
+        fits the world, Enter selects the entity nearest the centre, Escape clears the selection, Control A selects every
+        entity shown, Delete removes the selected entities. Drag on empty space to select the entities inside a rectangle; drag with the middle button
         or with Alt to pan.
       </p>
       <div class="visually-hidden" aria-live="polite">

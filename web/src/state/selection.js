@@ -9,6 +9,7 @@ import { batch, computed, signal } from '@preact/signals';
 import { isNullRef } from '../lib/fields.js';
 import { getEngine } from './engine.js';
 import { fail } from './messages.js';
+import { visibleRows } from './listView.js';
 import { table } from './table.js';
 
 const NONE = new Set();
@@ -68,6 +69,14 @@ export function toggleSelected(id) {
 // Shift), keeping `primary` the primary.
 export function addToSelection(ids, primary = selectedId.value) {
   return setSelection([...new Set([...selectedIds.value, ...ids])], primary);
+}
+
+// Ctrl/Cmd+A: selects every entity the list shows (its filter, search and
+// query applied), keeping the primary one if it is among them.
+export function selectAllShown() {
+  const ids = Array.from(visibleRows.value, (row) => table.ids[row]);
+  const keep = selectedId.value !== null && table.rowOf.has(selectedId.value) && ids.includes(selectedId.value);
+  return setSelection(ids, keep ? selectedId.value : ids[0] ?? null);
 }
 
 // The selected entities that exist, in list order (by table row).
