@@ -50,6 +50,8 @@ test('the theme follows the system setting, light or dark, with AA contrast in b
     await page.getByRole('dialog').getByRole('button', { name: 'Place on map' }).click();
     await page.getByRole('status', { name: 'Place mode' }).waitFor();
     await ui.screenshot(page, `layout-1440-${scheme}`);
+    // The world's header has room for all it says.
+    assert.equal(await page.locator('.toolbar .world-name').evaluate((el) => el.scrollWidth > el.clientWidth), false, 'header cut short');
     assert.deepEqual(await contrastFailures(page), [], `${scheme}: contrast`);
     await ui.closeWithoutErrors(page);
   }
