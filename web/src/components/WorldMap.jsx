@@ -85,6 +85,10 @@ export function WorldMap() {
     const started = performance.now();
     const el = canvas.current;
     if (!el) return;
+    if (!drewThisFrame.current) {
+      drewThisFrame.current = true;
+      requestAnimationFrame(() => (drewThisFrame.current = false));
+    }
     const [w, h] = viewSize.value;
     const dpr = window.devicePixelRatio || 1;
     const W = Math.max(1, Math.round(w * dpr));
@@ -345,9 +349,29 @@ export function WorldMap() {
     if (!frame.current) frame.current = requestAnimationFrame(draw);
   }
 
-  // Redraw whenever anything the picture depends on changes.
+  // A change of data is drawn at the end of the task that brought it, not
+  // at the next frame: the map then shows an edit in the same frame as the
+  // list and the inspector. More changes within that frame wait for the
+  // next one, so that a burst of them costs one picture a frame.
+  const drawQueued = useRef(false);
+  const drewThisFrame = useRef(false);
+  function drawSoon() {
+    if (drewThisFrame.current) return schedule();
+    if (drawQueued.current) return;
+    drawQueued.current = true;
+    queueMicrotask(() => {
+      drawQueued.current = false;
+      cancelAnimationFrame(frame.current);
+      draw();
+    });
+  }
   useSignalEffect(() => {
     revision.value;
+    drawSoon();
+  });
+
+  // Redraw whenever anything else the picture depends on changes.
+  useSignalEffect(() => {
     visibleRows.value;
     selectedId.value;
     selectedIds.value;
