@@ -405,12 +405,12 @@ TEST(cli_validates_formats_twice_and_shares_a_world_whose_classes_are_files)
     NEED_JULIET();
     CHECK(copy_world());
     CHECK(run("validate %s", dir) == 0);
-    CHECK(strstr(output, "4 entities, 0 problems"));
+    CHECK(find_output("4 entities, 0 problems"));
 
     static char before[1 << 14], after[1 << 14];
     CHECK(field_dump(dir, before, sizeof before));
     CHECK(run("fmt %s", dir) == 0);
-    CHECK(strstr(output, "2 files reformatted"));
+    CHECK(find_output("2 files reformatted"));
     CHECK(du_make_temp_dir(dir2, sizeof dir2, "classes-fmt"));
     CHECK(du_copy_tree(dir, dir2));
     CHECK(run("fmt %s", dir) == 0);
@@ -425,7 +425,7 @@ TEST(cli_validates_formats_twice_and_shares_a_world_whose_classes_are_files)
 
     /* share, then unshare into a new directory: the classes come back too. */
     CHECK(run("share %s", dir) == 0);
-    const char *link = strstr(output, "http");
+    const char *link = find_output("http");
     CHECK(link);
     static char link_text[1 << 14];
     size_t n = strcspn(link, "\n");
@@ -452,13 +452,13 @@ TEST(cli_schema_writes_the_compiled_classes_then_leaves_them_alone)
     CHECK(du_make_temp_dir(dir, sizeof dir, "classes-schema"));
     CHECK(du_copy_tree(JULIET_ASSETS_DIR "/sample_world", dir));
     CHECK(run("schema %s", dir) == 0);
-    CHECK(strstr(output, "Classes/Inert.jclass") && strstr(output, "Classes/Light.jclass") &&
-          strstr(output, "Classes/Prop.jclass"));
-    CHECK(strstr(output, "3 class files written, 0 unchanged"));
+    CHECK(find_output("Classes/Inert.jclass") && find_output("Classes/Light.jclass") &&
+          find_output("Classes/Prop.jclass"));
+    CHECK(find_output("3 class files written, 0 unchanged"));
     CHECK(run("schema %s", dir) == 0);
-    CHECK(!strstr(output, ".jclass") && strstr(output, "0 class files written, 3 unchanged"));
+    CHECK(!strstr(output, ".jclass") && find_output("0 class files written, 3 unchanged"));
     CHECK(run("validate %s", dir) == 0);
-    CHECK(strstr(output, "0 problems"));
+    CHECK(find_output("0 problems"));
     /* A changed default: validate names the file and the compiled class. */
     char path[512];
     CHECK(du_join(path, sizeof path, dir, "Classes/Light.jclass"));
@@ -471,10 +471,10 @@ TEST(cli_schema_writes_the_compiled_classes_then_leaves_them_alone)
     CHECK(du_write(path, text, size));
     free(text);
     CHECK(run("validate %s", dir) == 1);
-    CHECK(strstr(output, "Classes/Light.jclass:11:3: class Light differs from the compiled class: field radius "
+    CHECK(find_output("Classes/Light.jclass:11:3: class Light differs from the compiled class: field radius "
                          "defaults to 20 here, 10 there (the compiled class is used)"));
     CHECK(run("schema %s", dir) == 0);
-    CHECK(strstr(output, "Classes/Light.jclass") && strstr(output, "1 class file written, 2 unchanged"));
+    CHECK(find_output("Classes/Light.jclass") && find_output("1 class file written, 2 unchanged"));
     CHECK(run("schema") == 2 && run("schema --help") == 0);
     du_remove_tree(dir);
 }
