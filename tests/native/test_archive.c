@@ -320,20 +320,24 @@ TEST(duplicate_id_is_rejected_and_rolled_back)
     jl_manager_shutdown(&manager);
 }
 
-static char *fixture_text; /* the archive points into it until drop_fixture */
+/* The fixture loaded last: its text (the archive points into it), its
+ * manager and its archive, until drop_fixture. */
+static char *fixture_text;
+static jl_entity_manager fixture_manager;
+static jl_archive fixture;
 
-static void drop_fixture(jl_entity_manager *m)
+static void drop_fixture(void)
 {
     free(fixture_text);
     fixture_text = NULL;
-    jl_manager_shutdown(m);
+    jl_manager_shutdown(&fixture_manager);
 }
 
-/* assets/compat/<name> loaded into m, a new manager (scratch made anew),
- * through ar_out; NULL (and m unusable) if any step fails. */
-static jl_entity *load_fixture(jl_entity_manager *m, const char *name, jl_archive *ar_out)
+/* assets/compat/<name> loaded into a new manager (scratch made anew); NULL
+ * if any step fails. */
+static jl_entity *load_fixture(const char *name)
 {
-    if (!setup_scratch() || jl_manager_init(m, NULL) != JL_OK) return NULL;
+    if (!setup_scratch() || jl_manager_init(&fixture_manager, NULL) != JL_OK) return NULL;
     char path[512];
     snprintf(path, sizeof path, ASSETS "/compat/%s", name);
     size_t size;
@@ -341,76 +345,69 @@ static jl_entity *load_fixture(jl_entity_manager *m, const char *name, jl_archiv
     if (!text) return NULL;
     jl_error err = {0};
     jl_entity *e = NULL;
-    if (jl_archive_tokenize(ar_out, &scratch, text, size, path, &err) != JL_OK) return NULL;
-    if (jl_entity_deserialize_in_place(m, ar_out, &e) != JL_OK) {
+    if (jl_archive_tokenize(&fixture, &scratch, text, size, path, &err) != JL_OK) return NULL;
+    if (jl_entity_deserialize_in_place(&fixture_manager, &fixture, &e) != JL_OK) {
         fprintf(stderr, "%s:%u:%u: %s\n", err.path, err.line, err.col, err.message);
         return NULL;
     }
     return e;
 }
 
+/* True if the fixture's unknown keys, collected, are exactly expected ("":
+ * none, and no text). */
+static bool unknown_keys_are(const char *expected)
+{
+    const char *unknown;
+    size_t n = 1;
+    CHECK_OR_FALSE(jl_archive_collect_unknown(&fixture, &scratch, &unknown, &n) == JL_OK);
+    CHECK_OR_FALSE(n == strlen(expected) && (n ? memcmp(unknown, expected, n) == 0 : unknown == NULL));
+    return true;
+}
+
 TEST(migrates_light_version_1_range_to_radius)
 {
-    jl_entity_manager manager;
-    jl_archive ar;
-    jl_entity *e = load_fixture(&manager, "light_v1_range.jasset", &ar);
+    jl_entity *e = load_fixture("light_v1_range.jasset");
     CHECK(e != NULL);
     sample_light *light = JL_DOWNCAST(sample_light, e);
     CHECK(light != NULL);
-    CHECK(ar.class_version == 1);
+    CHECK(fixture.class_version == 1);
     CHECK(light->radius == 25.5f);
     CHECK(!(e->flags & JL_ENTITY_READ_ONLY));
     /* `range` was consumed by the migration: not kept as an unknown key. */
-    const char *unknown;
-    size_t unknown_size = 1;
-    CHECK(jl_archive_collect_unknown(&ar, &scratch, &unknown, &unknown_size) == JL_OK);
-    CHECK(unknown == NULL && unknown_size == 0);
+    CHECK(unknown_keys_are(""));
     /* Saved again, it is a version 2 file with radius. */
     size_t size;
     const char *text = write_text(e, &size);
     CHECK(text && strstr(text, "; class_version\n2\n") && strstr(text, "; radius\n25.5\n") && !strstr(text, "range"));
-    drop_fixture(&manager);
+    drop_fixture();
 }
 
 TEST(newer_class_version_loads_read_only)
 {
-    jl_entity_manager manager;
-    jl_archive ar;
-    jl_entity *e = load_fixture(&manager, "newer_class_version.jasset", &ar);
+    jl_entity *e = load_fixture("newer_class_version.jasset");
     CHECK(e != NULL);
     CHECK(e->flags & JL_ENTITY_READ_ONLY);
     CHECK(JL_DOWNCAST(sample_light, e)->radius == 12.0f);
-    const char *unknown;
-    size_t n = 0;
-    CHECK(jl_archive_collect_unknown(&ar, &scratch, &unknown, &n) == JL_OK);
-    CHECK(n == strlen("; flicker_hz\n7.5\n") && memcmp(unknown, "; flicker_hz\n7.5\n", n) == 0);
-    drop_fixture(&manager);
+    CHECK(unknown_keys_are("; flicker_hz\n7.5\n"));
+    drop_fixture();
 }
 
 TEST(newer_base_version_loads_read_only)
 {
-    jl_entity_manager manager;
-    jl_archive ar;
-    jl_entity *e = load_fixture(&manager, "newer_base_version.jasset", &ar);
+    jl_entity *e = load_fixture("newer_base_version.jasset");
     CHECK(e != NULL);
     CHECK(e->flags & JL_ENTITY_READ_ONLY);
     CHECK(JL_DOWNCAST(sample_inert, e)->mesh_instance == 4);
-    drop_fixture(&manager);
+    drop_fixture();
 }
 
 TEST(unknown_keys_are_collected_verbatim_in_file_order)
 {
-    jl_entity_manager manager;
-    jl_archive ar;
-    jl_entity *e = load_fixture(&manager, "unknown_keys.jasset", &ar);
+    jl_entity *e = load_fixture("unknown_keys.jasset");
     CHECK(e != NULL);
     CHECK(JL_DOWNCAST(sample_prop, e)->density == 2.5f);
-    const char *unknown;
-    size_t n = 0;
-    CHECK(jl_archive_collect_unknown(&ar, &scratch, &unknown, &n) == JL_OK);
-    static const char expected[] = "; wind_factor\n0.3\n; tags\ncrate wooden\n";
-    CHECK(n == sizeof expected - 1 && memcmp(unknown, expected, n) == 0);
-    drop_fixture(&manager);
+    CHECK(unknown_keys_are("; wind_factor\n0.3\n; tags\ncrate wooden\n"));
+    drop_fixture();
 }
 
 TEST(value_parser_reports_the_column_of_the_problem)
