@@ -13,11 +13,18 @@
 #include "test.h"
 
 static jl_arena scratch;
+static jl_entity_manager manager;
 
 static bool setup_scratch(void)
 {
     jl_arena_release(&scratch);
     return jl_arena_init(&scratch, 64u << 20) == JL_OK;
+}
+
+/* A fresh scratch arena and an empty manager (desc NULL: the defaults). */
+static bool start(const jl_manager_desc *desc)
+{
+    return setup_scratch() && jl_manager_init(&manager, desc) == JL_OK;
 }
 
 /* Tokenizes text and deserializes it into m; the error goes to err. */
@@ -43,10 +50,8 @@ static const char *write_text(const jl_entity *e, size_t *size)
 /* The spec's TestInPlaceDeserialization (8.2). */
 TEST(in_place_deserialization)
 {
-    CHECK(setup_scratch());
     jl_manager_desc desc = {.id_tag = 0x01000000u};
-    jl_entity_manager manager;
-    CHECK(jl_manager_init(&manager, &desc) == JL_OK);
+    CHECK(start(&desc));
     sample_inert *created = JL_MAKE_ENTITY(&manager, sample_inert, 12.5f, -44.0f, 108.2f);
     CHECK(created != NULL);
     created->mesh_instance = 42;
@@ -80,10 +85,8 @@ TEST(in_place_deserialization)
 
 TEST(writes_keys_in_canonical_order)
 {
-    CHECK(setup_scratch());
     jl_manager_desc desc = {.id_tag = 0x00000001u};
-    jl_entity_manager manager;
-    CHECK(jl_manager_init(&manager, &desc) == JL_OK);
+    CHECK(start(&desc));
     sample_light *light = JL_MAKE_ENTITY(&manager, sample_light, 0.43f, 0.32f, 1.56f);
     CHECK(light != NULL);
     light->color = (jl_color){0xff, 0xcc, 0x00};
@@ -116,9 +119,7 @@ TEST(writes_keys_in_canonical_order)
 
 TEST(reads_keys_in_any_order_and_keeps_defaults_for_missing_ones)
 {
-    CHECK(setup_scratch());
-    jl_entity_manager manager;
-    CHECK(jl_manager_init(&manager, NULL) == JL_OK);
+    CHECK(start(NULL));
     static const char text[] = "; intensity\n4\n; class\nLight\n; id\n0x0000000500000001\n";
     jl_entity *e = NULL;
     jl_error err = {0};
@@ -135,9 +136,7 @@ TEST(reads_keys_in_any_order_and_keeps_defaults_for_missing_ones)
 
 TEST(tolerates_bom_crlf_blank_lines_trailing_spaces_and_no_final_newline)
 {
-    CHECK(setup_scratch());
-    jl_entity_manager manager;
-    CHECK(jl_manager_init(&manager, NULL) == JL_OK);
+    CHECK(start(NULL));
     size_t size;
     char *text = du_read(ASSETS "/compat/tolerated.jasset", &size);
     CHECK(text != NULL);
@@ -189,7 +188,7 @@ static bool find_expectation(const char *fixture, expectation *out)
  * the manager empty and consistent. */
 static bool rejects_as_listed(const char *fixture)
 {
-    CHECK_OR_FALSE(setup_scratch());
+    CHECK_OR_FALSE(start(NULL));
     expectation want;
     CHECK_OR_FALSE(find_expectation(fixture, &want));
     char path[512];
@@ -197,8 +196,6 @@ static bool rejects_as_listed(const char *fixture)
     size_t size;
     char *text = du_read(path, &size);
     CHECK_OR_FALSE(text != NULL);
-    jl_entity_manager manager;
-    CHECK_OR_FALSE(jl_manager_init(&manager, NULL) == JL_OK);
     jl_error err = {0};
     jl_entity *e = NULL;
     jl_status s = load_text(&manager, text, size, path, &err, &e);
@@ -277,9 +274,7 @@ TEST(rejects_more_keys_than_the_limit)
 
 TEST(half_loaded_file_is_rolled_back)
 {
-    CHECK(setup_scratch());
-    jl_entity_manager manager;
-    CHECK(jl_manager_init(&manager, NULL) == JL_OK);
+    CHECK(start(NULL));
     sample_inert *kept = JL_MAKE_ENTITY(&manager, sample_inert, 1, 2, 3);
     CHECK(kept != NULL);
     uint32_t slots = manager.slots, count = manager.count;
@@ -304,9 +299,7 @@ TEST(half_loaded_file_is_rolled_back)
 
 TEST(duplicate_id_is_rejected_and_rolled_back)
 {
-    CHECK(setup_scratch());
-    jl_entity_manager manager;
-    CHECK(jl_manager_init(&manager, NULL) == JL_OK);
+    CHECK(start(NULL));
     static const char text[] = "; id\n0x0000000900000002\n; class\nInert\n";
     jl_entity *first = NULL, *second = NULL;
     jl_error err = {0};
@@ -320,24 +313,23 @@ TEST(duplicate_id_is_rejected_and_rolled_back)
     jl_manager_shutdown(&manager);
 }
 
-/* The fixture loaded last: its text (the archive points into it), its
- * manager and its archive, until drop_fixture. */
+/* The fixture loaded last: its text (the archive points into it) and its
+ * archive, until drop_fixture. */
 static char *fixture_text;
-static jl_entity_manager fixture_manager;
 static jl_archive fixture;
 
 static void drop_fixture(void)
 {
     free(fixture_text);
     fixture_text = NULL;
-    jl_manager_shutdown(&fixture_manager);
+    jl_manager_shutdown(&manager);
 }
 
-/* assets/compat/<name> loaded into a new manager (scratch made anew); NULL
- * if any step fails. */
+/* assets/compat/<name> loaded into a new manager (start); NULL if any step
+ * fails. */
 static jl_entity *load_fixture(const char *name)
 {
-    if (!setup_scratch() || jl_manager_init(&fixture_manager, NULL) != JL_OK) return NULL;
+    if (!start(NULL)) return NULL;
     char path[512];
     snprintf(path, sizeof path, ASSETS "/compat/%s", name);
     size_t size;
@@ -346,7 +338,7 @@ static jl_entity *load_fixture(const char *name)
     jl_error err = {0};
     jl_entity *e = NULL;
     if (jl_archive_tokenize(&fixture, &scratch, text, size, path, &err) != JL_OK) return NULL;
-    if (jl_entity_deserialize_in_place(&fixture_manager, &fixture, &e) != JL_OK) {
+    if (jl_entity_deserialize_in_place(&manager, &fixture, &e) != JL_OK) {
         fprintf(stderr, "%s:%u:%u: %s\n", err.path, err.line, err.col, err.message);
         return NULL;
     }
@@ -500,7 +492,6 @@ TEST(an_indented_line_starting_with_a_semicolon_is_a_key_line)
  * written text (in scratch), or NULL. */
 static const char *load_and_write_back(const char *text, size_t size, size_t *out_size)
 {
-    jl_entity_manager manager;
     if (jl_manager_init(&manager, NULL) != JL_OK) return NULL;
     jl_archive ar;
     jl_error err = {0};
