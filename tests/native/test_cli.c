@@ -14,12 +14,19 @@
 
 static char dir[256], dir2[256];
 
+/* dir: a fresh temporary directory, holding a copy of source unless NULL. */
 static bool copy_of(const char *source)
 {
     CHECK_OR_FALSE(du_make_temp_dir(dir, sizeof dir, "test"));
-    CHECK_OR_FALSE(du_copy_tree(source, dir));
+    if (source) CHECK_OR_FALSE(du_copy_tree(source, dir));
     return true;
 }
+
+/* Starts a test that runs the tool in dir (copy_of); where the tool cannot
+ * run, NEED_JULIET ends the test there. */
+#define START(source) \
+    NEED_JULIET();    \
+    CHECK(copy_of(source))
 
 static void finish(void)
 {
@@ -48,8 +55,7 @@ static int count_lines(const char *text)
 
 TEST(validate_accepts_the_sample_world)
 {
-    NEED_JULIET();
-    CHECK(copy_of(ASSETS "/sample_world"));
+    START(ASSETS "/sample_world");
     CHECK(run("validate %s", dir) == 0);
     CHECK(find_output("36 entities, 0 problems"));
     finish();
@@ -57,8 +63,7 @@ TEST(validate_accepts_the_sample_world)
 
 TEST(validate_reports_a_duplicate_id_with_both_paths)
 {
-    NEED_JULIET();
-    CHECK(copy_of(ASSETS "/malformed/worlds/duplicate_id"));
+    START(ASSETS "/malformed/worlds/duplicate_id");
     CHECK(run("validate %s", dir) == 1);
     CHECK(find_output("%s/Entities/4294967298.jasset:4:1: duplicate entity ID 0x0000000100000001: already loaded from " "%s/Entities/4294967297.jasset\n", dir, dir));
     finish();
@@ -66,8 +71,7 @@ TEST(validate_reports_a_duplicate_id_with_both_paths)
 
 TEST(validate_reports_a_reference_to_a_missing_entity)
 {
-    NEED_JULIET();
-    CHECK(copy_of(ASSETS "/malformed/worlds/dangling_reference"));
+    START(ASSETS "/malformed/worlds/dangling_reference");
     CHECK(run("validate %s", dir) == 1);
     CHECK(find_output("%s/Entities/4294967299.jasset:22:1: reference to missing entity", dir));
     finish();
@@ -75,8 +79,7 @@ TEST(validate_reports_a_reference_to_a_missing_entity)
 
 TEST(validate_reports_every_bad_file_and_changes_nothing)
 {
-    NEED_JULIET();
-    CHECK(copy_of(ASSETS "/sample_world"));
+    START(ASSETS "/sample_world");
     char a[512], b[512], tmp[512];
     du_join(a, sizeof a, dir, "Entities/1.jasset");
     du_join(b, sizeof b, dir, "Entities/2.jasset");
@@ -119,8 +122,7 @@ TEST(every_command_has_help)
 
 TEST(stats_counts_entities_per_class_as_json)
 {
-    NEED_JULIET();
-    CHECK(copy_of(ASSETS "/sample_world"));
+    START(ASSETS "/sample_world");
     CHECK(run("stats %s --json", dir) == 0);
     CHECK(find_output("\"Inert\": {\"entities\": 16, "));
     CHECK(find_output("\"Light\": {\"entities\": 8, "));
@@ -144,8 +146,7 @@ static bool has_raw_controls(const char *text)
 
 TEST(stats_json_escapes_control_and_non_utf8_bytes_in_the_directory_name)
 {
-    NEED_JULIET();
-    CHECK(du_make_temp_dir(dir, sizeof dir, "test"));
+    START(NULL);
     /* No ' in the name: it is quoted for the shell with '...'. */
     char world[512];
     CHECK(du_join(world, sizeof world, dir, "w\x01\x1b\"q\\b\xff caf\xc3\xa9"));
@@ -158,8 +159,7 @@ TEST(stats_json_escapes_control_and_non_utf8_bytes_in_the_directory_name)
 
 TEST(diagnostics_escape_control_characters_in_file_names)
 {
-    NEED_JULIET();
-    CHECK(copy_of(ASSETS "/sample_world"));
+    START(ASSETS "/sample_world");
     char bad[512];
     CHECK(write_bad_entity("Entities/\x1b]0;owned\x07\x1b[2J.jasset", bad, sizeof bad));
     CHECK(run("stats %s", dir) == 1);
@@ -170,8 +170,7 @@ TEST(diagnostics_escape_control_characters_in_file_names)
 
 TEST(fmt_check_lists_files_not_in_canonical_form)
 {
-    NEED_JULIET();
-    CHECK(copy_of(ASSETS "/sample_world"));
+    START(ASSETS "/sample_world");
     CHECK(run("fmt %s --check", dir) == 0);
     /* Make one file non-canonical: CRLF line ends, keys out of order. */
     char path[512];
@@ -204,8 +203,7 @@ TEST(fmt_check_lists_files_not_in_canonical_form)
 
 TEST(fmt_never_rewrites_a_file_that_fails_to_load)
 {
-    NEED_JULIET();
-    CHECK(copy_of(ASSETS "/sample_world"));
+    START(ASSETS "/sample_world");
     char bad[512];
     CHECK(write_bad_entity("Entities/7.jasset", bad, sizeof bad));
     CHECK(run("fmt %s", dir) == 1);
@@ -218,8 +216,7 @@ TEST(fmt_never_rewrites_a_file_that_fails_to_load)
 
 TEST(gen_is_deterministic)
 {
-    NEED_JULIET();
-    CHECK(du_make_temp_dir(dir, sizeof dir, "test"));
+    START(NULL);
     CHECK(du_make_temp_dir(dir2, sizeof dir2, "test"));
     CHECK(run("gen %s/w --count 200 --seed 9", dir) == 0);
     CHECK(run("gen %s/w --count 200 --seed 9", dir2) == 0);
@@ -235,8 +232,7 @@ TEST(gen_is_deterministic)
 
 TEST(gen_refuses_an_existing_world_and_bad_counts)
 {
-    NEED_JULIET();
-    CHECK(copy_of(ASSETS "/sample_world"));
+    START(ASSETS "/sample_world");
     CHECK(run("gen %s --count 5", dir) == 2);
     CHECK(strstr(output, "already holds a world") && count_lines(output) == 1);
     CHECK(run("gen %s/new --count zero", dir) == 2);
@@ -369,8 +365,7 @@ TEST(fix_duplicates_moves_the_second_file_when_no_file_has_the_ids_name)
 
 TEST(fix_duplicates_leaves_a_byte_identical_copy_alone)
 {
-    NEED_JULIET();
-    CHECK(copy_of(ASSETS "/malformed/worlds/duplicate_id"));
+    START(ASSETS "/malformed/worlds/duplicate_id");
     char copy[512];
     CHECK(run("validate --fix-duplicates %s", dir) == 1);
     du_join(copy, sizeof copy, dir, "Entities/4294967298.jasset");
@@ -382,8 +377,7 @@ TEST(fix_duplicates_leaves_a_byte_identical_copy_alone)
 
 TEST(fix_duplicates_does_not_split_a_conflict_outside_git)
 {
-    NEED_JULIET();
-    CHECK(du_make_temp_dir(dir, sizeof dir, "test"));
+    START(NULL);
     char entities[512];
     du_join(entities, sizeof entities, dir, "Entities");
     CHECK(mkdir(entities, 0755) == 0);
@@ -446,8 +440,7 @@ static bool edited_copy_of_the_sample(void)
 
 TEST(diff_of_equal_worlds_exits_0)
 {
-    NEED_JULIET();
-    CHECK(copy_of(ASSETS "/sample_world"));
+    START(ASSETS "/sample_world");
     CHECK(run("diff %s %s", ASSETS "/sample_world", dir) == 0);
     CHECK(find_output("the worlds are equal"));
     finish();
@@ -455,8 +448,7 @@ TEST(diff_of_equal_worlds_exits_0)
 
 TEST(diff_lists_each_changed_entity_and_key_and_exits_1)
 {
-    NEED_JULIET();
-    CHECK(copy_of(ASSETS "/sample_world"));
+    START(ASSETS "/sample_world");
     CHECK(edited_copy_of_the_sample());
     CHECK(run("diff %s %s", dir, dir2) == 1);
     CHECK(find_output("removed 0x77a31d7500000001 Inert Entities/8620766500065640449.jasset\n"
@@ -477,8 +469,7 @@ TEST(diff_lists_each_changed_entity_and_key_and_exits_1)
 
 TEST(diff_refuses_a_world_with_a_file_that_failed_to_load)
 {
-    NEED_JULIET();
-    CHECK(copy_of(ASSETS "/sample_world"));
+    START(ASSETS "/sample_world");
     char path[512];
     CHECK(write_bad_entity("Entities/7.jasset", path, sizeof path));
     CHECK(run("diff %s %s", ASSETS "/sample_world", dir) == 2);
@@ -492,8 +483,7 @@ TEST(diff_refuses_a_world_with_a_file_that_failed_to_load)
 
 TEST(validate_warns_about_an_unknown_class_and_strict_makes_it_fail)
 {
-    NEED_JULIET();
-    CHECK(copy_of(ASSETS "/opaque_world"));
+    START(ASSETS "/opaque_world");
     CHECK(run("validate %s", dir) == 0);
     CHECK(find_output("%s/Entities/8589934593.jasset:6:1: warning: unknown class 'Grunt' (kept as text)\n", dir));
     CHECK(find_output("%s/Entities/8589934595.jasset:6:1: warning: unknown class 'Door' (kept as text)\n", dir));
@@ -507,8 +497,7 @@ TEST(validate_warns_about_an_unknown_class_and_strict_makes_it_fail)
 
 TEST(fmt_leaves_files_of_unknown_classes_byte_identical)
 {
-    NEED_JULIET();
-    CHECK(copy_of(ASSETS "/opaque_world"));
+    START(ASSETS "/opaque_world");
     CHECK(run("fmt --check %s", dir) == 0);
     CHECK(find_output("0 files would be reformatted"));
     CHECK(run("fmt %s", dir) == 0);
@@ -518,8 +507,7 @@ TEST(fmt_leaves_files_of_unknown_classes_byte_identical)
 
 TEST(stats_counts_unknown_classes_and_marks_them)
 {
-    NEED_JULIET();
-    CHECK(copy_of(ASSETS "/opaque_world"));
+    START(ASSETS "/opaque_world");
     CHECK(run("stats %s --json", dir) == 0);
     CHECK(find_output("\"Grunt\": {\"entities\": 2, \"bytes\": 307, \"opaque\": true}"));
     CHECK(find_output("\"Door\": {\"entities\": 1, \"bytes\": 113, \"opaque\": true}"));
@@ -532,8 +520,7 @@ TEST(stats_counts_unknown_classes_and_marks_them)
 
 TEST(share_and_unshare_keep_the_text_of_unknown_classes)
 {
-    NEED_JULIET();
-    CHECK(copy_of(ASSETS "/opaque_world"));
+    START(ASSETS "/opaque_world");
     CHECK(run("share %s", dir) == 0);
     char link[1 << 14];
     const char *at = find_output("http://"); /* stdout and stderr share the output */
