@@ -449,30 +449,35 @@ TEST(value_formatter_writes_canonical_text)
     CHECK(strcmp(out, "-0 1e-7 3.4028235e+38") == 0);
 }
 
+/* The archive and the error of the last tokenize. */
+static jl_archive tokens;
+static jl_error tokens_err;
+
+/* Tokenizes text (NUL-terminated) as t.jasset into tokens, on scratch. */
+static jl_status tokenize(const char *text)
+{
+    tokens_err = (jl_error){0};
+    return jl_archive_tokenize(&tokens, &scratch, text, strlen(text), "t.jasset", &tokens_err);
+}
+
 TEST(tokenizer_keeps_its_entries_when_the_arena_top_is_unaligned)
 {
     CHECK(setup_scratch());
     CHECK(jl_arena_push(&scratch, 1, 1) != NULL); /* the table starts after padding */
-    static const char text[] = "; class\nInert\n; note\nhello\n";
-    jl_archive ar;
-    jl_error err = {0};
-    CHECK(jl_archive_tokenize(&ar, &scratch, text, sizeof text - 1, "t.jasset", &err) == JL_OK);
-    CHECK(ar.entry_count == 2);
-    jl_archive_entry last = ar.entries[1];
+    CHECK(tokenize("; class\nInert\n; note\nhello\n") == JL_OK);
+    CHECK(tokens.entry_count == 2);
+    jl_archive_entry last = tokens.entries[1];
     memset(jl_arena_push(&scratch, 64, 1), 0xAB, 64); /* the next push must not reach the table */
-    CHECK(memcmp(&ar.entries[1], &last, sizeof last) == 0);
+    CHECK(memcmp(&tokens.entries[1], &last, sizeof last) == 0);
 }
 
 TEST(trailing_carriage_returns_are_all_trimmed)
 {
     CHECK(setup_scratch());
-    static const char text[] = "; note\nx\r\r\r\n; other\ny \r \r\n";
-    jl_archive ar;
-    jl_error err = {0};
-    CHECK(jl_archive_tokenize(&ar, &scratch, text, sizeof text - 1, "t.jasset", &err) == JL_OK);
-    CHECK(ar.entry_count == 2);
-    CHECK(ar.entries[0].value_size == 1 && ar.entries[0].value[0] == 'x');
-    CHECK(ar.entries[1].value_size == 1 && ar.entries[1].value[0] == 'y');
+    CHECK(tokenize("; note\nx\r\r\r\n; other\ny \r \r\n") == JL_OK);
+    CHECK(tokens.entry_count == 2);
+    CHECK(tokens.entries[0].value_size == 1 && tokens.entries[0].value[0] == 'x');
+    CHECK(tokens.entries[1].value_size == 1 && tokens.entries[1].value[0] == 'y');
 }
 
 TEST(an_indented_line_starting_with_a_semicolon_is_a_key_line)
@@ -480,12 +485,9 @@ TEST(an_indented_line_starting_with_a_semicolon_is_a_key_line)
     /* Kept as a value it would be written back at column 1 and read as a
      * key by the next load; as a key line it is reported at once. */
     CHECK(setup_scratch());
-    static const char text[] = "; note\n  ; see the level notes\n";
-    jl_archive ar;
-    jl_error err = {0};
-    CHECK(jl_archive_tokenize(&ar, &scratch, text, sizeof text - 1, "t.jasset", &err) == JL_ERR_PARSE);
-    CHECK(err.line == 1 && err.col == 3);
-    CHECK(strstr(err.message, "'note' has no value") != NULL);
+    CHECK(tokenize("; note\n  ; see the level notes\n") == JL_ERR_PARSE);
+    CHECK(tokens_err.line == 1 && tokens_err.col == 3);
+    CHECK(strstr(tokens_err.message, "'note' has no value") != NULL);
 }
 
 /* Loads text, writes the entity back with its unknown keys, and returns the
