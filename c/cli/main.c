@@ -131,8 +131,10 @@ int main(int argc, char **argv)
         return JL_CLI_OK;
     }
     for (int i = 0; i < command_count; i++)
-        if (strcmp(argv[1], commands[i]->name) == 0)
-            return wants_help(argc - 1, argv + 1, commands[i]->usage) ? JL_CLI_OK : commands[i]->run(argc - 1, argv + 1);
+        if (strcmp(argv[1], commands[i]->name) == 0) {
+            if (wants_help(argc - 1, argv + 1, commands[i]->usage)) return JL_CLI_OK;
+            return commands[i]->run(argc - 1, argv + 1);
+        }
     fprintf(stderr, "juliet: unknown command '%s' (see juliet --help)\n", argv[1]);
     return JL_CLI_USAGE;
 }

@@ -65,7 +65,9 @@ TEST(validate_reports_a_duplicate_id_with_both_paths)
 {
     START(ASSETS "/malformed/worlds/duplicate_id");
     CHECK(run("validate %s", dir) == 1);
-    CHECK(find_output("%s/Entities/4294967298.jasset:4:1: duplicate entity ID 0x0000000100000001: already loaded from " "%s/Entities/4294967297.jasset\n", dir, dir));
+    CHECK(find_output("%s/Entities/4294967298.jasset:4:1: duplicate entity ID 0x0000000100000001: already loaded from "
+                      "%s/Entities/4294967297.jasset\n",
+                      dir, dir));
     finish();
 }
 
@@ -334,7 +336,10 @@ TEST(fix_duplicates_moves_the_later_file_to_a_fresh_id_and_lists_references)
 
     /* What was done, and every reference to the old ID with its position. */
     CHECK(find_output("moved %s to %s/Entities/%s: it carried 0x0000000100000001", later, dir, name));
-    CHECK(find_output("%s/Entities/4294967301.jasset:16:1: refers to 0x0000000100000001 (%s/Entities/4294967297.jasset): " "check whether the entity now 0x%016llx (%s/Entities/%s) was meant\n", dir, dir, (unsigned long long)new_id, dir, name));
+    CHECK(find_output("%s/Entities/4294967301.jasset:16:1: refers to 0x0000000100000001 "
+                      "(%s/Entities/4294967297.jasset): check whether the entity now 0x%016llx (%s/Entities/%s) "
+                      "was meant\n",
+                      dir, dir, (unsigned long long)new_id, dir, name));
     CHECK(find_output("%s/WorldSettings.jasset:4:1: refers to 0x0000000100000001", dir));
     CHECK(find_output("1 duplicate ID repaired, 2 references to check"));
     CHECK(find_output("3 entities, 0 problems"));
