@@ -2,7 +2,7 @@
  *
  * Each command group lives in its own file (cmd_world.c: validate, stats,
  * fmt, gen) and registers its commands with JL_CLI_COMMAND; main.c only
- * dispatches. A new group is a new c/cli/cmd_*.c file: CMake globs c/cli/,
+ * dispatches, printing a command's usage for -h or --help. A new group is a new c/cli/cmd_*.c file: CMake globs c/cli/,
  * and nothing else needs editing.
  *
  * Exit codes: 0 success, 1 the command ran and found problems (validate,
@@ -16,7 +16,8 @@
 
 #include "juliet/world.h"
 
-/* argv[0] is the command's name; argv[1..argc) its arguments. */
+/* argv[0] is the command's name; argv[1..argc) its arguments. Never called
+ * with -h or --help among them: main prints the usage instead. */
 typedef int (*jl_cli_fn)(int argc, char **argv);
 
 typedef struct jl_cli_command {
@@ -34,9 +35,6 @@ void jl_cli_register(const jl_cli_command *command);
     __attribute__((constructor)) static void jl_cli_register_##ident(void) { jl_cli_register(&ident); }
 
 enum { JL_CLI_OK = 0, JL_CLI_PROBLEMS = 1, JL_CLI_USAGE = 2 };
-
-/* True if the arguments ask for help (-h or --help); prints the usage. */
-bool jl_cli_wants_help(int argc, char **argv, const char *usage);
 
 /* Prints "juliet CMD: <reason>" and a hint to stderr; returns JL_CLI_USAGE. */
 int jl_cli_fail(const char *command, const char *format, ...)

@@ -142,7 +142,6 @@ static bool load(const char *dir, jl_world **world)
 
 static int diff_run(int argc, char **argv)
 {
-    if (jl_cli_wants_help(argc, argv, diff_usage)) return JL_CLI_OK;
     const char *dirs[2];
     int dir_count = 0;
     review r = {.first_change = true};

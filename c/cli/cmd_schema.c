@@ -20,7 +20,6 @@ static const char schema_usage[] =
 
 static int schema_run(int argc, char **argv)
 {
-    if (jl_cli_wants_help(argc, argv, schema_usage)) return JL_CLI_OK;
     const char *dir;
     int bad = jl_cli_one_dir("schema", argc, argv, NULL, NULL, &dir);
     if (bad) return bad;

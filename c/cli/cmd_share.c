@@ -68,7 +68,6 @@ static bool deflate_raw(const uint8_t *in, size_t size, uint8_t *out, size_t cap
 
 static int share_run(int argc, char **argv)
 {
-    if (jl_cli_wants_help(argc, argv, share_usage)) return JL_CLI_OK;
     const char *dir = NULL, *base = default_base;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--base") == 0) {
@@ -235,7 +234,6 @@ static bool inflate_raw(jl_arena *arena, const uint8_t *in, size_t size, uint8_t
 
 static int unshare_run(int argc, char **argv)
 {
-    if (jl_cli_wants_help(argc, argv, unshare_usage)) return JL_CLI_OK;
     const char *link = NULL, *dir = NULL;
     for (int i = 1; i < argc; i++) {
         if (argv[i][0] == '-' && argv[i][1] != '\0') return jl_cli_fail("unshare", "unknown option '%s'", argv[i]);

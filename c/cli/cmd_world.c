@@ -49,7 +49,6 @@ static const char validate_usage[] =
 
 static int validate_run(int argc, char **argv)
 {
-    if (jl_cli_wants_help(argc, argv, validate_usage)) return JL_CLI_OK;
     bool fix = false, strict = false;
     int dirs = 0;
     for (int i = 1; i < argc; i++) {
@@ -114,7 +113,6 @@ static const char stats_usage[] =
 
 static int stats_run(int argc, char **argv)
 {
-    if (jl_cli_wants_help(argc, argv, stats_usage)) return JL_CLI_OK;
     const char *dir;
     bool json;
     int bad = jl_cli_one_dir("stats", argc, argv, "--json", &json, &dir);
@@ -186,7 +184,6 @@ static bool differs(const jl_fs *fs, jl_arena *arena, const char *path, const ch
 
 static int fmt_run(int argc, char **argv)
 {
-    if (jl_cli_wants_help(argc, argv, fmt_usage)) return JL_CLI_OK;
     const char *dir;
     bool check;
     int bad = jl_cli_one_dir("fmt", argc, argv, "--check", &check, &dir);
@@ -260,7 +257,6 @@ static const char gen_usage[] =
 
 static int gen_run(int argc, char **argv)
 {
-    if (jl_cli_wants_help(argc, argv, gen_usage)) return JL_CLI_OK;
     const char *dir = NULL;
     uint64_t count = 0, seed = 1;
     bool have_count = false;

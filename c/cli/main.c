@@ -17,7 +17,8 @@ void jl_cli_register(const jl_cli_command *command)
     if (command_count < MAX_COMMANDS) commands[command_count++] = command;
 }
 
-bool jl_cli_wants_help(int argc, char **argv, const char *usage)
+/* True if the arguments ask for help (-h or --help); prints the usage. */
+static bool wants_help(int argc, char **argv, const char *usage)
 {
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
@@ -130,7 +131,10 @@ int main(int argc, char **argv)
         return JL_CLI_OK;
     }
     for (int i = 0; i < command_count; i++)
-        if (strcmp(argv[1], commands[i]->name) == 0) return commands[i]->run(argc - 1, argv + 1);
+        if (strcmp(argv[1], commands[i]->name) == 0) {
+            if (wants_help(argc - 1, argv + 1, commands[i]->usage)) return JL_CLI_OK;
+            return commands[i]->run(argc - 1, argv + 1);
+        }
     fprintf(stderr, "juliet: unknown command '%s' (see juliet --help)\n", argv[1]);
     return JL_CLI_USAGE;
 }

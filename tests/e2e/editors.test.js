@@ -12,13 +12,6 @@ const env = ui.useInspector();
 
 const inspector = (page) => page.getByRole('region', { name: 'Inspector' });
 
-// The error shown next to the input labelled `label`, once it is there.
-async function fieldError(page, label) {
-  const input = inspector(page).getByLabel(label, { exact: true });
-  await page.waitForFunction((el) => el.getAttribute('aria-invalid') === 'true', await input.elementHandle());
-  return (await page.locator(`#${await input.getAttribute('aria-describedby')}`).textContent()).trim();
-}
-
 // The sample's first Prop (its parent is the sample's first Light).
 async function firstProp(page) {
   await page.getByLabel('Filter by class').selectOption('Prop');
@@ -43,7 +36,7 @@ test('a typed value the engine refuses shows its message and changes nothing', a
   ];
   for (const [label, text, message] of refused) {
     await ui.commit(page, label, text);
-    assert.equal(await fieldError(page, label), message, `${label} = ${text}`);
+    assert.equal(await ui.fieldError(page, label), message, `${label} = ${text}`);
     assert.equal(await inspector(page).getByLabel(label, { exact: true }).inputValue(), text, 'the typed text stays');
   }
   await ui.pendingRegion(page).getByText('No unsaved changes.').waitFor();

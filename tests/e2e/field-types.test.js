@@ -34,12 +34,6 @@ async function waitValue(page, label, value) {
   await page.waitForFunction(([e, want]) => e.value === want, [el, value]);
 }
 
-async function fieldError(page, label) {
-  const el = input(page, label);
-  await page.waitForFunction((e) => e.getAttribute('aria-invalid') === 'true', await el.elementHandle());
-  return (await page.locator(`#${await el.getAttribute('aria-describedby')}`).textContent()).trim();
-}
-
 test('the class filter, legend and Add entity dialog list the world\'s classes', async () => {
   const page = await ui.openFolder(env, copyWorld(gameWorld));
   const filter = await page.getByLabel('Filter by class').locator('option').allTextContents();
@@ -92,7 +86,7 @@ test('edits i32, u32, string, enum, vec2 and quat fields, and a save writes them
   ];
   for (const [label, text, message] of refused) {
     await ui.commit(page, label, text);
-    assert.equal(await fieldError(page, label), message, `${label} = ${text}`);
+    assert.equal(await ui.fieldError(page, label), message, `${label} = ${text}`);
     await input(page, label).press('Escape');
   }
   assert.deepEqual(await ui.pendingItems(page), []);
@@ -116,7 +110,7 @@ test('edits i32, u32, string, enum, vec2 and quat fields, and a save writes them
   await ui.selectEntity(page, AMMO);
   assert.equal(await input(page, 'stock').inputValue(), '3');
   await ui.commit(page, 'stock', '-1');
-  assert.equal(await fieldError(page, 'stock'), 'expected a whole number');
+  assert.equal(await ui.fieldError(page, 'stock'), 'expected a whole number');
   await ui.commit(page, 'stock', '4294967295');
   await ui.waitUnsaved(page, AMMO);
   await ui.screenshot(page, 'field-types');

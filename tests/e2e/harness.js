@@ -304,6 +304,14 @@ export async function selectedId(page) {
   return (await page.getByRole('region', { name: 'Inspector' }).locator('h2 code').textContent()).trim();
 }
 
+// The message shown next to the inspector's input labelled `label`, once
+// the input is marked invalid (aria-invalid, aria-describedby).
+export async function fieldError(page, label) {
+  const input = page.getByRole('region', { name: 'Inspector' }).getByLabel(label, { exact: true });
+  await page.waitForFunction((el) => el.getAttribute('aria-invalid') === 'true', await input.elementHandle());
+  return (await page.locator(`#${await input.getAttribute('aria-describedby')}`).textContent()).trim();
+}
+
 // The ID the inspector shows, or null when nothing is selected.
 export function inspectedId(page) {
   return page.evaluate(() => document.querySelector('.inspector h2 code')?.textContent.trim() ?? null);

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 
 import { entityPath, loadJuliet } from '../../web/src/core/juliet.js';
-import { assets, copyWorld, parseJasset, readTree } from './helpers.js';
+import { assets, copyWorld, parseJasset, readTree, snapshotOf } from './helpers.js';
 
 const juliet = await loadJuliet();
 const classWorld = join(assets, 'class_world');
@@ -107,14 +107,7 @@ test('every field type of a class from a file is set and saved', () => {
 });
 
 test('a snapshot of a world of class files opens where the classes are not compiled', async () => {
-  const world = juliet.openWorld(classWorld);
-  let text;
-  try {
-    text = await world.snapshot();
-  } finally {
-    world.close();
-  }
-  const back = await juliet.openSnapshot(text);
+  const back = await juliet.openSnapshot(await snapshotOf(juliet, classWorld));
   try {
     assert.equal(back.entities().length, 4);
     assert.equal(back.get(boss).fields.display_name, 'The "Boss"');

@@ -60,3 +60,13 @@ export function assertChecks(juliet, valid, refused) {
     assert.deepEqual(juliet.checkValue(type, text), { error, col }, `${type} ${JSON.stringify(text)}`);
   }
 }
+
+/** The snapshot text of the world in directory `dir` (opened, then closed). */
+export async function snapshotOf(juliet, dir) {
+  const world = juliet.openWorld(dir);
+  try {
+    return await world.snapshot();
+  } finally {
+    world.close();
+  }
+}

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 
 import { loadJuliet } from '../../web/src/core/juliet.js';
-import { assets, copyWorld, readTree } from './helpers.js';
+import { assets, copyWorld, readTree, snapshotOf } from './helpers.js';
 
 const juliet = await loadJuliet();
 const opaqueWorld = join(assets, 'opaque_world');
@@ -125,15 +125,7 @@ test('an opaque entity removed and saved loses its file; the others stay byte-id
 });
 
 test('a snapshot of a world with opaque entities opens with nothing lost', async () => {
-  const dir = copyWorld(opaqueWorld);
-  const world = juliet.openWorld(dir);
-  let text;
-  try {
-    text = await world.snapshot();
-  } finally {
-    world.close();
-  }
-  const copy = await juliet.openSnapshot(text);
+  const copy = await juliet.openSnapshot(await snapshotOf(juliet, copyWorld(opaqueWorld)));
   try {
     assert.deepEqual(copy.get(ENEMY).fields, { health: '100', loot: 'gold coins', target: '0x77a31d7500000001' });
     assert.equal(copy.get(ENEMY).classVersion, 3);

@@ -9,7 +9,17 @@ import { join } from 'node:path';
 import { before, test } from 'node:test';
 
 import { loadJuliet } from '../../web/src/core/juliet.js';
-import { copyWorld, nativeCli, parseJasset, readTree, rng, runCli as cli, sampleWorld, tempDir } from './helpers.js';
+import {
+  copyWorld,
+  nativeCli,
+  parseJasset,
+  readTree,
+  rng,
+  runCli as cli,
+  sampleWorld,
+  snapshotOf,
+  tempDir,
+} from './helpers.js';
 
 const juliet = await loadJuliet();
 
@@ -120,13 +130,7 @@ test('a link from native juliet share opens in wasm and saves the same files', a
 });
 
 test('the sample world shared natively and by wasm decodes to the same files', async () => {
-  const world = juliet.openWorld(sampleWorld);
-  let wasmText;
-  try {
-    wasmText = await world.snapshot();
-  } finally {
-    world.close();
-  }
+  const wasmText = await snapshotOf(juliet, sampleWorld);
   const fromWasm = join(tempDir(), 'from_wasm');
   cli('unshare', wasmText, fromWasm);
   assertSameTree(fromWasm, sampleWorld);

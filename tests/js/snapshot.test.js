@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import { crc32 } from 'node:zlib';
 
 import { JulietError, loadJuliet } from '../../web/src/core/juliet.js';
-import { readTree, rng, sampleWorld, tempDir } from './helpers.js';
+import { readTree, rng, sampleWorld, snapshotOf, tempDir } from './helpers.js';
 
 const juliet = await loadJuliet();
 
@@ -19,14 +19,7 @@ const inflate = (bytes) => pipe(bytes, new DecompressionStream('deflate-raw'));
 const b64 = (bytes) => Buffer.from(bytes).toString('base64url');
 const unb64 = (text) => new Uint8Array(Buffer.from(text, 'base64url'));
 
-async function sampleSnapshot() {
-  const world = juliet.openWorld(sampleWorld);
-  try {
-    return await world.snapshot();
-  } finally {
-    world.close();
-  }
-}
+const sampleSnapshot = () => snapshotOf(juliet, sampleWorld);
 
 /** Expects openSnapshot(text) to reject with a JulietError of code. */
 async function rejects(text, code, pattern) {

@@ -13,11 +13,18 @@
 #include "test.h"
 
 static jl_arena scratch;
+static jl_entity_manager manager;
 
 static bool setup_scratch(void)
 {
     jl_arena_release(&scratch);
     return jl_arena_init(&scratch, 64u << 20) == JL_OK;
+}
+
+/* A fresh scratch arena and an empty manager (desc NULL: the defaults). */
+static bool start(const jl_manager_desc *desc)
+{
+    return setup_scratch() && jl_manager_init(&manager, desc) == JL_OK;
 }
 
 /* Tokenizes text and deserializes it into m; the error goes to err. */
@@ -43,10 +50,8 @@ static const char *write_text(const jl_entity *e, size_t *size)
 /* The spec's TestInPlaceDeserialization (8.2). */
 TEST(in_place_deserialization)
 {
-    CHECK(setup_scratch());
     jl_manager_desc desc = {.id_tag = 0x01000000u};
-    jl_entity_manager manager;
-    CHECK(jl_manager_init(&manager, &desc) == JL_OK);
+    CHECK(start(&desc));
     sample_inert *created = JL_MAKE_ENTITY(&manager, sample_inert, 12.5f, -44.0f, 108.2f);
     CHECK(created != NULL);
     created->mesh_instance = 42;
@@ -80,10 +85,8 @@ TEST(in_place_deserialization)
 
 TEST(writes_keys_in_canonical_order)
 {
-    CHECK(setup_scratch());
     jl_manager_desc desc = {.id_tag = 0x00000001u};
-    jl_entity_manager manager;
-    CHECK(jl_manager_init(&manager, &desc) == JL_OK);
+    CHECK(start(&desc));
     sample_light *light = JL_MAKE_ENTITY(&manager, sample_light, 0.43f, 0.32f, 1.56f);
     CHECK(light != NULL);
     light->color = (jl_color){0xff, 0xcc, 0x00};
@@ -116,9 +119,7 @@ TEST(writes_keys_in_canonical_order)
 
 TEST(reads_keys_in_any_order_and_keeps_defaults_for_missing_ones)
 {
-    CHECK(setup_scratch());
-    jl_entity_manager manager;
-    CHECK(jl_manager_init(&manager, NULL) == JL_OK);
+    CHECK(start(NULL));
     static const char text[] = "; intensity\n4\n; class\nLight\n; id\n0x0000000500000001\n";
     jl_entity *e = NULL;
     jl_error err = {0};
@@ -135,9 +136,7 @@ TEST(reads_keys_in_any_order_and_keeps_defaults_for_missing_ones)
 
 TEST(tolerates_bom_crlf_blank_lines_trailing_spaces_and_no_final_newline)
 {
-    CHECK(setup_scratch());
-    jl_entity_manager manager;
-    CHECK(jl_manager_init(&manager, NULL) == JL_OK);
+    CHECK(start(NULL));
     size_t size;
     char *text = du_read(ASSETS "/compat/tolerated.jasset", &size);
     CHECK(text != NULL);
@@ -189,7 +188,7 @@ static bool find_expectation(const char *fixture, expectation *out)
  * the manager empty and consistent. */
 static bool rejects_as_listed(const char *fixture)
 {
-    CHECK_OR_FALSE(setup_scratch());
+    CHECK_OR_FALSE(start(NULL));
     expectation want;
     CHECK_OR_FALSE(find_expectation(fixture, &want));
     char path[512];
@@ -197,8 +196,6 @@ static bool rejects_as_listed(const char *fixture)
     size_t size;
     char *text = du_read(path, &size);
     CHECK_OR_FALSE(text != NULL);
-    jl_entity_manager manager;
-    CHECK_OR_FALSE(jl_manager_init(&manager, NULL) == JL_OK);
     jl_error err = {0};
     jl_entity *e = NULL;
     jl_status s = load_text(&manager, text, size, path, &err, &e);
@@ -277,9 +274,7 @@ TEST(rejects_more_keys_than_the_limit)
 
 TEST(half_loaded_file_is_rolled_back)
 {
-    CHECK(setup_scratch());
-    jl_entity_manager manager;
-    CHECK(jl_manager_init(&manager, NULL) == JL_OK);
+    CHECK(start(NULL));
     sample_inert *kept = JL_MAKE_ENTITY(&manager, sample_inert, 1, 2, 3);
     CHECK(kept != NULL);
     uint32_t slots = manager.slots, count = manager.count;
@@ -304,9 +299,7 @@ TEST(half_loaded_file_is_rolled_back)
 
 TEST(duplicate_id_is_rejected_and_rolled_back)
 {
-    CHECK(setup_scratch());
-    jl_entity_manager manager;
-    CHECK(jl_manager_init(&manager, NULL) == JL_OK);
+    CHECK(start(NULL));
     static const char text[] = "; id\n0x0000000900000002\n; class\nInert\n";
     jl_entity *first = NULL, *second = NULL;
     jl_error err = {0};
@@ -320,20 +313,23 @@ TEST(duplicate_id_is_rejected_and_rolled_back)
     jl_manager_shutdown(&manager);
 }
 
-static char *fixture_text; /* the archive points into it until drop_fixture */
+/* The fixture loaded last: its text (the archive points into it) and its
+ * archive, until drop_fixture. */
+static char *fixture_text;
+static jl_archive fixture;
 
-static void drop_fixture(jl_entity_manager *m)
+static void drop_fixture(void)
 {
     free(fixture_text);
     fixture_text = NULL;
-    jl_manager_shutdown(m);
+    jl_manager_shutdown(&manager);
 }
 
-/* assets/compat/<name> loaded into m, a new manager (scratch made anew),
- * through ar_out; NULL (and m unusable) if any step fails. */
-static jl_entity *load_fixture(jl_entity_manager *m, const char *name, jl_archive *ar_out)
+/* assets/compat/<name> loaded into a new manager (start); NULL if any step
+ * fails. */
+static jl_entity *load_fixture(const char *name)
 {
-    if (!setup_scratch() || jl_manager_init(m, NULL) != JL_OK) return NULL;
+    if (!start(NULL)) return NULL;
     char path[512];
     snprintf(path, sizeof path, ASSETS "/compat/%s", name);
     size_t size;
@@ -341,76 +337,69 @@ static jl_entity *load_fixture(jl_entity_manager *m, const char *name, jl_archiv
     if (!text) return NULL;
     jl_error err = {0};
     jl_entity *e = NULL;
-    if (jl_archive_tokenize(ar_out, &scratch, text, size, path, &err) != JL_OK) return NULL;
-    if (jl_entity_deserialize_in_place(m, ar_out, &e) != JL_OK) {
+    if (jl_archive_tokenize(&fixture, &scratch, text, size, path, &err) != JL_OK) return NULL;
+    if (jl_entity_deserialize_in_place(&manager, &fixture, &e) != JL_OK) {
         fprintf(stderr, "%s:%u:%u: %s\n", err.path, err.line, err.col, err.message);
         return NULL;
     }
     return e;
 }
 
+/* True if the fixture's unknown keys, collected, are exactly expected ("":
+ * none, and no text). */
+static bool unknown_keys_are(const char *expected)
+{
+    const char *unknown;
+    size_t n = 1;
+    CHECK_OR_FALSE(jl_archive_collect_unknown(&fixture, &scratch, &unknown, &n) == JL_OK);
+    CHECK_OR_FALSE(n == strlen(expected) && (n ? memcmp(unknown, expected, n) == 0 : unknown == NULL));
+    return true;
+}
+
 TEST(migrates_light_version_1_range_to_radius)
 {
-    jl_entity_manager manager;
-    jl_archive ar;
-    jl_entity *e = load_fixture(&manager, "light_v1_range.jasset", &ar);
+    jl_entity *e = load_fixture("light_v1_range.jasset");
     CHECK(e != NULL);
     sample_light *light = JL_DOWNCAST(sample_light, e);
     CHECK(light != NULL);
-    CHECK(ar.class_version == 1);
+    CHECK(fixture.class_version == 1);
     CHECK(light->radius == 25.5f);
     CHECK(!(e->flags & JL_ENTITY_READ_ONLY));
     /* `range` was consumed by the migration: not kept as an unknown key. */
-    const char *unknown;
-    size_t unknown_size = 1;
-    CHECK(jl_archive_collect_unknown(&ar, &scratch, &unknown, &unknown_size) == JL_OK);
-    CHECK(unknown == NULL && unknown_size == 0);
+    CHECK(unknown_keys_are(""));
     /* Saved again, it is a version 2 file with radius. */
     size_t size;
     const char *text = write_text(e, &size);
     CHECK(text && strstr(text, "; class_version\n2\n") && strstr(text, "; radius\n25.5\n") && !strstr(text, "range"));
-    drop_fixture(&manager);
+    drop_fixture();
 }
 
 TEST(newer_class_version_loads_read_only)
 {
-    jl_entity_manager manager;
-    jl_archive ar;
-    jl_entity *e = load_fixture(&manager, "newer_class_version.jasset", &ar);
+    jl_entity *e = load_fixture("newer_class_version.jasset");
     CHECK(e != NULL);
     CHECK(e->flags & JL_ENTITY_READ_ONLY);
     CHECK(JL_DOWNCAST(sample_light, e)->radius == 12.0f);
-    const char *unknown;
-    size_t n = 0;
-    CHECK(jl_archive_collect_unknown(&ar, &scratch, &unknown, &n) == JL_OK);
-    CHECK(n == strlen("; flicker_hz\n7.5\n") && memcmp(unknown, "; flicker_hz\n7.5\n", n) == 0);
-    drop_fixture(&manager);
+    CHECK(unknown_keys_are("; flicker_hz\n7.5\n"));
+    drop_fixture();
 }
 
 TEST(newer_base_version_loads_read_only)
 {
-    jl_entity_manager manager;
-    jl_archive ar;
-    jl_entity *e = load_fixture(&manager, "newer_base_version.jasset", &ar);
+    jl_entity *e = load_fixture("newer_base_version.jasset");
     CHECK(e != NULL);
     CHECK(e->flags & JL_ENTITY_READ_ONLY);
     CHECK(JL_DOWNCAST(sample_inert, e)->mesh_instance == 4);
-    drop_fixture(&manager);
+    drop_fixture();
 }
 
 TEST(unknown_keys_are_collected_verbatim_in_file_order)
 {
-    jl_entity_manager manager;
-    jl_archive ar;
-    jl_entity *e = load_fixture(&manager, "unknown_keys.jasset", &ar);
+    jl_entity *e = load_fixture("unknown_keys.jasset");
     CHECK(e != NULL);
     CHECK(JL_DOWNCAST(sample_prop, e)->density == 2.5f);
-    const char *unknown;
-    size_t n = 0;
-    CHECK(jl_archive_collect_unknown(&ar, &scratch, &unknown, &n) == JL_OK);
-    static const char expected[] = "; wind_factor\n0.3\n; tags\ncrate wooden\n";
-    CHECK(n == sizeof expected - 1 && memcmp(unknown, expected, n) == 0);
-    drop_fixture(&manager);
+    CHECK(unknown_keys_are("; wind_factor\n0.3\n; tags\ncrate wooden\n"));
+    drop_fixture();
 }
 
 TEST(value_parser_reports_the_column_of_the_problem)
@@ -460,30 +449,35 @@ TEST(value_formatter_writes_canonical_text)
     CHECK(strcmp(out, "-0 1e-7 3.4028235e+38") == 0);
 }
 
+/* The archive and the error of the last tokenize. */
+static jl_archive tokens;
+static jl_error tokens_err;
+
+/* Tokenizes text (NUL-terminated) as t.jasset into tokens, on scratch. */
+static jl_status tokenize(const char *text)
+{
+    tokens_err = (jl_error){0};
+    return jl_archive_tokenize(&tokens, &scratch, text, strlen(text), "t.jasset", &tokens_err);
+}
+
 TEST(tokenizer_keeps_its_entries_when_the_arena_top_is_unaligned)
 {
     CHECK(setup_scratch());
     CHECK(jl_arena_push(&scratch, 1, 1) != NULL); /* the table starts after padding */
-    static const char text[] = "; class\nInert\n; note\nhello\n";
-    jl_archive ar;
-    jl_error err = {0};
-    CHECK(jl_archive_tokenize(&ar, &scratch, text, sizeof text - 1, "t.jasset", &err) == JL_OK);
-    CHECK(ar.entry_count == 2);
-    jl_archive_entry last = ar.entries[1];
+    CHECK(tokenize("; class\nInert\n; note\nhello\n") == JL_OK);
+    CHECK(tokens.entry_count == 2);
+    jl_archive_entry last = tokens.entries[1];
     memset(jl_arena_push(&scratch, 64, 1), 0xAB, 64); /* the next push must not reach the table */
-    CHECK(memcmp(&ar.entries[1], &last, sizeof last) == 0);
+    CHECK(memcmp(&tokens.entries[1], &last, sizeof last) == 0);
 }
 
 TEST(trailing_carriage_returns_are_all_trimmed)
 {
     CHECK(setup_scratch());
-    static const char text[] = "; note\nx\r\r\r\n; other\ny \r \r\n";
-    jl_archive ar;
-    jl_error err = {0};
-    CHECK(jl_archive_tokenize(&ar, &scratch, text, sizeof text - 1, "t.jasset", &err) == JL_OK);
-    CHECK(ar.entry_count == 2);
-    CHECK(ar.entries[0].value_size == 1 && ar.entries[0].value[0] == 'x');
-    CHECK(ar.entries[1].value_size == 1 && ar.entries[1].value[0] == 'y');
+    CHECK(tokenize("; note\nx\r\r\r\n; other\ny \r \r\n") == JL_OK);
+    CHECK(tokens.entry_count == 2);
+    CHECK(tokens.entries[0].value_size == 1 && tokens.entries[0].value[0] == 'x');
+    CHECK(tokens.entries[1].value_size == 1 && tokens.entries[1].value[0] == 'y');
 }
 
 TEST(an_indented_line_starting_with_a_semicolon_is_a_key_line)
@@ -491,19 +485,15 @@ TEST(an_indented_line_starting_with_a_semicolon_is_a_key_line)
     /* Kept as a value it would be written back at column 1 and read as a
      * key by the next load; as a key line it is reported at once. */
     CHECK(setup_scratch());
-    static const char text[] = "; note\n  ; see the level notes\n";
-    jl_archive ar;
-    jl_error err = {0};
-    CHECK(jl_archive_tokenize(&ar, &scratch, text, sizeof text - 1, "t.jasset", &err) == JL_ERR_PARSE);
-    CHECK(err.line == 1 && err.col == 3);
-    CHECK(strstr(err.message, "'note' has no value") != NULL);
+    CHECK(tokenize("; note\n  ; see the level notes\n") == JL_ERR_PARSE);
+    CHECK(tokens_err.line == 1 && tokens_err.col == 3);
+    CHECK(strstr(tokens_err.message, "'note' has no value") != NULL);
 }
 
 /* Loads text, writes the entity back with its unknown keys, and returns the
  * written text (in scratch), or NULL. */
 static const char *load_and_write_back(const char *text, size_t size, size_t *out_size)
 {
-    jl_entity_manager manager;
     if (jl_manager_init(&manager, NULL) != JL_OK) return NULL;
     jl_archive ar;
     jl_error err = {0};

@@ -25,6 +25,15 @@ static bool invariants_hold(void)
     return status == JL_OK;
 }
 
+/* The end of a test: true if the invariants hold, the manager shut down
+ * either way. */
+static bool shut_down_consistent(void)
+{
+    const bool ok = invariants_hold();
+    jl_manager_shutdown(&manager);
+    return ok;
+}
+
 /* Spec 8.2 TestEntityAllocationAndWiring. */
 TEST(entity_allocation_and_wiring)
 {
@@ -46,8 +55,7 @@ TEST(entity_allocation_and_wiring)
     CHECK(inert_array->count == 1);
     CHECK(inert_array->array == (void *)derived);
     CHECK(manager.count == 1);
-    CHECK(invariants_hold());
-    jl_manager_shutdown(&manager);
+    CHECK(shut_down_consistent());
 }
 
 /* Spec 8.2 TestDirtyTrackingLifecycle, through the public mutators. */
@@ -90,8 +98,7 @@ TEST(removing_middle_entity_keeps_survivors_wired)
     CHECK(r0 == b0 && r2 == b2); /* base slots never move */
     CHECK(((jl_entity_header *)r0->derived)->base == r0);
     CHECK(((jl_entity_header *)r2->derived)->base == r2);
-    CHECK(invariants_hold());
-    jl_manager_shutdown(&manager);
+    CHECK(shut_down_consistent());
 }
 
 TEST(defaults_survive_allocation)
@@ -198,8 +205,7 @@ TEST(capacity_exhaustion_returns_error)
     /* Room again after a destroy. */
     CHECK(jl_entity_destroy(&manager, jl_entities_first(&manager)) == JL_OK);
     CHECK(jl_entity_allocate(&manager, &sample_light_class, &e) == JL_OK);
-    CHECK(invariants_hold());
-    jl_manager_shutdown(&manager);
+    CHECK(shut_down_consistent());
 }
 
 TEST(capacity_limits_at_init)
@@ -220,8 +226,7 @@ TEST(committed_memory_follows_use_not_capacity)
     for (int i = 0; i < 1000; i++) CHECK(JL_MAKE_ENTITY(&manager, sample_prop, (float)i, 0, 0));
     /* 4M entities would need > 200 MB; 1,000 need well under 2 MB. */
     CHECK(jl_manager_committed_bytes(&manager) < 2u * 1024 * 1024);
-    CHECK(invariants_hold());
-    jl_manager_shutdown(&manager);
+    CHECK(shut_down_consistent());
 }
 
 TEST(allocate_rejects_invalid_class)
@@ -301,8 +306,7 @@ TEST(set_id_rejects_zero_and_duplicates)
     CHECK(jl_entity_find(&manager, 0x0100000000000042ull) == NULL);
     CHECK(jl_entity_find(&manager, 0x0100000000000043ull) == a);
     CHECK(jl_entity_find(&manager, 0) == NULL);
-    CHECK(invariants_hold());
-    jl_manager_shutdown(&manager);
+    CHECK(shut_down_consistent());
 }
 
 TEST(minting_skips_ids_in_use_and_loaded_ids_advance_the_counter)
@@ -401,8 +405,7 @@ TEST(ids_of_the_old_32_bit_tag_form_stay_valid_and_advance_as_before)
     CHECK(jl_entity_find(&manager, old_id) == e);
     uint64_t minted = jl_manager_mint_id(&manager);
     CHECK(minted != old_id && minted >> 16 == manager.id_tag);
-    CHECK(invariants_hold());
-    jl_manager_shutdown(&manager);
+    CHECK(shut_down_consistent());
 }
 
 TEST(random_tags_are_48_bits_wide)
@@ -436,8 +439,7 @@ TEST(minting_skips_id_zero_where_the_run_wraps)
     }
     CHECK(last == 2); /* ...ffff, then 0 skipped, 1, 2 */
     CHECK(jl_entity_find(&manager, UINT64_MAX) && jl_entity_find(&manager, 1));
-    CHECK(invariants_hold());
-    jl_manager_shutdown(&manager);
+    CHECK(shut_down_consistent());
 }
 
 TEST(rollback_restores_the_manager)
@@ -451,8 +453,7 @@ TEST(rollback_restores_the_manager)
     CHECK(manager.count == 1 && manager.by_type[sample_light_class.kind].count == 0);
     CHECK(manager.pending_count == 0);
     CHECK(jl_entity_find(&manager, 77) == NULL);
-    CHECK(invariants_hold());
-    jl_manager_shutdown(&manager);
+    CHECK(shut_down_consistent());
 }
 
 TEST(iteration_visits_live_entities_only)
@@ -502,8 +503,7 @@ TEST(compaction_makes_typed_arrays_dense_and_keeps_invariants)
     CHECK(jl_handle_resolve(&manager, survivor) == jl_entity_find(&manager, ids[51]));
     /* The arena reuses the compacted tail. */
     CHECK(JL_MAKE_ENTITY(&manager, sample_prop, 0, 0, 0) == (sample_prop *)((char *)t->array + 50 * t->stride));
-    CHECK(invariants_hold());
-    jl_manager_shutdown(&manager);
+    CHECK(shut_down_consistent());
 }
 
 TEST(checker_reports_broken_back_pointer)
@@ -517,8 +517,7 @@ TEST(checker_reports_broken_back_pointer)
     CHECK(jl_manager_check(&manager, &err) == JL_ERR_INVARIANT);
     CHECK(strstr(err.message, "back") != NULL);
     a->base = jl_entity_find(&manager, jl_entities_first(&manager)->id);
-    CHECK(invariants_hold());
-    jl_manager_shutdown(&manager);
+    CHECK(shut_down_consistent());
 }
 
 /* xorshift64*: a fixed seed makes every run identical. */
@@ -582,8 +581,7 @@ TEST(reset_empties_the_manager_and_keeps_old_handles_stale)
     CHECK(b && jl_entity_handle(&manager, b->base).index == handle.index); /* slot 0 again */
     CHECK(jl_handle_resolve(&manager, handle) == NULL);
     CHECK(b->base->id != id); /* IDs are never handed out twice */
-    CHECK(invariants_hold());
-    jl_manager_shutdown(&manager);
+    CHECK(shut_down_consistent());
 }
 
 TEST(arena_refuses_past_its_reservation_and_stays_unchanged)

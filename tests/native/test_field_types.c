@@ -38,27 +38,8 @@ static const jl_field thing_fields[] = {
 };
 enum { AMMO, SCORE, DISPLAY_NAME, TEAM, WAYPOINT, FACING, FIELD_COUNT };
 
-static void thing_default_init(void *derived)
-{
-    *(test_thing *)derived = (test_thing){
-        .ammo = -1,
-        .display_name = JL_STRING("Grunt"),
-        .team = 1,
-        .facing = {0, 0, 0, 1},
-    };
-}
-
-static const jl_class thing_class = {
-    .name = "Thing",
-    .kind = 0,
-    .version = 1,
-    .size_of = (uint32_t)sizeof(test_thing),
-    .alignment = (uint32_t)_Alignof(test_thing),
-    .serialize = jl_serialize_fields,
-    .default_init = thing_default_init,
-    .fields = thing_fields,
-    .field_count = FIELD_COUNT,
-};
+JL_DEFINE_ENTITY(test_thing, "Thing", 1, thing_fields, NULL,
+                 {.ammo = -1, .display_name = JL_STRING("Grunt"), .team = 1, .facing = {0, 0, 0, 1}});
 
 /* ---- helpers ---- */
 
@@ -74,8 +55,8 @@ static bool setup(void)
 /* A base entity standing in for one of the manager's, over *thing. */
 static jl_entity stand_in(test_thing *thing)
 {
-    thing_default_init(thing);
-    jl_entity e = {.derived_kind = &thing_class, .derived = thing, .position = {0, 0, 0, 1}};
+    test_thing_class.default_init(thing);
+    jl_entity e = {.derived_kind = &test_thing_class, .derived = thing, .position = {0, 0, 0, 1}};
     thing->base = NULL;
     return e;
 }
@@ -95,7 +76,7 @@ static jl_status read_thing(const char *text, test_thing *thing, jl_error *err)
 /* The canonical text of *thing as its entity file (in scratch). */
 static const char *write_thing(test_thing *thing, size_t *size)
 {
-    jl_entity e = {.id = 0x10, .derived_kind = &thing_class, .derived = thing, .position = {0, 0, 0, 1}};
+    jl_entity e = {.id = 0x10, .derived_kind = &test_thing_class, .derived = thing, .position = {0, 0, 0, 1}};
     jl_archive ar;
     jl_archive_begin_write(&ar, &scratch);
     if (jl_archive_write_entity(&ar, &e, NULL, 0) != JL_OK) return NULL;
@@ -475,10 +456,10 @@ TEST(defaults_are_written_as_canonical_text)
     char out[JL_VALUE_TEXT_MAX];
     static const char *const expected[FIELD_COUNT] = {"-1", "0", "Grunt", "blue", "0 0", "0 0 0 1"};
     for (uint32_t i = 0; i < FIELD_COUNT; i++) {
-        CHECK(jl_class_default_text(&thing_class, i, out) == JL_OK);
+        CHECK(jl_class_default_text(&test_thing_class, i, out) == JL_OK);
         CHECK(strcmp(out, expected[i]) == 0);
     }
-    CHECK(jl_class_default_text(&thing_class, FIELD_COUNT, out) == JL_ERR_NOT_FOUND);
+    CHECK(jl_class_default_text(&test_thing_class, FIELD_COUNT, out) == JL_ERR_NOT_FOUND);
 }
 
 TEST(enum_descriptors_are_checked)
@@ -526,7 +507,7 @@ static void fill_rows(void)
 {
     static const char *const names[ROWS] = {"", "Grunt", " padded ", "caf\xc3\xa9 \"x\"", "\\"};
     for (int i = 0; i < ROWS; i++) {
-        thing_default_init(&rows_data[i]);
+        test_thing_class.default_init(&rows_data[i]);
         rows_data[i].ammo = i == 0 ? INT32_MIN : i == 1 ? INT32_MAX : -i;
         rows_data[i].score = i == 0 ? UINT32_MAX : (uint32_t)i * 1000u;
         rows_data[i].display_name = (jl_string){names[i], (uint32_t)strlen(names[i])};
@@ -545,7 +526,7 @@ static jl_status encode_rows(const uint8_t **bytes, size_t *size, jl_error *err)
     for (int i = 0; i < ROWS; i++) rows[i] = (const uint8_t *)&rows_data[i];
     jli_snap_rows r = {.rows = rows, .n = ROWS};
     for (uint32_t f = 0; f < FIELD_COUNT; f++) {
-        jl_status st = jli_snap_write_field(&enc, &thing_class, &thing_fields[f], &r);
+        jl_status st = jli_snap_write_field(&enc, &test_thing_class, &thing_fields[f], &r);
         if (st != JL_OK) return st;
     }
     *bytes = enc.w.start;
@@ -573,7 +554,7 @@ static jl_status decode_columns(const uint8_t *bytes, size_t size, test_thing *s
     d.spans = spans;
     d.scratch = &scratch;
     memset(staging, 0, ROWS * sizeof *staging);
-    jli_snap_class_entry entry = {.cls = &thing_class, .count = ROWS, .staging = (uint8_t *)staging};
+    jli_snap_class_entry entry = {.cls = &test_thing_class, .count = ROWS, .staging = (uint8_t *)staging};
     for (uint32_t f = first; f < first + count; f++)
         if (!jli_snap_read_field(&d, &entry, &thing_fields[f])) return d.r.status;
     return jli_snap_left(&d.r) == 0 ? JL_OK : JL_ERR_CORRUPT;
@@ -696,13 +677,13 @@ TEST(an_enum_index_past_the_names_is_refused)
 
 TEST(an_enum_field_schema_crc_depends_on_its_names)
 {
-    jl_class other = thing_class;
+    jl_class other = test_thing_class;
     jl_field fields[FIELD_COUNT];
     memcpy(fields, thing_fields, sizeof fields);
     static const char *const reordered[] = {"blue", "red", "green"};
     static const jl_enum reordered_enum = JL_ENUM(reordered);
     other.fields = fields;
-    CHECK(jli_snap_schema_crc(&other) == jli_snap_schema_crc(&thing_class));
+    CHECK(jli_snap_schema_crc(&other) == jli_snap_schema_crc(&test_thing_class));
     fields[TEAM].enumeration = &reordered_enum;
-    CHECK(jli_snap_schema_crc(&other) != jli_snap_schema_crc(&thing_class));
+    CHECK(jli_snap_schema_crc(&other) != jli_snap_schema_crc(&test_thing_class));
 }

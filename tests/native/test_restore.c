@@ -20,22 +20,40 @@
 static jl_world *world;
 static char dir[256];
 
+/* A new world, loaded from dir if load. */
+static bool open_world(bool load)
+{
+    jl_world_desc desc = {.capacity = 256};
+    CHECK_OR_FALSE(jl_world_new(&desc, &world) == JL_OK);
+    if (load) CHECK_OR_FALSE(jl_world_load(world, dir) == JL_OK);
+    return true;
+}
+
 /* A world loaded from a fresh copy of source (NULL: an empty directory). */
 static bool start(const char *source)
 {
     CHECK_OR_FALSE(du_make_temp_dir(dir, sizeof dir, "restore"));
     if (source) CHECK_OR_FALSE(du_copy_tree(source, dir));
-    jl_world_desc desc = {.capacity = 256};
-    CHECK_OR_FALSE(jl_world_new(&desc, &world) == JL_OK);
-    if (source) CHECK_OR_FALSE(jl_world_load(world, dir) == JL_OK);
-    return true;
+    return open_world(source != NULL);
 }
+
+/* The world dropped, unsaved, and loaded again from its files. */
+static bool reload(void)
+{
+    jl_world_free(world);
+    return open_world(true);
+}
+
+/* The copies text_of made, freed by finish. */
+static char *copies[4];
+static int copy_count;
 
 static void finish(void)
 {
     jl_world_free(world);
     world = NULL;
     du_remove_tree(dir);
+    while (copy_count) free(copies[--copy_count]);
 }
 
 static jl_entity *first_of(const jl_class *cls)
@@ -46,32 +64,42 @@ static jl_entity *first_of(const jl_class *cls)
     return NULL;
 }
 
-/* A malloc'd, NUL-terminated copy of the canonical text of entity id (0:
- * the settings). */
+/* A NUL-terminated copy of the canonical text of entity id (0: the
+ * settings), valid until finish. */
 static char *text_of(uint64_t id, size_t *size)
 {
     const char *text;
     jl_status s = id ? jl_world_write_entity(world, id, &text, size) : jl_world_write_settings(world, &text, size);
-    if (s != JL_OK) return NULL;
+    if (s != JL_OK || copy_count == (int)(sizeof copies / sizeof copies[0])) return NULL;
     char *copy = malloc(*size + 1);
     if (!copy) return NULL;
+    copies[copy_count++] = copy;
     memcpy(copy, text, *size);
     copy[*size] = '\0'; /* for strstr */
     return copy;
 }
 
-/* Starts on the sample world; returns a malloc'd copy of the text of its
- * first entity of class cls, whose ID goes in *id (NULL on failure). */
-static char *start_with_text_of(const jl_class *cls, uint64_t *id, size_t *size)
+/* The text of the entity start_with_text_of started on, as its file holds
+ * it; valid until finish. */
+static char *file_text;
+static size_t file_size;
+
+/* Starts on the sample world with file_text the text of its first entity of
+ * class cls; returns that entity's ID (0 on failure). */
+static uint64_t start_with_text_of(const jl_class *cls)
 {
-    if (!start(ASSETS "/sample_world")) return NULL;
-    *id = first_of(cls)->id;
-    return text_of(*id, size);
+    if (!start(ASSETS "/sample_world")) return 0;
+    const uint64_t id = first_of(cls)->id;
+    file_text = text_of(id, &file_size);
+    return file_text ? id : 0;
 }
 
+/* The value start_on_light read. */
+static char was[JL_VALUE_TEXT_MAX];
+
 /* Starts on the sample world; returns the ID of its first light, with the
- * text of its field in was (JL_VALUE_TEXT_MAX bytes); 0 on failure. */
-static uint64_t start_on_light(const char *field, char *was)
+ * text of its field in was; 0 on failure. */
+static uint64_t start_on_light(const char *field)
 {
     if (!start(ASSETS "/sample_world")) return 0;
     uint64_t id = first_of(&sample_light_class)->id;
@@ -123,11 +151,9 @@ static bool saves(uint32_t written, uint32_t deleted)
 
 TEST(a_field_set_back_to_its_file_value_is_clean)
 {
-    CHECK(start(ASSETS "/sample_world"));
-    uint64_t id = first_of(&sample_light_class)->id;
-    char was[JL_VALUE_TEXT_MAX], position[JL_VALUE_TEXT_MAX];
-    CHECK(jl_world_get_field(world, id, "intensity", was, NULL) == JL_OK);
-    CHECK(jl_world_get_field(world, id, "position", position, NULL) == JL_OK);
+    const uint64_t id = start_on_light("intensity");
+    char position[JL_VALUE_TEXT_MAX];
+    CHECK(id && jl_world_get_field(world, id, "position", position, NULL) == JL_OK);
     CHECK(set(id, "intensity", "7.5") && is_dirty(id));
     CHECK(set(id, "intensity", was) && !is_dirty(id));
     CHECK(set(id, "position", "1 2 3") && is_dirty(id));
@@ -146,8 +172,7 @@ TEST(a_field_set_back_to_its_file_value_is_clean)
 TEST(a_set_that_changes_nothing_still_marks_the_entity_dirty)
 {
     /* Spec 6.3: any change through the API marks it (a save rewrites it). */
-    char was[JL_VALUE_TEXT_MAX];
-    const uint64_t id = start_on_light("radius", was);
+    const uint64_t id = start_on_light("radius");
     CHECK(id);
     CHECK(set(id, "radius", was) && is_dirty(id));
     CHECK(set(id, "radius", was) && is_dirty(id));
@@ -166,9 +191,7 @@ TEST(an_edit_set_back_on_a_file_not_in_canonical_form_is_clean_and_the_file_kept
     char path[512];
     CHECK(bytes && jl_world_entity_path(path, sizeof path, dir, 0x0000000200000005ull));
     CHECK(du_write(path, bytes, size));
-    jl_world_free(world);
-    jl_world_desc desc = {.capacity = 256};
-    CHECK(jl_world_new(&desc, &world) == JL_OK && jl_world_load(world, dir) == JL_OK);
+    CHECK(reload());
     const uint64_t id = 0x0000000200000005ull;
     CHECK(!is_dirty(id));
     CHECK(set(id, "density", "2") && is_dirty(id));
@@ -200,13 +223,11 @@ TEST(a_setting_set_back_to_its_file_value_is_clean)
     CHECK(start(ASSETS "/sample_world"));
     CHECK(set_setting("time_of_day", "18"));
     CHECK(jl_world_settings_state(world) & JL_SETTINGS_DIRTY);
-    char was[JL_VALUE_TEXT_MAX];
-    jl_world_free(world);
-    jl_world_desc desc = {.capacity = 256};
-    CHECK(jl_world_new(&desc, &world) == JL_OK && jl_world_load(world, dir) == JL_OK);
-    CHECK(jl_world_settings_get(world, "time_of_day", was, NULL) == JL_OK);
+    CHECK(reload());
+    char time_of_day[JL_VALUE_TEXT_MAX];
+    CHECK(jl_world_settings_get(world, "time_of_day", time_of_day, NULL) == JL_OK);
     CHECK(set_setting("time_of_day", "18"));
-    CHECK(set_setting("time_of_day", was));
+    CHECK(set_setting("time_of_day", time_of_day));
     CHECK(jl_world_settings_state(world) == 0);
     CHECK(saves(0, 0));
     finish();
@@ -225,8 +246,7 @@ TEST(settings_of_a_world_without_a_settings_file_set_back_write_no_file)
 
 TEST(mark_all_dirty_forgets_the_files_so_everything_is_rewritten)
 {
-    char was[JL_VALUE_TEXT_MAX];
-    const uint64_t id = start_on_light("intensity", was);
+    const uint64_t id = start_on_light("intensity");
     CHECK(id);
     CHECK(set(id, "intensity", "7.5"));
     jl_world_mark_all_dirty(world);
@@ -239,67 +259,55 @@ TEST(mark_all_dirty_forgets_the_files_so_everything_is_rewritten)
 
 TEST(restoring_the_same_text_after_a_removal_is_clean_and_cancels_the_deletion)
 {
-    uint64_t id = 0;
-    size_t size = 0;
-    char *text = start_with_text_of(&sample_prop_class, &id, &size);
-    CHECK(text);
+    const uint64_t id = start_with_text_of(&sample_prop_class);
+    CHECK(id);
     CHECK(jl_world_remove(world, id) == JL_OK && pending(id));
-    CHECK(restore(id, text, size));
+    CHECK(restore(id, file_text, file_size));
     CHECK(jl_world_find(world, id) && !is_dirty(id) && !pending(id));
     char path[512];
     CHECK(jl_world_entity_path(path, sizeof path, dir, id));
     CHECK(saves(0, 0) && du_exists(path));
-    free(text);
     finish();
 }
 
 TEST(restoring_other_text_is_dirty_and_the_file_text_again_is_clean)
 {
-    uint64_t id = 0;
-    size_t size = 0, changed_size = 0;
-    char *text = start_with_text_of(&sample_light_class, &id, &size);
-    CHECK(text && set(id, "cast_shadows", "false"));
+    size_t changed_size = 0;
+    const uint64_t id = start_with_text_of(&sample_light_class);
+    CHECK(id && set(id, "cast_shadows", "false"));
     char *changed = text_of(id, &changed_size);
-    CHECK(text && changed);
+    CHECK(changed);
     /* Undo, redo, undo. */
-    CHECK(restore(id, text, size) && !is_dirty(id));
+    CHECK(restore(id, file_text, file_size) && !is_dirty(id));
     CHECK(restore(id, changed, changed_size) && is_dirty(id));
     char value[JL_VALUE_TEXT_MAX];
     CHECK(jl_world_get_field(world, id, "cast_shadows", value, NULL) == JL_OK && strcmp(value, "false") == 0);
-    CHECK(restore(id, text, size) && !is_dirty(id));
+    CHECK(restore(id, file_text, file_size) && !is_dirty(id));
     CHECK(saves(0, 0));
     CHECK(restore(id, changed, changed_size));
     CHECK(saves(1, 0));
-    free(text);
-    free(changed);
     finish();
 }
 
 TEST(restoring_no_text_removes_and_restoring_it_back_keeps_the_file)
 {
-    uint64_t id = 0;
-    size_t size = 0;
-    char *text = start_with_text_of(&sample_inert_class, &id, &size);
-    CHECK(text);
+    const uint64_t id = start_with_text_of(&sample_inert_class);
+    CHECK(id);
     CHECK(restore(id, NULL, 0));
     CHECK(!jl_world_find(world, id) && pending(id));
     CHECK(restore(id, NULL, 0)); /* already gone */
-    CHECK(restore(id, text, size) && !is_dirty(id));
+    CHECK(restore(id, file_text, file_size) && !is_dirty(id));
     CHECK(saves(0, 0));
-    free(text);
     finish();
 }
 
 TEST(a_restored_entity_whose_file_was_deleted_is_dirty)
 {
-    uint64_t id = 0;
-    size_t size = 0;
-    char *text = start_with_text_of(&sample_inert_class, &id, &size);
-    CHECK(text && jl_world_remove(world, id) == JL_OK);
+    const uint64_t id = start_with_text_of(&sample_inert_class);
+    CHECK(id && jl_world_remove(world, id) == JL_OK);
     CHECK(saves(0, 1));
-    CHECK(restore(id, text, size) && is_dirty(id));
+    CHECK(restore(id, file_text, file_size) && is_dirty(id));
     CHECK(saves(1, 0));
-    free(text);
     finish();
 }
 
@@ -337,7 +345,6 @@ TEST(restoring_a_text_that_does_not_load_keeps_the_old_entity)
     CHECK(jl_manager_check(jl_world_manager(world), &check) == JL_OK);
     CHECK(jl_world_count(world) == 36);
     free(bad);
-    free(text);
     finish();
 }
 
@@ -371,19 +378,16 @@ TEST(restoring_a_read_only_entity_is_refused)
 
 TEST(undoing_a_removal_many_times_keeps_one_pending_deletion_at_most)
 {
-    uint64_t id = 0;
-    size_t size = 0;
-    char *text = start_with_text_of(&sample_prop_class, &id, &size);
-    CHECK(text);
+    const uint64_t id = start_with_text_of(&sample_prop_class);
+    CHECK(id);
     bool ok = true;
     for (int i = 0; i < 2000 && ok; i++) /* more than the pending list of 256 entities holds */
         ok = restore(id, NULL, 0) &&
              jl_world_manager(world)->pending_count == 1 &&
-             restore(id, text, size) &&
+             restore(id, file_text, file_size) &&
              jl_world_manager(world)->pending_count == 0 && !is_dirty(id);
     CHECK(ok);
     CHECK(jl_world_reference_count(world) >= 3 && jl_world_check_references(world) == 0);
-    free(text);
     finish();
 }
 
@@ -412,8 +416,6 @@ TEST(restoring_the_settings_text_is_dirty_until_it_is_the_file_again)
     CHECK(jl_world_restore_settings_text(world, NULL, 0, &err) == JL_ERR_INVALID_ARGUMENT);
     CHECK(jl_world_restore_settings_text(world, text, size, NULL) == JL_OK);
     CHECK(saves(0, 0));
-    free(text);
-    free(changed);
     finish();
 }
 
@@ -445,45 +447,40 @@ TEST(a_file_name_is_its_decimal_id_and_nothing_else)
 
 TEST(a_file_changed_on_disk_replaces_its_entity_clean_dropping_its_edits)
 {
-    uint64_t id = 0, named = 0;
-    size_t size = 0, changed_size = 0;
-    char *text = start_with_text_of(&sample_light_class, &id, &size);
-    CHECK(text && set(id, "cast_shadows", "false"));
+    uint64_t named = 0;
+    size_t changed_size = 0;
+    const uint64_t id = start_with_text_of(&sample_light_class);
+    CHECK(id && set(id, "cast_shadows", "false"));
     char *changed = text_of(id, &changed_size);
-    CHECK(changed && restore(id, text, size) && set(id, "intensity", "9"));
+    CHECK(changed && restore(id, file_text, file_size) && set(id, "intensity", "9"));
     CHECK(jl_world_reload_file_text(world, name_of(id), changed, changed_size, &named, NULL) == JL_OK);
     CHECK(named == id && !is_dirty(id));
     char value[JL_VALUE_TEXT_MAX];
     CHECK(jl_world_get_field(world, id, "cast_shadows", value, NULL) == JL_OK && strcmp(value, "false") == 0);
     /* The new text is its file's: back to the old one is a change. */
-    CHECK(restore(id, text, size) && is_dirty(id));
+    CHECK(restore(id, file_text, file_size) && is_dirty(id));
     CHECK(restore(id, changed, changed_size) && !is_dirty(id));
     CHECK(saves(0, 0));
-    free(text);
-    free(changed);
     finish();
 }
 
 TEST(a_file_gone_on_disk_removes_its_entity_with_no_deletion_pending)
 {
-    uint64_t id = 0, named = 0;
-    size_t size = 0;
-    char *text = start_with_text_of(&sample_prop_class, &id, &size);
-    CHECK(text && jl_world_remove(world, id) == JL_OK && restore(id, text, size));
+    uint64_t named = 0;
+    const uint64_t id = start_with_text_of(&sample_prop_class);
+    CHECK(id && jl_world_remove(world, id) == JL_OK && restore(id, file_text, file_size));
     CHECK(jl_world_reload_file_text(world, name_of(id), NULL, 0, &named, NULL) == JL_OK);
     CHECK(named == id && !jl_world_find(world, id) && !pending(id));
     /* Back by an undo: no file holds it any more. */
-    CHECK(restore(id, text, size) && is_dirty(id));
-    free(text);
+    CHECK(restore(id, file_text, file_size) && is_dirty(id));
     finish();
 }
 
 TEST(a_changed_file_that_does_not_load_leaves_no_entity_and_is_never_deleted)
 {
-    uint64_t id = 0, named = 0;
-    size_t size = 0;
-    char *text = start_with_text_of(&sample_prop_class, &id, &size);
-    CHECK(text);
+    uint64_t named = 0;
+    const uint64_t id = start_with_text_of(&sample_prop_class);
+    CHECK(id);
     const uint32_t diagnostics = jl_world_diagnostic_count(world);
     static const char bad[] = "; class\nNoSuchClass\n";
     jl_error err = {0};
@@ -491,31 +488,28 @@ TEST(a_changed_file_that_does_not_load_leaves_no_entity_and_is_never_deleted)
     CHECK(named == id && !jl_world_find(world, id) && !pending(id));
     CHECK(jl_world_diagnostic_count(world) == diagnostics + 1 && strstr(err.path, name_of(id) + 9));
     /* Removing it again (an undo and a delete) never deletes that file. */
-    CHECK(restore(id, text, size) && jl_world_remove(world, id) == JL_OK);
+    CHECK(restore(id, file_text, file_size) && jl_world_remove(world, id) == JL_OK);
     char path[512];
     CHECK(jl_world_entity_path(path, sizeof path, dir, id));
     CHECK(saves(0, 0) && du_exists(path));
     /* A text that loads later makes it an entity of the world again. */
-    CHECK(jl_world_reload_file_text(world, name_of(id), text, size, NULL, NULL) == JL_OK && !is_dirty(id));
+    CHECK(jl_world_reload_file_text(world, name_of(id), file_text, file_size, NULL, NULL) == JL_OK && !is_dirty(id));
     CHECK(set(id, "density", "3") && saves(1, 0));
-    free(text);
     finish();
 }
 
 TEST(a_changed_file_must_carry_the_id_its_name_says)
 {
-    uint64_t id = 0, named = 0;
-    size_t size = 0;
-    char *text = start_with_text_of(&sample_prop_class, &id, &size);
-    CHECK(text);
+    uint64_t named = 0;
+    const uint64_t id = start_with_text_of(&sample_prop_class);
+    CHECK(id);
     jl_error err = {0};
-    CHECK(jl_world_reload_file_text(world, name_of(id + 1), text, size, &named, &err) == JL_ERR_PARSE);
+    CHECK(jl_world_reload_file_text(world, name_of(id + 1), file_text, file_size, &named, &err) == JL_ERR_PARSE);
     CHECK(named == id + 1 && err.line > 0 && strstr(err.message, "not 0x"));
     CHECK(jl_world_find(world, id) && !jl_world_find(world, id + 1));
-    CHECK(jl_world_reload_file_text(world, "Entities/0012.jasset", text, size, &named, &err) == JL_ERR_PARSE);
+    CHECK(jl_world_reload_file_text(world, "Entities/0012.jasset", file_text, file_size, &named, &err) == JL_ERR_PARSE);
     CHECK(named == 0 && strcmp(err.path, "Entities/0012.jasset") == 0);
-    CHECK(jl_world_reload_file_text(world, "notes.jasset", text, size, &named, &err) == JL_ERR_PARSE);
-    free(text);
+    CHECK(jl_world_reload_file_text(world, "notes.jasset", file_text, file_size, &named, &err) == JL_ERR_PARSE);
     finish();
 }
 
@@ -538,7 +532,6 @@ TEST(a_settings_file_changed_on_disk_replaces_the_settings_or_fails_them)
     CHECK(jl_world_settings_state(world) == 0);
     CHECK(jl_world_settings_get(world, "time_of_day", value, NULL) == JL_OK && strcmp(value, "12") == 0);
     CHECK(saves(0, 0));
-    free(changed);
     finish();
 }
 
@@ -546,26 +539,20 @@ TEST(a_settings_file_changed_on_disk_replaces_the_settings_or_fails_them)
 
 TEST(an_entity_saved_elsewhere_is_clean_and_its_text_is_the_files)
 {
-    uint64_t id = 0;
-    size_t size = 0;
-    char *text = start_with_text_of(&sample_light_class, &id, &size);
-    CHECK(text && set(id, "cast_shadows", "false"));
+    const uint64_t id = start_with_text_of(&sample_light_class);
+    CHECK(id && set(id, "cast_shadows", "false"));
     CHECK(jl_world_mark_saved(world, id) == JL_OK && !is_dirty(id));
-    CHECK(restore(id, text, size) && is_dirty(id));
+    CHECK(restore(id, file_text, file_size) && is_dirty(id));
     CHECK(set(id, "cast_shadows", "false") && !is_dirty(id));
-    free(text);
     finish();
 }
 
 TEST(a_deletion_made_elsewhere_is_no_longer_pending)
 {
-    uint64_t id = 0;
-    size_t size = 0;
-    char *text = start_with_text_of(&sample_prop_class, &id, &size);
-    CHECK(text && jl_world_remove(world, id) == JL_OK && pending(id));
+    const uint64_t id = start_with_text_of(&sample_prop_class);
+    CHECK(id && jl_world_remove(world, id) == JL_OK && pending(id));
     CHECK(jl_world_mark_saved(world, id) == JL_OK && !pending(id));
-    CHECK(restore(id, text, size) && is_dirty(id));
-    free(text);
+    CHECK(restore(id, file_text, file_size) && is_dirty(id));
     finish();
 }
 
@@ -579,6 +566,5 @@ TEST(settings_saved_elsewhere_are_clean_and_their_text_is_the_files)
     CHECK(jl_world_restore_settings_text(world, text, size, NULL) == JL_OK);
     CHECK(jl_world_settings_state(world) == JL_SETTINGS_DIRTY);
     CHECK(set_setting("ambient_color", "#102030") && jl_world_settings_state(world) == 0);
-    free(text);
     finish();
 }

@@ -29,15 +29,11 @@
 
 #define SAMPLE JULIET_ASSETS_DIR "/sample_world"
 
-/* A copy of the sample world in a fresh temporary directory. */
-static bool sample_copy(char *root, size_t root_size, char *dir, size_t dir_size, const char *label)
-{
-    return du_make_temp_dir(root, root_size, label) && du_join(dir, dir_size, root, "world") &&
-           du_copy_tree(SAMPLE, dir);
-}
+/* A test's fresh temporary directory, and the world directory in it. */
+static char root[512], dir[600];
 
 /* The path of the first entity file of dir, and its ID. */
-static bool first_entity(const char *dir, char *path, size_t size, uint64_t *id)
+static bool first_entity(char *path, size_t size, uint64_t *id)
 {
     char entities[700];
     du_join(entities, sizeof entities, dir, "Entities");
@@ -49,7 +45,22 @@ static bool first_entity(const char *dir, char *path, size_t size, uint64_t *id)
     return ok;
 }
 
-static bool write_lock(const char *dir, const char *content)
+/* dir: a copy of the sample world in a fresh root; path (NULL: not wanted)
+ * gets the path of its first entity file, id that entity's ID. */
+static bool sample_copy(const char *label, char *path, size_t size, uint64_t *id)
+{
+    return du_make_temp_dir(root, sizeof root, label) && du_join(dir, sizeof dir, root, "world") &&
+           du_copy_tree(SAMPLE, dir) && (!path || first_entity(path, size, id));
+}
+
+/* The end of a test: root removed; returns ok. */
+static bool finish(bool ok)
+{
+    du_remove_tree(root);
+    return ok;
+}
+
+static bool write_lock(const char *content)
 {
     char path[700];
     du_join(path, sizeof path, dir, JL_WORLD_LOCK_NAME);
@@ -71,15 +82,14 @@ static pid_t dead_pid(void)
 
 TEST(save_fails_with_the_pid_of_a_running_lock_holder_and_writes_nothing)
 {
-    char root[512], dir[600], path[800], lock_text[32];
+    char path[800], lock_text[32];
     uint64_t id;
-    CHECK(sample_copy(root, sizeof root, dir, sizeof dir, "locked"));
-    CHECK(first_entity(dir, path, sizeof path, &id));
+    CHECK(sample_copy("locked", path, sizeof path, &id));
     size_t before_size;
     char *before = du_read(path, &before_size);
     /* This very process holds it: certainly running. */
     snprintf(lock_text, sizeof lock_text, "%u\n", (unsigned)getpid());
-    bool ok = before && write_lock(dir, lock_text);
+    bool ok = before && write_lock(lock_text);
 
     jl_world w;
     jl_world_desc d = {.capacity = 256, .lock_wait_ms = 60};
@@ -105,16 +115,14 @@ TEST(save_fails_with_the_pid_of_a_running_lock_holder_and_writes_nothing)
     jli_world_shutdown(&w);
     free(before);
     free(after);
-    du_remove_tree(root);
-    CHECK(ok);
+    CHECK(finish(ok));
 }
 
 TEST(stale_lock_is_reported_and_never_broken)
 {
-    char root[512], dir[600], path[800], lock_path[700], lock_text[32];
+    char path[800], lock_path[700], lock_text[32];
     uint64_t id;
-    CHECK(sample_copy(root, sizeof root, dir, sizeof dir, "stale"));
-    CHECK(first_entity(dir, path, sizeof path, &id));
+    CHECK(sample_copy("stale", path, sizeof path, &id));
     pid_t gone = dead_pid();
     if (gone == 0) {
         printf("skipped: no fork() in wasm\n");
@@ -122,7 +130,7 @@ TEST(stale_lock_is_reported_and_never_broken)
         return;
     }
     snprintf(lock_text, sizeof lock_text, "%u\n", (unsigned)gone);
-    bool ok = write_lock(dir, lock_text);
+    bool ok = write_lock(lock_text);
     du_join(lock_path, sizeof lock_path, dir, JL_WORLD_LOCK_NAME);
 
     jl_world w;
@@ -139,8 +147,7 @@ TEST(stale_lock_is_reported_and_never_broken)
     ok = ok && du_exists(path) && text && size == strlen(lock_text) && memcmp(text, lock_text, size) == 0;
     free(text);
     jli_world_shutdown(&w);
-    du_remove_tree(root);
-    CHECK(ok);
+    CHECK(finish(ok));
 }
 
 TEST(save_waits_for_a_holder_that_finishes_soon)
@@ -148,10 +155,9 @@ TEST(save_waits_for_a_holder_that_finishes_soon)
 #ifdef __EMSCRIPTEN__
     printf("skipped: no fork() in wasm\n");
 #else
-    char root[512], dir[600], path[800];
+    char path[800];
     uint64_t id;
-    CHECK(sample_copy(root, sizeof root, dir, sizeof dir, "waits"));
-    CHECK(first_entity(dir, path, sizeof path, &id));
+    CHECK(sample_copy("waits", path, sizeof path, &id));
     jl_world w;
     jl_world_desc d = {.capacity = 256, .lock_wait_ms = 3000};
     bool ok = jli_world_init(&w, &d) == JL_OK && jl_world_load(&w, dir) == JL_OK &&
@@ -183,19 +189,18 @@ TEST(save_waits_for_a_holder_that_finishes_soon)
     printf("waited %.0f ms for the other writer\n", waited_ms);
     ok = ok && waited_ms >= 100; /* it did wait rather than write beside the holder */
     jli_world_shutdown(&w);
-    du_remove_tree(root);
-    CHECK(ok);
+    CHECK(finish(ok));
 #endif
 }
 
 TEST(load_leaves_temporaries_alone_while_a_writer_holds_the_lock)
 {
-    char root[512], dir[600], entities[700], temp[800], lock_text[32];
-    CHECK(sample_copy(root, sizeof root, dir, sizeof dir, "busy"));
+    char entities[700], temp[800], lock_text[32];
+    CHECK(sample_copy("busy", NULL, 0, NULL));
     du_join(entities, sizeof entities, dir, "Entities");
     du_join(temp, sizeof temp, entities, "12345.jasset.999-1.tmp");
     snprintf(lock_text, sizeof lock_text, "%u\n", (unsigned)getpid());
-    bool ok = du_write(temp, "half a fi", 9) && write_lock(dir, lock_text);
+    bool ok = du_write(temp, "half a fi", 9) && write_lock(lock_text);
     for (int locked = 1; locked >= 0 && ok; locked--) {
         jl_world w;
         jl_world_desc d = {.capacity = 256};
@@ -209,18 +214,16 @@ TEST(load_leaves_temporaries_alone_while_a_writer_holds_the_lock)
         if (locked) ok = ok && unlink(lock_path) == 0;
         else ok = ok && !du_exists(lock_path); /* the load let its own lock go */
     }
-    du_remove_tree(root);
-    CHECK(ok);
+    CHECK(finish(ok));
 }
 
 /* A tree may carry symlinks named like temporaries (git stores links): a
  * save never writes through one, to a file outside the world or inside. */
 TEST(save_never_writes_through_a_symlink_named_like_a_temporary)
 {
-    char root[512], dir[600], path[800], victim[700], link_path[900];
+    char path[800], victim[700], link_path[900];
     uint64_t id;
-    CHECK(sample_copy(root, sizeof root, dir, sizeof dir, "links"));
-    CHECK(first_entity(dir, path, sizeof path, &id));
+    CHECK(sample_copy("links", path, sizeof path, &id));
     du_join(victim, sizeof victim, root, "outside.txt");
     bool ok = du_write(victim, "precious\n", 9);
     /* The old fixed name, and the next unique names this process would try. */
@@ -252,8 +255,7 @@ TEST(save_never_writes_through_a_symlink_named_like_a_temporary)
     struct stat st;
     ok = ok && lstat(path, &st) == 0 && S_ISREG(st.st_mode);
     jli_world_shutdown(&w);
-    du_remove_tree(root);
-    CHECK(ok);
+    CHECK(finish(ok));
 }
 
 /* ---- two writers ---- */
@@ -308,8 +310,7 @@ TEST(two_writer_processes_leave_every_file_whole_and_every_save_landed)
 #ifdef __EMSCRIPTEN__
     printf("skipped: no fork() in wasm\n");
 #else
-    char root[512], dir[600];
-    CHECK(sample_copy(root, sizeof root, dir, sizeof dir, "writers"));
+    CHECK(sample_copy("writers", NULL, 0, NULL));
     enum { WRITERS = 2, SAVES = 25 };
     pid_t pids[WRITERS];
     fflush(stdout);
@@ -374,18 +375,17 @@ TEST(two_writer_processes_leave_every_file_whole_and_every_save_landed)
     char entities[700];
     du_join(entities, sizeof entities, dir, "Entities");
     ok = ok && du_count_suffix(entities, ".tmp") == 0;
-    du_remove_tree(root);
-    CHECK(ok);
+    CHECK(finish(ok));
 #endif
 }
 
 /* ---- new worlds: never merged, all or nothing ---- */
 
 /* A directory holding a world with a settings file from a newer version. */
-static bool newer_world(char *root, size_t root_size, char *dir, size_t dir_size, char *settings, size_t size)
+static bool newer_world(char *settings, size_t size)
 {
     static const char newer[] = "; version\n99\n; gravity\n0 -1 0\n";
-    return du_make_temp_dir(root, root_size, "newer") && du_join(dir, dir_size, root, "world") &&
+    return du_make_temp_dir(root, sizeof root, "newer") && du_join(dir, sizeof dir, root, "world") &&
            mkdir(dir, 0755) == 0 && du_join(settings, size, dir, "WorldSettings.jasset") &&
            du_write(settings, newer, sizeof newer - 1);
 }
@@ -398,8 +398,8 @@ static bool generated(jl_world *w, uint32_t count)
 
 TEST(new_world_is_never_merged_into_a_directory_holding_one)
 {
-    char root[512], dir[600], settings[700];
-    CHECK(newer_world(root, sizeof root, dir, sizeof dir, settings, sizeof settings));
+    char settings[700];
+    CHECK(newer_world(settings, sizeof settings));
     size_t before_size;
     char *before = du_read(settings, &before_size);
     jl_world w;
@@ -418,15 +418,13 @@ TEST(new_world_is_never_merged_into_a_directory_holding_one)
     jli_world_shutdown(&w);
     free(before);
     free(after);
-    du_remove_tree(root);
-    CHECK(ok);
+    CHECK(finish(ok));
 }
 
 /* A failure at any step of writing a new world leaves no directory (and no
  * temporary sibling): never a partial world that validates as complete. */
 TEST(new_world_appears_whole_or_not_at_all)
 {
-    char root[512], dir[600];
     CHECK(du_make_temp_dir(root, sizeof root, "whole"));
     du_join(dir, sizeof dir, root, "world");
     probe_fs probe;
@@ -471,8 +469,7 @@ TEST(new_world_appears_whole_or_not_at_all)
     ok = ok && faults > 60 && jli_world_init(&check, &d) == JL_OK && jl_world_load(&check, dir) == JL_OK &&
          jl_world_count(&check) == 30;
     jli_world_shutdown(&check);
-    du_remove_tree(root);
-    CHECK(ok);
+    CHECK(finish(ok));
 }
 
 /* ---- files that are never opened or read whole ---- */
@@ -482,8 +479,8 @@ TEST(fifo_entity_and_settings_files_are_reported_never_opened)
 #ifdef __EMSCRIPTEN__
     printf("skipped: no FIFOs in wasm's file system\n");
 #else
-    char root[512], dir[600], fifo[800];
-    CHECK(sample_copy(root, sizeof root, dir, sizeof dir, "fifo"));
+    char fifo[800];
+    CHECK(sample_copy("fifo", NULL, 0, NULL));
     du_join(fifo, sizeof fifo, dir, "Entities/4294967310.jasset");
     bool ok = mkfifo(fifo, 0644) == 0;
     char settings[700];
@@ -507,15 +504,14 @@ TEST(fifo_entity_and_settings_files_are_reported_never_opened)
     ok = ok && lstat(settings, &st) == 0 && S_ISFIFO(st.st_mode);
     alarm(0);
     jli_world_shutdown(&w);
-    du_remove_tree(root);
-    CHECK(ok);
+    CHECK(finish(ok));
 #endif
 }
 
 TEST(huge_file_is_refused_by_its_size_without_being_read)
 {
-    char root[512], dir[600], huge[800];
-    CHECK(sample_copy(root, sizeof root, dir, sizeof dir, "huge"));
+    char huge[800];
+    CHECK(sample_copy("huge", NULL, 0, NULL));
     du_join(huge, sizeof huge, dir, "Entities/4294967311.jasset");
     /* 1,000 MB that take no disk: a sparse file. */
     int fd = open(huge, O_WRONLY | O_CREAT | O_TRUNC, 0644);
@@ -530,6 +526,5 @@ TEST(huge_file_is_refused_by_its_size_without_being_read)
     printf("scratch memory committed by the load: %zu KiB\n", w.scratch.committed / 1024);
     ok = ok && w.scratch.committed < ((size_t)16 << 20);
     jli_world_shutdown(&w);
-    du_remove_tree(root);
-    CHECK(ok);
+    CHECK(finish(ok));
 }

@@ -10,6 +10,7 @@ import { axes, center } from '../state/mapView.js';
 import { snapTyped, startPlacing } from '../state/placement.js';
 import { checkTyped } from '../state/typed.js';
 import { classNames } from '../state/world.js';
+import { NameOptions } from './Field.jsx';
 
 const AXES = ['X', 'Y', 'Z'];
 
@@ -59,11 +60,7 @@ export function AddEntityDialog({ onClose }) {
         <div class="field">
           <label for="add-class">Class</label>
           <select id="add-class" value={className} onChange={(e) => setClassName(e.currentTarget.value)}>
-            {names.map((name) => (
-              <option key={name} value={name}>
-                {name}
-              </option>
-            ))}
+            <NameOptions names={names} />
           </select>
         </div>
         <fieldset class="vec3">

@@ -1,21 +1,16 @@
 // A bool field: a checkbox.
-import { fieldErrors } from '../state/selection.js';
-import { FieldError } from './FieldError.jsx';
+import { Field, inputProps } from './Field.jsx';
 
 export function BoolField({ id, label, value, name, set, disabled }) {
-  const error = fieldErrors.value[name];
   return (
-    <div class={`field check${error ? ' invalid' : ''}`}>
+    <Field id={id} errorKey={name} check>
       <input
-        id={id}
+        {...inputProps(id, name, disabled)}
         type="checkbox"
         checked={value}
-        disabled={disabled}
-        aria-describedby={error ? `${id}-error` : undefined}
         onChange={(e) => set(e.currentTarget.checked)}
       />
       <label for={id}>{label}</label>
-      <FieldError id={`${id}-error`} errorKey={name} />
-    </div>
+    </Field>
   );
 }

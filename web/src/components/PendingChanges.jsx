@@ -6,6 +6,7 @@
 // folder.
 import { useEffect } from 'preact/hooks';
 import { SETTINGS, SETTINGS_PATH, entityPath } from '../lib/fields.js';
+import { plural } from '../lib/plural.js';
 import { canPickFolder } from '../state/folders.js';
 import { pending } from '../state/pending.js';
 import { SHOWN, changeCount, followReview, fromLink, review, reviewing } from '../state/review.js';
@@ -17,8 +18,6 @@ const KIND_TEXT = { new: 'new', modified: 'modified', deleted: 'deleted' };
 // Keys every entity file opens with: a new entity's ID and class are its
 // heading, the rest says nothing about it.
 const HEADER_KEYS = new Set(['asset_type', 'id', 'class', 'version', 'class_version']);
-
-const plural = (n, one, many = `${one}s`) => `${n.toLocaleString('en')} ${n === 1 ? one : many}`;
 
 export function PendingChanges() {
   useEffect(followReview, []);

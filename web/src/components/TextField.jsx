@@ -5,6 +5,7 @@
 // nothing typed, Ctrl+Z goes on to the editor's undo (App).
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { fieldErrors, showFieldError } from '../state/selection.js';
+import { Field, inputProps } from './Field.jsx';
 
 function isUndo(e) {
   return (e.ctrlKey || e.metaKey) && !e.shiftKey && e.key.toLowerCase() === 'z';
@@ -40,21 +41,18 @@ export function TextField({ id, label, value, check, onCommit, errorKey, disable
     if (!fieldErrors.peek()[errorKey]) setDraft(null);
   }
 
-  const errorId = `${id}-error`;
   return (
-    <div class={`field${error ? ' invalid' : ''}`}>
+    <Field id={id} errorKey={errorKey}>
       <label for={id}>{label}</label>
       <input
-        id={id}
+        {...inputProps(id, errorKey, disabled)}
         type="text"
         inputMode={inputMode}
         spellcheck={false}
         autocomplete="off"
         placeholder={placeholder}
-        disabled={disabled}
         value={draft ?? value}
         aria-invalid={error ? 'true' : undefined}
-        aria-describedby={error ? errorId : undefined}
         onInput={(e) => setDraft(e.currentTarget.value)}
         onChange={(e) => commit(e.currentTarget.value)}
         onKeyDown={(e) => {
@@ -69,11 +67,6 @@ export function TextField({ id, label, value, check, onCommit, errorKey, disable
           }
         }}
       />
-      {error && (
-        <span id={errorId} class="field-error">
-          {error}
-        </span>
-      )}
-    </div>
+    </Field>
   );
 }

@@ -46,10 +46,17 @@ function Label({ full, short }) {
   );
 }
 
-// A toolbar button named `label` (its tooltip too, with `keys` if given).
+// A toolbar button named `label` (its tooltip too, with its shortcut `keys`
+// if given, as `Ctrl+D`; aria-keyshortcuts gets the same keys spelled out).
 function ToolButton({ label, short, keys, ...props }) {
   return (
-    <button type="button" aria-label={label} title={keys ? `${label} (${keys})` : label} {...props}>
+    <button
+      type="button"
+      aria-label={label}
+      title={keys ? `${label} (${keys})` : label}
+      aria-keyshortcuts={keys?.replace('Ctrl+', 'Control+')}
+      {...props}
+    >
       <Label full={label} short={short} />
     </button>
   );
@@ -94,16 +101,9 @@ export function Toolbar() {
         </label>
       </div>
       <div class="group">
-        <ToolButton label="Save" short="Save" keys="Ctrl+S" class="primary" onClick={save} disabled={!ready} aria-keyshortcuts="Control+S" />
-        <ToolButton label="Undo" short="Undo" keys="Ctrl+Z" onClick={undo} disabled={!canUndo.value} aria-keyshortcuts="Control+Z" />
-        <ToolButton
-          label="Redo"
-          short="Redo"
-          keys="Ctrl+Shift+Z"
-          onClick={redo}
-          disabled={!canRedo.value}
-          aria-keyshortcuts="Control+Shift+Z"
-        />
+        <ToolButton label="Save" short="Save" keys="Ctrl+S" class="primary" onClick={save} disabled={!ready} />
+        <ToolButton label="Undo" short="Undo" keys="Ctrl+Z" onClick={undo} disabled={!canUndo.value} />
+        <ToolButton label="Redo" short="Redo" keys="Ctrl+Shift+Z" onClick={redo} disabled={!canRedo.value} />
         <ToolButton label="Share" short="Share" onClick={share} disabled={!ready} />
         <ToolButton label="Add entity" short="Add" onClick={() => setAdding(true)} disabled={!ready} />
         <ToolButton
@@ -112,23 +112,9 @@ export function Toolbar() {
           onClick={() => deleteEntity()}
           disabled={noSelection}
         />
-        <ToolButton
-          label="Duplicate"
-          short="Dup."
-          keys="Ctrl+D"
-          onClick={duplicateSelection}
-          disabled={noSelection}
-          aria-keyshortcuts="Control+D"
-        />
-        <ToolButton
-          label="Copy"
-          short="Copy"
-          keys="Ctrl+C"
-          onClick={copySelection}
-          disabled={noSelection}
-          aria-keyshortcuts="Control+C"
-        />
-        <ToolButton label="Paste" short="Paste" keys="Ctrl+V" onClick={() => paste()} disabled={!ready} aria-keyshortcuts="Control+V" />
+        <ToolButton label="Duplicate" short="Dup." keys="Ctrl+D" onClick={duplicateSelection} disabled={noSelection} />
+        <ToolButton label="Copy" short="Copy" keys="Ctrl+C" onClick={copySelection} disabled={noSelection} />
+        <ToolButton label="Paste" short="Paste" keys="Ctrl+V" onClick={() => paste()} disabled={!ready} />
         <ShortcutsButton />
       </div>
       <div class="world-name" title={worldTitle(count)}>

@@ -5,6 +5,7 @@
 // the new entities are selected. The engine worker makes the copies (its
 // duplicate and paste), remapping references among them.
 import { formatEntities, parseEntities } from '../lib/entityClipboard.js';
+import { plural } from '../lib/plural.js';
 import { getEngine } from './engine.js';
 import { addedEntities } from './edits.js';
 import { axes, scale } from './mapView.js';
@@ -27,8 +28,6 @@ function copyOffset() {
   return offset;
 }
 
-const plural = (n) => (n === 1 ? '1 entity' : `${n} entities`);
-
 function canEdit() {
   return status.value === 'ready' && !busy.value;
 }
@@ -38,9 +37,9 @@ export async function duplicateSelection() {
   if (ids.length === 0 || !canEdit()) return;
   try {
     const result = await getEngine().duplicate(ids, copyOffset());
-    await addedEntities(result, 'duplicate', `Duplicated ${plural(ids.length)}`);
+    await addedEntities(result, 'duplicate', `Duplicated ${plural(ids.length, 'entity', 'entities')}`);
   } catch (err) {
-    fail(`Could not duplicate ${plural(ids.length)}`, err);
+    fail(`Could not duplicate ${plural(ids.length, 'entity', 'entities')}`, err);
   }
 }
 
@@ -62,7 +61,7 @@ export async function copySelection() {
     const text = await selectionText();
     if (text === null) return;
     await navigator.clipboard.writeText(text);
-    notice.value = `Copied ${plural(selectedLive().length)}`;
+    notice.value = `Copied ${plural(selectedLive().length, 'entity', 'entities')}`;
   } catch (err) {
     fail('Could not copy', err);
   }
@@ -88,7 +87,7 @@ export async function paste(text = null) {
   }
   try {
     const result = await getEngine().paste(entries, copyOffset());
-    await addedEntities(result, 'paste', `Pasted ${plural(entries.length)}`);
+    await addedEntities(result, 'paste', `Pasted ${plural(entries.length, 'entity', 'entities')}`);
   } catch (err) {
     fail('Nothing pasted', err);
   }

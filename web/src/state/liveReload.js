@@ -6,6 +6,7 @@
 // (conflicts.js); if it is the same, the page is in step with the disk.
 import { sameBytes } from '../lib/fields.js';
 import { decodePack } from '../lib/pack.js';
+import { plural } from '../lib/plural.js';
 import { conflictPaths, conflicts, dropConflicts, noteConflicts } from './conflicts.js';
 import { applyDiskVersions, baseOf, caughtUpTo, idOfFile, noteCaughtUp } from './diskFiles.js';
 import { getEngine } from './engine.js';
@@ -91,8 +92,4 @@ async function showChanges(files) {
   } else {
     notice.value = `Reloaded ${plural(shown, 'file')} changed on disk`;
   }
-}
-
-function plural(n, word) {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
 }

@@ -5,6 +5,7 @@
 // download). Whatever could not be copied stays pending, with the reason
 // shown.
 import { batch, signal } from '@preact/signals';
+import { plural } from '../lib/plural.js';
 import { getEngine } from './engine.js';
 import { emit } from './events.js';
 import { canPickFolder, downloadChanges, ensureWritable, pickFolder, writeToFolder } from './folders.js';
@@ -140,8 +141,4 @@ async function saveServed(before) {
     endProgress();
     emit('saved', {});
   }
-}
-
-function plural(n, word) {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
