@@ -30,9 +30,9 @@ if [ ${#suites[@]} -eq 0 ]; then
 fi
 limit=${JULIET_E2E_TIMEOUT:-2400}
 # The static page's open through File System Access handles runs on 20,000
-# files here: at 100,000 it sometimes never shows the world (the cause is
-# not found yet), and its fixture copy alone takes 6 to 8 minutes. Run it
-# by hand at 100,000: JULIET_E2E_FSA_COUNT=100000 node --test
+# files here: at 100,000 the fixture copy, the open and the browser's own
+# floor take 10 to 15 minutes on a 2-core machine, a third of this step.
+# Run it by hand at 100,000: JULIET_E2E_FSA_COUNT=100000 node --test
 # --test-concurrency=1 tests/e2e/folder-handles.test.js
 export JULIET_E2E_FSA_COUNT=${JULIET_E2E_FSA_COUNT:-20000}
 status=0
