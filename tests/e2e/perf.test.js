@@ -83,6 +83,8 @@ test(`opens and edits a ${COUNT.toLocaleString('en')}-entity world`, { skip, tim
   for (let i = 0; i < 9; i++) {
     edits.push(
       await page.evaluate(async (value) => {
+        // Each edit starts on a settled page, as a typed one does: two frames on.
+        await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
         const id = document.querySelector('.inspector h2 code').textContent;
         const input = document.getElementById('position-X');
         const canvas = document.querySelector('canvas[aria-label="World map"]');
