@@ -335,6 +335,7 @@ jl_status jli_entity_read_canonical(jl_entity_manager *manager, jli_canonical_ca
     uint64_t id = 0;
     if (read_entry(ar, ide, &id_field, &id) != JL_OK || id == 0 || (expected_id && id != expected_id))
         return JL_ERR_NOT_FOUND;
+    jli_manager_prefetch_id(manager, id);
     jl_archive_entry *ve = CANONICAL_PAIR(&r, "version");
     jl_archive_entry *cve = ve ? CANONICAL_PAIR(&r, "class_version") : NULL;
     jl_archive_entry *pe = cve ? CANONICAL_PAIR(&r, "position") : NULL;
