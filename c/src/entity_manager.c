@@ -33,8 +33,9 @@ static size_t next_pow2(size_t value)
  * IDs of this session's run (those it minted, the common case while
  * editing) are found through own_index, a dense array from the ID's
  * distance to the run's start to its slot: creating entities then writes it
- * sequentially, across counter roll-overs too. Every other ID
- * (loaded from files of other sessions) goes through a hash table with open
+ * sequentially, across counter roll-overs too. The run of the first
+ * session a world loads gets such an array too (loaded_index, see
+ * take_loaded_range). Every other ID goes through a hash table with open
  * addressing, linear probing and backward-shift delete, whose buckets hold
  * the full 32-bit hash and the slot so that probing never touches the entity
  * array; only a hash match reads the ID. */
