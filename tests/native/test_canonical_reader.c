@@ -177,6 +177,48 @@ TEST(a_world_reports_each_malformed_fixture_as_listed)
     CHECK(checked >= 20);
 }
 
+/* White-box: the classes of the last files read are tried before the
+ * registry, the latest first; a name not among them is found in the
+ * registry and pushes out the oldest. */
+TEST(the_one_pass_reader_keeps_the_latest_classes_first)
+{
+    static jli_canonical_cache cache;
+    jl_entity_manager manager;
+    CHECK(jl_manager_init(&manager, NULL) == JL_OK);
+    jl_arena scratch, keep, strings;
+    CHECK(jl_arena_init(&scratch, 1u << 20) == JL_OK && jl_arena_init(&keep, 1u << 20) == JL_OK &&
+          jl_arena_init(&strings, 1u << 20) == JL_OK);
+    /* Stand-ins the files never name; "Pro" and "PropX" differ from "Prop" late. */
+    static jl_class others[JLI_RECENT_CLASSES];
+    static const char *const names[JLI_RECENT_CLASSES] = {"Pro", "PropX", "Light", "Inert"};
+    for (uint32_t i = 0; i < JLI_RECENT_CLASSES; i++) {
+        others[i] = sample_inert_class;
+        others[i].name = names[i];
+        cache.recent[i] = &others[i];
+    }
+    const size_t size = sizeof prop_text - 1;
+    jl_archive ar;
+    jl_entity *e = NULL;
+    CHECK(jli_entity_read_canonical(&manager, &cache, &keep, &ar, &scratch, &strings, prop_text, size, NULL, 0, NULL,
+                                    &e) == JL_OK);
+    CHECK(e && e->derived_kind == &sample_prop_class);
+    CHECK(cache.recent[0] == &sample_prop_class && cache.recent[1] == &others[0] && cache.recent[2] == &others[1] &&
+          cache.recent[3] == &others[2]);
+    /* Found among them: moved to the front, the ones before it move down. */
+    cache.recent[0] = &others[3];
+    cache.recent[2] = &sample_prop_class;
+    jl_manager_reset(&manager);
+    CHECK(jli_entity_read_canonical(&manager, &cache, &keep, &ar, &scratch, &strings, prop_text, size, NULL, 0, NULL,
+                                    &e) == JL_OK);
+    CHECK(e && e->derived_kind == &sample_prop_class);
+    CHECK(cache.recent[0] == &sample_prop_class && cache.recent[1] == &others[3] && cache.recent[2] == &others[0] &&
+          cache.recent[3] == &others[2]);
+    jl_manager_shutdown(&manager);
+    jl_arena_release(&scratch);
+    jl_arena_release(&keep);
+    jl_arena_release(&strings);
+}
+
 /* White-box: the one-pass reader takes the canonical text and declines a
  * tolerated one, a key out of place, or a text with no final line end,
  * leaving the manager as it was. */
