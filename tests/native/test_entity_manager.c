@@ -6,6 +6,7 @@
 
 #include "entity_manager_internal.h" /* jli_entity_rollback_allocation */
 #include "juliet/entity_manager.h"
+#include "juliet/platform.h"
 #include "sample_classes.h"
 #include "test.h"
 
@@ -649,6 +650,30 @@ TEST(arena_refuses_past_its_reservation_and_stays_unchanged)
     jl_arena_release(&arena);
     jl_arena_release(&arena); /* twice is harmless */
     CHECK(jl_arena_init(&arena, 0) == JL_ERR_INVALID_ARGUMENT);
+}
+
+/* A large arena commits whole large pages once past its first one (where
+ * huge pages may back them), pages below it; its reservation is aligned to
+ * them. Small arenas commit pages. */
+TEST(large_arenas_commit_whole_large_pages_past_the_first)
+{
+    const size_t page = jl_platform_page_size(), large = jl_platform_large_page_size(8u << 20);
+    CHECK(large >= page && large % page == 0 && jl_platform_large_page_size(4096) == page);
+    jl_arena arena;
+    CHECK(jl_arena_init(&arena, (8u << 20) + 100) == JL_OK);
+    CHECK((uintptr_t)arena.base % large == 0);
+    CHECK(jl_arena_commit_to(&arena, 100000) == JL_OK);
+    CHECK(arena.committed % page == 0 && arena.committed < large);
+    CHECK(jl_arena_commit_to(&arena, large + 1) == JL_OK);
+    CHECK(arena.committed % large == 0 && arena.committed > large);
+    memset(arena.base, 1, arena.committed); /* all of it usable */
+    CHECK(jl_arena_commit_to(&arena, arena.reserved) == JL_OK && arena.committed == arena.reserved);
+    arena.base[arena.reserved - 1] = 1;
+    jl_arena_release(&arena);
+    CHECK(jl_arena_init(&arena, 1u << 20) == JL_OK);
+    CHECK(jl_arena_commit_to(&arena, page + 1) == JL_OK);
+    CHECK(arena.committed % page == 0 && arena.committed > page && arena.committed < (1u << 20));
+    jl_arena_release(&arena);
 }
 
 TEST(full_pending_deletions_make_destroy_fail_cleanly)
