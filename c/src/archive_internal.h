@@ -137,10 +137,12 @@ typedef struct jli_key_lines {
 } jli_key_lines;
 
 /* The canonical reader's memory of a world's classes (zeroed at first):
- * the class of the last file read, and each class's key lines. A world's
- * registry only grows, so a name found once names the same class after. */
+ * the classes of the last files read (the latest first), and each class's
+ * key lines. A world's registry only grows, so a name found once names the
+ * same class after. */
+enum { JLI_RECENT_CLASSES = 4 };
 typedef struct jli_canonical_cache {
-    const jl_class *last;
+    const jl_class *recent[JLI_RECENT_CLASSES];
     jli_key_lines by_kind[JL_CLASS_MAX];
 } jli_canonical_cache;
 

@@ -323,18 +323,30 @@ jl_status jli_entity_read_canonical(jl_entity_manager *manager, jli_canonical_ca
     jl_archive_entry *ide = CANONICAL_PAIR(&r, "id");
     jl_archive_entry *ce = ide ? CANONICAL_PAIR(&r, "class") : NULL;
     if (!ce) return JL_ERR_NOT_FOUND;
-    /* Files come in runs of one class: try the last one's name first. */
-    const jl_class *cls = cache->last;
-    if (!cls || !is_name(cls->name, ce->value, ce->value_size))
-        cls = jl_registry_find(manager->classes, ce->value, ce->value_size);
+    /* Files come in runs of a few classes: their names are tried first (a
+     * mismatch is mostly told by the first byte), before the registry's
+     * hash of the name. */
+    const jl_class *cls = NULL;
+    uint32_t seen = 0;
+    for (; seen < JLI_RECENT_CLASSES && cache->recent[seen]; seen++) {
+        if (is_name(cache->recent[seen]->name, ce->value, ce->value_size)) {
+            cls = cache->recent[seen];
+            break;
+        }
+    }
+    if (!cls) cls = jl_registry_find(manager->classes, ce->value, ce->value_size);
     /* A class reading its own way may look for keys anywhere. */
     if (!cls || cls->serialize != jl_serialize_fields || cls->kind >= JL_CLASS_MAX) return JL_ERR_NOT_FOUND;
-    cache->last = cls;
+    /* The latest first: the others move down over its place (or the last). */
+    if (seen == JLI_RECENT_CLASSES) seen--;
+    if (seen) memmove(cache->recent + 1, cache->recent, seen * sizeof *cache->recent);
+    cache->recent[0] = cls;
     const jli_key_lines *keys = key_lines_of(cache, keep, cls);
     if (!keys || !keys->at) return JL_ERR_NOT_FOUND;
     uint64_t id = 0;
     if (read_entry(ar, ide, &id_field, &id) != JL_OK || id == 0 || (expected_id && id != expected_id))
         return JL_ERR_NOT_FOUND;
+    jli_manager_prefetch_id(manager, id);
     jl_archive_entry *ve = CANONICAL_PAIR(&r, "version");
     jl_archive_entry *cve = ve ? CANONICAL_PAIR(&r, "class_version") : NULL;
     jl_archive_entry *pe = cve ? CANONICAL_PAIR(&r, "position") : NULL;

@@ -40,7 +40,10 @@ jl_status jli_arena_commit_slow(jl_arena *arena, size_t bytes)
     if (step > COMMIT_STEP_MAX) step = COMMIT_STEP_MAX;
     size_t target = arena->committed + step;
     if (target < bytes) target = bytes;
-    target = round_up(target, jl_platform_page_size());
+    /* Past the first large page, commits end on large pages: the blocks
+     * may then be huge pages. Below it, pages: a small arena stays small. */
+    size_t unit = jl_platform_large_page_size(arena->reserved);
+    target = round_up(target, target > unit ? unit : jl_platform_page_size());
     if (target > arena->reserved) target = arena->reserved;
     if (!jl_platform_commit(arena->base + arena->committed, target - arena->committed))
         return JL_ERR_OUT_OF_MEMORY;

@@ -33,19 +33,43 @@ static size_t next_pow2(size_t value)
  * IDs of this session's run (those it minted, the common case while
  * editing) are found through own_index, a dense array from the ID's
  * distance to the run's start to its slot: creating entities then writes it
- * sequentially, across counter roll-overs too. Every other ID
- * (loaded from files of other sessions) goes through a hash table with open
+ * sequentially, across counter roll-overs too. The run of the first
+ * session a world loads gets such an array too (loaded_index, see
+ * take_loaded_range). Every other ID goes through a hash table with open
  * addressing, linear probing and backward-shift delete, whose buckets hold
  * the full 32-bit hash and the slot so that probing never touches the entity
  * array; only a hash match reads the ID. */
 
-/* The own_index entry of id, or NULL if id is outside the dense range of
- * this session's run (it then lives in the hash table). */
+/* The own_index entry of id, else its loaded_index entry, or NULL if id is
+ * outside both dense ranges (it then lives in the hash table). */
 static uint32_t *own_entry(const jl_entity_manager *m, uint64_t id)
 {
     uint64_t offset = id - id_base(m); /* wraps far out of range below the base */
-    if (offset >= m->own_limit) return NULL;
-    return &m->own_index[offset];
+    if (offset < m->own_limit) return &m->own_index[offset];
+    offset = id - m->loaded_base;
+    return m->loaded_index && offset < m->own_limit ? &m->loaded_index[offset] : NULL;
+}
+
+/* Whether a dense entry (own_entry) is in own_index, else in loaded_index. */
+static bool in_own_index(const jl_entity_manager *m, const uint32_t *entry)
+{
+    return entry >= m->own_index && entry < m->own_index + m->own_limit;
+}
+
+/* A world loaded from files holds the IDs of other sessions, mostly runs of
+ * one of them: the first such ID, while no ID is hashed (so none is in the
+ * range taken), gets a dense range of its own from the start of its tag.
+ * Its IDs are then indexed sequentially (a few bytes each) instead of in
+ * random buckets of a hash table that doubles as it fills. The
+ * reservation is taken here, so a world that never loads costs nothing;
+ * if it is refused, the IDs are hashed. */
+static void take_loaded_range(jl_entity_manager *m, uint64_t id)
+{
+    if (m->loaded_index || m->hashed_count) return;
+    if (!m->loaded_arena.base && jl_arena_init(&m->loaded_arena, (size_t)m->own_limit * sizeof(uint32_t)) != JL_OK)
+        return;
+    m->loaded_base = id >> JL_ID_COUNTER_BITS << JL_ID_COUNTER_BITS;
+    m->loaded_index = (uint32_t *)m->loaded_arena.base;
 }
 
 static uint32_t id_hash(uint64_t id)
@@ -120,7 +144,8 @@ static void index_remove(jl_entity_manager *m, uint64_t id)
 
 static bool own_entry_committed(const jl_entity_manager *m, const uint32_t *entry)
 {
-    return (size_t)((const uint8_t *)(entry + 1) - m->own_arena.base) <= m->own_arena.committed;
+    const jl_arena *a = in_own_index(m, entry) ? &m->own_arena : &m->loaded_arena;
+    return (size_t)((const uint8_t *)(entry + 1) - a->base) <= a->committed;
 }
 
 jl_entity *jl_entity_find(const jl_entity_manager *m, uint64_t id)
@@ -133,6 +158,13 @@ jl_entity *jl_entity_find(const jl_entity_manager *m, uint64_t id)
     else
         slot_plus_one = m->index[index_probe(m, id, id_hash(id))].slot_plus_one;
     return slot_plus_one ? &m->entities[slot_plus_one - 1] : NULL;
+}
+
+void jli_manager_prefetch_id(const jl_entity_manager *m, uint64_t id)
+{
+    const void *at = own_entry(m, id);
+    if (!at) at = &m->index[id_hash(id) & m->index_mask];
+    __builtin_prefetch(at, 1); /* a hint: never faults, even past the committed part */
 }
 
 static inline void unindex(jl_entity_manager *m, uint64_t id)
@@ -216,6 +248,9 @@ void jl_manager_reset(jl_entity_manager *m)
     m->max_generation = m->generation_floor;
     memset(m->index, 0, ((size_t)m->index_mask + 1) * sizeof(jl_id_bucket));
     memset(m->own_index, 0, m->own_arena.committed);
+    /* The next load may come from another session: its range is taken anew. */
+    if (m->loaded_index) memset(m->loaded_index, 0, m->loaded_arena.committed);
+    m->loaded_index = NULL;
     m->index_count = m->hashed_count = 0;
 }
 
@@ -224,6 +259,7 @@ void jl_manager_shutdown(jl_entity_manager *m)
     jl_arena_release(&m->entity_arena);
     jl_arena_release(&m->index_arena);
     jl_arena_release(&m->own_arena);
+    jl_arena_release(&m->loaded_arena);
     jl_arena_release(&m->pending_arena);
     for (uint32_t kind = 0; kind < JL_CLASS_MAX; kind++) jl_arena_release(&m->by_type[kind].arena);
     *m = (jl_entity_manager){0};
@@ -373,9 +409,13 @@ jl_status jl_entity_set_id(jl_entity_manager *m, jl_entity *e, uint64_t id)
     if (jl_entity_find(m, id)) return JL_ERR_DUPLICATE_ID;
     /* Make room first, so that a refused commit leaves everything unchanged. */
     uint32_t *own = own_entry(m, id);
+    if (!own) {
+        take_loaded_range(m, id);
+        own = own_entry(m, id);
+    }
     if (own) {
-        size_t bytes = (size_t)((uint8_t *)(own + 1) - m->own_arena.base);
-        if (jl_arena_commit_to(&m->own_arena, bytes) != JL_OK) return JL_ERR_OUT_OF_MEMORY;
+        jl_arena *a = in_own_index(m, own) ? &m->own_arena : &m->loaded_arena;
+        if (jl_arena_commit_to(a, (size_t)((uint8_t *)(own + 1) - a->base)) != JL_OK) return JL_ERR_OUT_OF_MEMORY;
     } else if ((size_t)(m->hashed_count + 1) * 2 > (size_t)m->index_mask + 1 && index_grow(m) != JL_OK) {
         return JL_ERR_OUT_OF_MEMORY;
     }
@@ -608,7 +648,7 @@ jl_status jl_manager_check(const jl_entity_manager *m, jl_error *err)
 size_t jl_manager_committed_bytes(const jl_entity_manager *m)
 {
     size_t total = m->entity_arena.committed + m->index_arena.committed +
-                   m->own_arena.committed + m->pending_arena.committed;
+                   m->own_arena.committed + m->loaded_arena.committed + m->pending_arena.committed;
     for (uint32_t kind = 0; kind < JL_CLASS_MAX; kind++) total += m->by_type[kind].arena.committed;
     return total;
 }

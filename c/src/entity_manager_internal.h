@@ -21,4 +21,9 @@ void jli_entity_take_id(jl_entity_manager *manager, jl_entity *entity);
  * back: its file must stay). Returns how many there were. */
 uint32_t jli_manager_cancel_deletion(jl_entity_manager *manager, uint64_t id);
 
+/* Starts reading where jl_entity_set_id(m, e, id) will look, so that a load
+ * that knows the ID early overlaps that cache miss (a random bucket of the
+ * hash table, for IDs of other sessions) with its parsing. */
+void jli_manager_prefetch_id(const jl_entity_manager *manager, uint64_t id);
+
 #endif

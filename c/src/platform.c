@@ -31,6 +31,12 @@ size_t jl_platform_page_size(void)
 }
 
 #if defined(__EMSCRIPTEN__)
+size_t jl_platform_large_page_size(size_t reserve_bytes)
+{
+    (void)reserve_bytes;
+    return jl_platform_page_size();
+}
+
 /* No virtual memory in wasm: a reservation is one block of the Emscripten
  * heap. Commit zeroes what it hands over, as fresh pages are natively, so
  * that a large reservation costs nothing until it is used. */
@@ -46,18 +52,30 @@ void jl_platform_release(void *ptr, size_t size)
     free(ptr);
 }
 #else
-enum { HUGE_PAGE_MIN = 4u << 20 }; /* reservations worth asking huge pages for */
+enum { HUGE_PAGE = 2u << 20 };
+
+size_t jl_platform_large_page_size(size_t reserve_bytes)
+{
+    return reserve_bytes >= HUGE_PAGE ? HUGE_PAGE : jl_platform_page_size();
+}
 
 void *jl_platform_reserve(size_t size)
 {
     /* PROT_NONE + NORESERVE: address space only, no swap or RAM accounted. */
-    void *ptr = mmap(NULL, size, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-    if (ptr == MAP_FAILED) return NULL;
+    const size_t slack = size >= HUGE_PAGE ? HUGE_PAGE : 0;
+    if (size > SIZE_MAX - slack) return NULL;
+    uint8_t *raw = mmap(NULL, size + slack, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (raw == MAP_FAILED) return NULL;
+    if (!slack) return raw;
+    /* Aligned to 2 MiB, the rest of the slack given back: a committed
+     * 2 MiB block is then a huge page's place. */
+    uint8_t *ptr = (uint8_t *)(((uintptr_t)raw + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1));
+    if (ptr > raw) munmap(raw, (size_t)(ptr - raw));
+    if (ptr + size < raw + size + slack) munmap(ptr + size, (size_t)(raw + size + slack - (ptr + size)));
 #ifdef MADV_HUGEPAGE
-    /* Committed parts that span whole 2 MiB pages may get huge pages:
-     * filling a 100,000-entity world otherwise takes a page fault every
-     * 4 KiB, about as long as reading its text. */
-    if (size >= HUGE_PAGE_MIN) (void)madvise(ptr, size, MADV_HUGEPAGE);
+    /* Filling a 100,000-entity world otherwise takes a page fault every
+     * 4 KiB, slower than reading its text. */
+    (void)madvise(ptr, size, MADV_HUGEPAGE);
 #endif
     return ptr;
 }

@@ -148,9 +148,8 @@ jli_entity_record *jli_record_claim(jl_world *w, const jl_entity *entity)
 {
     jli_entity_record *r = jli_record_for(w, entity);
     if (r) return r;
-    r = jli_record_of_slot(w, (uint32_t)(entity - w->manager.entities));
+    r = jli_record_take(w, (uint32_t)(entity - w->manager.entities));
     if (!r) return NULL;
-    jli_record_release(w, r);
     r->id = entity->id;
     return r;
 }

@@ -85,7 +85,7 @@ struct jl_world {
     jl_arena strings;     /* bytes of STRING field values (loaded or set), kept until freed */
     jl_arena records_arena;
     jli_entity_record *records; /* [manager capacity], committed as slots are used */
-    uint32_t records_ready;     /* slots whose record is committed and zeroed */
+    uint32_t records_ready;     /* slots whose record was ever handed out; the rest are zero */
     jli_entity_record settings_record;
     jl_arena prints_arena;
     uint64_t *prints;           /* [manager capacity] file prints by slot, committed on first use */
@@ -164,9 +164,10 @@ const char *jli_base_name(const char *path);
 
 /* ---- world_records.c ---- */
 
-/* The record of a base slot, committed (and zero) on first use; NULL if the
- * records arena cannot commit it. */
-jli_entity_record *jli_record_of_slot(jl_world *world, uint32_t slot);
+/* The record of a base slot, empty: what it kept for the slot's last entity
+ * is given back (jli_record_release), a slot's first record is committed.
+ * NULL if the records arena cannot commit it. */
+jli_entity_record *jli_record_take(jl_world *world, uint32_t slot);
 
 /* The record of a live entity, or NULL if the world keeps nothing for it. */
 const jli_entity_record *jli_record_of(const jl_world *world, const jl_entity *entity);

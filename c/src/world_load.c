@@ -103,13 +103,11 @@ jl_status jli_world_load_entity(jl_world *w, const char *path, const char *dir, 
          * left by the slot's last entity (destroyed through the manager) is
          * given back first. */
         uint32_t slot = (uint32_t)(entity - w->manager.entities);
-        jli_entity_record *x = jli_record_of_slot(w, slot), kept;
-        if (!x) {
+        jli_entity_record *x = jli_record_take(w, slot), kept;
+        if (!x)
             s = jl_error_set(e, JL_ERR_OUT_OF_MEMORY, path, 0, 0, "no room left for the entity's record");
-        } else {
-            jli_record_release(w, x);
+        else
             s = jli_record_build(w, &ar, entity->derived_kind, entity->derived, path, slot, &kept, e);
-        }
         if (s == JL_OK) {
             kept.id = entity->id;
             kept.dir_at = jli_storage_offset(w, dir);

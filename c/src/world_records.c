@@ -11,14 +11,18 @@
 
 _Static_assert(sizeof(jli_entity_record) <= 32, "a record per entity slot, written by every load: keep it small");
 
-jli_entity_record *jli_record_of_slot(jl_world *w, uint32_t slot)
+jli_entity_record *jli_record_take(jl_world *w, uint32_t slot)
 {
-    if (slot >= w->records_ready) {
-        /* Fresh committed memory is zero (mmap natively, calloc in wasm). */
-        if (jl_arena_commit_to(&w->records_arena, ((size_t)slot + 1) * sizeof(jli_entity_record)) != JL_OK)
-            return NULL;
-        w->records_ready = (uint32_t)(w->records_arena.committed / sizeof(jli_entity_record));
+    if (slot < w->records_ready) {
+        jli_record_release(w, &w->records[slot]);
+        return &w->records[slot];
     }
+    /* Never handed out, so still zero (fresh committed memory: mmap
+     * natively, zeroed on commit in wasm), and not read here: a read of a
+     * fresh page before its first write costs a second page fault. */
+    if (jl_arena_commit_to(&w->records_arena, ((size_t)slot + 1) * sizeof(jli_entity_record)) != JL_OK)
+        return NULL;
+    w->records_ready = slot + 1;
     return &w->records[slot];
 }
 

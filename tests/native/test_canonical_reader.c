@@ -177,51 +177,100 @@ TEST(a_world_reports_each_malformed_fixture_as_listed)
     CHECK(checked >= 20);
 }
 
+/* What the one-pass reader reads into, for the white-box tests below. */
+typedef struct reader_bench {
+    jli_canonical_cache cache;
+    jl_entity_manager manager;
+    jl_arena scratch, keep, strings;
+    jl_archive ar;
+} reader_bench;
+
+static bool reader_open(reader_bench *r)
+{
+    memset(r, 0, sizeof *r);
+    return jl_manager_init(&r->manager, NULL) == JL_OK && jl_arena_init(&r->scratch, 1u << 20) == JL_OK &&
+           jl_arena_init(&r->keep, 1u << 20) == JL_OK && jl_arena_init(&r->strings, 1u << 20) == JL_OK;
+}
+
+static jl_status reader_read(reader_bench *r, const char *text, size_t size, uint64_t expected_id, jl_entity **e)
+{
+    return jli_entity_read_canonical(&r->manager, &r->cache, &r->keep, &r->ar, &r->scratch, &r->strings, text, size,
+                                     NULL, expected_id, NULL, e);
+}
+
+static void reader_close(reader_bench *r)
+{
+    jl_manager_shutdown(&r->manager);
+    jl_arena_release(&r->scratch);
+    jl_arena_release(&r->keep);
+    jl_arena_release(&r->strings);
+}
+
+/* White-box: the classes of the last files read are tried before the
+ * registry, the latest first; a name not among them is found in the
+ * registry and pushes out the oldest. */
+TEST(the_one_pass_reader_keeps_the_latest_classes_first)
+{
+    static reader_bench r;
+    CHECK(reader_open(&r));
+    /* Stand-ins the files never name; "Pro" and "PropX" differ from "Prop" late. */
+    static jl_class others[JLI_RECENT_CLASSES];
+    static const char *const names[JLI_RECENT_CLASSES] = {"Pro", "PropX", "Light", "Inert"};
+    for (uint32_t i = 0; i < JLI_RECENT_CLASSES; i++) {
+        others[i] = sample_inert_class;
+        others[i].name = names[i];
+        r.cache.recent[i] = &others[i];
+    }
+    const jl_class **recent = r.cache.recent;
+    jl_entity *e = NULL;
+    CHECK(reader_read(&r, prop_text, sizeof prop_text - 1, 0, &e) == JL_OK);
+    CHECK(e && e->derived_kind == &sample_prop_class);
+    CHECK(recent[0] == &sample_prop_class && recent[1] == &others[0] && recent[2] == &others[1] &&
+          recent[3] == &others[2]);
+    /* Found among them: moved to the front, the ones before it move down. */
+    recent[0] = &others[3];
+    recent[2] = &sample_prop_class;
+    jl_manager_reset(&r.manager);
+    CHECK(reader_read(&r, prop_text, sizeof prop_text - 1, 0, &e) == JL_OK);
+    CHECK(e && e->derived_kind == &sample_prop_class);
+    CHECK(recent[0] == &sample_prop_class && recent[1] == &others[3] && recent[2] == &others[0] &&
+          recent[3] == &others[2]);
+    reader_close(&r);
+}
+
 /* White-box: the one-pass reader takes the canonical text and declines a
  * tolerated one, a key out of place, or a text with no final line end,
  * leaving the manager as it was. */
 TEST(the_one_pass_reader_takes_canonical_text_only)
 {
-    static jli_canonical_cache cache;
-    jl_entity_manager manager;
-    CHECK(jl_manager_init(&manager, NULL) == JL_OK);
-    jl_arena scratch, keep, strings;
-    CHECK(jl_arena_init(&scratch, 1u << 20) == JL_OK && jl_arena_init(&keep, 1u << 20) == JL_OK &&
-          jl_arena_init(&strings, 1u << 20) == JL_OK);
+    static reader_bench r;
+    CHECK(reader_open(&r));
     char text[1024];
     const size_t size = sizeof prop_text - 1;
-    jl_archive ar;
     jl_entity *e = NULL;
     /* a CR for the last line end, no last line end, two fields swapped, another ID */
     memcpy(text, prop_text, size);
     text[size - 1] = '\r';
-    CHECK(jli_entity_read_canonical(&manager, &cache, &keep, &ar, &scratch, &strings, text, size, NULL, 0, NULL,
-                                    &e) == JL_ERR_NOT_FOUND);
-    CHECK(jli_entity_read_canonical(&manager, &cache, &keep, &ar, &scratch, &strings, prop_text, size - 1, NULL, 0,
-                                    NULL, &e) == JL_ERR_NOT_FOUND);
+    CHECK(reader_read(&r, text, size, 0, &e) == JL_ERR_NOT_FOUND);
+    CHECK(reader_read(&r, prop_text, size - 1, 0, &e) == JL_ERR_NOT_FOUND);
     snprintf(text, sizeof text, "%s", prop_text);
     char *density = strstr(text, "; density\n2\n"), *is_static = strstr(text, "; is_static\nfalse\n");
     CHECK(density && is_static);
     memcpy(density, "; is_static\nfalse\n; density\n2\n", (size_t)(is_static - density) + 18);
-    CHECK(jli_entity_read_canonical(&manager, &cache, &keep, &ar, &scratch, &strings, text, size, NULL, 0, NULL,
-                                    &e) == JL_ERR_NOT_FOUND);
-    CHECK(e == NULL && manager.count == 0);
-    CHECK(jli_entity_read_canonical(&manager, &cache, &keep, &ar, &scratch, &strings, prop_text, size, NULL,
-                                    0x0000000900000002ull, NULL, &e) == JL_ERR_NOT_FOUND);
-    CHECK(e == NULL && manager.count == 0);
+    CHECK(reader_read(&r, text, size, 0, &e) == JL_ERR_NOT_FOUND);
+    CHECK(e == NULL && r.manager.count == 0);
+    CHECK(reader_read(&r, prop_text, size, 0x0000000900000002ull, &e) == JL_ERR_NOT_FOUND);
+    CHECK(e == NULL && r.manager.count == 0);
     jl_error err;
-    CHECK(jl_manager_check(&manager, &err) == JL_OK);
+    CHECK(jl_manager_check(&r.manager, &err) == JL_OK);
     /* The canonical text: read, every entry used, lines as the tokenizer counts them. */
-    CHECK(jli_entity_read_canonical(&manager, &cache, &keep, &ar, &scratch, &strings, prop_text, size, NULL, 0, NULL,
-                                    &e) == JL_OK);
-    CHECK(e != NULL && e->id == 0x0000000900000001ull && manager.count == 1);
-    CHECK(ar.entry_count == 11 && ar.last_line == 22);
-    for (uint32_t i = 0; i < ar.entry_count; i++)
-        CHECK(ar.entries[i].used && ar.entries[i].key_line == 2 * i + 1 && ar.entries[i].value_line == 2 * i + 2);
+    CHECK(reader_read(&r, prop_text, size, 0, &e) == JL_OK);
+    CHECK(e != NULL && e->id == 0x0000000900000001ull && r.manager.count == 1);
+    const jl_archive *ar = &r.ar;
+    CHECK(ar->entry_count == 11 && ar->last_line == 22);
+    for (uint32_t i = 0; i < ar->entry_count; i++)
+        CHECK(ar->entries[i].used && ar->entries[i].key_line == 2 * i + 1 && ar->entries[i].value_line == 2 * i + 2);
     const sample_prop *prop = e->derived;
     CHECK(prop->mesh_instance == 3 && prop->density == 2.0f && !prop->is_static && prop->velocity.z == 3.0f);
-    jl_manager_shutdown(&manager);
-    jl_arena_release(&scratch);
-    jl_arena_release(&keep);
-    jl_arena_release(&strings);
+    reader_close(&r);
 }

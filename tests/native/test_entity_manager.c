@@ -6,6 +6,7 @@
 
 #include "entity_manager_internal.h" /* jli_entity_rollback_allocation */
 #include "juliet/entity_manager.h"
+#include "juliet/platform.h"
 #include "sample_classes.h"
 #include "test.h"
 
@@ -584,6 +585,54 @@ TEST(reset_empties_the_manager_and_keeps_old_handles_stale)
     CHECK(shut_down_consistent());
 }
 
+/* Gives a new Inert entity the ID id; NULL if set_id refuses it. */
+static jl_entity *loaded_entity(uint64_t id)
+{
+    jl_entity *e = NULL;
+    if (jl_entity_allocate(&manager, &sample_inert_class, &e) != JL_OK) return NULL;
+    if (jl_entity_set_id(&manager, e, id) == JL_OK) return e;
+    jli_entity_rollback_allocation(&manager, e);
+    return NULL;
+}
+
+TEST(ids_of_the_first_loaded_session_are_indexed_densely_and_others_hashed)
+{
+    enum { N = 60000, OTHERS = 5000 };
+    CHECK(init_manager(N + OTHERS + 2));
+    const uint64_t first = 0x0abcdef01234u << 16, second = 0x00fedcba9876u << 16;
+    /* The first session's IDs, highest first: the range starts at its tag. */
+    for (uint32_t i = N; i >= 1; i--) CHECK(loaded_entity(first + i));
+    CHECK(manager.hashed_count == 0);
+    /* Another session's: hashed, the table growing from its first size. */
+    for (uint32_t i = 1; i <= OTHERS; i++) CHECK(loaded_entity(second + i));
+    CHECK(manager.hashed_count == OTHERS && manager.index_mask + 1 >= 2 * OTHERS);
+    CHECK(manager.index_count == N + OTHERS);
+    for (uint32_t i = 1; i <= N; i++) {
+        const jl_entity *e = jl_entity_find(&manager, first + i);
+        CHECK(e && e->id == first + i);
+    }
+    for (uint32_t i = 1; i <= OTHERS; i++) CHECK(jl_entity_find(&manager, second + i)->id == second + i);
+    CHECK(!jl_entity_find(&manager, first + N + 1) && !jl_entity_find(&manager, first + 4 * (N + OTHERS + 2)));
+    CHECK(!loaded_entity(first + 7) && !loaded_entity(second + 7)); /* duplicates */
+    /* Removed and loaded again, in both indexes. */
+    CHECK(jl_entity_destroy(&manager, jl_entity_find(&manager, first + 7)) == JL_OK);
+    CHECK(jl_entity_destroy(&manager, jl_entity_find(&manager, second + 7)) == JL_OK);
+    CHECK(!jl_entity_find(&manager, first + 7) && !jl_entity_find(&manager, second + 7));
+    CHECK(loaded_entity(first + 7) && loaded_entity(second + 7));
+    CHECK(invariants_hold());
+    /* After a reset, the first session loaded takes the range. */
+    jl_manager_reset(&manager);
+    CHECK(!jl_entity_find(&manager, first + 1) && !jl_entity_find(&manager, second + 1));
+    CHECK(loaded_entity(second + 3) && loaded_entity(first + 3));
+    CHECK(manager.hashed_count == 1 && jl_entity_find(&manager, first + 3)->id == first + 3);
+    CHECK(jl_entity_find(&manager, second + 3)->id == second + 3 && !jl_entity_find(&manager, second + 4));
+    /* Minted IDs keep their own range. */
+    sample_inert *made = JL_MAKE_ENTITY(&manager, sample_inert, 0, 0, 0);
+    CHECK(made && jl_entity_find(&manager, made->base->id) == made->base && manager.hashed_count == 1);
+    CHECK(invariants_hold());
+    jl_manager_shutdown(&manager);
+}
+
 TEST(arena_refuses_past_its_reservation_and_stays_unchanged)
 {
     jl_arena arena;
@@ -599,6 +648,32 @@ TEST(arena_refuses_past_its_reservation_and_stays_unchanged)
     jl_arena_release(&arena);
     jl_arena_release(&arena); /* twice is harmless */
     CHECK(jl_arena_init(&arena, 0) == JL_ERR_INVALID_ARGUMENT);
+}
+
+/* A large arena commits whole large pages once past its first one (where
+ * huge pages may back them), pages below it; its reservation is aligned to
+ * them. Small arenas commit pages. */
+TEST(large_arenas_commit_whole_large_pages_past_the_first)
+{
+    const size_t page = jl_platform_page_size(), large = jl_platform_large_page_size(8u << 20);
+    CHECK(large >= page && large % page == 0 && jl_platform_large_page_size(4096) == page);
+    jl_arena arena;
+    CHECK(jl_arena_init(&arena, (8u << 20) + 100) == JL_OK);
+    if (large > page) { /* natively; in wasm there are only pages */
+        CHECK((uintptr_t)arena.base % large == 0);
+        CHECK(jl_arena_commit_to(&arena, 100000) == JL_OK);
+        CHECK(arena.committed % page == 0 && arena.committed < large);
+    }
+    CHECK(jl_arena_commit_to(&arena, large + 1) == JL_OK);
+    CHECK(arena.committed % large == 0 && arena.committed > large);
+    memset(arena.base, 1, arena.committed); /* all of it usable */
+    CHECK(jl_arena_commit_to(&arena, arena.reserved) == JL_OK && arena.committed == arena.reserved);
+    arena.base[arena.reserved - 1] = 1;
+    jl_arena_release(&arena);
+    CHECK(jl_arena_init(&arena, 1u << 20) == JL_OK);
+    CHECK(jl_arena_commit_to(&arena, page + 1) == JL_OK);
+    CHECK(arena.committed % page == 0 && arena.committed > page && arena.committed < (1u << 20));
+    jl_arena_release(&arena);
 }
 
 TEST(full_pending_deletions_make_destroy_fail_cleanly)

@@ -109,10 +109,15 @@ typedef struct jl_entity_manager {
     uint32_t generation_floor; /* generation of slots handed out for the first time */
     uint32_t max_generation;   /* highest generation any slot has had */
 
-    uint32_t index_count;  /* IDs indexed, in own_index or the hash table */
+    uint32_t index_count;  /* IDs indexed, in own_index, loaded_index or the hash table */
     jl_arena own_arena;
     uint32_t *own_index;   /* ID - (id_tag << 16) -> slot + 1 (0 = none) */
     uint32_t own_limit;    /* IDs less than this past (id_tag << 16) are in own_index */
+    jl_arena loaded_arena; /* reserved when loaded_index is taken */
+    uint32_t *loaded_index; /* ID - loaded_base -> slot + 1, like own_index, for the run
+                               of the first ID of another session while none is hashed;
+                               NULL until then */
+    uint64_t loaded_base;
     jl_arena index_arena;
     jl_id_bucket *index;   /* other IDs -> slot, linear probing, load at most 1/2 */
     uint32_t index_mask;   /* buckets - 1 (a power of two) */

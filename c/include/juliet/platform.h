@@ -13,6 +13,13 @@
 /* Granularity of reserve and commit sizes. */
 size_t jl_platform_page_size(void);
 
+/* The commit granularity worth using past the first large page of a
+ * reservation of reserve_bytes: natively 2 MiB for reservations of at
+ * least that much (jl_platform_reserve aligns them, and whole 2 MiB blocks
+ * committed may get huge pages: one page fault instead of 512), else the
+ * page size. */
+size_t jl_platform_large_page_size(size_t reserve_bytes);
+
 /* Reserves size bytes (a multiple of the page size) of address space.
  * Returns NULL on failure. */
 void *jl_platform_reserve(size_t size);
