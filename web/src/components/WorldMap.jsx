@@ -11,7 +11,7 @@
 // entity nearest the centre, Delete removes the selected entities. The
 // grid and the marks are written straight into the canvas's pixels (lib/mapRaster.js) so that 100,000 entities
 // redraw within a frame; circles, lines and text are drawn on top.
-import { batch, useSignalEffect } from '@preact/signals';
+import { batch, effect, useSignalEffect } from '@preact/signals';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { classColor } from '../lib/classColor.js';
 import { formatCoordinate, formatGridValue, gridValues, niceStep } from '../lib/mapGrid.js';
@@ -349,10 +349,11 @@ export function WorldMap() {
     if (!frame.current) frame.current = requestAnimationFrame(draw);
   }
 
-  // A change of data is drawn at the end of the task that brought it, not
-  // at the next frame: the map then shows an edit in the same frame as the
-  // list and the inspector. More changes within that frame wait for the
-  // next one, so that a burst of them costs one picture a frame.
+  // Whatever the picture depends on, a change of it is drawn at the end of
+  // the task that made it (useSignalEffect would wait for the next frame,
+  // and schedule() for the one after): an edit shows on the map in the same
+  // frame as in the list and the inspector. More changes within that frame
+  // wait for the next one, so that a burst of them costs one picture a frame.
   const drawQueued = useRef(false);
   const drewThisFrame = useRef(false);
   function drawSoon() {
@@ -365,25 +366,24 @@ export function WorldMap() {
       draw();
     });
   }
-  useSignalEffect(() => {
-    revision.value;
-    drawSoon();
-  });
-
-  // Redraw whenever anything else the picture depends on changes.
-  useSignalEffect(() => {
-    visibleRows.value;
-    selectedId.value;
-    selectedIds.value;
-    selected.value;
-    axes.value;
-    center.value;
-    scale.value;
-    viewSize.value;
-    lights.value;
-    links.value;
-    schedule();
-  });
+  useEffect(
+    () =>
+      effect(() => {
+        revision.value;
+        visibleRows.value;
+        selectedId.value;
+        selectedIds.value;
+        selected.value;
+        axes.value;
+        center.value;
+        scale.value;
+        viewSize.value;
+        lights.value;
+        links.value;
+        drawSoon();
+      }),
+    [],
+  );
   useEffect(() => {
     hoverRow.current = hover ? hover.row : -1;
     schedule();
