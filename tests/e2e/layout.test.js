@@ -68,7 +68,8 @@ test('at 1024x700 the toolbar is one row, each control named with a tooltip; emp
     const boxes = await controls.evaluateAll((els) =>
       els.map((el) => {
         const r = el.getBoundingClientRect();
-        return { top: r.top, bottom: r.bottom, right: r.right, title: el.title };
+        const name = el.getAttribute('aria-label') ?? el.textContent;
+        return { top: r.top, bottom: r.bottom, right: r.right, title: el.title, text: el.innerText.trim(), name };
       }));
     assert.ok(boxes.length >= 11, `${boxes.length} controls`);
     const middle = (b) => (b.top + b.bottom) / 2;
@@ -76,6 +77,9 @@ test('at 1024x700 the toolbar is one row, each control named with a tooltip; emp
       assert.ok(Math.abs(middle(b) - middle(boxes[0])) < 2, `one row: ${JSON.stringify(boxes)}`);
       assert.ok(b.right <= SMALL.width, 'inside the window');
       assert.ok(b.title, 'a tooltip');
+      // A short label's words stay part of its name (WCAG 2.5.3, label in
+      // name; a symbol such as `?` is not a word).
+      if (/\p{L}/u.test(b.text)) assert.ok(b.name.toLowerCase().includes(b.text.toLowerCase()), `"${b.text}" is part of "${b.name}"`);
     }
     // Their full names stay their accessible names at this width.
     for (const name of ['Open sample', 'Open folder', 'Save', 'Undo', 'Redo', 'Share', 'Add entity', 'Delete entity', 'Keyboard shortcuts']) {

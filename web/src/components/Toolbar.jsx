@@ -112,7 +112,7 @@ export function Toolbar() {
           onClick={() => deleteEntity()}
           disabled={noSelection}
         />
-        <ToolButton label="Duplicate" short="Dup." keys="Ctrl+D" onClick={duplicateSelection} disabled={noSelection} />
+        <ToolButton label="Duplicate" short="Duplicate" keys="Ctrl+D" onClick={duplicateSelection} disabled={noSelection} />
         <ToolButton label="Copy" short="Copy" keys="Ctrl+C" onClick={copySelection} disabled={noSelection} />
         <ToolButton label="Paste" short="Paste" keys="Ctrl+V" onClick={() => paste()} disabled={!ready} />
         <ShortcutsButton />
