@@ -24,10 +24,17 @@
 #include <emscripten.h>
 #endif
 
-static int native_read_file(const jl_fs *fs, const char *path, size_t max_size, jl_arena *arena,
-                            char **data, size_t *size)
+/* How many times a read starts over when the file changed while it was
+ * read; then the read fails with EAGAIN. */
+enum { READ_ATTEMPTS = 8 };
+
+/* One attempt of native_read_file. EAGAIN if the bytes read are not the
+ * file's whole content at one instant: fewer or more than its size said.
+ * That happens when another program rewrites the file in place, and under
+ * Emscripten's NODEFS, whose fstat reads the size of whatever file the path
+ * names now, not of the one opened (a save renamed a new one over it). */
+static int read_whole_once(const char *path, size_t max_size, jl_arena *arena, char **data, size_t *size)
 {
-    (void)fs;
     int fd;
     /* O_NONBLOCK: opening a FIFO must not wait for a writer; fstat below
      * then refuses it. It changes nothing for a regular file. */
@@ -35,48 +42,46 @@ static int native_read_file(const jl_fs *fs, const char *path, size_t max_size, 
     while (fd < 0 && errno == EINTR);
     if (fd < 0) return errno;
     struct stat st;
-    if (fstat(fd, &st) != 0) {
-        int code = errno;
-        close(fd);
-        return code;
-    }
-    if (S_ISDIR(st.st_mode)) {
-        close(fd);
-        return EISDIR;
-    }
-    if (!S_ISREG(st.st_mode)) {
-        close(fd);
-        return EINVAL;
-    }
-    if ((uint64_t)st.st_size > (uint64_t)max_size) {
-        close(fd);
-        return EFBIG;
-    }
-    size_t want = (size_t)st.st_size;
-    char *buffer = jl_arena_push(arena, want + 1, 1);
-    if (!buffer) {
-        close(fd);
-        return ENOMEM;
-    }
-    /* Read until end of file rather than trusting st_size: the file may
-     * shrink under us; it may not grow past what we reserved. */
+    int code = fstat(fd, &st) != 0 ? errno
+               : S_ISDIR(st.st_mode)  ? EISDIR
+               : !S_ISREG(st.st_mode) ? EINVAL
+               : (uint64_t)st.st_size > (uint64_t)max_size ? EFBIG
+                                                            : 0;
+    const size_t want = code ? 0 : (size_t)st.st_size;
+    char *buffer = code ? NULL : jl_arena_push(arena, want + 1, 1);
+    if (!code && !buffer) code = ENOMEM;
     size_t got = 0;
-    while (got < want) {
-        ssize_t n = read(fd, buffer + got, want - got);
-        if (n < 0) {
-            if (errno == EINTR) continue;
-            int code = errno;
-            close(fd);
-            return code;
-        }
-        if (n == 0) break;
-        got += (size_t)n;
+    while (!code) {
+        /* One byte past the size: its presence means the file grew. */
+        char past;
+        ssize_t n = got < want ? read(fd, buffer + got, want - got) : read(fd, &past, 1);
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0) code = errno;
+        else if (n == 0) break;
+        else if (got == want) code = EAGAIN;
+        else got += (size_t)n;
     }
+    if (!code && got != want) code = EAGAIN;
     close(fd);
+    if (code) return code;
     buffer[got] = '\0';
     *data = buffer;
     *size = got;
     return 0;
+}
+
+static int native_read_file(const jl_fs *fs, const char *path, size_t max_size, jl_arena *arena,
+                            char **data, size_t *size)
+{
+    (void)fs;
+    const size_t mark = arena->used;
+    int code = EAGAIN;
+    for (int attempt = 0; attempt < READ_ATTEMPTS && code == EAGAIN; attempt++) {
+        jl_arena_pop_to(arena, mark);
+        code = read_whole_once(path, max_size, arena, data, size);
+    }
+    if (code) jl_arena_pop_to(arena, mark);
+    return code;
 }
 
 static int compare_entries(const void *a, const void *b)
@@ -342,6 +347,7 @@ static const char *reason(int code)
     case ENOMEM: return "out of memory";
     case EINVAL: return "not a regular file";
     case EFBIG: return "file too large";
+    case EAGAIN: return "the file kept changing while it was read";
     case ENOTEMPTY: return "directory not empty";
     case EROFS: return "read-only file system";
 #ifdef EDQUOT

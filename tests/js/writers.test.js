@@ -167,3 +167,53 @@ test('two Node processes saving one world leave every file whole, from one save'
   assert.deepEqual(left, []);
   assert.equal(existsSync(join(dir, '.juliet.lock')), false);
 });
+
+test('a file replaced by another program while it is read is read whole, one version of it', async () => {
+  // One entity whose file another process keeps replacing, by rename, with
+  // a version whose position is shorter text: a read must see one of the
+  // two versions whole (under NODEFS the size fstat reports is the new
+  // file's, while the bytes come from the one opened).
+  const dir = copyWorld();
+  const entities = join(dir, 'Entities');
+  const name = '8620766500065640449.jasset';
+  for (const other of readdirSync(entities)) if (other !== name) rmSync(join(entities, other));
+  const long = readFileSync(join(entities, name), 'utf8');
+  const short = long.replace('-28.37 33.37 -115.23', '1 0 0');
+  const script = `
+    import { renameSync, writeFileSync } from 'node:fs';
+    const [target, temp, long, short, until] = process.argv.slice(1);
+    for (let i = 0; Date.now() < Number(until); i++) {
+      writeFileSync(temp, i % 2 ? short : long);
+      renameSync(temp, target);
+    }
+  `;
+  const until = Date.now() + 3000;
+  const swapper = spawn(
+    process.execPath,
+    ['--input-type=module', '-e', script, join(entities, name), join(dir, '..', 'next-version'), long, short, String(until)],
+    { stdio: 'inherit' },
+  );
+  const exited = new Promise((resolve) => swapper.on('exit', resolve));
+  const seen = new Set();
+  let opens = 0;
+  try {
+    while (Date.now() < until) {
+      const world = juliet.openWorld(dir);
+      try {
+        assert.deepEqual(world.diagnostics(), []);
+        const [entity] = world.entities();
+        const text = world.entityText(entity.id);
+        assert.ok(text === long || text === short, `not one version whole:\n${text}`);
+        seen.add(text);
+      } finally {
+        world.close();
+      }
+      opens++;
+      if (opens % 50 === 0) await new Promise((resolve) => setImmediate(resolve));
+    }
+  } finally {
+    assert.equal(await exited, 0);
+  }
+  assert.equal(seen.size, 2, 'both versions were read');
+  assert.ok(opens > 100, `${opens} opens`);
+});
