@@ -70,10 +70,71 @@ static int read_whole_once(const char *path, size_t max_size, jl_arena *arena, c
     return 0;
 }
 
+#ifdef __EMSCRIPTEN__
+/* Emscripten's path handling (normalize, resolve, a lookup per component)
+ * costs tens of microseconds a call, most of opening a world of memory.
+ * So a file of MEMFS in the directory listed last is read from its node,
+ * found by name in the directory's node that wasm_list_dir_measure keeps.
+ * Anything else, NODEFS above all (the disk must be read afresh), goes
+ * through POSIX: measure then returns READ_BY_POSIX. The first call
+ * measures, the second copies. */
+enum { READ_BY_POSIX = -1 };
+
+EM_JS(int, wasm_memory_file_measure, (const char *path, int name_at, double max_size), {
+    var dir = Module['jlListed'];
+    if (!dir || name_at !== dir.path.length + 1 || HEAPU8[path + dir.path.length] !== 47 /* '/' */) return -1;
+    for (var i = 0; i < dir.path.length; i++) {
+        if (HEAPU8[path + i] !== dir.path[i]) return -1;
+    }
+    /* Still where it was listed: each of its folders still in its parent
+     * under its name (nothing renamed or removed since). */
+    for (var k = 0; k < dir.chain.length; k++) {
+        var link = dir.chain[k];
+        if (link.parent.contents[link.name] !== link) return -1;
+    }
+    var node = dir.node.contents[UTF8ToString(path + name_at)];
+    if (!node) return -ERRNO_CODES.ENOENT;
+    if (FS.isDir(node.mode)) return -ERRNO_CODES.EISDIR;
+    if (!FS.isFile(node.mode)) return -1; /* a link: POSIX follows it */
+    if (node.usedBytes > max_size) return -ERRNO_CODES.EFBIG;
+    Module['jlFile'] = node;
+    return node.usedBytes;
+});
+
+EM_JS(void, wasm_memory_file_copy, (char *out), {
+    var node = Module['jlFile'];
+    Module['jlFile'] = null;
+    if (out) HEAPU8.set(MEMFS.getFileDataAsTypedArray(node), out);
+});
+
+/* READ_BY_POSIX, or what native_read_file returns for a file of memory. */
+static int read_memory_file(const char *path, size_t max_size, jl_arena *arena, char **data, size_t *size)
+{
+    const char *slash = strrchr(path, '/');
+    if (!slash) return READ_BY_POSIX;
+    int measured = wasm_memory_file_measure(path, (int)(slash + 1 - path), (double)max_size);
+    if (measured < 0) return measured == READ_BY_POSIX ? READ_BY_POSIX : -measured;
+    char *buffer = jl_arena_push(arena, (size_t)measured + 1, 1);
+    if (!buffer) {
+        wasm_memory_file_copy(NULL); /* only drops the measured file */
+        return ENOMEM;
+    }
+    wasm_memory_file_copy(buffer);
+    buffer[measured] = '\0';
+    *data = buffer;
+    *size = (size_t)measured;
+    return 0;
+}
+#endif
+
 static int native_read_file(const jl_fs *fs, const char *path, size_t max_size, jl_arena *arena,
                             char **data, size_t *size)
 {
     (void)fs;
+#ifdef __EMSCRIPTEN__
+    int memory = read_memory_file(path, max_size, arena, data, size);
+    if (memory != READ_BY_POSIX) return memory;
+#endif
     const size_t mark = arena->used;
     int code = EAGAIN;
     for (int attempt = 0; attempt < READ_ATTEMPTS && code == EAGAIN; attempt++) {
@@ -114,41 +175,49 @@ static int finish_listing(jl_arena *arena, const char *names, size_t names_size,
  * is the one finish_listing reads; the first call measures, the second
  * copies what the first read. */
 EM_JS(int, wasm_list_dir_measure, (const char *path), {
-    var dir = UTF8ToString(path), names;
+    var dir = UTF8ToString(path), names, node;
+    Module['jlListed'] = null;
     try {
-        names = FS.readdir(dir);
+        node = FS.lookupPath(dir, {follow: true}).node;
+        /* A directory of memory: its names, their kinds and its files (see
+         * wasm_memory_file_measure) are in its node. */
+        var memory = typeof MEMFS !== 'undefined' && !!node.mount && node.mount.type === MEMFS &&
+                     FS.isDir(node.mode) && FS.getPath(node) === dir;
+        names = memory ? Object.keys(node.contents) : FS.readdir(dir);
     } catch (e) {
         return -(e.errno || 29);
     }
-    var packed = [], size = 0;
+    /* One kind byte, the name, a NUL: one string, encoded once. */
+    var packed = "";
     for (var i = 0; i < names.length; i++) {
         var name = names[i];
         if (name === '.' || name === '..') continue;
         var kind = 2; /* JL_FS_OTHER */
         try {
-            var mode = FS.stat(dir + '/' + name).mode;
+            var child = memory ? node.contents[name] : null;
+            var mode = child && !FS.isLink(child.mode) ? child.mode : FS.stat(dir + '/' + name).mode;
             kind = FS.isFile(mode) ? 0 : FS.isDir(mode) ? 1 : 3;
         } catch (e) {
             /* NODEFS refuses to look up a FIFO, socket or device (EINVAL);
              * anything else is a loop or a dangling link. */
             if (e.errno === 28) kind = 3;
         }
-        packed.push(kind, name);
-        size += 2 + lengthBytesUTF8(name);
+        packed += String.fromCharCode(kind) + name + String.fromCharCode(0);
     }
-    Module['jlListing'] = packed;
-    return size;
+    var bytes = new TextEncoder().encode(packed);
+    Module['jlListing'] = bytes;
+    if (memory) {
+        var chain = [];
+        for (var up = node; up.parent !== up; up = up.parent) chain.push(up);
+        Module['jlListed'] = {path: new TextEncoder().encode(dir), node: node, chain: chain};
+    }
+    return bytes.length;
 });
 
 EM_JS(void, wasm_list_dir_copy, (char *out), {
-    var packed = Module['jlListing'];
+    var bytes = Module['jlListing'];
     Module['jlListing'] = null;
-    if (!out) return;
-    for (var i = 0, at = out; i < packed.length; i += 2) {
-        HEAP8[at] = packed[i];
-        var n = stringToUTF8(packed[i + 1], at + 1, 0x7fffffff);
-        at += n + 2;
-    }
+    if (out) HEAPU8.set(bytes, out);
 });
 
 static int native_list_dir(const jl_fs *fs, const char *path, jl_arena *arena, jl_fs_entry **entries,

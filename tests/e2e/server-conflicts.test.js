@@ -22,12 +22,16 @@ async function withConflicts(viewport) {
   await page.goto(server.url);
   await ui.waitOpen(page);
   const ids = (await ui.visibleIds(page)).slice(0, COUNT);
+  const conflictsShown = (n) =>
+    page.waitForFunction((want) => document.querySelectorAll('.conflicts li.conflict').length === want, n);
   for (const [i, id] of ids.entries()) {
     await ui.editPosition(page, id, 'X', String(100 + i));
     moveOnDisk(dir, id, `${i} ${i} ${i}`);
+    // Each conflict in before the next click: one arriving moves the list
+    // under the pointer.
+    await conflictsShown(i + 1);
   }
   const panel = page.getByRole('region', { name: 'Conflicts' });
-  await page.waitForFunction((n) => document.querySelectorAll('.conflicts li.conflict').length === n, COUNT);
   return { page, panel, ids };
 }
 

@@ -1,12 +1,12 @@
 // The JavaScript API itself: loading, reflection, argument checking, errors,
 // the in-memory file system and the lifetime of worlds.
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 
 import { INDEX_NONE, JulietError, entityPath, exportNames, loadJuliet } from '../../web/src/core/juliet.js';
-import { copyWorld, readTree, repo, tempDir } from './helpers.js';
+import { assets, copyWorld, readTree, repo, tempDir } from './helpers.js';
 
 const juliet = await loadJuliet();
 
@@ -337,4 +337,42 @@ test('a world holds at most its capacity of entities', () => {
   for (const capacity of [0, -1, 1.5, '10', 2 ** 30]) {
     assert.throws(() => juliet.newWorld({ capacity }), TypeError, String(capacity));
   }
+});
+
+test('a world of memory opens as the same world on disk does: classes, entities and what fails', () => {
+  // The game world with a directory named like an entity file, a file over
+  // the size limit and a file that does not parse, on disk and in memory.
+  const disk = copyWorld(join(assets, 'game_world'));
+  mkdirSync(join(disk, 'Entities', '12.jasset'));
+  writeFileSync(join(disk, 'Entities', '13.jasset'), Buffer.alloc(8 * 1024 * 1024 + 1, 'x'));
+  writeFileSync(join(disk, 'Entities', '14.jasset'), '; asset_type\nentity_instance\n; id\n0xzz\n');
+  const files = [];
+  const walk = (rel) => {
+    for (const entry of readdirSync(join(disk, rel), { withFileTypes: true })) {
+      const path = rel ? `${rel}/${entry.name}` : entry.name;
+      if (path === 'Entities/12.jasset') continue;
+      if (entry.isDirectory()) walk(path);
+      else files.push({ path, bytes: readFileSync(join(disk, path)) });
+    }
+  };
+  walk('');
+  juliet.writeFiles('/mem/game/Entities/12.jasset', [{ path: 'README', bytes: 'a folder' }]);
+  juliet.writeFiles('/mem/game', files);
+  const opened = (path, inMemory) => {
+    const world = juliet.openWorld(path, { inMemory });
+    try {
+      const relative = (p) => p.slice(path.length);
+      return {
+        diagnostics: world.diagnostics().map((d) => ({ ...d, path: relative(d.path), message: d.message.split(path).join('') })),
+        texts: world.entities().map((e) => world.entityText(e.id)),
+      };
+    } finally {
+      world.close();
+    }
+  };
+  const onDisk = opened(disk, false);
+  assert.equal(onDisk.diagnostics.length, 3, JSON.stringify(onDisk.diagnostics));
+  assert.ok(onDisk.texts.length > 0);
+  assert.deepEqual(opened('/mem/game', true), onDisk);
+  juliet.removeFiles('/mem/game');
 });
