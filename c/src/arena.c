@@ -28,7 +28,7 @@ jl_status jl_arena_init(jl_arena *arena, size_t reserve_bytes)
 
 void jl_arena_release(jl_arena *arena)
 {
-    if (arena->base) jl_platform_release(arena->base, arena->reserved);
+    if (arena->base) jl_platform_release(arena->base, arena->reserved, arena->committed);
     *arena = (jl_arena){0};
 }
 

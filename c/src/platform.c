@@ -15,6 +15,7 @@
 #else
 #include <errno.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <sys/mman.h>
 #include <unistd.h>
 #endif
@@ -46,11 +47,13 @@ bool jl_platform_commit(void *ptr, size_t size)
     memset(ptr, 0, size);
     return true;
 }
-void jl_platform_release(void *ptr, size_t size)
+void jl_platform_release(void *ptr, size_t size, size_t committed)
 {
     (void)size;
-    free(ptr);
+    (void)committed;
+    free(ptr); /* the heap hands the block out again: its pages stay in place */
 }
+void jl_platform_trim(void) {}
 #else
 enum { HUGE_PAGE = 2u << 20 };
 
@@ -59,8 +62,91 @@ size_t jl_platform_large_page_size(size_t reserve_bytes)
     return reserve_bytes >= HUGE_PAGE ? HUGE_PAGE : jl_platform_page_size();
 }
 
+/* Released reservations kept for reuse (see jl_platform_release): the
+ * committed part of each is zero, the rest as in a new reservation. A spin
+ * lock guards them: the sections are a few loads and stores. */
+enum { KEPT_MAX = 32 }; /* more than the arenas of a world */
+#if defined(__SANITIZE_ADDRESS__)
+#define SANITIZED 1
+#elif defined(__has_feature)
+#define SANITIZED __has_feature(address_sanitizer)
+#else
+#define SANITIZED 0
+#endif
+typedef struct kept_reservation {
+    uint8_t *ptr;
+    size_t size, committed;
+} kept_reservation;
+static kept_reservation kept[KEPT_MAX];
+static size_t kept_bytes;
+static atomic_flag kept_lock = ATOMIC_FLAG_INIT;
+
+static void lock_kept(void)
+{
+    while (atomic_flag_test_and_set_explicit(&kept_lock, memory_order_acquire)) {
+    }
+}
+
+static void unlock_kept(void) { atomic_flag_clear_explicit(&kept_lock, memory_order_release); }
+
+/* The first kept reservation of `size` bytes (0: of any size), taken out
+ * of the list; {0} if there is none. */
+static kept_reservation take_kept(size_t size)
+{
+    kept_reservation r = {0};
+    lock_kept();
+    for (int i = 0; i < KEPT_MAX && !r.ptr; i++) {
+        if (kept[i].ptr && (size == 0 || kept[i].size == size)) {
+            r = kept[i];
+            kept_bytes -= r.committed;
+            kept[i] = (kept_reservation){0};
+        }
+    }
+    unlock_kept();
+    return r;
+}
+
+/* A free place in the list for `committed` more bytes, or -1; with the
+ * lock held. */
+static int kept_room(size_t committed)
+{
+    if (committed > JL_PLATFORM_KEPT_BYTES - kept_bytes) return -1;
+    for (int i = 0; i < KEPT_MAX; i++)
+        if (!kept[i].ptr) return i;
+    return -1;
+}
+
+/* Keeps a released reservation whose first `committed` bytes are zero, if
+ * there is room; false if not. */
+static bool keep(uint8_t *ptr, size_t size, size_t committed)
+{
+    lock_kept();
+    int i = kept_room(committed);
+    if (i >= 0) {
+        kept[i] = (kept_reservation){ptr, size, committed};
+        kept_bytes += committed;
+    }
+    unlock_kept();
+    return i >= 0;
+}
+
+static bool has_room(size_t committed)
+{
+    lock_kept();
+    bool room = kept_room(committed) >= 0;
+    unlock_kept();
+    return room;
+}
+
+void jl_platform_trim(void)
+{
+    for (kept_reservation r; (r = take_kept(0)).ptr;) munmap(r.ptr, r.size);
+}
+
 void *jl_platform_reserve(size_t size)
 {
+    kept_reservation reused = take_kept(size);
+    if (reused.ptr) return reused.ptr;
     /* PROT_NONE + NORESERVE: address space only, no swap or RAM accounted. */
     const size_t slack = size >= HUGE_PAGE ? HUGE_PAGE : 0;
     if (size > SIZE_MAX - slack) return NULL;
@@ -85,9 +171,24 @@ bool jl_platform_commit(void *ptr, size_t size)
     return mprotect(ptr, size, PROT_READ | PROT_WRITE) == 0;
 }
 
-void jl_platform_release(void *ptr, size_t size)
+void jl_platform_release(void *ptr, size_t size, size_t committed)
 {
-    if (ptr) munmap(ptr, size);
+    if (!ptr) return;
+    /* Zeroed while its pages are in place, a reservation is as good as a
+     * new one for its next user, whose commits then find them. Past what
+     * this user committed it is made new again: an earlier user may have
+     * committed more. Sanitizer builds keep nothing, so that a use after
+     * release still faults. */
+    if (!SANITIZED && has_room(committed)) {
+        memset(ptr, 0, committed);
+        uint8_t *tail = (uint8_t *)ptr + committed;
+        if (size > committed) {
+            (void)mprotect(tail, size - committed, PROT_NONE);
+            (void)madvise(tail, size - committed, MADV_DONTNEED);
+        }
+        if (keep(ptr, size, committed)) return; /* else taken in between */
+    }
+    munmap(ptr, size);
 }
 #endif
 

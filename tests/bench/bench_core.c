@@ -34,6 +34,7 @@ static uint64_t time_create(uint32_t n, int runs, bool warm)
     jl_manager_desc desc = {.capacity = n};
     if (warm && jl_manager_init(&m, &desc) != JL_OK) exit(1);
     for (int run = 0; run < runs + (warm ? 1 : 0); run++) {
+        if (!warm) jl_platform_trim(); /* memory new to the process, not kept from the last run */
         if (!warm && jl_manager_init(&m, &desc) != JL_OK) exit(1);
         uint64_t start = jl_platform_now_ns();
         for (uint32_t i = 0; i < n; i++)
@@ -54,7 +55,10 @@ static uint64_t time_baseline_create(uint32_t n, int runs, bool warm)
     uint64_t best = UINT64_MAX;
     record *records = NULL;
     for (int run = 0; run < runs + (warm ? 1 : 0); run++) {
-        if (!records) records = jl_platform_reserve((size_t)n * sizeof(record));
+        if (!records) {
+            jl_platform_trim(); /* cold: memory new to the process */
+            records = jl_platform_reserve((size_t)n * sizeof(record));
+        }
         if (!records || !jl_platform_commit(records, (size_t)n * sizeof(record))) exit(1);
         uint64_t start = jl_platform_now_ns();
         for (uint32_t i = 0; i < n; i++)
@@ -63,11 +67,11 @@ static uint64_t time_baseline_create(uint32_t n, int runs, bool warm)
         if (!warm || run > 0) best = best_of(best, elapsed);
         bench_consume(records[n / 2].id);
         if (!warm) {
-            jl_platform_release(records, (size_t)n * sizeof(record));
+            jl_platform_release(records, (size_t)n * sizeof(record), (size_t)n * sizeof(record));
             records = NULL;
         }
     }
-    if (records) jl_platform_release(records, (size_t)n * sizeof(record));
+    if (records) jl_platform_release(records, (size_t)n * sizeof(record), (size_t)n * sizeof(record));
     return best;
 }
 

@@ -676,6 +676,41 @@ TEST(large_arenas_commit_whole_large_pages_past_the_first)
     jl_arena_release(&arena);
 }
 
+/* AddressSanitizer builds keep no released memory (platform.c). */
+#if defined(__SANITIZE_ADDRESS__)
+#define ADDRESS_SANITIZER 1
+#elif defined(__has_feature)
+#define ADDRESS_SANITIZER __has_feature(address_sanitizer)
+#else
+#define ADDRESS_SANITIZER 0
+#endif
+
+/* A released reservation comes back to the next one of its size (natively),
+ * zeroed; committed memory always reads zero at first, kept or new. */
+TEST(released_reservations_come_back_zeroed)
+{
+    const size_t size = 4u << 20, committed = 3u << 20;
+    jl_platform_trim();
+    uint8_t *first = jl_platform_reserve(size);
+    CHECK(first && jl_platform_commit(first, committed));
+    memset(first, 0xab, committed);
+    jl_platform_release(first, size, committed);
+    uint8_t *again = jl_platform_reserve(size);
+    CHECK(again && jl_platform_commit(again, size));
+#if !defined(__EMSCRIPTEN__) && !ADDRESS_SANITIZER
+    CHECK(again == first);
+#endif
+    bool zero = true;
+    for (size_t i = 0; i < size; i++) zero = zero && again[i] == 0;
+    CHECK(zero);
+    /* Trimmed, the kept memory goes back to the system. */
+    jl_platform_release(again, size, size);
+    jl_platform_trim();
+    uint8_t *fresh = jl_platform_reserve(size);
+    CHECK(fresh && jl_platform_commit(fresh, size) && fresh[0] == 0 && fresh[size - 1] == 0);
+    jl_platform_release(fresh, size, size);
+}
+
 TEST(full_pending_deletions_make_destroy_fail_cleanly)
 {
     /* The pending list holds 4x the capacity (rounded up to a page): a

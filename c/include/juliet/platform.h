@@ -24,12 +24,24 @@ size_t jl_platform_large_page_size(size_t reserve_bytes);
  * Returns NULL on failure. */
 void *jl_platform_reserve(size_t size);
 
-/* Makes [ptr, ptr+size) readable and writable; ptr and size page-aligned and
- * inside one reservation. Returns false if the system refuses. */
+/* Makes [ptr, ptr+size) readable and writable, and zero the first time it
+ * is committed in a reservation; ptr and size page-aligned and inside one
+ * reservation. Returns false if the system refuses. */
 bool jl_platform_commit(void *ptr, size_t size);
 
-/* Releases a whole reservation made by jl_platform_reserve. */
-void jl_platform_release(void *ptr, size_t size);
+/* Releases a whole reservation made by jl_platform_reserve, of which the
+ * first `committed` bytes were committed. Natively, a few released
+ * reservations (at most JL_PLATFORM_KEPT_BYTES of committed memory) are
+ * zeroed and kept for the next reservations of the same sizes: a world
+ * made again (a level reloaded, a file opened twice) then writes to memory
+ * already in place instead of taking a page fault per page, which costs
+ * more than the rest of a load on some machines. */
+void jl_platform_release(void *ptr, size_t size, size_t committed);
+enum { JL_PLATFORM_KEPT_BYTES = 256 << 20 };
+
+/* Returns the reservations jl_platform_release kept to the system (after
+ * closing a large world, or to measure memory new to the process). */
+void jl_platform_trim(void);
 
 /* 64 bits from the system's entropy source (falls back to time and address
  * bits if none is available). Used to pick a session's ID tag. */

@@ -19,7 +19,7 @@ import {
   totalCount,
   visibleRows,
 } from '../state/listView.js';
-import { select, selectAllShown, selectedId, selectedIds, selectionAnchor, setSelection, toggleSelected } from '../state/selection.js';
+import { select, selectAllOnKey, selectedId, selectedIds, selectionAnchor, setSelection, toggleSelected } from '../state/selection.js';
 import { revision, table } from '../state/table.js';
 import { status } from '../state/world.js';
 import { FailedFileRows } from './FailedFiles.jsx';
@@ -149,11 +149,7 @@ function EntityListbox() {
   }
 
   function onKeyDown(event) {
-    if ((event.ctrlKey || event.metaKey) && event.key.toLowerCase() === 'a') {
-      event.preventDefault();
-      selectAllShown();
-      return;
-    }
+    if (selectAllOnKey(event)) return;
     const page = Math.max(1, Math.floor(height / ROW_HEIGHT) - 1);
     const at = selIndex;
     const extend = event.shiftKey;

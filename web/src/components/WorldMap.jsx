@@ -38,7 +38,7 @@ import { placeAt, placing, snapPointer } from '../state/placement.js';
 import {
   addToSelection,
   select,
-  selectAllShown,
+  selectAllOnKey,
   selected,
   selectedId,
   selectedIds,
@@ -630,11 +630,7 @@ export function WorldMap() {
   }
 
   function onKeyDown(event) {
-    if ((event.ctrlKey || event.metaKey) && event.key.toLowerCase() === 'a') {
-      event.preventDefault();
-      selectAllShown();
-      return;
-    }
+    if (selectAllOnKey(event)) return;
     if (event.ctrlKey || event.metaKey || event.altKey) return;
     const [w, h] = viewSize.value;
     const arrows = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, 1], ArrowDown: [0, -1] };

@@ -79,6 +79,15 @@ export function selectAllShown() {
   return setSelection(ids, keep ? selectedId.value : ids[0] ?? null);
 }
 
+// A key pressed in a view of the entities (the list, the map): Ctrl/Cmd+A
+// selects all shown. Whether it was that key (then nothing else is done).
+export function selectAllOnKey(event) {
+  if (!(event.ctrlKey || event.metaKey) || event.key.toLowerCase() !== 'a') return false;
+  event.preventDefault();
+  selectAllShown();
+  return true;
+}
+
 // The selected entities that exist, in list order (by table row).
 export function selectedLive() {
   const ids = [...selectedIds.value].filter((id) => table.rowOf.has(id));
