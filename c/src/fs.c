@@ -24,15 +24,31 @@
 #include <emscripten.h>
 #endif
 
-/* How many times a read starts over when the file changed while it was
- * read; then the read fails with EAGAIN. */
+/* How many times a read starts over when the file changed in place while
+ * it was read; then the read fails with EAGAIN. */
 enum { READ_ATTEMPTS = 8 };
 
-/* One attempt of native_read_file. EAGAIN if the bytes read are not the
- * file's whole content at one instant: fewer or more than its size said.
- * That happens when another program rewrites the file in place, and under
- * Emscripten's NODEFS, whose fstat reads the size of whatever file the path
- * names now, not of the one opened (a save renamed a new one over it). */
+/* Whether two stats of one open file, before and after reading it, say its
+ * content stayed the same: natively a change of size or modification time
+ * means another program wrote it in place meanwhile. Emscripten's fstat
+ * stats the path, not the open file (under NODEFS, a file a save renamed
+ * over it since), so there it tells nothing. */
+static bool unchanged(const struct stat *before, const struct stat *after)
+{
+#ifdef __EMSCRIPTEN__
+    (void)before;
+    (void)after;
+    return true;
+#else
+    return before->st_size == after->st_size && before->st_mtim.tv_sec == after->st_mtim.tv_sec &&
+           before->st_mtim.tv_nsec == after->st_mtim.tv_nsec;
+#endif
+}
+
+/* One attempt of native_read_file. The open file is read to its end, its
+ * size only a hint: a file renamed over the path meanwhile is not read, and
+ * under NODEFS the size may be that file's. EAGAIN if it changed in place
+ * while it was read. */
 static int read_whole_once(const char *path, size_t max_size, jl_arena *arena, char **data, size_t *size)
 {
     int fd;
@@ -41,27 +57,33 @@ static int read_whole_once(const char *path, size_t max_size, jl_arena *arena, c
     do fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
     while (fd < 0 && errno == EINTR);
     if (fd < 0) return errno;
-    struct stat st;
+    struct stat st, after;
     int code = fstat(fd, &st) != 0 ? errno
                : S_ISDIR(st.st_mode)  ? EISDIR
                : !S_ISREG(st.st_mode) ? EINVAL
                : (uint64_t)st.st_size > (uint64_t)max_size ? EFBIG
                                                             : 0;
-    const size_t want = code ? 0 : (size_t)st.st_size;
-    char *buffer = code ? NULL : jl_arena_push(arena, want + 1, 1);
+    size_t room = code ? 0 : (size_t)st.st_size + 1; /* and the NUL */
+    char *buffer = code ? NULL : jl_arena_push(arena, room, 1);
     if (!code && !buffer) code = ENOMEM;
     size_t got = 0;
     while (!code) {
-        /* One byte past the size: its presence means the file grew. */
-        char past;
-        ssize_t n = got < want ? read(fd, buffer + got, want - got) : read(fd, &past, 1);
+        if (got == room) {
+            /* Longer than the size said: the buffer grows in place (nothing
+             * else takes from the arena meanwhile), to max_size + 1 bytes. */
+            size_t more = room < max_size + 1 - room ? room : max_size + 1 - room;
+            if (!more) code = EFBIG;
+            else if (jl_arena_push(arena, more, 1) != buffer + room) code = ENOMEM;
+            else room += more;
+            continue;
+        }
+        ssize_t n = read(fd, buffer + got, room - got);
         if (n < 0 && errno == EINTR) continue;
         if (n < 0) code = errno;
         else if (n == 0) break;
-        else if (got == want) code = EAGAIN;
         else got += (size_t)n;
     }
-    if (!code && got != want) code = EAGAIN;
+    if (!code && (fstat(fd, &after) != 0 || !unchanged(&st, &after))) code = EAGAIN;
     close(fd);
     if (code) return code;
     buffer[got] = '\0';

@@ -5,6 +5,7 @@ import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 
+import { joinId, splitId } from '../../web/src/core/ids.js';
 import { INDEX_NONE, JulietError, entityPath, exportNames, loadJuliet } from '../../web/src/core/juliet.js';
 import { assets, copyWorld, readTree, repo, tempDir } from './helpers.js';
 
@@ -375,4 +376,14 @@ test('a world of memory opens as the same world on disk does: classes, entities 
   assert.ok(onDisk.texts.length > 0);
   assert.deepEqual(opened('/mem/game', true), onDisk);
   juliet.removeFiles('/mem/game');
+});
+
+test('the halves of an ID join into its canonical text, every byte value in every place', () => {
+  for (let b = 0; b < 256; b++) {
+    const lo = (b * 0x01010101 + 0x00010203) >>> 0;
+    const hi = ((255 - b) * 0x01010101) >>> 0;
+    const want = '0x' + ((BigInt(hi) << 32n) | BigInt(lo)).toString(16).padStart(16, '0');
+    assert.equal(joinId(lo, hi), want);
+    assert.deepEqual(splitId(want), [lo, hi]);
+  }
 });

@@ -55,8 +55,9 @@ struct jl_fs {
      * extra NUL byte after the data, not counted in *size). EISDIR for a
      * directory, EINVAL for a non-regular file (never blocks on a FIFO),
      * EFBIG for a file larger than max_size (nothing read), ENOMEM if the
-     * arena is full, EAGAIN if the file kept changing while it was read (a
-     * read that is not of one whole version of it starts over). */
+     * arena is full, EAGAIN if the file kept changing in place while it
+     * was read (a read that saw it change starts over). The file opened is
+     * read whole even if another is renamed over the path meanwhile. */
     int (*read_file)(const jl_fs *fs, const char *path, size_t max_size, jl_arena *arena, char **data,
                      size_t *size);
     /* Lists the entries of a directory (without . and ..), sorted by name
