@@ -183,8 +183,13 @@ const char *jli_world_store_string(jl_world *w, const char *s)
 
 jl_status jl_world_create(jl_world *w, const char *class_name, float x, float y, float z, jl_entity **out)
 {
-    if (out) *out = NULL;
     const jl_class *cls = class_name ? jl_registry_find(&w->classes, class_name, strlen(class_name)) : NULL;
+    return jl_world_create_of(w, cls, x, y, z, out);
+}
+
+jl_status jl_world_create_of(jl_world *w, const jl_class *cls, float x, float y, float z, jl_entity **out)
+{
+    if (out) *out = NULL;
     if (!cls || jl_class_is_opaque(cls)) return JL_ERR_UNKNOWN_CLASS; /* its fields are unknown */
     jl_entity *e;
     jl_status s = jl_entity_allocate(&w->manager, cls, &e);

@@ -62,7 +62,14 @@ static jl_status fail(jl_status status, const char *message)
     return jl_error_set(&last_error, status, NULL, 0, 0, "%s", message);
 }
 
-static void clear_error(void) { memset(&last_error, 0, sizeof last_error); }
+/* Every export starts with it: the record reads as empty (its strings
+ * are read up to their NUL) without writing the whole record. */
+static void clear_error(void)
+{
+    last_error.status = JL_OK;
+    last_error.line = last_error.col = 0;
+    last_error.path[0] = last_error.message[0] = '\0';
+}
 
 /* value_text after a call that filled it, or NULL with the failure. */
 static const char *value_or_null(jl_status status, const char *message)
@@ -394,17 +401,18 @@ JLW_EXPORT int jlw_entity_mark_saved(jl_world *world, uint32_t lo, uint32_t hi)
     return reported(jl_world_mark_saved(world, make_id(lo, hi)), "the entity comes from a newer file");
 }
 
-/* jl_world_create: a new entity of class_name at x y z; its ID in
- * id_out[0] (lo) and id_out[1] (hi). */
-JLW_EXPORT int jlw_entity_create(jl_world *world, const char *class_name, float x, float y,
-                                 float z, uint32_t *id_out)
+/* jl_world_create_of: a new entity of the world's class `kind` at x y z; its
+ * ID in id_out[0] (lo) and id_out[1] (hi). */
+JLW_EXPORT int jlw_entity_create(jl_world *world, uint32_t kind, float x, float y, float z,
+                                 uint32_t *id_out)
 {
     clear_error();
     jl_entity *entity = NULL;
-    jl_status status = jl_world_create(world, class_name, x, y, z, &entity);
+    const jl_class *cls = jl_world_class_at(world, kind);
+    jl_status status = jl_world_create_of(world, cls, x, y, z, &entity);
     if (status != JL_OK) {
         return (int)jl_error_set(&last_error, status, NULL, 0, 0, "cannot create a %s entity",
-                                 class_name);
+                                 cls ? cls->name : "unknown");
     }
     id_out[0] = (uint32_t)entity->id;
     id_out[1] = (uint32_t)(entity->id >> 32);

@@ -240,6 +240,11 @@ void jl_world_mark_all_dirty(jl_world *world);
  * may be NULL. */
 jl_status jl_world_create(jl_world *world, const char *class_name, float x, float y, float z,
                           jl_entity **out);
+/* The same for a class of the world's registry (jl_world_class_at), as a
+ * caller that holds classes by kind has them; NULL or an opaque class:
+ * JL_ERR_UNKNOWN_CLASS. */
+jl_status jl_world_create_of(jl_world *world, const jl_class *cls, float x, float y, float z,
+                             jl_entity **out);
 
 /* RemoveWorldEntity: destroys the entity in O(1) and queues its file for
  * deletion at the next save. JL_ERR_NOT_FOUND if no live entity has id,

@@ -27,6 +27,7 @@ export class Classes {
     this._byName = new Map();
     this._settings = null; // read on first use
     this._names = [];
+    this._kinds = new Map(); // name -> kind
     this._sync();
   }
 
@@ -34,7 +35,9 @@ export class Classes {
   _sync() {
     const { c } = this._wasm;
     for (let kind = this._names.length, n = c.jlw_class_count(this._world); kind < n; kind++) {
-      this._names.push(this._wasm.string(c.jlw_class_name(this._world, kind)));
+      const name = this._wasm.string(c.jlw_class_name(this._world, kind));
+      this._names.push(name);
+      this._kinds.set(name, kind);
     }
   }
 
@@ -46,13 +49,21 @@ export class Classes {
 
   /** The schema of class `className`; 'unknown_class' lists the known ones. */
   named(className) {
+    return this.ofKind(this.kindOf(className));
+  }
+
+  /**
+   * The index of class `className`; 'unknown_class' lists the known ones.
+   * Classes are never taken away, so only a name not seen yet asks C.
+   */
+  kindOf(className) {
     checkString(className, 'className', 256);
-    this._sync();
-    const kind = this._names.indexOf(className);
-    if (kind < 0) {
+    if (!this._kinds.has(className)) this._sync();
+    const kind = this._kinds.get(className);
+    if (kind === undefined) {
       throw new JulietError('unknown_class', `no class named "${className}" (known: ${this._names.join(', ')})`);
     }
-    return this.ofKind(kind);
+    return kind;
   }
 
   /** The schema of the class with index `kind`. */

@@ -43,7 +43,7 @@ const EXPORTS = {
   jlw_entity_state: ['number', ['number', 'number', 'number']],
   jlw_entity_text: ['number', ['number', 'number', 'number', 'number']],
   jlw_entity_set: ['number', ['number', 'number', 'number', 'string', 'number', 'number']],
-  jlw_entity_create: ['number', ['number', 'string', 'number', 'number', 'number', 'number']],
+  jlw_entity_create: ['number', ['number', 'number', 'number', 'number', 'number', 'number']],
   jlw_entity_remove: ['number', ['number', 'number', 'number']],
   jlw_world_restore_entity_text: ['number', ['number', 'number', 'number', 'number', 'number']],
   jlw_world_reload_file_text: ['number', ['number', 'string', 'number', 'number', 'number']],

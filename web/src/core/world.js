@@ -625,11 +625,10 @@ export class World {
    */
   create(className, position = [0, 0, 0]) {
     const ptr = this._live();
-    checkString(className, 'className', 256);
+    const kind = this._classes.kindOf(className); // unknown classes fail here with the known list
     const [x, y, z] = checkVec3(position, 'position');
-    this._classes.named(className); // unknown classes fail here with the known list
     const wasm = this._wasm;
-    const status = this._c.jlw_entity_create(ptr, className, x, y, z, wasm.out);
+    const status = this._c.jlw_entity_create(ptr, kind, x, y, z, wasm.out);
     if (status !== 0) this._throw(status);
     return joinId(...wasm.outHalves());
   }
