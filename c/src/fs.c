@@ -95,31 +95,48 @@ static int read_whole_once(const char *path, size_t max_size, jl_arena *arena, c
 #ifdef __EMSCRIPTEN__
 /* Emscripten's path handling (normalize, resolve, a lookup per component)
  * costs tens of microseconds a call, most of opening a world of memory.
- * So a file of MEMFS in the directory listed last is read from its node,
- * found by name in the directory's node that wasm_list_dir_measure keeps.
+ * So a file of MEMFS in the directory listed last is read from its node:
+ * the one listed, or found by name in the directory's node.
  * Anything else, NODEFS above all (the disk must be read afresh), goes
- * through POSIX: measure then returns READ_BY_POSIX. The first call
- * measures, the second copies. */
+ * through POSIX: the call then returns READ_BY_POSIX. A file that fits
+ * the room given (the arena's committed free bytes) is copied there at
+ * once; a larger one by wasm_memory_file_copy once the arena has room. */
 enum { READ_BY_POSIX = -1 };
 
-EM_JS(int, wasm_memory_file_measure, (const char *path, int name_at, double max_size), {
+EM_JS(int, wasm_memory_file_read, (const char *path, int name_at, double max_size, char *room, double room_size), {
     var dir = Module['jlListed'];
     if (!dir || name_at !== dir.path.length + 1 || HEAPU8[path + dir.path.length] !== 47 /* '/' */) return -1;
     for (var i = 0; i < dir.path.length; i++) {
         if (HEAPU8[path + i] !== dir.path[i]) return -1;
     }
-    /* Still where it was listed: each of its folders still in its parent
-     * under its name (nothing renamed or removed since). */
-    for (var k = 0; k < dir.chain.length; k++) {
-        var link = dir.chain[k];
-        if (link.parent.contents[link.name] !== link) return -1;
+    var name = path + name_at, next = dir.cursor, node;
+    if (typeof dir.changes === 'number' && dir.changes === Module['jlChanges']) {
+        /* Nothing moved since the listing (pre.js counts the changes), and
+         * the files are read in the order listed (wasm_memory_listing_order):
+         * the next one, matched by its name's bytes, is the node listed. */
+        if (dir.sortedAt && next < dir.sortedAt.length) {
+            var listed = dir.bytes, at = dir.sortedAt[next], k = 0;
+            while (listed[at + k] !== 0 && HEAPU8[name + k] === listed[at + k]) k++;
+            if (listed[at + k] === 0 && HEAPU8[name + k] === 0) {
+                dir.cursor = next + 1;
+                node = dir.nodes[dir.order[next]];
+            }
+        }
+    } else {
+        /* Still where it was listed: each of its folders still in its
+         * parent under its name. */
+        for (var up = 0; up < dir.chain.length; up++) {
+            var link = dir.chain[up];
+            if (link.parent.contents[link.name] !== link) return -1;
+        }
     }
-    var node = dir.node.contents[UTF8ToString(path + name_at)];
+    if (node === undefined) node = dir.node.contents[UTF8ToString(name)];
     if (!node) return -ERRNO_CODES.ENOENT;
     if (FS.isDir(node.mode)) return -ERRNO_CODES.EISDIR;
     if (!FS.isFile(node.mode)) return -1; /* a link: POSIX follows it */
     if (node.usedBytes > max_size) return -ERRNO_CODES.EFBIG;
-    Module['jlFile'] = node;
+    if (node.usedBytes < room_size) HEAPU8.set(MEMFS.getFileDataAsTypedArray(node), room);
+    else Module['jlFile'] = node;
     return node.usedBytes;
 });
 
@@ -134,14 +151,17 @@ static int read_memory_file(const char *path, size_t max_size, jl_arena *arena, 
 {
     const char *slash = strrchr(path, '/');
     if (!slash) return READ_BY_POSIX;
-    int measured = wasm_memory_file_measure(path, (int)(slash + 1 - path), (double)max_size);
+    char *top = arena->base ? (char *)arena->base + arena->used : NULL;
+    const size_t room = top ? arena->committed - arena->used : 0;
+    int measured = wasm_memory_file_read(path, (int)(slash + 1 - path), (double)max_size, top, (double)room);
     if (measured < 0) return measured == READ_BY_POSIX ? READ_BY_POSIX : -measured;
-    char *buffer = jl_arena_push(arena, (size_t)measured + 1, 1);
+    const bool copied = (size_t)measured < room;
+    char *buffer = jl_arena_push(arena, (size_t)measured + 1, 1); /* where it was copied, if it was */
     if (!buffer) {
         wasm_memory_file_copy(NULL); /* only drops the measured file */
         return ENOMEM;
     }
-    wasm_memory_file_copy(buffer);
+    if (!copied) wasm_memory_file_copy(buffer);
     buffer[measured] = '\0';
     *data = buffer;
     *size = (size_t)measured;
@@ -193,16 +213,16 @@ static int finish_listing(jl_arena *arena, const char *names, size_t names_size,
 #ifdef __EMSCRIPTEN__
 /* Emscripten's readdir looks every entry up, and NODEFS refuses to look up a
  * FIFO or socket: the whole listing fails. Listing names through FS.readdir
- * and looking each up on its own keeps the other entries. The packed form
- * is the one finish_listing reads; the first call measures, the second
- * copies what the first read. */
+ * and looking each up on its own keeps the other entries. A directory of
+ * memory has its entries' nodes at hand: they are kept for the reads of its
+ * files (wasm_memory_file_read). The packed form is the one finish_listing
+ * reads; the first call measures, the second copies what the first read. */
 EM_JS(int, wasm_list_dir_measure, (const char *path), {
     var dir = UTF8ToString(path), names, node;
     Module['jlListed'] = null;
     try {
         node = FS.lookupPath(dir, {follow: true}).node;
-        /* A directory of memory: its names, their kinds and its files (see
-         * wasm_memory_file_measure) are in its node. */
+        /* A directory of memory: its names, their kinds and its files (see wasm_memory_file_read) are in its node. */
         var memory = typeof MEMFS !== 'undefined' && !!node.mount && node.mount.type === MEMFS &&
                      FS.isDir(node.mode) && FS.getPath(node) === dir;
         names = memory ? Object.keys(node.contents) : FS.readdir(dir);
@@ -210,13 +230,14 @@ EM_JS(int, wasm_list_dir_measure, (const char *path), {
         return -(e.errno || 29);
     }
     /* One kind byte, the name, a NUL: one string, encoded once. */
-    var packed = "";
+    var packed = "", nodes = [];
     for (var i = 0; i < names.length; i++) {
         var name = names[i];
         if (name === '.' || name === '..') continue;
         var kind = 2; /* JL_FS_OTHER */
+        var child = memory ? node.contents[name] : null;
+        if (memory) nodes.push(child);
         try {
-            var child = memory ? node.contents[name] : null;
             var mode = child && !FS.isLink(child.mode) ? child.mode : FS.stat(dir + '/' + name).mode;
             kind = FS.isFile(mode) ? 0 : FS.isDir(mode) ? 1 : 3;
         } catch (e) {
@@ -231,9 +252,20 @@ EM_JS(int, wasm_list_dir_measure, (const char *path), {
     if (memory) {
         var chain = [];
         for (var up = node; up.parent !== up; up = up.parent) chain.push(up);
-        Module['jlListed'] = {path: new TextEncoder().encode(dir), node: node, chain: chain};
+        Module['jlListed'] = {path: new TextEncoder().encode(dir), node: node, chain: chain, bytes: bytes,
+                              nodes: nodes, changes: Module['jlChanges'], sortedAt: null, order: null, cursor: 0};
     }
     return bytes.length;
+});
+
+/* The directory of memory listed last, sorted: per entry, the offset of its
+ * name in the listing (name_at) and its index there (order). Its files
+ * are read in this order (see wasm_memory_file_read). */
+EM_JS(void, wasm_memory_listing_order, (const uint32_t *name_at, const uint32_t *order, int count), {
+    var dir = Module['jlListed'];
+    if (!dir) return;
+    dir.sortedAt = HEAPU32.slice(name_at >> 2, (name_at >> 2) + count);
+    dir.order = HEAPU32.slice(order >> 2, (order >> 2) + count);
 });
 
 EM_JS(void, wasm_list_dir_copy, (char *out), {
@@ -241,6 +273,32 @@ EM_JS(void, wasm_list_dir_copy, (char *out), {
     Module['jlListing'] = null;
     if (out) HEAPU8.set(bytes, out);
 });
+
+/* Hands the sorted listing to wasm_memory_listing_order: each entry's
+ * name offset in the packed names and its index among them (the names
+ * start at rising offsets in listing order: a binary search finds it). */
+static void order_memory_listing(jl_arena *arena, const char *names, size_t names_size,
+                                 const jl_fs_entry *entries, uint32_t count)
+{
+    const size_t mark = arena->used;
+    uint32_t *starts = jl_arena_push(arena, 3 * (size_t)count * sizeof *starts + 1, _Alignof(uint32_t));
+    if (starts) { /* else files are found by name alone */
+        uint32_t *name_at = starts + count, *order = name_at + count, n = 0;
+        for (size_t at = 0; at < names_size; at += 1 + strlen(names + at + 1) + 1) starts[n++] = (uint32_t)at + 1;
+        for (uint32_t j = 0; j < count; j++) {
+            uint32_t target = (uint32_t)(entries[j].name - names), lo = 0, hi = count - 1;
+            while (lo < hi) {
+                uint32_t mid = lo + (hi - lo) / 2;
+                if (starts[mid] < target) lo = mid + 1;
+                else hi = mid;
+            }
+            name_at[j] = target;
+            order[j] = lo;
+        }
+        wasm_memory_listing_order(name_at, order, (int)count);
+    }
+    jl_arena_pop_to(arena, mark);
+}
 
 static int native_list_dir(const jl_fs *fs, const char *path, jl_arena *arena, jl_fs_entry **entries,
                            uint32_t *count)
@@ -254,7 +312,9 @@ static int native_list_dir(const jl_fs *fs, const char *path, jl_arena *arena, j
         return ENOMEM;
     }
     wasm_list_dir_copy(names);
-    return finish_listing(arena, names, (size_t)size, entries, count);
+    int code = finish_listing(arena, names, (size_t)size, entries, count);
+    if (code == 0) order_memory_listing(arena, names, (size_t)size, *entries, *count);
+    return code;
 }
 #else
 static jl_fs_kind kind_of_mode(mode_t mode)

@@ -54,6 +54,7 @@ void jl_platform_release(void *ptr, size_t size, size_t committed)
     free(ptr); /* the heap hands the block out again: its pages stay in place */
 }
 void jl_platform_trim(void) {}
+bool jl_platform_keeps_released(void) { return false; }
 #else
 enum { HUGE_PAGE = 2u << 20 };
 
@@ -66,13 +67,6 @@ size_t jl_platform_large_page_size(size_t reserve_bytes)
  * committed part of each is zero, the rest as in a new reservation. A spin
  * lock guards them: the sections are a few loads and stores. */
 enum { KEPT_MAX = 32 }; /* more than the arenas of a world */
-#if defined(__SANITIZE_ADDRESS__)
-#define SANITIZED 1
-#elif defined(__has_feature)
-#define SANITIZED __has_feature(address_sanitizer)
-#else
-#define SANITIZED 0
-#endif
 typedef struct kept_reservation {
     uint8_t *ptr;
     size_t size, committed;
@@ -138,6 +132,17 @@ static bool has_room(size_t committed)
     return room;
 }
 
+bool jl_platform_keeps_released(void)
+{
+#if defined(__SANITIZE_ADDRESS__)
+    return false;
+#elif defined(__has_feature)
+    return !__has_feature(address_sanitizer);
+#else
+    return true;
+#endif
+}
+
 void jl_platform_trim(void)
 {
     for (kept_reservation r; (r = take_kept(0)).ptr;) munmap(r.ptr, r.size);
@@ -179,7 +184,7 @@ void jl_platform_release(void *ptr, size_t size, size_t committed)
      * this user committed it is made new again: an earlier user may have
      * committed more. Sanitizer builds keep nothing, so that a use after
      * release still faults. */
-    if (!SANITIZED && has_room(committed)) {
+    if (jl_platform_keeps_released() && has_room(committed)) {
         memset(ptr, 0, committed);
         uint8_t *tail = (uint8_t *)ptr + committed;
         if (size > committed) {

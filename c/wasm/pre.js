@@ -69,3 +69,17 @@ Module['preRun'] = [].concat(Module['preRun'] || [], function juliet_nodefs_dura
     return mknod(parent, name, mode, dev);
   };
 });
+
+// Every change to the tree's shape (a node made, renamed, removed, a file
+// system mounted) is counted, so fs.c's reads of a directory of memory
+// know whether what it listed still holds without looking each name up.
+Module['jlChanges'] = 0;
+Module['preRun'] = [].concat(Module['preRun'] || [], function juliet_count_fs_changes() {
+  ['mknod', 'symlink', 'rename', 'unlink', 'rmdir', 'mount', 'unmount'].forEach(function (op) {
+    var original = FS[op];
+    FS[op] = function () {
+      Module['jlChanges']++;
+      return original.apply(null, arguments);
+    };
+  });
+});

@@ -1,7 +1,7 @@
 // The JavaScript API itself: loading, reflection, argument checking, errors,
 // the in-memory file system and the lifetime of worlds.
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 
@@ -342,8 +342,13 @@ test('a world holds at most its capacity of entities', () => {
 
 test('a world of memory opens as the same world on disk does: classes, entities and what fails', () => {
   // The game world with a directory named like an entity file, a file over
-  // the size limit and a file that does not parse, on disk and in memory.
+  // the size limit, a file that does not parse and an interrupted save's
+  // temporary among the files (deleted as the load passes it, so the files
+  // after it are read from a directory that changed since it was listed),
+  // on disk and in memory.
   const disk = copyWorld(join(assets, 'game_world'));
+  const temporary = 'Entities/7964898520896503811.jasset.tmp';
+  writeFileSync(join(disk, temporary), 'cut sho');
   mkdirSync(join(disk, 'Entities', '12.jasset'));
   writeFileSync(join(disk, 'Entities', '13.jasset'), Buffer.alloc(8 * 1024 * 1024 + 1, 'x'));
   writeFileSync(join(disk, 'Entities', '14.jasset'), '; asset_type\nentity_instance\n; id\n0xzz\n');
@@ -375,6 +380,8 @@ test('a world of memory opens as the same world on disk does: classes, entities 
   assert.equal(onDisk.diagnostics.length, 3, JSON.stringify(onDisk.diagnostics));
   assert.ok(onDisk.texts.length > 0);
   assert.deepEqual(opened('/mem/game', true), onDisk);
+  assert.ok(!existsSync(join(disk, temporary)));
+  assert.ok(!juliet.listFiles('/mem/game').includes(temporary));
   juliet.removeFiles('/mem/game');
 });
 

@@ -43,6 +43,10 @@ enum { JL_PLATFORM_KEPT_BYTES = 256 << 20 };
  * closing a large world, or to measure memory new to the process). */
 void jl_platform_trim(void);
 
+/* Whether jl_platform_release keeps reservations for reuse: natively, but
+ * not under AddressSanitizer, where a use after release must still fault. */
+bool jl_platform_keeps_released(void);
+
 /* 64 bits from the system's entropy source (falls back to time and address
  * bits if none is available). Used to pick a session's ID tag. */
 uint64_t jl_platform_entropy64(void);
