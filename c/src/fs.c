@@ -95,21 +95,23 @@ static int read_whole_once(const char *path, size_t max_size, jl_arena *arena, c
 #ifdef __EMSCRIPTEN__
 /* Emscripten's path handling (normalize, resolve, a lookup per component)
  * costs tens of microseconds a call, most of opening a world of memory.
- * So a file of MEMFS in the directory listed last is read from its node:
- * the one listed, or found by name in the directory's node.
+ * So a file of MEMFS in the directory listed last (memory_dir) is read
+ * from its node: the one listed, or found by name in the directory's node.
  * Anything else, NODEFS above all (the disk must be read afresh), goes
- * through POSIX: the call then returns READ_BY_POSIX. A file that fits
+ * through POSIX (READ_BY_POSIX). A file that fits
  * the room given (the arena's committed free bytes) is copied there at
  * once; a larger one by wasm_memory_file_copy once the arena has room. */
 enum { READ_BY_POSIX = -1 };
 
-EM_JS(int, wasm_memory_file_read, (const char *path, int name_at, double max_size, char *room, double room_size), {
-    var dir = Module['jlListed'];
-    if (!dir || name_at !== dir.path.length + 1 || HEAPU8[path + dir.path.length] !== 47 /* '/' */) return -1;
-    for (var i = 0; i < dir.path.length; i++) {
-        if (HEAPU8[path + i] !== dir.path[i]) return -1;
-    }
-    var name = path + name_at, next = dir.cursor, node;
+/* The directory of memory listed last (size 0: the last listing was not of
+ * memory, or failed), whose files read_memory_file takes from its node. */
+static struct {
+    char path[JL_ERROR_PATH_MAX];
+    size_t size;
+} memory_dir;
+
+EM_JS(int, wasm_memory_file_read, (const char *name, double max_size, char *room, double room_size), {
+    var dir = Module['jlListed'], next = dir.cursor, node;
     if (typeof dir.changes === 'number' && dir.changes === Module['jlChanges']) {
         /* Nothing moved since the listing (pre.js counts the changes), and
          * the files are read in the order listed (wasm_memory_listing_order):
@@ -150,10 +152,12 @@ EM_JS(void, wasm_memory_file_copy, (char *out), {
 static int read_memory_file(const char *path, size_t max_size, jl_arena *arena, char **data, size_t *size)
 {
     const char *slash = strrchr(path, '/');
-    if (!slash) return READ_BY_POSIX;
+    if (!slash || !memory_dir.size || (size_t)(slash - path) != memory_dir.size ||
+        memcmp(path, memory_dir.path, memory_dir.size) != 0)
+        return READ_BY_POSIX;
     char *top = arena->base ? (char *)arena->base + arena->used : NULL;
     const size_t room = top ? arena->committed - arena->used : 0;
-    int measured = wasm_memory_file_read(path, (int)(slash + 1 - path), (double)max_size, top, (double)room);
+    int measured = wasm_memory_file_read(slash + 1, (double)max_size, top, (double)room);
     if (measured < 0) return measured == READ_BY_POSIX ? READ_BY_POSIX : -measured;
     const bool copied = (size_t)measured < room;
     char *buffer = jl_arena_push(arena, (size_t)measured + 1, 1); /* where it was copied, if it was */
@@ -252,7 +256,7 @@ EM_JS(int, wasm_list_dir_measure, (const char *path), {
     if (memory) {
         var chain = [];
         for (var up = node; up.parent !== up; up = up.parent) chain.push(up);
-        Module['jlListed'] = {path: new TextEncoder().encode(dir), node: node, chain: chain, bytes: bytes,
+        Module['jlListed'] = {node: node, chain: chain, bytes: bytes,
                               nodes: nodes, changes: Module['jlChanges'], sortedAt: null, order: null, cursor: 0};
     }
     return bytes.length;
@@ -268,10 +272,12 @@ EM_JS(void, wasm_memory_listing_order, (const uint32_t *name_at, const uint32_t 
     dir.order = HEAPU32.slice(order >> 2, (order >> 2) + count);
 });
 
-EM_JS(void, wasm_list_dir_copy, (char *out), {
+/* 1 if the listing measured is of a directory of memory. */
+EM_JS(int, wasm_list_dir_copy, (char *out), {
     var bytes = Module['jlListing'];
     Module['jlListing'] = null;
     if (out) HEAPU8.set(bytes, out);
+    return Module['jlListed'] ? 1 : 0;
 });
 
 /* Hands the sorted listing to wasm_memory_listing_order: each entry's
@@ -304,6 +310,7 @@ static int native_list_dir(const jl_fs *fs, const char *path, jl_arena *arena, j
                            uint32_t *count)
 {
     (void)fs;
+    memory_dir.size = 0;
     int size = wasm_list_dir_measure(path);
     if (size < 0) return -size;
     char *names = jl_arena_push(arena, (size_t)size + 1, 1);
@@ -311,9 +318,14 @@ static int native_list_dir(const jl_fs *fs, const char *path, jl_arena *arena, j
         wasm_list_dir_copy(NULL); /* only drops the measured listing */
         return ENOMEM;
     }
-    wasm_list_dir_copy(names);
+    const bool memory = wasm_list_dir_copy(names);
     int code = finish_listing(arena, names, (size_t)size, entries, count);
-    if (code == 0) order_memory_listing(arena, names, (size_t)size, *entries, *count);
+    const size_t path_size = strlen(path);
+    if (code == 0 && memory && path_size < sizeof memory_dir.path) {
+        memcpy(memory_dir.path, path, path_size + 1);
+        memory_dir.size = path_size;
+        order_memory_listing(arena, names, (size_t)size, *entries, *count);
+    }
     return code;
 }
 #else
