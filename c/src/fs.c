@@ -226,7 +226,8 @@ EM_JS(int, wasm_list_dir_measure, (const char *path), {
     Module['jlListed'] = null;
     try {
         node = FS.lookupPath(dir, {follow: true}).node;
-        /* A directory of memory: its names, their kinds and its files (see wasm_memory_file_read) are in its node. */
+        /* A directory of memory: its names, their kinds and its files (see
+         * wasm_memory_file_read) are in its node. */
         var memory = typeof MEMFS !== 'undefined' && !!node.mount && node.mount.type === MEMFS &&
                      FS.isDir(node.mode) && FS.getPath(node) === dir;
         names = memory ? Object.keys(node.contents) : FS.readdir(dir);
@@ -256,8 +257,8 @@ EM_JS(int, wasm_list_dir_measure, (const char *path), {
     if (memory) {
         var chain = [];
         for (var up = node; up.parent !== up; up = up.parent) chain.push(up);
-        Module['jlListed'] = {node: node, chain: chain, bytes: bytes,
-                              nodes: nodes, changes: Module['jlChanges'], sortedAt: null, order: null, cursor: 0};
+        Module['jlListed'] = {node: node, chain: chain, bytes: bytes, nodes: nodes,
+                              changes: Module['jlChanges'], sortedAt: null, order: null, cursor: 0};
     }
     return bytes.length;
 });
@@ -290,7 +291,8 @@ static void order_memory_listing(jl_arena *arena, const char *names, size_t name
     uint32_t *starts = jl_arena_push(arena, 3 * (size_t)count * sizeof *starts + 1, _Alignof(uint32_t));
     if (starts) { /* else files are found by name alone */
         uint32_t *name_at = starts + count, *order = name_at + count, n = 0;
-        for (size_t at = 0; at < names_size; at += 1 + strlen(names + at + 1) + 1) starts[n++] = (uint32_t)at + 1;
+        for (size_t at = 0; at < names_size; at += 1 + strlen(names + at + 1) + 1)
+            starts[n++] = (uint32_t)at + 1;
         for (uint32_t j = 0; j < count; j++) {
             uint32_t target = (uint32_t)(entries[j].name - names), lo = 0, hi = count - 1;
             while (lo < hi) {
