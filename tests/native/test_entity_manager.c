@@ -152,6 +152,33 @@ TEST(class_crc_is_crc32_of_name)
     }
 }
 
+/* The CRC a bit at a time, as defined: what jl_crc32's tables stand for. */
+static uint32_t crc32_bitwise(const uint8_t *p, size_t size)
+{
+    uint32_t crc = 0xffffffffu;
+    for (size_t i = 0; i < size; i++) {
+        crc ^= p[i];
+        for (int bit = 0; bit < 8; bit++) crc = (crc >> 1) ^ (crc & 1u ? 0xedb88320u : 0u);
+    }
+    return ~crc;
+}
+
+TEST(crc32_agrees_with_its_bitwise_definition)
+{
+    static uint8_t bytes[1 << 16];
+    uint64_t state = 0x9e3779b97f4a7c15u;
+    for (size_t i = 0; i < sizeof bytes; i++) {
+        state = state * 6364136223846793005u + 1442695040888963407u;
+        bytes[i] = (uint8_t)(state >> 56);
+    }
+    /* Every start within a word and every length up to 64, then the whole:
+     * 64 KiB of random bytes reach every entry of every table. */
+    for (size_t start = 0; start < 8; start++)
+        for (size_t size = 0; size <= 64; size++)
+            CHECK(jl_crc32(bytes + start, size) == crc32_bitwise(bytes + start, size));
+    CHECK(jl_crc32(bytes, sizeof bytes) == crc32_bitwise(bytes, sizeof bytes));
+}
+
 TEST(class_lookup_by_kind_crc_and_name)
 {
     CHECK(jl_class_resolve(sample_light_class.kind, sample_light_class.crc) == &sample_light_class);
