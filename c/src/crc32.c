@@ -4,8 +4,9 @@
 
 /* table[0][b] is the CRC of the byte b; table[k][b] is table[k-1][b] moved
  * on by one zero byte: (table[k-1][b] >> 8) ^ table[0][table[k-1][b] & 0xff].
- * Written out as data (test_entity_manager.c derives them again): a
- * snapshot is checked whole on every decode, so eight bytes a step. */
+ * Written out as data (test_entity_manager.c holds jl_crc32 to the bitwise
+ * definition): a snapshot is checked whole on every decode, so eight bytes
+ * a step. */
 static const uint32_t table[8][256] = {
     {
         0x00000000u, 0x77073096u, 0xee0e612cu, 0x990951bau, 0x076dc419u, 0x706af48fu,

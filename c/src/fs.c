@@ -98,9 +98,9 @@ static int read_whole_once(const char *path, size_t max_size, jl_arena *arena, c
  * So a file of MEMFS in the directory listed last (memory_dir) is read
  * from its node: the one listed, or found by name in the directory's node.
  * Anything else, NODEFS above all (the disk must be read afresh), goes
- * through POSIX (READ_BY_POSIX). A file that fits
- * the room given (the arena's committed free bytes) is copied there at
- * once; a larger one by wasm_memory_file_copy once the arena has room. */
+ * through POSIX (READ_BY_POSIX). A file that fits the room given (the
+ * arena's committed free bytes) is copied there at once; a larger one by
+ * wasm_memory_file_copy once the arena has made room. */
 enum { READ_BY_POSIX = -1 };
 
 /* The directory of memory listed last (size 0: the last listing was not of
