@@ -149,6 +149,28 @@ static inline uint32_t strip_zeros(uint32_t n, int32_t *exponent)
     return n;
 }
 
+/* Whether c * 2^q (-32 <= q <= -10: 2^-9 <= value < 2^14) reads back from
+ * a decimal of at most three places, w / 1000 (into *w): the decimals of
+ * hand-made and generated data. There the interval that reads back to the
+ * float is narrower than 0.001, so w / 1000 is the only such decimal in it,
+ * and a decimal with fewer significant digits would be one too: w / 1000
+ * is the shortest, Schubfach's answer, found without its multiplications.
+ * In units of 2^q / 1000, the float is c * 1000 and w / 1000 is w << -q;
+ * the interval reaches half a step of 2^q up and down (a quarter down at a
+ * power of two), its bounds included for an even c (reading ties to even). */
+static inline bool three_places(uint32_t c, int32_t q, uint32_t *w)
+{
+    const uint32_t s = (uint32_t)-q;
+    const uint64_t scaled = (uint64_t)c * 1000, nearest = (scaled + (1ull << (s - 1))) >> s;
+    const uint64_t back = nearest << s;
+    const uint64_t up = 500, down = c == 1u << MANTISSA_BITS ? 250 : 500;
+    const bool even = (c & 1) == 0;
+    const bool in = back >= scaled ? back - scaled < up || (back - scaled == up && even)
+                                   : scaled - back < down || (scaled - back == down && even);
+    *w = (uint32_t)nearest;
+    return in;
+}
+
 static uint32_t copy_text(char *out, const char *text)
 {
     uint32_t n = (uint32_t)strlen(text);
@@ -235,7 +257,11 @@ uint32_t jl_f32_format(float value, char *out)
      * fast path of Giulietti's FloatToDecimal). */
     if (q <= 0 && q > -MANTISSA_BITS - 1 && (c & ((1u << -q) - 1)) == 0)
         return pos + jli_digits_write(out + pos, c >> -q);
-    shortest(c, q, &digits, &exponent);
+    if (q >= -32 && q <= -10 && three_places(c, q, &digits)) {
+        exponent = -3;
+    } else {
+        shortest(c, q, &digits, &exponent);
+    }
     digits = strip_zeros(digits, &exponent); /* one spelling per value: "1.25", never "1.250" */
     /* The sign plus at most 1 + 22 bytes: within JL_F32_TEXT_MAX. */
     return pos + write_decimal(out + pos, digits, exponent);
