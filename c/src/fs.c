@@ -196,17 +196,20 @@ static int compare_entries(const void *a, const void *b)
     return strcmp(((const jl_fs_entry *)a)->name, ((const jl_fs_entry *)b)->name);
 }
 
+/* The packed listing (per entry one kind byte, then the NUL-terminated
+ * name): where the entry after the one at `at` starts. */
+static size_t next_packed(const char *names, size_t at) { return at + 1 + strlen(names + at + 1) + 1; }
+
 /* Packs the entries into the arena as a sorted table (see list_dir). */
 static int finish_listing(jl_arena *arena, const char *names, size_t names_size, jl_fs_entry **entries,
                           uint32_t *count)
 {
-    /* names: per entry one kind byte, then the NUL-terminated name. */
     uint32_t n = 0;
-    for (size_t at = 0; at < names_size; at += 1 + strlen(names + at + 1) + 1) n++;
+    for (size_t at = 0; at < names_size; at = next_packed(names, at)) n++;
     jl_fs_entry *table = jl_arena_push(arena, (size_t)(n ? n : 1) * sizeof *table, _Alignof(jl_fs_entry));
     if (!table) return ENOMEM;
     uint32_t i = 0;
-    for (size_t at = 0; at < names_size; at += 1 + strlen(names + at + 1) + 1)
+    for (size_t at = 0; at < names_size; at = next_packed(names, at))
         table[i++] = (jl_fs_entry){.name = names + at + 1, .kind = (jl_fs_kind)names[at]};
     qsort(table, n, sizeof *table, compare_entries);
     *entries = table;
@@ -291,8 +294,7 @@ static void order_memory_listing(jl_arena *arena, const char *names, size_t name
     uint32_t *starts = jl_arena_push(arena, 3 * (size_t)count * sizeof *starts + 1, _Alignof(uint32_t));
     if (starts) { /* else files are found by name alone */
         uint32_t *name_at = starts + count, *order = name_at + count, n = 0;
-        for (size_t at = 0; at < names_size; at += 1 + strlen(names + at + 1) + 1)
-            starts[n++] = (uint32_t)at + 1;
+        for (size_t at = 0; at < names_size; at = next_packed(names, at)) starts[n++] = (uint32_t)at + 1;
         for (uint32_t j = 0; j < count; j++) {
             uint32_t target = (uint32_t)(entries[j].name - names), lo = 0, hi = count - 1;
             while (lo < hi) {
