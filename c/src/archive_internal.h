@@ -125,15 +125,20 @@ void jli_archive_write_fields(jl_archive *ar, const jl_class *cls, const void *d
 
 /* ---- canonical files (archive_reader.c) ---- */
 
-/* What the canonical reader learns once per class: its fields' key lines
- * ("; name\n"), so that a file's keys are matched by a word compare. Kept
- * as long as the classes it names, the lines on an arena that lives as
- * long. */
+/* What the canonical reader learns once per class: the lines a canonical
+ * file of it holds after its ID's value line, so that they are matched by
+ * word compares. The head is the class, version and class_version pairs as
+ * this build writes them, then the position's key line; each field's key
+ * line ("; name\n") follows. Kept as long as the classes it names, the
+ * lines on an arena that lives as long. */
 typedef struct jli_key_lines {
     const jl_class *cls; /* whose lines these are; NULL: not built yet */
-    const uint16_t *at;  /* field i's line is text[at[i], at[i + 1]); NULL: a
-                            field name no key line can hold (not canonical) */
+    const uint16_t *at;  /* the head is text[0, at[0]), field i's key line
+                            text[at[i], at[i + 1]); NULL: a class no
+                            canonical file can hold */
     const char *text;
+    uint16_t value_at[3]; /* the head's class, version, class_version values */
+    uint16_t value_size[3];
 } jli_key_lines;
 
 /* The canonical reader's memory of a world's classes (zeroed at first):
@@ -147,13 +152,13 @@ typedef struct jli_canonical_cache {
 } jli_canonical_cache;
 
 /* jl_archive_tokenize then jl_entity_deserialize_in_place in one pass, for
- * a file in canonical form (docs/format.md) of a class read by
- * jl_serialize_fields, whose ID is expected_id (0: any), with cache the
- * world's (key lines pushed on keep): the same entity,
- * and ar filled as those would fill it (every entry used; entries pushed on
- * arena, STRING values on strings). JL_ERR_NOT_FOUND for any other text,
- * also a malformed one: the manager is
- * then as before, err may hold a message, and the caller pops arena and
+ * a file in canonical form (docs/format.md) with this build's versions, of
+ * a class read by jl_serialize_fields, whose ID is expected_id (0: any),
+ * with cache the world's (key lines pushed on keep): the same entity, and
+ * ar filled as those would fill it (every entry used; entries pushed on
+ * arena, STRING values on strings). JL_ERR_NOT_FOUND for any other text
+ * (also one of another version, or a malformed one): the manager is then
+ * as before, err may hold a message, and the caller pops arena and
  * strings and takes the general path, which finds and reports the same
  * problem. */
 jl_status jli_entity_read_canonical(jl_entity_manager *manager, jli_canonical_cache *cache, jl_arena *keep,

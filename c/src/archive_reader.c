@@ -222,46 +222,94 @@ static inline bool same_bytes(const char *a, const char *b, size_t n)
     return true;
 }
 
-/* Takes the pair at r->p whose key line is line[0, line_size) ("; key\n"):
- * fills its entry (used) as jl_archive_tokenize would, but for the key's
- * hash, which only the tokenizer's duplicate check reads (the keys matched
- * here are distinct), and returns it; NULL
- * if the text there is not that key with a value line the tokenizer would
- * take as it stands (no blanks around the value, no CR, not a key line, not
- * too long). The text ends with '\n', so the value's scan stops in it. */
+/* The size of the value line at r->p if the tokenizer would take it as it
+ * stands (no blanks around the value, no CR, not a key line, not too
+ * long); false if not. The text ends with '\n', so the scan stops in it. */
+static inline bool value_line(const canonical_reader *r, size_t *size)
+{
+    const char *v = r->p;
+    if (v >= r->end || (jli_char_class[(uint8_t)v[0]] & 4)) return false;
+    *size = jli_scan_line(v, r->end);
+    return *size <= JL_ARCHIVE_LINE_MAX && !jli_is_trailing_blank(v[*size - 1]);
+}
+
+/* Appends the entry of the pair whose value line is at r->p, size bytes,
+ * as jl_archive_tokenize would fill it (used), but for the key's hash,
+ * which only the tokenizer's duplicate check reads (a canonical file's keys
+ * are distinct), and moves past it. Its lines follow from the pairs before
+ * it; key_size bytes of key, which need not point into the text. There is
+ * room: a class has at most JL_ARCHIVE_KEYS_MAX - CANONICAL_HEAD_PAIRS
+ * fields (key_lines_of). */
+static inline jl_archive_entry *add_pair(canonical_reader *r, const char *key, size_t key_size, size_t size)
+{
+    jl_archive *ar = r->ar;
+    const uint32_t n = ar->entry_count++, at = 2 * n + 1;
+    jl_archive_entry *e = &ar->entries[n];
+    *e = (jl_archive_entry){.key = key, .value = r->p, .key_size = (uint32_t)key_size,
+                            .value_size = (uint32_t)size, .key_line = at, .value_line = at + 1, .key_col = 3,
+                            .value_col = 1, .used = true};
+    r->p += size + 1;
+    return e;
+}
+
+/* Takes the pair at r->p whose key line is line[0, line_size) ("; key\n"),
+ * or returns NULL if the text there is not that key with a value line
+ * value_line takes. */
 static inline jl_archive_entry *canonical_pair(canonical_reader *r, const char *line, size_t line_size)
 {
     const char *p = r->p;
-    const char *v = p + line_size;
-    if ((size_t)(r->end - p) <= line_size || !same_bytes(p, line, line_size) || (jli_char_class[(uint8_t)v[0]] & 4))
-        return NULL;
-    const size_t size = jli_scan_line(v, r->end);
-    if (size > JL_ARCHIVE_LINE_MAX || jli_is_trailing_blank(v[size - 1])) return NULL;
-    jl_archive *ar = r->ar;
-    if (ar->entry_count == JL_ARCHIVE_KEYS_MAX) return NULL;
-    const uint32_t n = ar->entry_count++, at = 2 * n + 1;
-    jl_archive_entry *e = &ar->entries[n];
-    *e = (jl_archive_entry){.key = p + 2, .value = v, .key_size = (uint32_t)line_size - 3,
-                            .value_size = (uint32_t)size, .key_line = at, .value_line = at + 1, .key_col = 3,
-                            .value_col = 1, .used = true};
-    r->p = v + size + 1;
-    return e;
+    size_t size;
+    if ((size_t)(r->end - p) <= line_size || !same_bytes(p, line, line_size)) return NULL;
+    r->p = p + line_size;
+    if (!value_line(r, &size)) return NULL;
+    return add_pair(r, p + 2, line_size - 3, size);
 }
-#define CANONICAL_PAIR(r, key) canonical_pair((r), "; " key "\n", sizeof("; " key "\n") - 1)
 
-/* The key lines of cls's fields, built on the first file of the class;
+/* A canonical file's lines before its ID's value, and the pairs of the
+ * head (jli_key_lines) with values. */
+#define LITERAL_SIZE(s) (sizeof(s) - 1)
+#define ASSET_TYPE_LINE "; asset_type\n"
+#define ASSET_TYPE "entity_instance"
+#define ID_LINE "; id\n"
+#define POSITION_LINE "; position\n"
+enum { CANONICAL_HEAD_PAIRS = 6 }; /* asset_type, id, class, version, class_version, position */
+static const char *const head_keys[3] = {"class", "version", "class_version"};
+
+/* Appends "; key\n" at c and returns the end. */
+static char *put_key_line(char *c, const char *key, size_t n)
+{
+    memcpy(c, "; ", 2);
+    memcpy(c + 2, key, n);
+    c[2 + n] = '\n';
+    return c + n + 3;
+}
+
+/* The size of name if it is a word ([A-Za-z0-9_]+), else 0: a key, or a
+ * value the tokenizer takes as it stands. */
+static size_t word_size(const char *name)
+{
+    size_t n = 0;
+    while (jli_char_class[(uint8_t)name[n]] & 1) n++;
+    return name[n] == '\0' ? n : 0;
+}
+
+/* The head and key lines of cls, built on the first file of the class;
  * NULL if keep is full. */
 static const jli_key_lines *key_lines_of(jli_canonical_cache *cache, jl_arena *keep, const jl_class *cls)
 {
     jli_key_lines *k = &cache->by_kind[cls->kind];
     if (k->cls == cls) return k;
-    size_t total = 0;
-    bool canonical = cls->field_count < JL_ARCHIVE_KEYS_MAX;
+    char versions[2][JLI_FIXED_TEXT_MAX];
+    const uint32_t version_size[2] = {jli_format_u64(JL_ENTITY_BASE_VERSION, versions[0]),
+                                      jli_format_u64(cls->version, versions[1])};
+    const char *values[3] = {cls->name, versions[0], versions[1]};
+    const size_t value_sizes[3] = {word_size(cls->name), version_size[0], version_size[1]};
+    size_t total = LITERAL_SIZE(POSITION_LINE);
+    for (int i = 0; i < 3; i++) total += 3 + strlen(head_keys[i]) + value_sizes[i] + 1;
+    bool canonical = value_sizes[0] != 0 && cls->field_count <= JL_ARCHIVE_KEYS_MAX - CANONICAL_HEAD_PAIRS;
     for (uint32_t i = 0; i < cls->field_count && canonical; i++) {
-        const char *name = cls->fields[i].name;
-        size_t n = 0;
-        while (jli_char_class[(uint8_t)name[n]] & 1) n++;
-        canonical = name[n] == '\0' && n - 1 < JL_ARCHIVE_KEY_MAX;
+        const size_t n = word_size(cls->fields[i].name);
+        canonical = n - 1 < JL_ARCHIVE_KEY_MAX;
         total += n + 3;
     }
     if (!canonical || total > UINT16_MAX) {
@@ -269,39 +317,68 @@ static const jli_key_lines *key_lines_of(jli_canonical_cache *cache, jl_arena *k
         return k;
     }
     uint16_t *at = jl_arena_push(keep, (cls->field_count + 1) * sizeof *at, _Alignof(uint16_t));
-    char *text = at ? jl_arena_push(keep, total ? total : 1, 1) : NULL;
+    char *text = at ? jl_arena_push(keep, total, 1) : NULL;
     if (!text) return NULL;
-    uint16_t end = 0;
-    for (uint32_t i = 0; i < cls->field_count; i++) {
-        const size_t n = strlen(cls->fields[i].name);
-        at[i] = end;
-        memcpy(text + end, "; ", 2);
-        memcpy(text + end + 2, cls->fields[i].name, n);
-        text[end + 2 + n] = '\n';
-        end = (uint16_t)(end + n + 3);
-    }
-    at[cls->field_count] = end;
     *k = (jli_key_lines){.cls = cls, .at = at, .text = text};
+    /* What the writer writes after the ID (archive_writer.c). */
+    char *c = text;
+    for (int i = 0; i < 3; i++) {
+        c = put_key_line(c, head_keys[i], strlen(head_keys[i]));
+        k->value_at[i] = (uint16_t)(c - text);
+        k->value_size[i] = (uint16_t)value_sizes[i];
+        memcpy(c, values[i], value_sizes[i]);
+        c += value_sizes[i];
+        *c++ = '\n';
+    }
+    memcpy(c, POSITION_LINE, LITERAL_SIZE(POSITION_LINE));
+    c += LITERAL_SIZE(POSITION_LINE);
+    for (uint32_t i = 0; i < cls->field_count; i++) {
+        at[i] = (uint16_t)(c - text);
+        c = put_key_line(c, cls->fields[i].name, strlen(cls->fields[i].name));
+    }
+    at[cls->field_count] = (uint16_t)(c - text);
     return k;
 }
 
-/* Whether t[0, n) is the NUL-terminated name (t may hold NUL bytes). */
-static inline bool is_name(const char *name, const char *t, size_t n)
+/* Whether the text at r->p is the head of k's class. */
+static inline bool is_head_of(const canonical_reader *r, const jli_key_lines *k)
 {
-    for (size_t i = 0; i < n; i++)
-        if (name[i] != t[i] || name[i] == '\0') return false;
-    return name[n] == '\0';
+    return (size_t)(r->end - r->p) > k->at[0] && same_bytes(r->p, k->text, k->at[0]);
 }
 
-/* read_version for a version of one digit (what canonical files have)
- * without the number parser. */
-static inline jl_status canonical_version(jl_archive *ar, jl_archive_entry *e, uint32_t *out)
+/* The lines of the class whose head is at r->p: files come in runs of a
+ * few classes, so the heads of the last ones are tried first (a mismatch
+ * is told by the second word, which holds the name's start), then the
+ * registry by the name. NULL if there is no such class, or it reads its
+ * own way (it may look for keys anywhere), or the head is not what this
+ * build writes (another version: the general path migrates it or keeps it
+ * read-only). */
+static const jli_key_lines *class_at(const canonical_reader *r, jli_canonical_cache *cache, jl_arena *keep,
+                                     const jl_class_registry *classes)
 {
-    if (e->value_size == 1 && e->value[0] >= '1' && e->value[0] <= '9') {
-        *out = (uint32_t)(e->value[0] - '0');
-        return JL_OK;
+    uint32_t seen = 0;
+    const jli_key_lines *k = NULL;
+    for (; seen < JLI_RECENT_CLASSES && cache->recent[seen]; seen++) {
+        const jli_key_lines *lines = &cache->by_kind[cache->recent[seen]->kind];
+        if (lines->cls == cache->recent[seen] && lines->at && is_head_of(r, lines)) {
+            k = lines;
+            break;
+        }
     }
-    return read_version(ar, e, out);
+    if (!k) {
+        static const char class_line[] = "; class\n";
+        const size_t lead = sizeof class_line - 1;
+        if ((size_t)(r->end - r->p) <= lead || !same_bytes(r->p, class_line, lead)) return NULL;
+        const jl_class *cls = jl_registry_find(classes, r->p + lead, jli_scan_line(r->p + lead, r->end));
+        if (!cls || cls->serialize != jl_serialize_fields || cls->kind >= JL_CLASS_MAX) return NULL;
+        k = key_lines_of(cache, keep, cls);
+        if (!k || !k->at || !is_head_of(r, k)) return NULL;
+    }
+    /* The latest first: the others move down over its place (or the last). */
+    if (seen == JLI_RECENT_CLASSES) seen--;
+    if (seen) memmove(cache->recent + 1, cache->recent, seen * sizeof *cache->recent);
+    cache->recent[0] = k->cls;
+    return k;
 }
 
 jl_status jli_entity_read_canonical(jl_entity_manager *manager, jli_canonical_cache *cache, jl_arena *keep,
@@ -311,50 +388,39 @@ jl_status jli_entity_read_canonical(jl_entity_manager *manager, jli_canonical_ca
 {
     *out = NULL;
     if (size == 0 || text[size - 1] != '\n') return JL_ERR_NOT_FOUND;
-    *ar = (jl_archive){.loading = true, .path = path, .err = err, .file_version = 1, .class_version = 1,
+    *ar = (jl_archive){.loading = true, .path = path, .err = err, .file_version = JL_ENTITY_BASE_VERSION,
                        .strings = strings};
     ar->entries = jl_arena_push(arena, JL_ARCHIVE_KEYS_MAX * sizeof *ar->entries, _Alignof(jl_archive_entry));
     if (!ar->entries) return JL_ERR_NOT_FOUND;
-    canonical_reader r = {ar, text, text + size};
-    /* The header: a failed read below means the general path fails too
-     * (the same value text), and it then says so in err. */
-    jl_archive_entry *asset = CANONICAL_PAIR(&r, "asset_type");
-    if (!asset || !jli_word_is(asset->value, asset->value_size, "entity_instance")) return JL_ERR_NOT_FOUND;
-    jl_archive_entry *ide = CANONICAL_PAIR(&r, "id");
-    jl_archive_entry *ce = ide ? CANONICAL_PAIR(&r, "class") : NULL;
-    if (!ce) return JL_ERR_NOT_FOUND;
-    /* Files come in runs of a few classes: their names are tried first (a
-     * mismatch is mostly told by the first byte), before the registry's
-     * hash of the name. */
-    const jl_class *cls = NULL;
-    uint32_t seen = 0;
-    for (; seen < JLI_RECENT_CLASSES && cache->recent[seen]; seen++) {
-        if (is_name(cache->recent[seen]->name, ce->value, ce->value_size)) {
-            cls = cache->recent[seen];
-            break;
-        }
-    }
-    if (!cls) cls = jl_registry_find(manager->classes, ce->value, ce->value_size);
-    /* A class reading its own way may look for keys anywhere. */
-    if (!cls || cls->serialize != jl_serialize_fields || cls->kind >= JL_CLASS_MAX) return JL_ERR_NOT_FOUND;
-    /* The latest first: the others move down over its place (or the last). */
-    if (seen == JLI_RECENT_CLASSES) seen--;
-    if (seen) memmove(cache->recent + 1, cache->recent, seen * sizeof *cache->recent);
-    cache->recent[0] = cls;
-    const jli_key_lines *keys = key_lines_of(cache, keep, cls);
-    if (!keys || !keys->at) return JL_ERR_NOT_FOUND;
+    /* A failed read below means the general path fails too (the same value
+     * text), and it then says so in err. */
+    static const char lead[] = ASSET_TYPE_LINE ASSET_TYPE "\n" ID_LINE;
+    canonical_reader r = {ar, text + LITERAL_SIZE(ASSET_TYPE_LINE), text + size};
+    size_t id_size, position_size;
+    if (size <= LITERAL_SIZE(lead) || !same_bytes(text, lead, LITERAL_SIZE(lead))) return JL_ERR_NOT_FOUND;
+    add_pair(&r, "asset_type", LITERAL_SIZE("asset_type"), LITERAL_SIZE(ASSET_TYPE));
+    r.p += LITERAL_SIZE(ID_LINE);
+    if (!value_line(&r, &id_size)) return JL_ERR_NOT_FOUND;
+    jl_archive_entry *ide = add_pair(&r, "id", LITERAL_SIZE("id"), id_size);
+    const jli_key_lines *keys = class_at(&r, cache, keep, manager->classes);
+    if (!keys) return JL_ERR_NOT_FOUND;
+    const jl_class *cls = keys->cls;
     uint64_t id = 0;
     if (read_entry(ar, ide, &id_field, &id) != JL_OK || id == 0 || (expected_id && id != expected_id))
         return JL_ERR_NOT_FOUND;
     jli_manager_prefetch_id(manager, id);
-    jl_archive_entry *ve = CANONICAL_PAIR(&r, "version");
-    jl_archive_entry *cve = ve ? CANONICAL_PAIR(&r, "class_version") : NULL;
-    jl_archive_entry *pe = cve ? CANONICAL_PAIR(&r, "position") : NULL;
+    /* The head holds this build's versions: nothing to migrate, not read-only. */
+    ar->class_version = cls->version;
+    const char *const head = r.p;
+    for (int i = 0; i < 3; i++) {
+        r.p = head + keys->value_at[i];
+        add_pair(&r, head_keys[i], strlen(head_keys[i]), keys->value_size[i]);
+    }
+    r.p = head + keys->at[0];
     jl_vec3 position;
-    if (!pe || canonical_version(ar, ve, &ar->file_version) != JL_OK ||
-        canonical_version(ar, cve, &ar->class_version) != JL_OK ||
-        read_entry(ar, pe, &position_field, &position) != JL_OK)
-        return JL_ERR_NOT_FOUND;
+    if (!value_line(&r, &position_size)) return JL_ERR_NOT_FOUND;
+    jl_archive_entry *pe = add_pair(&r, "position", LITERAL_SIZE("position"), position_size);
+    if (read_entry(ar, pe, &position_field, &position) != JL_OK) return JL_ERR_NOT_FOUND;
 
     jl_entity *entity;
     if (jl_entity_allocate(manager, cls, &entity) != JL_OK) return JL_ERR_NOT_FOUND;
@@ -365,8 +431,7 @@ jl_status jli_entity_read_canonical(jl_entity_manager *manager, jli_canonical_ca
         if (!e || read_entry(ar, e, f, (char *)entity->derived + f->offset) != JL_OK) goto decline;
     }
     /* Keys the class does not know follow: the general path keeps them. */
-    if (r.p != r.end) goto decline;
-    if (apply_versions(ar, cls, entity) != JL_OK || jl_entity_set_id(manager, entity, id) != JL_OK) goto decline;
+    if (r.p != r.end || jl_entity_set_id(manager, entity, id) != JL_OK) goto decline;
     jl_manager_note_id(manager, id);
     entity->is_dirty = false;
     ar->last_line = 2 * ar->entry_count;
