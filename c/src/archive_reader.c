@@ -207,19 +207,27 @@ typedef struct canonical_reader {
     const char *p, *end; /* the text left; it ends with a line end */
 } canonical_reader;
 
+static inline uint64_t word_at(const char *p)
+{
+    uint64_t x;
+    memcpy(&x, p, sizeof x);
+    return x;
+}
+
 /* Whether a[0, n) and b[0, n) hold the same bytes: eight at a time, as key
- * lines are short (memcmp's call costs more than the compare). */
+ * lines are short (memcmp's call costs more than the compare); the last
+ * word ends at n, overlapping the one before it, and fewer than eight are
+ * compared a byte at a time. */
 static inline bool same_bytes(const char *a, const char *b, size_t n)
 {
-    for (; n >= 8; a += 8, b += 8, n -= 8) {
-        uint64_t x, y;
-        memcpy(&x, a, sizeof x);
-        memcpy(&y, b, sizeof y);
-        if (x != y) return false;
+    if (n < 8) {
+        for (; n; n--)
+            if (*a++ != *b++) return false;
+        return true;
     }
-    for (; n; n--)
-        if (*a++ != *b++) return false;
-    return true;
+    for (size_t i = 0; i + 8 < n; i += 8)
+        if (word_at(a + i) != word_at(b + i)) return false;
+    return word_at(a + n - 8) == word_at(b + n - 8);
 }
 
 /* The size of the value line at r->p if the tokenizer would take it as it
