@@ -295,7 +295,9 @@ jl_status jli_value_parse_into(const jl_field *field, const char *t, size_t n, v
         if (count == 3) ok = parse_floats(t, n, 3, v, bad, msg);
         else if (count == 2) ok = parse_floats(t, n, 2, v, bad, msg);
         else ok = parse_floats(t, n, 4, v, bad, msg);
-        if (ok) memcpy(dst, v, (size_t)count * sizeof(float)); /* jl_vec2/3 and jl_quat are packed floats */
+        /* jl_vec2/3 and jl_quat are packed floats. One at a time: a wider
+         * load of floats just stored waits for the stores to retire. */
+        for (int c = 0; ok && c < count; c++) memcpy((float *)dst + c, &v[c], sizeof(float));
         break;
     }
     case JL_FIELD_COLOR: {
