@@ -123,13 +123,24 @@ const char *jli_string_problem(const jl_string *s, size_t *bad);
 /* The save direction of jl_serialize_fields: every field of cls->fields. */
 void jli_archive_write_fields(jl_archive *ar, const jl_class *cls, const void *derived);
 
+/* What an entity file written by this build holds: it starts with
+ * JLI_ENTITY_LEAD, then the ID's value; the head follows, from the ID's
+ * line end to the position's value (jli_write_entity_head). */
+#define JLI_ENTITY_LEAD "; asset_type\nentity_instance\n; id\n"
+#define JLI_ENTITY_HEAD_MAX(name_size) ((name_size) + 80)
+
+/* Writes the head of an entity of the class named name[0, name_size) at
+ * class_version at c (room for JLI_ENTITY_HEAD_MAX(name_size)): the ID's
+ * line end, the class, version and class_version pairs, the position's key
+ * line. Returns its size. */
+size_t jli_write_entity_head(char *c, const char *name, size_t name_size, uint32_t class_version);
+
 /* ---- canonical files (archive_reader.c) ---- */
 
 /* What the canonical reader learns once per class: the lines a canonical
- * file of it holds after its ID's value line, so that they are matched by
- * word compares. The head is the class, version and class_version pairs as
- * this build writes them, then the position's key line; each field's key
- * line ("; name\n") follows. Kept as long as the classes it names, the
+ * file of it holds after its ID's value, so that they are matched by word
+ * compares: the head (jli_write_entity_head), then each field's key line
+ * ("; name\n"). Kept as long as the classes it names, the
  * lines on an arena that lives as long. */
 typedef struct jli_key_lines {
     const jl_class *cls; /* whose lines these are; NULL: not built yet */
@@ -137,7 +148,7 @@ typedef struct jli_key_lines {
                             text[at[i], at[i + 1]); NULL: a class no
                             canonical file can hold */
     const char *text;
-    uint16_t value_at[3]; /* the head's class, version, class_version values */
+    uint16_t value_at[3]; /* in the head: the class, version and class_version values */
     uint16_t value_size[3];
 } jli_key_lines;
 

@@ -273,24 +273,10 @@ static inline jl_archive_entry *canonical_pair(canonical_reader *r, const char *
     return add_pair(r, p + 2, line_size - 3, size);
 }
 
-/* A canonical file's lines before its ID's value, and the pairs of the
- * head (jli_key_lines) with values. */
+/* The keys of a canonical file's header. */
 #define LITERAL_SIZE(s) (sizeof(s) - 1)
-#define ASSET_TYPE_LINE "; asset_type\n"
-#define ASSET_TYPE "entity_instance"
-#define ID_LINE "; id\n"
-#define POSITION_LINE "; position\n"
 enum { CANONICAL_HEAD_PAIRS = 6 }; /* asset_type, id, class, version, class_version, position */
 static const char *const head_keys[3] = {"class", "version", "class_version"};
-
-/* Appends "; key\n" at c and returns the end. */
-static char *put_key_line(char *c, const char *key, size_t n)
-{
-    memcpy(c, "; ", 2);
-    memcpy(c + 2, key, n);
-    c[2 + n] = '\n';
-    return c + n + 3;
-}
 
 /* The size of name if it is a word ([A-Za-z0-9_]+), else 0: a key, or a
  * value the tokenizer takes as it stands. */
@@ -307,14 +293,9 @@ static const jli_key_lines *key_lines_of(jli_canonical_cache *cache, jl_arena *k
 {
     jli_key_lines *k = &cache->by_kind[cls->kind];
     if (k->cls == cls) return k;
-    char versions[2][JLI_FIXED_TEXT_MAX];
-    const uint32_t version_size[2] = {jli_format_u64(JL_ENTITY_BASE_VERSION, versions[0]),
-                                      jli_format_u64(cls->version, versions[1])};
-    const char *values[3] = {cls->name, versions[0], versions[1]};
-    const size_t value_sizes[3] = {word_size(cls->name), version_size[0], version_size[1]};
-    size_t total = LITERAL_SIZE(POSITION_LINE);
-    for (int i = 0; i < 3; i++) total += 3 + strlen(head_keys[i]) + value_sizes[i] + 1;
-    bool canonical = value_sizes[0] != 0 && cls->field_count <= JL_ARCHIVE_KEYS_MAX - CANONICAL_HEAD_PAIRS;
+    const size_t name_size = word_size(cls->name);
+    size_t total = JLI_ENTITY_HEAD_MAX(name_size);
+    bool canonical = name_size != 0 && cls->field_count <= JL_ARCHIVE_KEYS_MAX - CANONICAL_HEAD_PAIRS;
     for (uint32_t i = 0; i < cls->field_count && canonical; i++) {
         const size_t n = word_size(cls->fields[i].name);
         canonical = n - 1 < JL_ARCHIVE_KEY_MAX;
@@ -328,59 +309,61 @@ static const jli_key_lines *key_lines_of(jli_canonical_cache *cache, jl_arena *k
     char *text = at ? jl_arena_push(keep, total, 1) : NULL;
     if (!text) return NULL;
     *k = (jli_key_lines){.cls = cls, .at = at, .text = text};
-    /* What the writer writes after the ID (archive_writer.c). */
-    char *c = text;
+    char *c = text + jli_write_entity_head(text, cls->name, name_size, cls->version);
+    /* The head's values: after the ID's line end, each pair is a key line
+     * and a value line. */
+    const char *line = text + 1;
     for (int i = 0; i < 3; i++) {
-        c = put_key_line(c, head_keys[i], strlen(head_keys[i]));
-        k->value_at[i] = (uint16_t)(c - text);
-        k->value_size[i] = (uint16_t)value_sizes[i];
-        memcpy(c, values[i], value_sizes[i]);
-        c += value_sizes[i];
-        *c++ = '\n';
+        line = (const char *)memchr(line, '\n', (size_t)(c - line)) + 1;
+        k->value_at[i] = (uint16_t)(line - text);
+        k->value_size[i] = (uint16_t)((const char *)memchr(line, '\n', (size_t)(c - line)) - line);
+        line += k->value_size[i] + 1;
     }
-    memcpy(c, POSITION_LINE, LITERAL_SIZE(POSITION_LINE));
-    c += LITERAL_SIZE(POSITION_LINE);
     for (uint32_t i = 0; i < cls->field_count; i++) {
+        const size_t n = strlen(cls->fields[i].name);
         at[i] = (uint16_t)(c - text);
-        c = put_key_line(c, cls->fields[i].name, strlen(cls->fields[i].name));
+        memcpy(c, "; ", 2);
+        memcpy(c + 2, cls->fields[i].name, n);
+        c[2 + n] = '\n';
+        c += n + 3;
     }
     at[cls->field_count] = (uint16_t)(c - text);
     return k;
 }
 
-/* Whether the text at r->p is the head of k's class. */
-static inline bool is_head_of(const canonical_reader *r, const jli_key_lines *k)
+/* Whether the text at head (up to end) starts with the head of k's class. */
+static inline bool is_head_of(const char *head, const char *end, const jli_key_lines *k)
 {
-    return (size_t)(r->end - r->p) > k->at[0] && same_bytes(r->p, k->text, k->at[0]);
+    return (size_t)(end - head) > k->at[0] && same_bytes(head, k->text, k->at[0]);
 }
 
-/* The lines of the class whose head is at r->p: files come in runs of a
- * few classes, so the heads of the last ones are tried first (a mismatch
- * is told by the second word, which holds the name's start), then the
- * registry by the name. NULL if there is no such class, or it reads its
+/* The lines of the class whose head is at head (up to end): files come in
+ * runs of a few classes, so the heads of the last ones are tried first (a
+ * mismatch is told by the second word, which holds the name's start), then
+ * the registry by the name. NULL if there is no such class, or it reads its
  * own way (it may look for keys anywhere), or the head is not what this
  * build writes (another version: the general path migrates it or keeps it
  * read-only). */
-static const jli_key_lines *class_at(const canonical_reader *r, jli_canonical_cache *cache, jl_arena *keep,
-                                     const jl_class_registry *classes)
+static const jli_key_lines *class_at(const char *head, const char *end, jli_canonical_cache *cache,
+                                     jl_arena *keep, const jl_class_registry *classes)
 {
     uint32_t seen = 0;
     const jli_key_lines *k = NULL;
     for (; seen < JLI_RECENT_CLASSES && cache->recent[seen]; seen++) {
         const jli_key_lines *lines = &cache->by_kind[cache->recent[seen]->kind];
-        if (lines->cls == cache->recent[seen] && lines->at && is_head_of(r, lines)) {
+        if (lines->cls == cache->recent[seen] && lines->at && is_head_of(head, end, lines)) {
             k = lines;
             break;
         }
     }
     if (!k) {
-        static const char class_line[] = "; class\n";
-        const size_t lead = sizeof class_line - 1;
-        if ((size_t)(r->end - r->p) <= lead || !same_bytes(r->p, class_line, lead)) return NULL;
-        const jl_class *cls = jl_registry_find(classes, r->p + lead, jli_scan_line(r->p + lead, r->end));
+        static const char class_line[] = "\n; class\n";
+        const char *name = head + LITERAL_SIZE(class_line);
+        if (end <= name || !same_bytes(head, class_line, LITERAL_SIZE(class_line))) return NULL;
+        const jl_class *cls = jl_registry_find(classes, name, jli_scan_line(name, end));
         if (!cls || cls->serialize != jl_serialize_fields || cls->kind >= JL_CLASS_MAX) return NULL;
         k = key_lines_of(cache, keep, cls);
-        if (!k || !k->at || !is_head_of(r, k)) return NULL;
+        if (!k || !k->at || !is_head_of(head, end, k)) return NULL;
     }
     /* The latest first: the others move down over its place (or the last). */
     if (seen == JLI_RECENT_CLASSES) seen--;
@@ -402,15 +385,17 @@ jl_status jli_entity_read_canonical(jl_entity_manager *manager, jli_canonical_ca
     if (!ar->entries) return JL_ERR_NOT_FOUND;
     /* A failed read below means the general path fails too (the same value
      * text), and it then says so in err. */
-    static const char lead[] = ASSET_TYPE_LINE ASSET_TYPE "\n" ID_LINE;
-    canonical_reader r = {ar, text + LITERAL_SIZE(ASSET_TYPE_LINE), text + size};
+    static const char lead[] = JLI_ENTITY_LEAD;
+    static const char asset_type_line[] = "; asset_type\n";
+    canonical_reader r = {ar, text + LITERAL_SIZE(asset_type_line), text + size};
     size_t id_size, position_size;
     if (size <= LITERAL_SIZE(lead) || !same_bytes(text, lead, LITERAL_SIZE(lead))) return JL_ERR_NOT_FOUND;
-    add_pair(&r, "asset_type", LITERAL_SIZE("asset_type"), LITERAL_SIZE(ASSET_TYPE));
-    r.p += LITERAL_SIZE(ID_LINE);
+    add_pair(&r, "asset_type", LITERAL_SIZE("asset_type"), LITERAL_SIZE("entity_instance"));
+    r.p = text + LITERAL_SIZE(lead);
     if (!value_line(&r, &id_size)) return JL_ERR_NOT_FOUND;
+    const char *const head = r.p + id_size;
     jl_archive_entry *ide = add_pair(&r, "id", LITERAL_SIZE("id"), id_size);
-    const jli_key_lines *keys = class_at(&r, cache, keep, manager->classes);
+    const jli_key_lines *keys = class_at(head, r.end, cache, keep, manager->classes);
     if (!keys) return JL_ERR_NOT_FOUND;
     const jl_class *cls = keys->cls;
     uint64_t id = 0;
@@ -419,7 +404,6 @@ jl_status jli_entity_read_canonical(jl_entity_manager *manager, jli_canonical_ca
     jli_manager_prefetch_id(manager, id);
     /* The head holds this build's versions: nothing to migrate, not read-only. */
     ar->class_version = cls->version;
-    const char *const head = r.p;
     for (int i = 0; i < 3; i++) {
         r.p = head + keys->value_at[i];
         add_pair(&r, head_keys[i], strlen(head_keys[i]), keys->value_size[i]);

@@ -117,23 +117,31 @@ static inline char *put(char *c, const char *text, size_t n)
 }
 #define PUT_LITERAL(c, literal) put((c), (literal), sizeof(literal) - 1)
 
+size_t jli_write_entity_head(char *c, const char *name, size_t name_size, uint32_t class_version)
+{
+    char *const start = c;
+    c = PUT_LITERAL(c, "\n; class\n");
+    c = put(c, name, name_size);
+    c = PUT_LITERAL(c, "\n; version\n");
+    c += jli_format_u64(JL_ENTITY_BASE_VERSION, c);
+    c = PUT_LITERAL(c, "\n; class_version\n");
+    c += jli_format_u64(class_version, c);
+    c = PUT_LITERAL(c, "\n; position\n");
+    return (size_t)(c - start);
+}
+
 jl_status jl_archive_write_entity(jl_archive *ar, const jl_entity *entity, const char *extra,
                                   size_t extra_size)
 {
     const jl_class *cls = entity->derived_kind;
     size_t name = strlen(cls->name);
-    /* The fixed header in one reservation: keys, ID, name, two versions, position. */
-    if (!reserve(ar, 160 + name + 3 * JL_F32_TEXT_MAX)) return JL_ERR_OUT_OF_MEMORY;
+    /* The fixed header in one reservation: lead, ID, head, position, line end. */
+    if (!reserve(ar, sizeof JLI_ENTITY_LEAD + 2 * JLI_FIXED_TEXT_MAX + JLI_ENTITY_HEAD_MAX(name)))
+        return JL_ERR_OUT_OF_MEMORY;
     char *c = ar->out_cursor;
-    c = PUT_LITERAL(c, "; asset_type\nentity_instance\n; id\n");
+    c = PUT_LITERAL(c, JLI_ENTITY_LEAD);
     c += jli_format_hex64(entity->id, c);
-    c = PUT_LITERAL(c, "\n; class\n");
-    c = put(c, cls->name, name);
-    c = PUT_LITERAL(c, "\n; version\n");
-    c += jli_format_u64(JL_ENTITY_BASE_VERSION, c);
-    c = PUT_LITERAL(c, "\n; class_version\n");
-    c += jli_format_u64(jli_entity_class_version(entity), c);
-    c = PUT_LITERAL(c, "\n; position\n");
+    c += jli_write_entity_head(c, cls->name, name, jli_entity_class_version(entity));
     c += jl_value_format(JL_FIELD_VEC3, &entity->position, c);
     *c++ = '\n';
     ar->out_cursor = c;
