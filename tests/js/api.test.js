@@ -342,16 +342,17 @@ test('a world holds at most its capacity of entities', () => {
 
 test('a world of memory opens as the same world on disk does: classes, entities and what fails', () => {
   // The game world with a directory named like an entity file, a file over
-  // the size limit, a file that does not parse and an interrupted save's
-  // temporary among the files (deleted as the load passes it, so the files
-  // after it are read from a directory that changed since it was listed),
-  // on disk and in memory.
+  // the size limit, two files that do not parse (one named in more than
+  // ASCII) and an interrupted save's temporary among the files (deleted as
+  // the load passes it, so the files after it are read from a directory
+  // that changed since it was listed), on disk and in memory.
   const disk = copyWorld(join(assets, 'game_world'));
   const temporary = 'Entities/7964898520896503811.jasset.tmp';
   writeFileSync(join(disk, temporary), 'cut sho');
   mkdirSync(join(disk, 'Entities', '12.jasset'));
   writeFileSync(join(disk, 'Entities', '13.jasset'), Buffer.alloc(8 * 1024 * 1024 + 1, 'x'));
   writeFileSync(join(disk, 'Entities', '14.jasset'), '; asset_type\nentity_instance\n; id\n0xzz\n');
+  writeFileSync(join(disk, 'Entities', 'café_ø.jasset'), '; asset_type\nentity_instance\n; id\n0xzz\n');
   const files = [];
   const walk = (rel) => {
     for (const entry of readdirSync(join(disk, rel), { withFileTypes: true })) {
@@ -377,7 +378,8 @@ test('a world of memory opens as the same world on disk does: classes, entities 
     }
   };
   const onDisk = opened(disk, false);
-  assert.equal(onDisk.diagnostics.length, 3, JSON.stringify(onDisk.diagnostics));
+  assert.equal(onDisk.diagnostics.length, 4, JSON.stringify(onDisk.diagnostics));
+  assert.ok(onDisk.diagnostics.some((d) => d.path.endsWith('/Entities/café_ø.jasset')));
   assert.ok(onDisk.texts.length > 0);
   assert.deepEqual(opened('/mem/game', true), onDisk);
   assert.ok(!existsSync(join(disk, temporary)));
