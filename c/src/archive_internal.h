@@ -126,7 +126,9 @@ void jli_archive_write_fields(jl_archive *ar, const jl_class *cls, const void *d
 /* What an entity file written by this build holds: it starts with
  * JLI_ENTITY_LEAD, then the ID's value; the head follows, from the ID's
  * line end to the position's value (jli_write_entity_head). */
-#define JLI_ENTITY_LEAD "; asset_type\nentity_instance\n; id\n"
+#define JLI_ASSET_TYPE_LINE "; asset_type\n"
+#define JLI_ENTITY_ASSET_TYPE "entity_instance"
+#define JLI_ENTITY_LEAD JLI_ASSET_TYPE_LINE JLI_ENTITY_ASSET_TYPE "\n; id\n"
 #define JLI_ENTITY_HEAD_MAX(name_size) ((name_size) + 80)
 
 /* Writes the head of an entity of the class named name[0, name_size) at

@@ -132,8 +132,8 @@ jl_status jl_archive_read_entity(jl_archive *ar, jl_entity *entity, uint64_t *id
     jl_archive_entry *e = FIND_KNOWN(ar, "asset_type");
     if (e) {
         e->used = true;
-        if (!jli_word_is(e->value, e->value_size, "entity_instance"))
-            return entry_value_error(ar, e, 0, "expected entity_instance");
+        if (!jli_word_is(e->value, e->value_size, JLI_ENTITY_ASSET_TYPE))
+            return entry_value_error(ar, e, 0, "expected " JLI_ENTITY_ASSET_TYPE);
     }
     jl_archive_entry *id_entry = FIND_KNOWN(ar, "id");
     e = FIND_KNOWN(ar, "class");
@@ -386,11 +386,10 @@ jl_status jli_entity_read_canonical(jl_entity_manager *manager, jli_canonical_ca
     /* A failed read below means the general path fails too (the same value
      * text), and it then says so in err. */
     static const char lead[] = JLI_ENTITY_LEAD;
-    static const char asset_type_line[] = "; asset_type\n";
-    canonical_reader r = {ar, text + LITERAL_SIZE(asset_type_line), text + size};
+    canonical_reader r = {ar, text + LITERAL_SIZE(JLI_ASSET_TYPE_LINE), text + size};
     size_t id_size, position_size;
     if (size <= LITERAL_SIZE(lead) || !same_bytes(text, lead, LITERAL_SIZE(lead))) return JL_ERR_NOT_FOUND;
-    add_pair(&r, "asset_type", LITERAL_SIZE("asset_type"), LITERAL_SIZE("entity_instance"));
+    add_pair(&r, "asset_type", LITERAL_SIZE("asset_type"), LITERAL_SIZE(JLI_ENTITY_ASSET_TYPE));
     r.p = text + LITERAL_SIZE(lead);
     if (!value_line(&r, &id_size)) return JL_ERR_NOT_FOUND;
     const char *const head = r.p + id_size;
