@@ -47,7 +47,10 @@ test('the class filter, legend and Add entity dialog list the world\'s classes',
   assert.notEqual(await swatch(legend.filter({ hasText: 'Enemy' })), await swatch(legend.filter({ hasText: 'Pickup' })));
 
   await page.getByRole('button', { name: 'Add entity' }).click();
-  const classes = await page.getByRole('dialog').getByLabel('Class').locator('option').allTextContents();
+  // allTextContents does not wait: read the options once the dialog shows them.
+  const classSelect = page.getByRole('dialog', { name: 'Add entity' }).getByLabel('Class');
+  await classSelect.locator('option').first().waitFor({ state: 'attached' });
+  const classes = await classSelect.locator('option').allTextContents();
   assert.ok(classes.includes('Enemy') && classes.includes('Pickup'), classes.join(', '));
   await page.getByRole('dialog').getByLabel('Class').selectOption('Enemy');
   await page.getByRole('dialog').getByRole('button', { name: 'Create' }).click();
