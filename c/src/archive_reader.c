@@ -273,6 +273,14 @@ static inline jl_archive_entry *canonical_pair(canonical_reader *r, const char *
     return add_pair(r, p + 2, line_size - 3, size);
 }
 
+/* read_entry without the diagnostic: a value the canonical reader cannot
+ * take sends the file to the general path, which says what is wrong. */
+static inline bool parse_value(jl_archive *ar, const jl_archive_entry *e, const jl_field *field, void *dst)
+{
+    jli_value_fail fail;
+    return jli_value_parse_into(field, e->value, e->value_size, dst, ar->strings, &fail) == JL_OK;
+}
+
 /* The keys of a canonical file's header. */
 #define LITERAL_SIZE(s) (sizeof(s) - 1)
 enum { CANONICAL_HEAD_PAIRS = 6 }; /* asset_type, id, class, version, class_version, position */
@@ -398,7 +406,7 @@ jl_status jli_entity_read_canonical(jl_entity_manager *manager, jli_canonical_ca
     if (!keys) return JL_ERR_NOT_FOUND;
     const jl_class *cls = keys->cls;
     uint64_t id = 0;
-    if (read_entry(ar, ide, &id_field, &id) != JL_OK || id == 0 || (expected_id && id != expected_id))
+    if (!parse_value(ar, ide, &id_field, &id) || id == 0 || (expected_id && id != expected_id))
         return JL_ERR_NOT_FOUND;
     jli_manager_prefetch_id(manager, id);
     /* The head holds this build's versions: nothing to migrate, not read-only. */
@@ -411,7 +419,7 @@ jl_status jli_entity_read_canonical(jl_entity_manager *manager, jli_canonical_ca
     jl_vec3 position;
     if (!value_line(&r, &position_size)) return JL_ERR_NOT_FOUND;
     jl_archive_entry *pe = add_pair(&r, "position", LITERAL_SIZE("position"), position_size);
-    if (read_entry(ar, pe, &position_field, &position) != JL_OK) return JL_ERR_NOT_FOUND;
+    if (!parse_value(ar, pe, &position_field, &position)) return JL_ERR_NOT_FOUND;
 
     jl_entity *entity;
     if (jl_entity_allocate(manager, cls, &entity) != JL_OK) return JL_ERR_NOT_FOUND;
@@ -419,7 +427,7 @@ jl_status jli_entity_read_canonical(jl_entity_manager *manager, jli_canonical_ca
     for (uint32_t i = 0; i < cls->field_count; i++) {
         const jl_field *f = &cls->fields[i];
         jl_archive_entry *e = canonical_pair(&r, keys->text + keys->at[i], keys->at[i + 1] - keys->at[i]);
-        if (!e || read_entry(ar, e, f, (char *)entity->derived + f->offset) != JL_OK) goto decline;
+        if (!e || !parse_value(ar, e, f, (char *)entity->derived + f->offset)) goto decline;
     }
     /* Keys the class does not know follow: the general path keeps them. */
     if (r.p != r.end || jl_entity_set_id(manager, entity, id) != JL_OK) goto decline;

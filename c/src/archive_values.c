@@ -29,7 +29,6 @@ const char *jl_field_type_name(jl_field_type type)
 /* Parses one float token; *msg says why on failure, *bad the offset. */
 static bool parse_f32(const char *t, size_t n, uint32_t flags, float *out, size_t *bad, const char **msg)
 {
-    if (n != 0 && jli_f32_parse_plain(t, n, out) == n) return true; /* "12.5": no checks to make */
     size_t at = 0;
     switch (jl_f32_parse(t, n, out, &at)) {
     case JL_F32_OK: return true;
@@ -60,26 +59,41 @@ static const char *const text_after_numbers[5] = {"", "", "unexpected text after
                                                   "unexpected text after 3 numbers",
                                                   "unexpected text after 4 numbers"};
 
-/* Parses count (2 to 4) finite floats separated by blanks into v. Inline,
- * so each caller's count is a constant and the loops unroll. */
-static inline bool parse_floats(const char *t, size_t n, int count, float *v, size_t *bad, const char **msg)
+/* The floats of a VEC2, VEC3 or QUAT. */
+static inline int vector_size(jl_field_type type)
 {
-    {
-        /* Fast path: plain numbers separated by blanks ("1.5 -2 0"), parsed
-         * in one pass; anything else takes the checks below. */
-        size_t i = 0;
-        for (int c = 0;;) {
-            size_t used = jli_f32_parse_plain(t + i, n - i, &v[c]);
-            if (used == 0) break;
-            i += used;
-            if (++c == count) {
-                if (i == n) return true;
-                break;
-            }
-            if (i >= n || !jli_is_blank(t[i])) break;
-            do i++; while (i < n && jli_is_blank(t[i]));
-        }
+    return type == JL_FIELD_VEC2 ? 2 : type == JL_FIELD_VEC3 ? 3 : 4;
+}
+
+/* v's count floats into dst (jl_vec2/3 and jl_quat are packed floats), one
+ * at a time: a wider load of floats just stored waits for the stores to
+ * retire. */
+static inline void store_floats(void *dst, const float *v, int count)
+{
+    for (int c = 0; c < count; c++) memcpy((float *)dst + c, &v[c], sizeof(float));
+}
+
+/* Plain numbers separated by blanks ("1.5 -2 0"), count of them (2 to 4)
+ * filling t[0, n), parsed in one pass into v; false for anything else,
+ * which the checks of parse_floats then take. Inline, so each caller's
+ * count is a constant and the loop unrolls. */
+static inline bool plain_floats(const char *t, size_t n, int count, float *v)
+{
+    size_t i = 0;
+    for (int c = 0;;) {
+        size_t used = jli_f32_parse_plain(t + i, n - i, &v[c]);
+        if (used == 0) return false;
+        i += used;
+        if (++c == count) return i == n;
+        if (i >= n || !jli_is_blank(t[i])) return false;
+        do i++; while (i < n && jli_is_blank(t[i]));
     }
+}
+
+/* Parses count (2 to 4) finite floats separated by blanks into v, saying
+ * where and why on failure. */
+static bool parse_floats(const char *t, size_t n, int count, float *v, size_t *bad, const char **msg)
+{
     size_t i = 0;
     for (int c = 0; c < count; c++) {
         if (c > 0) {
@@ -145,16 +159,23 @@ static inline bool hex8(const char *t, uint32_t *out)
 }
 #endif
 
-static bool parse_hex64(const char *t, size_t n, uint64_t *out, size_t *bad, const char **msg)
+/* The canonical 0x + 16 digits in two steps; false for any other text. */
+static inline bool plain_hex64(const char *t, size_t n, uint64_t *out)
 {
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    /* The canonical 0x + 16 digits in two steps; errors take the loop. */
     uint32_t hi, lo;
     if (n == 18 && t[0] == '0' && (t[1] == 'x' || t[1] == 'X') && hex8(t + 2, &hi) && hex8(t + 10, &lo)) {
         *out = (uint64_t)hi << 32 | lo;
         return true;
     }
+#else
+    (void)t, (void)n, (void)out;
 #endif
+    return false;
+}
+
+static bool parse_hex64(const char *t, size_t n, uint64_t *out, size_t *bad, const char **msg)
+{
     if (n < 3 || t[0] != '0' || (t[1] != 'x' && t[1] != 'X')) {
         *bad = 0;
         *msg = "expected 0x and hex digits";
@@ -260,7 +281,13 @@ static bool parse_enum(const jl_enum *e, const char *t, size_t n, jl_enum_value 
     return false;
 }
 
-jl_status jli_value_parse_into(const jl_field *field, const char *t, size_t n, void *dst, jl_arena *strings,
+/* The checked parse of jli_value_parse_into: every form a value may take,
+ * and where and why one fails. Kept out of line (GNU C), so the plain
+ * path before it needs no room for all this. */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static jl_status parse_checked(const jl_field *field, const char *t, size_t n, void *dst, jl_arena *strings,
                                jli_value_fail *fail)
 {
     size_t *bad = &fail->bad;
@@ -291,13 +318,9 @@ jl_status jli_value_parse_into(const jl_field *field, const char *t, size_t n, v
     case JL_FIELD_QUAT: {
         /* Parsed into a temporary: the file reader's dst is the field. */
         float v[4];
-        const int count = field->type == JL_FIELD_VEC2 ? 2 : field->type == JL_FIELD_VEC3 ? 3 : 4;
-        if (count == 3) ok = parse_floats(t, n, 3, v, bad, msg);
-        else if (count == 2) ok = parse_floats(t, n, 2, v, bad, msg);
-        else ok = parse_floats(t, n, 4, v, bad, msg);
-        /* jl_vec2/3 and jl_quat are packed floats. One at a time: a wider
-         * load of floats just stored waits for the stores to retire. */
-        for (int c = 0; ok && c < count; c++) memcpy((float *)dst + c, &v[c], sizeof(float));
+        const int count = vector_size(field->type);
+        ok = parse_floats(t, n, count, v, bad, msg);
+        if (ok) store_floats(dst, v, count);
         break;
     }
     case JL_FIELD_COLOR: {
@@ -344,6 +367,60 @@ jl_status jli_value_parse_into(const jl_field *field, const char *t, size_t n, v
         return JL_ERR_PARSE;
     }
     return ok ? JL_OK : JL_ERR_PARSE;
+}
+
+/* A whole number of at most nine digits (no room to overflow); false for
+ * any other text. */
+static inline bool plain_whole(const char *t, size_t n, uint32_t *out)
+{
+    if (n - 1 >= 9) return false;
+    uint32_t v = 0;
+    for (size_t i = 0; i < n; i++) {
+        if ((unsigned)(t[i] - '0') >= 10u) return false;
+        v = v * 10 + (uint32_t)(t[i] - '0');
+    }
+    *out = v;
+    return true;
+}
+
+/* The value as the engine writes it (what almost every file holds),
+ * parsed without the checks that say what is wrong; false for any other
+ * text, or a type written no faster this way, which parse_checked then
+ * takes. Each form here is one parse_checked takes to the same value. */
+static inline bool plain_value(const jl_field *field, const char *t, size_t n, void *dst)
+{
+    float v[4];
+    switch (field->type) {
+    case JL_FIELD_F32: return n != 0 && jli_f32_parse_plain(t, n, dst) == n;
+    case JL_FIELD_INDEX:
+    case JL_FIELD_U32: return plain_whole(t, n, dst);
+    case JL_FIELD_BOOL:
+        if (jli_word_is(t, n, "true")) *(bool *)dst = true;
+        else if (jli_word_is(t, n, "false")) *(bool *)dst = false;
+        else return false;
+        return true;
+    case JL_FIELD_VEC2:
+        if (!plain_floats(t, n, 2, v)) return false;
+        store_floats(dst, v, 2);
+        return true;
+    case JL_FIELD_VEC3:
+        if (!plain_floats(t, n, 3, v)) return false;
+        store_floats(dst, v, 3);
+        return true;
+    case JL_FIELD_QUAT:
+        if (!plain_floats(t, n, 4, v)) return false;
+        store_floats(dst, v, 4);
+        return true;
+    case JL_FIELD_ENTITY_REF: return plain_hex64(t, n, dst);
+    default: return false;
+    }
+}
+
+jl_status jli_value_parse_into(const jl_field *field, const char *t, size_t n, void *dst, jl_arena *strings,
+                               jli_value_fail *fail)
+{
+    if (plain_value(field, t, n, dst)) return JL_OK;
+    return parse_checked(field, t, n, dst, strings, fail);
 }
 
 /* Room for a value of any field type. */

@@ -406,18 +406,23 @@ jl_status jl_entity_set_id(jl_entity_manager *m, jl_entity *e, uint64_t id)
 {
     if (!owns_live_entity(m, e) || id == 0) return JL_ERR_INVALID_ARGUMENT;
     if (e->id == id) return JL_OK;
-    if (jl_entity_find(m, id)) return JL_ERR_DUPLICATE_ID;
-    /* Make room first, so that a refused commit leaves everything unchanged. */
+    /* A range is taken only while no ID is hashed, so none can be id. */
     uint32_t *own = own_entry(m, id);
     if (!own) {
         take_loaded_range(m, id);
         own = own_entry(m, id);
     }
+    /* Make room first, so that a refused commit leaves everything
+     * unchanged; a dense entry, once committed, is its own duplicate check
+     * (one lookup per loaded ID). */
     if (own) {
         jl_arena *a = in_own_index(m, own) ? &m->own_arena : &m->loaded_arena;
         if (jl_arena_commit_to(a, (size_t)((uint8_t *)(own + 1) - a->base)) != JL_OK) return JL_ERR_OUT_OF_MEMORY;
-    } else if ((size_t)(m->hashed_count + 1) * 2 > (size_t)m->index_mask + 1 && index_grow(m) != JL_OK) {
-        return JL_ERR_OUT_OF_MEMORY;
+        if (*own) return JL_ERR_DUPLICATE_ID;
+    } else {
+        if (jl_entity_find(m, id)) return JL_ERR_DUPLICATE_ID;
+        if ((size_t)(m->hashed_count + 1) * 2 > (size_t)m->index_mask + 1 && index_grow(m) != JL_OK)
+            return JL_ERR_OUT_OF_MEMORY;
     }
     if (e->id) unindex(m, e->id);
     e->id = id;
