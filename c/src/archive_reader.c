@@ -203,8 +203,11 @@ jl_status jl_entity_deserialize_in_place(jl_entity_manager *manager, jl_archive 
  * a known order, so each is matched where it is expected and its value
  * parsed at once: no token pass, no key search. */
 typedef struct canonical_reader {
-    jl_archive *ar;
-    const char *p, *end; /* the text left; it ends with a line end */
+    const char *p, *end;      /* the text left; it ends with a line end */
+    jl_archive_entry *entries; /* ar's, counted here (a register, not ar's
+                                  field, which every entry store may change)
+                                  and given to ar at the end */
+    uint32_t count;
 } canonical_reader;
 
 static inline uint64_t word_at(const char *p)
@@ -250,9 +253,8 @@ static inline bool value_line(const canonical_reader *r, size_t *size)
  * fields (key_lines_of). */
 static inline jl_archive_entry *add_pair(canonical_reader *r, const char *key, size_t key_size, size_t size)
 {
-    jl_archive *ar = r->ar;
-    const uint32_t n = ar->entry_count++, at = 2 * n + 1;
-    jl_archive_entry *e = &ar->entries[n];
+    const uint32_t n = r->count++, at = 2 * n + 1;
+    jl_archive_entry *e = &r->entries[n];
     *e = (jl_archive_entry){.key = key, .value = r->p, .key_size = (uint32_t)key_size,
                             .value_size = (uint32_t)size, .key_line = at, .value_line = at + 1, .key_col = 3,
                             .value_col = 1, .used = true};
@@ -394,7 +396,7 @@ jl_status jli_entity_read_canonical(jl_entity_manager *manager, jli_canonical_ca
     /* A failed read below means the general path fails too (the same value
      * text), and it then says so in err. */
     static const char lead[] = JLI_ENTITY_LEAD;
-    canonical_reader r = {ar, text + LITERAL_SIZE(JLI_ASSET_TYPE_LINE), text + size};
+    canonical_reader r = {text + LITERAL_SIZE(JLI_ASSET_TYPE_LINE), text + size, ar->entries, 0};
     size_t id_size, position_size;
     if (size <= LITERAL_SIZE(lead) || !same_bytes(text, lead, LITERAL_SIZE(lead))) return JL_ERR_NOT_FOUND;
     add_pair(&r, "asset_type", LITERAL_SIZE("asset_type"), LITERAL_SIZE(JLI_ENTITY_ASSET_TYPE));
@@ -433,6 +435,7 @@ jl_status jli_entity_read_canonical(jl_entity_manager *manager, jli_canonical_ca
     if (r.p != r.end || jl_entity_set_id(manager, entity, id) != JL_OK) goto decline;
     jl_manager_note_id(manager, id);
     entity->is_dirty = false;
+    ar->entry_count = r.count;
     ar->last_line = 2 * ar->entry_count;
     jl_arena_pop_to(arena, (size_t)((uint8_t *)(ar->entries + ar->entry_count) - arena->base));
     *out = entity;
