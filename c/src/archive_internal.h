@@ -98,6 +98,12 @@ jl_status jli_value_parse_into(const jl_field *field, const char *t, size_t n, v
 /* Decimal digits of v (at most 20) / "0x" + 16 lower-case hex digits of v
  * at out; return the length (no NUL). The decimal writer may write scratch
  * bytes past the digits, up to out[JLI_DIGITS_ROOM) (10 bytes). */
+/* jli_value_parse_into without its fast path for values in the form the
+ * engine writes: every form a value may take, and where and why one
+ * fails. The fast path must agree with it (fuzz_values checks that). */
+jl_status jli_value_parse_checked(const jl_field *field, const char *t, size_t n, void *dst, jl_arena *strings,
+                                  jli_value_fail *fail);
+
 uint32_t jli_format_u64(uint64_t v, char *out);
 uint32_t jli_format_hex64(uint64_t v, char *out);
 

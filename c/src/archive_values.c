@@ -281,14 +281,13 @@ static bool parse_enum(const jl_enum *e, const char *t, size_t n, jl_enum_value 
     return false;
 }
 
-/* The checked parse of jli_value_parse_into: every form a value may take,
- * and where and why one fails. Kept out of line (GNU C), so the plain
- * path before it needs no room for all this. */
+/* Kept out of line (GNU C), so the plain path before it needs no room
+ * for all this. */
 #if defined(__GNUC__)
 __attribute__((noinline))
 #endif
-static jl_status parse_checked(const jl_field *field, const char *t, size_t n, void *dst, jl_arena *strings,
-                               jli_value_fail *fail)
+jl_status jli_value_parse_checked(const jl_field *field, const char *t, size_t n, void *dst, jl_arena *strings,
+                                  jli_value_fail *fail)
 {
     size_t *bad = &fail->bad;
     const char **msg = &fail->msg;
@@ -385,8 +384,8 @@ static inline bool plain_whole(const char *t, size_t n, uint32_t *out)
 
 /* The value as the engine writes it (what almost every file holds),
  * parsed without the checks that say what is wrong; false for any other
- * text, or a type written no faster this way, which parse_checked then
- * takes. Each form here is one parse_checked takes to the same value. */
+ * text, or a type written no faster this way, which jli_value_parse_checked
+ * then takes. Each form here is one that takes to the same value. */
 static inline bool plain_value(const jl_field *field, const char *t, size_t n, void *dst)
 {
     float v[4];
@@ -420,7 +419,7 @@ jl_status jli_value_parse_into(const jl_field *field, const char *t, size_t n, v
                                jli_value_fail *fail)
 {
     if (plain_value(field, t, n, dst)) return JL_OK;
-    return parse_checked(field, t, n, dst, strings, fail);
+    return jli_value_parse_checked(field, t, n, dst, strings, fail);
 }
 
 /* Room for a value of any field type. */

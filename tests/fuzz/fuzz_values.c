@@ -10,11 +10,14 @@
  *    as it is: at most JL_ARCHIVE_LINE_MAX bytes, not empty, no blank at
  *    either end, no leading ';', no line end or NUL;
  *  - that text reads back to the same value (a string's bytes, a float's
- *    bits), and formats to itself (canonical form is a fixed point). */
+ *    bits), and formats to itself (canonical form is a fixed point);
+ *  - the parser's fast path for the engine's own forms agrees with the
+ *    checked parser alone: the same verdict and the same value. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "archive_internal.h"
 #include "juliet/archive.h"
 #include "fuzz.h"
 
@@ -73,6 +76,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     uint32_t col = 0;
     jl_error err = {0};
     jl_status s = jl_field_parse(f, text, n, &v, &arena, &col, &err);
+    value checked;
+    memset(&checked, 0xa5, sizeof checked);
+    jli_value_fail fail = {0};
+    FUZZ_ASSERT(jli_value_parse_checked(f, text, n, &checked, &arena, &fail) == s);
+    if (s == JL_OK) FUZZ_ASSERT(same_value(f, &v, &checked));
     if (s != JL_OK) {
         FUZZ_ASSERT(s == JL_ERR_PARSE);
         FUZZ_ASSERT(col >= 1 && col <= n + 1 && err.col == col);
