@@ -98,9 +98,17 @@ jl_status jli_value_parse_into(const jl_field *field, const char *t, size_t n, v
 /* Decimal digits of v (at most 20) / "0x" + 16 lower-case hex digits of v
  * at out; return the length (no NUL). The decimal writer may write scratch
  * bytes past the digits, up to out[JLI_DIGITS_ROOM) (10 bytes). */
-/* jli_value_parse_into without its fast path for values in the form the
- * engine writes: every form a value may take, and where and why one
- * fails. The fast path must agree with it (fuzz_values checks that). */
+/* The value at the start of t[0, n) in the form the engine writes it
+ * (what almost every file holds), parsed into dst without the checks that
+ * say what is wrong: the bytes it takes, or 0 for any other text (or a
+ * type written no faster this way). What follows it is the caller's to
+ * check; a text it takes whole, jli_value_parse_checked takes to the same
+ * value (fuzz_values checks that). Never takes a blank at either end or a
+ * line end. */
+size_t jli_value_parse_plain(const jl_field *field, const char *t, size_t n, void *dst);
+
+/* jli_value_parse_into without jli_value_parse_plain first: every form a
+ * value may take, and where and why one fails. */
 jl_status jli_value_parse_checked(const jl_field *field, const char *t, size_t n, void *dst, jl_arena *strings,
                                   jli_value_fail *fail);
 

@@ -262,25 +262,33 @@ static inline jl_archive_entry *add_pair(canonical_reader *r, const char *key, s
     return e;
 }
 
-/* Takes the pair at r->p whose key line is line[0, line_size) ("; key\n"),
- * or returns NULL if the text there is not that key with a value line
- * value_line takes. */
-static inline jl_archive_entry *canonical_pair(canonical_reader *r, const char *line, size_t line_size)
+/* Moves past the key line line[0, line_size) ("; key\n") at r->p; false
+ * if the text there is not that line. */
+static inline bool key_line(canonical_reader *r, const char *line, size_t line_size)
 {
-    const char *p = r->p;
-    size_t size;
-    if ((size_t)(r->end - p) <= line_size || !same_bytes(p, line, line_size)) return NULL;
-    r->p = p + line_size;
-    if (!value_line(r, &size)) return NULL;
-    return add_pair(r, p + 2, line_size - 3, size);
+    if ((size_t)(r->end - r->p) <= line_size || !same_bytes(r->p, line, line_size)) return false;
+    r->p += line_size;
+    return true;
 }
 
-/* read_entry without the diagnostic: a value the canonical reader cannot
- * take sends the file to the general path, which says what is wrong. */
-static inline bool parse_value(jl_archive *ar, const jl_archive_entry *e, const jl_field *field, void *dst)
+/* Reads the value line at r->p into dst as a value of field and appends
+ * its pair (key_size bytes of key). A value in the engine's own form is
+ * parsed where it lies and the parse finds its end (the text ends with a
+ * line end, which no such value takes); any other is the whole line,
+ * checked. False if the tokenizer would not take the line as it stands or
+ * the value does not parse: the general path then says what is wrong. */
+static inline bool take_value(canonical_reader *r, jl_arena *strings, const char *key, size_t key_size,
+                              const jl_field *field, void *dst)
 {
-    jli_value_fail fail;
-    return jli_value_parse_into(field, e->value, e->value_size, dst, ar->strings, &fail) == JL_OK;
+    const char *v = r->p;
+    size_t size = jli_value_parse_plain(field, v, (size_t)(r->end - v), dst);
+    if (size == 0 || v[size] != '\n' || size > JL_ARCHIVE_LINE_MAX) {
+        jli_value_fail fail;
+        if (!value_line(r, &size) || jli_value_parse_into(field, v, size, dst, strings, &fail) != JL_OK)
+            return false;
+    }
+    add_pair(r, key, key_size, size);
+    return true;
 }
 
 /* The keys of a canonical file's header. */
@@ -397,19 +405,17 @@ jl_status jli_entity_read_canonical(jl_entity_manager *manager, jli_canonical_ca
      * text), and it then says so in err. */
     static const char lead[] = JLI_ENTITY_LEAD;
     canonical_reader r = {text + LITERAL_SIZE(JLI_ASSET_TYPE_LINE), text + size, ar->entries, 0};
-    size_t id_size, position_size;
     if (size <= LITERAL_SIZE(lead) || !same_bytes(text, lead, LITERAL_SIZE(lead))) return JL_ERR_NOT_FOUND;
     add_pair(&r, "asset_type", LITERAL_SIZE("asset_type"), LITERAL_SIZE(JLI_ENTITY_ASSET_TYPE));
     r.p = text + LITERAL_SIZE(lead);
-    if (!value_line(&r, &id_size)) return JL_ERR_NOT_FOUND;
-    const char *const head = r.p + id_size;
-    jl_archive_entry *ide = add_pair(&r, "id", LITERAL_SIZE("id"), id_size);
+    uint64_t id = 0;
+    if (!take_value(&r, strings, "id", LITERAL_SIZE("id"), &id_field, &id) || id == 0 ||
+        (expected_id && id != expected_id))
+        return JL_ERR_NOT_FOUND;
+    const char *const head = r.p - 1; /* the ID's line end */
     const jli_key_lines *keys = class_at(head, r.end, cache, keep, manager->classes);
     if (!keys) return JL_ERR_NOT_FOUND;
     const jl_class *cls = keys->cls;
-    uint64_t id = 0;
-    if (!parse_value(ar, ide, &id_field, &id) || id == 0 || (expected_id && id != expected_id))
-        return JL_ERR_NOT_FOUND;
     jli_manager_prefetch_id(manager, id);
     /* The head holds this build's versions: nothing to migrate, not read-only. */
     ar->class_version = cls->version;
@@ -419,17 +425,19 @@ jl_status jli_entity_read_canonical(jl_entity_manager *manager, jli_canonical_ca
     }
     r.p = head + keys->at[0];
     jl_vec3 position;
-    if (!value_line(&r, &position_size)) return JL_ERR_NOT_FOUND;
-    jl_archive_entry *pe = add_pair(&r, "position", LITERAL_SIZE("position"), position_size);
-    if (!parse_value(ar, pe, &position_field, &position)) return JL_ERR_NOT_FOUND;
+    if (!take_value(&r, strings, "position", LITERAL_SIZE("position"), &position_field, &position))
+        return JL_ERR_NOT_FOUND;
 
     jl_entity *entity;
     if (jl_entity_allocate(manager, cls, &entity) != JL_OK) return JL_ERR_NOT_FOUND;
     entity->position = (jl_vec4){position.x, position.y, position.z, 1.0f};
     for (uint32_t i = 0; i < cls->field_count; i++) {
         const jl_field *f = &cls->fields[i];
-        jl_archive_entry *e = canonical_pair(&r, keys->text + keys->at[i], keys->at[i + 1] - keys->at[i]);
-        if (!e || !parse_value(ar, e, f, (char *)entity->derived + f->offset)) goto decline;
+        const char *line = keys->text + keys->at[i];
+        const size_t line_size = keys->at[i + 1] - keys->at[i];
+        if (!key_line(&r, line, line_size) ||
+            !take_value(&r, strings, line + 2, line_size - 3, f, (char *)entity->derived + f->offset))
+            goto decline;
     }
     /* Keys the class does not know follow: the general path keeps them. */
     if (r.p != r.end || jl_entity_set_id(manager, entity, id) != JL_OK) goto decline;

@@ -73,19 +73,19 @@ static inline void store_floats(void *dst, const float *v, int count)
     for (int c = 0; c < count; c++) memcpy((float *)dst + c, &v[c], sizeof(float));
 }
 
-/* Plain numbers separated by blanks ("1.5 -2 0"), count of them (2 to 4)
- * filling t[0, n), parsed in one pass into v; false for anything else,
- * which the checks of parse_floats then take. Inline, so each caller's
- * count is a constant and the loop unrolls. */
-static inline bool plain_floats(const char *t, size_t n, int count, float *v)
+/* Plain numbers separated by blanks ("1.5 -2 0"), count of them (2 to 4),
+ * at the start of t[0, n), parsed in one pass into v: the bytes they take,
+ * or 0 for anything else, which the checks of parse_floats then take.
+ * Inline, so each caller's count is a constant and the loop unrolls. */
+static inline size_t plain_floats(const char *t, size_t n, int count, float *v)
 {
     size_t i = 0;
     for (int c = 0;;) {
         size_t used = jli_f32_parse_plain(t + i, n - i, &v[c]);
-        if (used == 0) return false;
+        if (used == 0) return 0;
         i += used;
-        if (++c == count) return i == n;
-        if (i >= n || !jli_is_blank(t[i])) return false;
+        if (++c == count) return i;
+        if (i >= n || !jli_is_blank(t[i])) return 0;
         do i++; while (i < n && jli_is_blank(t[i]));
     }
 }
@@ -159,19 +159,20 @@ static inline bool hex8(const char *t, uint32_t *out)
 }
 #endif
 
-/* The canonical 0x + 16 digits in two steps; false for any other text. */
-static inline bool plain_hex64(const char *t, size_t n, uint64_t *out)
+/* The canonical 0x + 16 digits at the start of t[0, n), in two steps: the
+ * 18 bytes they take, or 0 for any other text. */
+static inline size_t plain_hex64(const char *t, size_t n, uint64_t *out)
 {
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
     uint32_t hi, lo;
-    if (n == 18 && t[0] == '0' && (t[1] == 'x' || t[1] == 'X') && hex8(t + 2, &hi) && hex8(t + 10, &lo)) {
+    if (n >= 18 && t[0] == '0' && (t[1] == 'x' || t[1] == 'X') && hex8(t + 2, &hi) && hex8(t + 10, &lo)) {
         *out = (uint64_t)hi << 32 | lo;
-        return true;
+        return 18;
     }
 #else
     (void)t, (void)n, (void)out;
 #endif
-    return false;
+    return 0;
 }
 
 static bool parse_hex64(const char *t, size_t n, uint64_t *out, size_t *bad, const char **msg)
@@ -368,57 +369,54 @@ jl_status jli_value_parse_checked(const jl_field *field, const char *t, size_t n
     return ok ? JL_OK : JL_ERR_PARSE;
 }
 
-/* A whole number of at most nine digits (no room to overflow); false for
- * any other text. */
-static inline bool plain_whole(const char *t, size_t n, uint32_t *out)
+/* A whole number of at most nine digits (no room to overflow) at the
+ * start of t[0, n): the bytes it takes, or 0. */
+static inline size_t plain_whole(const char *t, size_t n, uint32_t *out)
 {
-    if (n - 1 >= 9) return false;
     uint32_t v = 0;
-    for (size_t i = 0; i < n; i++) {
-        if ((unsigned)(t[i] - '0') >= 10u) return false;
-        v = v * 10 + (uint32_t)(t[i] - '0');
-    }
+    size_t i = 0;
+    for (; i < n && i < 10 && (unsigned)(t[i] - '0') < 10u; i++) v = v * 10 + (uint32_t)(t[i] - '0');
+    if (i - 1 >= 9) return 0;
     *out = v;
-    return true;
+    return i;
 }
 
-/* The value as the engine writes it (what almost every file holds),
- * parsed without the checks that say what is wrong; false for any other
- * text, or a type written no faster this way, which jli_value_parse_checked
- * then takes. Each form here is one that takes to the same value. */
-static inline bool plain_value(const jl_field *field, const char *t, size_t n, void *dst)
+/* The bytes word takes at the start of t[0, n), or 0. */
+static inline size_t plain_word(const char *t, size_t n, const char *word, size_t size)
+{
+    return n >= size && memcmp(t, word, size) == 0 ? size : 0;
+}
+
+size_t jli_value_parse_plain(const jl_field *field, const char *t, size_t n, void *dst)
 {
     float v[4];
+    size_t used;
     switch (field->type) {
-    case JL_FIELD_F32: return n != 0 && jli_f32_parse_plain(t, n, dst) == n;
+    case JL_FIELD_F32: return jli_f32_parse_plain(t, n, dst);
     case JL_FIELD_INDEX:
     case JL_FIELD_U32: return plain_whole(t, n, dst);
     case JL_FIELD_BOOL:
-        if (jli_word_is(t, n, "true")) *(bool *)dst = true;
-        else if (jli_word_is(t, n, "false")) *(bool *)dst = false;
-        else return false;
-        return true;
+        if ((used = plain_word(t, n, "true", 4)) != 0) *(bool *)dst = true;
+        else if ((used = plain_word(t, n, "false", 5)) != 0) *(bool *)dst = false;
+        return used;
     case JL_FIELD_VEC2:
-        if (!plain_floats(t, n, 2, v)) return false;
-        store_floats(dst, v, 2);
-        return true;
+        if ((used = plain_floats(t, n, 2, v)) != 0) store_floats(dst, v, 2);
+        return used;
     case JL_FIELD_VEC3:
-        if (!plain_floats(t, n, 3, v)) return false;
-        store_floats(dst, v, 3);
-        return true;
+        if ((used = plain_floats(t, n, 3, v)) != 0) store_floats(dst, v, 3);
+        return used;
     case JL_FIELD_QUAT:
-        if (!plain_floats(t, n, 4, v)) return false;
-        store_floats(dst, v, 4);
-        return true;
+        if ((used = plain_floats(t, n, 4, v)) != 0) store_floats(dst, v, 4);
+        return used;
     case JL_FIELD_ENTITY_REF: return plain_hex64(t, n, dst);
-    default: return false;
+    default: return 0;
     }
 }
 
 jl_status jli_value_parse_into(const jl_field *field, const char *t, size_t n, void *dst, jl_arena *strings,
                                jli_value_fail *fail)
 {
-    if (plain_value(field, t, n, dst)) return JL_OK;
+    if (n != 0 && jli_value_parse_plain(field, t, n, dst) == n) return JL_OK;
     return jli_value_parse_checked(field, t, n, dst, strings, fail);
 }
 
