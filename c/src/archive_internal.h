@@ -164,8 +164,6 @@ typedef struct jli_key_lines {
                             text[at[i], at[i + 1]); NULL: a class no
                             canonical file can hold */
     const char *text;
-    uint16_t value_at[3]; /* in the head: the class, version and class_version values */
-    uint16_t value_size[3];
 } jli_key_lines;
 
 /* The canonical reader's memory of a world's classes (zeroed at first):

@@ -203,7 +203,8 @@ jl_status jl_entity_deserialize_in_place(jl_entity_manager *manager, jl_archive 
  * a known order, so each is matched where it is expected and its value
  * parsed at once: no token pass, no key search. */
 typedef struct canonical_reader {
-    const char *p, *end;      /* the text left; it ends with a line end */
+    const char *p, *end;       /* the text left; it ends with a line end */
+    uint32_t pairs;            /* read so far */
     jl_archive_entry *entries; /* ar's, counted here (a register, not ar's
                                   field, which every entry store may change)
                                   and given to ar at the end */
@@ -244,22 +245,23 @@ static inline bool value_line(const canonical_reader *r, size_t *size)
     return *size <= JL_ARCHIVE_LINE_MAX && !jli_is_trailing_blank(v[*size - 1]);
 }
 
-/* Appends the entry of the pair whose value line is at r->p, size bytes,
- * as jl_archive_tokenize would fill it (used), but for the key's hash,
- * which only the tokenizer's duplicate check reads (a canonical file's keys
- * are distinct), and moves past it. Its lines follow from the pairs before
- * it; key_size bytes of key, which need not point into the text. There is
- * room: a class has at most JL_ARCHIVE_KEYS_MAX - CANONICAL_HEAD_PAIRS
- * fields (key_lines_of). */
-static inline jl_archive_entry *add_pair(canonical_reader *r, const char *key, size_t key_size, size_t size)
+/* Moves past the pair whose value line is at r->p, size bytes. A value
+ * naming an entity (the ID, a reference) gets its entry, as
+ * jl_archive_tokenize would fill it (used), but for the key's hash, which
+ * only the tokenizer's duplicate check reads (a canonical file's keys are
+ * distinct): those are the entries the world reads after a load (the ID's
+ * line for a misnamed file, a reference's for its site), and the other
+ * pairs are all used, so no unknown key needs theirs. Its lines follow
+ * from the pairs before it; key_size bytes of key, which need not point
+ * into the text. */
+static inline void add_pair(canonical_reader *r, const char *key, size_t key_size, size_t size, bool names_entity)
 {
-    const uint32_t n = r->count++, at = 2 * n + 1;
-    jl_archive_entry *e = &r->entries[n];
-    *e = (jl_archive_entry){.key = key, .value = r->p, .key_size = (uint32_t)key_size,
-                            .value_size = (uint32_t)size, .key_line = at, .value_line = at + 1, .key_col = 3,
-                            .value_col = 1, .used = true};
+    const uint32_t at = 2 * r->pairs++ + 1;
+    if (names_entity)
+        r->entries[r->count++] = (jl_archive_entry){
+            .key = key, .value = r->p, .key_size = (uint32_t)key_size, .value_size = (uint32_t)size,
+            .key_line = at, .value_line = at + 1, .key_col = 3, .value_col = 1, .used = true};
     r->p += size + 1;
-    return e;
 }
 
 /* Moves past the key line line[0, line_size) ("; key\n") at r->p; false
@@ -287,14 +289,13 @@ static inline bool take_value(canonical_reader *r, jl_arena *strings, const char
         if (!value_line(r, &size) || jli_value_parse_into(field, v, size, dst, strings, &fail) != JL_OK)
             return false;
     }
-    add_pair(r, key, key_size, size);
+    add_pair(r, key, key_size, size, field->type == JL_FIELD_ENTITY_REF);
     return true;
 }
 
-/* The keys of a canonical file's header. */
+/* The pairs of a canonical file's header. */
 #define LITERAL_SIZE(s) (sizeof(s) - 1)
 enum { CANONICAL_HEAD_PAIRS = 6 }; /* asset_type, id, class, version, class_version, position */
-static const char *const head_keys[3] = {"class", "version", "class_version"};
 
 /* The size of name if it is a word ([A-Za-z0-9_]+), else 0: a key, or a
  * value the tokenizer takes as it stands. */
@@ -328,15 +329,6 @@ static const jli_key_lines *key_lines_of(jli_canonical_cache *cache, jl_arena *k
     if (!text) return NULL;
     *k = (jli_key_lines){.cls = cls, .at = at, .text = text};
     char *c = text + jli_write_entity_head(text, cls->name, name_size, cls->version);
-    /* The head's values: after the ID's line end, each pair is a key line
-     * and a value line. */
-    const char *line = text + 1;
-    for (int i = 0; i < 3; i++) {
-        line = (const char *)memchr(line, '\n', (size_t)(c - line)) + 1;
-        k->value_at[i] = (uint16_t)(line - text);
-        k->value_size[i] = (uint16_t)((const char *)memchr(line, '\n', (size_t)(c - line)) - line);
-        line += k->value_size[i] + 1;
-    }
     for (uint32_t i = 0; i < cls->field_count; i++) {
         const size_t n = strlen(cls->fields[i].name);
         at[i] = (uint16_t)(c - text);
@@ -404,10 +396,8 @@ jl_status jli_entity_read_canonical(jl_entity_manager *manager, jli_canonical_ca
     /* A failed read below means the general path fails too (the same value
      * text), and it then says so in err. */
     static const char lead[] = JLI_ENTITY_LEAD;
-    canonical_reader r = {text + LITERAL_SIZE(JLI_ASSET_TYPE_LINE), text + size, ar->entries, 0};
     if (size <= LITERAL_SIZE(lead) || !same_bytes(text, lead, LITERAL_SIZE(lead))) return JL_ERR_NOT_FOUND;
-    add_pair(&r, "asset_type", LITERAL_SIZE("asset_type"), LITERAL_SIZE(JLI_ENTITY_ASSET_TYPE));
-    r.p = text + LITERAL_SIZE(lead);
+    canonical_reader r = {text + LITERAL_SIZE(lead), text + size, 1 /* asset_type */, ar->entries, 0};
     uint64_t id = 0;
     if (!take_value(&r, strings, "id", LITERAL_SIZE("id"), &id_field, &id) || id == 0 ||
         (expected_id && id != expected_id))
@@ -419,10 +409,7 @@ jl_status jli_entity_read_canonical(jl_entity_manager *manager, jli_canonical_ca
     jli_manager_prefetch_id(manager, id);
     /* The head holds this build's versions: nothing to migrate, not read-only. */
     ar->class_version = cls->version;
-    for (int i = 0; i < 3; i++) {
-        r.p = head + keys->value_at[i];
-        add_pair(&r, head_keys[i], strlen(head_keys[i]), keys->value_size[i]);
-    }
+    r.pairs += 3; /* class, version, class_version */
     r.p = head + keys->at[0];
     jl_vec3 position;
     if (!take_value(&r, strings, "position", LITERAL_SIZE("position"), &position_field, &position))
@@ -444,7 +431,7 @@ jl_status jli_entity_read_canonical(jl_entity_manager *manager, jli_canonical_ca
     jl_manager_note_id(manager, id);
     entity->is_dirty = false;
     ar->entry_count = r.count;
-    ar->last_line = 2 * ar->entry_count;
+    ar->last_line = 2 * r.pairs;
     jl_arena_pop_to(arena, (size_t)((uint8_t *)(ar->entries + ar->entry_count) - arena->base));
     *out = entity;
     return JL_OK;

@@ -271,18 +271,19 @@ TEST(the_one_pass_reader_takes_canonical_text_only)
     CHECK(e == NULL && r.manager.count == 0);
     jl_error err;
     CHECK(jl_manager_check(&r.manager, &err) == JL_OK);
-    /* The canonical text: read, every entry used, lines as the tokenizer counts them. */
+    /* The canonical text: read, with entries for the values naming an
+     * entity (the ID, the parent), which the world reads after a load, as
+     * the tokenizer makes them but for the key hashes. */
     CHECK(reader_read(&r, prop_text, size, 0, &e) == JL_OK);
     CHECK(e != NULL && e->id == 0x0000000900000001ull && r.manager.count == 1);
     const jl_archive *ar = &r.ar;
-    CHECK(ar->entry_count == 11 && ar->last_line == 22);
-    /* ... and the entries the tokenizer makes of it, but for the key hashes. */
+    CHECK(ar->entry_count == 2 && ar->last_line == 22);
     jl_archive tokenized;
     CHECK(jl_archive_tokenize(&tokenized, &r.scratch, prop_text, size, NULL, NULL) == JL_OK);
-    CHECK(tokenized.entry_count == ar->entry_count);
+    static const char *const naming[2] = {"id", "parent"};
     for (uint32_t i = 0; i < ar->entry_count; i++) {
-        const jl_archive_entry *got = &ar->entries[i], *want = &tokenized.entries[i];
-        CHECK(got->used && got->key_line == 2 * i + 1 && got->value_line == 2 * i + 2);
+        const jl_archive_entry *got = &ar->entries[i], *want = jl_archive_find(&tokenized, naming[i]);
+        CHECK(want != NULL && got->used);
         CHECK(got->key_size == want->key_size && memcmp(got->key, want->key, want->key_size) == 0);
         CHECK(got->value == want->value && got->value_size == want->value_size);
         CHECK(got->key_line == want->key_line && got->value_line == want->value_line);
