@@ -377,7 +377,7 @@ static const jli_key_lines *class_at(const char *head, const char *end, jli_cano
     }
     /* The latest first: the others move down over its place (or the last). */
     if (seen == JLI_RECENT_CLASSES) seen--;
-    if (seen) memmove(cache->recent + 1, cache->recent, seen * sizeof *cache->recent);
+    for (; seen; seen--) cache->recent[seen] = cache->recent[seen - 1]; /* a few: no memmove call */
     cache->recent[0] = k->cls;
     return k;
 }
