@@ -95,9 +95,6 @@ enum { JLI_FIXED_TEXT_MAX = 128 };
 jl_status jli_value_parse_into(const jl_field *field, const char *t, size_t n, void *dst,
                                jl_arena *strings, jli_value_fail *fail);
 
-/* Decimal digits of v (at most 20) / "0x" + 16 lower-case hex digits of v
- * at out; return the length (no NUL). The decimal writer may write scratch
- * bytes past the digits, up to out[JLI_DIGITS_ROOM) (10 bytes). */
 /* The value at the start of t[0, n) in the form the engine writes it
  * (what almost every file holds), parsed into dst without the checks that
  * say what is wrong: the bytes it takes, or 0 for any other text (or a
@@ -112,6 +109,9 @@ size_t jli_value_parse_plain(const jl_field *field, const char *t, size_t n, voi
 jl_status jli_value_parse_checked(const jl_field *field, const char *t, size_t n, void *dst, jl_arena *strings,
                                   jli_value_fail *fail);
 
+/* Decimal digits of v (at most 20) / "0x" + 16 lower-case hex digits of v
+ * at out; return the length (no NUL). The decimal writer may write scratch
+ * bytes past the digits, up to out[JLI_DIGITS_ROOM) (10 bytes). */
 uint32_t jli_format_u64(uint64_t v, char *out);
 uint32_t jli_format_hex64(uint64_t v, char *out);
 

@@ -282,11 +282,6 @@ static bool parse_enum(const jl_enum *e, const char *t, size_t n, jl_enum_value 
     return false;
 }
 
-/* Kept out of line (GNU C), so the plain path before it needs no room
- * for all this. */
-#if defined(__GNUC__)
-__attribute__((noinline))
-#endif
 jl_status jli_value_parse_checked(const jl_field *field, const char *t, size_t n, void *dst, jl_arena *strings,
                                   jli_value_fail *fail)
 {
