@@ -406,7 +406,8 @@ jl_status jl_entity_set_id(jl_entity_manager *m, jl_entity *e, uint64_t id)
 {
     if (!owns_live_entity(m, e) || id == 0) return JL_ERR_INVALID_ARGUMENT;
     if (e->id == id) return JL_OK;
-    /* A range is taken only while no ID is hashed, so none can be id. */
+    /* A range is taken only while no ID is hashed: none of its IDs can be
+     * in the hash table. */
     uint32_t *own = own_entry(m, id);
     if (!own) {
         take_loaded_range(m, id);

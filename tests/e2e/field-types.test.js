@@ -52,7 +52,7 @@ test('the class filter, legend and Add entity dialog list the world\'s classes',
   await classSelect.locator('option').first().waitFor({ state: 'attached' });
   const classes = await classSelect.locator('option').allTextContents();
   assert.ok(classes.includes('Enemy') && classes.includes('Pickup'), classes.join(', '));
-  await page.getByRole('dialog').getByLabel('Class').selectOption('Enemy');
+  await classSelect.selectOption('Enemy');
   await page.getByRole('dialog').getByRole('button', { name: 'Create' }).click();
   await ui.waitInspected(page, 'Enemy', null);
   // A new Enemy has the class defaults, in the editors of their types.
