@@ -180,8 +180,10 @@ typedef struct jli_canonical_cache {
  * a file in canonical form (docs/format.md) with this build's versions, of
  * a class read by jl_serialize_fields, whose ID is expected_id (0: any),
  * with cache the world's (key lines pushed on keep): the same entity, and
- * ar filled as those would fill it (every entry used; entries pushed on
- * arena, STRING values on strings). JL_ERR_NOT_FOUND for any other text
+ * ar as those would leave it for what the world reads after a load: the
+ * entries of the values naming an entity (the ID, references), as the
+ * tokenizer fills them, every other pair used (entries pushed on arena,
+ * STRING values on strings). JL_ERR_NOT_FOUND for any other text
  * (also one of another version, or a malformed one): the manager is then
  * as before, err may hold a message, and the caller pops arena and
  * strings and takes the general path, which finds and reports the same
