@@ -1,6 +1,7 @@
 /* snapshot_world.c - the world section of snapshots: settings, unknown keys
- * and read-only flags, opaque entities as text, and decoding through the
- * world's own loader so a decoded world saves exactly the files the source
+ * and read-only flags, opaque entities as text, and decoding into the
+ * world as its own loader would (checked values straight in, the rest
+ * through the loader) so a decoded world saves exactly the files the source
  * would (snapshot.h). */
 #include <math.h>
 #include <stdio.h>
@@ -434,6 +435,26 @@ static jl_status apply_settings(jli_snap_decoder *d, const world_section *ws, jl
     return JL_OK;
 }
 
+/* The world's class of the decoder's class cls if staged structs of cls
+ * can be its entities as they are (serialized by its fields, with the same
+ * layout: a class carried as a file is the world's own parse of the same
+ * text); NULL if they go through the loader. */
+static const jl_class *world_class(const jl_world *world, const jl_class *cls)
+{
+    const jl_class *own = jl_registry_find(&world->classes, cls->name, strlen(cls->name));
+    if (!own || own->serialize != jl_serialize_fields || own->size_of != cls->size_of ||
+        own->field_count != cls->field_count)
+        return NULL;
+    for (uint32_t f = 0; f < own->field_count; f++) {
+        const jl_field *a = &own->fields[f], *b = &cls->fields[f];
+        if (a->type != b->type || a->offset != b->offset || a->flags != b->flags ||
+            (a->type == JL_FIELD_ENUM &&
+             (!a->enumeration || !b->enumeration || a->enumeration->count != b->enumeration->count)))
+            return NULL;
+    }
+    return own;
+}
+
 static jl_status apply_world(jli_snap_decoder *d, world_section *ws, jl_world *world)
 {
     jl_error *err = d->r.err;
@@ -450,21 +471,30 @@ static jl_status apply_world(jli_snap_decoder *d, world_section *ws, jl_world *w
     jl_status st = JL_OK;
 
     uint32_t rank[JL_CLASS_MAX] = {0};
+    const jl_class *direct_class[JL_CLASS_MAX];
+    for (uint32_t c = 0; c < d->class_count; c++) direct_class[c] = world_class(world, d->classes[c].cls);
     size_t extra_at = 0;
     for (uint32_t i = 0; i < d->count; i++) {
         jli_snap_class_entry *entry = &d->classes[d->class_of[i]];
         const uint8_t *derived = entry->staging + (size_t)rank[d->class_of[i]]++ * entry->cls->size_of;
-        size_t mark = d->scratch->used;
-        const char *text;
-        size_t size;
         jl_entity *e = NULL;
-        const char *extra = ws->extra_size[i] ? (const char *)ws->extra_text + extra_at : NULL;
-        st = entity_text(d, i, derived, extra, ws->extra_size[i], &text, &size);
-        /* Through the loader without taking the place of a removed entity's
-         * file: a failed decode then leaves the pending deletions as they
-         * were. */
-        if (st == JL_OK) st = jli_world_load_entity(world, NULL, NULL, 0, text, size, true, &e, &why);
-        jl_arena_pop_to(d->scratch, mark);
+        const jl_class *direct = direct_class[d->class_of[i]];
+        /* Neither way takes the place of a removed entity's file: a failed
+         * decode then leaves the pending deletions as they were. */
+        if (direct && !ws->extra_size[i]) {
+            /* Its values were checked as a file's would be: straight in. */
+            st = jli_world_add_entity(world, direct, d->ids[i], derived, d->positions[i], &e, &why);
+        } else {
+            /* Unknown keys to check and keep, or a class not laid out as
+             * staged: through the loader, from the text its file would hold. */
+            size_t mark = d->scratch->used;
+            const char *text;
+            size_t size;
+            const char *extra = ws->extra_size[i] ? (const char *)ws->extra_text + extra_at : NULL;
+            st = entity_text(d, i, derived, extra, ws->extra_size[i], &text, &size);
+            if (st == JL_OK) st = jli_world_load_entity(world, NULL, NULL, 0, text, size, true, &e, &why);
+            jl_arena_pop_to(d->scratch, mark);
+        }
         extra_at += ws->extra_size[i];
         if (st != JL_OK) {
             rollback(world, &backup, d->ids, i);

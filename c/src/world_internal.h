@@ -279,6 +279,15 @@ jl_status jli_world_load_entity(jl_world *world, const char *path, const char *d
                                 const char *text, size_t size, bool mark_dirty, jl_entity **out,
                                 jl_error *err);
 
+/* Adds an entity of cls (serialized by its fields) with ID id, the field
+ * values at fields (a derived struct of cls, each value as a file's would
+ * be after reading: checked already) and the position, as if loaded from
+ * the file they make but with none: dirty, its references kept, its
+ * strings copied into the world's. On failure nothing is added and err
+ * says why (no diagnostic: the caller reports). */
+jl_status jli_world_add_entity(jl_world *world, const jl_class *cls, uint64_t id, const void *fields,
+                               jl_vec3 position, jl_entity **out, jl_error *err);
+
 /* Reads one file of the world (kind from its directory listing: a special
  * file is never opened) into the scratch arena. JL_OK; JL_ERR_NOT_FOUND if
  * there is no such file (no diagnostic: the caller decides); else the

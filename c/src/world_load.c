@@ -1,5 +1,6 @@
-/* world_load.c - loading a world directory, one entity file's text, and
- * the settings' text (world.h; spec 4.4 LoadWorld, deserialize_entity_asset).
+/* world_load.c - loading a world directory, one entity file's text, the
+ * settings' text, and an entity from values checked already (a snapshot's)
+ * (world.h; spec 4.4 LoadWorld, deserialize_entity_asset).
  *
  * Every file goes through the world's jl_fs table, so tests can count and
  * fault each operation. Per-file work uses the scratch arena between a mark
@@ -61,6 +62,29 @@ static jl_status read_general(jl_world *w, jl_archive *ar, const char *path, uin
     return s;
 }
 
+/* What the world keeps of an entity's file (its unknown keys, its
+ * reference sites, where it lies), in the slot's record. A record left by
+ * the slot's last entity (destroyed through the manager) is given back
+ * first. On failure the entity is taken back. */
+static jl_status keep_record(jl_world *w, jl_archive *ar, jl_entity *entity, const char *path, const char *dir,
+                             bool mark_dirty, jl_error *e)
+{
+    uint32_t slot = (uint32_t)(entity - w->manager.entities);
+    jli_entity_record *x = jli_record_take(w, slot), kept;
+    jl_status s = x ? jli_record_build(w, ar, entity->derived_kind, entity->derived, path, slot, &kept, e)
+                    : jl_error_set(e, JL_ERR_OUT_OF_MEMORY, path, 0, 0, "no room left for the entity's record");
+    if (s != JL_OK) {
+        jli_entity_rollback_allocation(&w->manager, entity);
+        return s;
+    }
+    kept.id = entity->id;
+    kept.dir_at = jli_storage_offset(w, dir);
+    kept.file = mark_dirty ? JLI_FILE_UNKNOWN : JLI_FILE_UNPRINTED; /* clean: it is its file */
+    *x = kept;
+    w->stats.entities[entity->derived_kind->kind]++;
+    return JL_OK;
+}
+
 jl_status jli_world_load_entity(jl_world *w, const char *path, const char *dir, uint64_t expected_id,
                                 const char *text, size_t size, bool mark_dirty, jl_entity **out, jl_error *err)
 {
@@ -99,30 +123,13 @@ jl_status jli_world_load_entity(jl_world *w, const char *path, const char *dir, 
         }
     }
     if (s == JL_OK) {
-        /* What the world keeps of the file, in the slot's record. A record
-         * left by the slot's last entity (destroyed through the manager) is
-         * given back first. */
-        uint32_t slot = (uint32_t)(entity - w->manager.entities);
-        jli_entity_record *x = jli_record_take(w, slot), kept;
-        if (!x)
-            s = jl_error_set(e, JL_ERR_OUT_OF_MEMORY, path, 0, 0, "no room left for the entity's record");
-        else
-            s = jli_record_build(w, &ar, entity->derived_kind, entity->derived, path, slot, &kept, e);
-        if (s == JL_OK) {
-            kept.id = entity->id;
-            kept.dir_at = jli_storage_offset(w, dir);
-            kept.file = mark_dirty ? JLI_FILE_UNKNOWN : JLI_FILE_UNPRINTED; /* clean: it is its file */
-            *x = kept;
-        } else {
-            jli_entity_rollback_allocation(&w->manager, entity);
-            entity = NULL;
-        }
+        s = keep_record(w, &ar, entity, path, dir, mark_dirty, e);
+        if (s != JL_OK) entity = NULL;
     }
     if (s == JL_OK) {
         /* A newer file is never rewritten or deleted, even if the entity is
          * destroyed behind the world's back. */
         if (entity->flags & JL_ENTITY_READ_ONLY) jli_id_map_put(&w->guarded, entity->id, 1);
-        w->stats.entities[entity->derived_kind->kind]++;
         w->stats.bytes[entity->derived_kind->kind] += size;
         if (mark_dirty) entity->is_dirty = true;
         if (dir) jli_opaque_warn(w, &ar, entity);
@@ -133,6 +140,68 @@ jl_status jli_world_load_entity(jl_world *w, const char *path, const char *dir, 
     jl_arena_pop_to(&w->scratch, mark);
     if (out) *out = s == JL_OK ? entity : NULL;
     return s;
+}
+
+/* Copies the value of field f from src to dst, a string's bytes into the
+ * world's strings (as the reader keeps them: NUL-terminated). */
+static jl_status copy_value(jl_world *w, const jl_field *f, const char *src, char *dst)
+{
+    if (f->type != JL_FIELD_STRING) {
+        memcpy(dst, src, jl_field_type_size(f->type));
+        return JL_OK;
+    }
+    jl_string v;
+    memcpy(&v, src, sizeof v);
+    if (v.size) {
+        char *copy = jl_arena_push(&w->strings, (size_t)v.size + 1, 1);
+        if (!copy) return JL_ERR_OUT_OF_MEMORY;
+        memcpy(copy, v.data, v.size);
+        copy[v.size] = '\0';
+        v.data = copy;
+    } else {
+        v = (jl_string){"", 0};
+    }
+    memcpy(dst, &v, sizeof v);
+    return JL_OK;
+}
+
+jl_status jli_world_add_entity(jl_world *w, const jl_class *cls, uint64_t id, const void *fields, jl_vec3 position,
+                               jl_entity **out, jl_error *err)
+{
+    *out = NULL;
+    const size_t strings_mark = w->strings.used;
+    jl_entity *entity;
+    jl_status s = jl_entity_allocate(&w->manager, cls, &entity);
+    if (s != JL_OK)
+        return jl_error_set(err, s, NULL, 0, 0, "cannot allocate a %s: %s", cls->name, jl_status_name(s));
+    for (uint32_t i = 0; i < cls->field_count && s == JL_OK; i++) {
+        const jl_field *f = &cls->fields[i];
+        s = copy_value(w, f, (const char *)fields + f->offset, (char *)entity->derived + f->offset);
+    }
+    if (s != JL_OK) {
+        jl_error_set(err, s, NULL, 0, 0, "no memory left for the strings of a %s", cls->name);
+    } else if ((s = jl_entity_set_id(&w->manager, entity, id)) != JL_OK) {
+        jl_error_set(err, s, NULL, 0, 0, s == JL_ERR_DUPLICATE_ID ? "duplicate entity ID 0x%016llx"
+                                                                    : "cannot index entity 0x%016llx",
+                     (unsigned long long)id);
+    }
+    if (s != JL_OK) {
+        jli_entity_rollback_allocation(&w->manager, entity);
+        jl_arena_pop_to(&w->strings, strings_mark);
+        return s;
+    }
+    jl_manager_note_id(&w->manager, id);
+    entity->position = (jl_vec4){position.x, position.y, position.z, 1.0f};
+    /* No file: nothing unknown, and reference sites at no line. */
+    jl_archive none = {0};
+    s = keep_record(w, &none, entity, NULL, NULL, true, err);
+    if (s != JL_OK) {
+        jl_arena_pop_to(&w->strings, strings_mark);
+        return s;
+    }
+    entity->is_dirty = true;
+    *out = entity;
+    return JL_OK;
 }
 
 jl_status jl_world_load_entity_text(jl_world *w, const char *path, const char *text, size_t size,

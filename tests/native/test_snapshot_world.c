@@ -249,6 +249,38 @@ TEST(decoded_entities_are_dirty_so_a_save_writes_them)
     teardown();
 }
 
+static const char orphan_prop[] =
+    "; asset_type\nentity_instance\n; id\n0x0000000100000003\n; class\nProp\n; version\n1\n"
+    "; class_version\n1\n; position\n0 0 0\n; parent\n0x00000000deadbeef\n";
+
+TEST(decoded_entities_keep_their_reference_sites)
+{
+    CHECK(setup());
+    CHECK(fill_source(200));
+    CHECK(jl_world_load_entity_text(&source, NULL, orphan_prop, sizeof orphan_prop - 1, false, NULL, NULL) ==
+          JL_OK);
+    jl_snapshot_bytes bytes;
+    CHECK(encode(&source, &bytes) == JL_OK);
+    CHECK(jl_snapshot_decode_world(bytes.data, bytes.size, &target, NULL) == JL_OK);
+    /* A site for each parent set in the source (its generated props were
+     * made, not loaded, so it has sites for the loaded one only), and the
+     * one parent that is not there is the one missing. */
+    uint32_t parents = 0;
+    for (jl_entity *e = jl_entities_first(&source.manager); e; e = jl_entities_next(&source.manager, e))
+        parents += e->derived_kind == &sample_prop_class && JL_DOWNCAST(sample_prop, e)->parent != 0;
+    CHECK(parents > 1 && jl_world_reference_count(&target) == parents);
+    uint32_t missing = 0, orphan = 0;
+    for (uint32_t i = 0; i < parents; i++) {
+        const jl_world_ref *r = jl_world_reference(&target, i);
+        CHECK(r);
+        missing += jl_world_find(&target, r->target) == NULL;
+        orphan += r->target == 0xdeadbeefull;
+    }
+    CHECK(missing == 1 && orphan == 1);
+    CHECK(jl_world_check_references(&target) == 1);
+    teardown();
+}
+
 TEST(manager_snapshot_decodes_into_a_world_with_default_settings)
 {
     CHECK(setup());
