@@ -19,6 +19,21 @@ static int hex_value(char c)
     return -1;
 }
 
+/* The color of the six hex digits at t into *out: how many of them are
+ * hex from the first (6 when all are, and only then is *out set). */
+static int color_digits(const char *t, jl_color *out)
+{
+    uint8_t rgb[3];
+    for (int c = 0; c < 3; c++) {
+        int hi = hex_value(t[2 * c]), lo = hex_value(t[2 * c + 1]);
+        if (hi < 0) return 2 * c;
+        if (lo < 0) return 2 * c + 1;
+        rgb[c] = (uint8_t)(hi * 16 + lo);
+    }
+    *out = (jl_color){rgb[0], rgb[1], rgb[2]};
+    return 6;
+}
+
 const char *jl_field_type_name(jl_field_type type)
 {
     static const char *names[JL_FIELD_TYPE_COUNT] = {"f32", "index", "bool",   "vec3", "color", "entity_ref",
@@ -324,20 +339,12 @@ jl_status jli_value_parse_checked(const jl_field *field, const char *t, size_t n
             *msg = "expected a color #rrggbb";
             return JL_ERR_PARSE;
         }
-        uint8_t rgb[3];
-        for (int c = 0; c < 3; c++) {
-            int hi = hex_value(t[1 + 2 * c]), lo = hex_value(t[2 + 2 * c]);
-            if (hi < 0 || lo < 0) {
-                *bad = (size_t)(hi < 0 ? 1 + 2 * c : 2 + 2 * c);
-                *msg = "expected a hex digit in color";
-                return JL_ERR_PARSE;
-            }
-            rgb[c] = (uint8_t)(hi * 16 + lo);
+        const int hex = color_digits(t + 1, dst);
+        if (hex < 6) {
+            *bad = (size_t)(1 + hex);
+            *msg = "expected a hex digit in color";
+            return JL_ERR_PARSE;
         }
-        jl_color *color = dst;
-        color->r = rgb[0];
-        color->g = rgb[1];
-        color->b = rgb[2];
         return JL_OK;
     }
     case JL_FIELD_ENTITY_REF:
@@ -389,6 +396,9 @@ size_t jli_value_parse_plain(const jl_field *field, const char *t, size_t n, voi
     switch (field->type) {
     case JL_FIELD_F32: return jli_f32_parse_plain(t, n, dst);
     case JL_FIELD_INDEX:
+        if ((used = plain_word(t, n, "none", 4)) != 0) *(uint32_t *)dst = JL_INDEX_MAX;
+        else used = plain_whole(t, n, dst);
+        return used;
     case JL_FIELD_U32: return plain_whole(t, n, dst);
     case JL_FIELD_BOOL:
         if ((used = plain_word(t, n, "true", 4)) != 0) *(bool *)dst = true;
@@ -403,7 +413,11 @@ size_t jli_value_parse_plain(const jl_field *field, const char *t, size_t n, voi
     case JL_FIELD_QUAT:
         if ((used = plain_floats(t, n, 4, v)) != 0) store_floats(dst, v, 4);
         return used;
-    case JL_FIELD_ENTITY_REF: return plain_hex64(t, n, dst);
+    case JL_FIELD_COLOR: return n >= 7 && t[0] == '#' && color_digits(t + 1, dst) == 6 ? 7 : 0;
+    case JL_FIELD_ENTITY_REF:
+        if ((used = plain_word(t, n, "none", 4)) != 0) *(uint64_t *)dst = 0;
+        else used = plain_hex64(t, n, dst);
+        return used;
     default: return 0;
     }
 }
