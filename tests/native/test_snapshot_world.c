@@ -1,7 +1,7 @@
 /* test_snapshot_world.c - snapshots of whole worlds: a world that goes
  * through a snapshot saves byte-identical .jasset files, keeps unknown keys,
- * read-only flags and settings, and a hostile world section leaves the
- * target as it was (snapshot.h, world.h). */
+ * read-only flags, settings and reference sites, and a hostile world section
+ * leaves the target as it was (snapshot.h, world.h). */
 #define _POSIX_C_SOURCE 200809L /* mkdtemp, rmdir */
 #include <math.h>
 #include <stdio.h>
