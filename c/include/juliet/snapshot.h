@@ -182,9 +182,11 @@ jl_status jl_snapshot_encode_world(const jl_world *world, jl_arena *arena, jl_sn
 jl_status jl_snapshot_encode_world_scratch(jl_world *world, jl_snapshot_bytes *out, jl_error *err);
 
 /* Decodes a snapshot (with or without a world section) into world, which
- * must hold no live entity. Entities go through the world's own loader
- * (jl_world_load_entity_text, dirty), so what is accepted is exactly what a
- * .jasset file may hold; the settings are replaced and dirty. Saving the
+ * must hold no live entity. Every value is checked as the world's loader
+ * checks a .jasset file's, so what is accepted is exactly what a file may
+ * hold; entities come in dirty, those with unknown keys (or of a class
+ * with its own serialize) through the loader itself, from the text their
+ * file would hold. The settings are replaced and dirty. Saving the
  * world then writes byte for byte the files the encoded world would write
  * after jl_world_mark_all_dirty (read-only entities and settings are never
  * written, as in the source). Scratch memory is the decoder's own (never
