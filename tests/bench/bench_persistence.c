@@ -320,8 +320,8 @@ static void bench_directory(void)
 int main(int argc, char **argv)
 {
     bench_init(argc, argv);
-    bench_memory();
-    bench_schema();
-    bench_directory();
+    if (bench_wants("save_mem load_mem")) bench_memory();
+    if (bench_wants("save_mem_schema load_mem_schema save_mem_prop load_mem_prop")) bench_schema();
+    if (bench_wants("read_dir load_dir save_all save_one_dirty")) bench_directory();
     return 0;
 }

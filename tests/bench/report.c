@@ -9,12 +9,21 @@
 #include "sample_classes.h"
 
 static bool json_output;
+static const char *only; /* --only NAME, or NULL */
 static volatile uint64_t sink;
 
 void bench_init(int argc, char **argv)
 {
-    for (int i = 1; i < argc; i++)
-        if (strcmp(argv[i], "--json") == 0) json_output = true;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--json") == 0) {
+            json_output = true;
+        } else if (strcmp(argv[i], "--only") == 0 && i + 1 < argc) {
+            only = argv[++i];
+        } else {
+            fprintf(stderr, "usage: %s [--json] [--only FIGURE]\n", argv[0]);
+            exit(2);
+        }
+    }
     jl_status s = sample_register_classes();
     if (s != JL_OK) {
         fprintf(stderr, "%s: cannot register the sample classes: %s\n", argc ? argv[0] : "bench", jl_status_name(s));
@@ -23,6 +32,18 @@ void bench_init(int argc, char **argv)
 }
 
 bool bench_json(void) { return json_output; }
+
+bool bench_wants(const char *figures)
+{
+    if (!only) return true;
+    const size_t n = strlen(only);
+    for (const char *f = figures; *f;) {
+        const size_t size = strcspn(f, " ");
+        if (size == n && strncmp(f, only, n) == 0) return true;
+        f += size + (f[size] == ' ');
+    }
+    return false;
+}
 
 void bench_report(const char *name, uint64_t n, uint64_t total_ns)
 {

@@ -19,7 +19,8 @@
 //
 // Output as tests/bench/report.h: a readable line per figure, or with --json
 // one object per line {"bench": NAME, "n": N, "ns_per_entity": T}; notes
-// (ratios) only in the readable form.
+// (ratios) only in the readable form. With --only NAME, only the part that
+// measures figure NAME runs.
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -30,6 +31,10 @@ import { loadJuliet } from '../../web/src/core/juliet.js';
 
 const repo = fileURLToPath(new URL('../..', import.meta.url));
 const json = process.argv.includes('--json');
+const onlyAt = process.argv.indexOf('--only');
+const only = onlyAt >= 0 ? process.argv[onlyAt + 1] : undefined;
+/** Whether to run a part that reports these figures (report.h's bench_wants). */
+const wants = (...figures) => only === undefined || figures.includes(only);
 const N = 100000;
 const RUNS = 3;
 
@@ -62,15 +67,16 @@ function engineFigures() {
     ['bench_persistence', 'load_mem', 'wasm_load_mem'],
   ];
   for (const [program, name, wasmName] of pairs) {
+    if (!wants(wasmName)) continue;
     const wasmProgram = join(repo, 'build/wasm/bench', `${program}.js`);
     const nativeProgram = join(repo, 'build/native/tests/bench', program);
     if (!existsSync(wasmProgram)) throw new Error(`${wasmProgram} is missing: run .ci/build.sh`);
-    const wasm = runC(process.execPath, ['--no-experimental-fetch', wasmProgram]).get(name);
+    const wasm = runC(process.execPath, ['--no-experimental-fetch', wasmProgram, '--only', name]).get(name);
     if (wasm === undefined) throw new Error(`${program} (wasm) printed no ${name} at n=${N}`);
     report(wasmName, N, wasm * N);
     // The ratio is a note, so JSON output skips the native run.
     if (!json && existsSync(nativeProgram)) {
-      const native = runC(nativeProgram, []).get(name);
+      const native = runC(nativeProgram, ['--only', name]).get(name);
       if (native !== undefined) {
         note(`  ${wasmName} / native ${name} = ${(wasm / native).toFixed(2)} (native ${native.toFixed(2)} ns/entity)`);
       }
@@ -142,4 +148,5 @@ async function apiFigures() {
 
 note('wasm (node ' + process.versions.node + '), best of several runs');
 engineFigures();
-await apiFigures();
+if (wants('wasm_api_create', 'wasm_api_open_memfs', 'wasm_api_rows', 'wasm_api_entities', 'wasm_api_field_text'))
+  await apiFigures();
