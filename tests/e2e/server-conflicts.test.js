@@ -1,7 +1,8 @@
 // The Conflicts panel of a served world stays compact: with several
 // conflicts on a 1024x700 window it takes a bounded part of the height,
 // the list scrolls, both versions of a conflict and the buttons that pick
-// them are in view together, and the panel folds to one line. Screenshots
+// them are in view together, and the panel folds to one line. A conflict
+// that arrives moves no row of the entity list. Screenshots
 // at 1440x900 and 1024x700 (tests/e2e/artifacts/server-conflicts-*.png).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -12,6 +13,9 @@ import { moveOnDisk, serveWorld, useChromium } from './worldServer.js';
 const chromium = useChromium();
 
 const COUNT = 4;
+
+// The element's box, in CSS pixels.
+const box = (locator) => locator.evaluate((el) => el.getBoundingClientRect().toJSON());
 
 // A served copy of the sample with COUNT entities changed in the page and
 // on disk, on a page of `viewport`.
@@ -26,17 +30,16 @@ async function withConflicts(viewport) {
     page.waitForFunction((want) => document.querySelectorAll('.conflicts li.conflict').length === want, n);
   for (const [i, id] of ids.entries()) {
     await ui.editPosition(page, id, 'X', String(100 + i));
+    // The row to click next stays under the pointer as the conflict arrives.
+    const next = ui.option(page, ids[(i + 1) % COUNT]);
+    const before = await box(next);
     moveOnDisk(dir, id, `${i} ${i} ${i}`);
-    // Each conflict in before the next click: one arriving moves the list
-    // under the pointer.
     await conflictsShown(i + 1);
+    assert.deepEqual(await box(next), before, `conflict ${i + 1} moved the list`);
   }
   const panel = page.getByRole('region', { name: 'Conflicts' });
   return { page, panel, ids };
 }
-
-// The element's box, in CSS pixels.
-const box = (locator) => locator.evaluate((el) => el.getBoundingClientRect().toJSON());
 
 for (const viewport of [{ width: 1440, height: 900 }, { width: 1024, height: 700 }]) {
   test(`conflicts take a bounded height at ${viewport.width}x${viewport.height}, both versions and their buttons in view`, async () => {

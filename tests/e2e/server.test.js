@@ -113,7 +113,7 @@ test('an entity changed on disk and in the page is a conflict: both versions sho
   assert.match(await kept.getByLabel('On disk').textContent(), /; position\n1 1 1\n/);
   assert.match(await kept.getByLabel('In this page').textContent(), /; position\n101 /);
   assert.equal((await listedPosition(page, keptId)).split(',')[0], '101.0');
-  assert.match((await messages(page)).alert, /changed on disk and in this page/);
+  assert.match((await messages(page)).notice, /changed on disk and in this page/);
   await ui.screenshot(page, 'server-conflict');
 
   // Save writes the other entity and leaves both conflicting files alone.

@@ -71,7 +71,6 @@ export function App() {
       <ProgressBar />
       <Messages />
       <KeptWork />
-      <Conflicts />
       <SharePanel />
       <main
         class="panes"
@@ -84,6 +83,9 @@ export function App() {
         <Splitter pane="inspector" side="after" label="Resize the inspector" />
         <Inspector />
       </main>
+      {/* Below the panes: a conflict that arrives shortens them from the bottom
+          and moves no row of the list under the pointer. */}
+      <Conflicts />
       <footer class="lower">
         <PendingChanges />
         <Diagnostics />

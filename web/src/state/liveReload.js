@@ -87,8 +87,10 @@ async function showChanges(files) {
   }
   const shown = files.length - conflicting.length;
   if (conflicting.length) {
-    // All of them, not only this batch's: changes arrive file by file.
-    fail(`${plural(conflicts.peek().length, 'file')} changed on disk and in this page: pick a version under Conflicts`);
+    // All of them, not only this batch's: changes arrive file by file. A
+    // notice, not an alert: the Conflicts panel itself holds the choice,
+    // and an alert's banner would push the panes down under the pointer.
+    notice.value = `${plural(conflicts.peek().length, 'file')} changed on disk and in this page: pick a version under Conflicts`;
   } else {
     notice.value = `Reloaded ${plural(shown, 'file')} changed on disk`;
   }
