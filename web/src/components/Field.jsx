@@ -29,9 +29,16 @@ export function Field({ id, errorKey, check, children }) {
 }
 
 // What the input of field `id` carries besides its value: the id, whether
-// it is disabled, and its message (aria-describedby) while there is one.
+// it is disabled, and while a value is refused, that it is invalid and its
+// message (aria-describedby).
 export function inputProps(id, errorKey, disabled) {
-  return { id, disabled, 'aria-describedby': fieldErrors.value[errorKey] ? errorId(id) : undefined };
+  const refused = !!fieldErrors.value[errorKey];
+  return {
+    id,
+    disabled,
+    'aria-invalid': refused ? 'true' : undefined,
+    'aria-describedby': refused ? errorId(id) : undefined,
+  };
 }
 
 // The options of a select of names, each its own value.

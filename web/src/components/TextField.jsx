@@ -52,7 +52,6 @@ export function TextField({ id, label, value, check, onCommit, errorKey, disable
         autocomplete="off"
         placeholder={placeholder}
         value={draft ?? value}
-        aria-invalid={error ? 'true' : undefined}
         onInput={(e) => setDraft(e.currentTarget.value)}
         onChange={(e) => commit(e.currentTarget.value)}
         onKeyDown={(e) => {
