@@ -75,10 +75,19 @@ typedef struct jl_cli_moved_id {
 
 /* `validate --fix-duplicates` on one world directory (fix_duplicates.c):
  * gives the later of every two entities that carry one ID a fresh ID and
- * file, printing each repair, or why a duplicate is left alone, on stdout.
- * *moved gets the repairs (from out, valid until it is released), *count
- * their number. JL_ERR_OUT_OF_MEMORY if no world can be created. */
+ * file, and renames every file named after another entity's ID to its own
+ * ID's name (swapped files included, no ID changed), printing each repair,
+ * or why one is left alone, on stdout, then "DIR: N misnamed files renamed"
+ * on stderr. Holds the world's lock from before the first read to the end;
+ * if another writer holds it, changes nothing and says so. *moved gets the
+ * ID repairs (from out, valid until it is released), *count their number.
+ * JL_ERR_OUT_OF_MEMORY if no world can be created. */
 jl_status jl_cli_fix_duplicates(const char *dir, jl_arena *out, jl_cli_moved_id **moved, uint32_t *count);
+
+/* jl_cli_fix_duplicates through the file system fs (the world's load, the
+ * lock and every read, write and rename): a test passes one that faults. */
+jl_status jl_cli_fix_duplicates_fs(const jl_fs *fs, const char *dir, jl_arena *out, jl_cli_moved_id **moved,
+                                   uint32_t *count);
 
 /* Prints every reference of world (as loaded after the repairs) to an
  * old_id of moved as "path:line:col: ..." naming both entities it may mean;

@@ -176,7 +176,7 @@ static bool differs(const jl_fs *fs, jl_arena *arena, const char *path, const ch
     size_t mark = arena->used;
     char *data;
     size_t data_size;
-    bool result = fs->read_file(fs, path, JL_ARCHIVE_FILE_MAX, arena, &data, &data_size) != 0 || data_size != size ||
+    bool result = fs->read_file(fs, path, JL_ARCHIVE_FILE_MAX, arena, &data, &data_size, NULL) != 0 || data_size != size ||
                   memcmp(data, text, size) != 0;
     jl_arena_pop_to(arena, mark);
     return result;

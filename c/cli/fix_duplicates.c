@@ -1,5 +1,6 @@
 /* fix_duplicates.c - `juliet validate --fix-duplicates`: after a merge, gives
- * the later of two entities that carry one ID a fresh ID (cli.h).
+ * the later of two entities that carry one ID a fresh ID, and renames a file
+ * named after another entity's ID to its own (cli.h).
  *
  * A file is named by its ID, so two entities with one ID N reach a world
  * in one of two ways:
@@ -14,11 +15,25 @@
  *   left for a person to delete.
  * The later entity gets an ID minted by this run's own session tag and the
  * file named by it, with every byte of its text kept but the id value. It
- * is written atomically (jl_fs_write_atomic, then a directory sync, under
- * the world's lock, as a world save does) before the file it came from is
- * removed or rewritten, so a failure never loses either entity. References
- * to N are left as they are: which of the two entities each one meant is a
- * person's call.
+ * is written atomically (jl_fs_write_atomic, then a directory sync, as a
+ * world save does) before the file it came from is removed or rewritten, so
+ * a failure never loses either entity. References to N are left as they
+ * are: which of the two entities each one meant is a person's call.
+ *
+ * Only two files that carry one ID are a duplicate. A file named after
+ * another ID (M.jasset carrying N) whose own ID's name is free, or taken by
+ * a file that is misnamed in turn (swapped files: A.jasset holding B and
+ * B.jasset holding A), is a misnamed file: it is renamed to its own ID's
+ * name and no ID changes. Files in a cycle go through a temporary name
+ * (A -> temporary, B -> A, temporary -> B), each step an atomic rename; a
+ * failed step undoes the steps before it, so both texts always stay on
+ * disk. A file named after another ID whose own ID's name holds that ID is
+ * a duplicate, as above.
+ *
+ * The repair takes the world's lock before it reads anything and holds it
+ * until it is done, so no save by another program lands between what it
+ * read and what it writes. If another writer holds the lock, the pass only
+ * reports: every file stays as it is.
  */
 #define _POSIX_C_SOURCE 200809L /* popen, access */
 
@@ -46,11 +61,13 @@ typedef struct fixer {
     jl_arena scratch;  /* one file at a time, above the listing and the claims */
     struct claim *claimed; /* IDs carried by files none of which has the ID's name */
     uint32_t claimed_mask;
-    jl_world_lock lock; /* taken before the first write */
-    bool lock_failed;
+    jl_world_lock lock; /* taken before the first read, held to the end */
+    char lock_error[JL_ERROR_TEXT_MAX]; /* why it is not held: every repair is left */
+    bool lock_reported;
     jl_arena *out;     /* the caller's: jl_cli_moved_id records, contiguous */
     jl_cli_moved_id *moved;
     uint32_t moved_count;
+    uint32_t renamed_count; /* misnamed files renamed to their ID's name */
 } fixer;
 
 /* ---- text ---- */
@@ -99,6 +116,27 @@ static bool id_of_text(fixer *f, const char *text, size_t size, uint64_t *id, si
     return true;
 }
 
+/* Reads the file at path into the scratch arena: 0 or an errno value. */
+static int read_text(fixer *f, const char *path, char **text, size_t *size)
+{
+    return f->fs->read_file(f->fs, path, JL_ARCHIVE_FILE_MAX, &f->scratch, text, size, NULL);
+}
+
+/* The ID the file at path carries: 1 and *id if it carries a valid one, 0
+ * if there is no file, -1 if it cannot be read, has conflict markers or
+ * carries no valid id. The scratch arena is restored. */
+static int id_of_file(fixer *f, const char *path, uint64_t *id)
+{
+    const size_t mark = f->scratch.used;
+    char *text;
+    size_t size, at, len;
+    int code = read_text(f, path, &text, &size);
+    int result = code == ENOENT ? 0 : -1;
+    if (code == 0 && !has_conflict_markers(text, size) && id_of_text(f, text, size, id, &at, &len)) result = 1;
+    jl_arena_pop_to(&f->scratch, mark);
+    return result;
+}
+
 /* ---- claims: open addressing, id 0 = empty ---- */
 
 struct claim {
@@ -106,37 +144,56 @@ struct claim {
     const char *path; /* the first file that carries it, in the pass's arena */
 };
 
+/* The slot of id: its claim, or the empty slot where it goes. */
+static struct claim *claim_slot(fixer *f, uint64_t id)
+{
+    uint32_t i = (uint32_t)((id * 0x9e3779b97f4a7c15ull) >> 32) & f->claimed_mask;
+    for (; f->claimed[i].id && f->claimed[i].id != id; i = (i + 1) & f->claimed_mask) {
+    }
+    return &f->claimed[i];
+}
+
 /* The path of the file that claimed id before, or NULL after claiming it
  * for path (kept in the scratch arena below the per-file mark). */
 static const char *claim(fixer *f, uint64_t id, const char *path)
 {
-    uint32_t i = (uint32_t)((id * 0x9e3779b97f4a7c15ull) >> 32) & f->claimed_mask;
-    for (; f->claimed[i].id; i = (i + 1) & f->claimed_mask)
-        if (f->claimed[i].id == id) return f->claimed[i].path;
-    f->claimed[i].id = id;
-    f->claimed[i].path = path;
+    struct claim *c = claim_slot(f, id);
+    if (c->id) return c->path;
+    c->id = id;
+    c->path = path;
     return NULL;
+}
+
+/* The path of the file that claimed id, or NULL; claims nothing. */
+static const char *claimant(fixer *f, uint64_t id)
+{
+    const struct claim *c = claim_slot(f, id);
+    return c->id ? c->path : NULL;
 }
 
 /* ---- moving an entity to a fresh ID ---- */
 
-static void print_not_repaired(const char *path, const char *why)
+static const char NOT_REPAIRED[] = "duplicate ID not repaired", NOT_RENAMED[] = "misnamed file not renamed";
+
+/* "path: what: why", what being NOT_REPAIRED or NOT_RENAMED. */
+static void print_left(const char *path, const char *what, const char *why)
 {
-    printf("%s: duplicate ID not repaired: %s\n", shown(path), why);
+    printf("%s: %s: %s\n", shown(path), what, why);
 }
 
-/* Takes the world's lock for the first write, as a save would; false (and
- * the reason printed once) if another writer holds it. */
-static bool lock_world(fixer *f, const char *path)
+static void print_not_repaired(const char *path, const char *why)
+{
+    print_left(path, NOT_REPAIRED, why);
+}
+
+/* True if the world's lock is held, so path may be written; else false,
+ * with why it is not printed for the first file left (what: as for
+ * print_left). */
+static bool can_write(fixer *f, const char *path, const char *what)
 {
     if (f->lock.held) return true;
-    jl_error err = {0};
-    char line[JL_ERROR_TEXT_MAX];
-    if (!f->lock_failed &&
-        jl_world_lock_acquire(&f->lock, f->fs, f->dir, LOCK_WAIT_MS, &f->scratch, &err) == JL_OK)
-        return true;
-    if (!f->lock_failed) print_not_repaired(path, jl_error_format(&err, line, sizeof line));
-    f->lock_failed = true;
+    if (!f->lock_reported) print_left(path, what, f->lock_error);
+    f->lock_reported = true;
     return false;
 }
 
@@ -147,7 +204,7 @@ static bool lock_world(fixer *f, const char *path)
 static bool write_with_fresh_id(fixer *f, const char *from, const char *text, size_t size, size_t at, size_t len,
                                 uint64_t *new_id, char *new_path)
 {
-    if (!lock_world(f, from)) return false;
+    if (!can_write(f, from, NOT_REPAIRED)) return false;
     do {
         *new_id = jl_manager_mint_id(jl_world_manager(f->world));
         if (!jl_world_entity_path(new_path, JL_ERROR_PATH_MAX, f->dir, *new_id)) {
@@ -196,21 +253,171 @@ static void record_move(fixer *f, uint64_t old_id, uint64_t new_id)
     f->moved_count++;
 }
 
-/* A file whose name is not its ID's, carrying an ID another file carries. */
+/* ---- renaming misnamed files ---- */
+
+/* A file on the way to its ID's name: where it is and the ID it carries. */
+typedef struct misnamed {
+    char path[JL_ERROR_PATH_MAX];
+    uint64_t id;
+} misnamed;
+
+/* The suffix of the name a file waits under while the others of a cycle
+ * move. Not .tmp, which the loader deletes: a text left there by a crash
+ * ends in .jasset, so that validate reports it as a file whose name does
+ * not match its ID, with the name it needs. */
+#define SWAP_SUFFIX ".swap.jasset"
+
+/* The most files one rename moves: a misnamed file and those in its way. */
+enum { CHAIN_MAX = 1024 };
+
+/* Why a rename is left: file, in the way of it, carries id as other does
+ * (a duplicate, repaired on its own). */
+static void in_the_way(char *why, size_t size, const char *file, uint64_t id, const char *other)
+{
+    snprintf(why, size, "%s, in the way, carries 0x%016llx, as %s does (run again once that is repaired)", shown(file),
+             (unsigned long long)id, shown(other));
+}
+
+/* Renames the file at path, named after name_id and carrying id, to id's
+ * name, where that name is free or held by a file that is misnamed in turn:
+ * each file in the way moves to its own ID's name, which must be free, or
+ * path's (a cycle, as two swapped files, goes through a temporary name).
+ * True if every file of the chain is renamed; false, after printing why
+ * (NOT_RENAMED) and with every file where it was, if one in the way carries
+ * no valid ID or an ID another file carries, or if a rename fails (the ones
+ * before it undone; a file that cannot be moved back is named). */
+static bool rename_to_own_name(fixer *f, const char *path, uint64_t name_id, uint64_t id)
+{
+    misnamed *files = jl_arena_push(&f->scratch, CHAIN_MAX * sizeof *files, _Alignof(misnamed));
+    const char **from = jl_arena_push(&f->scratch, (CHAIN_MAX + 1) * 2 * sizeof *from, _Alignof(char *));
+    if (!files || !from) {
+        print_left(path, NOT_RENAMED, "out of memory");
+        return false;
+    }
+    const char **to = from + CHAIN_MAX + 1;
+    snprintf(files[0].path, sizeof files[0].path, "%s", path);
+    files[0].id = id;
+    uint32_t n = 1;
+    char end[JL_ERROR_PATH_MAX], why[JL_ERROR_TEXT_MAX] = "";
+    /* Follows the names each file needs until one is free or is path's. */
+    while (files[n - 1].id != name_id) {
+        uint64_t wanted = files[n - 1].id, held;
+        if (!jl_world_entity_path(end, sizeof end, f->dir, wanted)) {
+            snprintf(why, sizeof why, "path too long");
+            break;
+        }
+        int r = id_of_file(f, end, &held);
+        if (r == 0) {
+            /* Free, unless a file listed before carries that ID too (the
+             * caller checked path's own). */
+            const char *other = n > 1 ? claimant(f, wanted) : NULL;
+            if (other && strcmp(other, files[n - 1].path) != 0)
+                in_the_way(why, sizeof why, files[n - 1].path, wanted, other);
+            break;
+        }
+        if (r < 0) {
+            snprintf(why, sizeof why, "%s, in the way, carries no valid ID", shown(end));
+            break;
+        }
+        for (uint32_t i = 0; i < n && !why[0]; i++)
+            if (files[i].id == held)
+                in_the_way(why, sizeof why, end, held, files[i].path);
+        if (!why[0] && n == CHAIN_MAX) snprintf(why, sizeof why, "more than %u files in the way", CHAIN_MAX - 1);
+        if (why[0]) break;
+        snprintf(files[n].path, sizeof files[n].path, "%s", end);
+        files[n++].id = held;
+    }
+    if (why[0]) {
+        print_left(path, NOT_RENAMED, why);
+        return false;
+    }
+    bool cycle = files[n - 1].id == name_id;
+    if (cycle) snprintf(end, sizeof end, "%s", path);
+    if (!can_write(f, path, NOT_RENAMED)) return false;
+    char temp[JL_ERROR_PATH_MAX];
+    /* A name taken is a leftover of a process that had this pid: never
+     * renamed over. */
+    for (int attempt = 0; cycle; attempt++) {
+        if (attempt == 64 || !jl_fs_unique_name(temp, sizeof temp, path, SWAP_SUFFIX)) {
+            print_left(path, NOT_RENAMED, attempt == 64 ? "no free temporary name" : "path too long");
+            return false;
+        }
+        if (access(temp, F_OK) != 0) break;
+    }
+
+    /* Last file first, each into the name the one before it vacated. */
+    uint32_t steps = 0;
+    if (cycle) {
+        from[steps] = files[0].path;
+        to[steps++] = temp;
+    }
+    for (uint32_t i = n; i-- > 0;) {
+        from[steps] = cycle && i == 0 ? temp : files[i].path;
+        to[steps++] = i + 1 < n ? files[i + 1].path : end;
+    }
+    uint32_t done = 0;
+    int code = 0;
+    while (done < steps && (code = f->fs->rename(f->fs, from[done], to[done])) == 0) done++;
+    jl_error err = {0};
+    char line[JL_ERROR_TEXT_MAX];
+    if (code) {
+        jl_fs_error(&err, from[done], "rename", code);
+        print_left(path, NOT_RENAMED, jl_error_format(&err, line, sizeof line));
+        /* Back as it was: each name taken is free again once the steps after it are undone. */
+        while (done && f->fs->rename(f->fs, to[done - 1], from[done - 1]) == 0) done--;
+        for (uint32_t i = 0; i < done; i++)
+            printf("%s: moved to %s, and could not be moved back: rename it by hand\n", shown(from[i]),
+                   shown(to[i]));
+        f->fs->sync_dir(f->fs, f->entities_dir);
+        return false;
+    }
+    code = f->fs->sync_dir(f->fs, f->entities_dir);
+    for (uint32_t i = 0; i < n; i++)
+        printf("renamed %s to %s, the name of its ID 0x%016llx\n", shown(files[i].path),
+               shown(i + 1 < n ? files[i + 1].path : end), (unsigned long long)files[i].id);
+    if (code) {
+        jl_fs_error(&err, f->entities_dir, "sync_dir", code);
+        printf("renamed %s and the files in its way, but %s\n", shown(path), jl_error_format(&err, line, sizeof line));
+    }
+    f->renamed_count += n;
+    return true;
+}
+
+/* ---- a file whose name is not its ID's ---- */
+
+/* A file whose name is not its ID's: a duplicate if another file carries
+ * its ID (it gets a fresh one), a misnamed file if its name is another ID's
+ * and no other file carries its ID (it is renamed). */
 static void move_misnamed(fixer *f, const char *name, const char *path, const char *text, size_t size)
 {
-    uint64_t id;
+    uint64_t id, name_id = jl_world_id_of_file_name(name);
     size_t at, len;
-    if (!id_of_text(f, text, size, &id, &at, &len) || jl_world_id_of_file_name(name) == id) return;
+    if (!id_of_text(f, text, size, &id, &at, &len) || name_id == id) return;
     char kept[JL_ERROR_PATH_MAX], new_path[JL_ERROR_PATH_MAX];
     if (!jl_world_entity_path(kept, sizeof kept, f->dir, id)) return;
     char *kept_text;
     size_t kept_size;
-    int code = f->fs->read_file(f->fs, kept, JL_ARCHIVE_FILE_MAX, &f->scratch, &kept_text, &kept_size);
-    if (code == ENOENT) {
-        /* No file of the ID's own name: the first in name order keeps it. */
+    uint64_t kept_id = 0;
+    size_t kept_at, kept_len;
+    int code = read_text(f, kept, &kept_text, &kept_size);
+    if (code && code != ENOENT) {
+        /* Which entity the ID's own file holds is unknown: it may be path's. */
+        jl_error err;
+        char line[JL_ERROR_TEXT_MAX];
+        jl_fs_error(&err, kept, "read_file", code);
+        print_not_repaired(path, jl_error_format(&err, line, sizeof line));
+        return;
+    }
+    bool kept_other = code == 0 && !has_conflict_markers(kept_text, kept_size) &&
+                      id_of_text(f, kept_text, kept_size, &kept_id, &kept_at, &kept_len) && kept_id != id;
+    if (code == ENOENT || kept_other) {
+        /* The ID's own file does not hold it: the first in name order to
+         * carry it keeps it, and moves there if its name is another ID's. */
         const char *first = claim(f, id, path);
-        if (!first) return;
+        if (!first) {
+            if (name_id) rename_to_own_name(f, path, name_id, id);
+            return;
+        }
         snprintf(kept, sizeof kept, "%s", first);
     } else if (code == 0 && kept_size == size && memcmp(kept_text, text, size) == 0) {
         printf("%s: duplicate ID not repaired: a byte-identical copy of %s, not a second entity "
@@ -387,7 +594,7 @@ static void fix_all(fixer *f)
         const size_t mark = f->scratch.used;
         char *text;
         size_t size;
-        if (f->fs->read_file(f->fs, path, JL_ARCHIVE_FILE_MAX, &f->scratch, &text, &size) == 0) {
+        if (read_text(f, path, &text, &size) == 0) {
             if (has_conflict_markers(text, size)) split_conflict(f, name, kept_path);
             else move_misnamed(f, name, kept_path, text, size);
         }
@@ -397,21 +604,36 @@ static void fix_all(fixer *f)
 
 jl_status jl_cli_fix_duplicates(const char *dir, jl_arena *out, jl_cli_moved_id **moved, uint32_t *count)
 {
-    fixer f = {.fs = jl_fs_native(), .dir = dir, .out = out};
+    return jl_cli_fix_duplicates_fs(jl_fs_native(), dir, out, moved, count);
+}
+
+jl_status jl_cli_fix_duplicates_fs(const jl_fs *fs, const char *dir, jl_arena *out, jl_cli_moved_id **moved,
+                                   uint32_t *count)
+{
+    fixer f = {.fs = fs, .dir = dir, .out = out};
     *moved = NULL;
     *count = 0;
-    jl_world_desc desc = {.capacity = FIX_CAPACITY, .keep_temp_files = true}; /* a fresh random ID tag */
+    /* A fresh random ID tag; the load never locks (keep_temp_files), as
+     * this pass holds the lock itself. */
+    jl_world_desc desc = {.capacity = FIX_CAPACITY, .fs = fs, .keep_temp_files = true};
     jl_status s = jl_world_new(&desc, &f.world);
     if (s != JL_OK) return s;
     if ((s = jl_arena_init(&f.scratch, (size_t)1 << 30)) != JL_OK) {
         jl_world_free(f.world);
         return s;
     }
+    /* Locked before the first read: a save landing between what the pass
+     * reads and what it writes would be reverted or lost. */
+    jl_error err = {0};
+    if (jl_world_lock_acquire(&f.lock, fs, dir, LOCK_WAIT_MS, &f.scratch, &err) != JL_OK)
+        jl_error_format(&err, f.lock_error, sizeof f.lock_error);
     jl_world_load(f.world, dir);
     if (jl_fs_join(f.entities_dir, sizeof f.entities_dir, dir, "Entities")) fix_all(&f);
-    jl_world_lock_release(&f.lock, f.fs);
+    jl_world_lock_release(&f.lock, fs);
     jl_arena_release(&f.scratch);
     jl_world_free(f.world);
+    fflush(stdout); /* the repairs before their count */
+    fprintf(stderr, "%s: %u misnamed file%s renamed\n", dir, f.renamed_count, f.renamed_count == 1 ? "" : "s");
     *moved = f.moved;
     *count = f.moved_count;
     return JL_OK;

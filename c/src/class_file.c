@@ -426,7 +426,7 @@ jl_status jl_class_file_save(const jl_fs *fs, const char *dir, const char *class
     const size_t mark = scratch->used;
     char *old = NULL;
     size_t old_size = 0;
-    int code = fs->read_file(fs, path, size + 1, scratch, &old, &old_size);
+    int code = fs->read_file(fs, path, size + 1, scratch, &old, &old_size, NULL);
     bool same = code == 0 && old_size == size && memcmp(old, text, size) == 0;
     jl_arena_pop_to(scratch, mark);
     if (same) return JL_OK;

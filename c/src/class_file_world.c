@@ -113,7 +113,7 @@ void jli_class_files_load(jl_world *w, const char *dir)
         const size_t file_mark = w->scratch.used;
         char *text;
         size_t size;
-        jl_status s = jli_world_read_file(w, path, entries[i].kind, &text, &size);
+        jl_status s = jli_world_read_file(w, path, entries[i].kind, &text, &size, NULL);
         if (s == JL_ERR_NOT_FOUND) {
             jl_fs_error(&e, path, "read_file", ENOENT); /* gone since the listing */
             jli_world_add_diagnostic(w, &e);

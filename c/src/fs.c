@@ -17,6 +17,9 @@
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <unistd.h>
+#ifndef __EMSCRIPTEN__
+#include <sys/file.h> /* flock */
+#endif
 
 #include "juliet/platform.h"
 
@@ -27,6 +30,79 @@
 /* How many times a read starts over when the file changed in place while
  * it was read; then the read fails with EAGAIN. */
 enum { READ_ATTEMPTS = 8 };
+
+/* Inode and device in one number, never 0 (0 means no stamp). */
+static uint64_t file_identity(uint64_t ino, uint64_t dev)
+{
+    uint64_t id = ino ^ (dev << 40 | dev >> 24) ^ (dev * 0x9e3779b97f4a7c15ull & 0xffff000000000000ull);
+    return id ? id : 1;
+}
+
+#ifndef __EMSCRIPTEN__
+static jl_fs_stamp stamp_of(const struct stat *st)
+{
+    return (jl_fs_stamp){.file = file_identity((uint64_t)st->st_ino, (uint64_t)st->st_dev),
+                         .size = (uint64_t)st->st_size,
+                         .mtime_ns = (int64_t)st->st_mtim.tv_sec * 1000000000ll + st->st_mtim.tv_nsec};
+}
+#else
+/* Emscripten's stat has whole seconds and a 32-bit inode, and its fstat
+ * stats the path, not the open file. Under NODEFS the host's stat is asked
+ * (nanoseconds, the real inode); in memory, the node's own. Fills out[0..3]
+ * with the inode, the device, the size and the time in ms or ns (out[4]: 1
+ * for ns); returns 0 or an errno value. */
+EM_JS(int, wasm_stat, (const char *path, double *out), {
+    var node;
+    try {
+        node = FS.lookupPath(UTF8ToString(path), {follow: true}).node;
+    } catch (e) {
+        return e.errno || 44 /* ENOENT */;
+    }
+    var f64 = HEAPF64.subarray(out >> 3, (out >> 3) + 5);
+    if (typeof NODEFS !== 'undefined' && node.mount && node.mount.type === NODEFS) {
+        try {
+            var st = require('fs').statSync(NODEFS.realPath(node), {bigint: true});
+            f64[0] = Number(st.ino);
+            f64[1] = Number(st.dev);
+            f64[2] = Number(st.size);
+            /* Whole seconds and the nanoseconds apart: a double holds both exactly. */
+            var second = BigInt(1000000000);
+            f64[3] = Number(st.mtimeNs / second);
+            f64[4] = Number(st.mtimeNs % second);
+            return 0;
+        } catch (e) {
+            return e.code && ERRNO_CODES[e.code] !== undefined ? ERRNO_CODES[e.code] : 29;
+        }
+    }
+    f64[0] = node.id;
+    f64[1] = 0;
+    f64[2] = FS.isFile(node.mode) ? node.usedBytes : 0;
+    f64[3] = Math.floor(node.timestamp / 1000);
+    f64[4] = (node.timestamp % 1000) * 1000000;
+    return 0;
+});
+
+static int stat_path(const char *path, jl_fs_stamp *stamp)
+{
+    double v[5];
+    int code = wasm_stat(path, v);
+    if (code) return code;
+    *stamp = (jl_fs_stamp){.file = file_identity((uint64_t)v[0], (uint64_t)v[1]),
+                           .size = (uint64_t)v[2],
+                           .mtime_ns = (int64_t)v[3] * 1000000000ll + (int64_t)v[4]};
+    return 0;
+}
+#endif
+
+bool jl_fs_stamp_same(const jl_fs_stamp *a, const jl_fs_stamp *b)
+{
+    return a->file && a->file == b->file && a->size == b->size && a->mtime_ns == b->mtime_ns;
+}
+
+bool jl_fs_stamp_is_racy(const jl_fs_stamp *stamp, uint64_t now_ns)
+{
+    return stamp->mtime_ns > (int64_t)now_ns - JL_FS_RACY_NS;
+}
 
 /* Whether two stats of one open file, before and after reading it, say its
  * content stayed the same: natively a change of size or modification time
@@ -48,9 +124,18 @@ static bool unchanged(const struct stat *before, const struct stat *after)
 /* One attempt of native_read_file. The open file is read to its end, its
  * size only a hint: a file renamed over the path meanwhile is not read, and
  * under NODEFS the size may be that file's. EAGAIN if it changed in place
- * while it was read. */
-static int read_whole_once(const char *path, size_t max_size, jl_arena *arena, char **data, size_t *size)
+ * while it was read. Emscripten's fstat stats the path, so there the stamp
+ * is the path's, taken before the open: if another file takes its place in
+ * between, the stamp is older than the bytes, and a later check compares
+ * the bytes or reports a conflict (world_disk.c), never the other way. */
+static int read_whole_once(const char *path, size_t max_size, jl_arena *arena, char **data, size_t *size,
+                           jl_fs_stamp *stamp)
 {
+#ifdef __EMSCRIPTEN__
+    jl_fs_stamp path_before;
+    int stat_code = stat_path(path, &path_before);
+    if (stat_code) return stat_code;
+#endif
     int fd;
     /* O_NONBLOCK: opening a FIFO must not wait for a writer; fstat below
      * then refuses it. It changes nothing for a regular file. */
@@ -85,6 +170,11 @@ static int read_whole_once(const char *path, size_t max_size, jl_arena *arena, c
     }
     if (!code && (fstat(fd, &after) != 0 || !unchanged(&st, &after))) code = EAGAIN;
     close(fd);
+#ifdef __EMSCRIPTEN__
+    if (!code && stamp) *stamp = path_before;
+#else
+    if (!code && stamp) *stamp = stamp_of(&st);
+#endif
     if (code) return code;
     buffer[got] = '\0';
     *data = buffer;
@@ -149,7 +239,8 @@ EM_JS(void, wasm_memory_file_copy, (char *out), {
 });
 
 /* READ_BY_POSIX, or what native_read_file returns for a file of memory. */
-static int read_memory_file(const char *path, size_t max_size, jl_arena *arena, char **data, size_t *size)
+static int read_memory_file(const char *path, size_t max_size, jl_arena *arena, char **data, size_t *size,
+                            jl_fs_stamp *stamp)
 {
     const char *slash = strrchr(path, '/');
     if (!slash || !memory_dir.size || (size_t)(slash - path) != memory_dir.size ||
@@ -166,6 +257,7 @@ static int read_memory_file(const char *path, size_t max_size, jl_arena *arena, 
         return ENOMEM;
     }
     if (!copied) wasm_memory_file_copy(buffer);
+    if (stamp && stat_path(path, stamp) != 0) *stamp = (jl_fs_stamp){0};
     buffer[measured] = '\0';
     *data = buffer;
     *size = (size_t)measured;
@@ -174,18 +266,18 @@ static int read_memory_file(const char *path, size_t max_size, jl_arena *arena, 
 #endif
 
 static int native_read_file(const jl_fs *fs, const char *path, size_t max_size, jl_arena *arena,
-                            char **data, size_t *size)
+                            char **data, size_t *size, jl_fs_stamp *stamp)
 {
     (void)fs;
 #ifdef __EMSCRIPTEN__
-    int memory = read_memory_file(path, max_size, arena, data, size);
+    int memory = read_memory_file(path, max_size, arena, data, size, stamp);
     if (memory != READ_BY_POSIX) return memory;
 #endif
     const size_t mark = arena->used;
     int code = EAGAIN;
     for (int attempt = 0; attempt < READ_ATTEMPTS && code == EAGAIN; attempt++) {
         jl_arena_pop_to(arena, mark);
-        code = read_whole_once(path, max_size, arena, data, size);
+        code = read_whole_once(path, max_size, arena, data, size, stamp);
     }
     if (code) jl_arena_pop_to(arena, mark);
     return code;
@@ -460,6 +552,49 @@ static int native_remove(const jl_fs *fs, const char *path)
     return unlink(path) == 0 ? 0 : errno;
 }
 
+static int native_stat(const jl_fs *fs, const char *path, jl_fs_stamp *stamp)
+{
+    (void)fs;
+#ifdef __EMSCRIPTEN__
+    return stat_path(path, stamp);
+#else
+    struct stat st;
+    if (stat(path, &st) != 0) return errno;
+    *stamp = stamp_of(&st);
+    return 0;
+#endif
+}
+
+static int native_lock(const jl_fs *fs, intptr_t handle)
+{
+    (void)fs;
+#ifdef __EMSCRIPTEN__
+    (void)handle;
+    return ENOSYS;
+#else
+    int r;
+    do r = flock((int)handle, LOCK_EX | LOCK_NB);
+    while (r != 0 && errno == EINTR);
+    return r == 0 ? 0 : errno == EAGAIN ? EWOULDBLOCK : errno;
+#endif
+}
+
+static int native_test_lock(const jl_fs *fs, const char *path)
+{
+    (void)fs;
+#ifdef __EMSCRIPTEN__
+    (void)path;
+    return ENOSYS;
+#else
+    /* Taken and let go at once: the holder's lock, if any, refuses it. */
+    int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) return errno;
+    int code = native_lock(fs, fd);
+    close(fd);
+    return code;
+#endif
+}
+
 static int native_make_dir(const jl_fs *fs, const char *path)
 {
     (void)fs;
@@ -483,6 +618,9 @@ static const jl_fs native_fs = {
     .rename = native_rename,
     .sync_dir = native_sync_dir,
     .remove = native_remove,
+    .stat = native_stat,
+    .lock = native_lock,
+    .test_lock = native_test_lock,
     .make_dir = native_make_dir,
     .remove_dir = native_remove_dir,
 };
@@ -491,45 +629,56 @@ const jl_fs *jl_fs_native(void) { return &native_fs; }
 
 const char *jl_fs_op_name(uint32_t op)
 {
-    static const char *names[JL_FS_OP_COUNT] = {"read_file", "list_dir", "open_write", "write",
-                                                "sync",      "close",    "rename",     "sync_dir",
-                                                "remove",    "make_dir", "remove_dir"};
+    static const char *names[JL_FS_OP_COUNT] = {"read_file", "list_dir",  "open_write", "write",
+                                                "sync",      "close",     "rename",     "sync_dir",
+                                                "remove",    "stat",      "lock",       "test_lock",
+                                                "make_dir",  "remove_dir"};
     return op < JL_FS_OP_COUNT ? names[op] : "unknown";
 }
 
-/* strerror's wording differs between libcs; the engine's own keeps
- * diagnostics identical natively and in wasm. */
-static const char *reason(int code)
-{
-    switch (code) {
-    case ENOENT: return "no such file or directory";
-    case EACCES: return "permission denied";
-    case EPERM: return "operation not permitted";
-    case ENOSPC: return "no space left on device";
-    case EIO: return "input/output error";
-    case EISDIR: return "is a directory";
-    case ENOTDIR: return "not a directory";
-    case ELOOP: return "too many levels of symbolic links";
-    case EEXIST: return "file exists";
-    case ENOMEM: return "out of memory";
-    case EINVAL: return "not a regular file";
-    case EFBIG: return "file too large";
-    case EAGAIN: return "the file kept changing while it was read";
-    case ENOTEMPTY: return "directory not empty";
-    case EROFS: return "read-only file system";
+/* strerror's wording differs between libcs, and Emscripten numbers errno
+ * values its own way: the engine's names and words keep diagnostics
+ * identical natively and in wasm. */
+static const struct {
+    int code;
+    const char *name, *reason;
+} reasons[] = {
+    {ENOENT, "ENOENT", "no such file or directory"},
+    {EACCES, "EACCES", "permission denied"},
+    {EPERM, "EPERM", "operation not permitted"},
+    {ENOSPC, "ENOSPC", "no space left on device"},
+    {EIO, "EIO", "input/output error"},
+    {EISDIR, "EISDIR", "is a directory"},
+    {ENOTDIR, "ENOTDIR", "not a directory"},
+    {ELOOP, "ELOOP", "too many levels of symbolic links"},
+    {EEXIST, "EEXIST", "file exists"},
+    {ENOMEM, "ENOMEM", "out of memory"},
+    {EINVAL, "EINVAL", "not a regular file"},
+    {EFBIG, "EFBIG", "file too large"},
+    {EAGAIN, "EAGAIN", "the file kept changing while it was read"},
+    {ENOTEMPTY, "ENOTEMPTY", "directory not empty"},
+    {EROFS, "EROFS", "read-only file system"},
 #ifdef EDQUOT
-    case EDQUOT: return "disk quota exceeded";
+    {EDQUOT, "EDQUOT", "disk quota exceeded"},
 #endif
-    case ENAMETOOLONG: return "file name too long";
-    case EMFILE: return "too many open files";
-    default: return "system error";
-    }
-}
+    {ENAMETOOLONG, "ENAMETOOLONG", "file name too long"},
+    {EMFILE, "EMFILE", "too many open files"},
+    {ENFILE, "ENFILE", "too many open files in the system"},
+    {EBUSY, "EBUSY", "device or resource busy"},
+    {EXDEV, "EXDEV", "not on the same file system"},
+    {ENOSYS, "ENOSYS", "not supported here"},
+    {EBADF, "EBADF", "bad file descriptor"},
+    {ETXTBSY, "ETXTBSY", "text file busy"},
+    {ESTALE, "ESTALE", "stale file handle"},
+};
 
 jl_status jl_fs_error(jl_error *err, const char *path, const char *op, int code)
 {
     jl_status status = code == ENOENT ? JL_ERR_NOT_FOUND : JL_ERR_IO;
-    return jl_error_set(err, status, path, 0, 0, "%s failed: %s (errno %d)", op, reason(code), code);
+    for (size_t i = 0; i < sizeof reasons / sizeof reasons[0]; i++)
+        if (reasons[i].code == code)
+            return jl_error_set(err, status, path, 0, 0, "%s failed: %s (%s)", op, reasons[i].reason, reasons[i].name);
+    return jl_error_set(err, status, path, 0, 0, "%s failed: system error %d", op, code);
 }
 
 bool jl_fs_join(char *out, size_t out_size, const char *dir, const char *name)
@@ -585,16 +734,15 @@ bool jl_fs_unique_name(char *out, size_t out_size, const char *path, const char 
     return true;
 }
 
-jl_status jl_fs_write_atomic(const jl_fs *fs, const char *path, const void *data, size_t size,
-                             jl_error *err)
+jl_status jl_fs_write_temp(const jl_fs *fs, const char *path, const void *data, size_t size, char *temp,
+                           jl_fs_stamp *stamp, jl_error *err)
 {
-    char temp[JL_ERROR_PATH_MAX];
     intptr_t handle;
     int code = EEXIST;
     /* A name taken means a leftover of a process that had this pid: pick the
      * next one rather than touch it. */
     for (int attempt = 0; attempt < 64 && code == EEXIST; attempt++) {
-        if (!jl_fs_unique_name(temp, sizeof temp, path, JL_FS_TEMP_SUFFIX))
+        if (!jl_fs_unique_name(temp, JL_ERROR_PATH_MAX, path, JL_FS_TEMP_SUFFIX))
             return jl_error_set(err, JL_ERR_IO, path, 0, 0, "path too long");
         code = fs->open_write(fs, temp, &handle);
     }
@@ -610,18 +758,37 @@ jl_status jl_fs_write_atomic(const jl_fs *fs, const char *path, const void *data
         op = "close";
         code = close_code;
     }
-    if (!code) {
-        op = "rename";
-        code = fs->rename(fs, temp, path);
+    /* The temporary is ours (created exclusively): its stamp is the new
+     * file's once renamed (a rename keeps the inode and the times). */
+    if (!code && stamp) {
+        op = "stat";
+        code = fs->stat(fs, temp, stamp);
     }
     if (code) {
-        /* The target was never touched; drop the partial temporary (ours:
-         * created exclusively above). If even that fails, a later load
-         * under the world's lock deletes it. */
+        /* The target was never touched; drop the partial temporary. If even
+         * that fails, a later load under the world's lock deletes it. */
         fs->remove(fs, temp);
         return jl_fs_error(err, path, op, code);
     }
     return JL_OK;
+}
+
+jl_status jl_fs_commit_temp(const jl_fs *fs, const char *temp, const char *path, jl_error *err)
+{
+    int code = fs->rename(fs, temp, path);
+    if (code) {
+        fs->remove(fs, temp);
+        return jl_fs_error(err, path, "rename", code);
+    }
+    return JL_OK;
+}
+
+jl_status jl_fs_write_atomic(const jl_fs *fs, const char *path, const void *data, size_t size,
+                             jl_error *err)
+{
+    char temp[JL_ERROR_PATH_MAX];
+    jl_status s = jl_fs_write_temp(fs, path, data, size, temp, NULL, err);
+    return s == JL_OK ? jl_fs_commit_temp(fs, temp, path, err) : s;
 }
 
 int jl_fs_remove_tree(const jl_fs *fs, const char *dir, jl_arena *scratch)

@@ -14,8 +14,10 @@
 #include <emscripten.h>
 #else
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdatomic.h>
+#include <stdio.h>
 #include <sys/mman.h>
 #include <unistd.h>
 #endif
@@ -204,7 +206,61 @@ uint64_t jl_platform_now_ns(void)
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+uint64_t jl_platform_wall_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* The start time in /proc/<pid>/stat: field 22, counted after the command
+ * name's closing parenthesis (the name itself may hold spaces and ')'). */
+static uint64_t start_of_stat(const char *text)
+{
+    const char *p = strrchr(text, ')');
+    if (!p) return 0;
+    for (int field = 2; field < 22; field++) {
+        p = strchr(p + 1, ' ');
+        if (!p) return 0;
+    }
+    uint64_t start = 0;
+    for (p++; *p >= '0' && *p <= '9'; p++) start = start * 10 + (uint64_t)(*p - '0');
+    return start;
+}
+
 #if defined(__EMSCRIPTEN__)
+EM_JS(int, wasm_proc_stat, (uint32_t pid, char *out, int out_size), {
+    try {
+        if (typeof process !== 'object' || !process.versions || !process.versions.node) return 0;
+        var text = require('fs').readFileSync('/proc/' + pid + '/stat', 'latin1');
+        return stringToUTF8(text.slice(0, out_size - 1), out, out_size) || text.length;
+    } catch (e) {
+        return 0;
+    }
+});
+
+EM_JS(void, wasm_host, (char *out, int out_size), {
+    var name = "";
+    try {
+        name = typeof process === 'object' && process.versions && process.versions.node
+                   ? require('os').hostname() : 'browser';
+    } catch (e) {
+    }
+    stringToUTF8(name, out, out_size);
+});
+
+uint64_t jl_platform_pid_start(uint32_t pid)
+{
+    char text[1024];
+    if (pid == 0 || wasm_proc_stat(pid, text, (int)sizeof text) <= 0) return 0;
+    return start_of_stat(text);
+}
+
+void jl_platform_host(char *out, size_t out_size)
+{
+    if (out_size) wasm_host(out, (int)out_size);
+}
+
 EM_JS(uint32_t, wasm_pid, (void), {
     return typeof process === 'object' && process.pid ? process.pid : 0;
 });
@@ -230,6 +286,26 @@ void jl_platform_sleep_ms(uint32_t ms)
 }
 #else
 uint32_t jl_platform_pid(void) { return (uint32_t)getpid(); }
+
+uint64_t jl_platform_pid_start(uint32_t pid)
+{
+    char path[32], text[1024];
+    snprintf(path, sizeof path, "/proc/%u/stat", (unsigned)pid);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return 0;
+    ssize_t n = read(fd, text, sizeof text - 1);
+    close(fd);
+    if (n <= 0) return 0;
+    text[n] = '\0';
+    return start_of_stat(text);
+}
+
+void jl_platform_host(char *out, size_t out_size)
+{
+    if (!out_size) return;
+    if (gethostname(out, out_size) != 0) out[0] = '\0';
+    out[out_size - 1] = '\0';
+}
 bool jl_platform_pid_alive(uint32_t pid)
 {
     /* Signal 0 checks existence only; EPERM means it runs as another user. */

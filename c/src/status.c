@@ -22,6 +22,7 @@ static const char *const status_names[JL_STATUS_COUNT] = {
     [JL_ERR_CORRUPT] = "corrupt",
     [JL_ERR_LOCKED] = "locked",
     [JL_ERR_EXISTS] = "exists",
+    [JL_ERR_CONFLICT] = "conflict",
 };
 
 const char *jl_status_name(jl_status status)

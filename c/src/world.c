@@ -43,6 +43,7 @@ jl_status jli_world_init(jl_world *w, const jl_world_desc *desc)
     }
     size_t records_bytes = (size_t)w->manager.capacity * sizeof(jli_entity_record);
     size_t prints_bytes = (size_t)w->manager.capacity * sizeof(uint64_t);
+    size_t seen_bytes = (size_t)w->manager.capacity * sizeof(jli_file_seen);
     /* Records keep storage offsets in 32 bits. */
     size_t storage_bytes = d.storage_bytes ? d.storage_bytes : STORAGE_BYTES;
     if (storage_bytes > STORAGE_MAX) storage_bytes = STORAGE_MAX;
@@ -54,6 +55,9 @@ jl_status jli_world_init(jl_world *w, const jl_world_desc *desc)
         {&w->storage.arena, storage_bytes},
         {&w->records_arena, records_bytes},
         {&w->prints_arena, prints_bytes},
+        {&w->seen_arena, seen_bytes},
+        {&w->removed_seen_arena, REMOVED_BYTES},
+        {&w->removed_seen.arena, REMOVED_BYTES},
         {&w->diag_arena, DIAG_BYTES},
         {&w->ref_arena, REF_BYTES},
         {&w->report_arena, REPORT_BYTES},
@@ -71,6 +75,7 @@ jl_status jli_world_init(jl_world *w, const jl_world_desc *desc)
     }
     w->records = (jli_entity_record *)w->records_arena.base;
     w->prints = (uint64_t *)w->prints_arena.base;
+    w->seen = (jli_file_seen *)w->seen_arena.base;
     w->diagnostics = (jl_error *)w->diag_arena.base;
     w->refs = (jli_ref *)w->ref_arena.base;
     w->fs = d.fs ? d.fs : jl_fs_native();
@@ -91,6 +96,9 @@ void jli_world_shutdown(jl_world *w)
     jl_arena_release(&w->strings);
     jl_arena_release(&w->records_arena);
     jl_arena_release(&w->prints_arena);
+    jl_arena_release(&w->seen_arena);
+    jl_arena_release(&w->removed_seen_arena);
+    jli_id_map_release(&w->removed_seen);
     jl_arena_release(&w->diag_arena);
     jli_id_map_release(&w->guarded);
     jli_id_map_release(&w->removed);
@@ -225,6 +233,9 @@ jl_status jl_world_remove(jl_world *w, uint64_t id)
         if (kept) jli_id_map_remove(&w->removed, id);
         return s;
     }
+    /* The deletion waits for the save, which checks the file is still the
+     * one seen. */
+    if (r) jli_seen_keep_removed(w, id, r);
     /* Its unknown keys and reference sites go with it. */
     if (r) jli_record_release(w, r);
     return JL_OK;

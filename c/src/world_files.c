@@ -132,6 +132,15 @@ void jli_files_entity_back(jl_world *w, jl_entity *entity)
     jli_manager_cancel_deletion(&w->manager, entity->id);
     jli_entity_record *r = jli_record_for(w, entity);
     if (r && r->file == JLI_FILE_UNKNOWN && print) jli_files_set_print(w, r, print);
+    /* Its file stays: what was seen of it still holds, unless it was read again. */
+    uint32_t dir_at = 0;
+    const jli_file_seen *kept = jli_seen_removed(w, entity->id, &dir_at);
+    jli_file_seen *seen = r && kept ? jli_seen_for(w, r) : NULL;
+    if (seen && !seen->stamp.file && (!r->dir_at || r->dir_at == dir_at)) {
+        *seen = *kept;
+        r->dir_at = dir_at;
+    }
+    jli_seen_drop_removed(w, entity->id);
 }
 
 void jli_files_forget(jl_world *w)
@@ -164,7 +173,10 @@ jl_status jl_world_mark_saved(jl_world *w, uint64_t id)
     }
     if (e->flags & JL_ENTITY_READ_ONLY) return JL_ERR_READ_ONLY;
     jli_entity_record *r = jli_record_claim(w, e);
-    if (r) jli_files_set_print(w, r, print_now(w, e));
+    if (r) {
+        jli_files_set_print(w, r, print_now(w, e));
+        jli_seen_forget(w, r); /* written by another: its stamp was never seen here */
+    }
     e->is_dirty = false;
     return JL_OK;
 }
@@ -173,6 +185,7 @@ jl_status jl_world_settings_mark_saved(jl_world *w)
 {
     if (w->settings_read_only || w->settings_failed) return JL_ERR_READ_ONLY;
     jli_files_set_print(w, &w->settings_record, print_now(w, NULL));
+    jli_seen_forget(w, &w->settings_record);
     w->settings_dirty = false;
     return JL_OK;
 }

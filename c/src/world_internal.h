@@ -11,6 +11,7 @@
  *   world_restore.c   an entity or the settings replaced by text (undo)
  *   world_fields.c    fields and settings as text, an entity's file text
  *   world_load.c      loading a directory and one file's text
+ *   world_disk.c      whether a file on disk is still the version the world saw
  *   world_save.c      saving: deletions, atomic writes, the report
  *   world_save_new.c  the first save of a world into a new directory
  *   world_opaque.c    classes made for unknown class names, their warnings
@@ -55,6 +56,18 @@ typedef enum jli_file_state {
     JLI_FILE_PRINTED,     /* jli_files_print is the print of its file's content */
 } jli_file_state;
 
+/* What the world saw of the file an entity (or the settings) was read from
+ * or last written to: its stamp (fs.h) and, when the stamp alone cannot
+ * tell a later write (racy) or does not match, the print of its bytes to
+ * compare instead. Kept by slot beside the records (world->seen), given
+ * back with the record. A save replaces or deletes a file only while it is
+ * still this version (world_disk.c). */
+typedef struct jli_file_seen {
+    jl_fs_stamp stamp; /* stamp.file 0: nothing seen, nothing to compare with */
+    uint64_t print;    /* jli_text_print of its bytes, 0 if not taken */
+    uint32_t racy;     /* 1 if the stamp cannot tell a write in place in the same tick */
+} jli_file_seen;
+
 /* A reference site and whose record it belongs to. */
 enum { JLI_SETTINGS_OWNER = UINT32_MAX }; /* owner of the settings' sites; else a base slot */
 typedef struct jli_ref {
@@ -91,6 +104,13 @@ struct jl_world {
     uint64_t *prints;           /* [manager capacity] file prints by slot, committed on first use */
     uint32_t prints_ready;
     uint64_t settings_print;
+    jl_arena seen_arena;
+    jli_file_seen *seen;        /* [manager capacity] files seen, by slot, committed as loads need */
+    uint32_t seen_ready;
+    jli_file_seen settings_seen;
+    jl_arena removed_seen_arena; /* jli_removed_seen records of removed entities, appended */
+    jli_id_map removed_seen;    /* IDs pending deletion -> offset + 1 of their record there */
+    uint32_t save_dir_at;       /* the last directory saved to (jli_storage_at), 0 if none */
     jl_arena diag_arena;
     jl_error *diagnostics;
     uint32_t diagnostic_count;  /* stored */
@@ -246,6 +266,43 @@ void jli_files_forget(jl_world *world);
  * record given back); NULL if the records arena cannot commit it. */
 jli_entity_record *jli_record_claim(jl_world *world, const jl_entity *entity);
 
+/* ---- world_disk.c ---- */
+
+/* The seen record of an entity's record (or of the settings' record):
+ * NULL if none can be kept (its memory cannot be committed). */
+jli_file_seen *jli_seen_for(jl_world *world, const jli_entity_record *record);
+
+/* Records that the file of record was read or written as stamp with the
+ * bytes text[0, size) (print: their print if known, else 0 to take it when
+ * needed), at wall-clock time now_ns. */
+void jli_seen_note(jl_world *world, const jli_entity_record *record, const jl_fs_stamp *stamp, const char *text,
+                   size_t size, uint64_t print, uint64_t now_ns);
+
+/* Forgets what was seen of a record's file (its record is given back). */
+void jli_seen_forget(jl_world *world, const jli_entity_record *record);
+
+/* Keeps what was seen of the file of removed entity id (record: its
+ * record, about to be given back) until its deletion is settled. */
+void jli_seen_keep_removed(jl_world *world, uint64_t id, const jli_entity_record *record);
+
+/* Under the world's lock, just before a save replaces (deleting false) or
+ * deletes the file at path (in directory dir), seen in the directory at
+ * dir_at (jli_storage_at): JL_OK if it is still the version seen (or
+ * nothing was seen of it in dir: nothing to compare),
+ * updating *seen if only its stamp moved; JL_ERR_CONFLICT with err naming
+ * the file if another program changed, replaced or deleted it since;
+ * JL_ERR_IO if it cannot be told. fallback_print: the print of the file's
+ * content known otherwise (jli_files_print), 0 if none. */
+jl_status jli_disk_check(jl_world *world, const char *path, const char *dir, uint32_t dir_at, jli_file_seen *seen,
+                         uint64_t fallback_print, bool deleting, jl_error *err);
+
+/* The seen record kept for removed entity id and the directory it was
+ * seen in (*dir_at), or NULL. */
+jli_file_seen *jli_seen_removed(jl_world *world, uint64_t id, uint32_t *dir_at);
+
+/* Drops what was kept for removed entity id. */
+void jli_seen_drop_removed(jl_world *world, uint64_t id);
+
 /* ---- world_opaque.c ---- */
 
 /* After the reader refused the file of ar for an unknown class: adds an
@@ -289,10 +346,12 @@ jl_status jli_world_add_entity(jl_world *world, const jl_class *cls, uint64_t id
                                jl_vec3 position, jl_entity **out, jl_error *err);
 
 /* Reads one file of the world (kind from its directory listing: a special
- * file is never opened) into the scratch arena. JL_OK; JL_ERR_NOT_FOUND if
+ * file is never opened) into the scratch arena, its stamp into *stamp (may
+ * be NULL). JL_OK; JL_ERR_NOT_FOUND if
  * there is no such file (no diagnostic: the caller decides); else the
  * status of the diagnostic added. */
-jl_status jli_world_read_file(jl_world *world, const char *path, jl_fs_kind kind, char **text, size_t *size);
+jl_status jli_world_read_file(jl_world *world, const char *path, jl_fs_kind kind, char **text, size_t *size,
+                              jl_fs_stamp *stamp);
 
 /* ---- world_save.c ---- */
 
@@ -302,5 +361,9 @@ void jli_report_failure(jl_save_report *report, const jl_error *e);
 /* Records a failed file-system operation (errno value code) in the report
  * and returns its status. */
 jl_status jli_report_io(jl_save_report *report, const char *path, const char *op, int code);
+
+/* The offset (jli_storage_at) of dir kept in the world's storage, the same
+ * one for the same directory saved again; 0 if the storage is full. */
+uint32_t jli_save_dir_at(jl_world *world, const char *dir);
 
 #endif

@@ -11,6 +11,7 @@
 #include "archive_internal.h"
 #include "class_file_internal.h"
 #include "entity_manager_internal.h"
+#include "juliet/platform.h"
 #include "juliet/world_lock.h"
 #include "world_internal.h"
 
@@ -292,10 +293,11 @@ static jl_status special_file_diagnostic(jl_world *w, const char *path)
     return e.status;
 }
 
-jl_status jli_world_read_file(jl_world *w, const char *path, jl_fs_kind kind, char **text, size_t *size)
+jl_status jli_world_read_file(jl_world *w, const char *path, jl_fs_kind kind, char **text, size_t *size,
+                              jl_fs_stamp *stamp)
 {
     if (kind == JL_FS_SPECIAL) return special_file_diagnostic(w, path);
-    int code = w->fs->read_file(w->fs, path, JL_ARCHIVE_FILE_MAX, &w->scratch, text, size);
+    int code = w->fs->read_file(w->fs, path, JL_ARCHIVE_FILE_MAX, &w->scratch, text, size, stamp);
     if (code == 0) return JL_OK;
     if (code == ENOENT) return JL_ERR_NOT_FOUND;
     if (code == EFBIG) {
@@ -330,6 +332,10 @@ jl_status jl_world_load(jl_world *w, const char *dir)
     jl_status result = JL_OK;
     jl_world_lock lock = {0};
     bool lock_tried = false;
+    /* Stamps taken from now on are racy if their file changed since this
+     * moment less a clock tick (fs.h). */
+    const uint64_t now_ns = jl_platform_wall_ns();
+    jl_fs_stamp stamp;
 
     /* The root: its existence, WorldSettings.jasset, a leftover temporary. */
     jl_fs_entry *entries = NULL;
@@ -352,10 +358,14 @@ jl_status jl_world_load(jl_world *w, const char *dir)
     if (jl_fs_join(path, sizeof path, dir, "WorldSettings.jasset")) {
         char *text;
         size_t size;
-        jl_status s = jli_world_read_file(w, path, settings_kind, &text, &size);
+        jl_status s = jli_world_read_file(w, path, settings_kind, &text, &size, &stamp);
         if (s == JL_OK) {
-            if (jl_world_load_settings_text(w, path, text, size, false, NULL) != JL_OK) w->settings_failed = true;
-            else w->settings_record.dir_at = jli_storage_offset(w, stored_dir);
+            if (jl_world_load_settings_text(w, path, text, size, false, NULL) != JL_OK) {
+                w->settings_failed = true;
+            } else {
+                w->settings_record.dir_at = jli_storage_offset(w, stored_dir);
+                jli_seen_note(w, &w->settings_record, &stamp, text, size, 0, now_ns);
+            }
         } else if (s != JL_ERR_NOT_FOUND /* no settings file: defaults */) {
             w->settings_failed = true;
         }
@@ -395,10 +405,14 @@ jl_status jl_world_load(jl_world *w, const char *dir)
         char *text;
         size_t size;
         jl_entity *loaded = NULL;
-        jl_status s = jli_world_read_file(w, path, entries[i].kind, &text, &size);
+        jl_status s = jli_world_read_file(w, path, entries[i].kind, &text, &size, &stamp);
         if (s == JL_ERR_NOT_FOUND) s = io_diagnostic(w, path, "read_file", ENOENT); /* gone since the listing */
         else if (s == JL_OK) s = jli_world_load_entity(w, path, stored_dir, 0, text, size, false, &loaded, NULL);
-        if (s == JL_OK) jli_files_entity_back(w, loaded);
+        if (s == JL_OK) {
+            jli_files_entity_back(w, loaded);
+            const jli_entity_record *kept = jli_record_of(w, loaded);
+            if (kept) jli_seen_note(w, kept, &stamp, text, size, 0, now_ns);
+        }
         if (s != JL_OK) {
             /* Never rewrite or delete a file that did not load, unless it is
              * the very file the live entity came from (the same directory

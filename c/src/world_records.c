@@ -82,6 +82,7 @@ jl_status jli_record_build(jl_world *w, jl_archive *ar, const jl_class *cls, con
 
 void jli_record_release(jl_world *w, jli_entity_record *r)
 {
+    jli_seen_forget(w, r);
     if (!r->id && !r->block_at && !r->ref_count) return; /* nothing kept (a fresh slot) */
     /* Zero the record before closing the gap: its run is no longer its. */
     jli_entity_record old = *r;

@@ -4,11 +4,13 @@
  * file), or a file of the world that changed on disk (the result is that
  * file, clean). The old entity stays until the new text has loaded, so an
  * undo step that fails changes nothing. */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "entity_manager_internal.h"
 #include "juliet/fs.h"
+#include "juliet/platform.h"
 #include "world_internal.h"
 
 static const char SETTINGS_FILE[] = "WorldSettings.jasset";
@@ -73,7 +75,12 @@ static jl_status replace_entity(jl_world *w, uint64_t id, jl_entity *old, const 
     if (old) {
         /* The new entity stands for the same file. */
         if (old_record && record) {
-            if (!as_file) jli_files_set_print(w, record, jli_files_print(w, old_record));
+            if (!as_file) {
+                /* An undo step: the file on disk is the one seen before. */
+                jli_files_set_print(w, record, jli_files_print(w, old_record));
+                jli_file_seen *was = jli_seen_for(w, old_record), *seen = jli_seen_for(w, record);
+                if (was && seen) *seen = *was;
+            }
             record->dir_at = old_record->dir_at;
         }
         if (old_record) jli_record_release(w, old_record);
@@ -115,11 +122,13 @@ jl_status jl_world_restore_settings_text(jl_world *w, const char *text, size_t s
     jli_files_before_settings_change(w);
     const uint64_t print = jli_files_print(w, &w->settings_record);
     const uint32_t dir_at = w->settings_record.dir_at;
+    const jli_file_seen seen = w->settings_seen;
     jl_status s = jl_world_load_settings_text(w, path, text, size, true, e);
     if (s != JL_OK) return s;
     /* The same file as before. */
     jli_files_set_print(w, &w->settings_record, print);
     w->settings_record.dir_at = dir_at;
+    w->settings_seen = seen;
     jli_files_after_settings_change(w, 0);
     return JL_OK;
 }
@@ -177,5 +186,38 @@ jl_status jl_world_reload_file_text(jl_world *w, const char *name, const char *t
     forget_removal(w, id);
     if (text) jli_id_map_put(&w->guarded, id, 1);
     else jli_id_map_remove(&w->guarded, id);
+    return s;
+}
+
+jl_status jl_world_reload_file(jl_world *w, const char *dir, const char *name, const char *expected,
+                               size_t expected_size, uint64_t *id_out, jl_error *err)
+{
+    jl_error local;
+    jl_error *e = err ? err : &local;
+    char path[JL_ERROR_PATH_MAX];
+    if (!jl_fs_join(path, sizeof path, dir, name)) return jl_error_set(e, JL_ERR_IO, dir, 0, 0, "path too long");
+    const uint64_t now_ns = jl_platform_wall_ns();
+    const size_t mark = w->scratch.used;
+    char *text = NULL;
+    size_t size = 0;
+    jl_fs_stamp stamp = {0};
+    int code = w->fs->read_file(w->fs, path, JL_ARCHIVE_FILE_MAX, &w->scratch, &text, &size, &stamp);
+    jl_status s = JL_OK;
+    if (code == ENOENT) text = NULL;
+    else if (code) s = jl_fs_error(e, path, "read_file", code);
+    if (s == JL_OK && (text ? !expected || size != expected_size || memcmp(text, expected, size) != 0 : !!expected))
+        s = jl_error_set(e, JL_ERR_CONFLICT, path, 0, 0, "changed on disk since it was last read");
+    if (s == JL_OK) s = jl_world_reload_file_text(w, name, text, size, id_out, e);
+    if (s == JL_OK && text) {
+        uint64_t id = 0;
+        if (strcmp(name, SETTINGS_FILE) != 0) id = jl_world_id_of_file_name(name + sizeof ENTITIES_DIR - 1);
+        jl_entity *now = id ? jl_entity_find(&w->manager, id) : NULL;
+        jli_entity_record *r = id ? (now ? jli_record_for(w, now) : NULL) : &w->settings_record;
+        if (r) {
+            r->dir_at = jli_save_dir_at(w, dir);
+            jli_seen_note(w, r, &stamp, text, size, 0, now_ns);
+        }
+    }
+    jl_arena_pop_to(&w->scratch, mark);
     return s;
 }

@@ -1,15 +1,19 @@
-/* world_save.c - SaveWorld and ProcessPendingDeletions (world.h; spec 6,
- * removal brainstorm 2.4-2.5): deletions first, then each dirty file
- * replaced atomically, the directories synced once, all under the world's
- * lock, and a report of what was written, deleted and what failed. */
+/* world_save.c - SaveWorld and ProcessPendingDeletions (world.h):
+ * deletions first, then each dirty file replaced atomically, the
+ * directories synced once, all under the world's lock, each file checked
+ * just before it is replaced or deleted to be the version the world saw
+ * (world_disk.c), and a report of what was written, deleted, left alone
+ * as a conflict and what failed. */
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
+#include "juliet/platform.h"
 #include "juliet/world_lock.h"
 #include "world_internal.h"
 
-/* Report records: a kind byte ('w' written, 'd' deleted) and a
- * NUL-terminated path, packed in the report arena until the save ends. */
+/* Report records: a kind byte ('w' written, 'd' deleted, 'c' conflict) and
+ * a NUL-terminated path, packed in the report arena until the save ends. */
 static void report_path(jl_world *w, char kind, const char *path)
 {
     size_t n = strlen(path);
@@ -35,23 +39,41 @@ jl_status jli_report_io(jl_save_report *r, const char *path, const char *op, int
     return s;
 }
 
+/* A file left alone because it changed on disk: a conflict, and a failure. */
+static void report_conflict(jl_world *w, jl_save_report *r, const jl_error *e)
+{
+    report_path(w, 'c', e->path);
+    jli_report_failure(r, e);
+}
+
 static void finish_report(jl_world *w, jl_save_report *r, size_t records_end)
 {
     const char *c = (const char *)w->report_arena.base, *end = c + records_end;
-    uint32_t written = 0, deleted = 0;
+    uint32_t written = 0, deleted = 0, conflicts = 0;
     for (const char *p = c; p < end; p += strlen(p + 1) + 2) {
         if (p[0] == 'w') written++;
-        else deleted++;
+        else if (p[0] == 'd') deleted++;
+        else conflicts++;
     }
-    const char **wl = jl_arena_push(&w->report_arena, (written + deleted + 1) * sizeof(char *), _Alignof(char *));
+    const char **wl = jl_arena_push(&w->report_arena, (written + deleted + conflicts + 1) * sizeof(char *),
+                                    _Alignof(char *));
     if (!wl) return;
-    const char **dl = wl + written;
+    const char **dl = wl + written, **cl = dl + deleted;
     for (const char *p = c; p < end; p += strlen(p + 1) + 2) {
         if (p[0] == 'w') wl[r->written_count++] = p + 1;
-        else dl[r->deleted_count++] = p + 1;
+        else if (p[0] == 'd') dl[r->deleted_count++] = p + 1;
+        else cl[r->conflict_count++] = p + 1;
     }
     r->written = wl;
     r->deleted = dl;
+    r->conflicts = cl;
+}
+
+uint32_t jli_save_dir_at(jl_world *w, const char *dir)
+{
+    const char *last = jli_storage_at(w, w->save_dir_at);
+    if (!last || strcmp(last, dir) != 0) w->save_dir_at = jli_storage_offset(w, jli_world_store_string(w, dir));
+    return w->save_dir_at;
 }
 
 static jl_status process_deletions(jl_world *w, const char *dir, jl_save_report *r, bool *touched)
@@ -77,8 +99,20 @@ static jl_status process_deletions(jl_world *w, const char *dir, jl_save_report 
             if (result == JL_OK) result = JL_ERR_IO;
             stays = true;
         } else {
-            int code = fs->remove(fs, path);
-            if (code == 0) {
+            /* Only the version the world saw: a file changed since is someone's work. */
+            uint32_t dir_at = 0;
+            uint64_t print = 0;
+            jli_file_seen *seen = jli_seen_removed(w, id, &dir_at);
+            jli_id_map_get(&w->removed, id, &print);
+            jl_error e = {0};
+            jl_status checked = jli_disk_check(w, path, dir, dir_at, seen, print, true, &e);
+            int code = checked == JL_OK ? fs->remove(fs, path) : 0;
+            if (checked != JL_OK) {
+                if (checked == JL_ERR_CONFLICT) report_conflict(w, r, &e);
+                else jli_report_failure(r, &e);
+                if (result == JL_OK) result = checked;
+                stays = true;
+            } else if (code == 0) {
                 report_path(w, 'd', path);
                 *touched = true;
             } else if (code != ENOENT /* created and removed before any save */) {
@@ -87,8 +121,12 @@ static jl_status process_deletions(jl_world *w, const char *dir, jl_save_report 
                 stays = true; /* try again next save */
             }
         }
-        if (stays) m->pending_deletions[keep++] = id;
-        else jli_id_map_remove(&w->removed, id); /* its file is gone, or not ours */
+        if (stays) {
+            m->pending_deletions[keep++] = id;
+        } else {
+            jli_id_map_remove(&w->removed, id); /* its file is gone, or not ours */
+            jli_seen_drop_removed(w, id);
+        }
     }
     m->pending_count = keep;
     return result;
@@ -114,6 +152,7 @@ static jl_status lock_for_save(jl_world *w, const char *dir, jl_world_lock *lock
     jl_status s = jl_fs_ensure_dir(w->fs, dir, &err);
     if (s == JL_OK) s = jl_world_lock_acquire(lock, w->fs, dir, w->lock_wait_ms, &w->scratch, &err);
     if (s != JL_OK) jli_report_failure(r, &err);
+    else snprintf(r->notice, sizeof r->notice, "%s", lock->notice);
     return s;
 }
 
@@ -151,9 +190,12 @@ static jl_status produce(jl_world *w, const jl_entity *what, jl_archive *ar)
     return what ? jli_world_write_entity_text(w, what, ar) : jli_world_write_settings_text(w, ar);
 }
 
-/* Writes the file of what (NULL: the settings) atomically; *print gets the
- * print of the bytes written. */
-static jl_status write_one(jl_world *w, const char *path, const jl_entity *what, jl_error *e, uint64_t *print)
+/* Writes the file of what (NULL: the settings; record: its record, may be
+ * NULL) into directory dir atomically, if the file there is still the
+ * version the world saw: then the record sees the new one. JL_ERR_CONFLICT
+ * (nothing touched) if it changed on disk since. */
+static jl_status write_one(jl_world *w, const char *path, const char *dir, const jl_entity *what,
+                           jli_entity_record *record, jl_error *e)
 {
     const size_t mark = w->scratch.used;
     jl_archive ar;
@@ -162,13 +204,31 @@ static jl_status write_one(jl_world *w, const char *path, const jl_entity *what,
     ar.path = path;
     const char *text;
     size_t size;
+    jl_fs_stamp stamp;
+    char temp[JL_ERROR_PATH_MAX];
     jl_status s = produce(w, what, &ar);
     jl_status s2 = jl_archive_end_write(&ar, &text, &size);
     if (s == JL_OK) s = s2;
-    if (s == JL_OK) s = jl_fs_write_atomic(w->fs, path, text, size, e);
-    if (s == JL_OK) *print = jli_text_print(text, size);
-    else if (e->status == JL_OK || e->message[0] == '\0')
+    if (s == JL_OK) s = jl_fs_write_temp(w->fs, path, text, size, temp, &stamp, e);
+    if (s == JL_OK) {
+        /* Checked last, just before the rename: the narrowest window. */
+        jli_file_seen *seen = record ? jli_seen_for(w, record) : NULL;
+        s = jli_disk_check(w, path, dir, record ? record->dir_at : 0, seen, record ? jli_files_print(w, record) : 0,
+                           false, e);
+        if (s == JL_OK) s = jl_fs_commit_temp(w->fs, temp, path, e);
+        else w->fs->remove(w->fs, temp);
+    }
+    if (s == JL_OK) {
+        uint64_t print = jli_text_print(text, size);
+        if (!record && what) record = jli_record_claim(w, what);
+        if (record) {
+            jli_files_set_print(w, record, print);
+            record->dir_at = jli_save_dir_at(w, dir);
+            jli_seen_note(w, record, &stamp, text, size, print, jl_platform_wall_ns());
+        }
+    } else if (e->status == JL_OK || e->message[0] == '\0') {
         jl_error_set(e, s, path, 0, 0, "cannot format file: %s", jl_status_name(s));
+    }
     jl_arena_pop_to(&w->scratch, mark);
     return s;
 }
@@ -225,7 +285,6 @@ jl_status jl_world_save(jl_world *w, const char *dir, jl_save_report *report)
     for (jl_entity *e = jl_entities_first(m); e; e = jl_entities_next(m, e)) {
         if (!e->is_dirty || (e->flags & JL_ENTITY_READ_ONLY)) continue;
         jl_error err = {0};
-        uint64_t print = 0;
         if (!dirs_ready) {
             s = jl_fs_ensure_dir(w->fs, dir, &err);
             if (s == JL_OK) s = jl_fs_ensure_dir(w->fs, entities_dir, &err);
@@ -242,16 +301,15 @@ jl_status jl_world_save(jl_world *w, const char *dir, jl_save_report *report)
             s = jl_error_set(&err, JL_ERR_IO, path, 0, 0,
                              "not overwritten: this file failed to load or is from a newer version");
         } else {
-            s = write_one(w, path, e, &err, &print);
+            s = write_one(w, path, dir, e, jli_record_for(w, e), &err);
         }
         if (s == JL_OK) {
             e->is_dirty = false;
-            jli_entity_record *kept = jli_record_claim(w, e);
-            if (kept) jli_files_set_print(w, kept, print);
             report_path(w, 'w', path);
             entities_touched = true;
         } else {
-            jli_report_failure(r, &err);
+            if (s == JL_ERR_CONFLICT) report_conflict(w, r, &err);
+            else jli_report_failure(r, &err);
             if (result == JL_OK) result = s;
         }
     }
@@ -259,17 +317,16 @@ jl_status jl_world_save(jl_world *w, const char *dir, jl_save_report *report)
     /* 3. The settings. */
     if (w->settings_dirty && !w->settings_read_only && !w->settings_failed) {
         jl_error err = {0};
-        uint64_t print = 0;
         s = jl_fs_ensure_dir(w->fs, dir, &err);
         if (s == JL_OK && jl_fs_join(path, sizeof path, dir, "WorldSettings.jasset"))
-            s = write_one(w, path, NULL, &err, &print);
+            s = write_one(w, path, dir, NULL, &w->settings_record, &err);
         if (s == JL_OK) {
             w->settings_dirty = false;
-            jli_files_set_print(w, &w->settings_record, print);
             report_path(w, 'w', path);
             root_touched = true;
         } else {
-            jli_report_failure(r, &err);
+            if (s == JL_ERR_CONFLICT) report_conflict(w, r, &err);
+            else jli_report_failure(r, &err);
             if (result == JL_OK) result = s;
         }
     }

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "class_file_internal.h"
+#include "juliet/platform.h"
 #include "world_internal.h"
 
 /* Splits a directory path into its parent and its last name
@@ -77,6 +78,41 @@ jl_status jl_world_check_new_dir(const jl_fs *fs, const char *dir, jl_arena *scr
                                     : "is not empty: a new world goes into a new or empty directory");
 }
 
+/* The files were seen in the temporary directory, which is dir now: the
+ * same files (a rename keeps them). */
+static void seen_moved(jl_world *w, uint32_t from, const char *dir)
+{
+    const uint32_t to = jli_save_dir_at(w, dir);
+    jl_entity_manager *m = &w->manager;
+    for (jl_entity *e = jl_entities_first(m); e; e = jl_entities_next(m, e)) {
+        jli_entity_record *r = jli_record_for(w, e);
+        if (r && r->dir_at == from) r->dir_at = to;
+    }
+    if (w->settings_record.dir_at == from) w->settings_record.dir_at = to;
+}
+
+/* Removes the temporaries `.<name>.<pid>-<n>.new` that saves of a new world
+ * named name into parent left when their process died mid-save (a live
+ * process's is its save in progress). */
+static void remove_dead_leftovers(jl_world *w, const char *parent, const char *hidden)
+{
+    const size_t mark = w->scratch.used, hidden_len = strlen(hidden);
+    jl_fs_entry *entries;
+    uint32_t count = 0;
+    if (w->fs->list_dir(w->fs, parent, &w->scratch, &entries, &count) != 0) count = 0;
+    char path[JL_ERROR_PATH_MAX];
+    for (uint32_t i = 0; i < count; i++) {
+        const char *name = entries[i].name, *p = name + hidden_len + 1;
+        if (entries[i].kind != JL_FS_DIR || strncmp(name, hidden, hidden_len) != 0 || name[hidden_len] != '.') continue;
+        uint64_t pid = 0;
+        for (; *p >= '0' && *p <= '9' && pid <= UINT32_MAX; p++) pid = pid * 10 + (uint64_t)(*p - '0');
+        if (*p != '-' || pid == 0 || pid > UINT32_MAX || strcmp(p + strcspn(p, "."), ".new") != 0) continue;
+        if (pid == jl_platform_pid() || jl_platform_pid_alive((uint32_t)pid)) continue;
+        if (jl_fs_join(path, sizeof path, parent, name)) jl_fs_remove_tree(w->fs, path, &w->scratch);
+    }
+    jl_arena_pop_to(&w->scratch, mark);
+}
+
 jl_status jl_world_save_new(jl_world *w, const char *dir, jl_save_report *report)
 {
     jl_save_report local;
@@ -123,6 +159,8 @@ jl_status jl_world_save_new(jl_world *w, const char *dir, jl_save_report *report
         jl_world_mark_all_dirty(w);
         return s;
     }
+    seen_moved(w, w->save_dir_at, dir);
+    remove_dead_leftovers(w, parent, hidden);
     code = fs->sync_dir(fs, parent);
     if (code) s = jli_report_io(r, parent, "sync_dir", code);
     remap_report(w, r, temp, dir);

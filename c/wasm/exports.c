@@ -13,6 +13,7 @@
  *   jlw_world_restore_entity_text(world, lo, hi, text, size) -> status
  *   jlw_world_restore_settings_text(world, text, size) -> status
  *   jlw_world_reload_file_text(world, name, text, size, id_out) -> status
+ *   jlw_world_reload_file(world, dir, name, expected, size, id_out) -> status
  *   jlw_world_load_class_text(world, path, text, size) -> status
  *   jlw_entity_mark_saved(world, lo, hi) -> status
  *   jlw_settings_mark_saved(world) -> status
@@ -393,6 +394,19 @@ JLW_EXPORT int jlw_world_reload_file_text(jl_world *world, const char *name, con
     return reported(status, "cannot load the file");
 }
 
+/* jl_world_reload_file: the file read from disk under dir, which must hold
+ * expected[0, size) (expected 0: no file); id_out as above. */
+JLW_EXPORT int jlw_world_reload_file(jl_world *world, const char *dir, const char *name, const char *expected,
+                                     uint32_t size, uint32_t *id_out)
+{
+    clear_error();
+    uint64_t id = 0;
+    jl_status status = jl_world_reload_file(world, dir, name, expected, size, &id, &last_error);
+    id_out[0] = (uint32_t)id;
+    id_out[1] = (uint32_t)(id >> 32);
+    return reported(status, "cannot read the file");
+}
+
 /* jl_world_mark_saved: entity id's file holds its current text now (or is
  * deleted, with no entity of id), written by a save made elsewhere. */
 JLW_EXPORT int jlw_entity_mark_saved(jl_world *world, uint32_t lo, uint32_t hi)
@@ -534,6 +548,13 @@ JLW_EXPORT const char *jlw_save_deleted(uint32_t i)
     return i < last_save.deleted_count ? last_save.deleted[i] : NULL;
 }
 JLW_EXPORT uint32_t jlw_save_failed_count(void) { return last_save.failed_count; }
+JLW_EXPORT uint32_t jlw_save_conflict_count(void) { return last_save.conflict_count; }
+JLW_EXPORT const char *jlw_save_conflict(uint32_t i)
+{
+    return i < last_save.conflict_count ? last_save.conflicts[i] : NULL;
+}
+/* "took over the lock left by pid N, ..." when the save did, else "". */
+JLW_EXPORT const char *jlw_save_notice(void) { return last_save.notice; }
 
 /* Diagnostics of the world (valid until shutdown; read with jlw_error_*). */
 JLW_EXPORT uint32_t jlw_world_diagnostic_count(const jl_world *world)

@@ -245,7 +245,7 @@ static uint64_t read_everything(const char *dir, jl_arena *arena)
         jl_fs_join(path, sizeof path, entities, list[i].name);
         char *data;
         size_t size;
-        if (fs->read_file(fs, path, SIZE_MAX, arena, &data, &size)) die("cannot read a file");
+        if (fs->read_file(fs, path, SIZE_MAX, arena, &data, &size, NULL)) die("cannot read a file");
         bytes += size;
         jl_arena_pop_to(arena, mark);
     }

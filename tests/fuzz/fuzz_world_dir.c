@@ -47,7 +47,10 @@ typedef struct mem_entry {
     int read_error;      /* returned by read_file instead of the data */
     char *data;
     size_t size;
+    uint64_t version;    /* of its content: its stamp's time */
 } mem_entry;
+
+static uint64_t mem_versions; /* writes so far */
 
 static mem_entry mem[MEM_ENTRIES];
 static int mem_top; /* entries [mem_top, MEM_ENTRIES) have never been used */
@@ -116,8 +119,37 @@ SCAFFOLD static const char *parent_end(const char *path)
     return slash ? slash : path;
 }
 
+/* A stamp as a file system would give it: the entry, its size and version. */
+SCAFFOLD static jl_fs_stamp mem_stamp(const mem_entry *e)
+{
+    return (jl_fs_stamp){.file = (uint64_t)(e - mem) + 1, .size = e->size, .mtime_ns = (int64_t)e->version};
+}
+
+SCAFFOLD static int mem_stat(const jl_fs *fs, const char *path, jl_fs_stamp *stamp)
+{
+    (void)fs;
+    mem_entry *e = mem_find(path);
+    if (!e) return ENOENT;
+    *stamp = mem_stamp(e);
+    return 0;
+}
+
+SCAFFOLD static int mem_no_lock(const jl_fs *fs, intptr_t handle)
+{
+    (void)fs;
+    (void)handle;
+    return ENOSYS;
+}
+
+SCAFFOLD static int mem_no_test_lock(const jl_fs *fs, const char *path)
+{
+    (void)fs;
+    (void)path;
+    return ENOSYS;
+}
+
 SCAFFOLD static int mem_read_file(const jl_fs *fs, const char *path, size_t max, jl_arena *arena, char **data,
-                                  size_t *size)
+                                  size_t *size, jl_fs_stamp *stamp)
 {
     (void)fs;
     mem_entry *e = mem_find(path);
@@ -133,6 +165,7 @@ SCAFFOLD static int mem_read_file(const jl_fs *fs, const char *path, size_t max,
     copy[e->size] = '\0';
     *data = copy;
     *size = e->size;
+    if (stamp) *stamp = mem_stamp(e);
     return 0;
 }
 
@@ -194,6 +227,7 @@ SCAFFOLD static int mem_write(const jl_fs *fs, intptr_t handle, const void *data
     memcpy(grown + e->size, data, size);
     e->data = grown;
     e->size += size;
+    e->version = ++mem_versions;
     return 0;
 }
 
@@ -266,6 +300,9 @@ static const jl_fs mem_fs = {
     .rename = mem_rename,
     .sync_dir = mem_sync_dir,
     .remove = mem_remove,
+    .stat = mem_stat,
+    .lock = mem_no_lock,
+    .test_lock = mem_no_test_lock,
     .make_dir = mem_make_dir,
     .remove_dir = mem_remove_dir,
 };

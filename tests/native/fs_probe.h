@@ -79,10 +79,13 @@ typedef struct probe_fs {
 
 static inline probe_fs *probe_of(const jl_fs *fs) { return (probe_fs *)fs->user; }
 
+/* The lock file, and the names it is moved aside to when taken over. */
 static inline bool probe_is_lock(const char *path)
 {
-    size_t n = strlen(path), m = sizeof "/" JL_WORLD_LOCK_NAME - 1;
-    return n >= m && strcmp(path + n - m, "/" JL_WORLD_LOCK_NAME) == 0;
+    const char *slash = strrchr(path, '/');
+    const char *name = slash ? slash + 1 : path;
+    size_t m = sizeof JL_WORLD_LOCK_NAME - 1;
+    return strncmp(name, JL_WORLD_LOCK_NAME, m) == 0 && (name[m] == '\0' || name[m] == '.');
 }
 
 static inline void probe_copy(char *dst, const char *src)
@@ -133,14 +136,14 @@ static inline int probe_end(probe_fs *p, uint32_t op, const char *path, const ch
 }
 
 static inline int probe_read_file(const jl_fs *fs, const char *path, size_t max, jl_arena *arena, char **data,
-                                  size_t *size)
+                                  size_t *size, jl_fs_stamp *stamp)
 {
     probe_fs *p = probe_of(fs);
-    if (probe_is_lock(path)) return p->inner->read_file(p->inner, path, max, arena, data, size);
+    if (probe_is_lock(path)) return p->inner->read_file(p->inner, path, max, arena, data, size, stamp);
     int r;
     if (probe_begin(p, JL_FS_OP_READ_FILE)) r = p->fail_code;
     else if (p->deny_read_code && strcmp(path, p->deny_read_path) == 0) r = p->deny_read_code;
-    else r = p->inner->read_file(p->inner, path, max, arena, data, size);
+    else r = p->inner->read_file(p->inner, path, max, arena, data, size, stamp);
     return probe_end(p, JL_FS_OP_READ_FILE, path, NULL, r);
 }
 
@@ -216,6 +219,7 @@ static inline int probe_close(const jl_fs *fs, intptr_t handle)
 static inline int probe_rename(const jl_fs *fs, const char *from, const char *to)
 {
     probe_fs *p = probe_of(fs);
+    if (probe_is_lock(from)) return p->inner->rename(p->inner, from, to);
     int r = probe_begin(p, JL_FS_OP_RENAME) ? p->fail_code : p->inner->rename(p->inner, from, to);
     return probe_end(p, JL_FS_OP_RENAME, from, to, r);
 }
@@ -235,6 +239,25 @@ static inline int probe_remove(const jl_fs *fs, const char *path)
     if (probe_is_lock(path)) return p->inner->remove(p->inner, path);
     int r = probe_begin(p, JL_FS_OP_REMOVE) ? p->fail_code : p->inner->remove(p->inner, path);
     return probe_end(p, JL_FS_OP_REMOVE, path, NULL, r);
+}
+
+static inline int probe_stat(const jl_fs *fs, const char *path, jl_fs_stamp *stamp)
+{
+    probe_fs *p = probe_of(fs);
+    if (probe_is_lock(path)) return p->inner->stat(p->inner, path, stamp);
+    int r = probe_begin(p, JL_FS_OP_STAT) ? p->fail_code : p->inner->stat(p->inner, path, stamp);
+    return probe_end(p, JL_FS_OP_STAT, path, NULL, r);
+}
+
+/* The kernel's lock is the world lock's alone: it passes through unseen. */
+static inline int probe_lock(const jl_fs *fs, intptr_t handle)
+{
+    return probe_of(fs)->inner->lock(probe_of(fs)->inner, handle);
+}
+
+static inline int probe_test_lock(const jl_fs *fs, const char *path)
+{
+    return probe_of(fs)->inner->test_lock(probe_of(fs)->inner, path);
 }
 
 static inline int probe_make_dir(const jl_fs *fs, const char *path)
@@ -269,6 +292,9 @@ static inline void probe_init(probe_fs *p)
         .rename = probe_rename,
         .sync_dir = probe_sync_dir,
         .remove = probe_remove,
+        .stat = probe_stat,
+        .lock = probe_lock,
+        .test_lock = probe_test_lock,
         .make_dir = probe_make_dir,
         .remove_dir = probe_remove_dir,
     };

@@ -383,11 +383,11 @@ static inline scenario_file *scenario_file_of_path(scenario *s, const char *path
 }
 
 static inline int verifier_read_file(const jl_fs *fs, const char *path, size_t max, jl_arena *arena, char **data,
-                                     size_t *size)
+                                     size_t *size, jl_fs_stamp *stamp)
 {
     scenario_verifier *v = probe_of(fs)->owner;
-    int r = probe_read_file(fs, path, max, arena, data, size);
-    if (r) return r;
+    int r = probe_read_file(fs, path, max, arena, data, size, stamp);
+    if (r || probe_is_lock(path)) return r;
     scenario_file *f = scenario_file_of_path(v->s, path);
     if (!f) {
         fprintf(stderr, "unexpected file %s\n", path);

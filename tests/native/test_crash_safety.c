@@ -83,34 +83,35 @@ typedef struct kill_totals {
     uint32_t kills, with_temp, mixed, max_new, stale_locks;
 } kill_totals;
 
-/* A save killed after it took its lock leaves the lock behind: the next
- * save must say the lock is stale (its pid is gone) and not take it; then
- * the user deletes it. *left says whether there was one. */
-static bool stale_lock_reported(const char *dir, bool *left)
+/* A save killed after it took its lock leaves the lock file behind: the
+ * next writer takes it over at once (its holder is gone), with a notice,
+ * and no person has to delete anything. *left says whether there was one. */
+static bool stale_lock_taken_over(const char *dir, bool *left)
 {
     char lock_path[700];
     du_join(lock_path, sizeof lock_path, dir, JL_WORLD_LOCK_NAME);
     *left = du_exists(lock_path);
-    if (!*left) return true; /* killed before the lock was taken */
+    if (!*left) return true; /* killed before the lock was taken, or after it was let go */
     jl_arena scratch;
     jl_world_lock lock;
     jl_error err = {0};
     bool ok = jl_arena_init(&scratch, 1 << 20) == JL_OK &&
-              jl_world_lock_acquire(&lock, jl_fs_native(), dir, 50, &scratch, &err) == JL_ERR_LOCKED &&
-              strstr(err.message, "no longer running") != NULL && !lock.held;
-    if (!ok) fprintf(stderr, "stale lock not reported: %s\n", err.message);
+              jl_world_lock_acquire(&lock, jl_fs_native(), dir, 0, &scratch, &err) == JL_OK && lock.held &&
+              strstr(lock.notice, "no longer running") != NULL;
+    if (!ok) fprintf(stderr, "stale lock not taken over: %s\n", err.message);
+    if (ok) jl_world_lock_release(&lock, jl_fs_native());
     jl_arena_release(&scratch);
-    return unlink(lock_path) == 0 && ok;
+    return ok && !du_exists(lock_path);
 }
 
 /* After a kill: the disk holds old or new versions only, the lock is
- * reported stale, a fresh load is clean and deletes the temporaries, then
+ * taken over, a fresh load is clean and deletes the temporaries, then
  * the old world is put back. */
 static bool check_after_kill(scenario *s, uint32_t op, uint32_t capacity, kill_totals *t)
 {
     scenario_state st;
     bool left;
-    if (!stale_lock_reported(s->dir, &left)) {
+    if (!stale_lock_taken_over(s->dir, &left)) {
         fprintf(stderr, "after a kill at operation %u\n", op);
         return false;
     }
@@ -265,6 +266,7 @@ TEST(save_syncs_each_file_before_renaming_it_and_the_directory_after)
             if (b->op == JL_FS_OP_WRITE) in_order = in_order && !synced && !closed, wrote = true;
             else if (b->op == JL_FS_OP_SYNC) in_order = in_order && wrote && !closed, synced = true;
             else if (b->op == JL_FS_OP_CLOSE) in_order = in_order && synced, closed = true;
+            else if (b->op == JL_FS_OP_STAT) in_order = in_order && closed; /* the new file's stamp */
             else in_order = false;
         }
         if (!(opened && wrote && synced && closed && in_order)) {

@@ -78,8 +78,8 @@ static bool same_file(const char *a, const char *b)
     size_t mark = arena.used;
     char *da, *db;
     size_t sa, sb;
-    CHECK_OR_FALSE(fs->read_file(fs, a, SIZE_MAX, &arena, &da, &sa) == 0);
-    CHECK_OR_FALSE(fs->read_file(fs, b, SIZE_MAX, &arena, &db, &sb) == 0);
+    CHECK_OR_FALSE(fs->read_file(fs, a, SIZE_MAX, &arena, &da, &sa, NULL) == 0);
+    CHECK_OR_FALSE(fs->read_file(fs, b, SIZE_MAX, &arena, &db, &sb, NULL) == 0);
     bool same = sa == sb && memcmp(da, db, sa) == 0;
     if (!same) fprintf(stderr, "differs: %s vs %s\n", a, b);
     jl_arena_pop_to(&arena, mark);
@@ -414,7 +414,7 @@ static bool read_asset(const char *relative, char **data, size_t *size)
     char path[512];
     snprintf(path, sizeof path, "%s/snapshots/%s", JULIET_ASSETS_DIR, relative);
     const jl_fs *fs = jl_fs_native();
-    int code = fs->read_file(fs, path, SIZE_MAX, &arena, data, size);
+    int code = fs->read_file(fs, path, SIZE_MAX, &arena, data, size, NULL);
     if (code) fprintf(stderr, "cannot read %s\n", path);
     return code == 0;
 }

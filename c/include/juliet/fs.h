@@ -45,6 +45,18 @@ typedef struct jl_fs_entry {
     jl_fs_kind kind;
 } jl_fs_entry;
 
+/* What tells one version of a file from another without reading it, as
+ * git's index keeps it: the file's identity (inode and device, folded into
+ * one number), its size and its modification time. A rename over the path
+ * changes the identity, a write in place the size or the time, except a
+ * write within the same tick of a coarse clock as the version seen: for
+ * such a "racy" stamp (jl_fs_stamp_is_racy) only the bytes can tell. */
+typedef struct jl_fs_stamp {
+    uint64_t file;    /* inode and device; 0: no stamp (nothing known) */
+    uint64_t size;
+    int64_t mtime_ns; /* since the epoch */
+} jl_fs_stamp;
+
 typedef struct jl_fs jl_fs;
 
 /* The operation table. `fs` is the table itself, so a wrapper can find its
@@ -57,9 +69,10 @@ struct jl_fs {
      * EFBIG for a file larger than max_size (nothing read), ENOMEM if the
      * arena is full, EAGAIN if the file kept changing in place while it
      * was read (a read that saw it change starts over). The file opened is
-     * read whole even if another is renamed over the path meanwhile. */
+     * read whole even if another is renamed over the path meanwhile.
+     * *stamp (may be NULL) gets the stamp of the version read. */
     int (*read_file)(const jl_fs *fs, const char *path, size_t max_size, jl_arena *arena, char **data,
-                     size_t *size);
+                     size_t *size, jl_fs_stamp *stamp);
     /* Lists the entries of a directory (without . and ..), sorted by name
      * bytewise, into arena. An error while reading the listing is returned,
      * never taken for its end. */
@@ -81,6 +94,19 @@ struct jl_fs {
     int (*sync_dir)(const jl_fs *fs, const char *path);
     /* Deletes a file. ENOENT if there is none. */
     int (*remove)(const jl_fs *fs, const char *path);
+    /* The stamp of the file at path (a symbolic link followed). ENOENT if
+     * there is none. */
+    int (*stat)(const jl_fs *fs, const char *path, jl_fs_stamp *stamp);
+    /* Takes the kernel's lock (flock) on a file this process created and
+     * holds open: held until the handle is closed or the process dies,
+     * whichever comes first. EWOULDBLOCK if another process holds it;
+     * ENOSYS where there are no such locks (wasm). */
+    int (*lock)(const jl_fs *fs, intptr_t handle);
+    /* Whether a process holds the kernel's lock on the file at path: 0 if
+     * none does (it was never taken, or its holder died), EWOULDBLOCK if
+     * one does, ENOSYS where there are no such locks, ENOENT if there is
+     * no file. */
+    int (*test_lock)(const jl_fs *fs, const char *path);
     /* Creates a directory; EEXIST if it exists. */
     int (*make_dir)(const jl_fs *fs, const char *path);
     /* Deletes an empty directory. ENOTEMPTY if it is not empty. */
@@ -92,7 +118,8 @@ const jl_fs *jl_fs_native(void);
 
 /* Names of the operations, for counters and messages: "read_file",
  * "list_dir", "open_write", "write", "sync", "close", "rename",
- * "sync_dir", "remove", "make_dir", "remove_dir". */
+ * "sync_dir", "remove", "stat", "lock", "test_lock", "make_dir",
+ * "remove_dir". */
 const char *jl_fs_op_name(uint32_t op);
 enum {
     JL_FS_OP_READ_FILE = 0,
@@ -104,13 +131,17 @@ enum {
     JL_FS_OP_RENAME,
     JL_FS_OP_SYNC_DIR,
     JL_FS_OP_REMOVE,
+    JL_FS_OP_STAT,
+    JL_FS_OP_LOCK,
+    JL_FS_OP_TEST_LOCK,
     JL_FS_OP_MAKE_DIR,
     JL_FS_OP_REMOVE_DIR,
     JL_FS_OP_COUNT
 };
 
-/* Fills err with "<op> failed: <reason>" for errno value code at path and
- * returns JL_ERR_IO (JL_ERR_NOT_FOUND for ENOENT). */
+/* Fills err with "<op> failed: <NAME>: <reason>" for errno value code at
+ * path (the POSIX name, e.g. "ENOSPC: no space left on device", the same
+ * natively and in wasm) and returns JL_ERR_IO (JL_ERR_NOT_FOUND for ENOENT). */
 jl_status jl_fs_error(jl_error *err, const char *path, const char *op, int code);
 
 /* Replaces path with data atomically (see the file comment). On failure the
@@ -118,6 +149,29 @@ jl_status jl_fs_error(jl_error *err, const char *path, const char *op, int code)
  * names path and the failed operation. Does not sync the directory. */
 jl_status jl_fs_write_atomic(const jl_fs *fs, const char *path, const void *data, size_t size,
                              jl_error *err);
+
+/* The first half of jl_fs_write_atomic: data written, synced and closed in
+ * a new temporary beside path, whose name goes into temp (JL_ERROR_PATH_MAX
+ * bytes) and whose stamp into *stamp (may be NULL). The caller then renames
+ * it over path (jl_fs_commit_temp) or removes it. On failure there is no
+ * temporary and err names path and the failed operation. */
+jl_status jl_fs_write_temp(const jl_fs *fs, const char *path, const void *data, size_t size, char *temp,
+                           jl_fs_stamp *stamp, jl_error *err);
+
+/* The second half: renames temp over path; on failure removes temp, path
+ * untouched, and err names path. */
+jl_status jl_fs_commit_temp(const jl_fs *fs, const char *temp, const char *path, jl_error *err);
+
+/* True if two stamps are of the same version of a file (both known). */
+bool jl_fs_stamp_same(const jl_fs_stamp *a, const jl_fs_stamp *b);
+
+/* True if a stamp taken at wall-clock time now_ns (jl_platform_wall_ns)
+ * cannot tell that version from a later write in place: its modification
+ * time is within JL_FS_RACY_NS of now, the coarsest clock tick of the file
+ * systems a world lives on (2 s on FAT, 1 s under Emscripten's NODEFS, a
+ * scheduler tick elsewhere), with room for a little clock skew. */
+bool jl_fs_stamp_is_racy(const jl_fs_stamp *stamp, uint64_t now_ns);
+#define JL_FS_RACY_NS 3000000000ll
 
 /* Creates path as a directory unless it already exists. */
 jl_status jl_fs_ensure_dir(const jl_fs *fs, const char *path, jl_error *err);

@@ -54,9 +54,23 @@ uint64_t jl_platform_entropy64(void);
 /* Monotonic clock in nanoseconds, for benchmarks and progress reports. */
 uint64_t jl_platform_now_ns(void);
 
+/* Wall-clock time in nanoseconds since the epoch, the clock file times
+ * are taken from (whether a file's stamp is racy, fs.h). */
+uint64_t jl_platform_wall_ns(void);
+
 /* This process's ID (in wasm: Node's process.pid, 0 in a browser), for lock
  * files and unique temporary names. */
 uint32_t jl_platform_pid(void);
+
+/* When process pid started, in the system's own unit (Linux: clock ticks
+ * since boot, from /proc), so that a pid reused by a later process is told
+ * apart; 0 if it cannot be told (no such process, no /proc, a browser). */
+uint64_t jl_platform_pid_start(uint32_t pid);
+
+/* This machine's name into out (NUL-terminated, truncated to out_size;
+ * "browser" in a browser, "" if unknown), for lock files: a lock written
+ * on another machine sharing the directory is never judged by local pids. */
+void jl_platform_host(char *out, size_t out_size);
 
 /* False only if no process with ID pid runs on this machine (a lock left by
  * a dead process). True when it cannot be told, e.g. in a browser. */

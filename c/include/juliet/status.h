@@ -26,6 +26,7 @@ typedef enum jl_status {
     JL_ERR_CORRUPT,          /* an encoded snapshot is damaged, hostile or from a newer version */
     JL_ERR_LOCKED,           /* another process holds the world's lock (or left it behind) */
     JL_ERR_EXISTS,           /* the directory a new world goes into is not empty */
+    JL_ERR_CONFLICT,         /* a file changed on disk since it was read: not overwritten */
     JL_STATUS_COUNT
 } jl_status;
 

@@ -156,8 +156,13 @@ typedef struct jl_save_report {
     uint32_t written_count;
     const char **deleted;   /* files deleted */
     uint32_t deleted_count;
-    uint32_t failed_count;  /* files that could not be written or deleted */
+    const char **conflicts; /* files not touched: another program changed them since
+                               the world read them (their changes stay pending) */
+    uint32_t conflict_count;
+    uint32_t failed_count;  /* files that could not be written or deleted, conflicts included */
     jl_error error;         /* the first failure (status JL_OK if none) */
+    char notice[160];       /* "took over the lock left by pid N, ..." when the save
+                               took over a stale lock (world_lock.h); else empty */
 } jl_save_report;
 
 /* A reference site seen while loading (for jl_world_check_references):
@@ -359,6 +364,16 @@ jl_status jl_world_restore_settings_text(jl_world *world, const char *text, size
  * name that is neither file is JL_ERR_PARSE (a diagnostic too). */
 jl_status jl_world_reload_file_text(jl_world *world, const char *name, const char *text, size_t size,
                                     uint64_t *id_out, jl_error *err);
+
+/* jl_world_reload_file_text with the file read from disk, under directory
+ * dir (the world's), for a caller that saw it hold expected[0, size)
+ * (expected NULL: no file) and bases a change on that: the world then
+ * knows the file as read here (its stamp, world_disk.c), so a later save
+ * replaces it only while it is still that version. JL_ERR_CONFLICT, the
+ * world unchanged, if it holds something else now; JL_ERR_IO if it cannot
+ * be read; else as jl_world_reload_file_text. */
+jl_status jl_world_reload_file(jl_world *world, const char *dir, const char *name, const char *expected,
+                               size_t expected_size, uint64_t *id_out, jl_error *err);
 
 /* Entity id's file was just written with its current canonical text by a
  * save that did not go through this world (another process saved the same

@@ -85,7 +85,11 @@ export interface Entity {
   classVersion: number;
   /** Shortest decimals that read back to the stored float32 values. */
   position: Vec3;
-  /** For an opaque entity, every key of its file but the base ones, each the text the file has. */
+  /**
+   * For an opaque entity, every key of its file but the base ones, each the text the file has.
+   * An object with no prototype: a name such as `__proto__` or `constructor` is a key like any
+   * other (test one with `Object.hasOwn(fields, name)`).
+   */
   fields: Record<string, FieldValue>;
   /** Present (true) when its class is one no build describes: its keys are kept as text, only its position can be set. */
   opaque?: true;
@@ -126,6 +130,8 @@ export interface SaveReport {
   written: string[];
   /** Files deleted (entities removed since the last save). */
   deleted: string[];
+  /** "took over the lock left by pid N, which is no longer running", only when the save did. */
+  notice?: string;
 }
 
 export interface Diagnostic {
@@ -200,6 +206,8 @@ export declare class World {
   loadClassText(path: string, text: string | Uint8Array): void;
   /** A file changed on disk (null: gone): its entity or the settings become it, clean. Returns the entity's ID (null: the settings); a bad text throws a JulietError with `id`, and the entity is gone. */
   reloadFile(name: string, text: string | Uint8Array | null): EntityId | null;
+  /** The file read again from the world's directory, which must hold `expected` (null: no file; else a JulietError 'conflict', nothing changed): its entity or the settings become it, clean, and a later save() replaces it only while it is still that version. */
+  refreshFile(name: string, expected: string | Uint8Array | null): EntityId | null;
   /** reloadFile for files from..to-1 whose texts lie one after another in `bytes` from `at` on (sizes[i] bytes each, -1: no file), in one copy; returns the failures with their index. */
   reloadFiles(run: { names: string[]; sizes: Int32Array; bytes: Uint8Array; at: number; from: number; to: number }): { index: number; error: JulietError }[];
   /** After a save made elsewhere: the entity's file holds its current text (no entity: the file was deleted). */
@@ -241,6 +249,7 @@ export declare class World {
   /** After a save made elsewhere: WorldSettings.jasset holds the current settings. */
   markSettingsSaved(): void;
   /** path only for a world with no directory yet (snapshot or newWorld): a new or empty directory, written all or nothing. Writes dirty entities and dirty settings, holding the world's lock ('locked' if another process holds it). */
+  /** Throws JulietError 'conflict' (with `conflicts`, `written`, `deleted`) when files changed on disk since they were read: those are left alone and stay pending. */
   save(path?: string): SaveReport;
   /** The next save rewrites every file (canonical form). */
   markAllDirty(): void;
