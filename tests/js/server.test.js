@@ -3,10 +3,13 @@
 // in one pack, nothing outside the world or the page's own files), what a
 // save writes (through the engine: the file changed, the others untouched),
 // what it refuses (paths outside the world, a file changed on disk since it
-// was loaded, bodies over the bound, writes through a symbolic link), and
-// the versions it announces when files change on disk.
+// was loaded, bodies over the bound, writes through a symbolic link), the
+// versions it announces when files change on disk (its folder replaced
+// too), and saves after class files change on disk or after many class
+// names come and go.
 import assert from 'node:assert/strict';
 import {
+  cpSync,
   existsSync,
   lstatSync,
   mkdirSync,
@@ -23,7 +26,7 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { startServer } from '../../web/server/server.js';
 import { decodePack, encodePack } from '../../web/src/lib/pack.js';
-import { assets, snapshotDir } from '../shared/fixtures.js';
+import { assets, sampleWorld, snapshotDir } from '../shared/fixtures.js';
 import { copyWorld, tempDir } from './helpers.js';
 
 // A stand-in for the built page: the server's own file routes serve it.
@@ -355,6 +358,111 @@ test('a class file added to a new Classes folder, then changed, is served as a c
   assert.notDeepEqual(changed, text);
   writeFileSync(join(world, 'Classes', 'Ghoul.jclass'), changed);
   await servedChange(seq, 'Classes/Ghoul.jclass', changed);
+});
+
+// A server of its own on a copy of `source`, closed when the test ends, and
+// a save through it.
+async function ownServer(t, source) {
+  const dir = copyWorld(source);
+  const own = await startServer({ dir, distDir });
+  t.after(() => own.close());
+  await own.engineReady;
+  const headers = { 'x-juliet-token': own.token };
+  return {
+    dir,
+    async readWorld() {
+      const res = await request('/api/world', { port: own.port, headers });
+      return decodePack(res.body);
+    },
+    async changes(since) {
+      const res = await request(`/api/changes?since=${since}`, { port: own.port, headers });
+      return decodePack(res.body);
+    },
+    async save(files) {
+      const res = await request('/api/save', { method: 'POST', port: own.port, headers, body: encodePack({}, files) });
+      assert.equal(res.status, 200, res.body.toString());
+      return decodePack(res.body);
+    },
+  };
+}
+
+test('a class file changed, added or removed on disk is the one the next save uses', async (t) => {
+  const own = await ownServer(t, join(assets, 'class_world'));
+  const { files } = await own.readWorld();
+  const ghoul = files.find((f) => f.path === 'Entities/5337047033410748417.jasset');
+  // A new name of the team enum, and a new field.
+  const classFile = join(own.dir, 'Classes', 'Ghoul.jclass');
+  writeFileSync(classFile, readFileSync(classFile, 'utf8').replace('enum red red blue green', 'enum red red blue green purple') + '; field armor\nf32 0\n');
+  const text = Buffer.from(ghoul.bytes.toString().replace(/; team\n[^\n]*/, '; team\npurple') + '; armor\n05.50\n');
+  const answer = await own.save([{ path: ghoul.path, seq: ghoul.seq, bytes: text }]);
+  assert.deepEqual(answer.meta.results.map((r) => [r.status, r.message]), [['written', undefined]]);
+  const saved = readFileSync(join(own.dir, ghoul.path), 'utf8');
+  assert.match(saved, /\n; team\npurple\n/);
+  assert.match(saved, /\n; armor\n5\.5\n/, 'armor is a field of the class: its value is written in canonical form');
+
+  // Removed: its entities are kept as text, written as the page sent them.
+  const beacon = files.find((f) => f.path !== ghoul.path && /\n; class\nBeacon\n/.test(f.bytes.toString()));
+  rmSync(join(own.dir, 'Classes', 'Beacon.jclass'));
+  const kept = Buffer.from(beacon.bytes.toString().replace(/; range\n[^\n]*/, '; range\n07.0'));
+  assert.notDeepEqual(kept, Buffer.from(beacon.bytes));
+  await own.save([{ path: beacon.path, seq: beacon.seq, bytes: kept }]);
+  assert.deepEqual(readFileSync(join(own.dir, beacon.path)), kept);
+
+  // Added back: the class's fields again.
+  writeFileSync(join(own.dir, 'Classes', 'Beacon.jclass'), readFileSync(join(assets, 'class_world', 'Classes', 'Beacon.jclass')));
+  const seq = (await own.readWorld()).files.find((f) => f.path === beacon.path).seq;
+  const typed = Buffer.from(kept.toString().replace('07.0', '08.0'));
+  await own.save([{ path: beacon.path, seq, bytes: typed }]);
+  assert.match(readFileSync(join(own.dir, beacon.path), 'utf8'), /\n; range\n8\n/);
+});
+
+test('a world folder replaced on disk is followed: a change in the new folder is served', { timeout: 10_000 }, async (t) => {
+  const own = await ownServer(t, sampleWorld);
+  const { meta, files } = await own.readWorld();
+  const [first, second] = files.filter((f) => f.path.startsWith('Entities/'));
+  // Waits until the server serves, since `since`, the file at `path` with `bytes`.
+  const served = async (since, path, bytes) => {
+    for (;;) {
+      const pack = await own.changes(since);
+      const file = pack.files.find((f) => f.path === path);
+      if (file && (bytes === null ? file.bytes === null : file.bytes && Buffer.from(file.bytes).equals(bytes))) return pack.meta.seq;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  };
+  // mv W W.old && cp -a W.old W, then a file of the new W changed.
+  renameSync(own.dir, `${own.dir}.old`);
+  cpSync(`${own.dir}.old`, own.dir, { recursive: true, preserveTimestamps: true });
+  const changed = moved(first.bytes);
+  writeFileSync(join(own.dir, first.path), changed);
+  let seq = await served(meta.seq, first.path, changed);
+  const unchanged = (await own.changes(meta.seq)).files.filter((f) => f.path !== first.path);
+  assert.deepEqual(unchanged, [], 'the files the copy left as they were are not changes');
+
+  // The folder gone (a branch without it), then back.
+  renameSync(own.dir, `${own.dir}.gone`);
+  seq = await served(seq, second.path, null);
+  cpSync(`${own.dir}.gone`, own.dir, { recursive: true });
+  const again = moved(second.bytes);
+  writeFileSync(join(own.dir, second.path), again);
+  await served(seq, second.path, again);
+});
+
+test('entities of new class names created and deleted 260 times save every time', { timeout: 60_000 }, async (t) => {
+  const own = await ownServer(t, sampleWorld);
+  const { files } = await own.readWorld();
+  const model = files.find((f) => f.path.startsWith('Entities/')).bytes.toString();
+  const id = '0x77a31d75000ff001';
+  const path = `Entities/${BigInt(id)}.jasset`;
+  let seq = 0;
+  for (let i = 0; i < 260; i++) {
+    const text = Buffer.from(model.replace(/; id\n[^\n]*/, `; id\n${id}`).replace(/; class\n[^\n]*/, `; class\nScratch${i}`));
+    const made = await own.save([{ path, seq, bytes: text }]);
+    assert.deepEqual(made.meta.results.map((r) => [r.status, r.message]), [['written', undefined]], `cycle ${i}`);
+    const gone = await own.save([{ path, seq: made.meta.results[0].seq, bytes: null }]);
+    assert.equal(gone.meta.results[0].status, 'deleted', `cycle ${i}`);
+    seq = gone.meta.results[0].seq;
+  }
+  assert.ok(!existsSync(join(own.dir, path)));
 });
 
 test('without a directory the server serves the page only', async () => {

@@ -6,11 +6,20 @@ import { Worker } from 'node:worker_threads';
  * Starts the engine on `dir`. `ready` resolves with { ms, count } once the
  * world is open (or rejects if it cannot be opened); save(changes) resolves
  * with { written, deleted, failures } (paths relative to the world).
+ * close() lets the save in progress finish, then the thread closes the
+ * world and ends; close({ now: true }) has that save stop after the file
+ * being written (the files not reached are failures). Both resolve once the
+ * thread has ended; calling them again is safe.
  */
 export function startEngine(dir) {
-  const worker = new Worker(new URL('./engineThread.js', import.meta.url), { workerData: { dir } });
+  // [STOP]: set by close({ now }), read by the thread between two files,
+  // while its own event loop is busy saving and cannot hear a message.
+  const control = new Int32Array(new SharedArrayBuffer(4));
+  const worker = new Worker(new URL('./engineThread.js', import.meta.url), { workerData: { dir, control } });
   const waiting = new Map();
   let nextId = 1;
+  let exited = false;
+  let closing = null;
   let settle;
   const ready = new Promise((resolve, reject) => {
     settle = { resolve, reject };
@@ -31,6 +40,7 @@ export function startEngine(dir) {
     waiting.clear();
   });
   worker.on('exit', () => {
+    exited = true;
     const err = new Error('the engine thread stopped');
     settle.reject(err);
     for (const call of waiting.values()) call.reject(err);
@@ -46,6 +56,20 @@ export function startEngine(dir) {
         worker.postMessage({ id, op: 'save', args: { changes } });
       });
     },
-    close: () => worker.terminate(),
+    close({ now = false } = {}) {
+      if (now) {
+        Atomics.store(control, 0, 1);
+        // No save posted: nothing is being written, so the thread may end
+        // at once (it may be opening the world, which writes nothing).
+        if (waiting.size === 0) worker.terminate();
+      }
+      closing ??= exited
+        ? Promise.resolve()
+        : new Promise((resolve) => {
+            worker.once('exit', resolve);
+            worker.postMessage({ op: 'close' });
+          });
+      return closing;
+    },
   };
 }

@@ -6,29 +6,49 @@
 // never holds up the server's answers.
 //
 // Messages: { id, op: 'save', changes } answered { id, ok, result | error };
-// once the world is open: { ready: { ms, count } } (or { failed: message }).
+// once the world is open: { ready: { ms, count } } (or { failed: message });
+// { op: 'close' }: the world is closed and the thread ends. A save runs in
+// batches of BATCH files, and stops between two batches once the server
+// sets control[STOP] (it is stopping at once: engine.js close({ now })).
 //
-// The world here is the disk as it was when opened; it is never brought up
-// to date with later changes on disk, and need not be: a save writes only
-// the entities it is given (loaded from the page's text, dirty) and deletes
-// only those it is told to (loaded from the disk's current text first if the
-// world does not have them).
-import { relative, sep } from 'node:path';
+// The world here is the disk as it was when opened, brought up to date one
+// file at a time: a save reads again each file it is given (apply), then
+// writes the page's text for it or deletes it, and the engine replaces or
+// deletes a file only while it is still the version read (a 'conflict'
+// otherwise, which the server answers with the disk's version).
+import { lstatSync, readdirSync, readFileSync } from 'node:fs';
+import { join, relative, sep } from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
-import { idOfPath, loadJuliet } from 'juliet-world';
+import { idOfPath, isClassFilePath, loadJuliet } from 'juliet-world';
 
 const SETTINGS_FILE = 'WorldSettings.jasset';
-const { dir } = workerData;
+const CLASSES_DIR = 'Classes';
+const { dir, control } = workerData;
+const STOP = 0;
+// Files per world.save(): a stop waits for at most this many files, and a
+// save pays one directory sync and one lock per batch.
+const BATCH = 64;
+// Classes of entities created then deleted stay in the world's registry
+// (JL_CLASS_MAX of them at most): past this many more than it opened with,
+// the world is opened again, which keeps only those its files name.
+const SPARE_CLASSES = 16;
 
 const juliet = await loadJuliet();
 let world = null;
 // A second world that never saves: a page's text is loaded there first, to
 // learn the ID it holds without touching the real world.
-const scratch = juliet.newWorld({ inMemory: true, capacity: 1024 });
+// Made again before a batch once it holds opaque classes (those of names
+// no build describes), which it would keep until it is full.
+const newScratch = () => juliet.newWorld({ inMemory: true, capacity: 1024 });
+let scratch = newScratch();
 // Files that failed to load: the engine never writes over them. Once one is
 // to be written (it changed on disk since), the world is opened again.
 let failedPaths = new Set();
 let stale = false;
+// The class files the world was opened with (path -> bytes), and the
+// number of its opaque classes then.
+let classFiles = new Map();
+let opaqueAtOpen = 0;
 
 const rel = (path) => (path ? relative(dir, path).split(sep).join('/') : path);
 
@@ -36,7 +56,9 @@ function open() {
   world?.close();
   world = null;
   const started = performance.now();
+  classFiles = readClassFiles();
   world = juliet.openWorld(dir, { capacity: capacityFor(dir) });
+  opaqueAtOpen = world.opaqueClasses().length;
   // A missing reference ('not_found') is not a file that failed.
   failedPaths = new Set(world.diagnostics().filter((d) => d.path && d.code !== 'not_found').map((d) => rel(d.path)));
   stale = false;
@@ -55,6 +77,51 @@ function capacityFor(path) {
   return Math.max(100_000, n * 2);
 }
 
+// The class files on disk now: path -> bytes (null: not readable).
+function readClassFiles() {
+  const out = new Map();
+  let names = [];
+  try {
+    names = readdirSync(join(dir, CLASSES_DIR));
+  } catch {
+    // No Classes folder: no class files.
+  }
+  for (const name of names.sort()) {
+    const path = `${CLASSES_DIR}/${name}`;
+    if (!isClassFilePath(path)) continue;
+    try {
+      out.set(path, readFileSync(join(dir, path)));
+    } catch {
+      out.set(path, null);
+    }
+  }
+  return out;
+}
+
+// True if a class file was changed, added or removed since the world was
+// opened: the world then has to be opened again, as a class of the
+// registry is never replaced (the page's engine says so of a changed file
+// too, and uses the new one once it opens the world again).
+function classFilesChanged() {
+  const now = readClassFiles();
+  if (now.size !== classFiles.size) return true;
+  for (const [path, bytes] of now) {
+    const old = classFiles.get(path);
+    if (old === undefined || (old === null) !== (bytes === null) || (bytes && !bytes.equals(old))) return true;
+  }
+  return false;
+}
+
+// The class files' problems, as the page lists them, on the server's
+// console: the entities of a class whose file does not load are kept as
+// text.
+function reportClassProblems() {
+  for (const d of world.diagnostics()) {
+    const path = rel(d.path);
+    if (path?.startsWith(`${CLASSES_DIR}/`)) console.error(`juliet: ${path}:${d.line}:${d.col}: ${d.message}`);
+  }
+}
+
 // The ID a page's text holds, checked against its path.
 function idOfText(path, bytes) {
   const id = scratch.loadEntityText(bytes, { path, dirty: false });
@@ -63,45 +130,73 @@ function idOfText(path, bytes) {
   return id;
 }
 
-// One change into the world: bytes to write (dirty), or null to delete
-// (the disk's current text, `disk`, is loaded first if the world lacks it).
+// One change into the world. Its file is read again through the engine
+// first and must still be the version the server compared the page's with
+// (`disk`; else a 'conflict'): the save then replaces or deletes it only
+// while it is still that version, even if it changes a moment later.
 function apply({ path, bytes, disk }) {
+  try {
+    // A symbolic link is no file of the world to the server (store.js): the
+    // save replaces the link, never reading or writing through it.
+    if (disk === null && isLink(join(dir, path))) world.reloadFile(path, null);
+    else world.refreshFile(path, disk);
+  } catch (err) {
+    // A disk version that does not load is the engine's to refuse below.
+    if (err.code === 'conflict') throw err;
+  }
   if (path === SETTINGS_FILE) {
-    world.loadSettingsText(bytes, { dirty: true });
+    world.restoreSettingsText(bytes);
     return;
   }
   const id = idOfPath(path);
   if (bytes === null) {
-    if (!world.has(id)) {
-      if (disk === null) return;
-      world.loadEntityText(disk, { path, dirty: false });
-    }
-    world.remove(id);
+    if (world.has(id)) world.remove(id);
     return;
   }
   idOfText(path, bytes);
-  const old = world.has(id) ? world.entityBytes(id) : null;
-  if (old) world.remove(id);
+  world.restoreEntityText(id, bytes);
+}
+
+function isLink(path) {
   try {
-    world.loadEntityText(bytes, { path, dirty: true });
-  } catch (err) {
-    // Alive again with its old text: its file is neither written nor deleted.
-    if (old) world.loadEntityText(old, { path, dirty: false });
-    throw err;
+    return lstatSync(path).isSymbolicLink();
+  } catch {
+    return false;
   }
 }
 
-// Applies the changes and saves. Returns the paths written and deleted
-// and the failures [{ path, message }]; after a failure the world is opened
-// again, so that nothing of it lingers into the next save.
+// After a conflict the world takes the disk's version of the file again
+// (the page decides what to do with its own): no edit lingers into the
+// next save. Returns false if that fails (the world is then opened again).
+function retake(path) {
+  let bytes = null;
+  try {
+    bytes = readFileSync(join(dir, path));
+  } catch {
+    // Gone on disk.
+  }
+  try {
+    world.reloadFile(path, bytes);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+// Applies the changes and saves. Returns the paths written and deleted,
+// the conflicts (paths another program changed since they were read: left
+// alone) and the failures [{ path, message }]; after a failure the world is
+// opened again, so that nothing of it lingers into the next save.
 function save({ changes }) {
   if (stale || changes.some((c) => failedPaths.has(c.path))) open();
   const failures = [];
+  const conflicts = [];
   for (const change of changes) {
     try {
       apply(change);
     } catch (err) {
-      failures.push({ path: change.path, message: err.message });
+      if (err.code === 'conflict') conflicts.push(change.path);
+      else failures.push({ path: change.path, message: err.message });
     }
   }
   let report;
@@ -109,16 +204,68 @@ function save({ changes }) {
     report = world.save();
   } catch (err) {
     report = { written: err.written ?? [], deleted: err.deleted ?? [] };
-    failures.push({ path: rel(err.path) ?? null, message: err.message });
+    conflicts.push(...(err.conflicts ?? []).map(rel));
+    if (err.code !== 'conflict') failures.push({ path: rel(err.path) ?? null, message: err.message });
   }
+  if (report.notice) console.error(`juliet: ${report.notice}`);
+  for (const path of conflicts) if (!retake(path)) stale = true;
   if (failures.length) stale = true;
-  return { written: report.written.map(rel), deleted: report.deleted.map(rel), failures };
+  return { written: report.written.map(rel), deleted: report.deleted.map(rel), conflicts, failures };
+}
+
+// A page's save in batches of BATCH changes, each saved before the next is
+// applied, so that a stop (control[STOP]) comes between two files, never in
+// one: the changes not reached are failures. Class files changed on disk
+// are loaded first (the world opened again).
+function saveInBatches(args) {
+  const reloadClasses = classFilesChanged();
+  if (reloadClasses) stale = true;
+  const out = { written: [], deleted: [], conflicts: [], failures: [] };
+  const { changes } = args;
+  for (let at = 0; at < changes.length; at += BATCH) {
+    if (Atomics.load(control, STOP)) {
+      const message = 'not saved: the server stopped before this file';
+      for (const { path } of changes.slice(at)) out.failures.push({ path, message });
+      break;
+    }
+    if (scratch.opaqueClasses().length) {
+      scratch.close();
+      scratch = newScratch();
+    }
+    let report;
+    try {
+      report = save({ ...args, changes: changes.slice(at, at + BATCH) });
+    } catch (err) {
+      // The world could not be opened again: what the batches before
+      // wrote is still to be told.
+      if (at === 0) throw err;
+      for (const { path } of changes.slice(at)) out.failures.push({ path, message: err.message });
+      break;
+    }
+    if (at === 0 && reloadClasses) reportClassProblems();
+    out.written.push(...report.written);
+    out.deleted.push(...report.deleted);
+    out.conflicts.push(...report.conflicts);
+    out.failures.push(...report.failures);
+  }
+  if (world && world.opaqueClasses().length > opaqueAtOpen + SPARE_CLASSES) stale = true;
+  return out;
+}
+
+// Ends the thread: the world is closed (no save holds its lock between two
+// messages), and the port too, which lets the thread end once the answers
+// posted before have gone.
+function closeAll() {
+  world?.close();
+  scratch.close();
+  parentPort.close();
 }
 
 parentPort.on('message', ({ id, op, args }) => {
+  if (op === 'close') return closeAll();
   try {
     if (op !== 'save') throw new Error(`unknown operation ${op}`);
-    parentPort.postMessage({ id, ok: true, result: save(args) });
+    parentPort.postMessage({ id, ok: true, result: saveInBatches(args) });
   } catch (err) {
     parentPort.postMessage({ id, ok: false, error: err.message });
   }

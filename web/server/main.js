@@ -4,6 +4,9 @@
 //
 //   node web/server/main.js [DIR] [--port N]     (default port 5173, or any
 //                                                free one if it is taken)
+//
+// Ctrl+C (SIGINT) or SIGTERM stops it once a save in progress is written
+// and answered; a second one stops that save after the file being written.
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -30,11 +33,23 @@ try {
   const server = await startServer({ dir: worldDir, distDir, port });
   console.log(worldDir ? `Juliet World inspector on ${worldDir}:` : 'Juliet World inspector (bundled sample):');
   console.log(`  ${server.url}`);
+  let stopping = false;
   server.engineReady.then(
     (ready) => ready && console.log(`  ready to save (${ready.count.toLocaleString('en')} entities opened in ${ready.ms} ms)`),
-    (err) => console.error(`juliet: ${err.message}`),
+    (err) => stopping || console.error(`juliet: ${err.message}`),
   );
-  const stop = () => server.close().then(() => process.exit(0));
+  const stop = () => {
+    if (stopping) return server.close({ now: true });
+    stopping = true;
+    console.log('Stopping (a save in progress is finished first; Ctrl+C again stops it after the file being written)');
+    server.close().then(
+      () => process.exit(0),
+      (err) => {
+        console.error(`juliet: ${err.message}`);
+        process.exit(1);
+      },
+    );
+  };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
 } catch (err) {

@@ -11,6 +11,14 @@ const FILES_MAX = 1_000_000;
 /** A request the page got wrong: answered 400 with the message. */
 export class BadRequest extends Error {}
 
+/** A save refused because the server is stopping: answered 503. */
+export class Stopping extends Error {
+  status = 503;
+  constructor() {
+    super('the server is stopping: nothing of this save was written');
+  }
+}
+
 function sameBytes(a, b) {
   if (a === null || b === null) return a === b;
   return a.length === b.length && Buffer.compare(Buffer.from(a.buffer, a.byteOffset, a.length), b) === 0;
@@ -37,9 +45,12 @@ function checkChanges(files) {
  * meta { seq, results: [{ path, status, seq, message? }] } with status
  * 'written', 'deleted', 'unchanged' (the disk already holds it), 'conflict'
  * or 'failed'; the files are the disk versions of the conflicts.
+ * stop() refuses the saves not begun (Stopping) and resolves once the one
+ * in progress is done.
  */
 export function createSaver(files, engine) {
   let queue = Promise.resolve();
+  let stopped = false;
 
   async function saveNow(changes) {
     checkChanges(changes);
@@ -69,11 +80,16 @@ export function createSaver(files, engine) {
       const failed = new Map(report.failures.map((f) => [f.path, f.message]));
       const written = new Set(report.written);
       const deleted = new Set(report.deleted);
+      // Changed on disk after the check above, before the engine replaced it.
+      const changedSince = new Set(report.conflicts);
       for (const { path } of toWrite) {
         const seq = files.file(path).seq;
         if (written.has(path)) results.set(path, { path, status: 'written', seq });
         else if (deleted.has(path)) results.set(path, { path, status: 'deleted', seq });
-        else {
+        else if (changedSince.has(path)) {
+          results.set(path, { path, status: 'conflict', seq });
+          conflicts.push({ path, seq, bytes: files.file(path).bytes });
+        } else {
           // A failure that names no file (the lock, say) is every file's.
           const message = failed.get(path) ?? report.failures.find((f) => !f.path || !toWrite.some((c) => c.path === f.path))?.message;
           results.set(path, { path, status: 'failed', seq: files.file(path).seq, message: message ?? 'not written' });
@@ -85,9 +101,16 @@ export function createSaver(files, engine) {
 
   return {
     save(changes) {
-      const run = queue.then(() => saveNow(changes));
+      const run = queue.then(() => {
+        if (stopped) throw new Stopping();
+        return saveNow(changes);
+      });
       queue = run.catch(() => {});
       return run;
+    },
+    stop() {
+      stopped = true;
+      return queue;
     },
   };
 }

@@ -9,7 +9,7 @@ import { realpathSync, statSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { startEngine } from './engine.js';
 import { createGuard, newToken } from './guard.js';
-import { BadRequest, createSaver } from './save.js';
+import { BadRequest, Stopping, createSaver } from './save.js';
 import { staticFiles } from './static.js';
 import { WorldFiles } from './store.js';
 import { decodePack } from '../src/lib/pack.js';
@@ -18,6 +18,8 @@ import { watchWorld } from './watch.js';
 const HOST = '127.0.0.1';
 const BODY_MAX = 64 << 20;
 const PING_MS = 15_000;
+// After close({ now }): how long the answers being sent may still take.
+const HURRIED_MS = 1_000;
 
 function send(res, status, body, type = 'text/plain; charset=utf-8') {
   res.writeHead(status, { 'Content-Type': type, 'Content-Length': Buffer.byteLength(body), 'Cache-Control': 'no-store' });
@@ -48,7 +50,10 @@ function readBody(req, max) {
  * page, which then opens its bundled sample), { distDir } the built page,
  * { port } (0: any free port; a port in use falls back to any). Resolves
  * with { url (the address to open, token included), token, port,
- * engineReady (a promise), close() }.
+ * engineReady (a promise), close() }. close() stops: saves are refused
+ * from then on (503), the one in progress is finished and answered, the
+ * engine closes the world; close({ now: true }), also while an earlier
+ * close() waits, has that save stop after the file being written.
  */
 export async function startServer({ dir = null, distDir, port = 0 }) {
   const token = newToken();
@@ -76,7 +81,17 @@ export async function startServer({ dir = null, distDir, port = 0 }) {
   }
 
   let guard;
+  let closing = null;
+  let hurry;
+  const hurried = new Promise((resolve) => {
+    hurry = resolve;
+  });
+  // The responses not yet sent: a stop waits for them (the answer of the
+  // save in progress among them).
+  const answering = new Set();
   const server = createServer((req, res) => {
+    answering.add(res);
+    res.on('close', () => answering.delete(res));
     res.setHeader('Referrer-Policy', 'no-referrer');
     res.setHeader('X-Content-Type-Options', 'nosniff');
     let url;
@@ -92,6 +107,11 @@ export async function startServer({ dir = null, distDir, port = 0 }) {
     }
     if (!guard.tokenGiven(req, url)) return send(res, 403, 'forbidden: no valid token');
     if (!world) return send(res, 404, 'no world: the server was started without a directory');
+    if (closing) {
+      // Not read: the connection cannot carry another request.
+      res.setHeader('Connection', 'close');
+      return send(res, 503, req.method === 'POST' ? new Stopping().message : 'the server is stopping');
+    }
     handleWorld(world, req, res, url).catch((err) => {
       if (res.headersSent) return res.destroy();
       // A body left unread must not be taken for the next request.
@@ -112,15 +132,31 @@ export async function startServer({ dir = null, distDir, port = 0 }) {
     token,
     port: actualPort,
     engineReady: world ? world.engine.ready : Promise.resolve(null),
-    async close() {
-      clearInterval(ping);
-      if (world) {
-        world.watcher.close();
-        for (const res of world.events) res.end();
-        await world.engine.close();
+    close({ now = false } = {}) {
+      if (now) {
+        hurry();
+        world?.engine.close({ now: true });
       }
-      server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
+      closing ??= (async () => {
+        clearInterval(ping);
+        if (world) {
+          world.watcher.close();
+          for (const res of world.events) res.end();
+          await world.saver.stop();
+          await world.engine.close();
+        }
+        // A client that does not read its answer holds a stop up only
+        // until it is hurried.
+        const sent = new Promise((resolve) => {
+          const check = () => answering.size === 0 && resolve();
+          for (const res of answering) res.once('close', check);
+          check();
+        });
+        await Promise.race([sent, hurried.then(() => new Promise((resolve) => setTimeout(resolve, HURRIED_MS)))]);
+        server.closeAllConnections();
+        await new Promise((resolve) => server.close(resolve));
+      })();
+      return closing;
     },
   };
 }

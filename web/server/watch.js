@@ -5,13 +5,30 @@
 // over in one call, onChange({ paths, all }): `paths` relative to the world, `all` when
 // the watcher may have missed some (the folder was replaced, an event had no
 // file name) and everything must be looked at again.
-import { watch } from 'node:fs';
+//
+// A watcher follows a folder, not its path: when the world directory is
+// replaced (`git checkout` of a branch without it and back, `mv W W.old &&
+// cp -a W.old W`) the old watchers hear nothing more. So the path is looked
+// at every POLL_MS, and when it names another folder (or none, or one again)
+// the watchers move to it and everything is looked at again.
+import { statSync, watch } from 'node:fs';
 import { join } from 'node:path';
 import { CLASSES_DIR, ENTITIES_DIR } from './store.js';
 
 const FOLDERS = [ENTITIES_DIR, CLASSES_DIR];
 
 const GATHER_MS = 30;
+const POLL_MS = 500;
+
+// Which folder `dir` names now (null: none).
+function folderAt(dir) {
+  try {
+    const st = statSync(dir);
+    return st.isDirectory() ? `${st.dev}:${st.ino}` : null;
+  } catch {
+    return null;
+  }
+}
 
 export function watchWorld(dir, onChange) {
   const paths = new Set();
@@ -58,23 +75,50 @@ export function watchWorld(dir, onChange) {
     }
   }
 
-  const root = watch(dir, (type, name) => {
-    if (!name) return lostTrack();
-    if (folders.has(name)) {
-      watchFolder(name);
-      return lostTrack();
+  let root = null;
+  function watchRoot() {
+    root?.close();
+    root = null;
+    try {
+      root = watch(dir, (type, name) => {
+        if (!name) return lostTrack();
+        if (folders.has(name)) {
+          watchFolder(name);
+          return lostTrack();
+        }
+        paths.add(name);
+        schedule();
+      });
+      root.on('error', lostTrack);
+    } catch (err) {
+      // Gone between the look and the watch: the next look sees it.
+      if (err.code !== 'ENOENT' && err.code !== 'ENOTDIR') throw err;
     }
-    paths.add(name);
-    schedule();
-  });
-  root.on('error', lostTrack);
-  for (const name of folders.keys()) watchFolder(name);
+    for (const name of folders.keys()) watchFolder(name);
+  }
+
+  let folder = folderAt(dir);
+  watchRoot();
+  const poll = setInterval(() => {
+    const now = folderAt(dir);
+    if (now === folder) return;
+    folder = now;
+    try {
+      watchRoot();
+    } catch (err) {
+      // Out of watches, say: the files are still looked at once.
+      console.error(`juliet: cannot watch ${dir}: ${err.message}`);
+    }
+    lostTrack();
+  }, POLL_MS);
+  poll.unref();
 
   return {
     close() {
       closed = true;
       clearTimeout(timer);
-      root.close();
+      clearInterval(poll);
+      root?.close();
       for (const watcher of folders.values()) watcher?.close();
     },
   };
