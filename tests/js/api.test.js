@@ -67,7 +67,7 @@ test('a created entity has the class defaults, its position, and is dirty', () =
       version: 1,
       classVersion: 1,
       position: [1.5, -2, 1e-7],
-      fields: { mesh_instance: INDEX_NONE, density: 1, is_static: false, velocity: [0, 0, 0], parent: null },
+      fields: { __proto__: null, mesh_instance: INDEX_NONE, density: 1, is_static: false, velocity: [0, 0, 0], parent: null },
       dirty: true,
       readOnly: false,
     });
@@ -89,9 +89,9 @@ test('set takes every field type and get reads it back', () => {
     world.set(prop, 'velocity', [0.5, -0, 3e30]);
     world.set(prop, 'parent', light);
     world.set(prop, 'position', [-100, 100, 0.25]);
-    assert.deepEqual(world.get(light).fields, { color: '#ff8000', intensity: 0.1, radius: Infinity, cast_shadows: false });
+    assert.deepEqual(world.get(light).fields, { __proto__: null, color: '#ff8000', intensity: 0.1, radius: Infinity, cast_shadows: false });
     const p = world.get(prop);
-    assert.deepEqual(p.fields, { mesh_instance: 63, density: 1, is_static: false, velocity: [0.5, -0, 3e30], parent: light });
+    assert.deepEqual(p.fields, { __proto__: null, mesh_instance: 63, density: 1, is_static: false, velocity: [0.5, -0, 3e30], parent: light });
     assert.deepEqual(p.position, [-100, 100, 0.25]);
     world.set(prop, 'mesh_instance', null);
     world.set(prop, 'parent', null);

@@ -54,7 +54,7 @@ test('get gives the base fields and every kept key as its text, in file order', 
       ['target', '0x77a31d7500000001'],
     ]);
     assert.equal(enemy.dirty, false);
-    assert.deepEqual(world.get(DOOR).fields, {});
+    assert.deepEqual(world.get(DOOR).fields, { __proto__: null });
     const inert = world.get('0x77a31d7500000001');
     assert.equal('opaque' in inert, false);
     assert.equal(inert.classVersion, 1);
@@ -127,7 +127,7 @@ test('an opaque entity removed and saved loses its file; the others stay byte-id
 test('a snapshot of a world with opaque entities opens with nothing lost', async () => {
   const copy = await juliet.openSnapshot(await snapshotOf(juliet, copyWorld(opaqueWorld)));
   try {
-    assert.deepEqual(copy.get(ENEMY).fields, { health: '100', loot: 'gold coins', target: '0x77a31d7500000001' });
+    assert.deepEqual(copy.get(ENEMY).fields, { __proto__: null, health: '100', loot: 'gold coins', target: '0x77a31d7500000001' });
     assert.equal(copy.get(ENEMY).classVersion, 3);
     const target = join(copyWorld(opaqueWorld), '..', 'unshared');
     copy.save(target);

@@ -92,7 +92,7 @@ test('set takes the text a user typed for every field type, as if the value were
     world.set(byValue, 'position', [4, 5, 6]);
     const a = world.get(byText);
     const b = world.get(byValue);
-    assert.deepEqual(a.fields, values);
+    assert.deepEqual(a.fields, { __proto__: null, ...values });
     assert.deepEqual({ ...a, id: null }, { ...b, id: null });
     world.set(light, 'color', '#00FF7f');
     world.set(light, 'radius', 'inf');
@@ -110,18 +110,18 @@ test('get() gives every field type of Inert, Light and Prop as the sample files 
     const base = { version: 1, dirty: false, readOnly: false };
     assert.deepEqual(world.get('0x77a31d7500000001'), {
       ...base, id: '0x77a31d7500000001', class: 'Inert', classVersion: 1,
-      position: [-28.37, 33.37, -115.23], fields: { mesh_instance: 185 },
+      position: [-28.37, 33.37, -115.23], fields: { __proto__: null, mesh_instance: 185 },
     });
     assert.deepEqual(world.get('0x77a31d7500000002'), {
       ...base, id: '0x77a31d7500000002', class: 'Light', classVersion: 2,
       position: [304.55, 16.74, -269.94],
-      fields: { color: '#a3e36d', intensity: 18.1, radius: 28.5, cast_shadows: true },
+      fields: { __proto__: null, color: '#a3e36d', intensity: 18.1, radius: 28.5, cast_shadows: true },
     });
     assert.equal(world.get('0x77a31d7500000023').fields.radius, Infinity);
     assert.deepEqual(world.get('0x77A31D7500000003'), {
       ...base, id: '0x77a31d7500000003', class: 'Prop', classVersion: 1,
       position: [-271.14, 15.56, 121.45],
-      fields: { mesh_instance: 149, density: 12.8, is_static: false, velocity: [0, 0, 0], parent: '0x77a31d7500000002' },
+      fields: { __proto__: null, mesh_instance: 149, density: 12.8, is_static: false, velocity: [0, 0, 0], parent: '0x77a31d7500000002' },
     });
   });
 });
@@ -148,7 +148,7 @@ test('unknown keys stay out of get() and in the entity text, as before', () => {
     const id = world.loadEntityText(readFileSync(join(assets, 'compat', 'unknown_keys.jasset')));
     assert.deepEqual(world.get(id), {
       id: '0x0000000200000004', class: 'Prop', version: 1, classVersion: 1, position: [1.5, 0, -2],
-      fields: { mesh_instance: 9, density: 2.5, is_static: false, velocity: [0, 0, 0], parent: null },
+      fields: { __proto__: null, mesh_instance: 9, density: 2.5, is_static: false, velocity: [0, 0, 0], parent: null },
       dirty: true, readOnly: false,
     });
     world.set(id, 'density', 3);
@@ -157,7 +157,7 @@ test('unknown keys stay out of get() and in the entity text, as before', () => {
     world.close();
   }
   withSample((world) => {
-    assert.deepEqual(world.get('0x77a31d7500000001').fields, { mesh_instance: 185 });
+    assert.deepEqual(world.get('0x77a31d7500000001').fields, { __proto__: null, mesh_instance: 185 });
     assert.match(world.entityText('0x77a31d7500000001'), /; editor_note\nhand-placed by level design\n$/);
   });
 });

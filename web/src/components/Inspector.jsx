@@ -18,6 +18,7 @@ import { FailedFile } from './FailedFiles.jsx';
 import { FieldEditor } from './FieldEditor.jsx';
 import { TextField } from './TextField.jsx';
 import { WorldSettings } from './WorldSettings.jsx';
+import { nameRecord } from 'juliet-world';
 
 const AXES = ['X', 'Y', 'Z'];
 
@@ -121,7 +122,7 @@ function KeptKeys({ entity }) {
 function SelectionEditor() {
   const rev = revision.value; // positions and values follow every edit
   const ids = selectedLive();
-  const counts = {};
+  const counts = nameRecord();
   for (const id of ids) {
     const name = rowClass(table.rowOf.get(id));
     counts[name] = (counts[name] ?? 0) + 1;

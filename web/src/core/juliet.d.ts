@@ -52,6 +52,8 @@ export declare function idOfPath(path: string): EntityId | null;
  * (a string field's string quoted); `what` names the field in a TypeError.
  */
 export declare function valueText(type: FieldType, value: FieldValue, what?: string): string;
+/** A record with no prototype, for keys that are names from files (a class or field may be named `__proto__` or `constructor`): [name, value] pairs or an object's own entries. */
+export declare function nameRecord<T>(entries?: [string, T][] | Record<string, T>): Record<string, T>;
 
 /** True for the path of a class file in a world folder: "Classes/<Name>.jclass". */
 export declare function isClassFilePath(path: string): boolean;

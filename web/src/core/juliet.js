@@ -43,7 +43,7 @@ import { newWorld, openWorld, worldOfSnapshot } from './world.js';
 
 export { JulietError } from './errors.js';
 export { entityPath, idOfNumber, idOfPath, isClassFilePath } from './ids.js';
-export { INDEX_NONE, valueText } from './values.js';
+export { INDEX_NONE, nameRecord, valueText } from './values.js';
 export { exportNames } from './wasm.js';
 export { World } from './world.js';
 

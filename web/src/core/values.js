@@ -132,11 +132,25 @@ export function textValue(type, text) {
 }
 
 /**
- * The values of a schema's fields, { name: value } in field order, each
- * read as canonical text by textOf(name) (a C getter).
+ * A record of names read from files: an object with no prototype, so that
+ * a name such as `__proto__` or `constructor` is an own key like any other
+ * and no inherited member reads as one. Its keys are looked up with
+ * `Object.hasOwn(record, name)`, never through methods of its own.
+ * @returns {Object<string, *>}
+ */
+export function nameRecord(entries = []) {
+  const out = Object.create(null);
+  for (const [name, value] of Array.isArray(entries) ? entries : Object.entries(entries)) out[name] = value;
+  return out;
+}
+
+/**
+ * The values of a schema's fields, { name: value } in field order (a
+ * nameRecord: field names come from class files), each read as canonical
+ * text by textOf(name) (a C getter).
  */
 export function fieldValues(schema, textOf) {
-  const fields = {};
+  const fields = nameRecord();
   for (const field of schema.fields) fields[field.name] = textValue(field.type, textOf(field.name));
   return fields;
 }

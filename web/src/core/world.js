@@ -6,7 +6,7 @@ import { JulietError } from './errors.js';
 import { isNode } from './files.js';
 import { joinId, splitId } from './ids.js';
 import { snapshotText } from './snapshot.js';
-import { fieldValues, textValue, valueText } from './values.js';
+import { fieldValues, nameRecord, textValue, valueText } from './values.js';
 
 const STATE_DIRTY = 1;
 const STATE_READ_ONLY = 2;
@@ -216,7 +216,8 @@ export class World {
   /**
    * One entity with every field: { id, class, version, classVersion,
    * position, fields: { name: value }, dirty, readOnly }, and opaque: true
-   * for an opaque entity. Field
+   * for an opaque entity. `fields` has no prototype: its names come from
+   * files, and one may be `__proto__` or `constructor`. Field
    * values by type: f32 number (Infinity where allowed), index number
    * (INDEX_NONE for none), bool, vec3 [x, y, z], color '#rrggbb',
    * entity_ref ID string or null. Values are read from C as canonical text
@@ -276,7 +277,7 @@ export class World {
     for (let i = 0, n = c.jlw_entity_kept_count(ptr, lo, hi); i < n; i++) {
       keys.push(this._valueAt(c.jlw_entity_kept_key(ptr, lo, hi, i)));
     }
-    return Object.fromEntries(keys.map((key) => [key, textOf(key)]));
+    return nameRecord(keys.map((key) => [key, textOf(key)]));
   }
 
   /**
@@ -454,6 +455,35 @@ export class World {
     return id;
   }
 
+  /**
+   * A file of the world's directory read again from disk, for a caller
+   * that saw it hold `expected` (null: no file) and bases a change on that:
+   * its entity or the settings become it, clean, and a later save()
+   * replaces it only while it is still the version read here. Throws a
+   * JulietError 'conflict' (the world unchanged) if it holds something
+   * else now. Returns the entity's ID (null: the settings).
+   * @param {string} name 'WorldSettings.jasset' or 'Entities/<decimal id>.jasset'
+   * @param {string | Uint8Array | null} expected
+   * @returns {string | null}
+   */
+  refreshFile(name, expected) {
+    const ptr = this._live();
+    checkString(name, 'name');
+    if (this._dir === null) throw new TypeError('this world has no directory: nothing to read again');
+    const wasm = this._wasm;
+    const call = (textPtr, size) => this._c.jlw_world_reload_file(ptr, this._dir.vpath, name, textPtr, size, wasm.out);
+    let status;
+    if (expected === null) {
+      status = call(0, 0);
+    } else {
+      checkText(expected);
+      status = wasm.withText(expected, call);
+    }
+    const { id, error } = this._reloaded(status);
+    if (error) throw error;
+    return id;
+  }
+
   // The ID a reload left in wasm.out (null: the settings) and, for a failed
   // status, the JulietError naming it.
   _reloaded(status) {
@@ -527,8 +557,11 @@ export class World {
   settings() {
     const ptr = this._live();
     const state = this._c.jlw_settings_state(ptr);
+    // The settings' field names are the build's, never a file's: a plain object.
+    const textOf = (field) => this._valueAt(this._c.jlw_settings_get(ptr, field));
+    const fields = { ...fieldValues(this._classes.settings(), textOf) };
     return {
-      fields: fieldValues(this._classes.settings(), (field) => this._valueAt(this._c.jlw_settings_get(ptr, field))),
+      fields,
       dirty: (state & STATE_DIRTY) !== 0,
       readOnly: (state & (STATE_READ_ONLY | STATE_FAILED)) !== 0,
       failed: (state & STATE_FAILED) !== 0,
@@ -648,14 +681,17 @@ export class World {
    * Saves: deletes the files of removed entities, writes every dirty entity
    * and WorldSettings.jasset if the settings are dirty, writes nothing else,
    * holding the world's lock (a JulietError 'locked' names the process
-   * that holds it). `path` is only for a world without a directory yet
+   * that holds it; a lock left by a process that died is taken over, and
+   * `notice` says so). A file another program changed since this world
+   * read it is left alone and stays pending: the JulietError 'conflict'
+   * lists such files in `conflicts` (the rest of the save goes on). `path` is only for a world without a directory yet
    * (from openSnapshot or newWorld): it must not exist or be empty (else
    * 'exists': a world is never merged into another), and receives the
    * whole world or nothing; the world then keeps it. Returns the paths
    * touched, in the caller's terms (host paths under Node). On failure the
    * JulietError names the file; what failed stays pending.
    * @param {string} [path]
-   * @returns {{written: string[], deleted: string[]}}
+   * @returns {{written: string[], deleted: string[], notice?: string}}
    */
   save(path) {
     const ptr = this._live();
@@ -672,18 +708,17 @@ export class World {
     const c = this._c;
     const dir = this._dir;
     const status = isNew ? c.jlw_world_save_new(ptr, dir.vpath) : c.jlw_world_save(ptr, dir.vpath);
-    const written = [];
-    const deleted = [];
-    for (let i = 0, n = c.jlw_save_written_count(); i < n; i++) {
-      written.push(dir.mapPath(this._wasm.string(c.jlw_save_written(i))));
-    }
-    for (let i = 0, n = c.jlw_save_deleted_count(); i < n; i++) {
-      deleted.push(dir.mapPath(this._wasm.string(c.jlw_save_deleted(i))));
-    }
+    const paths = (count, at) => Array.from({ length: count() }, (_, i) => dir.mapPath(this._wasm.string(at(i))));
+    const written = paths(c.jlw_save_written_count, c.jlw_save_written);
+    const deleted = paths(c.jlw_save_deleted_count, c.jlw_save_deleted);
+    const conflicts = paths(c.jlw_save_conflict_count, c.jlw_save_conflict);
+    const notice = this._wasm.string(c.jlw_save_notice()) || null;
     if (status !== 0) {
       const err = this._error(status);
       err.written = written;
       err.deleted = deleted;
+      err.conflicts = conflicts;
+      if (notice) err.notice = notice;
       if (isNew) {
         // Still a world without a directory.
         dir.release();
@@ -691,7 +726,7 @@ export class World {
       }
       throw err;
     }
-    return { written, deleted };
+    return notice ? { written, deleted, notice } : { written, deleted };
   }
 
   /**

@@ -3,7 +3,7 @@
 // blocks the page. It answers requests { id, op, args } from client.js with
 // { id, ok, result } or { id, ok: false, error }, and reports long work as
 // { progress: { label, done, total } }.
-import { entityPath, idOfPath, isClassFilePath, loadJuliet } from 'juliet-world';
+import { entityPath, idOfPath, isClassFilePath, loadJuliet, nameRecord } from 'juliet-world';
 import { withId } from '../lib/entityClipboard.js';
 import { lineExcerpt } from '../lib/excerpt.js';
 import { SETTINGS, SETTINGS_PATH, sameBytes } from '../lib/fields.js';
@@ -75,9 +75,7 @@ function table(last = []) {
 // The fields of each of the world's own classes (`names`: the world's, by
 // class index), not of the classes the module was built with.
 function schemas(names) {
-  const out = {};
-  for (const name of names) out[name] = world.schema(name);
-  return out;
+  return nameRecord(names.map((name) => [name, world.schema(name)]));
 }
 
 // IDs of the entities still dirty (after a save).

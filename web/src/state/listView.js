@@ -3,7 +3,7 @@
 // added or removed, a filter changes or the query's answer comes, never on
 // a plain edit).
 import { computed, effect, signal } from '@preact/signals';
-import { idOfNumber } from 'juliet-world';
+import { idOfNumber, nameRecord } from 'juliet-world';
 import { parseQuery, unknownField } from '../lib/query.js';
 import { getEngine } from './engine.js';
 import { revision, structure, table } from './table.js';
@@ -95,12 +95,12 @@ export const visibleRows = computed(() => {
   return out.subarray(0, n);
 });
 
-// Number of entities per class (for the filter's options).
+// Number of entities per class (for the filter's options), a nameRecord.
 export const classCounts = computed(() => {
   structure.value;
   const counts = new Array(table.classNames.length).fill(0);
   for (let row = 0; row < table.size; row++) if (table.alive[row]) counts[table.cls[row]]++;
-  return Object.fromEntries(table.classNames.map((name, k) => [name, counts[k]]));
+  return nameRecord(table.classNames.map((name, k) => [name, counts[k]]));
 });
 
 export const totalCount = computed(() => {

@@ -19,6 +19,7 @@ import { worldRequest } from './server.js';
 import { brokenLink, clearLinkProblem } from './share.js';
 import { clearTable, loadTable, table } from './table.js';
 import { busy, diagnostics, opaqueClasses, schemas, settings, settingsSchema, source, status, worldName } from './world.js';
+import { nameRecord } from 'juliet-world';
 
 // Asks before dropping unsaved changes; dropped changes are dropped from
 // browser storage too.
@@ -70,7 +71,7 @@ async function openWith(name, origin, load, { keepOnFailure = false } = {}) {
       // A world from a link has no files yet: every entity is new.
       resetPending(origin.kind === 'link' ? result.table.ids : []);
       loadTable(result.table);
-      schemas.value = result.schemas;
+      schemas.value = nameRecord(result.schemas);
       settings.value = result.settings;
       settingsSchema.value = result.settingsSchema;
       diagnostics.value = result.diagnostics;

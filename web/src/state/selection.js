@@ -11,13 +11,14 @@ import { getEngine } from './engine.js';
 import { fail } from './messages.js';
 import { visibleRows } from './listView.js';
 import { table } from './table.js';
+import { nameRecord } from 'juliet-world';
 
 const NONE = new Set();
 
 export const selectedId = signal(null); // the primary entity's ID
 export const selectedIds = signal(NONE); // every selected ID (a Set, replaced on change)
 export const selected = signal(null); // world.get(selectedId) or null
-export const fieldErrors = signal({}); // field key -> message
+export const fieldErrors = signal(nameRecord()); // field key (a field's name, ...) -> message
 export const selectionCount = computed(() => selectedIds.value.size);
 
 // Where a Shift-click range starts: the entity last clicked without Shift.
@@ -43,7 +44,7 @@ export async function setSelection(ids, primary = ids.length ? ids[ids.length - 
     selectedIds.value = ids.length ? new Set(ids) : NONE;
     if (!changed) return;
     selectedId.value = primary;
-    fieldErrors.value = {};
+    fieldErrors.value = nameRecord();
     if (primary === null) selected.value = null;
   });
   if (primary === null || !changed) return;
@@ -101,13 +102,13 @@ export function clearSelection() {
     selectedId.value = null;
     selectedIds.value = NONE;
     selected.value = null;
-    fieldErrors.value = {};
+    fieldErrors.value = nameRecord();
   });
 }
 
 // Shows `message` next to the field `key`; null clears it.
 export function showFieldError(key, message) {
-  const next = { ...fieldErrors.value };
+  const next = nameRecord(fieldErrors.value);
   if (message) next[key] = message;
   else delete next[key];
   fieldErrors.value = next;
@@ -123,12 +124,12 @@ export function entityExists(id) {
 export const SHARED_VALUES_LIMIT = 5000;
 
 // What the selected entities `ids` hold in fields `names`: name -> { value,
-// mixed } (value: the first one's; mixed: they differ). Null above
-// SHARED_VALUES_LIMIT.
+// mixed } (value: the first one's; mixed: they differ), a nameRecord. Null
+// above SHARED_VALUES_LIMIT.
 export async function sharedValues(ids, names) {
   if (ids.length > SHARED_VALUES_LIMIT) return null;
   const rows = (await getEngine().values(ids, names)).filter((v) => v !== null);
-  const out = {};
+  const out = nameRecord();
   names.forEach((name, k) => {
     const first = rows.length ? JSON.stringify(rows[0][k]) : undefined;
     out[name] = { value: rows[0]?.[k], mixed: rows.some((v) => JSON.stringify(v[k]) !== first) };

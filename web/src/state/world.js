@@ -2,13 +2,15 @@
 // the diagnostics of its files, and whether it is being opened or saved.
 // Only signals: open.js, edits.js, save.js and unsaved.js change them.
 import { computed, signal } from '@preact/signals';
+import { nameRecord } from 'juliet-world';
 
 export const status = signal('empty'); // 'empty' | 'opening' | 'ready' | 'saving'
 export const worldName = signal('');
 // { kind: 'sample' | 'folder' | 'upload' | 'link', key, handle?, text? }: key
 // names the world for the unsaved work kept in browser storage (keep.js).
 export const source = signal(null);
-export const schemas = signal({}); // class name -> [{ name, type, default, ... }]
+// Class name -> [{ name, type, default, ... }], a nameRecord (juliet-world).
+export const schemas = signal(nameRecord());
 export const classNames = computed(() => Object.keys(schemas.value));
 export const diagnostics = signal([]);
 // Names of the world's classes that no build describes: their entities are
