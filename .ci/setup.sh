@@ -17,6 +17,7 @@ if [ "${1:-}" != "--inspector" ]; then
   command -v chromium >/dev/null || need+=(chromium)
   command -v firefox-esr >/dev/null || need+=(firefox-esr)
   command -v git >/dev/null || need+=(git)
+  command -v strace >/dev/null || need+=(strace) # pauses a writer between its load and its lock
   command -v pkg-config >/dev/null || need+=(pkg-config) # the consumer built with pkg-config
   [ -f /usr/include/zlib.h ] || need+=(zlib1g-dev)
   ls /usr/lib/llvm-14/lib/clang/14*/lib/linux/libclang_rt.fuzzer-x86_64.a >/dev/null 2>&1 || need+=(libclang-rt-14-dev)

@@ -46,6 +46,11 @@ int jl_cli_fail(const char *command, const char *format, ...)
 /* Prints one error as "path:line:col: message" on stream (stdout or stderr). */
 void jl_cli_print_error(void *stream, const jl_error *error);
 
+/* Prints what a save left undone (world.h, jl_save_report) on stream: a
+ * lock taken over, each file left alone because another program changed it
+ * since it was read, the first other failure. Nothing for a clean save. */
+void jl_cli_print_save_problems(void *stream, const jl_save_report *report);
+
 /* Prints every diagnostic of the world, one per line; returns how many. */
 uint32_t jl_cli_print_diagnostics(void *stream, const jl_world *world);
 

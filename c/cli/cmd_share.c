@@ -285,8 +285,8 @@ static int unshare_run(int argc, char **argv)
             jl_save_report report;
             memset(&report, 0, sizeof report);
             jl_status s = jl_world_save_new(world, dir, &report);
+            jl_cli_print_save_problems(stderr, &report);
             if (s != JL_OK) {
-                jl_cli_print_error(stderr, &report.error);
                 fprintf(stderr, "juliet unshare: the save into %s failed\n", dir);
                 result = JL_CLI_USAGE;
             } else {

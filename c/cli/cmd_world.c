@@ -233,10 +233,8 @@ static int fmt_run(int argc, char **argv)
         jl_save_report report;
         s = jl_world_save(world, dir, &report);
         for (uint32_t i = 0; i < report.written_count; i++) printf("%s\n", report.written[i]);
-        if (s != JL_OK) {
-            jl_cli_print_error(stderr, &report.error);
-            result = JL_CLI_PROBLEMS;
-        }
+        jl_cli_print_save_problems(stderr, &report);
+        if (s != JL_OK) result = JL_CLI_PROBLEMS;
         fprintf(stderr, "%u file%s reformatted\n", report.written_count, report.written_count == 1 ? "" : "s");
     }
     jl_arena_release(&files);
@@ -302,10 +300,8 @@ static int gen_run(int argc, char **argv)
     jl_save_report report;
     s = jl_world_save_new(world, dir, &report);
     int result = JL_CLI_OK;
-    if (s != JL_OK) {
-        jl_cli_print_error(stderr, &report.error);
-        result = JL_CLI_PROBLEMS;
-    }
+    jl_cli_print_save_problems(stderr, &report);
+    if (s != JL_OK) result = JL_CLI_PROBLEMS;
     fprintf(stderr, "wrote %u files to %s\n", report.written_count, dir);
     jl_world_free(world);
     return result;

@@ -627,6 +627,8 @@ jl_status jl_cli_fix_duplicates_fs(const jl_fs *fs, const char *dir, jl_arena *o
     jl_error err = {0};
     if (jl_world_lock_acquire(&f.lock, fs, dir, LOCK_WAIT_MS, &f.scratch, &err) != JL_OK)
         jl_error_format(&err, f.lock_error, sizeof f.lock_error);
+    else if (f.lock.notice[0])
+        fprintf(stderr, "juliet: %s\n", f.lock.notice);
     jl_world_load(f.world, dir);
     if (jl_fs_join(f.entities_dir, sizeof f.entities_dir, dir, "Entities")) fix_all(&f);
     jl_world_lock_release(&f.lock, fs);

@@ -46,6 +46,22 @@ void jl_cli_print_error(void *stream, const jl_error *error)
     fprintf((FILE *)stream, "%s\n", jl_error_format(error, line, sizeof line));
 }
 
+void jl_cli_print_save_problems(void *stream, const jl_save_report *report)
+{
+    FILE *out = stream;
+    if (report->notice[0]) fprintf(out, "juliet: %s\n", report->notice);
+    for (uint32_t i = 0; i < report->conflict_count; i++) {
+        jl_error e;
+        jl_error_set(&e, JL_ERR_CONFLICT, report->conflicts[i], 0, 0,
+                     "changed on disk by another program since it was read: left as it is");
+        jl_cli_print_error(out, &e);
+    }
+    if (report->error.status != JL_OK && report->error.status != JL_ERR_CONFLICT) jl_cli_print_error(out, &report->error);
+    if (report->conflict_count)
+        fprintf(out, "juliet: %u file%s changed since they were read: run the command again to include %s\n",
+                report->conflict_count, report->conflict_count == 1 ? "" : "s", report->conflict_count == 1 ? "it" : "them");
+}
+
 uint32_t jl_cli_print_diagnostics(void *stream, const jl_world *world)
 {
     uint32_t n = jl_world_diagnostic_count(world);

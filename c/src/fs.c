@@ -47,8 +47,9 @@ static jl_fs_stamp stamp_of(const struct stat *st)
 }
 #else
 /* Emscripten's stat has whole seconds and a 32-bit inode, and its fstat
- * stats the path, not the open file. Under NODEFS the host's stat is asked
- * (nanoseconds, the real inode); in memory, the node's own. Fills out[0..3]
+ * stats the path, not the open file. On the host's disk (NODEFS, or
+ * NODERAWFS as the C suites run) the host's stat is asked (nanoseconds,
+ * the real inode); in memory, the node's own. Fills out[0..3]
  * with the inode, the device, the size and the time in ms or ns (out[4]: 1
  * for ns); returns 0 or an errno value. */
 EM_JS(int, wasm_stat, (const char *path, double *out), {
@@ -59,9 +60,12 @@ EM_JS(int, wasm_stat, (const char *path, double *out), {
         return e.errno || 44 /* ENOENT */;
     }
     var f64 = HEAPF64.subarray(out >> 3, (out >> 3) + 5);
-    if (typeof NODEFS !== 'undefined' && node.mount && node.mount.type === NODEFS) {
+    /* The host's path: of a NODEFS mount, or every path (NODERAWFS). */
+    var host = typeof NODEFS !== 'undefined' && node.mount && node.mount.type === NODEFS ? NODEFS.realPath(node)
+               : typeof NODERAWFS !== 'undefined' && node.node_ops === NODERAWFS ? node.path : null;
+    if (host !== null) {
         try {
-            var st = require('fs').statSync(NODEFS.realPath(node), {bigint: true});
+            var st = require('fs').statSync(host, {bigint: true});
             f64[0] = Number(st.ino);
             f64[1] = Number(st.dev);
             f64[2] = Number(st.size);

@@ -7,12 +7,12 @@ import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, test } from 'node:test';
+import { test } from 'node:test';
 import { entityPath } from '../../web/src/core/ids.js';
-import { decodePack, encodePack } from '../../web/src/lib/pack.js';
-import { nativeCli, readTree, repo, tempDir } from './helpers.js';
+import { decodePack } from '../../web/src/lib/pack.js';
+import { nativeCli, readTree, tempDir } from './helpers.js';
+import { post, readWorld, startMain } from './serverProcess.js';
 
-const main = join(repo, 'web', 'server', 'main.js');
 const COUNT = 2000; // entities of the world
 const REWRITTEN = 1000; // of them moved by the big save
 const ADDED = 2000; // new entities it writes
@@ -25,60 +25,6 @@ function newWorld() {
   const dir = join(tempDir('shutdown'), 'world');
   cli('gen', dir, '--count', String(COUNT));
   return dir;
-}
-
-// Servers a failed test left running.
-const children = new Set();
-after(() => {
-  for (const child of children) child.kill('SIGKILL');
-});
-
-// main.js on `dir`, once its engine has opened the world: { child, port,
-// token, exited (a promise of { code, signal }), printed(pattern) (a
-// promise: once its output matches), output() }.
-async function startMain(dir) {
-  assert.ok(existsSync(join(repo, 'web', 'dist', 'index.html')), 'the built inspector (run .ci/build.sh first)');
-  const child = spawn(process.execPath, [main, dir, '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  child.stdout.setEncoding('utf8');
-  child.stderr.setEncoding('utf8');
-  child.stderr.on('data', (chunk) => (out += chunk));
-  children.add(child);
-  const exited = new Promise((resolve) =>
-    child.on('exit', (code, signal) => {
-      children.delete(child);
-      resolve({ code, signal });
-    }),
-  );
-  await new Promise((resolve, reject) => {
-    child.stdout.on('data', (chunk) => {
-      out += chunk;
-      if (/ready to save/.test(out)) resolve();
-    });
-    exited.then(() => reject(new Error(`the server exited before it was ready:\n${out}`)));
-  });
-  const [, port, token] = out.match(/http:\/\/127\.0\.0\.1:(\d+)\/\?token=(\S+)/);
-  const printed = (pattern) =>
-    new Promise((resolve) => {
-      const check = () => pattern.test(out) && resolve();
-      child.stdout.on('data', check);
-      check();
-    });
-  return { child, port, token, exited, printed, output: () => out };
-}
-
-function call(server, path, body = null) {
-  return fetch(`http://127.0.0.1:${server.port}${path}`, {
-    method: body ? 'POST' : 'GET',
-    headers: { 'x-juliet-token': server.token },
-    body,
-  });
-}
-
-async function readWorld(server) {
-  const res = await call(server, '/api/world');
-  assert.equal(res.status, 200);
-  return decodePack(new Uint8Array(await res.arrayBuffer()));
 }
 
 const moved = (bytes) => Buffer.from(Buffer.from(bytes).toString().replace(/; position\n[^\n]*/, '; position\n1 2 3'));
@@ -96,8 +42,6 @@ async function bigSave(server) {
   }
   return changes;
 }
-
-const post = (server, changes) => call(server, '/api/save', encodePack({}, changes.map(({ path, seq, bytes }) => ({ path, seq, bytes }))));
 
 // Resolves once the save `answer` holds the world's lock (it is writing),
 // or has its answer.
