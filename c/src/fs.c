@@ -599,10 +599,21 @@ static int native_test_lock(const jl_fs *fs, const char *path)
 #endif
 }
 
-static int native_make_dir(const jl_fs *fs, const char *path)
+static int native_make_dir(const jl_fs *fs, const char *path, const char *like)
 {
     (void)fs;
-    return mkdir(path, 0755) == 0 ? 0 : errno;
+    struct stat st;
+    if (like && stat(like, &st) != 0) return errno;
+    if (mkdir(path, 0755) != 0) return errno;
+    if (!like) return 0;
+    /* chmod after mkdir: the umask does not apply to it. Another owner can
+     * be given only by root: a user's own folder already has theirs. */
+    int code = chmod(path, st.st_mode & 07777) == 0 ? 0 : errno;
+    if (!code && (st.st_uid != getuid() || st.st_gid != getgid()) && chown(path, st.st_uid, st.st_gid) != 0 &&
+        errno != EPERM)
+        code = errno;
+    if (code) rmdir(path);
+    return code;
 }
 
 static int native_remove_dir(const jl_fs *fs, const char *path)
@@ -803,7 +814,7 @@ int jl_fs_remove_tree(const jl_fs *fs, const char *dir, jl_arena *scratch)
 
 jl_status jl_fs_ensure_dir(const jl_fs *fs, const char *path, jl_error *err)
 {
-    int code = fs->make_dir(fs, path);
+    int code = fs->make_dir(fs, path, NULL);
     if (code == 0 || code == EEXIST) return JL_OK;
     return jl_fs_error(err, path, "make_dir", code);
 }

@@ -136,10 +136,14 @@ jl_status jl_world_save_new(jl_world *w, const char *dir, jl_save_report *report
     if (!split_dir(dir, parent, sizeof parent, hidden + 1, sizeof hidden - 1))
         return fail_new(r, JL_ERR_INVALID_ARGUMENT, dir, "not a directory name a world can be written to");
     if (!jl_fs_join(base, sizeof base, parent, hidden)) return fail_new(r, JL_ERR_IO, dir, "path too long");
+    /* An empty folder that is there already is replaced by one like it:
+     * its permissions and owner stay (a folder made private stays so). */
+    jl_fs_stamp there;
+    const char *like = fs->stat(fs, dir, &there) == 0 ? dir : NULL;
     int code = EEXIST;
     for (int attempt = 0; attempt < 64 && code == EEXIST; attempt++) {
         if (!jl_fs_unique_name(temp, sizeof temp, base, ".new")) return fail_new(r, JL_ERR_IO, dir, "path too long");
-        code = fs->make_dir(fs, temp);
+        code = fs->make_dir(fs, temp, like);
     }
     if (code) return jli_report_io(r, temp, "make_dir", code);
     /* Its classes from class files go with it: the directory opens anywhere. */

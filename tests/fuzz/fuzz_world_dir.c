@@ -269,9 +269,10 @@ SCAFFOLD static int mem_remove(const jl_fs *fs, const char *path)
     return 0;
 }
 
-SCAFFOLD static int mem_make_dir(const jl_fs *fs, const char *path)
+SCAFFOLD static int mem_make_dir(const jl_fs *fs, const char *path, const char *like)
 {
     (void)fs;
+    if (like && !mem_find(like)) return ENOENT;
     if (mem_find(path)) return EEXIST;
     return mem_add(path, JL_FS_DIR) ? 0 : ENOSPC;
 }

@@ -6,7 +6,7 @@
 // and the next save succeeds with no one deleting anything).
 import assert from 'node:assert/strict';
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { loadJuliet } from '../../web/src/core/juliet.js';
@@ -99,6 +99,38 @@ test("the server's save beside a paused fmt stands, and fmt says which file it l
     assert.equal(code, 1, out);
     assert.ok(out.includes(file.path), out);
     assert.deepEqual(readFileSync(join(dir, file.path)), bytes, 'the served save stands');
+  } finally {
+    server.child.kill('SIGTERM');
+    await server.exited;
+  }
+});
+
+test('files replaced on disk during a long served save are answered as conflicts and keep the outside version', { timeout: 120_000 }, async () => {
+  const dir = join(tempDir('race'), 'world');
+  cli('gen', dir, '--count', '1500');
+  const server = await startMain(dir);
+  try {
+    const files = (await readWorld(server)).files.filter((f) => f.path.startsWith('Entities/'));
+    const changes = files.map((f) => ({ path: f.path, seq: f.seq, bytes: edited(f.bytes, '5 5 5') }));
+    const answer = post(server, changes);
+    // Once the save writes, two of the files it is given are replaced as
+    // `git checkout` replaces them: a new file renamed over each.
+    while (!existsSync(join(dir, '.juliet.lock'))) await new Promise((resolve) => setImmediate(resolve));
+    const outside = changes.slice(-2).map(({ path }) => {
+      const bytes = edited(readFileSync(join(dir, path)), '8 8 8');
+      writeFileSync(join(dir, `${path}.checkout`), bytes);
+      renameSync(join(dir, `${path}.checkout`), join(dir, path));
+      return { path, bytes };
+    });
+    const res = await answer;
+    const { meta, files: conflicts } = decodePack(new Uint8Array(await res.arrayBuffer()));
+    const status = new Map(meta.results.map((r) => [r.path, r.status]));
+    for (const { path, bytes } of outside) {
+      assert.equal(status.get(path), 'conflict', path);
+      assert.deepEqual(readFileSync(join(dir, path)), bytes, `${path} keeps the outside version`);
+      assert.deepEqual(Buffer.from(conflicts.find((f) => f.path === path).bytes), bytes, 'the answer carries it');
+    }
+    assert.equal(meta.results.filter((r) => r.status === 'written').length, changes.length - 2);
   } finally {
     server.child.kill('SIGTERM');
     await server.exited;

@@ -260,10 +260,10 @@ static inline int probe_test_lock(const jl_fs *fs, const char *path)
     return probe_of(fs)->inner->test_lock(probe_of(fs)->inner, path);
 }
 
-static inline int probe_make_dir(const jl_fs *fs, const char *path)
+static inline int probe_make_dir(const jl_fs *fs, const char *path, const char *like)
 {
     probe_fs *p = probe_of(fs);
-    int r = probe_begin(p, JL_FS_OP_MAKE_DIR) ? p->fail_code : p->inner->make_dir(p->inner, path);
+    int r = probe_begin(p, JL_FS_OP_MAKE_DIR) ? p->fail_code : p->inner->make_dir(p->inner, path, like);
     return probe_end(p, JL_FS_OP_MAKE_DIR, path, NULL, r);
 }
 

@@ -523,6 +523,26 @@ TEST(stats_counts_unknown_classes_and_marks_them)
     finish();
 }
 
+TEST(unshare_into_an_empty_folder_keeps_the_folders_permissions_and_owner)
+{
+    START(ASSETS "/sample_world");
+    CHECK(run("share %s", dir) == 0);
+    char link[1 << 14];
+    const char *at = find_output("http://");
+    CHECK(at && sscanf(at, "%16383s", link) == 1 && strchr(link, '#'));
+    CHECK(du_make_temp_dir(dir2, sizeof dir2, "private"));
+    CHECK(chmod(dir2, 0700) == 0);
+    /* Another owner can be kept only by root, who can give it. */
+    const bool root = geteuid() == 0;
+    if (root) CHECK(chown(dir2, 4242, 4343) == 0);
+    CHECK(run("unshare '%s' %s", link, dir2) == 0);
+    struct stat st;
+    CHECK(stat(dir2, &st) == 0 && S_ISDIR(st.st_mode) && (st.st_mode & 07777) == 0700);
+    if (root) CHECK(st.st_uid == 4242 && st.st_gid == 4343);
+    CHECK(pu_same_tree(dir2, ASSETS "/sample_world"));
+    finish();
+}
+
 TEST(share_and_unshare_keep_the_text_of_unknown_classes)
 {
     START(ASSETS "/opaque_world");

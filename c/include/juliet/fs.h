@@ -107,8 +107,10 @@ struct jl_fs {
      * one does, ENOSYS where there are no such locks, ENOENT if there is
      * no file. */
     int (*test_lock)(const jl_fs *fs, const char *path);
-    /* Creates a directory; EEXIST if it exists. */
-    int (*make_dir)(const jl_fs *fs, const char *path);
+    /* Creates a directory; EEXIST if it exists. With like (may be NULL),
+     * with the permissions and, where this process may set them, the owner
+     * and group of the directory like (a folder a new world replaces). */
+    int (*make_dir)(const jl_fs *fs, const char *path, const char *like);
     /* Deletes an empty directory. ENOTEMPTY if it is not empty. */
     int (*remove_dir)(const jl_fs *fs, const char *path);
 };

@@ -220,7 +220,8 @@ jl_status jl_world_save(jl_world *world, const char *dir, jl_save_report *report
  * world) into dir, all or nothing: the files are written into a new
  * temporary sibling directory `.<name>.<pid>-<n>.new`, which is renamed to
  * dir only once every file is written and synced. dir must not exist or be
- * an empty directory: JL_ERR_EXISTS (nothing written) if it holds anything,
+ * an empty directory (whose permissions and owner the new one keeps):
+ * JL_ERR_EXISTS (nothing written) if it holds anything,
  * since merging into a world would overwrite its files. On any failure the
  * temporary directory is removed and dir is untouched. The report names
  * paths under dir. */
