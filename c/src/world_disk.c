@@ -25,11 +25,7 @@ jli_file_seen *jli_seen_for(jl_world *w, const jli_entity_record *r)
 {
     if (r == &w->settings_record) return &w->settings_seen;
     uint32_t slot = (uint32_t)(r - w->records);
-    if (slot >= w->seen_ready) {
-        if (jl_arena_commit_to(&w->seen_arena, ((size_t)slot + 1) * sizeof(jli_file_seen)) != JL_OK) return NULL;
-        w->seen_ready = (uint32_t)(w->seen_arena.committed / sizeof(jli_file_seen));
-    }
-    return &w->seen[slot];
+    return jli_slot_ready(&w->seen_arena, &w->seen_ready, slot, sizeof(jli_file_seen)) ? &w->seen[slot] : NULL;
 }
 
 void jli_seen_note(jl_world *w, const jli_entity_record *r, const jl_fs_stamp *stamp, const char *text, size_t size,

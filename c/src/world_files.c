@@ -60,11 +60,7 @@ static uint64_t *print_slot(jl_world *w, const jli_entity_record *r)
 {
     if (r == &w->settings_record) return &w->settings_print;
     uint32_t slot = (uint32_t)(r - w->records);
-    if (slot >= w->prints_ready) {
-        if (jl_arena_commit_to(&w->prints_arena, ((size_t)slot + 1) * sizeof(uint64_t)) != JL_OK) return NULL;
-        w->prints_ready = (uint32_t)(w->prints_arena.committed / sizeof(uint64_t));
-    }
-    return &w->prints[slot];
+    return jli_slot_ready(&w->prints_arena, &w->prints_ready, slot, sizeof(uint64_t)) ? &w->prints[slot] : NULL;
 }
 
 uint64_t jli_files_print(const jl_world *w, const jli_entity_record *r)

@@ -139,6 +139,16 @@ static inline uint32_t jli_storage_offset(const jl_world *world, const void *p)
     return p ? (uint32_t)((const char *)p - (const char *)world->storage.arena.base) + 1 : 0;
 }
 
+/* Commits a per-slot array of arena (elements of size bytes) up to slot;
+ * *ready counts its committed elements. false if it cannot be committed. */
+static inline bool jli_slot_ready(jl_arena *arena, uint32_t *ready, uint32_t slot, size_t size)
+{
+    if (slot < *ready) return true;
+    if (jl_arena_commit_to(arena, ((size_t)slot + 1) * size) != JL_OK) return false;
+    *ready = (uint32_t)(arena->committed / size);
+    return true;
+}
+
 /* The unknown key lines of a record (`; key\nvalue\n`...), NULL if none. */
 static inline const char *jli_record_unknown(const jl_world *world, const jli_entity_record *r)
 {

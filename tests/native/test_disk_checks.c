@@ -71,6 +71,16 @@ static bool move_all(jl_world *w, const char *x)
     return ok;
 }
 
+/* *w loaded from dir; *id its first entity, path that entity's file. */
+static bool load_first(jl_world *w, uint64_t *id, char *path, size_t size)
+{
+    jl_world_desc d = {.capacity = 256};
+    bool ok = jli_world_init(w, &d) == JL_OK && jl_world_load(w, dir) == JL_OK && jl_world_count(w) > 0;
+    *id = ok ? jl_entities_first(&w->manager)->id : 0;
+    if (ok) entity_path(path, size, *id);
+    return ok;
+}
+
 static bool reported(const jl_save_report *r, const char *path)
 {
     for (uint32_t i = 0; i < r->conflict_count; i++)
@@ -169,11 +179,9 @@ TEST(a_file_deleted_on_disk_since_the_load_is_not_written_back)
 {
     CHECK(sample_copy("deleted"));
     jl_world w;
-    jl_world_desc d = {.capacity = 256};
-    bool ok = jli_world_init(&w, &d) == JL_OK && jl_world_load(&w, dir) == JL_OK;
-    uint64_t id = jl_entities_first(&w.manager)->id;
+    uint64_t id;
     char path[800];
-    entity_path(path, sizeof path, id);
+    bool ok = load_first(&w, &id, path, sizeof path);
     jl_save_report r;
     ok = ok && jl_world_set_field(&w, id, "position", "1 2 3", 5, NULL) == JL_OK && unlink(path) == 0 &&
          jl_world_save(&w, dir, &r) == JL_ERR_CONFLICT && r.conflict_count == 1 &&
@@ -186,11 +194,9 @@ TEST(a_deletion_of_a_file_changed_on_disk_is_a_conflict_and_stays_pending)
 {
     CHECK(sample_copy("delete"));
     jl_world w;
-    jl_world_desc d = {.capacity = 256};
-    bool ok = jli_world_init(&w, &d) == JL_OK && jl_world_load(&w, dir) == JL_OK;
-    uint64_t id = jl_entities_first(&w.manager)->id;
+    uint64_t id;
     char path[800];
-    entity_path(path, sizeof path, id);
+    bool ok = load_first(&w, &id, path, sizeof path);
     jl_save_report r;
     ok = ok && jl_world_remove(&w, id) == JL_OK && replace_on_disk(path, "; rewritten elsewhere\n") &&
          jl_world_save(&w, dir, &r) == JL_ERR_CONFLICT && r.conflict_count == 1 && r.deleted_count == 0 &&
@@ -205,11 +211,9 @@ TEST(a_removal_undone_keeps_the_file_it_read_and_checks_it)
 {
     CHECK(sample_copy("undo"));
     jl_world w;
-    jl_world_desc d = {.capacity = 256};
-    bool ok = jli_world_init(&w, &d) == JL_OK && jl_world_load(&w, dir) == JL_OK;
-    uint64_t id = jl_entities_first(&w.manager)->id;
+    uint64_t id;
     char path[800];
-    entity_path(path, sizeof path, id);
+    bool ok = load_first(&w, &id, path, sizeof path);
     size_t size;
     char *text = du_read(path, &size);
     jl_save_report r;
@@ -230,11 +234,9 @@ TEST(a_write_in_place_that_keeps_the_stamp_is_caught_by_the_bytes)
 {
     CHECK(sample_copy("racy"));
     jl_world w;
-    jl_world_desc d = {.capacity = 256};
-    bool ok = jli_world_init(&w, &d) == JL_OK && jl_world_load(&w, dir) == JL_OK;
-    uint64_t id = jl_entities_first(&w.manager)->id;
+    uint64_t id;
     char path[800];
-    entity_path(path, sizeof path, id);
+    bool ok = load_first(&w, &id, path, sizeof path);
     /* Same inode, same size, the old modification time put back: only the
      * bytes differ (a write within the same clock tick looks like this). */
     struct stat st;
@@ -250,7 +252,7 @@ TEST(a_write_in_place_that_keeps_the_stamp_is_caught_by_the_bytes)
         struct timespec times[2] = {st.st_atim, st.st_mtim};
         ok = ok && utimensat(AT_FDCWD, path, times, 0) == 0;
     }
-    jl_save_report r;
+    jl_save_report r = {0};
     if (!ok) fprintf(stderr, "could not write %s in place with its old time\n", path);
     ok = ok && jl_world_set_field(&w, id, "position", "5 5 5", 5, NULL) == JL_OK &&
          jl_world_save(&w, dir, &r) == JL_ERR_CONFLICT && r.conflict_count == 1 && file_is(path, text);
@@ -264,11 +266,9 @@ TEST(a_file_touched_with_the_same_bytes_is_written)
 {
     CHECK(sample_copy("touch"));
     jl_world w;
-    jl_world_desc d = {.capacity = 256};
-    bool ok = jli_world_init(&w, &d) == JL_OK && jl_world_load(&w, dir) == JL_OK;
-    uint64_t id = jl_entities_first(&w.manager)->id;
+    uint64_t id;
     char path[800];
-    entity_path(path, sizeof path, id);
+    bool ok = load_first(&w, &id, path, sizeof path);
     size_t size;
     char *text = du_read(path, &size);
     /* A checkout that wrote the same bytes: a new inode, a new time. */
@@ -284,11 +284,9 @@ TEST(a_file_saved_then_changed_elsewhere_is_a_conflict_at_the_next_save)
 {
     CHECK(sample_copy("resave"));
     jl_world w;
-    jl_world_desc d = {.capacity = 256};
-    bool ok = jli_world_init(&w, &d) == JL_OK && jl_world_load(&w, dir) == JL_OK;
-    uint64_t id = jl_entities_first(&w.manager)->id;
+    uint64_t id;
     char path[800];
-    entity_path(path, sizeof path, id);
+    bool ok = load_first(&w, &id, path, sizeof path);
     jl_save_report r;
     ok = ok && jl_world_set_field(&w, id, "position", "1 1 1", 5, NULL) == JL_OK &&
          jl_world_save(&w, dir, &r) == JL_OK && replace_on_disk(path, "; after our save\n") &&
@@ -302,11 +300,9 @@ TEST(reload_file_takes_the_version_the_caller_saw_or_refuses_another)
 {
     CHECK(sample_copy("reload"));
     jl_world w;
-    jl_world_desc d = {.capacity = 256};
-    bool ok = jli_world_init(&w, &d) == JL_OK && jl_world_load(&w, dir) == JL_OK;
-    uint64_t id = jl_entities_first(&w.manager)->id;
+    uint64_t id;
     char path[800], name[64];
-    entity_path(path, sizeof path, id);
+    bool ok = load_first(&w, &id, path, sizeof path);
     snprintf(name, sizeof name, "Entities/%s", strrchr(path, '/') + 1);
     size_t size;
     char *text = du_read(path, &size);

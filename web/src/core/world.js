@@ -441,18 +441,7 @@ export class World {
   reloadFile(name, text) {
     const ptr = this._live();
     checkString(name, 'name');
-    const wasm = this._wasm;
-    const call = (textPtr, size) => this._c.jlw_world_reload_file_text(ptr, name, textPtr, size, wasm.out);
-    let status;
-    if (text === null) {
-      status = call(0, 0);
-    } else {
-      checkText(text);
-      status = wasm.withText(text, call);
-    }
-    const { id, error } = this._reloaded(status);
-    if (error) throw error;
-    return id;
+    return this._reloadWith(text, (textPtr, size) => this._c.jlw_world_reload_file_text(ptr, name, textPtr, size, this._wasm.out));
   }
 
   /**
@@ -470,14 +459,19 @@ export class World {
     const ptr = this._live();
     checkString(name, 'name');
     if (this._dir === null) throw new TypeError('this world has no directory: nothing to read again');
-    const wasm = this._wasm;
-    const call = (textPtr, size) => this._c.jlw_world_reload_file(ptr, this._dir.vpath, name, textPtr, size, wasm.out);
+    const vpath = this._dir.vpath;
+    return this._reloadWith(expected, (textPtr, size) => this._c.jlw_world_reload_file(ptr, vpath, name, textPtr, size, this._wasm.out));
+  }
+
+  // Runs a reload export call(textPtr, size) with text (null: none) and
+  // returns the ID it left, or throws its error.
+  _reloadWith(text, call) {
     let status;
-    if (expected === null) {
+    if (text === null) {
       status = call(0, 0);
     } else {
-      checkText(expected);
-      status = wasm.withText(expected, call);
+      checkText(text);
+      status = this._wasm.withText(text, call);
     }
     const { id, error } = this._reloaded(status);
     if (error) throw error;
