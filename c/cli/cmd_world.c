@@ -45,7 +45,11 @@ static const char validate_usage[] =
     "afterwards), else the file whose name is not the ID's (else the second\n"
     "in name order); a byte-identical copy is left alone. References to the\n"
     "ID are not changed: each is listed as path:line:col for a person to\n"
-    "check. The world is then validated as above.\n";
+    "check. A file named after another entity's ID whose own ID's name is\n"
+    "free, or held by a file misnamed in turn (two files whose texts were\n"
+    "swapped), is no duplicate: it is renamed to its own ID's name, no ID\n"
+    "changed. The repair holds the world's lock from its first read to its\n"
+    "last write. The world is then validated as above.\n";
 
 static int validate_run(int argc, char **argv)
 {
