@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "archive_internal.h"
+#include "archive/archive_internal.h"
 #include "juliet/archive.h"
 #include "fuzz.h"
 

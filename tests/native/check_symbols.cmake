@@ -1,7 +1,7 @@
 # Fails if the engine library defines an external symbol without the
 # project's prefix: jl_ for the public API, jli_ for internal helpers shared
-# between files (c/src/*_internal.h). Names starting with "__" belong to the
-# compiler and the sanitizers, never to the project.
+# between files (the private headers of c/src/<layer>/). Names starting with
+# "__" belong to the compiler and the sanitizers, never to the project.
 #   cmake -DNM=<nm> -DLIB=<libjuliet.a> -P check_symbols.cmake
 execute_process(COMMAND ${NM} -g --defined-only ${LIB}
                 OUTPUT_VARIABLE listing RESULT_VARIABLE code ERROR_VARIABLE errors)

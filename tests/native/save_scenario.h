@@ -25,7 +25,7 @@
 #include "sample_classes.h"
 #include "sample_world_gen.h"
 #include "test.h"
-#include "world_internal.h" /* jli_world_init: worlds embedded in the tests */
+#include "world/world_internal.h" /* jli_world_init: worlds embedded in the tests */
 
 typedef struct scenario_file {
     uint64_t id;      /* 0 for WorldSettings.jasset */

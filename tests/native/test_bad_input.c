@@ -12,7 +12,7 @@
 #include "juliet/archive.h"
 #include "juliet/world.h"
 #include "test.h"
-#include "world_internal.h" /* jli_world_init: worlds embedded in the tests */
+#include "world/world_internal.h" /* jli_world_init: worlds embedded in the tests */
 
 #define CATALOGUE JULIET_ASSETS_DIR "/malformed/catalogue"
 

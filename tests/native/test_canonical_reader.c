@@ -4,7 +4,7 @@
  * leaves the world as it was. */
 #include "persist_util.h"
 
-#include "archive_internal.h"
+#include "archive/archive_internal.h"
 #include "juliet/archive.h"
 #include "juliet/world.h"
 #include "sample_classes.h"

@@ -10,7 +10,7 @@
 #include <stdarg.h>
 #include <sys/stat.h>
 
-#include "class_file_internal.h"
+#include "class_file/class_file_internal.h"
 #include "juliet/archive.h"
 #include "juliet/class_file.h"
 #include "juliet/snapshot.h"

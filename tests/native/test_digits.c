@@ -1,13 +1,13 @@
-/* test_digits.c - integer text (decimal_digits_internal.h and the integer
- * field types): the same digits as printf at every digit-count boundary
- * and on random values, and nothing written past the room the writers
- * promise. */
+/* test_digits.c - integer text (the digit writer of base_internal.h and
+ * the integer field types): the same digits as printf at every digit-count
+ * boundary and on random values, and nothing written past the room the
+ * writers promise. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "archive_internal.h"
-#include "decimal_digits_internal.h"
+#include "archive/archive_internal.h"
+#include "base/base_internal.h"
 #include "test.h"
 
 static uint64_t rng_state = 0x9e3779b97f4a7c15ull;

@@ -19,7 +19,7 @@
 #include "juliet/world.h"
 #include "juliet/world_lock.h"
 #include "test.h"
-#include "world_internal.h" /* jli_world_init: worlds embedded in the tests */
+#include "world/world_internal.h" /* jli_world_init: worlds embedded in the tests */
 
 #define SAMPLE JULIET_ASSETS_DIR "/sample_world"
 

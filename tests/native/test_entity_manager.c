@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "entity_manager_internal.h" /* jli_entity_rollback_allocation */
+#include "entity/entity_manager_internal.h" /* jli_entity_rollback_allocation */
 #include "juliet/entity_manager.h"
 #include "juliet/platform.h"
 #include "sample_classes.h"

@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "archive_internal.h"
+#include "archive/archive_internal.h"
 #include "juliet/archive.h"
-#include "snapshot_internal.h"
+#include "snapshot/snapshot_internal.h"
 #include "test.h"
 
 /* ---- the class ---- */

@@ -19,7 +19,7 @@
 #include "juliet/world.h"
 #include "sample_world_gen.h"
 #include "test.h"
-#include "world_internal.h" /* jli_world_init: worlds embedded in the tests */
+#include "world/world_internal.h" /* jli_world_init: worlds embedded in the tests */
 
 enum { BASE = 300, ADDED = 1000, EDITED = 100 };
 

@@ -4,7 +4,7 @@
  * registers itself (load, save, reload, snapshot, stats). */
 #include "disk_util.h" /* first: it sets the feature macros */
 
-#include "class_registry_internal.h" /* jli_registry_add: registries of the test's own */
+#include "class/class_registry_internal.h" /* jli_registry_add: registries of the test's own */
 #include "juliet/archive.h"
 #include "juliet/class_registry.h"
 #include "juliet/entity_manager.h"

@@ -14,7 +14,7 @@
 #include "sample_classes.h"
 #include "sample_world_gen.h"
 #include "test.h"
-#include "world_internal.h" /* jli_world_init: worlds embedded in the tests */
+#include "world/world_internal.h" /* jli_world_init: worlds embedded in the tests */
 
 static jl_world source, target;
 static jl_arena arena;

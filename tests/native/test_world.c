@@ -11,7 +11,7 @@
 #include "sample_classes.h"
 #include "juliet/world.h"
 #include "test.h"
-#include "world_internal.h" /* jli_world_init: worlds embedded in the tests */
+#include "world/world_internal.h" /* jli_world_init: worlds embedded in the tests */
 
 static jl_world world;
 static probe_fs fault;

@@ -1,0 +1,349 @@
+/* world_save.c - SaveWorld and ProcessPendingDeletions (world.h):
+ * deletions first, then each dirty file replaced atomically, the
+ * directories synced once, all under the world's lock, each file checked
+ * just before it is replaced or deleted to be the version the world saw
+ * (world_disk.c), and a report of what was written, deleted, left alone
+ * as a conflict and what failed. */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "juliet/platform.h"
+#include "juliet/world_lock.h"
+#include "world/world_internal.h"
+
+/* Report records: a kind byte ('w' written, 'd' deleted, 'c' conflict) and
+ * a NUL-terminated path, packed in the report arena until the save ends. */
+static void report_path(jl_world *w, char kind, const char *path)
+{
+    size_t n = strlen(path);
+    char *c = jl_arena_push(&w->report_arena, n + 2, 1);
+    if (!c) return;
+    c[0] = kind;
+    memcpy(c + 1, path, n + 1);
+}
+
+void jli_report_failure(jl_save_report *r, const jl_error *e)
+{
+    if (r->error.status == JL_OK) r->error = *e;
+    r->failed_count++;
+}
+
+/* Records a failed file-system operation (errno value code) in the report
+ * and returns its status. */
+jl_status jli_report_io(jl_save_report *r, const char *path, const char *op, int code)
+{
+    jl_error e;
+    jl_status s = jl_fs_error(&e, path, op, code);
+    jli_report_failure(r, &e);
+    return s;
+}
+
+/* A file left alone because it changed on disk: a conflict, and a failure. */
+static void report_conflict(jl_world *w, jl_save_report *r, const jl_error *e)
+{
+    report_path(w, 'c', e->path);
+    jli_report_failure(r, e);
+}
+
+static void finish_report(jl_world *w, jl_save_report *r, size_t records_end)
+{
+    const char *c = (const char *)w->report_arena.base, *end = c + records_end;
+    uint32_t written = 0, deleted = 0, conflicts = 0;
+    for (const char *p = c; p < end; p += strlen(p + 1) + 2) {
+        if (p[0] == 'w') written++;
+        else if (p[0] == 'd') deleted++;
+        else conflicts++;
+    }
+    const char **wl = jl_arena_push(&w->report_arena, (written + deleted + conflicts + 1) * sizeof(char *),
+                                    _Alignof(char *));
+    if (!wl) return;
+    const char **dl = wl + written, **cl = dl + deleted;
+    for (const char *p = c; p < end; p += strlen(p + 1) + 2) {
+        if (p[0] == 'w') wl[r->written_count++] = p + 1;
+        else if (p[0] == 'd') dl[r->deleted_count++] = p + 1;
+        else cl[r->conflict_count++] = p + 1;
+    }
+    r->written = wl;
+    r->deleted = dl;
+    r->conflicts = cl;
+}
+
+uint32_t jli_save_dir_at(jl_world *w, const char *dir)
+{
+    const char *last = jli_storage_at(w, w->save_dir_at);
+    if (!last || strcmp(last, dir) != 0) w->save_dir_at = jli_storage_offset(w, jli_world_store_string(w, dir));
+    return w->save_dir_at;
+}
+
+static jl_status process_deletions(jl_world *w, const char *dir, jl_save_report *r, bool *touched)
+{
+    jl_entity_manager *m = &w->manager;
+    const jl_fs *fs = w->fs;
+    char path[JL_ERROR_PATH_MAX];
+    jl_status result = JL_OK;
+    uint32_t keep = 0;
+    for (uint32_t i = 0; i < m->pending_count; i++) {
+        uint64_t id = m->pending_deletions[i];
+        bool stays = false;
+        if (jl_entity_find(m, id) || jli_id_map_get(&w->guarded, id, NULL)) {
+            /* Alive again (undo), or a file that failed to load: not ours to delete. */
+        } else if (!jl_world_entity_path(path, sizeof path, dir, id)) {
+            /* Reported and kept: a save into a directory with a shorter
+             * path deletes it. */
+            char name[JLI_ENTITY_FILE_NAME_MAX];
+            jli_entity_file_name(name, id);
+            jl_error e;
+            jl_error_set(&e, JL_ERR_IO, dir, 0, 0, "path too long: cannot delete Entities/%s", name);
+            jli_report_failure(r, &e);
+            if (result == JL_OK) result = JL_ERR_IO;
+            stays = true;
+        } else {
+            /* Only the version the world saw: a file changed since is someone's work. */
+            uint32_t dir_at = 0;
+            uint64_t print = 0;
+            jli_file_seen *seen = jli_seen_removed(w, id, &dir_at);
+            jli_id_map_get(&w->removed, id, &print);
+            jl_error e = {0};
+            jl_status checked = jli_disk_check(w, path, dir, dir_at, seen, print, true, &e);
+            int code = checked == JL_OK ? fs->remove(fs, path) : 0;
+            if (checked != JL_OK) {
+                if (checked == JL_ERR_CONFLICT) report_conflict(w, r, &e);
+                else jli_report_failure(r, &e);
+                if (result == JL_OK) result = checked;
+                stays = true;
+            } else if (code == 0) {
+                report_path(w, 'd', path);
+                *touched = true;
+            } else if (code != ENOENT /* created and removed before any save */) {
+                jl_status s = jli_report_io(r, path, "remove", code);
+                if (result == JL_OK) result = s;
+                stays = true; /* try again next save */
+            }
+        }
+        if (stays) {
+            m->pending_deletions[keep++] = id;
+        } else {
+            jli_id_map_remove(&w->removed, id); /* its file is gone, or not ours */
+            jli_seen_drop_removed(w, id);
+        }
+    }
+    m->pending_count = keep;
+    return result;
+}
+
+/* Whether a save has anything to write or delete (then it takes the lock). */
+static bool has_work(jl_world *w, bool deletions_only)
+{
+    jl_entity_manager *m = &w->manager;
+    if (m->pending_count) return true;
+    if (deletions_only) return false;
+    if (w->settings_dirty && !w->settings_read_only && !w->settings_failed) return true;
+    for (jl_entity *e = jl_entities_first(m); e; e = jl_entities_next(m, e))
+        if (e->is_dirty && !(e->flags & JL_ENTITY_READ_ONLY)) return true;
+    return false;
+}
+
+/* Takes dir's lock for a save (creating dir, which the lock file goes in),
+ * or records why not in the report. */
+static jl_status lock_for_save(jl_world *w, const char *dir, jl_world_lock *lock, jl_save_report *r)
+{
+    jl_error err = {0};
+    jl_status s = jl_fs_ensure_dir(w->fs, dir, &err);
+    if (s == JL_OK) s = jl_world_lock_acquire(lock, w->fs, dir, w->lock_wait_ms, &w->scratch, &err);
+    if (s != JL_OK) jli_report_failure(r, &err);
+    else snprintf(r->notice, sizeof r->notice, "%s", lock->notice);
+    return s;
+}
+
+jl_status jl_world_process_pending_deletions(jl_world *w, const char *dir, jl_save_report *report)
+{
+    jl_save_report local;
+    jl_save_report *r = report ? report : &local;
+    *r = (jl_save_report){0};
+    jl_arena_pop_to(&w->report_arena, 0);
+    jl_world_lock lock = {0};
+    if (has_work(w, true) && lock_for_save(w, dir, &lock, r) != JL_OK) {
+        finish_report(w, r, w->report_arena.used);
+        return r->error.status;
+    }
+    bool touched = false;
+    jl_status s = process_deletions(w, dir, r, &touched);
+    if (touched) {
+        char entities_dir[JL_ERROR_PATH_MAX];
+        if (jl_fs_join(entities_dir, sizeof entities_dir, dir, "Entities")) {
+            int code = w->fs->sync_dir(w->fs, entities_dir);
+            if (code) {
+                jl_status es = jli_report_io(r, entities_dir, "sync_dir", code);
+                if (s == JL_OK) s = es;
+            }
+        }
+    }
+    jl_world_lock_release(&lock, w->fs);
+    finish_report(w, r, w->report_arena.used);
+    return s;
+}
+
+/* What write_one writes: an entity's file, or the settings' (what NULL). */
+static jl_status produce(jl_world *w, const jl_entity *what, jl_archive *ar)
+{
+    return what ? jli_world_write_entity_text(w, what, ar) : jli_world_write_settings_text(w, ar);
+}
+
+/* Writes the file of what (NULL: the settings; record: its record, may be
+ * NULL) into directory dir atomically, if the file there is still the
+ * version the world saw: then the record sees the new one. JL_ERR_CONFLICT
+ * (nothing touched) if it changed on disk since. */
+static jl_status write_one(jl_world *w, const char *path, const char *dir, const jl_entity *what,
+                           jli_entity_record *record, jl_error *e)
+{
+    const size_t mark = w->scratch.used;
+    jl_archive ar;
+    jl_archive_begin_write(&ar, &w->scratch);
+    ar.err = e;
+    ar.path = path;
+    const char *text;
+    size_t size;
+    jl_fs_stamp stamp;
+    char temp[JL_ERROR_PATH_MAX];
+    jl_status s = produce(w, what, &ar);
+    jl_status s2 = jl_archive_end_write(&ar, &text, &size);
+    if (s == JL_OK) s = s2;
+    if (s == JL_OK) s = jl_fs_write_temp(w->fs, path, text, size, temp, &stamp, e);
+    if (s == JL_OK) {
+        /* Checked last, just before the rename: the narrowest window. */
+        jli_file_seen *seen = record ? jli_seen_for(w, record) : NULL;
+        s = jli_disk_check(w, path, dir, record ? record->dir_at : 0, seen, record ? jli_files_print(w, record) : 0,
+                           false, e);
+        if (s == JL_OK) s = jl_fs_commit_temp(w->fs, temp, path, e);
+        else w->fs->remove(w->fs, temp);
+    }
+    if (s == JL_OK) {
+        uint64_t print = jli_text_print(text, size);
+        if (!record && what) record = jli_record_claim(w, what);
+        if (record) {
+            jli_files_set_print(w, record, print);
+            record->dir_at = jli_save_dir_at(w, dir);
+            jli_seen_note(w, record, &stamp, text, size, print, jl_platform_wall_ns());
+        }
+    } else if (e->status == JL_OK || e->message[0] == '\0') {
+        jl_error_set(e, s, path, 0, 0, "cannot format file: %s", jl_status_name(s));
+    }
+    jl_arena_pop_to(&w->scratch, mark);
+    return s;
+}
+
+/* After a failed directory sync the renames may not be durable: the
+ * entities written in this save become dirty again. */
+static void redirty_written(jl_world *w, size_t records_end)
+{
+    const char *c = (const char *)w->report_arena.base, *end = c + records_end;
+    for (const char *p = c; p < end; p += strlen(p + 1) + 2) {
+        if (p[0] != 'w') continue;
+        const char *name = jli_base_name(p + 1);
+        if (strcmp(name, "WorldSettings.jasset") == 0) {
+            w->settings_dirty = true;
+            w->settings_record.file = JLI_FILE_UNKNOWN;
+            continue;
+        }
+        jl_entity *e = jl_entity_find(&w->manager, jl_world_id_of_file_name(name));
+        jli_entity_record *kept = e ? jli_record_for(w, e) : NULL;
+        if (e) e->is_dirty = true;
+        if (kept) kept->file = JLI_FILE_UNKNOWN; /* the disk may hold either version */
+    }
+}
+
+jl_status jl_world_save(jl_world *w, const char *dir, jl_save_report *report)
+{
+    jl_save_report local;
+    jl_save_report *r = report ? report : &local;
+    *r = (jl_save_report){0};
+    jl_arena_pop_to(&w->report_arena, 0);
+    jl_status result = JL_OK;
+    char entities_dir[JL_ERROR_PATH_MAX], path[JL_ERROR_PATH_MAX];
+    if (!jl_fs_join(entities_dir, sizeof entities_dir, dir, "Entities")) {
+        jl_error_set(&r->error, JL_ERR_IO, dir, 0, 0, "path too long");
+        r->failed_count = 1;
+        return JL_ERR_IO;
+    }
+
+    /* One writer at a time, and only if there is anything to write. */
+    jl_world_lock lock = {0};
+    if (has_work(w, false) && lock_for_save(w, dir, &lock, r) != JL_OK) {
+        finish_report(w, r, w->report_arena.used);
+        return r->error.status;
+    }
+
+    /* 1. Files of removed entities (brainstorm 2.5), before any write. */
+    bool entities_touched = false, root_touched = false;
+    jl_status s = process_deletions(w, dir, r, &entities_touched);
+    if (s != JL_OK) result = s;
+
+    /* 2. Dirty entities, each replaced atomically. */
+    bool dirs_ready = false;
+    jl_entity_manager *m = &w->manager;
+    for (jl_entity *e = jl_entities_first(m); e; e = jl_entities_next(m, e)) {
+        if (!e->is_dirty || (e->flags & JL_ENTITY_READ_ONLY)) continue;
+        jl_error err = {0};
+        if (!dirs_ready) {
+            s = jl_fs_ensure_dir(w->fs, dir, &err);
+            if (s == JL_OK) s = jl_fs_ensure_dir(w->fs, entities_dir, &err);
+            if (s != JL_OK) {
+                jli_report_failure(r, &err);
+                if (result == JL_OK) result = s;
+                break; /* nothing can be written; everything stays dirty */
+            }
+            dirs_ready = true;
+        }
+        if (!jl_world_entity_path(path, sizeof path, dir, e->id)) {
+            s = jl_error_set(&err, JL_ERR_IO, entities_dir, 0, 0, "path too long");
+        } else if (jli_id_map_get(&w->guarded, e->id, NULL)) {
+            s = jl_error_set(&err, JL_ERR_IO, path, 0, 0,
+                             "not overwritten: this file failed to load or is from a newer version");
+        } else {
+            s = write_one(w, path, dir, e, jli_record_for(w, e), &err);
+        }
+        if (s == JL_OK) {
+            e->is_dirty = false;
+            report_path(w, 'w', path);
+            entities_touched = true;
+        } else {
+            if (s == JL_ERR_CONFLICT) report_conflict(w, r, &err);
+            else jli_report_failure(r, &err);
+            if (result == JL_OK) result = s;
+        }
+    }
+
+    /* 3. The settings. */
+    if (w->settings_dirty && !w->settings_read_only && !w->settings_failed) {
+        jl_error err = {0};
+        s = jl_fs_ensure_dir(w->fs, dir, &err);
+        if (s == JL_OK && jl_fs_join(path, sizeof path, dir, "WorldSettings.jasset"))
+            s = write_one(w, path, dir, NULL, &w->settings_record, &err);
+        if (s == JL_OK) {
+            w->settings_dirty = false;
+            report_path(w, 'w', path);
+            root_touched = true;
+        } else {
+            if (s == JL_ERR_CONFLICT) report_conflict(w, r, &err);
+            else jli_report_failure(r, &err);
+            if (result == JL_OK) result = s;
+        }
+    }
+
+    /* 4. Make the renames and deletions durable, once per directory. */
+    const size_t records_end = w->report_arena.used;
+    const char *synced[2] = {entities_touched ? entities_dir : NULL, root_touched ? dir : NULL};
+    for (int i = 0; i < 2; i++) {
+        if (!synced[i]) continue;
+        int code = w->fs->sync_dir(w->fs, synced[i]);
+        if (code) {
+            s = jli_report_io(r, synced[i], "sync_dir", code);
+            if (result == JL_OK) result = s;
+            redirty_written(w, records_end);
+        }
+    }
+    jl_world_lock_release(&lock, w->fs);
+    finish_report(w, r, records_end);
+    return result;
+}
