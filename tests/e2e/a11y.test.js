@@ -34,7 +34,11 @@ async function assertAccessible(page, view) {
     }));
   }, TAGS);
   if (violations.length) console.log(`${view}: ${JSON.stringify(violations, null, 2)}`);
-  assert.deepEqual(violations.map((v) => `${v.id} (${v.nodes.length})`), [], `${view}: no WCAG violation`);
+  assert.deepEqual(
+    violations.map((v) => `${v.id} (${v.nodes.length})`),
+    [],
+    `${view}: no WCAG violation`,
+  );
 }
 
 test('the sample opened, an entity selected, Pending changes with edits, the dialog and the share panel have no WCAG violation', async () => {

@@ -53,7 +53,10 @@ test('an empty index or reference is none, and a reference may be typed as its f
   const meshInstance = await inspector(page).getByLabel('mesh_instance', { exact: true }).inputValue();
 
   await ui.commit(page, 'mesh_instance', '  ');
-  await ui.pendingRegion(page).getByText(`Entities/${BigInt(prop)}.jasset`).waitFor();
+  await ui
+    .pendingRegion(page)
+    .getByText(`Entities/${BigInt(prop)}.jasset`)
+    .waitFor();
   await ui.commit(page, 'parent', '');
   await page.getByRole('button', { name: `Go to ${light}` }).waitFor({ state: 'detached' });
   assert.equal(await parent.inputValue(), '');

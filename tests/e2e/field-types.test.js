@@ -34,14 +34,18 @@ async function waitValue(page, label, value) {
   await page.waitForFunction(([e, want]) => e.value === want, [el, value]);
 }
 
-test('the class filter, legend and Add entity dialog list the world\'s classes', async () => {
+test("the class filter, legend and Add entity dialog list the world's classes", async () => {
   const page = await ui.openFolder(env, copyWorld(gameWorld));
   const filter = await page.getByLabel('Filter by class').locator('option').allTextContents();
   assert.deepEqual(filter, ['All classes (5)', 'Enemy (3)', 'Pickup (2)']);
   const legend = page.getByRole('list', { name: 'Classes' }).getByRole('listitem');
   assert.deepEqual(await legend.allTextContents(), ['Enemy', 'Pickup']);
   // The same colour for a class in the legend and in the list.
-  const swatch = async (locator) => locator.locator('.swatch').first().evaluate((el) => el.style.background);
+  const swatch = async (locator) =>
+    locator
+      .locator('.swatch')
+      .first()
+      .evaluate((el) => el.style.background);
   const enemyRow = page.getByRole('option', { name: new RegExp(`^${BOSS} Enemy`) });
   assert.equal(await swatch(legend.filter({ hasText: 'Enemy' })), await swatch(enemyRow));
   assert.notEqual(await swatch(legend.filter({ hasText: 'Enemy' })), await swatch(legend.filter({ hasText: 'Pickup' })));

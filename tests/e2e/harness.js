@@ -296,7 +296,8 @@ export async function pendingItems(page) {
   return pendingRegion(page)
     .locator('.review > li')
     .evaluateAll((items) =>
-      items.map((li) => `${li.querySelector('.badge')?.textContent ?? ''}${(li.querySelector('.path') ?? li).textContent}`.trim()));
+      items.map((li) => `${li.querySelector('.badge')?.textContent ?? ''}${(li.querySelector('.path') ?? li).textContent}`.trim()),
+    );
 }
 
 // The ID the inspector shows, waiting for the inspector to show one.

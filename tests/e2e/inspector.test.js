@@ -34,7 +34,10 @@ function entityCount() {
 test('opens the sample world with its list, map and no diagnostics', async () => {
   const page = await ui.openSample(env);
   const n = entityCount();
-  await page.getByLabel('Filter by class').getByRole('option', { name: `All classes (${n})` }).waitFor({ state: 'attached' });
+  await page
+    .getByLabel('Filter by class')
+    .getByRole('option', { name: `All classes (${n})` })
+    .waitFor({ state: 'attached' });
   assert.ok((await ui.entityOptions(page).count()) > 0);
   const map = page.getByRole('img', { name: 'World map' });
   await map.waitFor();
@@ -275,7 +278,10 @@ test('keeps every change pending and says why when the folder cannot be written'
   assert.match(afterSave[entityFile(edited)].bytes.toString(), /-7\.5/);
   assert.ok(!(entityFile(deleted) in afterSave));
   await ui.pendingRegion(page).getByText('No unsaved changes.').waitFor();
-  assert.deepEqual(page.errors.filter((e) => !/read-only/.test(e.message)), []);
+  assert.deepEqual(
+    page.errors.filter((e) => !/read-only/.test(e.message)),
+    [],
+  );
   await page.context().close();
 });
 
@@ -338,7 +344,10 @@ test('a malformed world lists its diagnostics as text and leaves the bad files a
 test('the malformed fixture worlds show their diagnostics', async () => {
   const page = await ui.newPage(env.browser);
   const cases = [
-    ['duplicate_id', /Entities\/4294967298\.jasset:4:1\s*duplicate entity ID 0x0000000100000001: already loaded from Entities\/4294967297\.jasset/],
+    [
+      'duplicate_id',
+      /Entities\/4294967298\.jasset:4:1\s*duplicate entity ID 0x0000000100000001: already loaded from Entities\/4294967297\.jasset/,
+    ],
     ['dangling_reference', /Entities\/4294967299\.jasset:22:1\s*reference to missing entity 0x00000001000000ff/],
   ];
   for (const [name, expected] of cases) {
@@ -372,7 +381,10 @@ test('the keyboard alone selects, edits and saves', async () => {
   await ui.waitUnsaved(page, ids[1]);
   await ui.screenshot(page, 'keyboard-edit');
   await page.keyboard.press('Control+S');
-  await page.getByRole('status').filter({ hasText: /^Saved / }).waitFor();
+  await page
+    .getByRole('status')
+    .filter({ hasText: /^Saved / })
+    .waitFor();
   assert.match(readFileSync(join(dir, entityFile(ids[1]))).toString(), /-42\.5/);
   await ui.closeWithoutErrors(page);
 });
@@ -461,7 +473,10 @@ test('asks for confirmation before leaving with unsaved changes', async () => {
   await shown.dismiss();
   assert.ok(!page.isClosed(), 'the page stays when the user cancels');
   // The page was asked to close once already; the context may be gone by now.
-  await page.context().close().catch(() => {});
+  await page
+    .context()
+    .close()
+    .catch(() => {});
 });
 
 test('the sample world files exist for the other tests', () => {

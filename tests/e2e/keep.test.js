@@ -97,7 +97,7 @@ test('unsaved work in a folder survives a closed tab; reopening the folder resto
   await restoredNote(again).waitFor({ state: 'detached' });
 
   // Saved: nothing is kept any more, a new tab opens the sample as usual.
-  for (const deadline = Date.now() + 10_000; (await keptCount(again)) !== 0; ) {
+  for (const deadline = Date.now() + 10_000; (await keptCount(again)) !== 0;) {
     assert.ok(Date.now() < deadline, 'the kept work is cleared after the save');
     await new Promise((done) => setTimeout(done, 50));
   }

@@ -70,7 +70,8 @@ test('at 1024x700 the toolbar is one row, each control named with a tooltip; emp
         const r = el.getBoundingClientRect();
         const name = el.getAttribute('aria-label') ?? el.textContent;
         return { top: r.top, bottom: r.bottom, right: r.right, title: el.title, text: el.innerText.trim(), name };
-      }));
+      }),
+    );
     assert.ok(boxes.length >= 11, `${boxes.length} controls`);
     const middle = (b) => (b.top + b.bottom) / 2;
     for (const b of boxes) {
@@ -82,7 +83,17 @@ test('at 1024x700 the toolbar is one row, each control named with a tooltip; emp
       if (/\p{L}/u.test(b.text)) assert.ok(b.name.toLowerCase().includes(b.text.toLowerCase()), `"${b.text}" is part of "${b.name}"`);
     }
     // Their full names stay their accessible names at this width.
-    for (const name of ['Open sample', 'Open folder', 'Save', 'Undo', 'Redo', 'Share', 'Add entity', 'Delete entity', 'Keyboard shortcuts']) {
+    for (const name of [
+      'Open sample',
+      'Open folder',
+      'Save',
+      'Undo',
+      'Redo',
+      'Share',
+      'Add entity',
+      'Delete entity',
+      'Keyboard shortcuts',
+    ]) {
       await toolbar.getByRole('button', { name, exact: true }).waitFor();
     }
     await page.getByLabel('Upload folder', { exact: true }).waitFor({ state: 'attached' });
@@ -100,9 +111,7 @@ test('at 1024x700 the toolbar is one row, each control named with a tooltip; emp
     // Once there is something to list, the panels take their height back.
     const [id] = await ui.visibleIds(page);
     await ui.editPosition(page, id, 'X', '1.5');
-    await page.waitForFunction(
-      () => document.querySelector('[aria-label="Pending changes"]').getBoundingClientRect().height > 100,
-    );
+    await page.waitForFunction(() => document.querySelector('[aria-label="Pending changes"]').getBoundingClientRect().height > 100);
     assert.ok((await page.getByRole('img', { name: 'World map' }).boundingBox()).height < before);
     await ui.screenshot(page, `layout-1024-${scheme}-edited`);
     await ui.closeWithoutErrors(page);

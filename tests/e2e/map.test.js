@@ -114,7 +114,14 @@ async function hoverUntilTooltip(page, position, text) {
   for (let tries = 0; ; tries++) {
     const at = await pagePoint(page, position);
     await page.mouse.move(at.x + 1, at.y + 1);
-    const shown = await page.getByRole('tooltip').getByText(text).waitFor({ timeout: 2000 }).then(() => true, () => false);
+    const shown = await page
+      .getByRole('tooltip')
+      .getByText(text)
+      .waitFor({ timeout: 2000 })
+      .then(
+        () => true,
+        () => false,
+      );
     if (shown) return;
     assert.ok(tries < 10, `the tooltip names the entity under the cursor (${text})`);
   }
@@ -143,7 +150,7 @@ test('hovering an entity shows a tooltip with its ID, class and name', async () 
   await ui.closeWithoutErrors(sample);
 });
 
-test('lights are drawn in their own colour with their reach, the selected entity\'s references as lines', async () => {
+test("lights are drawn in their own colour with their reach, the selected entity's references as lines", async () => {
   const page = await ui.openSample(env);
   const entities = entitiesOf(sampleWorld);
   const { scale } = await view(page);
@@ -184,7 +191,7 @@ test('lights are drawn in their own colour with their reach, the selected entity
   const to = await pagePoint(page, parent.position);
   let blue = 0;
   for (const t of [0.35, 0.5, 0.65]) {
-    const [r, g, b] = await pixel(page, { x: from.x + (to.x - from.x) * t, y: from.y + (to.y - from.y) * t });
+    const [r, , b] = await pixel(page, { x: from.x + (to.x - from.x) * t, y: from.y + (to.y - from.y) * t });
     if (b > 150 && b > r + 60) blue++;
   }
   assert.ok(blue >= 2, `the reference line is drawn (${blue} of 3 points)`);

@@ -32,7 +32,7 @@ function selectedOptions(page) {
 async function expectSelected(page, ids) {
   const want = JSON.stringify([...ids].sort());
   let got;
-  for (const deadline = Date.now() + 10_000; Date.now() < deadline; ) {
+  for (const deadline = Date.now() + 10_000; Date.now() < deadline;) {
     got = JSON.stringify((await selectedOptions(page)).sort());
     if (got === want) return;
     await new Promise((done) => setTimeout(done, 50));
@@ -47,7 +47,10 @@ function heading(page) {
 // The value of a text field of the inspector once it is `want`.
 async function fieldIs(page, label, want) {
   await page.waitForFunction(
-    ([l, w]) => [...document.querySelectorAll('.inspector label')].some((el) => el.textContent === l && document.getElementById(el.htmlFor)?.value === w),
+    ([l, w]) =>
+      [...document.querySelectorAll('.inspector label')].some(
+        (el) => el.textContent === l && document.getElementById(el.htmlFor)?.value === w,
+      ),
     [label, want],
   );
 }
@@ -292,12 +295,18 @@ test('Copy in one page and Paste in another page on another world; text that is 
   // Not entity text: a message, nothing added.
   await source.evaluate(() => navigator.clipboard.writeText('hello world'));
   await source.locator('body').press('Control+v');
-  await source.getByRole('alert').filter({ hasText: /Nothing pasted: The clipboard holds no entity text/ }).waitFor();
+  await source
+    .getByRole('alert')
+    .filter({ hasText: /Nothing pasted: The clipboard holds no entity text/ })
+    .waitFor();
   assert.equal((await ui.visibleIds(source)).length, ALL.length);
   // Entity text the engine refuses: the message names the line.
   await source.evaluate((t) => navigator.clipboard.writeText(t.replace('; amount\n25', '; amount\nlots')), text);
   await source.locator('body').press('Control+v');
-  await source.getByRole('alert').filter({ hasText: /Nothing pasted: clipboard:\d+:1: / }).waitFor();
+  await source
+    .getByRole('alert')
+    .filter({ hasText: /Nothing pasted: clipboard:\d+:1: / })
+    .waitFor();
   assert.equal((await ui.visibleIds(source)).length, ALL.length);
 
   // In a text field the keys are the field's: Ctrl+C copies no entities,

@@ -41,13 +41,10 @@ test('Diagnostics says once per unknown class how many entities are kept as text
   await diagnostics.getByText('Every file loaded.').waitFor();
   const kept = diagnostics.getByRole('list', { name: 'Classes unknown to this build' });
   const rows = await kept.getByRole('listitem').allTextContents();
-  assert.deepEqual(
-    rows.map((row) => row.replace(/\s+/g, ' ').trim()).sort(),
-    [
-      'warning 1 entity of class Door kept as text: no class file describes it (add Classes/Door.jclass to edit their fields).',
-      'warning 2 entities of class Grunt kept as text: no class file describes it (add Classes/Grunt.jclass to edit their fields).',
-    ],
-  );
+  assert.deepEqual(rows.map((row) => row.replace(/\s+/g, ' ').trim()).sort(), [
+    'warning 1 entity of class Door kept as text: no class file describes it (add Classes/Door.jclass to edit their fields).',
+    'warning 2 entities of class Grunt kept as text: no class file describes it (add Classes/Grunt.jclass to edit their fields).',
+  ]);
   await ui.closeWithoutErrors(page);
 });
 

@@ -41,7 +41,10 @@ test(`opens and edits a ${COUNT.toLocaleString('en')}-entity world`, { skip, tim
   const t0 = Date.now();
   // Chromium lists the 100,000 chosen files before the page sees them.
   await page.getByLabel('Upload folder').setInputFiles(perf.dir, { timeout: 600_000 });
-  await page.getByRole('status').filter({ hasText: /Reading files [\d,]+ \/ / }).waitFor({ timeout: 600_000 });
+  await page
+    .getByRole('status')
+    .filter({ hasText: /Reading files [\d,]+ \/ / })
+    .waitFor({ timeout: 600_000 });
   await ui.screenshot(page, 'perf-100k-progress');
   await page.waitForFunction(() => performance.getEntriesByName('juliet:open-shown').length > 0, null, {
     timeout: 600_000,

@@ -42,10 +42,7 @@ test('snap to grid: a drag lands on the step on the map axes, typed positions on
   await page.mouse.up();
   await ui.waitUnsaved(page, id);
   const { axes, scale } = await ui.mapView(page);
-  await page.waitForFunction(([a, x]) => Number(document.getElementById(`position-${a}`).value) !== x, [
-    'XYZ'[axes[0]],
-    from[axes[0]],
-  ]);
+  await page.waitForFunction(([a, x]) => Number(document.getElementById(`position-${a}`).value) !== x, ['XYZ'[axes[0]], from[axes[0]]]);
   const to = await inspectedPosition(page);
   for (const a of axes) assert.ok(onGrid(to[a], 5), `axis ${a} on the grid: ${to}`);
   assert.ok(Math.abs(to[axes[0]] - (from[axes[0]] + 43 / scale)) <= 2.5 + 1 / scale, `moved by 43 px: ${from} -> ${to}`);

@@ -42,14 +42,11 @@ test('files that failed to load: a banner with how many, a row each, the line wi
 
   const rows = failedList(page).getByRole('option');
   assert.equal(await rows.count(), 3);
-  assert.deepEqual(
-    await rows.evaluateAll((els) => els.map((el) => [...el.children].map((c) => c.textContent).join(' '))),
-    [
-      'failed Entities/900001.jasset unresolved git merge conflict: keep the right lines and remove the <<<<<<< ======= >>>>>>> markers',
-      'failed Entities/900002.jasset cast_shadows: expected true or false',
-      'failed Entities/900003.jasset position: expected 3 numbers',
-    ],
-  );
+  assert.deepEqual(await rows.evaluateAll((els) => els.map((el) => [...el.children].map((c) => c.textContent).join(' '))), [
+    'failed Entities/900001.jasset unresolved git merge conflict: keep the right lines and remove the <<<<<<< ======= >>>>>>> markers',
+    'failed Entities/900002.jasset cast_shadows: expected true or false',
+    'failed Entities/900003.jasset position: expected 3 numbers',
+  ]);
 
   // Selecting a failed file shows its diagnostic in the inspector: the
   // merge conflict by name, the line of the file and a caret; nothing to edit.
@@ -95,11 +92,10 @@ test('a world served by the local server shows its failed files the same way, wi
   const page = await ui.newPage(env.browser);
   await page.goto(server.url);
   await ui.waitOpen(page);
-  assert.match(
-    await page.getByRole('note', { name: 'Files that failed to load' }).textContent(),
-    /^3 files failed to load/,
-  );
-  await failedList(page).getByRole('option', { name: /900003/ }).click();
+  assert.match(await page.getByRole('note', { name: 'Files that failed to load' }).textContent(), /^3 files failed to load/);
+  await failedList(page)
+    .getByRole('option', { name: /900003/ })
+    .click();
   const excerpt = inspector(page).getByLabel('Line 12 of Entities/900003.jasset');
   const [line, caret] = (await excerpt.textContent()).split('\n');
   assert.equal(caret.indexOf('^'), line.indexOf('|') + 2 + 3);
@@ -190,16 +186,25 @@ test('after a reload Ctrl+Z undoes the edits made before it, and Ctrl+Shift+Z re
   await page.locator('button[aria-keyshortcuts="Control+Z"]:not([disabled])').waitFor();
 
   await page.keyboard.press('Control+z');
-  await page.getByRole('status').filter({ hasText: `Undid the change of position of ${second}` }).waitFor();
+  await page
+    .getByRole('status')
+    .filter({ hasText: `Undid the change of position of ${second}` })
+    .waitFor();
   assert.equal(await page.getByLabel('Position Y', { exact: true }).inputValue(), secondY);
   await page.keyboard.press('Control+z');
-  await page.getByRole('status').filter({ hasText: `Undid the change of position of ${first}` }).waitFor();
+  await page
+    .getByRole('status')
+    .filter({ hasText: `Undid the change of position of ${first}` })
+    .waitFor();
   assert.equal(await page.getByLabel('Position X', { exact: true }).inputValue(), firstX);
   assert.deepEqual(await ui.pendingItems(page), []);
   assert.ok(await undo.isDisabled());
 
   await page.keyboard.press('Control+Shift+z');
-  await page.getByRole('status').filter({ hasText: `Redid the change of position of ${first}` }).waitFor();
+  await page
+    .getByRole('status')
+    .filter({ hasText: `Redid the change of position of ${first}` })
+    .waitFor();
   assert.equal(await page.getByLabel('Position X', { exact: true }).inputValue(), '12.5');
   await ui.closeWithoutErrors(page);
 });
@@ -217,7 +222,10 @@ test('the redo steps are kept too: after a reload Redo redoes what was undone be
   await page.getByRole('note', { name: 'Restored unsaved changes' }).waitFor();
   await page.locator('button[aria-keyshortcuts="Control+Shift+Z"]:not([disabled])').waitFor();
   await page.keyboard.press('Control+Shift+z');
-  await page.getByRole('status').filter({ hasText: `Redid the change of position of ${id}` }).waitFor();
+  await page
+    .getByRole('status')
+    .filter({ hasText: `Redid the change of position of ${id}` })
+    .waitFor();
   assert.equal(await page.getByLabel('Position X', { exact: true }).inputValue(), '3.5');
   for (const x of ['2.5', '1.5']) {
     await page.keyboard.press('Control+z');

@@ -15,8 +15,21 @@ const PROTO = '0x5e7a000000000001'; // of class __proto__
 const CTOR = '0x5e7a000000000002'; // of class constructor, referring to PROTO
 
 function entityText(id, className, keys) {
-  const lines = ['asset_type', 'entity_instance', 'id', id, 'class', className, 'version', '1', 'class_version', '1',
-    'position', '1 2 3', ...keys];
+  const lines = [
+    'asset_type',
+    'entity_instance',
+    'id',
+    id,
+    'class',
+    className,
+    'version',
+    '1',
+    'class_version',
+    '1',
+    'position',
+    '1 2 3',
+    ...keys,
+  ];
   return lines.map((l, i) => (i % 2 ? `${l}\n` : `; ${l}\n`)).join('');
 }
 
@@ -27,16 +40,24 @@ function writeWorld() {
   const dir = join(tempDir('proto'), 'world');
   mkdirSync(join(dir, 'Classes'), { recursive: true });
   mkdirSync(join(dir, 'Entities'));
-  writeFileSync(join(dir, 'Classes', '__proto__.jclass'),
+  writeFileSync(
+    join(dir, 'Classes', '__proto__.jclass'),
     '; asset_type\nclass\n; name\n__proto__\n; field __proto__\nf32 1\n; field constructor\nstring plain\n' +
-    '; field hasOwnProperty\ni32 3\n; field toString\nbool true\n');
-  writeFileSync(join(dir, 'Classes', 'constructor.jclass'),
+      '; field hasOwnProperty\ni32 3\n; field toString\nbool true\n',
+  );
+  writeFileSync(
+    join(dir, 'Classes', 'constructor.jclass'),
     '; asset_type\nclass\n; name\nconstructor\n; field valueOf\nentity_ref none\n; field hasOwnProperty\ni32 3\n' +
-    '; field toString\nbool true\n');
-  writeFileSync(join(dir, entityFile(PROTO)), entityText(PROTO, '__proto__',
-    ['__proto__', '2.5', 'constructor', 'made', 'hasOwnProperty', '7', 'toString', 'false']));
-  writeFileSync(join(dir, entityFile(CTOR)), entityText(CTOR, 'constructor',
-    ['valueOf', PROTO, 'hasOwnProperty', '7', 'toString', 'false']));
+      '; field toString\nbool true\n',
+  );
+  writeFileSync(
+    join(dir, entityFile(PROTO)),
+    entityText(PROTO, '__proto__', ['__proto__', '2.5', 'constructor', 'made', 'hasOwnProperty', '7', 'toString', 'false']),
+  );
+  writeFileSync(
+    join(dir, entityFile(CTOR)),
+    entityText(CTOR, 'constructor', ['valueOf', PROTO, 'hasOwnProperty', '7', 'toString', 'false']),
+  );
   return dir;
 }
 
@@ -45,8 +66,7 @@ test('an entity whose class and fields are named like Object.prototype members i
   const page = await ui.openFolder(env, dir);
   const inspector = page.getByRole('region', { name: 'Inspector' });
   const classFilter = page.getByLabel('Filter by class');
-  assert.deepEqual((await classFilter.locator('option').allTextContents()).slice(1).sort(),
-    ['__proto__ (1)', 'constructor (1)']);
+  assert.deepEqual((await classFilter.locator('option').allTextContents()).slice(1).sort(), ['__proto__ (1)', 'constructor (1)']);
 
   await ui.selectEntity(page, PROTO);
   await inspector.getByRole('group', { name: '__proto__ fields' }).waitFor();

@@ -46,16 +46,28 @@ test('a new entity lists its fields, a deleted one its ID and class', async () =
   const created = await ui.addEntity(page, 'Light');
   const heading = reviewButton(page, `${created} Light`);
   await heading.waitFor();
-  const item = ui.pendingRegion(page).getByRole('listitem').filter({
-    has: page.getByRole('button', { name: `${created} Light`, exact: true }),
-  });
+  const item = ui
+    .pendingRegion(page)
+    .getByRole('listitem')
+    .filter({
+      has: page.getByRole('button', { name: `${created} Light`, exact: true }),
+    });
   await item.getByRole('button', { name: /^intensity / }).waitFor(); // the review comes from the worker
   const rows = await item.getByRole('button').allTextContents();
-  assert.ok(rows.some((t) => /^position /.test(t)), rows.join(' | '));
-  assert.ok(rows.some((t) => /^intensity /.test(t)), rows.join(' | '));
+  assert.ok(
+    rows.some((t) => /^position /.test(t)),
+    rows.join(' | '),
+  );
+  assert.ok(
+    rows.some((t) => /^intensity /.test(t)),
+    rows.join(' | '),
+  );
   assert.ok(!rows.some((t) => /^(asset_type|id|class) /.test(t)), 'the header keys are the heading');
 
-  const deleted = ui.pendingRegion(page).getByRole('listitem').filter({ hasText: entityFile(LIGHT) });
+  const deleted = ui
+    .pendingRegion(page)
+    .getByRole('listitem')
+    .filter({ hasText: entityFile(LIGHT) });
   await deleted.getByText(`${LIGHT} Light`).waitFor();
   assert.match(await deleted.textContent(), /^deleted/);
   assert.deepEqual(await ui.pendingItems(page), [`new${entityFile(created)}`, `deleted${entityFile(LIGHT)}`]);
@@ -75,7 +87,9 @@ test('a level from a shared link counts the edits since it was opened; Save writ
   await page.goto(link);
   await ui.waitOpen(page);
   const region = ui.pendingRegion(page);
-  await region.getByText(/Opened from a shared link: no edits since\. Save writes the whole level \([\d,]+ entities\) to a new folder\./).waitFor();
+  await region
+    .getByText(/Opened from a shared link: no edits since\. Save writes the whole level \([\d,]+ entities\) to a new folder\./)
+    .waitFor();
   assert.equal((await region.locator('h2 .count').textContent()).trim(), '0');
   assert.deepEqual(await ui.pendingItems(page), []);
   // The toolbar counts as Pending changes does.

@@ -26,8 +26,7 @@ async function withConflicts(viewport) {
   await page.goto(server.url);
   await ui.waitOpen(page);
   const ids = (await ui.visibleIds(page)).slice(0, COUNT);
-  const conflictsShown = (n) =>
-    page.waitForFunction((want) => document.querySelectorAll('.conflicts li.conflict').length === want, n);
+  const conflictsShown = (n) => page.waitForFunction((want) => document.querySelectorAll('.conflicts li.conflict').length === want, n);
   for (const [i, id] of ids.entries()) {
     await ui.editPosition(page, id, 'X', String(100 + i));
     // The row to click next stays under the pointer as the conflict arrives.
@@ -41,7 +40,10 @@ async function withConflicts(viewport) {
   return { page, panel, ids };
 }
 
-for (const viewport of [{ width: 1440, height: 900 }, { width: 1024, height: 700 }]) {
+for (const viewport of [
+  { width: 1440, height: 900 },
+  { width: 1024, height: 700 },
+]) {
   test(`conflicts take a bounded height at ${viewport.width}x${viewport.height}, both versions and their buttons in view`, async () => {
     const { page, panel, ids } = await withConflicts(viewport);
     await ui.screenshot(page, `server-conflicts-${viewport.width}x${viewport.height}`);

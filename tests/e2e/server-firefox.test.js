@@ -62,7 +62,11 @@ async function editX(page, id, value) {
 
 // Clicks the button named `name` (its aria-label, else its text).
 async function clickButton(page, name) {
-  await page.$$eval('button', (buttons, want) => buttons.find((b) => (b.getAttribute('aria-label') ?? b.textContent.trim()) === want).click(), name);
+  await page.$$eval(
+    'button',
+    (buttons, want) => buttons.find((b) => (b.getAttribute('aria-label') ?? b.textContent.trim()) === want).click(),
+    name,
+  );
 }
 
 async function closeWithoutErrors(page) {

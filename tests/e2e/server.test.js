@@ -207,7 +207,9 @@ test('an entity deleted in the page whose file then changes on disk is a conflic
 
 test('references to missing entities are diagnostics of the served world, as of a folder opened in the page', async () => {
   const dir = ui.copySample();
-  const [prop] = readdirSync(join(dir, 'Entities')).filter((name) => /; class\nProp\n/.test(readFileSync(join(dir, 'Entities', name), 'utf8')));
+  const [prop] = readdirSync(join(dir, 'Entities')).filter((name) =>
+    /; class\nProp\n/.test(readFileSync(join(dir, 'Entities', name), 'utf8')),
+  );
   const path = `Entities/${prop}`;
   const text = readFileSync(join(dir, path), 'utf8');
   writeFileSync(join(dir, path), text.replace(/; parent\n[^\n]*/, '; parent\n0x00000000deadbeef'));
@@ -221,17 +223,26 @@ test('references to missing entities are diagnostics of the served world, as of 
   const diagnostics = page.getByRole('region', { name: 'Diagnostics' });
   await diagnostics.getByRole('listitem').first().waitFor();
   const listed = () => diagnostics.getByRole('listitem').allTextContents();
-  assert.deepEqual((await listed()).map((t) => t.trim()), [expected]);
+  assert.deepEqual(
+    (await listed()).map((t) => t.trim()),
+    [expected],
+  );
 
   // The target written on disk settles the reference, which another file
   // holds; the target deleted breaks it again.
   const target = '0x00000000deadbeef';
   const other = readdirSync(join(dir, 'Entities')).find((name) => name !== prop);
   writeFileSync(join(dir, entityFile(target)), withId(readFileSync(join(dir, 'Entities', other), 'utf8'), target));
-  await until(page, () => !document.querySelector('[aria-label="Diagnostics"] li'), null, { timeout: 5_000, what: 'the reference settled' });
+  await until(page, () => !document.querySelector('[aria-label="Diagnostics"] li'), null, {
+    timeout: 5_000,
+    what: 'the reference settled',
+  });
   rmSync(join(dir, entityFile(target)));
   await diagnostics.getByRole('listitem').first().waitFor({ timeout: 5_000 });
-  assert.deepEqual((await listed()).map((t) => t.trim()), [expected]);
+  assert.deepEqual(
+    (await listed()).map((t) => t.trim()),
+    [expected],
+  );
   await ui.closeWithoutErrors(page);
 
   // What a folder opened in the page shows: the engine's diagnostics of the directory.

@@ -105,7 +105,9 @@ test('a settings file that failed to load is shown read-only and never rewritten
   const diagnostics = page.getByRole('region', { name: 'Diagnostics' });
   await diagnostics.getByText('WorldSettings.jasset:4').waitFor();
   await openSettings(page);
-  await settingsRegion(page).getByText(/failed to load/).waitFor();
+  await settingsRegion(page)
+    .getByText(/failed to load/)
+    .waitFor();
   assert.ok(await settingsRegion(page).getByLabel('gravity Y', { exact: true }).isDisabled());
 
   // Saving other changes leaves the file as it was.

@@ -24,7 +24,7 @@ test('a shared link opens the same world, which saves byte for byte the same fil
   const dirB = join(tempDir(), 'from_link');
   mkdirSync(dirB);
   const a = await ui.openFolder(env, dirA);
-  const { edited, deleted } = await ui.editAndDelete(a, 'X', '-3.25');
+  await ui.editAndDelete(a, 'X', '-3.25');
   const link = await shareLink(a);
   assert.ok(link.startsWith(`${env.url}#`));
   assert.match(await a.getByRole('region', { name: 'Share link' }).textContent(), new RegExp(`${link.length} characters`));
@@ -90,7 +90,10 @@ function hostileFragments() {
   out.push(['markup', encodeURIComponent(script)]);
   out.push(['markup raw', script]);
   out.push(['oversized', 'A'.repeat(1_500_000)]);
-  out.push(['half of the sample', readFileSync(join(repo, 'assets/snapshots/valid/sample_world.link'), 'utf8').trim().split('#')[1].slice(0, 300)]);
+  out.push([
+    'half of the sample',
+    readFileSync(join(repo, 'assets/snapshots/valid/sample_world.link'), 'utf8').trim().split('#')[1].slice(0, 300),
+  ]);
   return out;
 }
 

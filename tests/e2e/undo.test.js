@@ -16,7 +16,7 @@ const env = ui.useInspector();
 async function expectPending(page, items) {
   const want = JSON.stringify(items);
   let got;
-  for (const deadline = Date.now() + 10_000; Date.now() < deadline; ) {
+  for (const deadline = Date.now() + 10_000; Date.now() < deadline;) {
     got = JSON.stringify(await ui.pendingItems(page));
     if (got === want) return;
     await new Promise((done) => setTimeout(done, 50));
@@ -48,19 +48,17 @@ test('undo and redo of edits, deletes and adds move the pending changes with the
   const created = await ui.addEntity(page, 'Inert');
   // The list follows the entity list: IDs in order, then new entities.
   const [lo, hi] = [light, first].sort();
-  const all = [
-    `modified${entityFile(lo)}`,
-    `modified${entityFile(hi)}`,
-    `new${entityFile(created)}`,
-    `deleted${entityFile(second)}`,
-  ];
+  const all = [`modified${entityFile(lo)}`, `modified${entityFile(hi)}`, `new${entityFile(created)}`, `deleted${entityFile(second)}`];
   await expectPending(page, all);
   await ui.screenshot(page, 'undo-before');
 
   // Undo the add: nothing to save for it any more.
   await undo.click();
   await ui.option(page, created).waitFor({ state: 'detached' });
-  await expectPending(page, all.filter((e) => !e.includes(entityFile(created))));
+  await expectPending(
+    page,
+    all.filter((e) => !e.includes(entityFile(created))),
+  );
   // Undo the delete (keyboard): the same ID is back, its file no longer deleted.
   await page.locator('body').press('Control+z');
   await ui.option(page, second).waitFor();
@@ -170,7 +168,7 @@ test('an entity whose file holds bytes that are not UTF-8 keeps them through a d
   await ui.closeWithoutErrors(page);
 });
 
-test('Ctrl+Z in a field is the editor\'s undo: the field, the list and the pending changes show the engine\'s value', async () => {
+test("Ctrl+Z in a field is the editor's undo: the field, the list and the pending changes show the engine's value", async () => {
   const dir = ui.copySample();
   const page = await ui.openFolder(env, dir);
   const [id] = await ui.visibleIds(page);

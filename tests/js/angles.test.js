@@ -9,11 +9,7 @@ import { anglesOfQuat, formatAngle, quatOfAngles } from '../../web/src/lib/angle
 // v rotated by the unit quat q.
 function rotate([x, y, z, w], v) {
   const t = [2 * (y * v[2] - z * v[1]), 2 * (z * v[0] - x * v[2]), 2 * (x * v[1] - y * v[0])];
-  return [
-    v[0] + w * t[0] + y * t[2] - z * t[1],
-    v[1] + w * t[1] + z * t[0] - x * t[2],
-    v[2] + w * t[2] + x * t[1] - y * t[0],
-  ];
+  return [v[0] + w * t[0] + y * t[2] - z * t[1], v[1] + w * t[1] + z * t[0] - x * t[2], v[2] + w * t[2] + x * t[1] - y * t[0]];
 }
 
 function assertNear(actual, expected, what, eps = 1e-9) {
@@ -30,11 +26,19 @@ test('yaw turns about +Y, pitch about +X, roll about +Z, counter-clockwise, roll
 });
 
 test('the quat of angles is normalized with w >= 0 and never -0', () => {
-  for (const angles of [[180, 0, 0], [-180, 45, 170], [359, -89, 200], [0, 0, -0]]) {
+  for (const angles of [
+    [180, 0, 0],
+    [-180, 45, 170],
+    [359, -89, 200],
+    [0, 0, -0],
+  ]) {
     const q = quatOfAngles(angles);
     assert.ok(Math.abs(Math.hypot(...q) - 1) < 1e-12, `${angles} normalized`);
     assert.ok(q[3] >= 0, `${angles} w >= 0`);
-    assert.ok(q.every((v) => !Object.is(v, -0)), `${angles} no -0`);
+    assert.ok(
+      q.every((v) => !Object.is(v, -0)),
+      `${angles} no -0`,
+    );
   }
 });
 
@@ -50,7 +54,10 @@ test('typed angles come back as typed, at the precision shown, through a float32
         assert.deepEqual(shown, [yaw, pitch, roll].map(formatAngle), `${yaw} ${pitch} ${roll}`);
         // Shown again and stored again, the quat stays the same float32 quat.
         const again = quatOfAngles(shown.map(Number)).map(Math.fround);
-        assert.ok(again.every((v, i) => Math.abs(v - stored[i]) <= 2e-7), `${yaw} ${pitch} ${roll} is stable`);
+        assert.ok(
+          again.every((v, i) => Math.abs(v - stored[i]) <= 2e-7),
+          `${yaw} ${pitch} ${roll} is stable`,
+        );
         count++;
       }
     }

@@ -37,9 +37,7 @@ test('loadJuliet returns one cached promise', async () => {
 
 test('classes and their schemas come from reflection', () => {
   assert.deepEqual(juliet.classes(), ['Inert', 'Light', 'Prop']);
-  assert.deepEqual(juliet.schema('Inert'), [
-    { name: 'mesh_instance', type: 'index', default: INDEX_NONE, allowInf: false },
-  ]);
+  assert.deepEqual(juliet.schema('Inert'), [{ name: 'mesh_instance', type: 'index', default: INDEX_NONE, allowInf: false }]);
   assert.deepEqual(juliet.schema('Light'), [
     { name: 'color', type: 'color', default: '#ffffff', allowInf: false },
     { name: 'intensity', type: 'f32', default: 1, allowInf: false },
@@ -91,7 +89,14 @@ test('set takes every field type and get reads it back', () => {
     world.set(prop, 'position', [-100, 100, 0.25]);
     assert.deepEqual(world.get(light).fields, { __proto__: null, color: '#ff8000', intensity: 0.1, radius: Infinity, cast_shadows: false });
     const p = world.get(prop);
-    assert.deepEqual(p.fields, { __proto__: null, mesh_instance: 63, density: 1, is_static: false, velocity: [0.5, -0, 3e30], parent: light });
+    assert.deepEqual(p.fields, {
+      __proto__: null,
+      mesh_instance: 63,
+      density: 1,
+      is_static: false,
+      velocity: [0.5, -0, 3e30],
+      parent: light,
+    });
     assert.deepEqual(p.position, [-100, 100, 0.25]);
     world.set(prop, 'mesh_instance', null);
     world.set(prop, 'parent', null);
@@ -207,8 +212,21 @@ test('a world without a directory needs one to save, then keeps it', () => {
 
 test('in-memory files: write, list, read, open as a world, remove', () => {
   const text = [
-    '; asset_type', 'entity_instance', '; id', '0x00000000000000a1', '; class', 'Inert',
-    '; version', '1', '; class_version', '1', '; position', '1 2 3', '; mesh_instance', '5', '',
+    '; asset_type',
+    'entity_instance',
+    '; id',
+    '0x00000000000000a1',
+    '; class',
+    'Inert',
+    '; version',
+    '1',
+    '; class_version',
+    '1',
+    '; position',
+    '1 2 3',
+    '; mesh_instance',
+    '5',
+    '',
   ].join('\n');
   juliet.writeFiles('/mem/world', [{ path: 'Entities/161.jasset', bytes: new TextEncoder().encode(text) }]);
   assert.deepEqual(juliet.listFiles('/mem/world'), ['Entities/161.jasset']);
@@ -285,13 +303,24 @@ test('the in-memory file calls refuse the host directory of an open world and le
 });
 
 test('in-memory file system failures throw a JulietError naming the path, never an ErrnoError', () => {
-  juliet.writeFiles('/mem/errors', [{ path: 'file', bytes: 'x' }, { path: 'dir/inside', bytes: 'y' }]);
+  juliet.writeFiles('/mem/errors', [
+    { path: 'file', bytes: 'x' },
+    { path: 'dir/inside', bytes: 'y' },
+  ]);
   try {
     const cases = [
-      [() => juliet.writeFiles('/mem/errors', [{ path: 'file/below', bytes: 'x' }]),
-        'io', '/mem/errors/file', /a file is in the way of a directory/],
-      [() => juliet.writeFiles('/mem/errors/file', [{ path: 'below', bytes: 'x' }]),
-        'io', '/mem/errors/file', /a file is in the way of a directory/],
+      [
+        () => juliet.writeFiles('/mem/errors', [{ path: 'file/below', bytes: 'x' }]),
+        'io',
+        '/mem/errors/file',
+        /a file is in the way of a directory/,
+      ],
+      [
+        () => juliet.writeFiles('/mem/errors/file', [{ path: 'below', bytes: 'x' }]),
+        'io',
+        '/mem/errors/file',
+        /a file is in the way of a directory/,
+      ],
       [() => juliet.writeFiles('/mem/errors', [{ path: 'dir', bytes: 'x' }]), 'io', '/mem/errors/dir', /is a directory/],
       [() => juliet.readFile('/mem/errors/dir'), 'io', '/mem/errors/dir', /is a directory/],
       [() => juliet.readFile('/mem/errors/missing'), 'not_found', '/mem/errors/missing', /no such file/],

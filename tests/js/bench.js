@@ -148,5 +148,4 @@ async function apiFigures() {
 
 note('wasm (node ' + process.versions.node + '), best of several runs');
 engineFigures();
-if (wants('wasm_api_create', 'wasm_api_open_memfs', 'wasm_api_rows', 'wasm_api_entities', 'wasm_api_field_text'))
-  await apiFigures();
+if (wants('wasm_api_create', 'wasm_api_open_memfs', 'wasm_api_rows', 'wasm_api_entities', 'wasm_api_field_text')) await apiFigures();

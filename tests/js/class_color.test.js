@@ -14,7 +14,7 @@ test('a class has one colour, from its name alone', () => {
   }
 });
 
-test('the sample\'s and the example game\'s classes have different colours', () => {
+test("the sample's and the example game's classes have different colours", () => {
   const names = ['Inert', 'Light', 'Prop', 'Enemy', 'Pickup'];
   assert.equal(new Set(names.map(classColor)).size, names.length);
 });

@@ -21,8 +21,20 @@ test('a world of class files opens with its classes, every field type read', () 
     assert.deepEqual(world.diagnostics(), []);
     assert.equal(world.entities().length, 4);
     const types = world.schema('Ghoul').map((field) => field.type);
-    assert.deepEqual([...new Set(types)].sort(), ['bool', 'color', 'entity_ref', 'enum', 'f32', 'i32', 'index',
-      'quat', 'string', 'u32', 'vec2', 'vec3']);
+    assert.deepEqual([...new Set(types)].sort(), [
+      'bool',
+      'color',
+      'entity_ref',
+      'enum',
+      'f32',
+      'i32',
+      'index',
+      'quat',
+      'string',
+      'u32',
+      'vec2',
+      'vec3',
+    ]);
     const team = world.schema('Ghoul').find((field) => field.name === 'team');
     assert.deepEqual(team.names, ['red', 'blue', 'green']);
     assert.equal(team.default, 'red');
@@ -68,9 +80,19 @@ test('every field type of a class from a file is set and saved', () => {
     facing: [0, 0, 1, 0],
   };
   const texts = {
-    health: '12.25', shield: '-inf', mesh_instance: '42', is_boss: 'false', velocity: '1 2 3', tint: '#abcdef',
-    target: 'none', ammo: '-2147483648', score: '4294967295', display_name: '" spaced \\"quoted\\" \\\\ name "',
-    team: 'blue', waypoint: '0.5 -0.25', facing: '0 0 1 0',
+    health: '12.25',
+    shield: '-inf',
+    mesh_instance: '42',
+    is_boss: 'false',
+    velocity: '1 2 3',
+    tint: '#abcdef',
+    target: 'none',
+    ammo: '-2147483648',
+    score: '4294967295',
+    display_name: '" spaced \\"quoted\\" \\\\ name "',
+    team: 'blue',
+    waypoint: '0.5 -0.25',
+    facing: '0 0 1 0',
   };
   try {
     for (const [field, value] of Object.entries(values)) world.set(boss, field, value);

@@ -17,8 +17,14 @@ test('entities written as clipboard text read back as their texts, each with its
   ]);
   assert.match(text, /^# juliet entities 2\n# Inert 0x0000000000000001\n; id\n/);
   const entries = parseEntities(text);
-  assert.deepEqual(entries.map((e) => e.text.trimEnd()), [A.trimEnd(), B.trimEnd()]);
-  assert.deepEqual(entries.map((e) => e.line), [3, 3 + A.split('\n').length]);
+  assert.deepEqual(
+    entries.map((e) => e.text.trimEnd()),
+    [A.trimEnd(), B.trimEnd()],
+  );
+  assert.deepEqual(
+    entries.map((e) => e.line),
+    [3, 3 + A.split('\n').length],
+  );
   assert.equal(text.split('\n')[entries[1].line - 1], '; id');
 });
 

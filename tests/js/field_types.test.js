@@ -12,7 +12,7 @@ import { assertChecks } from './helpers.js';
 
 const juliet = await loadJuliet();
 
-test('checkValue gives the value and canonical text of the new types, or the engine\'s message', () => {
+test("checkValue gives the value and canonical text of the new types, or the engine's message", () => {
   const valid = [
     ['i32', '-0042', -42, '-42'],
     ['i32', '-2147483648', -2147483648, '-2147483648'],
@@ -40,7 +40,11 @@ test('checkValue gives the value and canonical text of the new types, or the eng
     ['string', 'a\tb', 'control character in string', 2],
     ['string', '"a\nb"', 'control character in string', 3],
   ];
-  assertChecks(juliet, valid.map(([type, text, value, canonical]) => [type, text, {}, value, canonical]), refused);
+  assertChecks(
+    juliet,
+    valid.map(([type, text, value, canonical]) => [type, text, {}, value, canonical]),
+    refused,
+  );
   // An enum's names come from its field: a type alone cannot check one.
   assert.throws(() => juliet.checkValue('enum', 'red'), { name: 'JulietError', code: 'invalid_argument' });
 });
@@ -60,7 +64,7 @@ test('schemas keep their shape: no enum names on other types, no internal index'
   }
 });
 
-test('values.js gives the text of each new type\'s JavaScript value', () => {
+test("values.js gives the text of each new type's JavaScript value", () => {
   assert.equal(valueText('i32', -7, 'f'), '-7');
   assert.equal(valueText('u32', 4294967295, 'f'), '4294967295');
   assert.equal(valueText('i32', '12', 'f'), '12', 'typed text is left to the engine');
@@ -80,7 +84,7 @@ test('values.js gives the text of each new type\'s JavaScript value', () => {
   assert.throws(() => valueText('enum', 1, 'f'), TypeError);
 });
 
-test('values.js reads each new type\'s canonical text as a JavaScript value', () => {
+test("values.js reads each new type's canonical text as a JavaScript value", () => {
   assert.equal(textValue('i32', '-2147483648'), -2147483648);
   assert.equal(textValue('u32', '4294967295'), 4294967295);
   assert.deepEqual(textValue('vec2', '1.5 -0'), [1.5, -0]);

@@ -4,16 +4,7 @@
 // helpers of these suites only.
 import assert from 'node:assert/strict';
 
-export {
-  assets,
-  copyWorld,
-  nativeCli,
-  readTree,
-  repo,
-  runCli,
-  sampleWorld,
-  tempDir,
-} from '../shared/fixtures.js';
+export { assets, copyWorld, nativeCli, readTree, repo, runCli, sampleWorld, tempDir } from '../shared/fixtures.js';
 
 /**
  * The `; key` -> value line pairs of a .jasset file's text, values as raw

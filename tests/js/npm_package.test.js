@@ -25,7 +25,7 @@ test('the tarball holds the library alone: its modules, types and the wasm pair'
     assert.ok(tarball.files.includes(f), `${f} missing from the tarball`);
   const manifest = JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8'));
   assert.equal(manifest.dependencies, undefined, 'the library has no runtime dependencies');
-  assert.ok(!existsSync(join(project, 'node_modules', 'preact')), 'the inspector\'s packages were installed');
+  assert.ok(!existsSync(join(project, 'node_modules', 'preact')), "the inspector's packages were installed");
   console.log(`npm package: ${tarball.size} bytes packed, ${tarball.files.length} files`);
 });
 
@@ -65,5 +65,8 @@ test('installed, a Vite app bundles it with its .wasm', async () => {
   const wasm = assets.filter((f) => f.endsWith('.wasm'));
   assert.equal(wasm.length, 1, `no .wasm emitted: ${assets}`);
   const js = assets.filter((f) => f.endsWith('.js')).map((f) => readFileSync(join(outDir, 'assets', f), 'utf8'));
-  assert.ok(js.some((code) => code.includes(wasm[0])), 'the bundle does not locate its .wasm');
+  assert.ok(
+    js.some((code) => code.includes(wasm[0])),
+    'the bundle does not locate its .wasm',
+  );
 });

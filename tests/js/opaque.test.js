@@ -78,13 +78,16 @@ test('loading warns at the class of each opaque file, with path, line and column
 
 test('a kept key cannot be set: the error says the class is unknown to this build', () => {
   withWorld((world) => {
-    assert.throws(() => world.set(ENEMY, 'health', '5'), (err) => {
-      assert.equal(err.name, 'JulietError');
-      assert.equal(err.code, 'unknown_class');
-      assert.match(err.message, /class Grunt is unknown to this build/);
-      assert.match(err.message, /'health' is kept as text/);
-      return true;
-    });
+    assert.throws(
+      () => world.set(ENEMY, 'health', '5'),
+      (err) => {
+        assert.equal(err.name, 'JulietError');
+        assert.equal(err.code, 'unknown_class');
+        assert.match(err.message, /class Grunt is unknown to this build/);
+        assert.match(err.message, /'health' is kept as text/);
+        return true;
+      },
+    );
     assert.throws(() => world.create('Grunt'), { code: 'unknown_class' });
     assert.equal(world.get(ENEMY).dirty, false);
     assert.deepEqual(world.save().written, []);

@@ -27,8 +27,14 @@ test('a pack gives back its meta, paths, versions and bytes, and no file as null
 
 test('the index of a pack is read without its files', () => {
   const index = readPackIndex(encodePack({ seq: 1 }, files));
-  assert.deepEqual(index.paths, files.map((f) => f.path));
-  assert.deepEqual([...index.seqs], files.map((f) => f.seq));
+  assert.deepEqual(
+    index.paths,
+    files.map((f) => f.path),
+  );
+  assert.deepEqual(
+    [...index.seqs],
+    files.map((f) => f.seq),
+  );
   assert.deepEqual([...index.sizes], [12, -1, 3, 0]);
 });
 
@@ -86,7 +92,11 @@ test('a pack read as it arrives gives each file once its bytes are in, and the s
     }
     reader.end();
     assert.deepEqual(reader.index.meta, { seq: 2 });
-    assert.deepEqual(got, files.map((f) => [f.path, f.seq, f.bytes && [...f.bytes]]), `chunks of ${chunkSize}`);
+    assert.deepEqual(
+      got,
+      files.map((f) => [f.path, f.seq, f.bytes && [...f.bytes]]),
+      `chunks of ${chunkSize}`,
+    );
   }
   const truncated = packReader();
   truncated.push(pack.subarray(0, pack.length - 2));

@@ -9,17 +9,7 @@ import { join } from 'node:path';
 import { before, test } from 'node:test';
 
 import { loadJuliet } from '../../web/src/core/juliet.js';
-import {
-  copyWorld,
-  nativeCli,
-  parseJasset,
-  readTree,
-  rng,
-  runCli as cli,
-  sampleWorld,
-  snapshotOf,
-  tempDir,
-} from './helpers.js';
+import { copyWorld, nativeCli, parseJasset, readTree, rng, runCli as cli, sampleWorld, snapshotOf, tempDir } from './helpers.js';
 
 const juliet = await loadJuliet();
 
@@ -44,7 +34,8 @@ function edit(world) {
   // Remove entities nothing refers to, so the world stays valid.
   const referenced = new Set();
   for (const e of entities) {
-    for (const value of Object.values(world.get(e.id).fields)) if (typeof value === 'string' && value.startsWith('0x')) referenced.add(value);
+    for (const value of Object.values(world.get(e.id).fields))
+      if (typeof value === 'string' && value.startsWith('0x')) referenced.add(value);
   }
   const settings = join(world.path, 'WorldSettings.jasset');
   if (existsSync(settings)) referenced.add(parseJasset(readFileSync(settings, 'utf8')).spawn_point);

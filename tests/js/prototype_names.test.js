@@ -27,8 +27,7 @@ const OPAQUE = '0x5e7a000000000004';
 const VALUES = { ['__proto__']: 2.5, constructor: 'made', hasOwnProperty: 7, toString: false };
 
 function entityFile(id, className, keys) {
-  const lines = ['asset_type', 'entity_instance', 'id', id, 'class', className, 'version', '1', 'class_version', '1',
-    'position', '1 2 3'];
+  const lines = ['asset_type', 'entity_instance', 'id', id, 'class', className, 'version', '1', 'class_version', '1', 'position', '1 2 3'];
   for (const [key, text] of keys) lines.push(key, text);
   return lines.map((l, i) => (i % 2 ? `${l}\n` : `; ${l}\n`)).join('');
 }
@@ -41,14 +40,26 @@ function writeWorld() {
   mkdirSync(join(dir, 'Entities'));
   for (const name of CLASSES) {
     const extra = name === 'constructor' ? '; field valueOf\nentity_ref none\n' : '';
-    writeFileSync(join(dir, 'Classes', `${name}.jclass`),
+    writeFileSync(
+      join(dir, 'Classes', `${name}.jclass`),
       `; asset_type\nclass\n; name\n${name}\n; field __proto__\nf32 1\n; field constructor\nstring plain\n` +
-      `; field hasOwnProperty\ni32 3\n; field toString\nbool true\n${extra}`);
-    const keys = [['__proto__', '2.5'], ['constructor', 'made'], ['hasOwnProperty', '7'], ['toString', 'false']];
+        `; field hasOwnProperty\ni32 3\n; field toString\nbool true\n${extra}`,
+    );
+    const keys = [
+      ['__proto__', '2.5'],
+      ['constructor', 'made'],
+      ['hasOwnProperty', '7'],
+      ['toString', 'false'],
+    ];
     writeFileSync(join(dir, entityPath(IDS[name])), entityFile(IDS[name], name, keys));
   }
-  writeFileSync(join(dir, entityPath(OPAQUE)),
-    entityFile(OPAQUE, 'valueOf', [['__proto__', 'kept'], ['hasOwnProperty', '1 2']]));
+  writeFileSync(
+    join(dir, entityPath(OPAQUE)),
+    entityFile(OPAQUE, 'valueOf', [
+      ['__proto__', 'kept'],
+      ['hasOwnProperty', '1 2'],
+    ]),
+  );
   return dir;
 }
 
@@ -65,15 +76,35 @@ test('classes named like Object.prototype members load with their fields', () =>
   try {
     assert.deepEqual(world.diagnostics(), []);
     assert.deepEqual(world.opaqueClasses(), ['valueOf']);
-    const classes = world.entities().map((e) => e.class).sort();
+    const classes = world
+      .entities()
+      .map((e) => e.class)
+      .sort();
     assert.deepEqual(classes, [...CLASSES, 'valueOf'].sort());
     for (const name of CLASSES) {
       assert.equal(world.get(IDS[name]).class, name);
-      assert.deepEqual(world.schema(name).slice(0, 4).map((f) => f.name), FIELDS);
-      assert.deepEqual(world.schema(name).slice(0, 4).map((f) => f.type), ['f32', 'string', 'i32', 'bool']);
+      assert.deepEqual(
+        world
+          .schema(name)
+          .slice(0, 4)
+          .map((f) => f.name),
+        FIELDS,
+      );
+      assert.deepEqual(
+        world
+          .schema(name)
+          .slice(0, 4)
+          .map((f) => f.type),
+        ['f32', 'string', 'i32', 'bool'],
+      );
     }
-    assert.deepEqual(world.rows().classNames.filter((n) => [...CLASSES, 'valueOf'].includes(n)).sort(),
-      [...CLASSES, 'valueOf'].sort());
+    assert.deepEqual(
+      world
+        .rows()
+        .classNames.filter((n) => [...CLASSES, 'valueOf'].includes(n))
+        .sort(),
+      [...CLASSES, 'valueOf'].sort(),
+    );
   } finally {
     world.close();
   }
@@ -107,7 +138,10 @@ test('an opaque entity keeps keys named like Object.prototype members as own key
     assert.equal(entity.opaque, true);
     assert.equal(entity.class, 'valueOf');
     const fields = fieldsOf(world, OPAQUE);
-    assert.deepEqual(Object.entries(fields), [['__proto__', 'kept'], ['hasOwnProperty', '1 2']]);
+    assert.deepEqual(Object.entries(fields), [
+      ['__proto__', 'kept'],
+      ['hasOwnProperty', '1 2'],
+    ]);
   } finally {
     world.close();
   }
@@ -122,8 +156,12 @@ test('set() writes fields named like Object.prototype members and nothing else',
     world.set(id, 'hasOwnProperty', '-4');
     world.set(id, 'toString', true);
     const fields = fieldsOf(world, id);
-    assert.deepEqual(Object.entries(fields),
-      [['__proto__', 9.5], ['constructor', 'changed'], ['hasOwnProperty', -4], ['toString', true]]);
+    assert.deepEqual(Object.entries(fields), [
+      ['__proto__', 9.5],
+      ['constructor', 'changed'],
+      ['hasOwnProperty', -4],
+      ['toString', true],
+    ]);
     assert.equal(fields.__proto__, 9.5);
     assert.throws(() => world.set(id, 'valueOf', null), { code: 'not_found' });
     assert.throws(() => world.set(IDS.__proto__, 'valueOf', null), { code: 'not_found' });
@@ -161,8 +199,12 @@ test('a world with such names is saved and reopened with the same values', () =>
     created = world.create('__proto__', [4, 5, 6]);
     world.set(created, 'toString', false);
     world.set(created, 'hasOwnProperty', 12);
-    assert.deepEqual(Object.entries(fieldsOf(world, created)),
-      [['__proto__', 1], ['constructor', 'plain'], ['hasOwnProperty', 12], ['toString', false]]);
+    assert.deepEqual(Object.entries(fieldsOf(world, created)), [
+      ['__proto__', 1],
+      ['constructor', 'plain'],
+      ['hasOwnProperty', 12],
+      ['toString', false],
+    ]);
     world.save();
   } finally {
     world.close();
@@ -174,12 +216,19 @@ test('a world with such names is saved and reopened with the same values', () =>
   try {
     assert.deepEqual(again.diagnostics(), []);
     assert.equal(again.get(created).class, '__proto__');
-    assert.deepEqual(Object.entries(fieldsOf(again, created)),
-      [['__proto__', 1], ['constructor', 'plain'], ['hasOwnProperty', 12], ['toString', false]]);
+    assert.deepEqual(Object.entries(fieldsOf(again, created)), [
+      ['__proto__', 1],
+      ['constructor', 'plain'],
+      ['hasOwnProperty', 12],
+      ['toString', false],
+    ]);
     const fields = fieldsOf(again, IDS.constructor);
     assert.equal(fields.__proto__, 11);
     assert.equal(fields.valueOf, IDS.__proto__);
-    assert.deepEqual(Object.entries(fieldsOf(again, OPAQUE)), [['__proto__', 'kept'], ['hasOwnProperty', '1 2']]);
+    assert.deepEqual(Object.entries(fieldsOf(again, OPAQUE)), [
+      ['__proto__', 'kept'],
+      ['hasOwnProperty', '1 2'],
+    ]);
   } finally {
     again.close();
   }

@@ -18,9 +18,7 @@ test('references to entities not in the world are reported where they are writte
     const path = entityFile(PROP);
     world.loadEntityText(readFileSync(join(sampleWorld, path)), { path, dirty: false });
     const found = world.checkReferences();
-    assert.deepEqual(found, [
-      { path, line: 22, col: 1, message: 'reference to missing entity 0x77a31d7500000002', code: 'not_found' },
-    ]);
+    assert.deepEqual(found, [{ path, line: 22, col: 1, message: 'reference to missing entity 0x77a31d7500000002', code: 'not_found' }]);
     assert.deepEqual(world.diagnostics(), found);
     // Once the target is in, nothing more is reported.
     const target = entityFile('0x77a31d7500000002');

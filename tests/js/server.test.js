@@ -47,14 +47,11 @@ after(() => server?.close());
 // One HTTP request with full control of its headers (fetch sets Host itself).
 function request(path, { method = 'GET', headers = {}, body = null, port = server.port } = {}) {
   return new Promise((resolve, reject) => {
-    const req = httpRequest(
-      { host: '127.0.0.1', port, path, method, headers: { host: `127.0.0.1:${port}`, ...headers } },
-      (res) => {
-        const parts = [];
-        res.on('data', (chunk) => parts.push(chunk));
-        res.on('end', () => resolve({ status: res.statusCode, headers: res.headers, body: Buffer.concat(parts) }));
-      },
-    );
+    const req = httpRequest({ host: '127.0.0.1', port, path, method, headers: { host: `127.0.0.1:${port}`, ...headers } }, (res) => {
+      const parts = [];
+      res.on('data', (chunk) => parts.push(chunk));
+      res.on('end', () => resolve({ status: res.statusCode, headers: res.headers, body: Buffer.concat(parts) }));
+    });
     req.on('error', reject);
     req.end(body ?? undefined);
   });
@@ -165,7 +162,15 @@ test('the world is read in one pack: every world file with its bytes, nothing el
   assert.equal(meta.name, world.split('/').pop());
   assert.ok(meta.seq > 0);
   const paths = files.map((f) => f.path).sort();
-  assert.deepEqual(paths, ['WorldSettings.jasset', ...entityFiles().filter((n) => n.endsWith('.jasset')).map((n) => `Entities/${n}`)].sort());
+  assert.deepEqual(
+    paths,
+    [
+      'WorldSettings.jasset',
+      ...entityFiles()
+        .filter((n) => n.endsWith('.jasset'))
+        .map((n) => `Entities/${n}`),
+    ].sort(),
+  );
   for (const file of files) assert.deepEqual(Buffer.from(file.bytes), diskText(file.path), file.path);
 });
 
@@ -203,21 +208,25 @@ test('a save writes the changed entity through the engine and leaves every other
     assert.equal(after[path].mtimeMs, file.mtimeMs, `${path} not rewritten`);
   }
   assert.ok(!existsSync(join(world, '.juliet.lock')), 'the world lock is released');
-  assert.deepEqual(readdirSync(join(world, 'Entities')).filter((n) => n.endsWith('.tmp')), []);
+  assert.deepEqual(
+    readdirSync(join(world, 'Entities')).filter((n) => n.endsWith('.tmp')),
+    [],
+  );
 });
 
 test('a save deletes a removed entity and writes a new one', async () => {
   const { files } = await readWorld();
   const [gone, model] = files.filter((f) => f.path.startsWith('Entities/'));
   const newId = 0x77a31d75000fff01n;
-  const text = model.bytes
-    .toString()
-    .replace(/; id\n[^\n]*/, `; id\n0x${newId.toString(16).padStart(16, '0')}`);
+  const text = model.bytes.toString().replace(/; id\n[^\n]*/, `; id\n0x${newId.toString(16).padStart(16, '0')}`);
   const answer = await save([
     { path: gone.path, seq: gone.seq, bytes: null },
     { path: `Entities/${newId}.jasset`, seq: 0, bytes: Buffer.from(text) },
   ]);
-  assert.deepEqual(answer.meta.results.map((r) => r.status), ['deleted', 'written']);
+  assert.deepEqual(
+    answer.meta.results.map((r) => r.status),
+    ['deleted', 'written'],
+  );
   assert.ok(!existsSync(join(world, gone.path)));
   assert.equal(diskText(`Entities/${newId}.jasset`).toString(), text);
 });
@@ -392,10 +401,16 @@ test('a class file changed, added or removed on disk is the one the next save us
   const ghoul = files.find((f) => f.path === 'Entities/5337047033410748417.jasset');
   // A new name of the team enum, and a new field.
   const classFile = join(own.dir, 'Classes', 'Ghoul.jclass');
-  writeFileSync(classFile, readFileSync(classFile, 'utf8').replace('enum red red blue green', 'enum red red blue green purple') + '; field armor\nf32 0\n');
+  writeFileSync(
+    classFile,
+    readFileSync(classFile, 'utf8').replace('enum red red blue green', 'enum red red blue green purple') + '; field armor\nf32 0\n',
+  );
   const text = Buffer.from(ghoul.bytes.toString().replace(/; team\n[^\n]*/, '; team\npurple') + '; armor\n05.50\n');
   const answer = await own.save([{ path: ghoul.path, seq: ghoul.seq, bytes: text }]);
-  assert.deepEqual(answer.meta.results.map((r) => [r.status, r.message]), [['written', undefined]]);
+  assert.deepEqual(
+    answer.meta.results.map((r) => [r.status, r.message]),
+    [['written', undefined]],
+  );
   const saved = readFileSync(join(own.dir, ghoul.path), 'utf8');
   assert.match(saved, /\n; team\npurple\n/);
   assert.match(saved, /\n; armor\n5\.5\n/, 'armor is a field of the class: its value is written in canonical form');
@@ -457,7 +472,11 @@ test('entities of new class names created and deleted 260 times save every time'
   for (let i = 0; i < 260; i++) {
     const text = Buffer.from(model.replace(/; id\n[^\n]*/, `; id\n${id}`).replace(/; class\n[^\n]*/, `; class\nScratch${i}`));
     const made = await own.save([{ path, seq, bytes: text }]);
-    assert.deepEqual(made.meta.results.map((r) => [r.status, r.message]), [['written', undefined]], `cycle ${i}`);
+    assert.deepEqual(
+      made.meta.results.map((r) => [r.status, r.message]),
+      [['written', undefined]],
+      `cycle ${i}`,
+    );
     const gone = await own.save([{ path, seq: made.meta.results[0].seq, bytes: null }]);
     assert.equal(gone.meta.results[0].status, 'deleted', `cycle ${i}`);
     seq = gone.meta.results[0].seq;

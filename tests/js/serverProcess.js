@@ -67,4 +67,11 @@ export async function readWorld(server) {
 
 /** Posts a save of changes [{ path, seq, bytes }] (other keys ignored). */
 export const post = (server, changes) =>
-  call(server, '/api/save', encodePack({}, changes.map(({ path, seq, bytes }) => ({ path, seq, bytes }))));
+  call(
+    server,
+    '/api/save',
+    encodePack(
+      {},
+      changes.map(({ path, seq, bytes }) => ({ path, seq, bytes })),
+    ),
+  );

@@ -4,7 +4,7 @@
 // it between two files), answers it, leaves no lock behind and exits 0; every
 // file holds its old or its new text, whole; the next run saves as usual.
 import assert from 'node:assert/strict';
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -27,8 +27,18 @@ function newWorld() {
   return dir;
 }
 
-const moved = (bytes) => Buffer.from(Buffer.from(bytes).toString().replace(/; position\n[^\n]*/, '; position\n1 2 3'));
-const withId = (bytes, id) => Buffer.from(Buffer.from(bytes).toString().replace(/; id\n[^\n]*/, `; id\n${id}`));
+const moved = (bytes) =>
+  Buffer.from(
+    Buffer.from(bytes)
+      .toString()
+      .replace(/; position\n[^\n]*/, '; position\n1 2 3'),
+  );
+const withId = (bytes, id) =>
+  Buffer.from(
+    Buffer.from(bytes)
+      .toString()
+      .replace(/; id\n[^\n]*/, `; id\n${id}`),
+  );
 
 // The big save: REWRITTEN entities moved and ADDED new ones, with what
 // each file held before (null: none).
@@ -47,7 +57,10 @@ async function bigSave(server) {
 // or has its answer.
 async function writing(dir, answer) {
   let answered = false;
-  answer.then(() => (answered = true), () => (answered = true));
+  answer.then(
+    () => (answered = true),
+    () => (answered = true),
+  );
   while (!answered && !existsSync(join(dir, '.juliet.lock'))) await new Promise((resolve) => setImmediate(resolve));
 }
 
@@ -65,7 +78,11 @@ function checkFiles(dir, changes, results) {
     if (isNew) written++;
   }
   assert.ok(!existsSync(join(dir, '.juliet.lock')), 'the world lock is released');
-  assert.deepEqual(readdirSync(join(dir, 'Entities')).filter((n) => !n.endsWith('.jasset')), [], 'no temporary file left');
+  assert.deepEqual(
+    readdirSync(join(dir, 'Entities')).filter((n) => !n.endsWith('.jasset')),
+    [],
+    'no temporary file left',
+  );
   return written;
 }
 
@@ -75,7 +92,11 @@ async function savesAgain(dir) {
   cli('validate', dir);
   const server = await startMain(dir);
   const [file] = (await readWorld(server)).files.filter((f) => f.path.startsWith('Entities/')).slice(-1);
-  const bytes = Buffer.from(Buffer.from(file.bytes).toString().replace(/; position\n[^\n]*/, '; position\n7 7 7'));
+  const bytes = Buffer.from(
+    Buffer.from(file.bytes)
+      .toString()
+      .replace(/; position\n[^\n]*/, '; position\n7 7 7'),
+  );
   const res = await post(server, [{ path: file.path, seq: file.seq, bytes }]);
   assert.equal(res.status, 200);
   const { meta } = decodePack(new Uint8Array(await res.arrayBuffer()));
@@ -86,47 +107,58 @@ async function savesAgain(dir) {
 }
 
 for (const signal of ['SIGINT', 'SIGTERM']) {
-  test(`on ${signal} during a save the server refuses new saves, finishes and answers that save, then exits 0`, { timeout: 120_000 }, async () => {
+  test(
+    `on ${signal} during a save the server refuses new saves, finishes and answers that save, then exits 0`,
+    { timeout: 120_000 },
+    async () => {
+      const dir = newWorld();
+      const server = await startMain(dir);
+      const changes = await bigSave(server);
+      const answer = post(server, changes);
+      await writing(dir, answer);
+      server.child.kill(signal);
+      const refused = await post(server, changes.slice(0, 1));
+      assert.equal(refused.status, 503);
+      assert.match(await refused.text(), /stopping/);
+      const res = await answer;
+      assert.equal(res.status, 200);
+      const { meta } = decodePack(new Uint8Array(await res.arrayBuffer()));
+      assert.deepEqual(await server.exited, { code: 0, signal: null }, server.output());
+      assert.equal(meta.results.filter((r) => r.status === 'written').length, changes.length);
+      assert.equal(checkFiles(dir, changes, meta.results), changes.length);
+      await savesAgain(dir);
+    },
+  );
+}
+
+test(
+  'a second signal stops the save between two files: the files written are answered as such, the others kept',
+  { timeout: 120_000 },
+  async () => {
     const dir = newWorld();
     const server = await startMain(dir);
     const changes = await bigSave(server);
     const answer = post(server, changes);
     await writing(dir, answer);
-    server.child.kill(signal);
-    const refused = await post(server, changes.slice(0, 1));
-    assert.equal(refused.status, 503);
-    assert.match(await refused.text(), /stopping/);
+    server.child.kill('SIGINT');
+    // (Two signals sent at once may arrive as one.)
+    await server.printed(/Stopping/);
+    server.child.kill('SIGINT');
     const res = await answer;
     assert.equal(res.status, 200);
     const { meta } = decodePack(new Uint8Array(await res.arrayBuffer()));
     assert.deepEqual(await server.exited, { code: 0, signal: null }, server.output());
-    assert.equal(meta.results.filter((r) => r.status === 'written').length, changes.length);
-    assert.equal(checkFiles(dir, changes, meta.results), changes.length);
+    const written = checkFiles(dir, changes, meta.results);
+    assert.ok(written > 0, 'the files being written when it was stopped are finished');
+    assert.ok(written < changes.length, 'the save was stopped before its end');
+    const unwritten = meta.results.filter((r) => r.status !== 'written');
+    assert.ok(
+      unwritten.every((r) => r.status === 'failed' && /server stopped/.test(r.message)),
+      JSON.stringify(unwritten[0]),
+    );
     await savesAgain(dir);
-  });
-}
-
-test('a second signal stops the save between two files: the files written are answered as such, the others kept', { timeout: 120_000 }, async () => {
-  const dir = newWorld();
-  const server = await startMain(dir);
-  const changes = await bigSave(server);
-  const answer = post(server, changes);
-  await writing(dir, answer);
-  server.child.kill('SIGINT');
-  // (Two signals sent at once may arrive as one.)
-  await server.printed(/Stopping/);
-  server.child.kill('SIGINT');
-  const res = await answer;
-  assert.equal(res.status, 200);
-  const { meta } = decodePack(new Uint8Array(await res.arrayBuffer()));
-  assert.deepEqual(await server.exited, { code: 0, signal: null }, server.output());
-  const written = checkFiles(dir, changes, meta.results);
-  assert.ok(written > 0, 'the files being written when it was stopped are finished');
-  assert.ok(written < changes.length, 'the save was stopped before its end');
-  const unwritten = meta.results.filter((r) => r.status !== 'written');
-  assert.ok(unwritten.every((r) => r.status === 'failed' && /server stopped/.test(r.message)), JSON.stringify(unwritten[0]));
-  await savesAgain(dir);
-});
+  },
+);
 
 test('a signal with no save in progress exits 0 at once, leaving the world as it was', { timeout: 60_000 }, async () => {
   const dir = newWorld();

@@ -101,7 +101,10 @@ test('setSetting marks the settings dirty and save writes exactly WorldSettings.
       spawn_point: null,
     });
     assert.equal(settings.dirty, true);
-    assert.ok(world.entities().every((e) => !e.dirty), 'no entity became dirty');
+    assert.ok(
+      world.entities().every((e) => !e.dirty),
+      'no entity became dirty',
+    );
     assert.deepEqual(world.save(), { written: [settingsPath], deleted: [] });
     assert.equal(world.settings().dirty, false);
     assert.deepEqual(world.save(), { written: [], deleted: [] });
@@ -125,12 +128,15 @@ test('setSetting marks the settings dirty and save writes exactly WorldSettings.
 test('a value the engine refuses throws a JulietError "parse" and leaves the setting', () => {
   const dir = copyWorld();
   withWorld(dir, (world) => {
-    assert.throws(() => world.setSetting('ambient_intensity', 1e39), (err) => {
-      assert.ok(err instanceof JulietError);
-      assert.equal(err.code, 'parse');
-      assert.match(err.message, /ambient_intensity/);
-      return true;
-    });
+    assert.throws(
+      () => world.setSetting('ambient_intensity', 1e39),
+      (err) => {
+        assert.ok(err instanceof JulietError);
+        assert.equal(err.code, 'parse');
+        assert.match(err.message, /ambient_intensity/);
+        return true;
+      },
+    );
     assert.equal(world.settings().fields.ambient_intensity, 0.25);
     assert.equal(world.settings().dirty, false);
     assert.deepEqual(world.save(), { written: [], deleted: [] });
@@ -187,15 +193,18 @@ test('settingsText and loadSettingsText round trip; a bad text throws with its l
 
     // A bad text changes nothing and is named after the settings file.
     const bad = '; version\n1\n; gravity\n0 -9.81\n';
-    assert.throws(() => world.loadSettingsText(bad), (err) => {
-      assert.ok(err instanceof JulietError);
-      assert.equal(err.code, 'parse');
-      assert.equal(err.path, join(dir, SETTINGS));
-      assert.equal(err.line, 4);
-      assert.ok(err.col > 0);
-      assert.match(err.detail, /gravity/);
-      return true;
-    });
+    assert.throws(
+      () => world.loadSettingsText(bad),
+      (err) => {
+        assert.ok(err instanceof JulietError);
+        assert.equal(err.code, 'parse');
+        assert.equal(err.path, join(dir, SETTINGS));
+        assert.equal(err.line, 4);
+        assert.ok(err.col > 0);
+        assert.match(err.detail, /gravity/);
+        return true;
+      },
+    );
     assert.equal(world.settingsText(), text);
     assert.equal(world.settings().dirty, false);
     assert.equal(world.diagnostics().at(-1).line, 4);
@@ -230,8 +239,7 @@ test('bytes that are not UTF-8 in an unknown settings value survive settingsByte
 test('a world without a directory names its settings text WorldSettings.jasset in errors', () => {
   const world = juliet.newWorld();
   try {
-    assert.throws(() => world.loadSettingsText('; version\n1\n; time_of_day\nnoon\n'),
-      { code: 'parse', path: SETTINGS, line: 4 });
+    assert.throws(() => world.loadSettingsText('; version\n1\n; time_of_day\nnoon\n'), { code: 'parse', path: SETTINGS, line: 4 });
   } finally {
     world.close();
   }

@@ -151,11 +151,39 @@ test('broken payloads are rejected: magic, version, checksum, trailing bytes, tr
     const bytes = raw.slice();
     return b64(await deflate(edit(bytes) ?? bytes));
   };
-  await rejects(await variant((b) => { b[0] ^= 0xff; }), 'corrupt');
-  await rejects(await variant((b) => { b[3] = 99; }), 'corrupt', /version/);
-  await rejects(await variant((b) => { b[b.length >> 1] ^= 0x10; }), 'corrupt');
-  await rejects(await variant((b) => { b[b.length - 1] ^= 0x01; }), 'corrupt');
-  await rejects(await variant((b) => { const c = new Uint8Array(b.length + 1); c.set(b); return c; }), 'corrupt');
+  await rejects(
+    await variant((b) => {
+      b[0] ^= 0xff;
+    }),
+    'corrupt',
+  );
+  await rejects(
+    await variant((b) => {
+      b[3] = 99;
+    }),
+    'corrupt',
+    /version/,
+  );
+  await rejects(
+    await variant((b) => {
+      b[b.length >> 1] ^= 0x10;
+    }),
+    'corrupt',
+  );
+  await rejects(
+    await variant((b) => {
+      b[b.length - 1] ^= 0x01;
+    }),
+    'corrupt',
+  );
+  await rejects(
+    await variant((b) => {
+      const c = new Uint8Array(b.length + 1);
+      c.set(b);
+      return c;
+    }),
+    'corrupt',
+  );
   await rejects(await variant((b) => b.subarray(0, b.length - 5)), 'corrupt');
   await rejects(await variant(() => new Uint8Array(0)), 'corrupt');
 });

@@ -12,15 +12,27 @@ const juliet = await loadJuliet();
 /** A Light file's text with `intensity` holding value (and `extra` lines appended). */
 function lightText(intensity, extra = []) {
   return [
-    '; asset_type', 'entity_instance', '; id', '0x00000000000000b7', '; class', 'Light',
-    '; version', '1', '; class_version', '1', '; position', '0 0 0', '; intensity', intensity, ...extra, '',
+    '; asset_type',
+    'entity_instance',
+    '; id',
+    '0x00000000000000b7',
+    '; class',
+    'Light',
+    '; version',
+    '1',
+    '; class_version',
+    '1',
+    '; position',
+    '0 0 0',
+    '; intensity',
+    intensity,
+    ...extra,
+    '',
   ].join('\n');
 }
 
 test('textDiff lists a changed value as key, old and new', () => {
-  assert.deepEqual(juliet.textDiff(lightText('18.1'), lightText('42')), [
-    { key: 'intensity', old: '18.1', new: '42' },
-  ]);
+  assert.deepEqual(juliet.textDiff(lightText('18.1'), lightText('42')), [{ key: 'intensity', old: '18.1', new: '42' }]);
 });
 
 test('textDiff of equal texts is empty', () => {
@@ -38,17 +50,20 @@ test('textDiff lists keys only the newer text has, then keys only the older has'
 
 test('textDiff against an empty text lists every key (a new entity)', () => {
   const changes = juliet.textDiff('', lightText('3'));
-  assert.deepEqual(changes.map((c) => c.key),
-    ['asset_type', 'id', 'class', 'version', 'class_version', 'position', 'intensity']);
+  assert.deepEqual(
+    changes.map((c) => c.key),
+    ['asset_type', 'id', 'class', 'version', 'class_version', 'position', 'intensity'],
+  );
   assert.ok(changes.every((c) => c.old === null));
-  assert.deepEqual(juliet.textDiff(lightText('3'), '').map((c) => c.new), new Array(7).fill(null));
+  assert.deepEqual(
+    juliet.textDiff(lightText('3'), '').map((c) => c.new),
+    new Array(7).fill(null),
+  );
 });
 
 test('textDiff takes bytes and keeps UTF-8 values', () => {
   const bytes = new TextEncoder().encode(lightText('1', ['; note', 'café']));
-  assert.deepEqual(juliet.textDiff(lightText('1', ['; note', 'tea']), bytes), [
-    { key: 'note', old: 'tea', new: 'café' },
-  ]);
+  assert.deepEqual(juliet.textDiff(lightText('1', ['; note', 'tea']), bytes), [{ key: 'note', old: 'tea', new: 'café' }]);
 });
 
 test('textDiff of a text that does not tokenize throws a parse error naming path, line and column', () => {
@@ -64,8 +79,10 @@ test('textDiff of two entities of the sample world shows their differing keys', 
     const [a] = world.entities();
     const before = world.entityBytes(a.id);
     world.set(a.id, 'position', [1, 2, 3]);
-    assert.deepEqual(juliet.textDiff(before, world.entityBytes(a.id)).map((c) => [c.key, c.new]),
-      [['position', '1 2 3']]);
+    assert.deepEqual(
+      juliet.textDiff(before, world.entityBytes(a.id)).map((c) => [c.key, c.new]),
+      [['position', '1 2 3']],
+    );
   } finally {
     world.close();
   }

@@ -25,8 +25,21 @@ function withSample(body) {
 /** A Prop file's text with `density` holding value. */
 function propText(density) {
   return [
-    '; asset_type', 'entity_instance', '; id', '0x00000000000000b7', '; class', 'Prop',
-    '; version', '1', '; class_version', '1', '; position', '0 0 0', '; density', density, '',
+    '; asset_type',
+    'entity_instance',
+    '; id',
+    '0x00000000000000b7',
+    '; class',
+    'Prop',
+    '; version',
+    '1',
+    '; class_version',
+    '1',
+    '; position',
+    '0 0 0',
+    '; density',
+    density,
+    '',
   ].join('\n');
 }
 
@@ -39,7 +52,10 @@ test('the engine refuses "+1" and "1." as a typed value, as it does in a file', 
     assert.throws(() => world.loadEntityText(propText('1.')), { code: 'parse', detail: 'density: unexpected character in number' });
     const prop = world.create('Prop');
     assert.throws(() => world.set(prop, 'density', '+1'), {
-      name: 'JulietError', code: 'parse', message: 'density: expected a number', col: 1,
+      name: 'JulietError',
+      code: 'parse',
+      message: 'density: expected a number',
+      col: 1,
     });
     assert.throws(() => world.set(prop, 'density', '1.'), { code: 'parse', message: 'density: unexpected character in number', col: 3 });
     assert.equal(world.get(prop).fields.density, 1);
@@ -48,7 +64,7 @@ test('the engine refuses "+1" and "1." as a typed value, as it does in a file', 
   }
 });
 
-test('checkValue gives the value and canonical text of every field type, or the engine\'s message', () => {
+test("checkValue gives the value and canonical text of every field type, or the engine's message", () => {
   const valid = [
     ['f32', '2.50', {}, 2.5, '2.5'],
     ['f32', '-0', {}, -0, '-0'],
@@ -84,7 +100,13 @@ test('set takes the text a user typed for every field type, as if the value were
     const byText = world.create('Prop');
     const byValue = world.create('Prop');
     const light = world.create('Light');
-    const texts = { mesh_instance: '12', density: '0.1', is_static: 'true', velocity: '1 -0 2.5', parent: light.toUpperCase().replace('0X', '0x') };
+    const texts = {
+      mesh_instance: '12',
+      density: '0.1',
+      is_static: 'true',
+      velocity: '1 -0 2.5',
+      parent: light.toUpperCase().replace('0X', '0x'),
+    };
     const values = { mesh_instance: 12, density: 0.1, is_static: true, velocity: [1, -0, 2.5], parent: light };
     for (const [field, text] of Object.entries(texts)) world.set(byText, field, text);
     for (const [field, value] of Object.entries(values)) world.set(byValue, field, value);
@@ -109,17 +131,27 @@ test('get() gives every field type of Inert, Light and Prop as the sample files 
   withSample((world) => {
     const base = { version: 1, dirty: false, readOnly: false };
     assert.deepEqual(world.get('0x77a31d7500000001'), {
-      ...base, id: '0x77a31d7500000001', class: 'Inert', classVersion: 1,
-      position: [-28.37, 33.37, -115.23], fields: { __proto__: null, mesh_instance: 185 },
+      ...base,
+      id: '0x77a31d7500000001',
+      class: 'Inert',
+      classVersion: 1,
+      position: [-28.37, 33.37, -115.23],
+      fields: { __proto__: null, mesh_instance: 185 },
     });
     assert.deepEqual(world.get('0x77a31d7500000002'), {
-      ...base, id: '0x77a31d7500000002', class: 'Light', classVersion: 2,
+      ...base,
+      id: '0x77a31d7500000002',
+      class: 'Light',
+      classVersion: 2,
       position: [304.55, 16.74, -269.94],
       fields: { __proto__: null, color: '#a3e36d', intensity: 18.1, radius: 28.5, cast_shadows: true },
     });
     assert.equal(world.get('0x77a31d7500000023').fields.radius, Infinity);
     assert.deepEqual(world.get('0x77A31D7500000003'), {
-      ...base, id: '0x77a31d7500000003', class: 'Prop', classVersion: 1,
+      ...base,
+      id: '0x77a31d7500000003',
+      class: 'Prop',
+      classVersion: 1,
       position: [-271.14, 15.56, 121.45],
       fields: { __proto__: null, mesh_instance: 149, density: 12.8, is_static: false, velocity: [0, 0, 0], parent: '0x77a31d7500000002' },
     });
@@ -138,7 +170,11 @@ test('setSetting takes typed text, and settings() reads it back through C', () =
       readOnly: false,
       failed: false,
     });
-    assert.throws(() => world.setSetting('time_of_day', '6,25'), { code: 'parse', message: 'time_of_day: unexpected character in number', col: 2 });
+    assert.throws(() => world.setSetting('time_of_day', '6,25'), {
+      code: 'parse',
+      message: 'time_of_day: unexpected character in number',
+      col: 2,
+    });
   });
 });
 
@@ -147,9 +183,14 @@ test('unknown keys stay out of get() and in the entity text, as before', () => {
   try {
     const id = world.loadEntityText(readFileSync(join(assets, 'compat', 'unknown_keys.jasset')));
     assert.deepEqual(world.get(id), {
-      id: '0x0000000200000004', class: 'Prop', version: 1, classVersion: 1, position: [1.5, 0, -2],
+      id: '0x0000000200000004',
+      class: 'Prop',
+      version: 1,
+      classVersion: 1,
+      position: [1.5, 0, -2],
       fields: { __proto__: null, mesh_instance: 9, density: 2.5, is_static: false, velocity: [0, 0, 0], parent: null },
-      dirty: true, readOnly: false,
+      dirty: true,
+      readOnly: false,
     });
     world.set(id, 'density', 3);
     assert.match(world.entityText(id), /; density\n3\n[^]*; wind_factor\n0\.3\n; tags\ncrate wooden\n$/);
@@ -173,15 +214,29 @@ test('entityPath and idOfPath map an ID to its file and back, as the loader name
     assert.equal(idOfPath(path), id);
   }
   assert.equal(entityPath('0x77A31D7500000001'), 'Entities/8620766500065640449.jasset');
-  for (const path of ['Entities/012.jasset', 'Entities/0.jasset', 'Entities/18446744073709551616.jasset',
-    'Entities/12.jasset.tmp', 'Entities/x.jasset', 'WorldSettings.jasset', '/w/Entities/12.jasset', 12]) {
+  for (const path of [
+    'Entities/012.jasset',
+    'Entities/0.jasset',
+    'Entities/18446744073709551616.jasset',
+    'Entities/12.jasset.tmp',
+    'Entities/x.jasset',
+    'WorldSettings.jasset',
+    '/w/Entities/12.jasset',
+    12,
+  ]) {
     assert.equal(idOfPath(path), null, String(path));
   }
   assert.throws(() => entityPath('12'), TypeError);
   // Every file of the sample is named as entityPath names its entity.
   const files = readdirSync(join(sampleWorld, 'Entities')).map((name) => `Entities/${name}`);
   withSample((world) => {
-    assert.deepEqual(world.entities().map(({ id }) => entityPath(id)).sort(), files.sort());
+    assert.deepEqual(
+      world
+        .entities()
+        .map(({ id }) => entityPath(id))
+        .sort(),
+      files.sort(),
+    );
     for (const path of files) assert.ok(world.has(idOfPath(path)), path);
   });
 });

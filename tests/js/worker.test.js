@@ -184,7 +184,7 @@ test('a query finds in the worker the entities passing every term, by class and 
   assert.deepEqual(await run('intensity>1e9'), []);
   assert.equal((await run('')).length, ids.length, 'no term: every entity');
   // A field only Props have: no Light passes it, whatever the value.
-  assert.deepEqual((await run('class:Light density>-1e9')), []);
+  assert.deepEqual(await run('class:Light density>-1e9'), []);
   // Edits are seen at once.
   await engine.set(LIGHT, 'intensity', 1e6);
   assert.deepEqual(await run('intensity>=1e6'), [LIGHT]);
@@ -244,7 +244,10 @@ test('duplicates get new IDs, are moved by the offset, and references among them
   assert.deepEqual(pickup.position, [5, 0, -3]);
   assert.equal(grunt.fields.target, pickup.id, 'the copied group keeps its own link');
   assert.equal(grunt.fields.name, 'Grunt');
-  assert.deepEqual(changes.map((c) => [c.id, c.before]), ids.map((id) => [id, null]));
+  assert.deepEqual(
+    changes.map((c) => [c.id, c.before]),
+    ids.map((id) => [id, null]),
+  );
   // A reference to an entity outside the copied group stays.
   const [brute] = (await engine.duplicate([BRUTE], [0, 0, 0])).entities;
   assert.equal(brute.fields.target, PICKUP);
@@ -278,7 +281,10 @@ test('pasted entities keep free IDs and take new ones where taken, refused text 
   // A bad value: the error names the clipboard's line; nothing was added.
   const before = (await engine.snapshot()).length;
   const bad = clip.replace('; health\n100', '; health\nlots');
-  const err = await engine.paste(parseEntities(bad), [0, 0, 0]).then(() => assert.fail('accepted'), (e) => e);
+  const err = await engine.paste(parseEntities(bad), [0, 0, 0]).then(
+    () => assert.fail('accepted'),
+    (e) => e,
+  );
   const line = bad.split('\n').indexOf('lots') + 1;
   assert.match(err.message, new RegExp(`^clipboard:${line}:1: `));
   assert.equal((await engine.snapshot()).length, before);
@@ -288,9 +294,17 @@ test('pasted entities keep free IDs and take new ones where taken, refused text 
 test('setMany sets every entity or none, and restoreMany undoes it', async () => {
   const { engine, ids } = await engineWithGame();
   await engine.markSaved(ids, []); // a shared level has no files: these texts are theirs now
-  const { changes } = await engine.setMany([[GRUNT, 'health', 5], [BRUTE, 'health', 5]]);
+  const { changes } = await engine.setMany([
+    [GRUNT, 'health', 5],
+    [BRUTE, 'health', 5],
+  ]);
   assert.equal((await engine.get(BRUTE)).fields.health, 5);
-  await assert.rejects(engine.setMany([[GRUNT, 'health', 7], [BRUTE, 'rank', 'nobody']]));
+  await assert.rejects(
+    engine.setMany([
+      [GRUNT, 'health', 7],
+      [BRUTE, 'rank', 'nobody'],
+    ]),
+  );
   assert.equal((await engine.get(GRUNT)).fields.health, 5, 'the first set was put back');
   await engine.restoreMany(changes.map((c) => [c.id, c.before]));
   assert.equal((await engine.get(GRUNT)).fields.health, 100);

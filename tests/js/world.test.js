@@ -49,12 +49,24 @@ test('the sample world opens with every entity as its files say, and no diagnost
         const text = keys[field.name];
         const value = full.fields[field.name];
         switch (field.type) {
-          case 'f32': assert.equal(value, text === 'inf' ? Infinity : Number(text)); break;
-          case 'index': assert.equal(value, text === 'none' ? 4294967295 : Number(text)); break;
-          case 'bool': assert.equal(value, text === 'true'); break;
-          case 'vec3': assert.deepEqual(value, text.split(/ +/).map(Number)); break;
-          case 'color': assert.equal(value, text.toLowerCase()); break;
-          case 'entity_ref': assert.equal(value, text === 'none' ? null : text.toLowerCase()); break;
+          case 'f32':
+            assert.equal(value, text === 'inf' ? Infinity : Number(text));
+            break;
+          case 'index':
+            assert.equal(value, text === 'none' ? 4294967295 : Number(text));
+            break;
+          case 'bool':
+            assert.equal(value, text === 'true');
+            break;
+          case 'vec3':
+            assert.deepEqual(value, text.split(/ +/).map(Number));
+            break;
+          case 'color':
+            assert.equal(value, text.toLowerCase());
+            break;
+          case 'entity_ref':
+            assert.equal(value, text === 'none' ? null : text.toLowerCase());
+            break;
         }
       }
     }
@@ -259,10 +271,13 @@ test('every malformed fixture gives its expected diagnostic', () => {
       const world = juliet.newWorld();
       try {
         const text = readFileSync(path, 'latin1');
-        assert.throws(() => world.loadEntityText(text, { path: want.file }), (err) => {
-          got = { path: join(assets, 'malformed', err.path), line: err.line, col: err.col, message: err.detail, code: err.code };
-          return err.name === 'JulietError';
-        });
+        assert.throws(
+          () => world.loadEntityText(text, { path: want.file }),
+          (err) => {
+            got = { path: join(assets, 'malformed', err.path), line: err.line, col: err.col, message: err.detail, code: err.code };
+            return err.name === 'JulietError';
+          },
+        );
         assert.equal(world.count, 0, `${want.file}: nothing half-loaded`);
         assert.equal(world.diagnostics().length, 1);
       } finally {
@@ -356,9 +371,11 @@ test('restoreEntityText, reloadFile and markSaved leave the clean state to the e
 
 test('reloadFiles loads a run of a world pack as reloadFile loads each file, failures by index', () => {
   const read = (path) => new Uint8Array(readFileSync(join(sampleWorld, path)));
-  const files = ['WorldSettings.jasset', ...readdirSync(join(sampleWorld, 'Entities')).map((n) => `Entities/${n}`)].map(
-    (path) => ({ path, seq: 1, bytes: read(path) }),
-  );
+  const files = ['WorldSettings.jasset', ...readdirSync(join(sampleWorld, 'Entities')).map((n) => `Entities/${n}`)].map((path) => ({
+    path,
+    seq: 1,
+    bytes: read(path),
+  }));
   files.splice(2, 0, { path: 'Entities/4294967299.jasset', seq: 1, bytes: new TextEncoder().encode('; id\nbad\n') });
   const reader = packReader();
   const pack = encodePack({}, files);
@@ -370,11 +387,16 @@ test('reloadFiles loads a run of a world pack as reloadFile loads each file, fai
     const { paths, sizes, bytes } = reader.index;
     const failures = runs.flatMap((run) => world.reloadFiles({ names: paths, sizes, bytes, ...run }));
     assert.deepEqual(runs.map((run) => run.to).at(-1), files.length, 'every file was handed out');
-    assert.deepEqual(failures.map((f) => [f.index, f.error.code, f.error.id]), [[2, 'parse', '0x0000000100000003']]);
+    assert.deepEqual(
+      failures.map((f) => [f.index, f.error.code, f.error.id]),
+      [[2, 'parse', '0x0000000100000003']],
+    );
     for (const f of files) {
       try {
         one.reloadFile(f.path, f.bytes);
-      } catch {}
+      } catch {
+        // The broken file: `world` reported it above; `one` only needs the others.
+      }
     }
     assert.equal(world.entities().length, files.length - 2, 'every entity but the broken one (and the settings)');
     for (const e of one.entities()) assert.deepEqual(world.entityBytes(e.id), one.entityBytes(e.id));

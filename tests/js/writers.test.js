@@ -4,7 +4,7 @@
 // a world is reported, never read.
 import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
-import fs, { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import fs, { existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { pathToFileURL } from 'node:url';
@@ -34,7 +34,10 @@ test('a save under Node fsyncs each file it writes and each directory it changes
   const dir = copyWorld();
   const world = juliet.openWorld(dir);
   try {
-    const ids = world.entities().slice(0, 3).map((e) => e.id);
+    const ids = world
+      .entities()
+      .slice(0, 3)
+      .map((e) => e.id);
     for (const id of ids) world.set(id, 'position', [1, 2, 3]);
     world.remove(world.entities()[5].id);
     let report;
@@ -62,12 +65,15 @@ test('a new world is written whole into a new directory, never merged into a wor
   const before = readTree(target);
   const shared = await juliet.openSnapshot(link);
   try {
-    assert.throws(() => shared.save(target), (err) => {
-      assert.ok(err instanceof JulietError);
-      assert.equal(err.code, 'exists');
-      assert.match(err.message, /already holds a world/);
-      return true;
-    });
+    assert.throws(
+      () => shared.save(target),
+      (err) => {
+        assert.ok(err instanceof JulietError);
+        assert.equal(err.code, 'exists');
+        assert.match(err.message, /already holds a world/);
+        return true;
+      },
+    );
     assert.deepEqual(readTree(target), before);
     assert.equal(shared.path, null, 'still a world without a directory');
 
@@ -77,7 +83,10 @@ test('a new world is written whole into a new directory, never merged into a wor
     const report = shared.save(fresh);
     assert.equal(shared.path, fresh);
     assert.equal(report.written.length, shared.count + 1);
-    assert.ok(report.written.every((p) => p.startsWith(fresh + '/')), report.written[0]);
+    assert.ok(
+      report.written.every((p) => p.startsWith(fresh + '/')),
+      report.written[0],
+    );
     assert.deepEqual(readdirSync(parent), ['level']);
     // And the world keeps its directory for the next save.
     shared.set(shared.entities()[0].id, 'position', [7, 7, 7]);
@@ -96,12 +105,15 @@ test('a save fails with the pid of a running process that holds the world lock',
     const before = readFileSync(file);
     writeFileSync(join(dir, '.juliet.lock'), `${process.pid}\n`);
     world.set(id, 'position', [4, 4, 4]);
-    assert.throws(() => world.save(), (err) => {
-      assert.equal(err.code, 'locked');
-      assert.match(err.message, new RegExp(`locked by pid ${process.pid}`));
-      assert.equal(err.path, join(dir, '.juliet.lock'));
-      return true;
-    });
+    assert.throws(
+      () => world.save(),
+      (err) => {
+        assert.equal(err.code, 'locked');
+        assert.match(err.message, new RegExp(`locked by pid ${process.pid}`));
+        assert.equal(err.path, join(dir, '.juliet.lock'));
+        return true;
+      },
+    );
     assert.deepEqual(readFileSync(file), before);
     rmSync(join(dir, '.juliet.lock'));
     assert.equal(world.save().written.length, 1);

@@ -11,15 +11,10 @@ import { repo, tempDir } from './fixtures.js';
  * { project, tarball: { path, size, files: [paths] } }. */
 export function installPackedLibrary() {
   const dir = tempDir('npm-package');
-  const [packed] = JSON.parse(
-    execFileSync('npm', ['pack', '--json', '--pack-destination', dir], { cwd: repo, encoding: 'utf8' }),
-  );
+  const [packed] = JSON.parse(execFileSync('npm', ['pack', '--json', '--pack-destination', dir], { cwd: repo, encoding: 'utf8' }));
   const project = join(dir, 'game-tools');
   mkdirSync(project);
-  writeFileSync(
-    join(project, 'package.json'),
-    JSON.stringify({ name: 'game-tools', private: true, type: 'module' }, null, 2),
-  );
+  writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'game-tools', private: true, type: 'module' }, null, 2));
   const tarball = join(dir, packed.filename);
   execFileSync('npm', ['install', '--offline', '--no-audit', '--no-fund', tarball], { cwd: project, stdio: 'pipe' });
   return { project, tarball: { path: tarball, size: packed.size, files: packed.files.map((f) => f.path).sort() } };

@@ -60,7 +60,12 @@ function open() {
   world = juliet.openWorld(dir, { capacity: capacityFor(dir) });
   opaqueAtOpen = world.opaqueClasses().length;
   // A missing reference ('not_found') is not a file that failed.
-  failedPaths = new Set(world.diagnostics().filter((d) => d.path && d.code !== 'not_found').map((d) => rel(d.path)));
+  failedPaths = new Set(
+    world
+      .diagnostics()
+      .filter((d) => d.path && d.code !== 'not_found')
+      .map((d) => rel(d.path)),
+  );
   stale = false;
   return { ms: Math.round(performance.now() - started), count: world.count };
 }

@@ -100,7 +100,7 @@ export async function startServer({ dir = null, distDir, port = 0 }) {
     } catch {
       return send(res, 400, 'bad request');
     }
-    if (!guard.hostAllowed(req)) return send(res, 403, 'forbidden: not this server\'s host or origin');
+    if (!guard.hostAllowed(req)) return send(res, 403, "forbidden: not this server's host or origin");
     if (!url.pathname.startsWith('/api/')) {
       if (!serveStatic(req, res, url)) send(res, 404, 'not found');
       return;

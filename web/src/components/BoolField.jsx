@@ -4,12 +4,7 @@ import { Field, inputProps } from './Field.jsx';
 export function BoolField({ id, label, value, name, set, disabled }) {
   return (
     <Field id={id} errorKey={name} check>
-      <input
-        {...inputProps(id, name, disabled)}
-        type="checkbox"
-        checked={value}
-        onChange={(e) => set(e.currentTarget.checked)}
-      />
+      <input {...inputProps(id, name, disabled)} type="checkbox" checked={value} onChange={(e) => set(e.currentTarget.checked)} />
       <label for={id}>{label}</label>
     </Field>
   );

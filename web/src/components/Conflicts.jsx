@@ -60,7 +60,10 @@ function Conflict({ conflict }) {
     let current = true;
     getEngine()
       .texts([conflict.id])
-      .then(([text]) => current && setMine(text), () => current && setMine(null));
+      .then(
+        ([text]) => current && setMine(text),
+        () => current && setMine(null),
+      );
     return () => {
       current = false;
     };
@@ -116,8 +119,7 @@ export function Conflicts() {
           Conflicts <span class="count">{list.length}</span>
         </h2>
         <p class="muted">
-          Changed on disk and in this page. Nothing is written over either version until you pick one; Save leaves
-          these files alone.
+          Changed on disk and in this page. Nothing is written over either version until you pick one; Save leaves these files alone.
         </p>
         <button type="button" class="small" aria-expanded={open ? 'true' : 'false'} onClick={() => setOpen(!open)}>
           {open ? 'Hide' : 'Show'}

@@ -30,8 +30,7 @@ export function Diagnostics() {
         <ul>
           {list.slice(0, SHOWN).map((d, i) => (
             <li key={i}>
-              {d.failed && <span class="badge">failed</span>} <DiagnosticPlace diagnostic={d} />{' '}
-              <span>{d.message}</span>
+              {d.failed && <span class="badge">failed</span>} <DiagnosticPlace diagnostic={d} /> <span>{d.message}</span>
               <SourceExcerpt diagnostic={d} />
             </li>
           ))}
@@ -88,9 +87,8 @@ function KeptClasses() {
     <ul aria-label="Classes unknown to this build">
       {kept.map((name) => (
         <li key={name} class="warning">
-          <span class="badge">warning</span> {counts[name].toLocaleString('en')}{' '}
-          {counts[name] === 1 ? 'entity' : 'entities'} of class <code>{name}</code> kept as text: no class file
-          describes it (add <code>Classes/{name}.jclass</code> to edit their fields).
+          <span class="badge">warning</span> {counts[name].toLocaleString('en')} {counts[name] === 1 ? 'entity' : 'entities'} of class{' '}
+          <code>{name}</code> kept as text: no class file describes it (add <code>Classes/{name}.jclass</code> to edit their fields).
         </li>
       ))}
     </ul>

@@ -9,16 +9,7 @@ import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { classColor } from '../lib/classColor.js';
 import { formatPosition } from '../lib/fields.js';
 import { deleteEntity } from '../state/edits.js';
-import {
-  classCounts,
-  classFilter,
-  followQuery,
-  idSearch,
-  query,
-  queryError,
-  totalCount,
-  visibleRows,
-} from '../state/listView.js';
+import { classCounts, classFilter, followQuery, idSearch, query, queryError, totalCount, visibleRows } from '../state/listView.js';
 import { select, selectAllOnKey, selectedId, selectedIds, selectionAnchor, setSelection, toggleSelected } from '../state/selection.js';
 import { revision, table } from '../state/table.js';
 import { status } from '../state/world.js';
@@ -46,11 +37,13 @@ function ListFilters() {
         <select value={classFilter.value} onChange={(e) => (classFilter.value = e.currentTarget.value)}>
           <option value="">All classes ({totalCount.value.toLocaleString('en')})</option>
           {/* The world's classes that have entities (its registry may know more). */}
-          {Object.entries(counts).filter(([name, n]) => n > 0 || name === classFilter.value).map(([name, n]) => (
-            <option value={name} key={name}>
-              {name} ({n.toLocaleString('en')})
-            </option>
-          ))}
+          {Object.entries(counts)
+            .filter(([name, n]) => n > 0 || name === classFilter.value)
+            .map(([name, n]) => (
+              <option value={name} key={name}>
+                {name} ({n.toLocaleString('en')})
+              </option>
+            ))}
         </select>
       </label>
       <label>
@@ -102,7 +95,7 @@ function EntityListbox() {
   revision.value; // redraw the rows in view on every edit
   const selId = selectedId.value;
   const selIds = selectedIds.value;
-  const selRow = selId === null ? -1 : table.rowOf.get(selId) ?? -1;
+  const selRow = selId === null ? -1 : (table.rowOf.get(selId) ?? -1);
   const selIndex = selRow < 0 ? -1 : indexOfRow(rows, selRow);
 
   useLayoutEffect(() => {
@@ -144,7 +137,10 @@ function EntityListbox() {
     const from = anchor === null ? -1 : indexOfRow(rows, table.rowOf.get(anchor) ?? -1);
     const to = indexOfRow(rows, table.rowOf.get(id));
     if (from < 0 || to < 0) return false;
-    setSelection(Array.from(rows.subarray(Math.min(from, to), Math.max(from, to) + 1), (r) => table.ids[r]), id);
+    setSelection(
+      Array.from(rows.subarray(Math.min(from, to), Math.max(from, to) + 1), (r) => table.ids[r]),
+      id,
+    );
     return true;
   }
 
@@ -225,8 +221,8 @@ function EntityRow({ row, index, total, selected, onPick }) {
       onMouseDown={(e) => e.shiftKey && e.preventDefault() /* no text selection */}
     >
       {/* Spaces between the cells: the visible text reads as the name does. */}
-      <span class="swatch" style={{ background: classColor(cls) }} />{' '}
-      <span class="id">{id}</span> <span class="cls">{cls}</span> <span class="pos">{where}</span>{' '}
+      <span class="swatch" style={{ background: classColor(cls) }} /> <span class="id">{id}</span> <span class="cls">{cls}</span>{' '}
+      <span class="pos">{where}</span>{' '}
       <span class="dirty" title={dirty ? 'Unsaved changes' : undefined}>
         {dirty ? '●' : ''}
       </span>

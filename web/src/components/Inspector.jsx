@@ -36,9 +36,7 @@ export function Inspector() {
         <EntityEditor key={entity.id} entity={entity} />
       ) : (
         <p class="muted empty">
-          {status.value === 'ready'
-            ? 'Select an entity in the list or on the map.'
-            : 'Open a world to inspect its entities.'}
+          {status.value === 'ready' ? 'Select an entity in the list or on the map.' : 'Open a world to inspect its entities.'}
         </p>
       )}
       <WorldSettings />
@@ -99,8 +97,7 @@ function KeptKeys({ entity }) {
     <fieldset class="fields kept-keys">
       <legend>{entity.class} keys, kept as text</legend>
       <p class="muted">
-        Class {entity.class} is unknown to this build: only its position can be edited; every other key is saved as
-        it is.
+        Class {entity.class} is unknown to this build: only its position can be edited; every other key is saved as it is.
       </p>
       {keys.length > 0 && (
         <dl>
@@ -134,7 +131,14 @@ function SelectionEditor() {
   useEffect(() => {
     let live = true;
     setValues(null);
-    if (fields.length > 0) sharedValues(ids, fields.map((f) => f.name)).then((v) => live && setValues(v), () => {});
+    if (fields.length > 0)
+      sharedValues(
+        ids,
+        fields.map((f) => f.name),
+      ).then(
+        (v) => live && setValues(v),
+        () => {},
+      );
     return () => {
       live = false;
     };

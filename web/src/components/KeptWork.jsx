@@ -43,9 +43,8 @@ export function KeptWork() {
     <div class="kept">
       {shown && (
         <p class="restored" role="note" aria-label="Restored unsaved changes">
-          Restored {pending.value.length} unsaved change{pending.value.length === 1 ? '' : 's'} to{' '}
-          <strong>{shown.name}</strong> kept in this browser ({when(shown.savedAt)}). They are not saved yet: Save
-          writes them.
+          Restored {pending.value.length} unsaved change{pending.value.length === 1 ? '' : 's'} to <strong>{shown.name}</strong> kept in
+          this browser ({when(shown.savedAt)}). They are not saved yet: Save writes them.
         </p>
       )}
       {others.length > 0 && (

@@ -28,8 +28,7 @@ export function Messages() {
       )}
       {failed > 0 && (
         <p class="failed-banner" role="note" aria-label="Files that failed to load">
-          {failed.toLocaleString('en')} {failed === 1 ? 'file' : 'files'} failed to load: they are left as they are;
-          see{' '}
+          {failed.toLocaleString('en')} {failed === 1 ? 'file' : 'files'} failed to load: they are left as they are; see{' '}
           <button type="button" class="link" onClick={showDiagnostics}>
             Diagnostics
           </button>

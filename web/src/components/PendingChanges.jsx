@@ -34,9 +34,8 @@ export function PendingChanges() {
       </h2>
       {link && (
         <p class="link-note">
-          Opened from a shared link: {count === 0 ? 'no edits' : plural(count, 'edit')} since. Save writes the
-          whole level ({plural(table.rowOf.size, 'entity', 'entities')}){' '}
-          {canPickFolder() ? 'to a new folder' : 'into a download, as a new folder'}.
+          Opened from a shared link: {count === 0 ? 'no edits' : plural(count, 'edit')} since. Save writes the whole level (
+          {plural(table.rowOf.size, 'entity', 'entities')}) {canPickFolder() ? 'to a new folder' : 'into a download, as a new folder'}.
         </p>
       )}
       {reviewed.error && <p class="field-error">Could not compare the changes: {reviewed.error}</p>}

@@ -10,8 +10,8 @@ export function SharePanel() {
     <section class="share" aria-label="Share link">
       {s.tooLong ? (
         <p role="alert">
-          This level needs a {length}-character link, more than a browser accepts. Share it as a
-          snapshot file instead; <em>Open snapshot file</em> reads it.{' '}
+          This level needs a {length}-character link, more than a browser accepts. Share it as a snapshot file instead;{' '}
+          <em>Open snapshot file</em> reads it.{' '}
           <button type="button" onClick={downloadSnapshot}>
             Download snapshot
           </button>

@@ -20,20 +20,7 @@ import { abgr, horizontalLine, markRadius, paintDensity, square, verticalLine } 
 import { deleteEntity, moveEntities, moveEntity } from '../state/edits.js';
 import { classCounts, visibleRows } from '../state/listView.js';
 import { clearLayers, entityName, lights, links, refFieldNames, refreshLayers } from '../state/mapLayers.js';
-import {
-  axes,
-  center,
-  fitWorld,
-  keepInView,
-  panBy,
-  scale,
-  setView,
-  toScreen,
-  toWorld,
-  VIEWS,
-  viewSize,
-  zoomAt,
-} from '../state/mapView.js';
+import { axes, center, fitWorld, keepInView, panBy, scale, setView, toScreen, toWorld, VIEWS, viewSize, zoomAt } from '../state/mapView.js';
 import { placeAt, placing, snapPointer } from '../state/placement.js';
 import {
   addToSelection,
@@ -711,11 +698,7 @@ export function WorldMap() {
           />
         )}
         {shownHover >= 0 && (
-          <div
-            class="map-tooltip"
-            role="tooltip"
-            style={tooltipPlace(hover, viewSize.value)}
-          >
+          <div class="map-tooltip" role="tooltip" style={tooltipPlace(hover, viewSize.value)}>
             {hover.name && <strong>{hover.name}</strong>}
             <code>{table.ids[shownHover]}</code>
             <span class="muted">{rowClass(shownHover)}</span>
@@ -728,10 +711,9 @@ export function WorldMap() {
         )}
       </div>
       <p id="map-keys" class="visually-hidden">
-        Arrow keys select the nearest entity in that direction, Shift with an arrow key pans, plus and minus zoom, F
-        fits the world, Enter selects the entity nearest the centre, Escape clears the selection, Control A selects every
-        entity shown, Delete removes the selected entities. Drag on empty space to select the entities inside a rectangle; drag with the middle button
-        or with Alt to pan.
+        Arrow keys select the nearest entity in that direction, Shift with an arrow key pans, plus and minus zoom, F fits the world, Enter
+        selects the entity nearest the centre, Escape clears the selection, Control A selects every entity shown, Delete removes the
+        selected entities. Drag on empty space to select the entities inside a rectangle; drag with the middle button or with Alt to pan.
       </p>
       <div class="visually-hidden" aria-live="polite">
         {announce}

@@ -11,9 +11,7 @@ export function WorldSettings() {
   const locked = current.failed || current.readOnly;
   return (
     <details class="world-settings">
-      <summary>
-        World settings{current.dirty && <span class="unsaved"> · unsaved</span>}
-      </summary>
+      <summary>World settings{current.dirty && <span class="unsaved"> · unsaved</span>}</summary>
       <section aria-label="World settings">
         <p class="muted">
           {SETTINGS_PATH}

@@ -9,8 +9,7 @@ import { JulietError } from './errors.js';
 
 /** True under Node (>= 20.16), where host directories can be mounted. */
 export const isNode =
-  typeof process === 'object' && !!process.versions && !!process.versions.node &&
-  typeof process.getBuiltinModule === 'function';
+  typeof process === 'object' && !!process.versions && !!process.versions.node && typeof process.getBuiltinModule === 'function';
 
 /** The directory of one world: the caller's path and where C sees it. */
 export class WorldDir {
@@ -148,8 +147,7 @@ export class Files {
       // A mount below dir: checked by name, and by node once per directory
       // (a lookup per file would cost as much as the writes).
       const parent = parentPath(full);
-      const mount = mounts.find((point) => isWithin(full, point)) ||
-        (parents.has(parent) ? null : this._linkedMount(parent));
+      const mount = mounts.find((point) => isWithin(full, point)) || (parents.has(parent) ? null : this._linkedMount(parent));
       if (mount) throw notInMemory(full, mount);
       parents.add(parent);
       return { full, bytes };
@@ -249,7 +247,9 @@ export class Files {
   /** Mount points of the file systems that are not in memory (MEMFS). */
   _otherMounts() {
     const FS = this._module.FS;
-    return FS.getMounts(FS.root.mount).filter((m) => m.type !== this._module.MEMFS).map((m) => m.mountpoint);
+    return FS.getMounts(FS.root.mount)
+      .filter((m) => m.type !== this._module.MEMFS)
+      .map((m) => m.mountpoint);
   }
 
   /**
@@ -324,9 +324,12 @@ function isWithin(abs, dir) {
 }
 
 function notInMemory(path, mount) {
-  return new JulietError('invalid_argument',
+  return new JulietError(
+    'invalid_argument',
     `not in memory: ${mount} is a mounted host directory (or other file system), ` +
-    'which writeFiles, readFile, listFiles and removeFiles never touch', { path });
+      'which writeFiles, readFile, listFiles and removeFiles never touch',
+    { path },
+  );
 }
 
 /** What the file system's errno values mean (Emscripten's numbering). */
@@ -355,9 +358,7 @@ const ERRNO_TEXT = {
 function fsError(err, path) {
   if (err instanceof JulietError) return err;
   const errno = err && typeof err.errno === 'number' ? err.errno : null;
-  const message = errno === null
-    ? String((err && err.message) || err)
-    : ERRNO_TEXT[errno] || `file system error (errno ${errno})`;
+  const message = errno === null ? String((err && err.message) || err) : ERRNO_TEXT[errno] || `file system error (errno ${errno})`;
   return new JulietError(errno === 44 ? 'not_found' : 'io', message, { path });
 }
 

@@ -31,8 +31,17 @@ const HEX_BYTES = Array.from({ length: 256 }, (_, b) => (b + 256).toString(16).s
 /** The canonical ID string of two 32-bit halves. */
 export function joinId(lo, hi) {
   const h = HEX_BYTES;
-  return '0x' + h[hi >>> 24] + h[(hi >>> 16) & 255] + h[(hi >>> 8) & 255] + h[hi & 255] +
-    h[lo >>> 24] + h[(lo >>> 16) & 255] + h[(lo >>> 8) & 255] + h[lo & 255];
+  return (
+    '0x' +
+    h[hi >>> 24] +
+    h[(hi >>> 16) & 255] +
+    h[(hi >>> 8) & 255] +
+    h[hi & 255] +
+    h[lo >>> 24] +
+    h[(lo >>> 16) & 255] +
+    h[(lo >>> 8) & 255] +
+    h[lo & 255]
+  );
 }
 
 /**

@@ -8,9 +8,7 @@ export type Vec3 = [number, number, number];
 /** A rotation as x, y, z, w, stored as given (not required to be normalized). */
 export type Quat = [number, number, number, number];
 
-export type FieldType =
-  | 'f32' | 'index' | 'bool' | 'vec3' | 'color' | 'entity_ref'
-  | 'i32' | 'u32' | 'string' | 'enum' | 'vec2' | 'quat';
+export type FieldType = 'f32' | 'index' | 'bool' | 'vec3' | 'color' | 'entity_ref' | 'i32' | 'u32' | 'string' | 'enum' | 'vec2' | 'quat';
 
 /**
  * A field value by type: f32 a number (Infinity only where allowInf), index
@@ -24,9 +22,7 @@ export type FieldType =
 export type FieldValue = number | boolean | string | Vec2 | Vec3 | Quat | null;
 
 /** Juliet#checkValue's answer: the value and its canonical text, or the engine's message. */
-export type ValueCheck =
-  | { value: FieldValue; text: string }
-  | { error: string; /** 1-based column in the text. */ col: number };
+export type ValueCheck = { value: FieldValue; text: string } | { error: string; /** 1-based column in the text. */ col: number };
 
 /** One key of Juliet#textDiff: `old` null for a key only the newer text has, `new` null for one only the older has. */
 export interface KeyChange {
@@ -211,7 +207,14 @@ export declare class World {
   /** The file read again from the world's directory, which must hold `expected` (null: no file; else a JulietError 'conflict', nothing changed): its entity or the settings become it, clean, and a later save() replaces it only while it is still that version. */
   refreshFile(name: string, expected: string | Uint8Array | null): EntityId | null;
   /** reloadFile for files from..to-1 whose texts lie one after another in `bytes` from `at` on (sizes[i] bytes each, -1: no file), in one copy; returns the failures with their index. */
-  reloadFiles(run: { names: string[]; sizes: Int32Array; bytes: Uint8Array; at: number; from: number; to: number }): { index: number; error: JulietError }[];
+  reloadFiles(run: {
+    names: string[];
+    sizes: Int32Array;
+    bytes: Uint8Array;
+    at: number;
+    from: number;
+    to: number;
+  }): { index: number; error: JulietError }[];
   /** After a save made elsewhere: the entity's file holds its current text (no entity: the file was deleted). */
   markSaved(id: EntityId): void;
   /**

@@ -172,7 +172,8 @@ export class Juliet {
     const spec = schema.byName.get(field);
     if (!spec) throw new JulietError('not_found', `class ${schema.name} has no field "${field}"`);
     return this._check(spec.type, text, (textPtr, size) =>
-      this._engine.wasm.c.jlw_class_field_check(0, schema.kind, spec.index, textPtr, size));
+      this._engine.wasm.c.jlw_class_field_check(0, schema.kind, spec.index, textPtr, size),
+    );
   }
 
   /** Runs a C check of `text` (call(textPtr, size) -> canonical text or NULL) for a value of `type`. */
@@ -209,8 +210,8 @@ export class Juliet {
     const path = options.path === undefined ? null : checkString(options.path, 'path');
     const { wasm } = this._engine;
     const block = wasm.withText(oldText, (oldPtr, oldSize) =>
-      wasm.withText(newText, (newPtr, newSize) =>
-        wasm.c.jlw_text_diff(oldPtr, oldSize, newPtr, newSize, path, wasm.out, wasm.out + 4)));
+      wasm.withText(newText, (newPtr, newSize) => wasm.c.jlw_text_diff(oldPtr, oldSize, newPtr, newSize, path, wasm.out, wasm.out + 4)),
+    );
     if (!block) throw wasm.lastError(0);
     let bytes;
     try {

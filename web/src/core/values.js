@@ -81,8 +81,11 @@ export function valueText(type, value, what) {
     case 'vec2':
     case 'vec3':
     case 'quat':
-      if ((Array.isArray(value) || ArrayBuffer.isView(value)) && value.length === LENGTHS[type] &&
-          Array.prototype.every.call(value, (v) => typeof v === 'number')) {
+      if (
+        (Array.isArray(value) || ArrayBuffer.isView(value)) &&
+        value.length === LENGTHS[type] &&
+        Array.prototype.every.call(value, (v) => typeof v === 'number')
+      ) {
         return Array.prototype.map.call(value, numberText).join(' ');
       }
       break;

@@ -35,8 +35,7 @@ const decoder = new TextDecoder();
 export function newWorld(engine, options) {
   checkOptions(options);
   const capacity = options.capacity === undefined ? 0 : options.capacity; // 0: the default
-  if (options.capacity !== undefined &&
-      (!Number.isInteger(capacity) || capacity < 1 || capacity > MAX_CAPACITY)) {
+  if (options.capacity !== undefined && (!Number.isInteger(capacity) || capacity < 1 || capacity > MAX_CAPACITY)) {
     throw new TypeError(`options.capacity must be an integer from 1 to ${MAX_CAPACITY}, got ${describe(capacity)}`);
   }
   const ptr = engine.wasm.c.jlw_world_new(capacity);
@@ -322,8 +321,7 @@ export class World {
     const path = options.path === undefined ? null : checkString(options.path, 'path');
     const dirty = booleanOption(options, 'dirty', true);
     const wasm = this._wasm;
-    this._withText(text, (textPtr, size) =>
-      this._c.jlw_world_load_entity_text(ptr, path, textPtr, size, dirty ? 1 : 0, wasm.out));
+    this._withText(text, (textPtr, size) => this._c.jlw_world_load_entity_text(ptr, path, textPtr, size, dirty ? 1 : 0, wasm.out));
     return joinId(...wasm.outHalves());
   }
 
@@ -417,8 +415,7 @@ export class World {
     const ptr = this._live();
     checkString(path, 'path');
     checkText(text);
-    const status = this._wasm.withText(text, (textPtr, size) =>
-      this._c.jlw_world_load_class_text(ptr, path, textPtr, size));
+    const status = this._wasm.withText(text, (textPtr, size) => this._c.jlw_world_load_class_text(ptr, path, textPtr, size));
     if (status !== 0) throw this._error(status);
   }
 
@@ -615,8 +612,7 @@ export class World {
     const dirty = booleanOption(options, 'dirty', false);
     // Errors name the file a save would write (mapped to the host path).
     const path = this._dir === null ? SETTINGS_FILE : `${this._dir.vpath}/${SETTINGS_FILE}`;
-    this._withText(text, (textPtr, size) =>
-      this._c.jlw_world_load_settings_text(ptr, path, textPtr, size, dirty ? 1 : 0));
+    this._withText(text, (textPtr, size) => this._c.jlw_world_load_settings_text(ptr, path, textPtr, size, dirty ? 1 : 0));
   }
 
   /**

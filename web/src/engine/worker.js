@@ -51,11 +51,7 @@ function table(last = []) {
   for (let i = 0; i < n; i++) order[i] = i;
   const byId = (a, b) => (ids[a] < ids[b] ? -1 : ids[a] > ids[b] ? 1 : 0);
   // (Most opens have no IDs to put last: then no lookups per comparison.)
-  order.sort(
-    rank.size === 0
-      ? byId
-      : (a, b) => (rank.get(ids[a]) ?? 0) - (rank.get(ids[b]) ?? 0) || byId(a, b),
-  );
+  order.sort(rank.size === 0 ? byId : (a, b) => (rank.get(ids[a]) ?? 0) - (rank.get(ids[b]) ?? 0) || byId(a, b));
   const sortedIds = new Array(n);
   const cls = new Uint8Array(n);
   const pos = new Float32Array(n * 3);
@@ -200,7 +196,7 @@ function loadFile(path, bytes) {
 // the world, their failures pushed on `failures`: class files one by one
 // (the server sends them first), the files between them in one call.
 function loadRun({ from, to, at }, { paths, sizes, bytes }, failures) {
-  for (let i = from; i < to; ) {
+  for (let i = from; i < to;) {
     let end = i;
     let size = 0;
     while (end < to && !isClassFilePath(paths[end])) size += Math.max(sizes[end++], 0);
@@ -682,7 +678,7 @@ function addCopies(sources, { fresh, offset }) {
     const changes = sources.map((s, i) => {
       const id = ids[i];
       try {
-        world.restoreEntityText(id, id === s.id ? s.text : withId(s.text, id) ?? s.text);
+        world.restoreEntityText(id, id === s.id ? s.text : (withId(s.text, id) ?? s.text));
       } catch (err) {
         throw s.line ? atClipboardLine(err, s.line) : err;
       }
@@ -691,7 +687,12 @@ function addCopies(sources, { fresh, offset }) {
         const target = renamed.get(fields[name]);
         if (target) world.set(id, name, target);
       }
-      if (id !== s.id) world.set(id, 'position', position.map((v, k) => v + offset[k]));
+      if (id !== s.id)
+        world.set(
+          id,
+          'position',
+          position.map((v, k) => v + offset[k]),
+        );
       return { id, before: null, after: world.entityBytes(id) };
     });
     return { entities: ids.map((id) => world.get(id)), changes, ids };
@@ -717,7 +718,10 @@ function mint(className) {
 // Names of the entity_ref fields of class `className` in the open world.
 function refFields(className) {
   try {
-    return world.schema(className).filter((f) => f.type === 'entity_ref').map((f) => f.name);
+    return world
+      .schema(className)
+      .filter((f) => f.type === 'entity_ref')
+      .map((f) => f.name);
   } catch {
     return []; // a class no build describes: its keys are kept as text
   }

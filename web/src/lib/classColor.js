@@ -5,8 +5,22 @@
 
 // Sixteen colours that stand apart on the map's dark background.
 const PALETTE = [
-  '#e8598a', '#57c785', '#4dd0e1', '#c0ca33', '#ff8a3d', '#b38cff', '#26a69a', '#9aa5b1',
-  '#3fa7f5', '#f48fb1', '#7e9cff', '#ff5f56', '#ffd54f', '#a1887f', '#81c784', '#f5b700',
+  '#e8598a',
+  '#57c785',
+  '#4dd0e1',
+  '#c0ca33',
+  '#ff8a3d',
+  '#b38cff',
+  '#26a69a',
+  '#9aa5b1',
+  '#3fa7f5',
+  '#f48fb1',
+  '#7e9cff',
+  '#ff5f56',
+  '#ffd54f',
+  '#a1887f',
+  '#81c784',
+  '#f5b700',
 ];
 
 function nameHash(name) {

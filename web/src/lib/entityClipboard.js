@@ -30,7 +30,9 @@ export function formatEntities(entities) {
  * @returns {{text: string, line: number}[]}
  */
 export function parseEntities(text) {
-  const lines = String(text).replace(/^\uFEFF/, '').split('\n');
+  const lines = String(text)
+    .replace(/^\uFEFF/, '')
+    .split('\n');
   const first = lines.findIndex((l) => l.trim() !== '');
   if (first < 0) throw new Error('The clipboard is empty');
   const head = lines[first].trim();
@@ -76,7 +78,7 @@ const encoder = new TextEncoder();
  */
 export function withId(text, id) {
   const bytes = typeof text === 'string' ? encoder.encode(text) : text;
-  for (let at = 0; at < bytes.length; ) {
+  for (let at = 0; at < bytes.length;) {
     let end = bytes.indexOf(0x0a, at);
     if (end < 0) end = bytes.length;
     if (isIdKeyLine(bytes, at, end) && end < bytes.length) {

@@ -20,6 +20,7 @@ export function lineExcerpt(bytes, line, col) {
   if (end > start && bytes[end - 1] === 0x0d) end--;
   const at = col > 0 ? Math.min(col - 1, end - start) : -1;
   // Tabs as one space each, so the caret stays under its character.
+  // eslint-disable-next-line no-control-regex -- matching control characters is the point: each becomes a space.
   const clean = (b) => decoder.decode(b).replace(/[\t\0-\x08\x0b-\x1f\x7f]/g, ' ');
   let text = clean(bytes.subarray(start, end));
   let caret = at < 0 ? -1 : clean(bytes.subarray(start, start + at)).length;

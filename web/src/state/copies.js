@@ -50,9 +50,7 @@ export async function selectionText() {
   const ids = selectedLive();
   if (ids.length === 0) return null;
   const texts = await getEngine().texts(ids);
-  return formatEntities(
-    ids.map((id, i) => ({ id, className: rowClass(table.rowOf.get(id)), text: decoder.decode(texts[i]) })),
-  );
+  return formatEntities(ids.map((id, i) => ({ id, className: rowClass(table.rowOf.get(id)), text: decoder.decode(texts[i]) })));
 }
 
 export async function copySelection() {

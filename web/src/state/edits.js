@@ -70,7 +70,11 @@ export function setPositionAxis(axis, value) {
 export function setFieldOfSelection(field, value, key = field) {
   const has = (className) => (schemas.value[className] ?? []).some((f) => f.name === field);
   const ids = selectedLive().filter((id) => has(rowClass(table.rowOf.get(id))));
-  return setMany(ids.map((id) => [id, field, value]), field, key);
+  return setMany(
+    ids.map((id) => [id, field, value]),
+    field,
+    key,
+  );
 }
 
 // Sets one axis of the position of every selected entity, each keeping its

@@ -125,8 +125,7 @@ export async function writeToFolder(handle, files, deletions) {
 export function downloadChanges(worldName, files, deletions) {
   const entries = [...files];
   if (deletions.length) {
-    const text =
-      'Delete these files from the world folder:\n' + deletions.map((p) => p + '\n').join('');
+    const text = 'Delete these files from the world folder:\n' + deletions.map((p) => p + '\n').join('');
     entries.push({ path: 'DELETED.txt', bytes: new TextEncoder().encode(text) });
   }
   const url = URL.createObjectURL(zipFiles(entries));

@@ -78,7 +78,10 @@ async function replay(from, to, pick, verb) {
     const done =
       step.changes.length === 1
         ? await restoreEntity(one.id, pick(one), what)
-        : await restoreEntities(step.changes.map((c) => [c.id, pick(c)]), what);
+        : await restoreEntities(
+            step.changes.map((c) => [c.id, pick(c)]),
+            what,
+          );
     if (done) to.value = [...to.value, step];
   } finally {
     running = false;

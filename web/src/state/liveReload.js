@@ -70,7 +70,10 @@ async function showChanges(files) {
   const unsaved = new Set(pending.value.map((e) => e.path));
   const held = conflictPaths.value;
   const edited = (f) => unsaved.has(f.path) || held.has(f.path);
-  const skipped = await applyDiskVersions(files.filter((f) => !edited(f)), { keepEdited: true });
+  const skipped = await applyDiskVersions(
+    files.filter((f) => !edited(f)),
+    { keepEdited: true },
+  );
   const skippedSet = new Set(skipped);
   const touched = files.filter((f) => edited(f) || skippedSet.has(f.path));
   let conflicting = [];

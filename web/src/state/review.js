@@ -36,9 +36,7 @@ let asked = 0;
 
 async function refresh() {
   const ask = ++asked;
-  const ids = fromLink.value
-    ? touchedIds()
-    : pending.value.slice(0, SHOWN).flatMap((entry) => (entry.id === null ? [] : [entry.id]));
+  const ids = fromLink.value ? touchedIds() : pending.value.slice(0, SHOWN).flatMap((entry) => (entry.id === null ? [] : [entry.id]));
   if (ids.length === 0) {
     review.value = EMPTY;
     reviewing.value = false;

@@ -63,7 +63,7 @@ export function toggleSelected(id) {
   const ids = [...selectedIds.value];
   if (!selectedIds.value.has(id)) return setSelection([...ids, id], id);
   const rest = ids.filter((x) => x !== id);
-  return setSelection(rest, selectedId.value === id ? rest[rest.length - 1] ?? null : selectedId.value);
+  return setSelection(rest, selectedId.value === id ? (rest[rest.length - 1] ?? null) : selectedId.value);
 }
 
 // Adds `ids` to the selection (a Shift-click range or a rubber band with
@@ -77,7 +77,7 @@ export function addToSelection(ids, primary = selectedId.value) {
 export function selectAllShown() {
   const ids = Array.from(visibleRows.value, (row) => table.ids[row]);
   const keep = selectedId.value !== null && table.rowOf.has(selectedId.value) && ids.includes(selectedId.value);
-  return setSelection(ids, keep ? selectedId.value : ids[0] ?? null);
+  return setSelection(ids, keep ? selectedId.value : (ids[0] ?? null));
 }
 
 // A key pressed in a view of the entities (the list, the map): Ctrl/Cmd+A
