@@ -322,7 +322,7 @@ test('in-memory file system failures throw a JulietError naming the path, never 
         /a file is in the way of a directory/,
       ],
       [() => juliet.writeFiles('/mem/errors', [{ path: 'dir', bytes: 'x' }]), 'io', '/mem/errors/dir', /is a directory/],
-      [() => juliet.readFile('/mem/errors/dir'), 'io', '/mem/errors/dir', /is a directory/],
+      [() => juliet.readFile('/mem/errors/dir'), 'io', '/mem/errors/dir', /is a directory \(EISDIR\)/],
       [() => juliet.readFile('/mem/errors/missing'), 'not_found', '/mem/errors/missing', /no such file/],
       [() => juliet.listFiles('/mem/errors/file'), 'io', '/mem/errors/file', /not a directory/],
       [() => juliet.removeFiles('/'), 'invalid_argument', '/', /root/],

@@ -333,22 +333,25 @@ function notInMemory(path, mount) {
 }
 
 /** What the file system's errno values mean (Emscripten's numbering). */
+// Emscripten's errno numbers are its own: their POSIX names and words, as
+// the engine's diagnostics give them (c/src/base/fs.c).
 const ERRNO_TEXT = {
-  2: 'permission denied',
-  10: 'resource busy',
-  20: 'file exists',
-  28: 'invalid argument',
-  29: 'input/output error',
-  31: 'is a directory',
-  32: 'too many levels of symbolic links',
-  37: 'name too long',
-  44: 'no such file or directory',
-  48: 'out of memory',
-  51: 'no space left on device',
-  54: 'not a directory',
-  55: 'directory not empty',
-  63: 'operation not permitted',
-  69: 'read-only file system',
+  2: ['EACCES', 'permission denied'],
+  10: ['EBUSY', 'device or resource busy'],
+  20: ['EEXIST', 'file exists'],
+  28: ['EINVAL', 'invalid argument'],
+  29: ['EIO', 'input/output error'],
+  31: ['EISDIR', 'is a directory'],
+  32: ['ELOOP', 'too many levels of symbolic links'],
+  33: ['EMFILE', 'too many open files'],
+  37: ['ENAMETOOLONG', 'file name too long'],
+  44: ['ENOENT', 'no such file or directory'],
+  48: ['ENOMEM', 'out of memory'],
+  51: ['ENOSPC', 'no space left on device'],
+  54: ['ENOTDIR', 'not a directory'],
+  55: ['ENOTEMPTY', 'directory not empty'],
+  63: ['EPERM', 'operation not permitted'],
+  69: ['EROFS', 'read-only file system'],
 };
 
 /**
@@ -358,7 +361,8 @@ const ERRNO_TEXT = {
 function fsError(err, path) {
   if (err instanceof JulietError) return err;
   const errno = err && typeof err.errno === 'number' ? err.errno : null;
-  const message = errno === null ? String((err && err.message) || err) : ERRNO_TEXT[errno] || `file system error (errno ${errno})`;
+  const known = ERRNO_TEXT[errno];
+  const message = errno === null ? String((err && err.message) || err) : known ? `${known[1]} (${known[0]})` : `file system error ${errno}`;
   return new JulietError(errno === 44 ? 'not_found' : 'io', message, { path });
 }
 
