@@ -44,15 +44,16 @@ export async function keepPageVersion(path) {
   await rebaseReview(conflict.id, conflict.disk);
 }
 
-/** Takes the disk's version: the page's changes of that file are dropped. */
+/** Takes the disk's version: the page's changes of that file are dropped.
+ * The conflict leaves the panel only once the page shows the disk's version. */
 export async function takeDiskVersion(path) {
-  const conflict = take(path);
+  const conflict = conflicts.value.find((c) => c.path === path);
   if (!conflict) return;
   try {
     await applyDiskVersions([{ path, seq: conflict.seq, bytes: conflict.disk }]);
+    conflicts.value = conflicts.value.filter((c) => c !== conflict);
     notice.value = `Took the version on disk of ${path}`;
   } catch (err) {
-    noteConflicts([conflict]);
     fail(`Could not take the version on disk of ${path}`, err);
   }
 }
