@@ -5,8 +5,7 @@
 # comments. Each circle is reported as the files it joins, one path around
 # it, and the functions of each dependency between them.
 #   cmake -DSRC=<repo>/c/src -P check_circles.cmake
-# Not yet a CTest: the tree has circles in archive/ and world/ today. Once
-# they are gone, register it beside check_layers.cmake in CMakeLists.txt as
+# Registered as the CTest
 # layers.no_two_files_of_a_module_depend_on_each_other_in_a_circle.
 cmake_minimum_required(VERSION 3.20) # script mode: IN_LIST, continue()
 

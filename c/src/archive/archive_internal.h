@@ -202,7 +202,7 @@ size_t jli_archive_unknown_size(const jl_archive *ar);
  * bytes of room. */
 void jli_archive_copy_unknown(const jl_archive *ar, char *out);
 
-/* ---- opaque entities (archive_reader.c) ---- */
+/* ---- opaque entities (archive_opaque.c) ---- */
 
 /* The derived struct of an opaque class (one that files name but neither
  * the program nor the world describes): no fields, only the class_version

@@ -1,8 +1,7 @@
 /* archive_reader.c - reading an entity from tokenized text (archive.h,
  * spec 4.3-4.4): fields by key into the entity's own memory, the base
- * fields and versions, migrations, deserialize_entity_in_place, the
- * unknown keys a file keeps, and opaque entities (classes files name but no
- * build describes). */
+ * fields and versions, migrations, deserialize_entity_in_place, and the
+ * unknown keys a file keeps. */
 #include <string.h>
 
 #include "archive/archive_internal.h"
@@ -438,42 +437,6 @@ jl_status jli_entity_read_canonical(jl_entity_manager *manager, jli_canonical_ca
 decline:
     jli_entity_rollback_allocation(manager, entity);
     return JL_ERR_NOT_FOUND;
-}
-
-/* ---- opaque entities ---- */
-
-/* Reads nothing but the class_version (checked by jl_archive_read_entity):
- * every other key stays unused, so the world keeps it as an unknown key.
- * Writes nothing: the header carries the class_version, the kept keys
- * follow. */
-static jl_status opaque_serialize(jl_archive *ar, const jl_class *cls, void *derived)
-{
-    (void)cls;
-    if (ar->loading) ((jli_opaque_entity *)derived)->class_version = ar->class_version;
-    return JL_OK;
-}
-
-static void opaque_default_init(void *derived) { ((jli_opaque_entity *)derived)->class_version = 1; }
-
-void jli_opaque_class_init(jl_class *cls, const char *name)
-{
-    *cls = (jl_class){
-        .name = name,
-        .kind = JL_CLASS_KIND_NONE,
-        .version = JL_INDEX_MAX - 1, /* the largest a file may have: never newer than this */
-        .size_of = (uint32_t)sizeof(jli_opaque_entity),
-        .alignment = (uint32_t)_Alignof(jli_opaque_entity),
-        .serialize = opaque_serialize,
-        .default_init = opaque_default_init,
-    };
-}
-
-bool jl_class_is_opaque(const jl_class *cls) { return cls && cls->serialize == opaque_serialize; }
-
-uint32_t jli_entity_class_version(const jl_entity *entity)
-{
-    const jl_class *cls = entity->derived_kind;
-    return jl_class_is_opaque(cls) ? ((const jli_opaque_entity *)entity->derived)->class_version : cls->version;
 }
 
 /* The value's whole line as the file has it, without its line end: the

@@ -1,8 +1,8 @@
 /* base_internal.h - what the base layer's files share with the layers
  * above (private_api.h gives the order): the block pool and the ID map the
  * world keeps (block_pool.c, id_map.c), the float reader's fast path and the
- * digit writer of the formatters (float_text.c, archive_values.c). Four
- * sections, each opening with what it is for. */
+ * digit writer of the formatters (float_text.c, archive_values.c), the text
+ * print (text_print.c). Five sections, each opening with what it is for. */
 #ifndef JULIET_BASE_INTERNAL_H
 #define JULIET_BASE_INTERNAL_H
 
@@ -13,6 +13,10 @@
 #include <string.h>
 
 #include "juliet/arena.h"
+
+/* Text print (text_print.c): a 64-bit fingerprint of text[0, size) (its
+ * length included), never 0. */
+uint64_t jli_text_print(const char *text, size_t size);
 
 /* Block pool (block_pool.c): blocks of memory that can be given back, carved from one
  * arena: a block's size is rounded up to a power of two (16 bytes at

@@ -139,23 +139,6 @@ void jl_world_free(jl_world *w)
 
 /* ---- diagnostics ---- */
 
-void jli_world_add_diagnostic(jl_world *w, const jl_error *e)
-{
-    w->diagnostic_total++;
-    if (w->diagnostic_count >= JL_WORLD_MAX_DIAGNOSTICS) return;
-    jl_error *slot = jl_arena_push(&w->diag_arena, sizeof *slot, _Alignof(jl_error));
-    if (!slot) return;
-    *slot = *e;
-    w->diagnostic_count++;
-}
-
-uint32_t jl_world_diagnostic_count(const jl_world *w) { return w->diagnostic_count; }
-
-const jl_error *jl_world_diagnostic(const jl_world *w, uint32_t index)
-{
-    return index < w->diagnostic_count ? &w->diagnostics[index] : NULL;
-}
-
 void jl_world_clear_diagnostics(jl_world *w)
 {
     jl_arena_pop_to(&w->diag_arena, 0);

@@ -2,14 +2,17 @@
  * is the public API; outside the engine a world is an opaque pointer).
  *
  * The world layer (c/src/world/) is split by concern:
- *   world.c           lifetime, arenas, diagnostics, entities through the API
+ *   world.c           lifetime, arenas, entities through the API
+ *   world_diagnostics.c  the diagnostics loads and checks add
+ *   world_read.c      reading one file of a world, its diagnostic on failure
  *   world_settings.c  the settings' class record and defaults
  *   world_paths.c     the ID <-> file name mapping
  *   world_records.c   what the world keeps beside each entity (unknown keys)
  *   world_refs.c      reference sites seen in files, and their check
  *   world_files.c     whether an entity matches its file (file prints)
  *   world_restore.c   an entity or the settings replaced by text (undo)
- *   world_fields.c    fields and settings as text, an entity's file text
+ *   world_text.c      an entity's or the settings' file text as saves write it
+ *   world_fields.c    fields and settings as text through the API
  *   world_load.c      loading a directory and one file's text
  *   world_disk.c      whether a file on disk is still the version the world saw
  *   world_save.c      saving: deletions, atomic writes, the report
@@ -168,9 +171,6 @@ jl_status jli_world_init(jl_world *world, const jl_world_desc *desc);
 /* Releases what jli_world_init reserved. Safe twice and on a zeroed world. */
 void jli_world_shutdown(jl_world *world);
 
-/* Stores a diagnostic (counted, not stored, past JL_WORLD_MAX_DIAGNOSTICS). */
-void jli_world_add_diagnostic(jl_world *world, const jl_error *e);
-
 /* A NUL-terminated copy of s in the storage pool, kept until shutdown;
  * NULL if the pool is full. */
 const char *jli_world_store_string(jl_world *world, const char *s);
@@ -234,7 +234,7 @@ jl_status jli_refs_append(jl_world *world, jl_archive *ar, const jl_class *cls, 
  * back), closing the gap and moving the first index of every later run. */
 void jli_refs_remove(jl_world *world, uint32_t first, uint32_t count);
 
-/* ---- world_fields.c ---- */
+/* ---- world_text.c ---- */
 
 /* The canonical text of an entity (unknown keys included) / of the settings
  * file into ar, as save writes it. */
@@ -242,9 +242,6 @@ jl_status jli_world_write_entity_text(jl_world *world, const jl_entity *entity, 
 jl_status jli_world_write_settings_text(jl_world *world, jl_archive *ar);
 
 /* ---- world_files.c ---- */
-
-/* A 64-bit fingerprint of text[0, size) (its length included), never 0. */
-uint64_t jli_text_print(const char *text, size_t size);
 
 /* Called before an entity (with its record, may be NULL) or the settings
  * change: a clean one whose print is pending takes it now; a dirty one
@@ -358,6 +355,13 @@ jl_status jli_world_load_entity(jl_world *world, const char *path, const char *d
 jl_status jli_world_add_entity(jl_world *world, const jl_class *cls, uint64_t id, const void *fields,
                                jl_vec3 position, jl_entity **out, jl_error *err);
 
+/* ---- world_diagnostics.c ---- */
+
+/* Stores a diagnostic (counted, not stored, past JL_WORLD_MAX_DIAGNOSTICS). */
+void jli_world_add_diagnostic(jl_world *world, const jl_error *e);
+
+/* ---- world_read.c ---- */
+
 /* Reads one file of the world (kind from its directory listing: a special
  * file is never opened) into the scratch arena, its stamp into *stamp (may
  * be NULL). JL_OK; JL_ERR_NOT_FOUND if
@@ -365,6 +369,10 @@ jl_status jli_world_add_entity(jl_world *world, const jl_class *cls, uint64_t id
  * status of the diagnostic added. */
 jl_status jli_world_read_file(jl_world *world, const char *path, jl_fs_kind kind, char **text, size_t *size,
                               jl_fs_stamp *stamp);
+
+/* Adds the diagnostic of a failed file-system call (op on path, errno
+ * code) and returns its status. */
+jl_status jli_world_io_diagnostic(jl_world *world, const char *path, const char *op, int code);
 
 /* ---- world_save.c ---- */
 

@@ -274,41 +274,6 @@ jl_status jl_world_load_settings_text(jl_world *w, const char *path, const char 
 
 /* ---- a directory ---- */
 
-static jl_status io_diagnostic(jl_world *w, const char *path, const char *op, int code)
-{
-    jl_error e;
-    jl_fs_error(&e, path, op, code);
-    jli_world_add_diagnostic(w, &e);
-    return e.status;
-}
-
-/* A diagnostic for a directory entry that is not a regular file: never
- * opened, since reading a FIFO or a device may block forever. */
-static jl_status special_file_diagnostic(jl_world *w, const char *path)
-{
-    jl_error e;
-    jl_error_set(&e, JL_ERR_IO, path, 0, 0, "not a regular file (a FIFO, socket or device): skipped");
-    jli_world_add_diagnostic(w, &e);
-    return e.status;
-}
-
-jl_status jli_world_read_file(jl_world *w, const char *path, jl_fs_kind kind, char **text, size_t *size,
-                              jl_fs_stamp *stamp)
-{
-    if (kind == JL_FS_SPECIAL) return special_file_diagnostic(w, path);
-    int code = w->fs->read_file(w->fs, path, JL_ARCHIVE_FILE_MAX, &w->scratch, text, size, stamp);
-    if (code == 0) return JL_OK;
-    if (code == ENOENT) return JL_ERR_NOT_FOUND;
-    if (code == EFBIG) {
-        jl_error e;
-        jl_error_set(&e, JL_ERR_PARSE, path, 0, 0, "file too large: a .jasset file holds at most %u bytes",
-                     (unsigned)JL_ARCHIVE_FILE_MAX);
-        jli_world_add_diagnostic(w, &e);
-        return e.status;
-    }
-    return io_diagnostic(w, path, "read_file", code);
-}
-
 /* Deletes a leftover temporary, but only while holding the world's lock:
  * otherwise it may be the file a running save is writing. The lock is
  * taken once per load, without waiting, when the first one is found. */
@@ -341,7 +306,7 @@ jl_status jl_world_load(jl_world *w, const char *dir)
     uint32_t count = 0;
     int code = fs->list_dir(fs, dir, &w->scratch, &entries, &count);
     if (code) {
-        jl_status s = io_diagnostic(w, dir, "list_dir", code);
+        jl_status s = jli_world_io_diagnostic(w, dir, "list_dir", code);
         jl_arena_pop_to(&w->scratch, mark);
         return s;
     }
@@ -383,7 +348,7 @@ jl_status jl_world_load(jl_world *w, const char *dir)
     code = fs->list_dir(fs, entities_dir, &w->scratch, &entries, &count);
     if (code == ENOENT) count = 0; /* a world with no entities yet */
     else if (code) {
-        io_diagnostic(w, entities_dir, "list_dir", code);
+        jli_world_io_diagnostic(w, entities_dir, "list_dir", code);
         count = 0;
     }
     for (uint32_t i = 0; i < count; i++) {
@@ -405,7 +370,7 @@ jl_status jl_world_load(jl_world *w, const char *dir)
         size_t size;
         jl_entity *loaded = NULL;
         jl_status s = jli_world_read_file(w, path, entries[i].kind, &text, &size, &stamp);
-        if (s == JL_ERR_NOT_FOUND) s = io_diagnostic(w, path, "read_file", ENOENT); /* gone since the listing */
+        if (s == JL_ERR_NOT_FOUND) s = jli_world_io_diagnostic(w, path, "read_file", ENOENT); /* gone since the listing */
         else if (s == JL_OK) s = jli_world_load_entity(w, path, stored_dir, 0, text, size, false, &loaded, NULL);
         if (s == JL_OK) {
             jli_files_entity_back(w, loaded);
