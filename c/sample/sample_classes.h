@@ -7,7 +7,7 @@
  * sample_register_classes() at start-up.
  *
  * Field defaults are the initializer passed to JL_DEFINE_ENTITY in
- * sample_classes.c, and survive allocation and partial files (spec 3.3). */
+ * sample_classes.c, and survive allocation and partial files (JULIET-SPEC-002 §3.3). */
 #ifndef JULIET_SAMPLE_CLASSES_H
 #define JULIET_SAMPLE_CLASSES_H
 

@@ -1,5 +1,5 @@
 /* archive_reader.c - reading an entity from tokenized text (archive.h,
- * spec 4.3-4.4): fields by key into the entity's own memory, the base
+ * JULIET-SPEC-002 §4.3-§4.4): fields by key into the entity's own memory, the base
  * fields and versions, migrations, deserialize_entity_in_place, and the
  * unknown keys a file keeps. */
 #include <string.h>
@@ -59,7 +59,7 @@ static const jl_field position_field = {"position", JL_FIELD_VEC3, 0, 0, NULL};
 jl_status jl_archive_read_field(jl_archive *ar, const jl_field *field, void *derived)
 {
     jl_archive_entry *e = jl_archive_find(ar, field->name);
-    if (!e) return JL_OK; /* absent: the default stays (spec 3.3) */
+    if (!e) return JL_OK; /* absent: the default stays (JULIET-SPEC-002 §3.3) */
     return read_entry(ar, e, field, (char *)derived + field->offset);
 }
 
@@ -85,7 +85,7 @@ jl_status jl_serialize_fields(jl_archive *ar, const jl_class *cls, void *derived
                 e = &ar->entries[at];
                 ar->next_lookup = at + 1;
             } else if ((e = jl_archive_find(ar, f->name)) == NULL) {
-                continue; /* absent: the default stays (spec 3.3) */
+                continue; /* absent: the default stays (JULIET-SPEC-002 §3.3) */
             }
             jl_status s = read_entry(ar, e, f, (char *)derived + f->offset);
             if (s != JL_OK) return s;
@@ -143,7 +143,7 @@ jl_status jl_archive_read_entity(jl_archive *ar, jl_entity *entity, uint64_t *id
     if (id == 0) return entry_value_error(ar, id_entry, 0, "an entity ID of zero is not allowed");
     if ((s = read_version(ar, FIND_KNOWN(ar, "version"), &ar->file_version)) != JL_OK) return s;
     if ((s = read_version(ar, FIND_KNOWN(ar, "class_version"), &ar->class_version)) != JL_OK) return s;
-    entity->position.w = 1.0f; /* spec 3.6: w is 1 whether or not the file has a position */
+    entity->position.w = 1.0f; /* JULIET-SPEC-002 §3.6: w is 1 whether or not the file has a position */
     e = FIND_KNOWN(ar, "position");
     if (e) {
         jl_vec3 p;
@@ -166,7 +166,7 @@ jl_status jl_entity_deserialize_in_place(jl_entity_manager *manager, jl_archive 
     if (!cls)
         return jl_error_set(ar->err, JL_ERR_UNKNOWN_CLASS, ar->path, e->value_line, e->value_col,
                             "unknown class '%.*s'", (int)e->value_size, e->value);
-    /* 2. Memory in its final place (spec 3). */
+    /* 2. Memory in its final place (JULIET-SPEC-002 §3). */
     jl_entity *entity;
     jl_status s = jl_entity_allocate(manager, cls, &entity);
     if (s != JL_OK)

@@ -1,5 +1,5 @@
 /* archive_tokenizer.c - splits .jasset text into key/value entries and
- * finds them by key (archive.h, spec 4.1: tokenize_archive).
+ * finds them by key (archive.h, JULIET-SPEC-002 §4.1: tokenize_archive).
  *
  * Loading never copies the text: entries point into the file buffer. One
  * pass finds the line ends (eight bytes at a time), a fast path takes each

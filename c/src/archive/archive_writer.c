@@ -1,4 +1,4 @@
-/* archive_writer.c - writing .jasset text (archive.h, spec 4: serialize
+/* archive_writer.c - writing .jasset text (archive.h, JULIET-SPEC-002 §4: serialize
  * when saving). Text is appended to the top of an arena in large steps, so
  * writing an entity is a run of memcpy and digit loops with no allocation
  * per value. */

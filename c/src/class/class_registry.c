@@ -1,6 +1,6 @@
 /* class_registry.c - registries of entity classes: registration with its
  * checks, and the constant-time lookups by (kind, crc), name and CRC
- * (class_registry.h; spec 4.3). */
+ * (class_registry.h; JULIET-SPEC-002 §4.3). */
 #include "juliet/class_registry.h"
 
 #include <stdbool.h>

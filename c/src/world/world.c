@@ -1,5 +1,5 @@
 /* world.c - a world's lifetime and arenas, its diagnostics, and entities
- * through the API: create, remove, find (world.h; spec 4.2, 6).
+ * through the API: create, remove, find (world.h; JULIET-SPEC-002 §4.2, §6).
  *
  * Every byte comes from arenas reserved here; jl_world_new puts the world
  * struct itself at the start of an arena of its own. */

@@ -74,7 +74,7 @@ uint64_t jli_files_before_settings_change(jl_world *w)
 }
 
 /* Clean when the text changed (a change that changes nothing is a touch,
- * spec 6.3) and is now exactly the file's. */
+ * JULIET-SPEC-002 §6.3) and is now exactly the file's. */
 static bool back_to_file(const jl_world *w, uint64_t now, uint64_t before, const jli_entity_record *r)
 {
     return r && r->file == JLI_FILE_PRINTED && now == jli_files_print(w, r) && now != before;

@@ -1,6 +1,6 @@
 /* world_load.c - loading a world directory, one entity file's text, the
  * settings' text, and an entity from values checked already (a snapshot's)
- * (world.h; spec 4.4 LoadWorld, deserialize_entity_asset).
+ * (world.h; JULIET-SPEC-002 §4.4 LoadWorld, deserialize_entity_asset).
  *
  * Every file goes through the world's jl_fs table, so tests can count and
  * fault each operation. Per-file work uses the scratch arena between a mark
@@ -110,7 +110,7 @@ jl_status jli_world_load_entity(jl_world *w, const char *path, const char *dir, 
         s = read_general(w, &ar, path, expected_id, text, size, &entity, e);
     }
     if (s == JL_OK && dir && path) {
-        /* spec 5.5: in a world directory, the file name is the decimal ID. */
+        /* JULIET-SPEC-002 §5.5: in a world directory, the file name is the decimal ID. */
         char expected[JLI_ENTITY_FILE_NAME_MAX];
         jli_entity_file_name(expected, entity->id);
         if (strcmp(jli_base_name(path), expected) != 0) {

@@ -1,5 +1,5 @@
 /* world_paths.c - where an entity's file is: "Entities/<decimal id>.jasset"
- * under the world directory (world.h, spec 5.5), and back from a file name
+ * under the world directory (world.h, JULIET-SPEC-002 §5.5), and back from a file name
  * to its ID. The one place that maps IDs to file names. */
 #include <string.h>
 

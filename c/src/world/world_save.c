@@ -274,7 +274,8 @@ jl_status jl_world_save(jl_world *w, const char *dir, jl_save_report *report)
         return r->error.status;
     }
 
-    /* 1. Files of removed entities (brainstorm 2.5), before any write. */
+    /* 1. Files of removed entities before any write: a deletion is pending
+     * from the removal until this save (docs/design.md). */
     bool entities_touched = false, root_touched = false;
     jl_status s = process_deletions(w, dir, r, &entities_touched);
     if (s != JL_OK) result = s;
