@@ -1,4 +1,4 @@
-// Entry point: wires the models that follow the open world's events (undo
+// Entry point: starts the engine the models call, wires the models that follow the open world's events (undo
 // history, unsaved work kept in browser storage, see state/keep.js), renders
 // the inspector, asks before leaving with unsaved changes, and opens the
 // world the local server serves (an address with its token), else the level
@@ -6,13 +6,20 @@
 // kept in this browser, else the sample world (`?open=none` starts empty).
 import { render } from 'preact';
 import { App } from './components/App.jsx';
+import { createEngine } from './engine/client.js';
+import { setEngine } from './state/engine.js';
 import { on } from './state/events.js';
 import { clearHistory, record } from './state/history.js';
 import { forgetKept, keepNowIfWaiting, keepSoon, restoreKept, startUp } from './state/keep.js';
 import { openServerWorld, openSnapshotText } from './state/open.js';
 import { pending } from './state/pending.js';
+import { reportProgress } from './state/progress.js';
 import { stopPlacing } from './state/placement.js';
 import { servesWorld } from './state/server.js';
+
+// The page's one engine, in a worker; its reports of long work go to the
+// progress bar.
+setEngine(createEngine({ onProgress: ({ label, done, total }) => reportProgress(label, done, total) }));
 
 // The world model imports neither of them: they listen. A world opened shows
 // its kept work (restoreKept) before its open counts as done.

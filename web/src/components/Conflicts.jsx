@@ -2,8 +2,7 @@
 // side and the user's pick. Until then neither is written over the other.
 import { useEffect, useState } from 'preact/hooks';
 import { SETTINGS } from '../lib/fields.js';
-import { conflicts, keepPageVersion, takeDiskVersion } from '../state/conflicts.js';
-import { getEngine } from '../state/engine.js';
+import { conflicts, keepPageVersion, pageVersion, takeDiskVersion } from '../state/conflicts.js';
 import { select } from '../state/selection.js';
 import { revision } from '../state/table.js';
 import { busy, settings } from '../state/world.js';
@@ -58,12 +57,10 @@ function Conflict({ conflict }) {
   const changes = [revision.value, settings.value];
   useEffect(() => {
     let current = true;
-    getEngine()
-      .texts([conflict.id])
-      .then(
-        ([text]) => current && setMine(text),
-        () => current && setMine(null),
-      );
+    pageVersion(conflict).then(
+      (text) => current && setMine(text),
+      () => current && setMine(null),
+    );
     return () => {
       current = false;
     };

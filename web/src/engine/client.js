@@ -1,5 +1,6 @@
-// The page's side of the engine worker: one request/response call per
-// operation, progress reports forwarded to a callback. Errors come back as
+// The page's side of the engine: one request/response call per operation
+// (operations.js), in a worker for the page (or in-process, local.js),
+// progress reports forwarded to a callback. Errors come back as
 // Error (or TypeError) objects carrying the engine's code, path, line and
 // column (errors.js).
 import { toError } from './errors.js';
@@ -19,6 +20,7 @@ async function readChunk(part) {
   });
 }
 
+/** The engine in a worker (worker.js): the page's one. */
 export function createEngine({ onProgress } = {}) {
   const worker = new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
   let nextId = 1;
@@ -49,7 +51,12 @@ export function createEngine({ onProgress } = {}) {
       worker.postMessage({ id, op, args }, transfer);
     });
   }
+  return engineApi(call, onProgress);
+}
 
+// The engine's calls over `call(op, args, transfer)`, a transport to the
+// operations (a worker's messages, or a direct call).
+export function engineApi(call, onProgress) {
   return {
     // Opens a world from files [{ path, bytes | file }] (paths relative to
     // the world folder). The page reads the files (a File read from the

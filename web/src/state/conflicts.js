@@ -4,6 +4,7 @@
 // and a save leaves the file on disk alone.
 import { computed, signal } from '@preact/signals';
 import { applyDiskVersions, noteBase } from './diskFiles.js';
+import { getEngine } from './engine.js';
 import { fail, notice } from './messages.js';
 import { rebaseReview } from './review.js';
 
@@ -26,6 +27,13 @@ export function clearConflicts() {
 export function dropConflicts(paths) {
   const drop = new Set(paths);
   if (conflicts.value.some((c) => drop.has(c.path))) conflicts.value = conflicts.value.filter((c) => !drop.has(c.path));
+}
+
+/** The page's version of a conflict's file: its bytes, null if deleted in
+ * the page. */
+export async function pageVersion(conflict) {
+  const [text] = await getEngine().texts([conflict.id]);
+  return text;
 }
 
 function take(path) {

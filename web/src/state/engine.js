@@ -1,13 +1,12 @@
-// The page's one engine worker (engine/client.js), started on first use;
-// its reports of long work go to the progress bar.
-import { createEngine } from '../engine/client.js';
-import { reportProgress } from './progress.js';
-
+// The engine the models call, set once by the composition root (main.jsx:
+// the page's worker; a test: an in-process engine, engine/local.js).
 let engine = null;
 
+export function setEngine(next) {
+  engine = next;
+}
+
 export function getEngine() {
-  engine ??= createEngine({
-    onProgress: ({ label, done, total }) => reportProgress(label, done, total),
-  });
+  if (!engine) throw new Error('No engine: setEngine() is called first (main.jsx)');
   return engine;
 }

@@ -25,7 +25,7 @@ import { nameRecord } from 'juliet-world';
 // browser storage too.
 function confirmDiscard() {
   if (pending.value.length === 0) return true;
-  if (!window.confirm('Discard the unsaved changes of this world?')) return false;
+  if (!globalThis.confirm('Discard the unsaved changes of this world?')) return false;
   emit('discarded', { key: source.value?.key });
   return true;
 }
@@ -82,7 +82,8 @@ async function openWith(name, origin, load, { keepOnFailure = false } = {}) {
       saveReport.value = null;
     });
     result.timings.applyMs = performance.now() - shownAt;
-    requestAnimationFrame(() => performance.mark('juliet:open-shown', { detail: result.timings }));
+    // The frame that shows it (none outside a page).
+    globalThis.requestAnimationFrame?.(() => performance.mark('juliet:open-shown', { detail: result.timings }));
     // Still opening while the listeners re-apply kept work: an edit made
     // before that ends would be lost under the table it reloads (or its
     // own kept copy applied again, with the selection cleared).
@@ -200,6 +201,14 @@ export async function openUpload(fileList) {
   status.value = 'opening';
   const { name, files } = await readUploadedFiles(fileList);
   status.value = table.size ? 'ready' : 'empty';
+  await openFiles(name, files, { kind: 'upload', key: `upload:${name}` });
+}
+
+/** Opens a world from files already read, [{ path, bytes }] (paths relative
+ * to its folder), as an upload: Save asks for a folder. */
+export async function openWorldFiles(name, files) {
+  if (busy.value || !confirmDiscard()) return;
+  markOpenStart();
   await openFiles(name, files, { kind: 'upload', key: `upload:${name}` });
 }
 

@@ -4,7 +4,8 @@
 // in packs (lib/pack.js) and the events saying it changed on disk.
 
 const TOKEN_HEADER = 'X-Juliet-Token';
-const token = new URLSearchParams(location.search).get('token');
+// The run's token from the page's address (none outside a page).
+const token = typeof location === 'undefined' ? null : new URLSearchParams(location.search).get('token');
 
 /** True when the page was opened on a world served by the local server. */
 export const servesWorld = () => token !== null;

@@ -1,0 +1,79 @@
+// The edit model (web/src/state/edits.js) under node:test: each edit goes
+// through the engine, then shows in the table, the inspector and the
+// pending changes, and is one undo step; a refused one changes nothing.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+
+import { addEntity, deleteEntity, setField, setFieldOfSelection, setPositionAxis } from '../../web/src/state/edits.js';
+import { undoStack } from '../../web/src/state/history.js';
+import { pending } from '../../web/src/state/pending.js';
+import { fieldErrors, select, selected, setSelection } from '../../web/src/state/selection.js';
+import { rowPosition, table } from '../../web/src/state/table.js';
+import { INERT, LIGHT, LIGHT2, openWorld } from './models.js';
+
+const paths = () => pending.value.map((p) => `${p.kind} ${p.id}`);
+
+test('a field set on the selected entity shows in the inspector and is pending, as one undo step', async () => {
+  await openWorld();
+  await select(LIGHT);
+  assert.equal(selected.value.fields.intensity, 18.1);
+  await setField('intensity', 20);
+  assert.equal(selected.value.fields.intensity, 20);
+  assert.equal(selected.value.dirty, true);
+  assert.deepEqual(paths(), [`modified ${LIGHT}`]);
+  assert.deepEqual(
+    undoStack.value.map((s) => s.label),
+    ['intensity'],
+  );
+});
+
+test('a position axis set on the selected entity moves its row', async () => {
+  await openWorld();
+  await select(LIGHT);
+  await setPositionAxis(1, 7.5);
+  assert.deepEqual(
+    [...rowPosition(table.rowOf.get(LIGHT))].map((v) => Math.round(v * 100) / 100),
+    [304.55, 7.5, -269.94],
+  );
+  assert.deepEqual(selected.value.position, [304.55, 7.5, -269.94]);
+});
+
+test('a value the engine refuses changes nothing and is shown under its field', async () => {
+  await openWorld();
+  await select(LIGHT);
+  await setField('intensity', 'bright');
+  assert.match(fieldErrors.value.intensity, /intensity/);
+  assert.equal(selected.value.fields.intensity, 18.1);
+  assert.deepEqual(paths(), []);
+  assert.equal(undoStack.value.length, 0);
+  // The next accepted value clears the message.
+  await setField('intensity', 3);
+  assert.equal(fieldErrors.value.intensity, undefined);
+});
+
+test('a field set on a selection changes every entity whose class has it, as one undo step', async () => {
+  await openWorld();
+  await setSelection([LIGHT, LIGHT2, INERT], LIGHT);
+  await setFieldOfSelection('intensity', 5);
+  assert.deepEqual(paths().sort(), [`modified ${LIGHT}`, `modified ${LIGHT2}`].sort());
+  assert.equal(undoStack.value.length, 1);
+  assert.deepEqual(undoStack.value[0].changes.map((c) => c.id).sort(), [LIGHT, LIGHT2].sort());
+});
+
+test('a delete takes the row out and lists the file as deleted; an add is new and selected', async () => {
+  await openWorld();
+  const size = table.size;
+  await select(INERT);
+  await deleteEntity();
+  assert.equal(table.rowOf.has(INERT), false);
+  assert.deepEqual(paths(), [`deleted ${INERT}`]);
+  assert.notEqual(selected.value?.id, INERT, 'the deleted entity is no longer selected');
+
+  await addEntity('Light', [1, 2, 3]);
+  const added = selected.value;
+  assert.equal(added.class, 'Light');
+  assert.deepEqual(added.position, [1, 2, 3]);
+  assert.ok(table.rowOf.has(added.id));
+  assert.deepEqual(paths().sort(), [`deleted ${INERT}`, `new ${added.id}`].sort());
+  assert.equal(table.size, size + 1, 'the deleted row is kept as a hole, the new one appended');
+});
