@@ -12,12 +12,17 @@ import { select, selected, setSelection } from '../../web/src/state/selection.js
 import { table } from '../../web/src/state/table.js';
 import { INERT, LIGHT, LIGHT2, openWorld } from './models.js';
 
-const paths = () => pending.value.map((p) => `${p.kind} ${p.id}`);
-
-test('undo puts the field back and the entity is clean again; redo sets it again', async () => {
+// The sample open, with LIGHT's intensity set to 20 (from 18.1).
+async function lightEdited() {
   await openWorld();
   await select(LIGHT);
   await setField('intensity', 20);
+}
+
+const paths = () => pending.value.map((p) => `${p.kind} ${p.id}`);
+
+test('undo puts the field back and the entity is clean again; redo sets it again', async () => {
+  await lightEdited();
   await undo();
   assert.equal(selected.value.fields.intensity, 18.1);
   assert.equal(selected.value.dirty, false, 'back to its file: clean');
@@ -33,9 +38,7 @@ test('undo puts the field back and the entity is clean again; redo sets it again
 });
 
 test('two edits undo one at a time, the latest first', async () => {
-  await openWorld();
-  await select(LIGHT);
-  await setField('intensity', 20);
+  await lightEdited();
   await setField('radius', 3);
   await undo();
   assert.deepEqual([selected.value.fields.intensity, selected.value.fields.radius], [20, 28.5]);
@@ -67,9 +70,7 @@ test('an edit of a selection undoes as one step', async () => {
 });
 
 test('a new edit after an undo drops what could be redone', async () => {
-  await openWorld();
-  await select(LIGHT);
-  await setField('intensity', 20);
+  await lightEdited();
   await undo();
   await setField('radius', 3);
   assert.equal(redoStack.value.length, 0);
@@ -77,9 +78,7 @@ test('a new edit after an undo drops what could be redone', async () => {
 });
 
 test('opening another world starts its history empty', async () => {
-  await openWorld();
-  await select(LIGHT);
-  await setField('intensity', 20);
+  await lightEdited();
   await openWorld();
   assert.equal(undoStack.value.length, 0);
   assert.deepEqual(paths(), []);
