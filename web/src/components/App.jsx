@@ -1,5 +1,5 @@
 // The inspector's layout: toolbar and messages on top, the entity list on the
-// left, the map in the middle, the inspector on the right (the panes beside
+// left, the map (2D or 3D) in the middle, the inspector on the right (the panes beside
 // the map resized by splitters), pending changes and diagnostics below.
 import { useEffect, useRef } from 'preact/hooks';
 import { isTyping } from '../lib/keys.js';
@@ -7,6 +7,7 @@ import { copySelection, duplicateSelection, paste } from '../state/copies.js';
 import { redo, undo } from '../state/history.js';
 import { fitPanes, paneWidths, rowWidth } from '../state/layout.js';
 import { save } from '../state/save.js';
+import { viewMode } from '../state/viewMode.js';
 import { Conflicts } from './Conflicts.jsx';
 import { Diagnostics } from './Diagnostics.jsx';
 import { EntityList } from './EntityList.jsx';
@@ -18,6 +19,7 @@ import { ProgressBar } from './ProgressBar.jsx';
 import { SharePanel } from './SharePanel.jsx';
 import { Splitter } from './Splitter.jsx';
 import { Toolbar } from './Toolbar.jsx';
+import { Viewport } from './Viewport.jsx';
 import { WorldMap } from './WorldMap.jsx';
 
 export function App() {
@@ -79,7 +81,7 @@ export function App() {
       >
         <EntityList />
         <Splitter pane="list" side="before" label="Resize the entity list" />
-        <WorldMap />
+        {viewMode.value === '3d' ? <Viewport /> : <WorldMap />}
         <Splitter pane="inspector" side="after" label="Resize the inspector" />
         <Inspector />
       </main>

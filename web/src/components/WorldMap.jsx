@@ -34,6 +34,7 @@ import {
   toggleSelected,
 } from '../state/selection.js';
 import { previewPosition, revision, rowClass, rowPosition, structure, table } from '../state/table.js';
+import { showViewport } from '../state/viewMode.js';
 import { status } from '../state/world.js';
 import { PlacementTools } from './PlacementTools.jsx';
 
@@ -658,6 +659,9 @@ export function WorldMap() {
         </div>
         <button type="button" class="small" onClick={() => fitWorld()}>
           Fit
+        </button>
+        <button type="button" class="small" onClick={() => showViewport(true)}>
+          3D
         </button>
         <PlacementTools />
         <ul class="legend" aria-label="Classes">

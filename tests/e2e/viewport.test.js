@@ -1,0 +1,112 @@
+// Browser tests of the 3D viewport (web/src/viewport/, three.js): it is its
+// own chunk, loaded when first shown; it draws the level with WebGL2; the
+// views switch by button and key; F frames the selection; a click picks the
+// entity under the cursor; the 2D map comes back with its selection.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import * as ui from './harness.js';
+
+const env = ui.useInspector();
+const LIGHT = '0x77a31d7500000002';
+const OTHER = '0x77a31d7500000001';
+
+const viewport = (page) => page.getByRole('img', { name: '3D view of the world' });
+
+// Shows the 3D view and waits until its scene has drawn once.
+async function show3d(page) {
+  await page.getByRole('button', { name: '3D', exact: true }).click();
+  await viewport(page).waitFor();
+  await page.getByRole('button', { name: 'Perspective' }).waitFor();
+  await page.locator('canvas.viewport[aria-busy="false"]').waitFor();
+}
+
+// How many pixels of the canvas differ from its background, read from a
+// screenshot of it (a WebGL canvas keeps no pixels to read back).
+async function drawnPixels(page) {
+  const png = (await viewport(page).screenshot()).toString('base64');
+  return page.evaluate(async (data) => {
+    const img = new Image();
+    img.src = `data:image/png;base64,${data}`;
+    await img.decode();
+    const c = new OffscreenCanvas(img.width, img.height);
+    const ctx = c.getContext('2d');
+    ctx.drawImage(img, 0, 0);
+    const d = ctx.getImageData(0, 0, img.width, img.height).data;
+    const [r0, g0, b0] = [d[0], d[1], d[2]]; // a corner: the background
+    let n = 0;
+    for (let i = 0; i < d.length; i += 4) if (Math.abs(d[i] - r0) + Math.abs(d[i + 1] - g0) + Math.abs(d[i + 2] - b0) > 60) n++;
+    return n;
+  }, png);
+}
+
+test('the 3D view is a WebGL2 canvas in a chunk of its own, loaded when first shown', async () => {
+  const page = await ui.newPage(env.browser);
+  const scripts = [];
+  page.on('request', (r) => {
+    if (r.resourceType() === 'script') scripts.push(new URL(r.url()).pathname);
+  });
+  await page.goto(env.url);
+  await ui.waitOpen(page);
+  assert.ok(!scripts.some((s) => /\/scene-[^/]*\.js$/.test(s)), 'the page opened without the 3D chunk');
+  await show3d(page);
+  assert.ok(
+    scripts.some((s) => /\/scene-[^/]*\.js$/.test(s)),
+    'the 3D chunk loaded on show',
+  );
+  // A canvas with a WebGL context answers null to a 2D one.
+  assert.equal(await page.evaluate(() => document.querySelector('canvas.viewport').getContext('2d')), null);
+  assert.ok((await drawnPixels(page)) > 200, 'the markers and the grid are drawn');
+  await ui.screenshot(page, 'viewport-perspective');
+  await ui.closeWithoutErrors(page);
+});
+
+test('views switch by button and by key, each pressed in turn', async () => {
+  const page = await ui.openSample(env);
+  await show3d(page);
+  const pressed = () => page.locator('[aria-label="View"] button[aria-pressed="true"]').textContent();
+  assert.equal(await pressed(), 'Perspective');
+  await page.getByRole('button', { name: 'Top' }).click();
+  assert.equal(await pressed(), 'Top');
+  await ui.screenshot(page, 'viewport-top');
+  await viewport(page).focus();
+  await page.keyboard.press('1');
+  assert.equal(await pressed(), 'Front');
+  await page.keyboard.press('3');
+  assert.equal(await pressed(), 'Side');
+  await page.keyboard.press('5');
+  assert.equal(await pressed(), 'Perspective');
+  assert.ok((await drawnPixels(page)) > 200);
+  await ui.closeWithoutErrors(page);
+});
+
+test('F frames the selected entity in the middle of the view, where a click picks it', async () => {
+  const page = await ui.openSample(env);
+  await show3d(page);
+  for (const view of ['Perspective', 'Top']) {
+    await page.getByRole('button', { name: view }).click();
+    await ui.selectEntity(page, LIGHT);
+    await viewport(page).focus();
+    await page.keyboard.press('f');
+    // Another entity selected from the list: the camera stays on the first.
+    await ui.selectEntity(page, OTHER);
+    const box = await viewport(page).boundingBox();
+    await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+    await page.waitForFunction((want) => document.querySelector('.inspector h2 code')?.textContent.trim() === want, LIGHT);
+    assert.equal(await ui.inspectedId(page), LIGHT, `${view}: the framed entity is picked`);
+  }
+  // A click on empty ground selects nothing.
+  const box = await viewport(page).boundingBox();
+  await page.mouse.click(box.x + 12, box.y + box.height - 12);
+  await page.waitForFunction(() => !document.querySelector('.inspector h2 code'));
+  await ui.closeWithoutErrors(page);
+});
+
+test('the 2D map comes back with the selection made in 3D', async () => {
+  const page = await ui.openSample(env);
+  await show3d(page);
+  await ui.selectEntity(page, LIGHT);
+  await page.getByRole('button', { name: '2D map' }).click();
+  await ui.mapOf(page).waitFor();
+  assert.equal(await ui.inspectedId(page), LIGHT);
+  await ui.closeWithoutErrors(page);
+});

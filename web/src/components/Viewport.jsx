@@ -1,0 +1,202 @@
+// The 3D viewport: the level in perspective or in orthographic Top, Front
+// and Side views (viewport/scene.js, three.js, loaded on first show as its
+// own chunk). Click picks (Shift adds, Ctrl/Cmd toggles, as in the list),
+// right-drag orbits, middle-drag pans, the wheel dollies, F frames the
+// selection (the whole world when nothing is selected).
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { classColor } from '../lib/classColor.js';
+import { formatCoordinate } from '../lib/mapGrid.js';
+import { addToSelection, select, selectedId, selectedIds, toggleSelected } from '../state/selection.js';
+import { revision, table } from '../state/table.js';
+import { showViewport, viewportCamera } from '../state/viewMode.js';
+
+const VIEW_KEYS = { 7: 'top', 1: 'front', 3: 'side', 5: 'perspective' }; // as Godot's numpad
+const VIEW_NAMES = [
+  ['perspective', 'Perspective', '5'],
+  ['top', 'Top', '7'],
+  ['front', 'Front', '1'],
+  ['side', 'Side', '3'],
+];
+const CLICK_PX = 4; // a press that moves less is a click, not a drag
+
+// [r, g, b] in 0..1 of "#rrggbb".
+function rgb(hex) {
+  const v = parseInt(hex.slice(1), 16);
+  return [(v >> 16) / 255, ((v >> 8) & 255) / 255, (v & 255) / 255];
+}
+
+// Table rows of the selected entities, and of the primary one (-1: none).
+function selectedRows() {
+  const rows = [];
+  for (const id of selectedIds.value) {
+    const row = table.rowOf.get(id);
+    if (row !== undefined) rows.push(row);
+  }
+  return { rows, main: table.rowOf.get(selectedId.value) ?? -1 };
+}
+
+export function Viewport() {
+  const canvas = useRef(null);
+  const scene = useRef(null);
+  const [view, setViewName] = useState(viewportCamera.value?.view ?? 'perspective');
+  const [cursor, setCursor] = useState(null);
+  const [failure, setFailure] = useState(null);
+  const [ready, setReady] = useState(false);
+  const press = useRef(null);
+
+  // The scene, made once the three.js chunk is in.
+  useEffect(() => {
+    let live = true;
+    let observer = null;
+    import('../viewport/scene.js')
+      .then(({ createScene }) => {
+        if (!live) return;
+        const s = createScene(canvas.current, { onChange: () => (viewportCamera.value = s.cameraState()) });
+        scene.current = s;
+        s.resize();
+        showEntities();
+        showSelection();
+        if (viewportCamera.value) s.setCameraState(viewportCamera.value);
+        else s.frame([]);
+        viewportCamera.value = s.cameraState();
+        observer = new ResizeObserver(() => s.resize());
+        observer.observe(canvas.current);
+        setReady(true);
+      })
+      .catch((err) => live && setFailure(err.message));
+    return () => {
+      live = false;
+      observer?.disconnect();
+      scene.current?.dispose();
+      scene.current = null;
+    };
+  }, []);
+
+  function showEntities() {
+    scene.current?.setEntities(
+      table,
+      table.classNames.map((name) => rgb(classColor(name))),
+    );
+  }
+  function showSelection() {
+    const { rows, main } = selectedRows();
+    scene.current?.setSelection(rows, main);
+  }
+
+  // The entities follow the table, the marks the selection.
+  revision.value;
+  const picked = selectedIds.value;
+  const primary = selectedId.value;
+  useEffect(showEntities, [revision.value]);
+  useEffect(showSelection, [picked, primary, revision.value]);
+
+  function setView(name) {
+    scene.current?.setView(name);
+    setViewName(name);
+    if (scene.current) viewportCamera.value = scene.current.cameraState();
+  }
+
+  function frameSelection() {
+    scene.current?.frame(selectedRows().rows);
+  }
+
+  function at(event) {
+    const r = canvas.current.getBoundingClientRect();
+    return [event.clientX - r.left, event.clientY - r.top];
+  }
+
+  function onPointerDown(event) {
+    if (event.button === 0) press.current = { at: at(event) };
+    canvas.current.focus();
+  }
+
+  function onPointerUp(event) {
+    const start = press.current;
+    press.current = null;
+    if (!start || event.button !== 0 || !scene.current) return;
+    const [x, y] = at(event);
+    if (Math.hypot(x - start.at[0], y - start.at[1]) > CLICK_PX) return;
+    const row = scene.current.pick(x, y);
+    if (row < 0) {
+      if (!event.shiftKey && !event.ctrlKey && !event.metaKey) select(null);
+      return;
+    }
+    const id = table.ids[row];
+    if (event.ctrlKey || event.metaKey) toggleSelected(id);
+    else if (event.shiftKey) addToSelection([id], id);
+    else select(id);
+  }
+
+  function onPointerMove(event) {
+    const point = scene.current?.pointAt(...at(event));
+    setCursor(point ? [point.x, point.y, point.z] : null);
+  }
+
+  function onKeyDown(event) {
+    if (event.ctrlKey || event.metaKey || event.altKey) return;
+    const key = event.key.toLowerCase();
+    if (key === 'f') {
+      event.preventDefault();
+      frameSelection();
+    } else if (VIEW_KEYS[key]) {
+      event.preventDefault();
+      setView(VIEW_KEYS[key]);
+    }
+  }
+
+  return (
+    <section class="pane map-pane" aria-label="3D view">
+      <div class="map-tools">
+        <div class="views" role="group" aria-label="View">
+          {VIEW_NAMES.map(([name, label, key]) => (
+            <button
+              key={name}
+              type="button"
+              class="small"
+              aria-pressed={view === name ? 'true' : 'false'}
+              aria-keyshortcuts={key}
+              onClick={() => setView(name)}
+            >
+              {label}
+            </button>
+          ))}
+        </div>
+        <button type="button" class="small" aria-keyshortcuts="F" onClick={frameSelection}>
+          Frame
+        </button>
+        <button type="button" class="small" onClick={() => showViewport(false)}>
+          2D map
+        </button>
+      </div>
+      <div class="map-stage">
+        <canvas
+          ref={canvas}
+          class="map viewport"
+          role="img"
+          aria-label="3D view of the world"
+          aria-describedby="viewport-keys"
+          aria-busy={ready ? 'false' : 'true'}
+          tabIndex={0}
+          onPointerDown={onPointerDown}
+          onPointerUp={onPointerUp}
+          onPointerMove={onPointerMove}
+          onPointerLeave={() => setCursor(null)}
+          onContextMenu={(e) => e.preventDefault()}
+          onKeyDown={onKeyDown}
+        />
+        <p id="viewport-keys" class="visually-hidden">
+          Click picks an entity, Shift adds, Ctrl toggles. Right-drag orbits, middle-drag pans, the wheel zooms. F frames the selection; 5,
+          7, 1 and 3 show the Perspective, Top, Front and Side views.
+        </p>
+        {failure && (
+          <p class="viewport-failure" role="alert">
+            The 3D view could not start: {failure}
+          </p>
+        )}
+        {cursor && (
+          <div class="map-cursor">{`X ${formatCoordinate(cursor[0], 10)}   Y ${formatCoordinate(cursor[1], 10)}   Z ${formatCoordinate(cursor[2], 10)}`}</div>
+        )}
+      </div>
+    </section>
+  );
+}

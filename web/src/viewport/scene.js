@@ -1,0 +1,335 @@
+// The 3D viewport's scene (three.js, loaded as its own chunk): every entity
+// of the table as a marker in its class's colour, the selection drawn over
+// them, a ground grid in world units and an axis gizmo; a perspective
+// camera that orbits, pans and dollies, and orthographic Top, Front and Side
+// cameras. It draws on demand (a change, a camera move), never in a loop.
+// Picking projects the markers to the screen: exact at any count, with no
+// extra render.
+import * as THREE from 'three';
+import { OrbitControls } from 'three/addons/controls/OrbitControls.js';
+import { ViewHelper } from 'three/addons/helpers/ViewHelper.js';
+
+// The views, as a level editor names them: where the camera looks from
+// (a direction from the target) and which way is up on screen.
+export const VIEWS = {
+  perspective: { label: 'Perspective', from: [1, 0.8, 1], up: [0, 1, 0] },
+  top: { label: 'Top', from: [0, 1, 0], up: [0, 0, -1] },
+  front: { label: 'Front', from: [0, 0, 1], up: [0, 1, 0] },
+  side: { label: 'Side', from: [1, 0, 0], up: [0, 1, 0] },
+};
+
+const MARKER_PX = 6; // a marker's size on screen, at any distance
+const SELECTED_PX = 11;
+const PICK_PX = 8; // how far from a marker a click still picks it
+const BACKGROUND = 0x101418; // the 2D map's, in both themes
+const GRID_LINES = 0x2b343e;
+const GRID_AXES = 0x56626e;
+
+/**
+ * A viewport drawing into `canvas`. `onChange()` is called after the user
+ * moved the camera (to remember the view).
+ */
+export function createScene(canvas, { onChange = () => {} } = {}) {
+  const renderer = new THREE.WebGLRenderer({ canvas, antialias: true });
+  renderer.setPixelRatio(Math.min(window.devicePixelRatio || 1, 2));
+  renderer.autoClear = false;
+  const scene = new THREE.Scene();
+  scene.background = new THREE.Color(BACKGROUND);
+
+  const perspective = new THREE.PerspectiveCamera(50, 1, 0.1, 1e6);
+  const ortho = new THREE.OrthographicCamera(-1, 1, 1, -1, -1e6, 1e6);
+  let view = 'perspective';
+  let camera = perspective;
+  const controls = new OrbitControls(camera, canvas);
+  controls.enableDamping = false;
+  controls.screenSpacePanning = true;
+  // Left clicks pick (the component's); right-drag orbits, middle-drag pans.
+  controls.mouseButtons = { LEFT: null, MIDDLE: THREE.MOUSE.PAN, RIGHT: THREE.MOUSE.ROTATE };
+  controls.addEventListener('change', () => {
+    draw();
+    onChange();
+  });
+  const gizmo = new ViewHelper(camera, canvas);
+  gizmo.location.top = 0; // top right: the cursor's coordinates are at the bottom
+  gizmo.location.bottom = null;
+
+  // Markers: one point per table row; dead rows are moved out of sight.
+  const markers = new THREE.Points(
+    new THREE.BufferGeometry(),
+    new THREE.PointsMaterial({ size: MARKER_PX, sizeAttenuation: false, vertexColors: true }),
+  );
+  markers.frustumCulled = false;
+  const selection = new THREE.Points(
+    new THREE.BufferGeometry(),
+    new THREE.PointsMaterial({ size: SELECTED_PX, sizeAttenuation: false, color: 0xffffff, depthTest: false }),
+  );
+  selection.frustumCulled = false;
+  selection.renderOrder = 1;
+  const primary = new THREE.Points(
+    new THREE.BufferGeometry(),
+    new THREE.PointsMaterial({ size: SELECTED_PX + 3, sizeAttenuation: false, color: 0x4ea1ff, depthTest: false }),
+  );
+  primary.frustumCulled = false;
+  primary.renderOrder = 2;
+  scene.add(markers, selection, primary);
+
+  let grid = null;
+  let rows = { size: 0, pos: new Float32Array(0), alive: new Uint8Array(0) };
+  let bounds = new THREE.Box3(new THREE.Vector3(-50, -50, -50), new THREE.Vector3(50, 50, 50));
+
+  function size() {
+    return [canvas.clientWidth || 1, canvas.clientHeight || 1];
+  }
+
+  function draw() {
+    renderer.clear();
+    renderer.render(scene, camera);
+    gizmo.render(renderer); // in its corner, over the scene
+  }
+
+  function resize() {
+    const [w, h] = size();
+    renderer.setSize(w, h, false);
+    perspective.aspect = w / h;
+    perspective.updateProjectionMatrix();
+    fitOrtho();
+    draw();
+  }
+
+  // The orthographic camera's frustum keeps its height in world units
+  // (ortho.zoom scales it) and follows the canvas' aspect.
+  let orthoHeight = 100;
+  function fitOrtho() {
+    const [w, h] = size();
+    const half = orthoHeight / 2;
+    ortho.left = (-half * w) / h;
+    ortho.right = (half * w) / h;
+    ortho.top = half;
+    ortho.bottom = -half;
+    ortho.updateProjectionMatrix();
+  }
+
+  /** Shows the table's entities: `colors` an [r, g, b] (0..1) per class index. */
+  function setEntities(table, colors) {
+    rows = table;
+    const n = table.size;
+    const position = new Float32Array(n * 3);
+    const color = new Float32Array(n * 3);
+    bounds = new THREE.Box3();
+    const p = new THREE.Vector3();
+    for (let row = 0; row < n; row++) {
+      const c = colors[table.cls[row]] ?? [1, 1, 1];
+      color.set(c, row * 3);
+      if (!table.alive[row]) {
+        position.set([NaN, NaN, NaN], row * 3); // not drawn
+        continue;
+      }
+      p.fromArray(table.pos, row * 3);
+      position.set(table.pos.subarray(row * 3, row * 3 + 3), row * 3);
+      bounds.expandByPoint(p);
+    }
+    if (bounds.isEmpty()) bounds.set(new THREE.Vector3(-50, -50, -50), new THREE.Vector3(50, 50, 50));
+    markers.geometry.dispose();
+    markers.geometry = new THREE.BufferGeometry();
+    markers.geometry.setAttribute('position', new THREE.BufferAttribute(position, 3));
+    markers.geometry.setAttribute('color', new THREE.BufferAttribute(color, 3));
+    placeGrid();
+    draw();
+  }
+
+  // Positions of `list` (table rows) as a geometry.
+  function pointsOf(list) {
+    const position = new Float32Array(list.length * 3);
+    list.forEach((row, i) => position.set(rows.pos.subarray(row * 3, row * 3 + 3), i * 3));
+    const geometry = new THREE.BufferGeometry();
+    geometry.setAttribute('position', new THREE.BufferAttribute(position, 3));
+    return geometry;
+  }
+
+  /** Marks the selected rows, `main` (a row or -1) the primary one. */
+  function setSelection(list, main) {
+    selection.geometry.dispose();
+    selection.geometry = pointsOf(list.filter((row) => rows.alive[row]));
+    primary.geometry.dispose();
+    primary.geometry = pointsOf(main >= 0 && rows.alive[main] ? [main] : []);
+    draw();
+  }
+
+  // A grid in world units under the level (on the view's plane for the
+  // orthographic side views), sized to it, with lines at a round step.
+  function placeGrid() {
+    if (grid) {
+      scene.remove(grid);
+      grid.geometry.dispose();
+    }
+    const extent = bounds.getSize(new THREE.Vector3());
+    const span = Math.max(extent.x, extent.y, extent.z, 10) * 1.5;
+    const step = 10 ** Math.floor(Math.log10(span / 10));
+    const divisions = Math.min(200, Math.ceil(span / step));
+    grid = new THREE.GridHelper(divisions * step, divisions, GRID_AXES, GRID_LINES);
+    const center = bounds.getCenter(new THREE.Vector3());
+    const snap = (v) => Math.round(v / step) * step;
+    if (view === 'front') {
+      grid.rotation.x = Math.PI / 2;
+      grid.position.set(snap(center.x), snap(center.y), bounds.min.z);
+    } else if (view === 'side') {
+      grid.rotation.z = Math.PI / 2;
+      grid.position.set(bounds.min.x, snap(center.y), snap(center.z));
+    } else {
+      grid.position.set(snap(center.x), bounds.min.y, snap(center.z));
+    }
+    scene.add(grid);
+  }
+
+  /** Shows view `name` (a key of VIEWS), looking at the same point. */
+  function setView(name) {
+    view = name;
+    const target = controls.target.clone();
+    camera = name === 'perspective' ? perspective : ortho;
+    controls.object = camera;
+    controls.enableRotate = name === 'perspective';
+    gizmo.camera = camera;
+    placeGrid();
+    look(target, distanceFor(bounds.getBoundingSphere(new THREE.Sphere()).radius));
+  }
+
+  // The camera distance at which a sphere of `radius` fills the view.
+  function distanceFor(radius) {
+    const fov = THREE.MathUtils.degToRad(perspective.fov);
+    const [w, h] = size();
+    const fit = Math.min(Math.sin(fov / 2), Math.sin(Math.atan(Math.tan(fov / 2) * (w / h))));
+    return Math.max(radius, 0.5) / fit;
+  }
+
+  // Points the camera at `target` from the view's direction at `distance`.
+  function look(target, distance) {
+    const { from, up } = VIEWS[view];
+    const direction = new THREE.Vector3(...from).normalize();
+    camera.up.set(...up);
+    camera.position.copy(target).addScaledVector(direction, distance);
+    camera.lookAt(target);
+    controls.target.copy(target);
+    if (camera === ortho) {
+      orthoHeight = distance * 2 * Math.tan(THREE.MathUtils.degToRad(perspective.fov) / 2);
+      ortho.zoom = 1;
+      fitOrtho();
+    }
+    controls.update();
+    draw();
+  }
+
+  /** Frames `list` (table rows; empty: every entity). */
+  function frame(list) {
+    let box = bounds;
+    if (list.length) {
+      box = new THREE.Box3();
+      const p = new THREE.Vector3();
+      for (const row of list) if (rows.alive[row]) box.expandByPoint(p.fromArray(rows.pos, row * 3));
+      if (box.isEmpty()) box = bounds;
+    }
+    const sphere = box.getBoundingSphere(new THREE.Sphere());
+    // A lone entity is framed with some room around it.
+    look(sphere.center, distanceFor(Math.max(sphere.radius * 1.15, list.length === 1 ? 8 : 1)));
+  }
+
+  /** The row of the entity nearest to canvas point (x, y) within PICK_PX, else -1. */
+  function pick(x, y) {
+    const [w, h] = size();
+    camera.updateMatrixWorld();
+    const m = new THREE.Matrix4().multiplyMatrices(camera.projectionMatrix, camera.matrixWorldInverse).elements;
+    const pos = rows.pos;
+    let best = -1;
+    let bestD = PICK_PX * PICK_PX;
+    let bestZ = Infinity;
+    for (let row = 0; row < rows.size; row++) {
+      if (!rows.alive[row]) continue;
+      const px = pos[row * 3];
+      const py = pos[row * 3 + 1];
+      const pz = pos[row * 3 + 2];
+      const cw = m[3] * px + m[7] * py + m[11] * pz + m[15];
+      if (cw <= 0) continue; // behind the camera
+      const cz = (m[2] * px + m[6] * py + m[10] * pz + m[14]) / cw;
+      if (cz < -1 || cz > 1) continue;
+      const sx = ((m[0] * px + m[4] * py + m[8] * pz + m[12]) / cw + 1) * 0.5 * w;
+      const sy = (1 - (m[1] * px + m[5] * py + m[9] * pz + m[13]) / cw) * 0.5 * h;
+      const d = (sx - x) ** 2 + (sy - y) ** 2;
+      // The nearest on screen; of markers drawn over each other, the front one.
+      if (d < bestD - 1 || (d <= bestD + 1 && cz < bestZ)) {
+        best = row;
+        bestD = d;
+        bestZ = cz;
+      }
+    }
+    return best;
+  }
+
+  /** The world point under canvas point (x, y) on the grid's plane, or null. */
+  function pointAt(x, y) {
+    const [w, h] = size();
+    const ray = new THREE.Raycaster();
+    ray.setFromCamera(new THREE.Vector2((x / w) * 2 - 1, 1 - (y / h) * 2), camera);
+    const normal = view === 'front' ? [0, 0, 1] : view === 'side' ? [1, 0, 0] : [0, 1, 0];
+    const plane = new THREE.Plane().setFromNormalAndCoplanarPoint(new THREE.Vector3(...normal), grid.position);
+    return ray.ray.intersectPlane(plane, new THREE.Vector3());
+  }
+
+  /** The camera as it can be kept: { view, target, position, zoom }. */
+  function cameraState() {
+    return { view, target: controls.target.toArray(), position: camera.position.toArray(), zoom: camera.zoom, orthoHeight };
+  }
+
+  /** Puts back a camera from cameraState(). */
+  function setCameraState(state) {
+    view = state.view in VIEWS ? state.view : 'perspective';
+    camera = view === 'perspective' ? perspective : ortho;
+    controls.object = camera;
+    controls.enableRotate = view === 'perspective';
+    gizmo.camera = camera;
+    camera.up.set(...VIEWS[view].up);
+    camera.position.fromArray(state.position);
+    orthoHeight = state.orthoHeight;
+    camera.zoom = state.zoom;
+    fitOrtho();
+    perspective.updateProjectionMatrix();
+    controls.target.fromArray(state.target);
+    placeGrid();
+    controls.update();
+    draw();
+  }
+
+  function dispose() {
+    controls.dispose();
+    gizmo.dispose();
+    for (const object of [markers, selection, primary]) {
+      object.geometry.dispose();
+      object.material.dispose();
+    }
+    grid?.geometry.dispose();
+    renderer.dispose();
+  }
+
+  // What the page prints with its figures: the renderer the GPU driver names.
+  function rendererName() {
+    const gl = renderer.getContext();
+    const info = gl.getExtension('WEBGL_debug_renderer_info');
+    return info ? gl.getParameter(info.UNMASKED_RENDERER_WEBGL) : gl.getParameter(gl.RENDERER);
+  }
+
+  return {
+    setEntities,
+    setSelection,
+    setView,
+    frame,
+    pick,
+    pointAt,
+    resize,
+    draw,
+    cameraState,
+    setCameraState,
+    rendererName,
+    get view() {
+      return view;
+    },
+    dispose,
+  };
+}
