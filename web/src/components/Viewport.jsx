@@ -2,13 +2,18 @@
 // and Side views (viewport/scene.js, three.js, loaded on first show as its
 // own chunk). Click picks (Shift adds, Ctrl/Cmd toggles, as in the list),
 // right-drag orbits, middle-drag pans, the wheel dollies, F frames the
-// selection (the whole world when nothing is selected).
+// selection (the whole world when nothing is selected). The move gizmo on
+// the selection moves it along an axis or a plane, with Snap, as one edit;
+// in place mode a click places on the grid's plane.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { classColor } from '../lib/classColor.js';
 import { formatCoordinate } from '../lib/mapGrid.js';
-import { addToSelection, select, selectedId, selectedIds, toggleSelected } from '../state/selection.js';
-import { revision, table } from '../state/table.js';
+import { moveEntities } from '../state/edits.js';
+import { placeAtPoint, placing, snap } from '../state/placement.js';
+import { addToSelection, select, selectedId, selectedIds, selectedLive, toggleSelected } from '../state/selection.js';
+import { revision, rowPosition, table } from '../state/table.js';
 import { showViewport, viewportCamera } from '../state/viewMode.js';
+import { PlacementTools } from './PlacementTools.jsx';
 
 const VIEW_KEYS = { 7: 'top', 1: 'front', 3: 'side', 5: 'perspective' }; // as Godot's numpad
 const VIEW_NAMES = [
@@ -23,6 +28,17 @@ const CLICK_PX = 4; // a press that moves less is a click, not a drag
 function rgb(hex) {
   const v = parseInt(hex.slice(1), 16);
   return [(v >> 16) / 255, ((v >> 8) & 255) / 255, (v & 255) / 255];
+}
+
+const hundredth = (v) => Math.round(v * 100) / 100;
+
+// The selection moved by `delta` (a drag of the gizmo) as one edit.
+function moveSelection(delta) {
+  const moves = selectedLive().map((id) => {
+    const from = rowPosition(table.rowOf.get(id));
+    return { id, from, to: from.map((v, axis) => hundredth(v + delta[axis])) };
+  });
+  if (moves.length) moveEntities(moves);
 }
 
 // Table rows of the selected entities, and of the primary one (-1: none).
@@ -51,7 +67,10 @@ export function Viewport() {
     import('../viewport/scene.js')
       .then(({ createScene }) => {
         if (!live) return;
-        const s = createScene(canvas.current, { onChange: () => (viewportCamera.value = s.cameraState()) });
+        const s = createScene(canvas.current, {
+          onChange: () => (viewportCamera.value = s.cameraState()),
+          onMove: moveSelection,
+        });
         scene.current = s;
         s.resize();
         showEntities();
@@ -88,6 +107,8 @@ export function Viewport() {
   const picked = selectedIds.value;
   const primary = selectedId.value;
   useEffect(showEntities, [revision.value]);
+  const snapping = snap.value;
+  useEffect(() => scene.current?.setSnap(snapping.on ? snapping.step : null), [snapping, ready]);
   useEffect(showSelection, [picked, primary, revision.value]);
 
   function setView(name) {
@@ -106,7 +127,8 @@ export function Viewport() {
   }
 
   function onPointerDown(event) {
-    if (event.button === 0) press.current = { at: at(event) };
+    // A press on the move gizmo is its drag, not a click.
+    if (event.button === 0 && !scene.current?.onGizmo()) press.current = { at: at(event) };
     canvas.current.focus();
   }
 
@@ -116,6 +138,11 @@ export function Viewport() {
     if (!start || event.button !== 0 || !scene.current) return;
     const [x, y] = at(event);
     if (Math.hypot(x - start.at[0], y - start.at[1]) > CLICK_PX) return;
+    if (placing.value) {
+      const point = scene.current.pointAt(x, y);
+      if (point) placeAtPoint(point.toArray());
+      return;
+    }
     const row = scene.current.pick(x, y);
     if (row < 0) {
       if (!event.shiftKey && !event.ctrlKey && !event.metaKey) select(null);
@@ -135,7 +162,12 @@ export function Viewport() {
   function onKeyDown(event) {
     if (event.ctrlKey || event.metaKey || event.altKey) return;
     const key = event.key.toLowerCase();
-    if (key === 'f') {
+    if (key === 'enter' && placing.value && scene.current) {
+      // Place mode: Enter places at the view's centre.
+      event.preventDefault();
+      const point = scene.current.pointAt(canvas.current.clientWidth / 2, canvas.current.clientHeight / 2);
+      if (point) placeAtPoint(point.toArray());
+    } else if (key === 'f') {
       event.preventDefault();
       frameSelection();
     } else if (VIEW_KEYS[key]) {
@@ -167,6 +199,7 @@ export function Viewport() {
         <button type="button" class="small" onClick={() => showViewport(false)}>
           2D map
         </button>
+        <PlacementTools />
       </div>
       <div class="map-stage">
         <canvas

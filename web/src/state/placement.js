@@ -68,7 +68,14 @@ export function placeAt(wx, wy) {
   if (!mode) return;
   const [h, v] = axes.value;
   const position = [...mode.position];
-  position[h] = snapPointer(wx);
-  position[v] = snapPointer(wy);
-  return addEntity(mode.className, position);
+  position[h] = wx;
+  position[v] = wy;
+  return placeAtPoint(position);
+}
+
+/** In place mode, creates an entity at world point `position` (one undo step). */
+export function placeAtPoint(position) {
+  const mode = placing.value;
+  if (!mode) return;
+  return addEntity(mode.className, position.map(snapPointer));
 }

@@ -1,12 +1,13 @@
 // The 3D viewport's scene (three.js, loaded as its own chunk): every entity
 // of the table as a marker in its class's colour, the selection drawn over
-// them, a ground grid in world units and an axis gizmo; a perspective
+// them with a move gizmo, a ground grid in world units and an axis gizmo; a perspective
 // camera that orbits, pans and dollies, and orthographic Top, Front and Side
 // cameras. It draws on demand (a change, a camera move), never in a loop.
 // Picking projects the markers to the screen: exact at any count, with no
 // extra render.
 import * as THREE from 'three';
 import { OrbitControls } from 'three/addons/controls/OrbitControls.js';
+import { TransformControls } from 'three/addons/controls/TransformControls.js';
 import { ViewHelper } from 'three/addons/helpers/ViewHelper.js';
 
 // The views, as a level editor names them: where the camera looks from
@@ -27,9 +28,10 @@ const GRID_AXES = 0x56626e;
 
 /**
  * A viewport drawing into `canvas`. `onChange()` is called after the user
- * moved the camera (to remember the view).
+ * moved the camera (to remember the view), `onMove([dx, dy, dz])` when a
+ * drag of the move gizmo ends (the selection is to move by that much).
  */
-export function createScene(canvas, { onChange = () => {} } = {}) {
+export function createScene(canvas, { onChange = () => {}, onMove = () => {} } = {}) {
   const renderer = new THREE.WebGLRenderer({ canvas, antialias: true });
   renderer.setPixelRatio(Math.min(window.devicePixelRatio || 1, 2));
   renderer.autoClear = false;
@@ -72,6 +74,30 @@ export function createScene(canvas, { onChange = () => {} } = {}) {
   primary.frustumCulled = false;
   primary.renderOrder = 2;
   scene.add(markers, selection, primary);
+
+  // The move gizmo, on the primary entity: while dragged, the selection's
+  // marks follow it; the entities move once it is let go (one edit).
+  const handle = new THREE.Object3D();
+  scene.add(handle);
+  const mover = new TransformControls(camera, canvas);
+  mover.setSize(0.8);
+  scene.add(mover.getHelper());
+  const dragFrom = new THREE.Vector3();
+  mover.addEventListener('change', () => draw());
+  mover.addEventListener('dragging-changed', ({ value }) => {
+    controls.enabled = !value;
+    if (value) {
+      dragFrom.copy(handle.position);
+      return;
+    }
+    const delta = handle.position.clone().sub(dragFrom);
+    if (delta.lengthSq() > 0) onMove(delta.toArray());
+  });
+  mover.addEventListener('objectChange', () => {
+    const delta = handle.position.clone().sub(dragFrom);
+    selection.position.copy(delta);
+    primary.position.copy(delta);
+  });
 
   let grid = null;
   let rows = { size: 0, pos: new Float32Array(0), alive: new Uint8Array(0) };
@@ -146,13 +172,32 @@ export function createScene(canvas, { onChange = () => {} } = {}) {
     return geometry;
   }
 
-  /** Marks the selected rows, `main` (a row or -1) the primary one. */
+  /** Marks the selected rows, `main` (a row or -1) the primary one, which
+   * carries the move gizmo. */
   function setSelection(list, main) {
     selection.geometry.dispose();
     selection.geometry = pointsOf(list.filter((row) => rows.alive[row]));
     primary.geometry.dispose();
     primary.geometry = pointsOf(main >= 0 && rows.alive[main] ? [main] : []);
+    selection.position.set(0, 0, 0);
+    primary.position.set(0, 0, 0);
+    if (main >= 0 && rows.alive[main]) {
+      handle.position.fromArray(rows.pos, main * 3);
+      mover.attach(handle);
+    } else {
+      mover.detach();
+    }
     draw();
+  }
+
+  /** Moves snap to multiples of `step` world units (null: free). */
+  function setSnap(step) {
+    mover.setTranslationSnap(step);
+  }
+
+  /** Whether a press at the current pointer is on the move gizmo's handles. */
+  function onGizmo() {
+    return mover.axis !== null || mover.dragging;
   }
 
   // A grid in world units under the level (on the view's plane for the
@@ -189,6 +234,7 @@ export function createScene(canvas, { onChange = () => {} } = {}) {
     controls.object = camera;
     controls.enableRotate = name === 'perspective';
     gizmo.camera = camera;
+    mover.camera = camera;
     placeGrid();
     look(target, distanceFor(bounds.getBoundingSphere(new THREE.Sphere()).radius));
   }
@@ -285,6 +331,7 @@ export function createScene(canvas, { onChange = () => {} } = {}) {
     controls.object = camera;
     controls.enableRotate = view === 'perspective';
     gizmo.camera = camera;
+    mover.camera = camera;
     camera.up.set(...VIEWS[view].up);
     camera.position.fromArray(state.position);
     orthoHeight = state.orthoHeight;
@@ -298,6 +345,7 @@ export function createScene(canvas, { onChange = () => {} } = {}) {
   }
 
   function dispose() {
+    mover.dispose();
     controls.dispose();
     gizmo.dispose();
     for (const object of [markers, selection, primary]) {
@@ -318,6 +366,8 @@ export function createScene(canvas, { onChange = () => {} } = {}) {
   return {
     setEntities,
     setSelection,
+    setSnap,
+    onGizmo,
     setView,
     frame,
     pick,
