@@ -1,7 +1,10 @@
 // The map's redraw time on a 100,000-entity world made by `juliet gen`
 // (JULIET_E2E_PERF_COUNT entities): the time one frame of the map takes to
 // draw (the canvas's data-draw-ms), framed on the whole world and zoomed
-// in, median of repeated zooms. The world is opened as a snapshot file
+// in, median of repeated zooms. And the 3D view's, as a person waits: from
+// the input event to the frame that shows its result, orbiting the whole
+// world and picking an entity, with the longest main-thread task and the
+// GPU renderer named. The world is opened as a snapshot file
 // (`juliet share`), much faster than 100,000 uploaded files. Prints the
 // figures, asserts none of them; JULIET_E2E_PERF=0 skips the run,
 // JULIET_E2E_PERF_DIR=DIR measures an existing world instead.
@@ -32,15 +35,24 @@ async function redraws(page, times) {
   }, times);
 }
 
-test(`map redraw time at ${COUNT.toLocaleString('en')} entities`, { skip, timeout: 600_000 }, async () => {
+// A page with the perf world open from its snapshot (made once).
+let snapshot = null;
+async function openLevel() {
   const page = await ui.newPage(perf.env.browser);
-  // Opening 100,000 files takes longer than a step's usual 30 s.
+  // Opening 100,000 entities takes longer than a step's usual 30 s.
   page.setDefaultTimeout(600_000);
-  const snapshot = join(tempDir('juliet-map-perf'), `level_${COUNT}.snapshot.txt`);
-  writeFileSync(snapshot, runCli('share', perf.dir).trim());
+  if (!snapshot) {
+    snapshot = join(tempDir('juliet-map-perf'), `level_${COUNT}.snapshot.txt`);
+    writeFileSync(snapshot, runCli('share', perf.dir).trim());
+  }
   await page.goto(`${perf.env.url}?open=none`);
   await page.getByLabel('Open snapshot file').setInputFiles(snapshot);
   await ui.waitOpen(page);
+  return page;
+}
+
+test(`map redraw time at ${COUNT.toLocaleString('en')} entities`, { skip, timeout: 600_000 }, async () => {
+  const page = await openLevel();
   const map = page.getByRole('img', { name: 'World map' });
   await map.focus();
   await page.keyboard.press('f');
@@ -58,5 +70,101 @@ test(`map redraw time at ${COUNT.toLocaleString('en')} entities`, { skip, timeou
     map_redraw_100k_zoomed_marks: zoomed[0].marks,
   };
   console.log(`map performance: ${JSON.stringify(figures)}`);
+  await ui.closeWithoutErrors(page);
+});
+
+// Records, in the page, input events of `type` on `selector` and the
+// frames drawn, plus main-thread tasks over 50 ms; stop() answers, for each
+// event, the time from its timestamp to the next frame (with `shown`, an
+// entity's ID: to the frame after the inspector shows it), and the longest
+// task.
+async function watchInput(page, selector, type, shown = null) {
+  await page.evaluate(
+    ({ selector, type, shown }) => {
+      const w = { events: [], frames: [], tasks: [], on: true, shownAt: null };
+      window.__watch = w;
+      document.querySelector(selector).addEventListener(type, (e) => w.events.push(e.timeStamp), { capture: true });
+      if (shown) {
+        w.mutations = new MutationObserver(() => {
+          if (w.shownAt === null && document.querySelector('.inspector h2 code')?.textContent.trim() === shown)
+            w.shownAt = performance.now();
+        });
+        w.mutations.observe(document.body, { subtree: true, childList: true, characterData: true });
+      }
+      const tick = (t) => {
+        w.frames.push(t);
+        if (w.on) requestAnimationFrame(tick);
+      };
+      requestAnimationFrame(tick);
+      w.observer = new PerformanceObserver((list) => w.tasks.push(...list.getEntries().map((e) => e.duration)));
+      w.observer.observe({ type: 'longtask' });
+    },
+    { selector, type, shown },
+  );
+  return () =>
+    page.evaluate(async () => {
+      const w = window.__watch;
+      await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+      w.on = false;
+      w.observer.disconnect();
+      w.mutations?.disconnect();
+      const after = (t) => Math.max(t, w.shownAt ?? t);
+      const waits = w.events.map((t) => (w.frames.find((f) => f >= after(t)) ?? NaN) - t).filter(Number.isFinite);
+      return { waits, longestTask: Math.max(0, ...w.tasks) };
+    });
+}
+
+test(`3D view at ${COUNT.toLocaleString('en')} entities: show, orbit and pick`, { skip, timeout: 600_000 }, async () => {
+  const page = await openLevel();
+  const renderer = await page.evaluate(() => {
+    const gl = document.createElement('canvas').getContext('webgl2');
+    const info = gl?.getExtension('WEBGL_debug_renderer_info');
+    return gl ? gl.getParameter(info ? info.UNMASKED_RENDERER_WEBGL : gl.RENDERER) : 'no WebGL2';
+  });
+  const shown = Date.now();
+  await page.getByRole('button', { name: '3D', exact: true }).click();
+  await page.locator('canvas.viewport[aria-busy="false"]').waitFor();
+  const showMs = Date.now() - shown;
+  const canvas = page.getByRole('img', { name: '3D view of the world' });
+  const box = await canvas.boundingBox();
+  const [cx, cy] = [box.x + box.width / 2, box.y + box.height / 2];
+
+  // Orbiting: a right-button drag across the view, 30 moves.
+  const orbit = await watchInput(page, 'canvas.viewport', 'pointermove');
+  await page.mouse.move(cx, cy);
+  await page.mouse.down({ button: 'right' });
+  for (let i = 1; i <= 30; i++) await page.mouse.move(cx + i * 8, cy + (i % 2) * 4);
+  await page.mouse.up({ button: 'right' });
+  const orbited = await orbit();
+  await ui.screenshot(page, 'viewport-perf-orbited');
+
+  // Picking: clicks on 5 entities, each from the click to the frame after
+  // the inspector shows it. Each is framed first (F), so it lies in the middle.
+  const ids = await ui.visibleIds(page);
+  const picks = [];
+  let longestPickTask = 0;
+  for (const id of ids.slice(0, 5)) {
+    await ui.selectEntity(page, id);
+    await canvas.focus();
+    await page.keyboard.press('f');
+    await page.keyboard.press('Escape');
+    await ui.selectEntity(page, id === ids[0] ? ids[1] : ids[0]);
+    const pick = await watchInput(page, 'canvas.viewport', 'pointerup', id);
+    await page.mouse.click(cx, cy);
+    await page.waitForFunction((want) => document.querySelector('.inspector h2 code')?.textContent.trim() === want, id);
+    const { waits, longestTask } = await pick();
+    picks.push(waits[0]);
+    longestPickTask = Math.max(longestPickTask, longestTask);
+  }
+  const figures = {
+    entities: COUNT,
+    renderer,
+    viewport_show_ms: showMs,
+    viewport_orbit_frame_ms: +median(orbited.waits).toFixed(1),
+    viewport_orbit_longest_task_ms: +orbited.longestTask.toFixed(1),
+    viewport_pick_ms: +median(picks).toFixed(1),
+    viewport_pick_longest_task_ms: +longestPickTask.toFixed(1),
+  };
+  console.log(`3D view performance: ${JSON.stringify(figures)}`);
   await ui.closeWithoutErrors(page);
 });

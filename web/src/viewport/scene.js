@@ -2,7 +2,8 @@
 // of the table as a marker in its class's colour, the selection drawn over
 // them with a move gizmo, a ground grid in world units and an axis gizmo; a perspective
 // camera that orbits, pans and dollies, and orthographic Top, Front and Side
-// cameras. It draws on demand (a change, a camera move), never in a loop.
+// cameras. It draws on demand (a change, a camera move: at most once a
+// frame), never in a loop.
 // Picking projects the markers to the screen: exact at any count, with no
 // extra render.
 import * as THREE from 'three';
@@ -32,7 +33,8 @@ const GRID_AXES = 0x56626e;
  * drag of the move gizmo ends (the selection is to move by that much).
  */
 export function createScene(canvas, { onChange = () => {}, onMove = () => {} } = {}) {
-  const renderer = new THREE.WebGLRenderer({ canvas, antialias: true });
+  // No multisampling: markers are squares, and it would cost every frame.
+  const renderer = new THREE.WebGLRenderer({ canvas, antialias: false });
   renderer.setPixelRatio(Math.min(window.devicePixelRatio || 1, 2));
   renderer.autoClear = false;
   const scene = new THREE.Scene();
@@ -107,10 +109,15 @@ export function createScene(canvas, { onChange = () => {}, onMove = () => {} } =
     return [canvas.clientWidth || 1, canvas.clientHeight || 1];
   }
 
+  // Draws at the next frame, once however many changes come before it.
+  let drawing = 0;
   function draw() {
-    renderer.clear();
-    renderer.render(scene, camera);
-    gizmo.render(renderer); // in its corner, over the scene
+    drawing ||= requestAnimationFrame(() => {
+      drawing = 0;
+      renderer.clear();
+      renderer.render(scene, camera);
+      gizmo.render(renderer); // in its corner, over the scene
+    });
   }
 
   function resize() {
@@ -345,6 +352,7 @@ export function createScene(canvas, { onChange = () => {}, onMove = () => {} } =
   }
 
   function dispose() {
+    cancelAnimationFrame(drawing);
     mover.dispose();
     controls.dispose();
     gizmo.dispose();
