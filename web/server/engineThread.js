@@ -19,10 +19,9 @@
 import { lstatSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
-import { idOfPath, isClassFilePath, loadJuliet } from 'juliet-world';
+import { CLASSES_DIR, SETTINGS_FILE, idOfPath, isClassFilePath } from 'juliet-world';
+import { loadJuliet } from 'juliet-sample';
 
-const SETTINGS_FILE = 'WorldSettings.jasset';
-const CLASSES_DIR = 'Classes';
 const { dir, control } = workerData;
 const STOP = 0;
 // Files per world.save(): a stop waits for at most this many files, and a
