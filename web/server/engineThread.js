@@ -1,6 +1,6 @@
 // The server's engine: a worker thread holding the world opened from its
-// real directory through the JavaScript API (juliet.openWorld under Node),
-// so that a save goes through the engine's own save path, the one the CLI
+// real directory through the JavaScript API (juliet.openWorld under Node;
+// the sample game's build of it, juliet-sample, as the page uses), so that a save goes through the engine's own save path, the one the CLI
 // takes: pending deletions, atomic temporary + fsync + rename, directory
 // fsync, the world lock. Opening a large world takes a while; in a thread it
 // never holds up the server's answers.

@@ -1,6 +1,7 @@
-// The engine worker: owns the wasm module (through the juliet-world
-// package) and the one open world, so that opening or saving thousands of files never
-// blocks the page. It answers requests { id, op, args } from client.js with
+// The engine worker: owns the wasm module (the juliet-world library, loaded
+// through juliet-sample: the sample game's build, with its classes compiled
+// in) and the one open world, so that opening or saving thousands of files
+// never blocks the page. It answers requests { id, op, args } from client.js with
 // { id, ok, result } or { id, ok: false, error }, and reports long work as
 // { progress: { label, done, total } }.
 import { SETTINGS_FILE, entityPath, idOfPath, isClassFilePath, nameRecord, packReader } from 'juliet-world';
