@@ -12,7 +12,7 @@ export default [
       'node_modules/',
       'build/',
       'web/dist/',
-      'web/src/core/generated/',
+      'packages/*/dist/',
       'tests/e2e/artifacts/',
       'c/',
       'tests/native/',
@@ -45,16 +45,17 @@ export default [
   {
     // The library runs in the page, in a worker and under Node: it reaches
     // Node only through `process`, after checking it is there.
-    files: ['web/src/core/**/*.js'],
-    languageOptions: { globals: { process: 'readonly' } },
+    files: ['packages/juliet-world/src/**/*.js'],
+    languageOptions: { globals: { ...globals.browser, process: 'readonly' } },
   },
   {
     files: ['web/src/engine/worker.js'],
     languageOptions: { globals: globals.worker },
   },
   {
-    // The server, the build configuration and the node:test suites.
-    files: ['web/server/**/*.js', 'web/vite.config.js', 'tests/**/*.js', 'eslint.config.js'],
+    // The server, the build configuration and the node:test suites (the
+    // packages' own included).
+    files: ['web/server/**/*.js', 'web/vite.config.js', 'tests/**/*.js', 'packages/*/test/**/*.js', 'eslint.config.js'],
     languageOptions: { globals: globals.node },
   },
   {

@@ -81,9 +81,6 @@ function contentSecurityPolicy() {
 export default defineConfig({
   root: webDir,
   plugins: [preact(), sampleWorld(), contentSecurityPolicy()],
-  // The inspector uses the library as any app does, through its package
-  // name; here the package is this repository itself.
-  resolve: { alias: { 'juliet-world': join(repoDir, 'web/src/core/juliet.js') } },
   worker: { format: 'es' },
   server: { fs: { allow: [repoDir] } },
   build: {

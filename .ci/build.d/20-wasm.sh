@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# The WebAssembly build (build/wasm): the engine library, the wasm module
-# (c/wasm -> build/wasm/c/wasm/juliet_wasm.{mjs,wasm}, copied to
-# web/src/core/generated/) and the C test suites as Node programs. Targets
-# given as arguments are built alone (`npm start` builds juliet_wasm only).
+# The WebAssembly build (build/wasm): the engine library, the wasm modules
+# (c/wasm: the npm library's, copied to packages/juliet-world/dist/, and the
+# sample game's, with its classes compiled in, copied to
+# packages/juliet-sample/dist/; both folders generated and git-ignored) and
+# the C test suites as Node programs. Targets given as arguments are built
+# alone (`npm start` builds juliet_sample_wasm only).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 

@@ -3,7 +3,8 @@
  * They are not part of the library: they are the classes of the sample world
  * (assets/sample_world), defined and registered here the way any game
  * defines and registers its own (class_registry.h). The `juliet` CLI, the
- * wasm module, the tests, benchmarks and fuzz targets call
+ * sample game's wasm module (sample_wasm_classes.c; the npm library's has no
+ * class compiled in), the tests, benchmarks and fuzz targets call
  * sample_register_classes() at start-up.
  *
  * Field defaults are the initializer passed to JL_DEFINE_ENTITY in

@@ -46,7 +46,7 @@
 #include "juliet/snapshot.h"
 #include "juliet/status.h"
 #include "juliet/world.h"
-#include "sample_classes.h"
+#include "module_classes.h"
 
 #define JLW_EXPORT EMSCRIPTEN_KEEPALIVE
 
@@ -109,16 +109,17 @@ JLW_EXPORT uint32_t jlw_heap_used(void) { return (uint32_t)mallinfo().uordblks; 
 
 /* ---- start-up ---- */
 
-/* Registers the classes this module knows (the sample game's; a game's
- * own classes come with its worlds as class files) before any world is
- * created; juliet.js calls it once after instantiating the
- * module. Calling it again changes nothing. JL_OK or the registration's
- * failure (also in jlw_last_error). */
+/* Registers the classes compiled into this module (none in the library's
+ * own; a game's classes come with its worlds as class files, or are linked
+ * into a module of its own: module_classes.h) before any world is created;
+ * juliet.js calls it once after instantiating the module. Calling it again
+ * changes nothing. JL_OK or the registration's failure (also in
+ * jlw_last_error). */
 JLW_EXPORT int jlw_init(void)
 {
     clear_error();
-    jl_status status = sample_register_classes();
-    if (status != JL_OK) fail(status, "cannot register the sample classes");
+    jl_status status = jlw_register_classes();
+    if (status != JL_OK) fail(status, "cannot register the module's compiled classes");
     return (int)status;
 }
 

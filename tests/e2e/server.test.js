@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { loadJuliet } from '../../web/src/core/juliet.js';
+import { loadJuliet } from 'juliet-sample';
 import { entityFile, snapshotDir } from '../shared/fixtures.js';
 import * as ui from './harness.js';
 import { listedPosition, messages, moveOnDisk, readEntity, serveWorld, until, useChromium, withId, withPosition } from './worldServer.js';

@@ -5,8 +5,8 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 
 import { join } from 'node:path';
 import { test } from 'node:test';
 
-import { joinId, splitId } from '../../web/src/core/ids.js';
-import { INDEX_NONE, JulietError, entityPath, exportNames, loadJuliet } from '../../web/src/core/juliet.js';
+import { FILE_MAX, INDEX_NONE, JulietError, MAX_CAPACITY, SETTINGS_FILE, entityPath, exportNames } from 'juliet-world';
+import { loadJuliet } from 'juliet-sample';
 import { assets, copyWorld, readTree, repo, tempDir } from './helpers.js';
 
 const juliet = await loadJuliet();
@@ -416,12 +416,25 @@ test('a world of memory opens as the same world on disk does: classes, entities 
   juliet.removeFiles('/mem/game');
 });
 
-test('the halves of an ID join into its canonical text, every byte value in every place', () => {
-  for (let b = 0; b < 256; b++) {
-    const lo = (b * 0x01010101 + 0x00010203) >>> 0;
-    const hi = ((255 - b) * 0x01010101) >>> 0;
-    const want = '0x' + ((BigInt(hi) << 32n) | BigInt(lo)).toString(16).padStart(16, '0');
-    assert.equal(joinId(lo, hi), want);
-    assert.deepEqual(splitId(want), [lo, hi]);
+test("the library's limits are the engine's: FILE_MAX and MAX_CAPACITY as the C headers define them", () => {
+  const limit = (header, name) => {
+    const text = readFileSync(join(repo, 'c/include/juliet', header), 'utf8');
+    const [, value, shift] = new RegExp(`\\b${name} = (\\d+)u? << (\\d+),`).exec(text);
+    return Number(value) * 2 ** Number(shift);
+  };
+  assert.equal(FILE_MAX, limit('archive.h', 'JL_ARCHIVE_FILE_MAX'));
+  assert.equal(MAX_CAPACITY, limit('entity_manager.h', 'JL_MAX_CAPACITY'));
+});
+
+test('the settings file the library names is the one the engine saves', () => {
+  const world = juliet.openWorld(copyWorld());
+  try {
+    world.setSetting('time_of_day', 7.25);
+    assert.deepEqual(
+      world.save().written.map((path) => path.slice(world.path.length + 1)),
+      [SETTINGS_FILE],
+    );
+  } finally {
+    world.close();
   }
 });

@@ -27,7 +27,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 
-import { loadJuliet } from '../../web/src/core/juliet.js';
+import { loadJuliet } from 'juliet-sample';
 
 const repo = fileURLToPath(new URL('../..', import.meta.url));
 const json = process.argv.includes('--json');

@@ -9,8 +9,8 @@ import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { loadJuliet } from '../../web/src/core/juliet.js';
-import { decodePack } from '../../web/src/lib/pack.js';
+import { decodePack } from 'juliet-world';
+import { loadJuliet } from 'juliet-sample';
 import { nativeCli, readTree, tempDir } from './helpers.js';
 import { post, readWorld, startMain } from './serverProcess.js';
 

@@ -6,7 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { loadJuliet } from '../../web/src/core/juliet.js';
+import { loadJuliet } from 'juliet-sample';
 import { repo, tempDir } from '../shared/fixtures.js';
 
 const game = join(repo, 'build', 'native', 'examples', 'game', 'example_game');

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 
-import { loadJuliet } from '../../web/src/core/juliet.js';
+import { loadJuliet } from 'juliet-sample';
 import { assets, copyWorld, readTree, snapshotOf } from './helpers.js';
 
 const juliet = await loadJuliet();

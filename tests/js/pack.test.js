@@ -1,9 +1,9 @@
-// The world pack (web/src/lib/pack.js), the one form in which the local
+// The world pack (juliet-world's encodePack, decodePack, ...), the one form in which the local
 // server and the page exchange files: round trip, the index read alone, and
 // hostile input refused with a message instead of read past its end.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { decodePack, encodePack, packReader, readPackIndex } from '../../web/src/lib/pack.js';
+import { decodePack, encodePack, packReader, readPackIndex } from 'juliet-world';
 
 const text = (s) => new TextEncoder().encode(s);
 

@@ -8,7 +8,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { before, test } from 'node:test';
 
-import { loadJuliet } from '../../web/src/core/juliet.js';
+import { loadJuliet } from 'juliet-sample';
 import { copyWorld, nativeCli, parseJasset, readTree, rng, runCli as cli, sampleWorld, snapshotOf, tempDir } from './helpers.js';
 
 const juliet = await loadJuliet();

@@ -8,7 +8,8 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 
-import { entityPath, loadJuliet } from '../../web/src/core/juliet.js';
+import { entityPath } from 'juliet-world';
+import { loadJuliet } from 'juliet-sample';
 import { tempDir } from './helpers.js';
 
 const juliet = await loadJuliet();

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { loadJuliet } from '../../web/src/core/juliet.js';
+import { loadJuliet } from 'juliet-sample';
 import { entityFile, sampleWorld } from '../shared/fixtures.js';
 
 const juliet = await loadJuliet();

@@ -25,7 +25,7 @@ import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { startServer } from '../../web/server/server.js';
-import { decodePack, encodePack } from '../../web/src/lib/pack.js';
+import { decodePack, encodePack } from 'juliet-world';
 import { assets, sampleWorld, snapshotDir } from '../shared/fixtures.js';
 import { copyWorld, tempDir } from './helpers.js';
 

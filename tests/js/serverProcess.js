@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { after } from 'node:test';
-import { decodePack, encodePack } from '../../web/src/lib/pack.js';
+import { decodePack, encodePack } from 'juliet-world';
 import { repo } from './helpers.js';
 
 const main = join(repo, 'web', 'server', 'main.js');

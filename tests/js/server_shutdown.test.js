@@ -8,8 +8,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { entityPath } from '../../web/src/core/ids.js';
-import { decodePack } from '../../web/src/lib/pack.js';
+import { decodePack, entityPath } from 'juliet-world';
 import { nativeCli, readTree, tempDir } from './helpers.js';
 import { post, readWorld, startMain } from './serverProcess.js';
 

@@ -7,7 +7,8 @@ import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { test } from 'node:test';
 
-import { JulietError, loadJuliet } from '../../web/src/core/juliet.js';
+import { JulietError } from 'juliet-world';
+import { loadJuliet } from 'juliet-sample';
 import { copyWorld, parseJasset, readTree } from './helpers.js';
 
 const juliet = await loadJuliet();

@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { crc32 } from 'node:zlib';
 
-import { JulietError, loadJuliet } from '../../web/src/core/juliet.js';
+import { JulietError } from 'juliet-world';
+import { loadJuliet } from 'juliet-sample';
 import { readTree, rng, sampleWorld, snapshotOf, tempDir } from './helpers.js';
 
 const juliet = await loadJuliet();

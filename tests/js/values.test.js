@@ -7,7 +7,8 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 
-import { INDEX_NONE, entityPath, idOfNumber, idOfPath, loadJuliet } from '../../web/src/core/juliet.js';
+import { INDEX_NONE, entityPath, idOfNumber, idOfPath } from 'juliet-world';
+import { loadJuliet } from 'juliet-sample';
 import { assertChecks, assets, sampleWorld } from './helpers.js';
 
 const juliet = await loadJuliet();

@@ -8,7 +8,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 
-import { INDEX_NONE, loadJuliet } from '../../web/src/core/juliet.js';
+import { INDEX_NONE } from 'juliet-world';
+import { loadJuliet } from 'juliet-sample';
 import { errorInfo, toError } from '../../web/src/engine/errors.js';
 import { assets, sampleWorld } from './helpers.js';
 

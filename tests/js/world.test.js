@@ -6,8 +6,8 @@ import { existsSync, readFileSync, readdirSync, statSync, utimesSync, writeFileS
 import { join } from 'node:path';
 import { test } from 'node:test';
 
-import { entityPath, loadJuliet } from '../../web/src/core/juliet.js';
-import { encodePack, packReader } from '../../web/src/lib/pack.js';
+import { encodePack, entityPath, packReader } from 'juliet-world';
+import { loadJuliet } from 'juliet-sample';
 import { assets, copyWorld, parseJasset, readTree, sampleWorld } from './helpers.js';
 
 const juliet = await loadJuliet();

@@ -7,10 +7,10 @@ import { execFileSync, spawn } from 'node:child_process';
 import fs, { existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { pathToFileURL } from 'node:url';
 
-import { JulietError, loadJuliet } from '../../web/src/core/juliet.js';
-import { copyWorld, readTree, repo, tempDir } from './helpers.js';
+import { JulietError } from 'juliet-world';
+import { loadJuliet } from 'juliet-sample';
+import { copyWorld, readTree, tempDir } from './helpers.js';
 
 const juliet = await loadJuliet();
 
@@ -145,7 +145,7 @@ test('a FIFO in Entities/ is reported and the rest of the world opens', () => {
  * alone ('conflict'). Resolves with { locked, conflicts }. */
 function writer(dir, label, saves) {
   const script = `
-    import { loadJuliet } from ${JSON.stringify(pathToFileURL(join(repo, 'web/src/core/juliet.js')).href)};
+    import { loadJuliet } from ${JSON.stringify(import.meta.resolve('juliet-sample'))};
     const juliet = await loadJuliet();
     let locked = 0, conflicts = 0;
     for (let i = 0; i < ${saves}; i++) {

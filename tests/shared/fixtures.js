@@ -61,7 +61,7 @@ export function snapshotDir(dir) {
 }
 
 /** The file of an entity ID in a world: Entities/<decimal>.jasset. */
-export { entityPath as entityFile } from '../../web/src/core/ids.js';
+export { entityPath as entityFile } from 'juliet-world';
 
 /** Runs the native build's `juliet` CLI; returns its standard output, throws
  * if it exits with an error. */

@@ -1,6 +1,6 @@
 // The server's engine: a worker thread holding the world opened from its
-// real directory through the JavaScript API (juliet.openWorld under Node),
-// so that a save goes through the engine's own save path, the one the CLI
+// real directory through the JavaScript API (juliet.openWorld under Node;
+// the sample game's build of it, juliet-sample, as the page uses), so that a save goes through the engine's own save path, the one the CLI
 // takes: pending deletions, atomic temporary + fsync + rename, directory
 // fsync, the world lock. Opening a large world takes a while; in a thread it
 // never holds up the server's answers.
@@ -19,10 +19,9 @@
 import { lstatSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
-import { idOfPath, isClassFilePath, loadJuliet } from 'juliet-world';
+import { CLASSES_DIR, SETTINGS_FILE, idOfPath, isClassFilePath } from 'juliet-world';
+import { loadJuliet } from 'juliet-sample';
 
-const SETTINGS_FILE = 'WorldSettings.jasset';
-const CLASSES_DIR = 'Classes';
 const { dir, control } = workerData;
 const STOP = 0;
 // Files per world.save(): a stop waits for at most this many files, and a

@@ -2,9 +2,8 @@
 // started from, written through the engine unless the file changed on disk
 // since that version (a conflict: the file is left alone and its disk
 // version sent back for the page to show). Saves run one at a time.
-import { idOfPath } from 'juliet-world';
-import { encodePack } from '../src/lib/pack.js';
-import { ENTITIES_DIR, FILE_MAX, SETTINGS_FILE, entitiesDirIsWritable } from './store.js';
+import { ENTITIES_DIR, FILE_MAX, SETTINGS_FILE, encodePack, idOfPath } from 'juliet-world';
+import { entitiesDirIsWritable } from './store.js';
 
 const FILES_MAX = 1_000_000;
 

@@ -1,6 +1,6 @@
 // The local server of the inspector: the built page (web/dist) and, when
 // started on a world directory, the world's routes:
-//   GET  /api/world          every file of the world, packed (lib/pack.js)
+//   GET  /api/world          every file of the world, packed (juliet-world's pack)
 //   GET  /api/changes?since= the files changed since a version
 //   GET  /api/events         server-sent events: { seq } at each new version
 //   POST /api/save           a pack of changed files; answers a pack
@@ -12,7 +12,7 @@ import { createGuard, newToken } from './guard.js';
 import { BadRequest, Stopping, createSaver } from './save.js';
 import { staticFiles } from './static.js';
 import { WorldFiles } from './store.js';
-import { decodePack } from '../src/lib/pack.js';
+import { decodePack } from 'juliet-world';
 import { watchWorld } from './watch.js';
 
 const HOST = '127.0.0.1';

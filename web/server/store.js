@@ -8,14 +8,7 @@
 // never a file that is not a regular file or is over the engine's limit.
 import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { isClassFilePath } from 'juliet-world';
-import { encodePack } from '../src/lib/pack.js';
-
-export const SETTINGS_FILE = 'WorldSettings.jasset';
-export const ENTITIES_DIR = 'Entities';
-export const CLASSES_DIR = 'Classes';
-// JL_ARCHIVE_FILE_MAX: the engine refuses a larger file without reading it.
-export const FILE_MAX = 8 << 20;
+import { CLASSES_DIR, ENTITIES_DIR, FILE_MAX, SETTINGS_FILE, encodePack, isClassFilePath } from 'juliet-world';
 // No separator, and no line break (a pack lists paths one a line).
 const ENTITY_NAME = /^[^/\\\n\r]+\.jasset$/;
 

@@ -13,7 +13,7 @@
 // the watchers move to it and everything is looked at again.
 import { statSync, watch } from 'node:fs';
 import { join } from 'node:path';
-import { CLASSES_DIR, ENTITIES_DIR } from './store.js';
+import { CLASSES_DIR, ENTITIES_DIR } from 'juliet-world';
 
 const FOLDERS = [ENTITIES_DIR, CLASSES_DIR];
 

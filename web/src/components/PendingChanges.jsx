@@ -4,8 +4,9 @@
 // ones; a row selects its entity. For a level from a shared link, the edits
 // made since it was opened, and that Save writes the whole level to a new
 // folder.
+import { SETTINGS_FILE } from 'juliet-world';
 import { useEffect } from 'preact/hooks';
-import { SETTINGS, SETTINGS_PATH, entityPath } from '../lib/fields.js';
+import { SETTINGS, entityPath } from '../lib/fields.js';
 import { plural } from '../lib/plural.js';
 import { canPickFolder } from '../state/folders.js';
 import { pending } from '../state/pending.js';
@@ -68,7 +69,7 @@ export function PendingChanges() {
   );
 }
 
-const pathOf = (id) => (id === SETTINGS ? SETTINGS_PATH : entityPath(id));
+const pathOf = (id) => (id === SETTINGS ? SETTINGS_FILE : entityPath(id));
 
 // One entity (or the settings, or a file with no entity) and its changed fields.
 function Entry({ entry, reviewed }) {

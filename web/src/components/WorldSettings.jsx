@@ -1,6 +1,7 @@
 // The world settings (WorldSettings.jasset), edited like an entity's fields:
 // one editor per reflected field, errors next to the field, undo, pending.
-import { SETTINGS, SETTINGS_PATH } from '../lib/fields.js';
+import { SETTINGS_FILE } from 'juliet-world';
+import { SETTINGS } from '../lib/fields.js';
 import { setSetting } from '../state/edits.js';
 import { settings, settingsSchema } from '../state/world.js';
 import { FieldEditor } from './FieldEditor.jsx';
@@ -14,7 +15,7 @@ export function WorldSettings() {
       <summary>World settings{current.dirty && <span class="unsaved"> · unsaved</span>}</summary>
       <section aria-label="World settings">
         <p class="muted">
-          {SETTINGS_PATH}
+          {SETTINGS_FILE}
           {current.failed && <span> · failed to load: see Diagnostics; it is left as it is</span>}
           {!current.failed && current.readOnly && <span> · read-only (written by a newer build)</span>}
         </p>

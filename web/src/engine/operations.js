@@ -1,13 +1,15 @@
 // The engine's operations on the one open world: what the engine worker
-// (worker.js) runs for the page, and what node:test runs in-process. Each
+// (worker.js) runs for the page, and what node:test runs in-process. The
+// wasm module is the juliet-world library loaded through juliet-sample:
+// the sample game's build, with its classes compiled in. Each
 // takes one argument object and answers { result, transfer } (transfer: the
 // buffers a worker may hand over). Opening or saving thousands of files
 // here never blocks the page, since the worker runs it.
-import { entityPath, idOfPath, isClassFilePath, loadJuliet, nameRecord } from 'juliet-world';
+import { SETTINGS_FILE, entityPath, idOfPath, isClassFilePath, nameRecord, packReader } from 'juliet-world';
+import { loadJuliet } from 'juliet-sample';
 import { withId } from '../lib/entityClipboard.js';
 import { lineExcerpt } from '../lib/excerpt.js';
-import { SETTINGS, SETTINGS_PATH, sameBytes } from '../lib/fields.js';
-import { packReader } from '../lib/pack.js';
+import { SETTINGS, sameBytes } from '../lib/fields.js';
 import { BASE_FIELDS, matchTerm } from '../lib/query.js';
 import { errorInfo } from './errors.js';
 
@@ -124,7 +126,7 @@ export function createOperations({ onProgress = () => {} } = {}) {
   // its settings, that loaded.
   function isLoaded(path) {
     if (!path) return false;
-    if (path === SETTINGS_PATH) return !world.settings().failed;
+    if (path === SETTINGS_FILE) return !world.settings().failed;
     const id = idOfPath(path);
     return id !== null && world.has(id);
   }
@@ -203,7 +205,7 @@ export function createOperations({ onProgress = () => {} } = {}) {
     }
   }
 
-  // The files of a run of a world pack ({ from, to, at }: lib/pack.js) into
+  // The files of a run of a world pack ({ from, to, at }: juliet-world's packReader) into
   // the world, their failures pushed on `failures`: class files one by one
   // (the server sends them first), the files between them in one call.
   function loadRun({ from, to, at }, { paths, sizes, bytes }, failures) {
@@ -225,7 +227,7 @@ export function createOperations({ onProgress = () => {} } = {}) {
     }
   }
 
-  // The bytes of file `index` of a run (lib/pack.js: sizes below 0 are files
+  // The bytes of file `index` of a run (juliet-world's pack: sizes below 0 are files
   // that are gone).
   function fileIn({ sizes, bytes, at, from }, index) {
     let offset = at;
@@ -283,7 +285,7 @@ export function createOperations({ onProgress = () => {} } = {}) {
       world = next;
       return opened({ loadMs: performance.now() - t });
     },
-    // A world served by the local server (web/server): its pack (lib/pack.js)
+    // A world served by the local server (web/server): its pack (juliet-world's pack)
     // fetched with `request` ({ url, headers }) and read as it downloads, each
     // file loaded as soon as its bytes are in. It has no folder here: the
     // server saves it. The answer also holds the pack's `index`: its meta and
@@ -536,7 +538,7 @@ export function createOperations({ onProgress = () => {} } = {}) {
         count++;
         if (entries.length >= limit) continue;
         const kind = then === null ? 'new' : now === null ? 'deleted' : 'modified';
-        const path = id === SETTINGS ? SETTINGS_PATH : entityPath(id);
+        const path = id === SETTINGS ? SETTINGS_FILE : entityPath(id);
         let changes = [];
         let error = null;
         try {
@@ -591,7 +593,7 @@ export function createOperations({ onProgress = () => {} } = {}) {
   // page since it was last clean (the page's own reading of file names, as
   // state/diskFiles.js's: the engine checks the name when it loads the file).
   function isEdited(path) {
-    if (path === SETTINGS_PATH) return world.settings().dirty;
+    if (path === SETTINGS_FILE) return world.settings().dirty;
     const id = idOfPath(path);
     return id !== null && world.has(id) && world.get(id).dirty;
   }

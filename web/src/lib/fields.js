@@ -29,9 +29,8 @@ export function isNullRef(id) {
   return !id || /^0x0+$/i.test(id);
 }
 
-// The world settings' file, and the name that stands for the settings where
+// The name that stands for the settings (the library's SETTINGS_FILE) where
 // the inspector's edits, undo steps and kept work name an entity by its ID.
-export const SETTINGS_PATH = 'WorldSettings.jasset';
 export const SETTINGS = 'settings';
 
 // File of an entity inside the world folder (Entities/<decimal ID>.jasset):

@@ -5,8 +5,8 @@
 // write over a file that changed since. Showing a disk version in the page
 // (a change on disk, or the disk's side of a conflict) goes through here.
 import { batch } from '@preact/signals';
-import { idOfPath } from 'juliet-world';
-import { SETTINGS, SETTINGS_PATH } from '../lib/fields.js';
+import { SETTINGS_FILE, idOfPath } from 'juliet-world';
+import { SETTINGS } from '../lib/fields.js';
 import { getEngine } from './engine.js';
 import { noteOnDisk } from './pending.js';
 import { select, selected, selectedId } from './selection.js';
@@ -17,7 +17,7 @@ const bases = new Map(); // path -> seq of the disk text the page's is based on
 let caughtUp = 0; // the world's version the page has every change of
 
 /** The ID of the entity whose file `path` is (SETTINGS for the settings), or null. */
-export const idOfFile = (path) => (path === SETTINGS_PATH ? SETTINGS : idOfPath(path));
+export const idOfFile = (path) => (path === SETTINGS_FILE ? SETTINGS : idOfPath(path));
 
 /** A world was opened from a pack of the files `paths` at the versions
  * `seqs`, the world being at version `seq`. */
@@ -68,7 +68,7 @@ export async function applyDiskVersions(files, { keepEdited = false } = {}) {
       }
     }
     noteOnDisk(result.entities.map((e) => e.id));
-    if (paths.has(SETTINGS_PATH)) settings.value = result.settings;
+    if (paths.has(SETTINGS_FILE)) settings.value = result.settings;
     // The references are checked again as a whole: a file changed on disk
     // may settle or break references written in other files.
     const kept = diagnostics.value.filter((d) => !paths.has(d.path) && !d.reference);

@@ -5,7 +5,7 @@
 // if the disk's text differs from the page's, it becomes a conflict
 // (conflicts.js); if it is the same, the page is in step with the disk.
 import { sameBytes } from '../lib/fields.js';
-import { decodePack } from '../lib/pack.js';
+import { decodePack } from 'juliet-world';
 import { plural } from '../lib/plural.js';
 import { conflictPaths, conflicts, dropConflicts, noteConflicts } from './conflicts.js';
 import { applyDiskVersions, baseOf, caughtUpTo, idOfFile, noteCaughtUp } from './diskFiles.js';

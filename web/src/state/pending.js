@@ -4,8 +4,9 @@
 // delete since the last save, the files a save wrote in memory but could not
 // copy to the user's folder yet (unflushed), and every entity touched since
 // the world was opened (what unsaved.js keeps in browser storage).
+import { SETTINGS_FILE } from 'juliet-world';
 import { computed, signal } from '@preact/signals';
-import { SETTINGS, SETTINGS_PATH, entityPath } from '../lib/fields.js';
+import { SETTINGS, entityPath } from '../lib/fields.js';
 import { revision, table } from './table.js';
 import { settings } from './world.js';
 
@@ -29,8 +30,8 @@ export const pending = computed(() => {
     seen.add(path);
   }
   if (settings.value?.dirty) {
-    out.push({ kind: 'modified', id: SETTINGS, path: SETTINGS_PATH });
-    seen.add(SETTINGS_PATH);
+    out.push({ kind: 'modified', id: SETTINGS, path: SETTINGS_FILE });
+    seen.add(SETTINGS_FILE);
   }
   for (const [id, path] of removed) {
     out.push({ kind: 'deleted', id, path });

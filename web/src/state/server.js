@@ -1,7 +1,7 @@
 // The page's link to the local server (web/server) that serves a world
 // directory: present when the page was opened at the address the server
 // printed, which carries the run's token. Only transport here: the world
-// in packs (lib/pack.js) and the events saying it changed on disk.
+// in packs (juliet-world's pack) and the events saying it changed on disk.
 
 const TOKEN_HEADER = 'X-Juliet-Token';
 // The run's token from the page's address (none outside a page).

@@ -4,7 +4,7 @@
 // file that changed on disk since, which comes back as a conflict with its
 // disk text. Files already in conflict are not sent.
 import { batch } from '@preact/signals';
-import { decodePack, encodePack } from '../lib/pack.js';
+import { decodePack, encodePack } from 'juliet-world';
 import { conflictPaths, noteConflicts } from './conflicts.js';
 import { baseOf, noteBase } from './diskFiles.js';
 import { getEngine } from './engine.js';

@@ -1,4 +1,4 @@
-// Types of web/src/core/juliet.js, the JavaScript API of Juliet World.
+// Types of src/juliet.js, the JavaScript API of Juliet World.
 
 /** Canonical entity ID: "0x" followed by 16 hex digits, as in the .jasset files. */
 export type EntityId = string;
@@ -33,6 +33,17 @@ export interface KeyChange {
 
 /** JL_INDEX_MAX: the "no index" value of index fields. */
 export declare const INDEX_NONE: 4294967295;
+
+/** The world's settings file, relative to its directory. */
+export declare const SETTINGS_FILE: 'WorldSettings.jasset';
+/** The folder of a world's entity files. */
+export declare const ENTITIES_DIR: 'Entities';
+/** The folder of a world's class files. */
+export declare const CLASSES_DIR: 'Classes';
+/** JL_ARCHIVE_FILE_MAX: the largest file the engine reads, in bytes (8 MiB). */
+export declare const FILE_MAX: number;
+/** JL_MAX_CAPACITY: the most entities a world holds. */
+export declare const MAX_CAPACITY: number;
 
 /** The C exports the module wraps (the same list as c/wasm/exports.json). */
 export declare const exportNames: readonly string[];
@@ -315,5 +326,56 @@ export declare class Juliet {
   heapUsed(): number;
 }
 
-/** Loads the module once; every call returns the same promise. */
-export declare function loadJuliet(): Promise<Juliet>;
+/** One file of a world pack: `seq` the sender's version of it (0: never seen), `bytes` null for no file. */
+export interface PackFile {
+  path: string;
+  seq: number;
+  bytes: Uint8Array | null;
+}
+
+/** The index of a pack without its files' bytes: the files' bytes start at `dataAt` in `bytes`. */
+export interface PackIndex {
+  meta: any;
+  paths: string[];
+  seqs: Uint32Array;
+  sizes: Int32Array;
+  dataAt: number;
+  bytes: Uint8Array;
+}
+
+/**
+ * The world pack: the binary form in which a server and a page exchange a
+ * world's files (the whole world, the files changed since a version, a save
+ * and its answer). encodePack packs `files` with `meta` (JSON-able); paths
+ * may not hold a line break.
+ */
+export declare function encodePack(meta: unknown, files: PackFile[]): Uint8Array;
+/** The meta and files of a pack, each file's bytes a view into the input. Throws an Error saying what is wrong for a malformed pack. */
+export declare function decodePack(input: ArrayBuffer | Uint8Array): { meta: any; files: PackFile[] };
+/** The meta and index of a pack without building an object per file. Throws as decodePack does. */
+export declare function readPackIndex(input: ArrayBuffer | Uint8Array): PackIndex;
+/**
+ * Reads a pack as its bytes arrive: push(chunk) returns the files complete
+ * since the last push; pushRun(chunk) the same as a run of the index
+ * (files from..to-1, their bytes one after another in index.bytes from
+ * `at`); end() throws if the pack is not complete.
+ */
+export declare function packReader(): {
+  index: PackIndex | null;
+  push(chunk: Uint8Array): PackFile[];
+  pushRun(chunk: Uint8Array): { from: number; to: number; at: number };
+  end(): void;
+};
+
+/** The options of loadJuliet. */
+export interface LoadOptions {
+  /**
+   * The factory (default export) of another build of the module: the same
+   * exports (c/wasm) with a program's classes compiled in. Without it, the
+   * package's own module, which has no class compiled in.
+   */
+  module?: () => Promise<object>;
+}
+
+/** Loads the module once (once per factory); every call returns the same promise. */
+export declare function loadJuliet(options?: LoadOptions): Promise<Juliet>;

@@ -1,8 +1,11 @@
 /**
  * juliet.js - the JavaScript API of Juliet World, the same in Node and in the
  * browser, and the one entry its consumers import. The Emscripten output
- * (./generated/juliet_wasm.mjs, built by c/wasm/CMakeLists.txt) is imported
- * here only.
+ * (../dist/juliet_wasm.mjs, built by c/wasm/CMakeLists.txt) is imported
+ * here only, when loadJuliet() first needs it. It has no class compiled in:
+ * a world's classes come from its class files. A program whose classes are
+ * compiled into a module of its own (the same exports, c/wasm) hands that
+ * module's factory to loadJuliet({ module }).
  *
  *   const juliet = await loadJuliet();
  *   const world = juliet.openWorld('assets/sample_world');
@@ -29,9 +32,10 @@
  * Modules, one concern each: wasm.js (the exports and the heap), errors.js,
  * checks.js (argument types), ids.js (IDs and their file paths), values.js
  * (values <-> the engine's text), classes.js (reflection), files.js (file
- * system and mounts), deflate.js and snapshot.js (links), world.js (World).
+ * system and mounts), deflate.js and snapshot.js (links), world.js (World),
+ * constants.js (names and limits of a world on disk) and pack.js (the world
+ * pack, the binary form in which a server and a page exchange a world's files).
  */
-import createJulietModule from './generated/juliet_wasm.mjs';
 import { booleanOption, checkOptions, checkString, checkText, describe } from './checks.js';
 import { Classes, publicFields } from './classes.js';
 import { JulietError } from './errors.js';
@@ -41,13 +45,17 @@ import { FIELD_ALLOW_INF, textValue } from './values.js';
 import { Wasm } from './wasm.js';
 import { newWorld, openWorld, worldOfSnapshot } from './world.js';
 
+export { CLASSES_DIR, ENTITIES_DIR, FILE_MAX, MAX_CAPACITY, SETTINGS_FILE } from './constants.js';
 export { JulietError } from './errors.js';
 export { entityPath, idOfNumber, idOfPath, isClassFilePath } from './ids.js';
 export { INDEX_NONE, nameRecord, valueText } from './values.js';
+export { decodePack, encodePack, packReader, readPackIndex } from './pack.js';
 export { exportNames } from './wasm.js';
 export { World } from './world.js';
 
-let loading = null;
+// Module factory -> the promise of its Juliet; null stands for the
+// library's own module.
+const loaded = new Map();
 
 const ABSENT = 0xffffffff; // a value one side of a diff lacks (exports.c)
 const decoder = new TextDecoder();
@@ -76,18 +84,30 @@ function keyChanges(bytes) {
 /**
  * Loads the wasm module once and returns the API. Every call returns the
  * same promise; if loading fails the promise rejects, and a later call
- * tries again.
+ * tries again. `options.module`: the factory (the default export) of
+ * another build of the module, one with a program's classes compiled in;
+ * each factory is loaded once.
+ * @param {{ module?: () => Promise<object> }} [options]
  * @returns {Promise<Juliet>}
  */
-export function loadJuliet() {
+export function loadJuliet(options = {}) {
+  const factory = checkOptions(options).module ?? null;
+  if (factory !== null && typeof factory !== 'function') {
+    throw new TypeError(`options.module must be a module factory (a function), got ${describe(factory)}`);
+  }
+  let loading = loaded.get(factory);
   if (!loading) {
-    loading = createJulietModule().then(
-      (module) => new Juliet(module),
-      (err) => {
-        loading = null;
-        throw err;
-      },
-    );
+    const create = factory ? Promise.resolve(factory) : import('../dist/juliet_wasm.mjs').then((m) => m.default);
+    loading = create
+      .then((createModule) => createModule())
+      .then(
+        (module) => new Juliet(module),
+        (err) => {
+          loaded.delete(factory);
+          throw err;
+        },
+      );
+    loaded.set(factory, loading);
   }
   return loading;
 }

@@ -1,6 +1,7 @@
 // world.js - one open world: its entities and settings read and changed
 // through the C exports, its files saved, its snapshot taken.
 import { booleanOption, checkOptions, checkString, checkText, checkVec3, describe } from './checks.js';
+import { MAX_CAPACITY, SETTINGS_FILE } from './constants.js';
 import { Classes, publicFields } from './classes.js';
 import { JulietError } from './errors.js';
 import { isNode } from './files.js';
@@ -11,8 +12,6 @@ import { fieldValues, nameRecord, textValue, valueText } from './values.js';
 const STATE_DIRTY = 1;
 const STATE_READ_ONLY = 2;
 const STATE_FAILED = 4; // settings only: WorldSettings.jasset did not load
-const SETTINGS_FILE = 'WorldSettings.jasset';
-const MAX_CAPACITY = 16 << 20; // JL_MAX_CAPACITY
 
 const decoder = new TextDecoder();
 

@@ -1,7 +1,8 @@
-// The one binary form in which the local server (web/server/) and the page
-// exchange world files: a whole world in one response, the files changed
-// since a version, the changes of a save and its answer. Plain JavaScript,
-// used by the server under Node and by the page and its worker.
+// pack.js - the world pack, the one binary form in which a server and a page
+// exchange world files (the inspector's local server, web/server/, and its
+// page): a whole world in one response, the files changed since a version,
+// the changes of a save and its answer. Plain JavaScript without the wasm
+// module, used under Node, in a page and in a worker.
 //
 //   "JLWP"  u32 M  meta (M bytes of JSON)  padding to 4
 //   u32 N  u32 P  N x u32 seq  N x i32 size  paths (P bytes: UTF-8, '\n' between)

@@ -7,14 +7,15 @@
 // jl_world_id_of_file_name (world_paths.c): the engine checks names itself
 // when it loads a file (World#reloadFile).
 import { describe } from './checks.js';
+import { CLASSES_DIR, ENTITIES_DIR } from './constants.js';
 
 const ID_PATTERN = /^0x[0-9a-fA-F]{16}$/;
 const DECIMAL_PATTERN = /^[0-9]{1,20}$/;
 // A canonical decimal ID: no leading zero (the loader refuses "012.jasset").
-const PATH_PATTERN = /^Entities\/([1-9][0-9]{0,19})\.jasset$/;
+const PATH_PATTERN = new RegExp(`^${ENTITIES_DIR}/([1-9][0-9]{0,19})\\.jasset$`);
 const ID_MAX = 0xffffffffffffffffn;
 // A class name is an identifier (JL_CLASS_NAME_MAX bytes at most).
-const CLASS_FILE_PATTERN = /^Classes\/[A-Za-z_][A-Za-z0-9_]{0,62}\.jclass$/;
+const CLASS_FILE_PATTERN = new RegExp(`^${CLASSES_DIR}/[A-Za-z_][A-Za-z0-9_]{0,62}\\.jclass$`);
 
 /** Checks an entity ID argument and returns its [lo, hi] halves. */
 export function splitId(id, what = 'id') {
@@ -52,7 +53,7 @@ export function joinId(lo, hi) {
  */
 export function entityPath(id) {
   splitId(id);
-  return `Entities/${BigInt(id).toString(10)}.jasset`;
+  return `${ENTITIES_DIR}/${BigInt(id).toString(10)}.jasset`;
 }
 
 /**
