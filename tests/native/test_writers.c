@@ -243,11 +243,8 @@ TEST(save_waits_for_a_holder_that_finishes_soon)
     pid_t child = fork();
     if (child == 0) {
         /* Another writer: holds the lock for 300 ms. */
-        jl_arena scratch;
         jl_world_lock lock;
-        if (jl_arena_init(&scratch, 1 << 20) != JL_OK ||
-            jl_world_lock_acquire(&lock, jl_fs_native(), dir, 0, &scratch, NULL) != JL_OK)
-            _exit(1);
+        jt_hold_world_lock(&lock, dir);
         if (write(ready[1], "x", 1) != 1) _exit(2);
         usleep(300 * 1000);
         jl_world_lock_release(&lock, jl_fs_native());
