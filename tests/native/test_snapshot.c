@@ -14,11 +14,26 @@ enum { TAG = 0x5eed0001u };
 static jl_entity_manager source, target;
 static jl_arena arena;
 
+/* target: a new, empty manager of capacity entities minting IDs from
+ * id_tag. */
+static bool init_target(uint32_t capacity, uint64_t id_tag)
+{
+    jl_manager_desc desc = {.capacity = capacity, .id_tag = id_tag};
+    return jl_manager_init(&target, &desc) == JL_OK;
+}
+
+/* target shut down and made again (init_target): empty, as a test needs it. */
+static bool renew_target(uint32_t capacity, uint64_t id_tag)
+{
+    jl_manager_shutdown(&target);
+    return init_target(capacity, id_tag);
+}
+
 static bool setup(uint32_t target_capacity)
 {
     jl_manager_desc a = {.capacity = 20000, .id_tag = TAG};
-    jl_manager_desc b = {.capacity = target_capacity ? target_capacity : 20000, .id_tag = 0x77777777u};
-    return jl_manager_init(&source, &a) == JL_OK && jl_manager_init(&target, &b) == JL_OK &&
+    return jl_manager_init(&source, &a) == JL_OK &&
+           init_target(target_capacity ? target_capacity : 20000, 0x77777777u) &&
            jl_arena_init(&arena, 256u << 20) == JL_OK;
 }
 
@@ -166,9 +181,7 @@ TEST(decoded_entities_are_dirty_and_advance_the_id_counter)
     jl_snapshot_bytes bytes;
     CHECK(varied_and_encoded(0, 10, &bytes));
     /* Decode into a manager with the source's tag: minting must skip the IDs. */
-    jl_manager_shutdown(&target);
-    jl_manager_desc desc = {.capacity = 100, .id_tag = TAG};
-    CHECK(jl_manager_init(&target, &desc) == JL_OK);
+    CHECK(renew_target(100, TAG));
     CHECK(decode(bytes.data, bytes.size, NULL) == JL_OK);
     for (jl_entity *e = jl_entities_first(&target); e; e = jl_entities_next(&target, e))
         CHECK(e->is_dirty);
@@ -194,9 +207,7 @@ TEST(encoding_is_canonical_whatever_the_slot_order)
     jl_snapshot_bytes first;
     CHECK(varied_and_encoded(0, 500, &first));
     /* The same entities, created in reverse ID order. */
-    jl_manager_shutdown(&target);
-    jl_manager_desc desc = {.capacity = 1000, .id_tag = 1};
-    CHECK(jl_manager_init(&target, &desc) == JL_OK);
+    CHECK(renew_target(1000, 1));
     for (uint32_t s = source.slots; s-- > 0;) {
         const jl_entity *e = &source.entities[s];
         if (!e->derived) continue;
@@ -688,9 +699,7 @@ TEST(random_damage_is_rejected_or_decodes_consistently)
         jl_status st = decode(buf, buf_size, &err);
         if (st == JL_OK) {
             CHECK(jl_manager_check(&target, &err) == JL_OK);
-            jl_manager_shutdown(&target);
-            jl_manager_desc desc = {.capacity = 20000, .id_tag = 9};
-            CHECK(jl_manager_init(&target, &desc) == JL_OK);
+            CHECK(renew_target(20000, 9));
         } else {
             CHECK(err.message[0] != '\0');
             CHECK(target.count == 0);
