@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "juliet/arena.h"
 #include "sample_classes.h"
 
 /* Checks a property beyond "no sanitizer report": when cond is false,
@@ -28,5 +29,19 @@ static inline void fuzz_register_classes(void)
         abort();
     }
 }
+
+/* Defines the target's LLVMFuzzerInitialize for a target whose inputs use
+ * the sample classes and that writes into one arena: the classes
+ * registered, then arena (a jl_arena of the target) made with room for size
+ * bytes. */
+#define FUZZ_INITIALIZE_WITH_ARENA(arena, size)                   \
+    int LLVMFuzzerInitialize(int *argc, char ***argv)              \
+    {                                                              \
+        (void)argc;                                                \
+        (void)argv;                                                \
+        fuzz_register_classes();                                   \
+        if (jl_arena_init(&(arena), (size)) != JL_OK) abort();     \
+        return 0;                                                  \
+    }
 
 #endif

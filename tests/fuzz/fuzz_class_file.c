@@ -20,15 +20,7 @@
 #include "fuzz.h"
 
 static jl_arena arena;
-
-int LLVMFuzzerInitialize(int *argc, char ***argv)
-{
-    (void)argc;
-    (void)argv;
-    fuzz_register_classes();
-    if (jl_arena_init(&arena, 16u << 20) != JL_OK) abort();
-    return 0;
-}
+FUZZ_INITIALIZE_WITH_ARENA(arena, 16u << 20)
 
 static jl_world *new_world(void)
 {

@@ -24,15 +24,7 @@
 #include "fuzz.h"
 
 static jl_arena arena;
-
-int LLVMFuzzerInitialize(int *argc, char ***argv)
-{
-    (void)argc;
-    (void)argv;
-    fuzz_register_classes();
-    if (jl_arena_init(&arena, 256u << 20) != JL_OK) abort();
-    return 0;
-}
+FUZZ_INITIALIZE_WITH_ARENA(arena, 256u << 20)
 
 /* Loads text into manager; on success writes it back into the arena and
  * returns the written text. */

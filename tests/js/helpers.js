@@ -23,6 +23,31 @@ export function parseJasset(text) {
   return out;
 }
 
+/**
+ * The text of an entity file: entity 0xb7 of class `cls` at 0 0 0 with
+ * `key` holding value, then the `extra` lines.
+ */
+export function entityText(cls, key, value, extra = []) {
+  return [
+    '; asset_type',
+    'entity_instance',
+    '; id',
+    '0x00000000000000b7',
+    '; class',
+    cls,
+    '; version',
+    '1',
+    '; class_version',
+    '1',
+    '; position',
+    '0 0 0',
+    `; ${key}`,
+    value,
+    ...extra,
+    '',
+  ].join('\n');
+}
+
 /** A small deterministic random generator (mulberry32): next() in [0, 1). */
 export function rng(seed) {
   let state = seed >>> 0;

@@ -26,17 +26,12 @@ function newWorld() {
   return dir;
 }
 
-const moved = (bytes) =>
+// The bytes of a .jasset file with the value of its `; key` line replaced.
+const withValue = (bytes, key, value) =>
   Buffer.from(
     Buffer.from(bytes)
       .toString()
-      .replace(/; position\n[^\n]*/, '; position\n1 2 3'),
-  );
-const withId = (bytes, id) =>
-  Buffer.from(
-    Buffer.from(bytes)
-      .toString()
-      .replace(/; id\n[^\n]*/, `; id\n${id}`),
+      .replace(new RegExp(`; ${key}\n[^\n]*`), `; ${key}\n${value}`),
   );
 
 // The big save: REWRITTEN entities moved and ADDED new ones, with what
@@ -44,10 +39,12 @@ const withId = (bytes, id) =>
 async function bigSave(server) {
   const { files } = await readWorld(server);
   const entities = files.filter((f) => f.path.startsWith('Entities/'));
-  const changes = entities.slice(0, REWRITTEN).map((f) => ({ path: f.path, seq: f.seq, bytes: moved(f.bytes), old: Buffer.from(f.bytes) }));
+  const changes = entities
+    .slice(0, REWRITTEN)
+    .map((f) => ({ path: f.path, seq: f.seq, bytes: withValue(f.bytes, 'position', '1 2 3'), old: Buffer.from(f.bytes) }));
   for (let i = 0; i < ADDED; i++) {
     const id = `0x${(0x7e57000000000001n + BigInt(i)).toString(16)}`;
-    changes.push({ path: entityPath(id), seq: 0, bytes: withId(entities[i % entities.length].bytes, id), old: null });
+    changes.push({ path: entityPath(id), seq: 0, bytes: withValue(entities[i % entities.length].bytes, 'id', id), old: null });
   }
   return changes;
 }
@@ -61,6 +58,23 @@ async function writing(dir, answer) {
     () => (answered = true),
   );
   while (!answered && !existsSync(join(dir, '.juliet.lock'))) await new Promise((resolve) => setImmediate(resolve));
+}
+
+// A server of a new world in the middle of the big save: the save's changes
+// and its answer to come (the save holds the world's lock).
+async function duringBigSave() {
+  const dir = newWorld();
+  const server = await startMain(dir);
+  const changes = await bigSave(server);
+  const answer = post(server, changes);
+  await writing(dir, answer);
+  return { dir, server, changes, answer };
+}
+
+// The meta of a save's answer, which is a 200.
+async function answeredMeta(res) {
+  assert.equal(res.status, 200);
+  return decodePack(new Uint8Array(await res.arrayBuffer())).meta;
 }
 
 // Each file is its old text or its new one, whole; those the answer says
@@ -91,14 +105,8 @@ async function savesAgain(dir) {
   cli('validate', dir);
   const server = await startMain(dir);
   const [file] = (await readWorld(server)).files.filter((f) => f.path.startsWith('Entities/')).slice(-1);
-  const bytes = Buffer.from(
-    Buffer.from(file.bytes)
-      .toString()
-      .replace(/; position\n[^\n]*/, '; position\n7 7 7'),
-  );
-  const res = await post(server, [{ path: file.path, seq: file.seq, bytes }]);
-  assert.equal(res.status, 200);
-  const { meta } = decodePack(new Uint8Array(await res.arrayBuffer()));
+  const bytes = withValue(file.bytes, 'position', '7 7 7');
+  const meta = await answeredMeta(await post(server, [{ path: file.path, seq: file.seq, bytes }]));
   assert.equal(meta.results[0].status, 'written');
   assert.deepEqual(readFileSync(join(dir, file.path)), bytes);
   server.child.kill('SIGTERM');
@@ -110,18 +118,12 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
     `on ${signal} during a save the server refuses new saves, finishes and answers that save, then exits 0`,
     { timeout: 120_000 },
     async () => {
-      const dir = newWorld();
-      const server = await startMain(dir);
-      const changes = await bigSave(server);
-      const answer = post(server, changes);
-      await writing(dir, answer);
+      const { dir, server, changes, answer } = await duringBigSave();
       server.child.kill(signal);
       const refused = await post(server, changes.slice(0, 1));
       assert.equal(refused.status, 503);
       assert.match(await refused.text(), /stopping/);
-      const res = await answer;
-      assert.equal(res.status, 200);
-      const { meta } = decodePack(new Uint8Array(await res.arrayBuffer()));
+      const meta = await answeredMeta(await answer);
       assert.deepEqual(await server.exited, { code: 0, signal: null }, server.output());
       assert.equal(meta.results.filter((r) => r.status === 'written').length, changes.length);
       assert.equal(checkFiles(dir, changes, meta.results), changes.length);
@@ -134,18 +136,12 @@ test(
   'a second signal stops the save between two files: the files written are answered as such, the others kept',
   { timeout: 120_000 },
   async () => {
-    const dir = newWorld();
-    const server = await startMain(dir);
-    const changes = await bigSave(server);
-    const answer = post(server, changes);
-    await writing(dir, answer);
+    const { dir, server, changes, answer } = await duringBigSave();
     server.child.kill('SIGINT');
     // (Two signals sent at once may arrive as one.)
     await server.printed(/Stopping/);
     server.child.kill('SIGINT');
-    const res = await answer;
-    assert.equal(res.status, 200);
-    const { meta } = decodePack(new Uint8Array(await res.arrayBuffer()));
+    const meta = await answeredMeta(await answer);
     assert.deepEqual(await server.exited, { code: 0, signal: null }, server.output());
     const written = checkFiles(dir, changes, meta.results);
     assert.ok(written > 0, 'the files being written when it was stopped are finished');

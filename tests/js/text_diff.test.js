@@ -5,31 +5,12 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
 import { loadJuliet } from 'juliet-sample';
-import { sampleWorld } from './helpers.js';
+import { entityText, sampleWorld } from './helpers.js';
 
 const juliet = await loadJuliet();
 
 /** A Light file's text with `intensity` holding value (and `extra` lines appended). */
-function lightText(intensity, extra = []) {
-  return [
-    '; asset_type',
-    'entity_instance',
-    '; id',
-    '0x00000000000000b7',
-    '; class',
-    'Light',
-    '; version',
-    '1',
-    '; class_version',
-    '1',
-    '; position',
-    '0 0 0',
-    '; intensity',
-    intensity,
-    ...extra,
-    '',
-  ].join('\n');
-}
+const lightText = (intensity, extra = []) => entityText('Light', 'intensity', intensity, extra);
 
 test('textDiff lists a changed value as key, old and new', () => {
   assert.deepEqual(juliet.textDiff(lightText('18.1'), lightText('42')), [{ key: 'intensity', old: '18.1', new: '42' }]);

@@ -9,7 +9,7 @@ import { test } from 'node:test';
 
 import { INDEX_NONE, entityPath, idOfNumber, idOfPath } from 'juliet-world';
 import { loadJuliet } from 'juliet-sample';
-import { assertChecks, assets, sampleWorld } from './helpers.js';
+import { assertChecks, assets, entityText, sampleWorld } from './helpers.js';
 
 const juliet = await loadJuliet();
 
@@ -24,25 +24,7 @@ function withSample(body) {
 }
 
 /** A Prop file's text with `density` holding value. */
-function propText(density) {
-  return [
-    '; asset_type',
-    'entity_instance',
-    '; id',
-    '0x00000000000000b7',
-    '; class',
-    'Prop',
-    '; version',
-    '1',
-    '; class_version',
-    '1',
-    '; position',
-    '0 0 0',
-    '; density',
-    density,
-    '',
-  ].join('\n');
-}
+const propText = (density) => entityText('Prop', 'density', density);
 
 test('the engine refuses "+1" and "1." as a typed value, as it does in a file', () => {
   assert.deepEqual(juliet.checkValue('f32', '+1'), { error: 'expected a number', col: 1 });

@@ -107,6 +107,16 @@ static inline bool du_write(const char *path, const void *data, size_t size)
     return fclose(f) == 0 && ok;
 }
 
+/* True if the file at path holds exactly the bytes of text. */
+static inline bool du_file_is(const char *path, const char *text)
+{
+    size_t size = 0;
+    char *now = du_read(path, &size);
+    bool same = now && size == strlen(text) && memcmp(now, text, size) == 0;
+    free(now);
+    return same;
+}
+
 static inline bool du_exists(const char *path)
 {
     struct stat st;

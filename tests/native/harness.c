@@ -1,10 +1,15 @@
-/* harness.c - registry and main of the native test executables. main
- * registers the sample game's entity classes (sample_classes.h) before any
- * test runs, as every program that uses them does at start-up. */
+/* harness.c - registry and main of the native test executables, and the
+ * helpers of test.h that need the engine. main registers the sample game's
+ * entity classes (sample_classes.h) before any test runs, as every program
+ * that uses them does at start-up. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "juliet/arena.h"
+#include "juliet/fs.h"
+#include "juliet/world_lock.h"
 #include "sample_classes.h"
 #include "test.h"
 
@@ -33,6 +38,15 @@ void jt_fail(const char *file, int line, const char *what)
 }
 
 bool jt_failed(void) { return current_failed; }
+
+void jt_hold_world_lock(jl_world_lock *lock, const char *dir)
+{
+    /* The child never frees the arena: it exits or is killed holding the lock. */
+    jl_arena scratch;
+    if (jl_arena_init(&scratch, 1 << 20) != JL_OK ||
+        jl_world_lock_acquire(lock, jl_fs_native(), dir, 0, &scratch, NULL) != JL_OK)
+        _exit(1);
+}
 
 int main(int argc, char **argv)
 {

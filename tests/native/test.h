@@ -40,6 +40,13 @@ bool jt_failed(void);
         }                                            \
     } while (0)
 
+/* In a child process a test fork()ed: takes the world lock of the world
+ * directory dir into *lock (the native file system, no waiting), or ends
+ * the process with exit status 1. The child then holds it as another
+ * writer would, until it releases it or dies. */
+struct jl_world_lock;
+void jt_hold_world_lock(struct jl_world_lock *lock, const char *dir);
+
 /* The next number of a xorshift64 sequence (*state, never 0): random
  * inputs that are the same on every run. */
 static inline uint64_t jt_xorshift(uint64_t *state)

@@ -39,12 +39,20 @@ static void finish(void)
  * line 6), written as `name` under the copied world. */
 static const char bad_entity[] = "; id\n0x7\n; class\nInert\n; mesh_instance\nseven\n";
 
-static bool write_bad_entity(const char *name, char *path, size_t path_size)
+static char bad_path[512]; /* where write_bad_entity wrote it */
+
+static bool write_bad_entity(const char *name)
 {
-    CHECK_OR_FALSE(du_join(path, path_size, dir, name));
-    CHECK_OR_FALSE(du_write(path, bad_entity, sizeof bad_entity - 1));
+    CHECK_OR_FALSE(du_join(bad_path, sizeof bad_path, dir, name));
+    CHECK_OR_FALSE(du_write(bad_path, bad_entity, sizeof bad_entity - 1));
     return true;
 }
+
+/* Starts a test on a copy of the sample world holding bad_entity as name
+ * (its path in bad_path). */
+#define START_WITH_BAD_ENTITY(name) \
+    START(ASSETS "/sample_world");  \
+    CHECK(write_bad_entity(name))
 
 static int count_lines(const char *text)
 {
@@ -161,9 +169,7 @@ TEST(stats_json_escapes_control_and_non_utf8_bytes_in_the_directory_name)
 
 TEST(diagnostics_escape_control_characters_in_file_names)
 {
-    START(ASSETS "/sample_world");
-    char bad[512];
-    CHECK(write_bad_entity("Entities/\x1b]0;owned\x07\x1b[2J.jasset", bad, sizeof bad));
+    START_WITH_BAD_ENTITY("Entities/\x1b]0;owned\x07\x1b[2J.jasset");
     CHECK(run("stats %s", dir) == 1);
     CHECK(find_output("%s/Entities/\\x1b]0;owned\\x07\\x1b[2J.jasset:6:1: ", dir));
     CHECK(!has_raw_controls(output));
@@ -205,14 +211,9 @@ TEST(fmt_check_lists_files_not_in_canonical_form)
 
 TEST(fmt_never_rewrites_a_file_that_fails_to_load)
 {
-    START(ASSETS "/sample_world");
-    char bad[512];
-    CHECK(write_bad_entity("Entities/7.jasset", bad, sizeof bad));
+    START_WITH_BAD_ENTITY("Entities/7.jasset");
     CHECK(run("fmt %s", dir) == 1);
-    size_t n = 0;
-    char *after = du_read(bad, &n);
-    CHECK(after && n == sizeof bad_entity - 1 && memcmp(after, bad_entity, n) == 0);
-    free(after);
+    CHECK(du_file_is(bad_path, bad_entity));
     finish();
 }
 
@@ -263,14 +264,28 @@ static bool write_entity(const char *name, const char *text)
     return du_write(path, text, strlen(text));
 }
 
+/* dir/Entities, made (empty) in a fresh dir. */
+static bool make_entities_dir(void)
+{
+    char entities[512];
+    CHECK_OR_FALSE(du_join(entities, sizeof entities, dir, "Entities"));
+    CHECK_OR_FALSE(mkdir(entities, 0755) == 0);
+    return true;
+}
+
+/* The number of files in dir/Entities. */
+static int entity_files(void)
+{
+    char entities[512];
+    du_join(entities, sizeof entities, dir, "Entities");
+    return pu_count(entities);
+}
+
 /* A world of one entity, a second file carrying its ID, and references to
  * the ID from another entity (line 16) and from the settings (line 4). */
 static bool make_duplicate_world(const char *later_name)
 {
-    CHECK_OR_FALSE(du_make_temp_dir(dir, sizeof dir, "test"));
-    char entities[512];
-    du_join(entities, sizeof entities, dir, "Entities");
-    CHECK_OR_FALSE(mkdir(entities, 0755) == 0);
+    CHECK_OR_FALSE(copy_of(NULL) && make_entities_dir());
     static const char ref_text[] = "; asset_type\nentity_instance\n; id\n0x0000000100000005\n; class\nProp\n"
                                    "; version\n1\n; class_version\n1\n; position\n1 1 1\n; mesh_instance\n3\n"
                                    "; parent\n0x0000000100000001\n";
@@ -383,9 +398,7 @@ TEST(fix_duplicates_leaves_a_byte_identical_copy_alone)
 TEST(fix_duplicates_does_not_split_a_conflict_outside_git)
 {
     START(NULL);
-    char entities[512];
-    du_join(entities, sizeof entities, dir, "Entities");
-    CHECK(mkdir(entities, 0755) == 0);
+    CHECK(make_entities_dir());
     static const char conflicted[] = "; asset_type\nentity_instance\n; id\n0x0000000100000001\n; class\nInert\n"
                                      "; version\n1\n; class_version\n1\n; position\n<<<<<<< HEAD\n0 0 0\n"
                                      "=======\n1 1 1\n>>>>>>> b\n";
@@ -394,11 +407,8 @@ TEST(fix_duplicates_does_not_split_a_conflict_outside_git)
     CHECK(run("validate --fix-duplicates %s", dir) == 1);
     du_join(path, sizeof path, dir, "Entities/4294967297.jasset");
     CHECK(find_output("%s: has merge conflict markers, and git does not list it", path));
-    size_t n;
-    char *after = du_read(path, &n);
-    CHECK(after && strcmp(after, conflicted) == 0);
-    free(after);
-    CHECK(pu_count(entities) == 1);
+    CHECK(du_file_is(path, conflicted));
+    CHECK(entity_files() == 1);
     finish();
 }
 
@@ -413,9 +423,7 @@ TEST(fix_duplicates_writes_nothing_while_another_writer_holds_the_world)
     CHECK(run("validate --fix-duplicates %s", dir) == 1);
     CHECK(find_output("duplicate ID not repaired: ") && find_output("world is locked by pid %u", (unsigned)getpid()));
     CHECK(find_output("0 duplicate IDs repaired"));
-    char entities[512];
-    du_join(entities, sizeof entities, dir, "Entities");
-    CHECK(pu_count(entities) == 3); /* nothing moved */
+    CHECK(entity_files() == 3); /* nothing moved */
     CHECK(unlink(lock) == 0);
     CHECK(run("validate --fix-duplicates %s", dir) == 0);
     CHECK(!du_exists(lock)); /* released */
@@ -474,9 +482,7 @@ TEST(diff_lists_each_changed_entity_and_key_and_exits_1)
 
 TEST(diff_refuses_a_world_with_a_file_that_failed_to_load)
 {
-    START(ASSETS "/sample_world");
-    char path[512];
-    CHECK(write_bad_entity("Entities/7.jasset", path, sizeof path));
+    START_WITH_BAD_ENTITY("Entities/7.jasset");
     CHECK(run("diff %s %s", ASSETS "/sample_world", dir) == 2);
     CHECK(find_output("7.jasset:6:"));
     CHECK(find_output("1 file failed to load: cannot compare"));
@@ -523,13 +529,22 @@ TEST(stats_counts_unknown_classes_and_marks_them)
     finish();
 }
 
+enum { LINK_SIZE = 1 << 14 }; /* a share link's buffer */
+
+/* Runs `juliet share dir` and puts the link it prints into link. */
+static bool share_link(char link[LINK_SIZE])
+{
+    CHECK_OR_FALSE(run("share %s", dir) == 0);
+    const char *at = find_output("http://"); /* stdout and stderr share the output */
+    CHECK_OR_FALSE(at && sscanf(at, "%16383s", link) == 1 && strchr(link, '#'));
+    return true;
+}
+
 TEST(unshare_into_an_empty_folder_keeps_the_folders_permissions_and_owner)
 {
     START(ASSETS "/sample_world");
-    CHECK(run("share %s", dir) == 0);
-    char link[1 << 14];
-    const char *at = find_output("http://");
-    CHECK(at && sscanf(at, "%16383s", link) == 1 && strchr(link, '#'));
+    char link[LINK_SIZE];
+    CHECK(share_link(link));
     CHECK(du_make_temp_dir(dir2, sizeof dir2, "private"));
     CHECK(chmod(dir2, 0700) == 0);
     /* Another owner can be kept only by root, who can give it. */
@@ -546,10 +561,8 @@ TEST(unshare_into_an_empty_folder_keeps_the_folders_permissions_and_owner)
 TEST(share_and_unshare_keep_the_text_of_unknown_classes)
 {
     START(ASSETS "/opaque_world");
-    CHECK(run("share %s", dir) == 0);
-    char link[1 << 14];
-    const char *at = find_output("http://"); /* stdout and stderr share the output */
-    CHECK(at && sscanf(at, "%16383s", link) == 1 && strchr(link, '#'));
+    char link[LINK_SIZE];
+    CHECK(share_link(link));
     CHECK(du_make_temp_dir(dir2, sizeof dir2, "unshared"));
     du_remove_tree(dir2);
     CHECK(run("unshare '%s' %s", link, dir2) == 0);

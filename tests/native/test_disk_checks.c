@@ -51,15 +51,6 @@ static bool replace_on_disk(const char *path, const char *text)
     return du_write(temp, text, strlen(text)) && rename(temp, path) == 0;
 }
 
-static bool file_is(const char *path, const char *text)
-{
-    size_t size = 0;
-    char *now = du_read(path, &size);
-    bool same = now && size == strlen(text) && memcmp(now, text, size) == 0;
-    free(now);
-    return same;
-}
-
 /* Sets every entity's position to x 0 0 (all dirty). */
 static bool move_all(jl_world *w, const char *x)
 {
@@ -71,14 +62,67 @@ static bool move_all(jl_world *w, const char *x)
     return ok;
 }
 
-/* *w loaded from dir; *id its first entity, path that entity's file. */
-static bool load_first(jl_world *w, uint64_t *id, char *path, size_t size)
+/* *w initialised and loaded from dir through fs (NULL: the native one). */
+static bool load(jl_world *w, const jl_fs *fs)
+{
+    jl_world_desc d = {.capacity = 256, .fs = fs};
+    return jli_world_init(w, &d) == JL_OK && jl_world_load(w, dir) == JL_OK;
+}
+
+/* A copy of the sample world loaded: its first entity, that entity's file
+ * and the bytes the file held after the load. */
+typedef struct {
+    jl_world w;
+    uint64_t id;
+    char path[800];
+    char *text; /* malloc'd; freed by unload */
+    size_t size;
+} loaded;
+
+/* *f loaded from a fresh copy of the sample (sample_copy(label)); false if
+ * any step failed. The world is initialised first, so that unload(f) ends
+ * the test either way. */
+static bool load_first(loaded *f, const char *label)
 {
     jl_world_desc d = {.capacity = 256};
-    bool ok = jli_world_init(w, &d) == JL_OK && jl_world_load(w, dir) == JL_OK && jl_world_count(w) > 0;
-    *id = ok ? jl_entities_first(&w->manager)->id : 0;
-    if (ok) entity_path(path, size, *id);
-    return ok;
+    f->id = 0;
+    f->path[0] = '\0';
+    f->text = NULL;
+    f->size = 0;
+    bool ok = jli_world_init(&f->w, &d) == JL_OK && sample_copy(label) && jl_world_load(&f->w, dir) == JL_OK &&
+              jl_world_count(&f->w) > 0;
+    if (ok) {
+        f->id = jl_entities_first(&f->w.manager)->id;
+        entity_path(f->path, sizeof f->path, f->id);
+        f->text = du_read(f->path, &f->size);
+    }
+    return ok && f->text;
+}
+
+/* The end of a test on *f: its world shut down, its text freed, root
+ * removed; returns ok. */
+static bool unload(loaded *f, bool ok)
+{
+    free(f->text);
+    jli_world_shutdown(&f->w);
+    return finish(ok);
+}
+
+/* Sets the position of f's entity (it becomes dirty). */
+static bool set_position(loaded *f, const char *value)
+{
+    return jl_world_set_field(&f->w, f->id, "position", value, strlen(value), NULL) == JL_OK;
+}
+
+/* Changes one digit of the position in an entity file's text: other bytes
+ * of the same size. False if the text has no position. */
+static bool change_position_digit(char *text)
+{
+    char *p = text ? strstr(text, "; position\n") : NULL;
+    if (!p) return false;
+    p += strlen("; position\n");
+    *p = *p == '9' ? '8' : '9';
+    return true;
 }
 
 static bool reported(const jl_save_report *r, const char *path)
@@ -115,8 +159,7 @@ TEST(a_file_replaced_on_disk_during_a_save_is_a_conflict_left_alone_and_still_pe
     race.probe.table.rename = racing_rename;
     race.replaced = false;
     jl_world w;
-    jl_world_desc d = {.capacity = 256, .fs = &race.probe.table};
-    bool ok = jli_world_init(&w, &d) == JL_OK && jl_world_load(&w, dir) == JL_OK && move_all(&w, "7");
+    bool ok = load(&w, &race.probe.table) && move_all(&w, "7");
     /* The last two entities of the save's order: written after the first rename. */
     uint64_t ids[2] = {0, 0};
     for (jl_entity *e = jl_entities_first(&w.manager); e; e = jl_entities_next(&w.manager, e)) {
@@ -134,12 +177,12 @@ TEST(a_file_replaced_on_disk_during_a_save_is_a_conflict_left_alone_and_still_pe
     if (!ok) fprintf(stderr, "status %s, %u conflicts, %u written: %s\n", jl_status_name(s), r.conflict_count,
                      r.written_count, r.error.message);
     /* The other program's files are as it left them; the edits stay pending. */
-    ok = ok && file_is(race.victims[0], "; replaced by another program\n") &&
-         file_is(race.victims[1], "; replaced by another program\n") && jl_world_find(&w, ids[0])->is_dirty &&
+    ok = ok && du_file_is(race.victims[0], "; replaced by another program\n") &&
+         du_file_is(race.victims[1], "; replaced by another program\n") && jl_world_find(&w, ids[0])->is_dirty &&
          jl_world_find(&w, ids[1])->is_dirty;
     /* And the next save says so again, writing nothing over them. */
     ok = ok && jl_world_save(&w, dir, &r) == JL_ERR_CONFLICT && r.conflict_count == 2 && r.written_count == 0 &&
-         file_is(race.victims[1], "; replaced by another program\n");
+         du_file_is(race.victims[1], "; replaced by another program\n");
     jli_world_shutdown(&w);
     CHECK(finish(ok));
 }
@@ -152,9 +195,7 @@ TEST(a_save_that_landed_after_the_load_is_never_reverted_by_a_full_rewrite)
 {
     CHECK(sample_copy("fmt"));
     jl_world a, b;
-    jl_world_desc d = {.capacity = 256};
-    bool ok = jli_world_init(&a, &d) == JL_OK && jl_world_load(&a, dir) == JL_OK;
-    ok = ok && jli_world_init(&b, &d) == JL_OK && jl_world_load(&b, dir) == JL_OK;
+    bool ok = load(&a, NULL) && load(&b, NULL);
     uint64_t id = jl_entities_first(&b.manager)->id;
     char path[800];
     entity_path(path, sizeof path, id);
@@ -168,7 +209,7 @@ TEST(a_save_that_landed_after_the_load_is_never_reverted_by_a_full_rewrite)
     ok = ok && saved && jl_world_save(&a, dir, &r) == JL_ERR_CONFLICT && r.conflict_count == 1 &&
          reported(&r, path) && r.written_count == jl_world_count(&a) /* the settings too */;
     if (!ok) fprintf(stderr, "%u conflicts, %u written: %s\n", r.conflict_count, r.written_count, r.error.message);
-    ok = ok && file_is(path, saved ? saved : "");
+    ok = ok && du_file_is(path, saved ? saved : "");
     free(saved);
     jli_world_shutdown(&a);
     jli_world_shutdown(&b);
@@ -177,153 +218,108 @@ TEST(a_save_that_landed_after_the_load_is_never_reverted_by_a_full_rewrite)
 
 TEST(a_file_deleted_on_disk_since_the_load_is_not_written_back)
 {
-    CHECK(sample_copy("deleted"));
-    jl_world w;
-    uint64_t id;
-    char path[800];
-    bool ok = load_first(&w, &id, path, sizeof path);
+    loaded f;
+    bool ok = load_first(&f, "deleted");
     jl_save_report r;
-    ok = ok && jl_world_set_field(&w, id, "position", "1 2 3", 5, NULL) == JL_OK && unlink(path) == 0 &&
-         jl_world_save(&w, dir, &r) == JL_ERR_CONFLICT && r.conflict_count == 1 &&
-         strstr(r.error.message, "deleted on disk") && !du_exists(path);
-    jli_world_shutdown(&w);
-    CHECK(finish(ok));
+    ok = ok && set_position(&f, "1 2 3") && unlink(f.path) == 0 && jl_world_save(&f.w, dir, &r) == JL_ERR_CONFLICT &&
+         r.conflict_count == 1 && strstr(r.error.message, "deleted on disk") && !du_exists(f.path);
+    CHECK(unload(&f, ok));
 }
 
 TEST(a_deletion_of_a_file_changed_on_disk_is_a_conflict_and_stays_pending)
 {
-    CHECK(sample_copy("delete"));
-    jl_world w;
-    uint64_t id;
-    char path[800];
-    bool ok = load_first(&w, &id, path, sizeof path);
+    loaded f;
+    bool ok = load_first(&f, "delete");
     jl_save_report r;
-    ok = ok && jl_world_remove(&w, id) == JL_OK && replace_on_disk(path, "; rewritten elsewhere\n") &&
-         jl_world_save(&w, dir, &r) == JL_ERR_CONFLICT && r.conflict_count == 1 && r.deleted_count == 0 &&
-         strstr(r.error.message, "not deleted") && file_is(path, "; rewritten elsewhere\n");
+    ok = ok && jl_world_remove(&f.w, f.id) == JL_OK && replace_on_disk(f.path, "; rewritten elsewhere\n") &&
+         jl_world_save(&f.w, dir, &r) == JL_ERR_CONFLICT && r.conflict_count == 1 && r.deleted_count == 0 &&
+         strstr(r.error.message, "not deleted") && du_file_is(f.path, "; rewritten elsewhere\n");
     /* Still pending: the next save says so again. */
-    ok = ok && jl_world_save(&w, dir, &r) == JL_ERR_CONFLICT && r.conflict_count == 1;
-    jli_world_shutdown(&w);
-    CHECK(finish(ok));
+    ok = ok && jl_world_save(&f.w, dir, &r) == JL_ERR_CONFLICT && r.conflict_count == 1;
+    CHECK(unload(&f, ok));
 }
 
 TEST(a_removal_undone_keeps_the_file_it_read_and_checks_it)
 {
-    CHECK(sample_copy("undo"));
-    jl_world w;
-    uint64_t id;
-    char path[800];
-    bool ok = load_first(&w, &id, path, sizeof path);
-    size_t size;
-    char *text = du_read(path, &size);
+    loaded f;
+    bool ok = load_first(&f, "undo");
     jl_save_report r;
     /* Removed, back (an undo), edited: its file is still the one read. */
-    ok = ok && text && jl_world_remove(&w, id) == JL_OK &&
-         jl_world_restore_entity_text(&w, id, text, size, NULL) == JL_OK &&
-         jl_world_set_field(&w, id, "position", "4 4 4", 5, NULL) == JL_OK &&
-         replace_on_disk(path, "; rewritten elsewhere\n") && jl_world_save(&w, dir, &r) == JL_ERR_CONFLICT &&
-         r.conflict_count == 1 && file_is(path, "; rewritten elsewhere\n");
-    free(text);
-    jli_world_shutdown(&w);
-    CHECK(finish(ok));
+    ok = ok && jl_world_remove(&f.w, f.id) == JL_OK &&
+         jl_world_restore_entity_text(&f.w, f.id, f.text, f.size, NULL) == JL_OK && set_position(&f, "4 4 4") &&
+         replace_on_disk(f.path, "; rewritten elsewhere\n") && jl_world_save(&f.w, dir, &r) == JL_ERR_CONFLICT &&
+         r.conflict_count == 1 && du_file_is(f.path, "; rewritten elsewhere\n");
+    CHECK(unload(&f, ok));
 }
 
 /* ---- what the stamp cannot tell ---- */
 
 TEST(a_write_in_place_that_keeps_the_stamp_is_caught_by_the_bytes)
 {
-    CHECK(sample_copy("racy"));
-    jl_world w;
-    uint64_t id;
-    char path[800];
-    bool ok = load_first(&w, &id, path, sizeof path);
+    loaded f;
+    bool ok = load_first(&f, "racy");
     /* Same inode, same size, the old modification time put back: only the
      * bytes differ (a write within the same clock tick looks like this). */
     struct stat st;
-    size_t size;
-    char *text = du_read(path, &size);
-    ok = ok && text && stat(path, &st) == 0;
+    ok = ok && stat(f.path, &st) == 0;
     if (ok) {
-        char *p = strstr(text, "; position\n");
-        if (p) p[strlen("; position\n")] = p[strlen("; position\n")] == '9' ? '8' : '9';
-        int fd = open(path, O_WRONLY);
-        ok = p && fd >= 0 && write(fd, text, size) == (ssize_t)size;
+        ok = change_position_digit(f.text);
+        int fd = open(f.path, O_WRONLY);
+        ok = ok && fd >= 0 && write(fd, f.text, f.size) == (ssize_t)f.size;
         if (fd >= 0) close(fd);
         struct timespec times[2] = {st.st_atim, st.st_mtim};
-        ok = ok && utimensat(AT_FDCWD, path, times, 0) == 0;
+        ok = ok && utimensat(AT_FDCWD, f.path, times, 0) == 0;
     }
     jl_save_report r = {0};
-    if (!ok) fprintf(stderr, "could not write %s in place with its old time\n", path);
-    ok = ok && jl_world_set_field(&w, id, "position", "5 5 5", 5, NULL) == JL_OK &&
-         jl_world_save(&w, dir, &r) == JL_ERR_CONFLICT && r.conflict_count == 1 && file_is(path, text);
+    if (!ok) fprintf(stderr, "could not write %s in place with its old time\n", f.path);
+    ok = ok && set_position(&f, "5 5 5") && jl_world_save(&f.w, dir, &r) == JL_ERR_CONFLICT && r.conflict_count == 1 &&
+         du_file_is(f.path, f.text);
     if (!ok) fprintf(stderr, "save: %s (%u conflicts)\n", r.error.message, r.conflict_count);
-    free(text);
-    jli_world_shutdown(&w);
-    CHECK(finish(ok));
+    CHECK(unload(&f, ok));
 }
 
 TEST(a_file_touched_with_the_same_bytes_is_written)
 {
-    CHECK(sample_copy("touch"));
-    jl_world w;
-    uint64_t id;
-    char path[800];
-    bool ok = load_first(&w, &id, path, sizeof path);
-    size_t size;
-    char *text = du_read(path, &size);
+    loaded f;
+    bool ok = load_first(&f, "touch");
     /* A checkout that wrote the same bytes: a new inode, a new time. */
     jl_save_report r;
-    ok = ok && text && replace_on_disk(path, text) && jl_world_set_field(&w, id, "position", "6 6 6", 5, NULL) == JL_OK &&
-         jl_world_save(&w, dir, &r) == JL_OK && r.written_count == 1 && r.conflict_count == 0;
-    free(text);
-    jli_world_shutdown(&w);
-    CHECK(finish(ok));
+    ok = ok && replace_on_disk(f.path, f.text) && set_position(&f, "6 6 6") && jl_world_save(&f.w, dir, &r) == JL_OK &&
+         r.written_count == 1 && r.conflict_count == 0;
+    CHECK(unload(&f, ok));
 }
 
 TEST(a_file_saved_then_changed_elsewhere_is_a_conflict_at_the_next_save)
 {
-    CHECK(sample_copy("resave"));
-    jl_world w;
-    uint64_t id;
-    char path[800];
-    bool ok = load_first(&w, &id, path, sizeof path);
+    loaded f;
+    bool ok = load_first(&f, "resave");
     jl_save_report r;
-    ok = ok && jl_world_set_field(&w, id, "position", "1 1 1", 5, NULL) == JL_OK &&
-         jl_world_save(&w, dir, &r) == JL_OK && replace_on_disk(path, "; after our save\n") &&
-         jl_world_set_field(&w, id, "position", "2 2 2", 5, NULL) == JL_OK &&
-         jl_world_save(&w, dir, &r) == JL_ERR_CONFLICT && file_is(path, "; after our save\n");
-    jli_world_shutdown(&w);
-    CHECK(finish(ok));
+    ok = ok && set_position(&f, "1 1 1") && jl_world_save(&f.w, dir, &r) == JL_OK &&
+         replace_on_disk(f.path, "; after our save\n") && set_position(&f, "2 2 2") &&
+         jl_world_save(&f.w, dir, &r) == JL_ERR_CONFLICT && du_file_is(f.path, "; after our save\n");
+    CHECK(unload(&f, ok));
 }
 
 TEST(reload_file_takes_the_version_the_caller_saw_or_refuses_another)
 {
-    CHECK(sample_copy("reload"));
-    jl_world w;
-    uint64_t id;
-    char path[800], name[64];
-    bool ok = load_first(&w, &id, path, sizeof path);
-    snprintf(name, sizeof name, "Entities/%s", strrchr(path, '/') + 1);
-    size_t size;
-    char *text = du_read(path, &size);
-    char *edited = text ? strdup(text) : NULL;
-    char *p = edited ? strstr(edited, "; position\n") : NULL;
-    if (p) p[strlen("; position\n")] = p[strlen("; position\n")] == '9' ? '8' : '9';
+    loaded f;
+    char name[64];
+    bool ok = load_first(&f, "reload");
+    snprintf(name, sizeof name, "Entities/%s", ok ? strrchr(f.path, '/') + 1 : "");
+    char *edited = f.text ? strdup(f.text) : NULL;
     /* Another program's edit, which the caller saw: taken, then saved over. */
     jl_save_report r;
     jl_error err;
-    ok = ok && p && replace_on_disk(path, edited) &&
-         jl_world_reload_file(&w, dir, name, edited, size, NULL, &err) == JL_OK &&
-         !jl_world_find(&w, id)->is_dirty && jl_world_set_field(&w, id, "position", "3 3 3", 5, NULL) == JL_OK &&
-         jl_world_save(&w, dir, &r) == JL_OK && r.written_count == 1;
+    ok = ok && change_position_digit(edited) && replace_on_disk(f.path, edited) &&
+         jl_world_reload_file(&f.w, dir, name, edited, f.size, NULL, &err) == JL_OK &&
+         !jl_world_find(&f.w, f.id)->is_dirty && set_position(&f, "3 3 3") && jl_world_save(&f.w, dir, &r) == JL_OK &&
+         r.written_count == 1;
     /* A version the caller did not see: refused, the world unchanged. */
-    ok = ok && replace_on_disk(path, text) &&
-         jl_world_reload_file(&w, dir, name, edited, size, NULL, &err) == JL_ERR_CONFLICT &&
+    ok = ok && replace_on_disk(f.path, f.text) &&
+         jl_world_reload_file(&f.w, dir, name, edited, f.size, NULL, &err) == JL_ERR_CONFLICT &&
          strstr(err.message, "changed on disk");
-    free(text);
     free(edited);
-    jli_world_shutdown(&w);
-    CHECK(finish(ok));
+    CHECK(unload(&f, ok));
 }
 
 /* ---- the lock and the leftovers of dead processes ---- */
@@ -358,11 +354,8 @@ TEST(a_save_after_a_save_whose_process_was_killed_takes_the_lock_over)
     /* A holder that took the lock and died without letting it go. */
     pid_t child = fork();
     if (child == 0) {
-        jl_arena scratch;
         jl_world_lock lock;
-        if (jl_arena_init(&scratch, 1 << 16) != JL_OK ||
-            jl_world_lock_acquire(&lock, jl_fs_native(), dir, 0, &scratch, NULL) != JL_OK)
-            _exit(1);
+        jt_hold_world_lock(&lock, dir);
         raise(SIGKILL);
     }
     int status = 0;
@@ -371,9 +364,8 @@ TEST(a_save_after_a_save_whose_process_was_killed_takes_the_lock_over)
     du_join(lock_path, sizeof lock_path, dir, JL_WORLD_LOCK_NAME);
     ok = ok && du_exists(lock_path);
     jl_world w;
-    jl_world_desc d = {.capacity = 256};
     jl_save_report r;
-    ok = ok && jli_world_init(&w, &d) == JL_OK && jl_world_load(&w, dir) == JL_OK && move_all(&w, "2") &&
+    ok = ok && load(&w, NULL) && move_all(&w, "2") &&
          jl_world_save(&w, dir, &r) == JL_OK && strstr(r.notice, "no longer running") && !du_exists(lock_path);
     if (!ok) fprintf(stderr, "save: %s\n", r.error.message);
     jli_world_shutdown(&w);

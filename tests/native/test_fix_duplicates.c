@@ -87,11 +87,8 @@ static bool holds(const char *name, const char *text)
 {
     char path[512];
     snprintf(path, sizeof path, "%s/Entities/%s", dir, name);
-    size_t size = 0;
-    char *got = du_read(path, &size);
-    bool same = got && size == strlen(text) && memcmp(got, text, size) == 0;
+    bool same = du_file_is(path, text);
     if (!same) fprintf(stderr, "%s does not hold the text expected\n", path);
-    free(got);
     return same;
 }
 
@@ -106,10 +103,7 @@ static int copies_of(const char *text)
     for (size_t i = 0; i < n; i++) {
         char path[1024];
         du_join(path, sizeof path, entities, names[i]);
-        size_t size = 0;
-        char *got = du_read(path, &size);
-        found += got && size == strlen(text) && memcmp(got, text, size) == 0;
-        free(got);
+        found += du_file_is(path, text);
     }
     du_free_names(names, n);
     return found;
@@ -170,6 +164,19 @@ static bool fix_in_process(const jl_fs *fs)
 
 /* ---- what is renamed and what is repaired ---- */
 
+/* Runs the tool's repair on dir: it succeeds by renames alone (renamed
+ * files, no ID repaired), leaving A's, B's and C's texts each in its own
+ * ID's file and no other file (no fresh ID, no temporary left). */
+static bool repaired_by_renames(int renamed)
+{
+    CHECK_OR_FALSE(run("validate --fix-duplicates %s", dir) == 0);
+    CHECK_OR_FALSE(holds(A_NAME, a_text) && holds(B_NAME, b_text) && holds(C_NAME, c_text));
+    CHECK_OR_FALSE(entity_files() == 3);
+    CHECK_OR_FALSE(find_output("%s: %d misnamed %s renamed", dir, renamed, renamed == 1 ? "file" : "files"));
+    CHECK_OR_FALSE(find_output("%s: 0 duplicate IDs repaired", dir));
+    return true;
+}
+
 TEST(swapped_files_are_renamed_to_their_own_names_and_no_id_changes)
 {
     NEED_JULIET();
@@ -177,14 +184,11 @@ TEST(swapped_files_are_renamed_to_their_own_names_and_no_id_changes)
     CHECK(run("validate %s", dir) == 1);
     CHECK(find_output("file name does not match its id"));
 
-    CHECK(run("validate --fix-duplicates %s", dir) == 0);
-    CHECK(holds(A_NAME, a_text) && holds(B_NAME, b_text) && holds(C_NAME, c_text));
-    CHECK(entity_files() == 3); /* no fresh ID, no temporary left */
+    CHECK(repaired_by_renames(2));
     CHECK(find_output("renamed %s/Entities/" A_NAME " to %s/Entities/" B_NAME ", the name of its ID 0x0000000100000002",
                       dir, dir));
     CHECK(find_output("renamed %s/Entities/" B_NAME " to %s/Entities/" A_NAME ", the name of its ID 0x0000000100000001",
                       dir, dir));
-    CHECK(find_output("%s: 2 misnamed files renamed", dir));
     CHECK(find_output("%s: 0 duplicate IDs repaired, 0 references to check", dir));
     CHECK(strstr(output, "moved ") == NULL);
     /* B's parent, C's parent and the spawn point all still find their entity. */
@@ -196,40 +200,32 @@ TEST(a_file_named_after_another_id_moves_to_its_own_free_name)
 {
     NEED_JULIET();
     CHECK(make_world(FREE_NAME, B_NAME, C_NAME));
-    CHECK(run("validate --fix-duplicates %s", dir) == 0);
-    CHECK(holds(A_NAME, a_text));
-    CHECK(entity_files() == 3);
+    CHECK(repaired_by_renames(1));
     CHECK(find_output("renamed %s/Entities/" FREE_NAME " to %s/Entities/" A_NAME, dir, dir));
-    CHECK(find_output("%s: 1 misnamed file renamed", dir));
-    CHECK(find_output("%s: 0 duplicate IDs repaired", dir));
     CHECK(find_output("%s: 3 entities, 0 problems", dir));
+    finish();
+}
+
+/* The test of a world whose three texts are all misnamed (A's in a_name,
+ * and so on): the tool renames each into place. */
+static void all_three_renamed(const char *a_name, const char *b_name, const char *c_name)
+{
+    NEED_JULIET();
+    CHECK(make_world(a_name, b_name, c_name));
+    CHECK(repaired_by_renames(3));
     finish();
 }
 
 TEST(misnamed_files_in_a_row_each_move_to_their_own_name)
 {
-    NEED_JULIET();
     /* A in a free ID's file, B in A's, C in B's: C moves to its free name,
      * then B, then A. */
-    CHECK(make_world(FREE_NAME, A_NAME, B_NAME));
-    CHECK(run("validate --fix-duplicates %s", dir) == 0);
-    CHECK(holds(A_NAME, a_text) && holds(B_NAME, b_text) && holds(C_NAME, c_text));
-    CHECK(entity_files() == 3);
-    CHECK(find_output("%s: 3 misnamed files renamed", dir));
-    CHECK(find_output("%s: 0 duplicate IDs repaired", dir));
-    finish();
+    all_three_renamed(FREE_NAME, A_NAME, B_NAME);
 }
 
 TEST(three_files_in_a_cycle_are_each_renamed_to_their_own_name)
 {
-    NEED_JULIET();
-    CHECK(make_world(C_NAME, A_NAME, B_NAME)); /* A in C's file, B in A's, C in B's */
-    CHECK(run("validate --fix-duplicates %s", dir) == 0);
-    CHECK(holds(A_NAME, a_text) && holds(B_NAME, b_text) && holds(C_NAME, c_text));
-    CHECK(entity_files() == 3);
-    CHECK(find_output("%s: 3 misnamed files renamed", dir));
-    CHECK(find_output("%s: 0 duplicate IDs repaired", dir));
-    finish();
+    all_three_renamed(C_NAME, A_NAME, B_NAME); /* A in C's file, B in A's, C in B's */
 }
 
 TEST(a_second_entity_with_an_id_in_another_ids_file_still_gets_a_fresh_id)
@@ -364,26 +360,32 @@ TEST(a_failure_at_any_step_of_a_swap_keeps_both_texts_on_disk)
     CHECK(renames_failed == 3);
 }
 
-static char failing_source[512];
-
-/* Renames from failing_source fail; the others go through. */
-static int rename_failing_from_one_file(const jl_fs *fs, const char *from, const char *to)
+/* The swapped world repaired in-process through a probe whose renames go
+ * through rename, which fails them with EACCES where it sets fail_op. */
+static bool fix_swapped_world_renaming_with(int (*rename)(const jl_fs *fs, const char *from, const char *to))
 {
+    CHECK_OR_FALSE(make_world(B_NAME, A_NAME, C_NAME));
+    probe_fs p;
+    probe_init(&p);
+    p.fail_code = EACCES;
+    p.table.rename = rename;
+    return fix_in_process(&p.table);
+}
+
+/* Renames from B's file fail; the others go through. */
+static int rename_failing_from_b_file(const jl_fs *fs, const char *from, const char *to)
+{
+    char b_file[512];
+    du_join(b_file, sizeof b_file, dir, "Entities/" B_NAME);
     probe_fs *p = probe_of(fs);
-    p->fail_op = strcmp(from, failing_source) == 0 ? JL_FS_OP_RENAME : -1;
+    p->fail_op = strcmp(from, b_file) == 0 ? JL_FS_OP_RENAME : -1;
     return probe_rename(fs, from, to);
 }
 
 TEST(a_swap_whose_second_step_fails_is_undone)
 {
     NEED_IN_PROCESS();
-    CHECK(make_world(B_NAME, A_NAME, C_NAME));
-    CHECK(du_join(failing_source, sizeof failing_source, dir, "Entities/" B_NAME));
-    probe_fs p;
-    probe_init(&p);
-    p.fail_code = EACCES;
-    p.table.rename = rename_failing_from_one_file;
-    CHECK(fix_in_process(&p.table));
+    CHECK(fix_swapped_world_renaming_with(rename_failing_from_b_file));
     /* A's file went aside, B's could not take its place: A's came back. */
     CHECK(find_output("%s/Entities/" A_NAME ": misnamed file not renamed: %s/Entities/" B_NAME ": rename failed", dir,
                       dir));
@@ -404,12 +406,7 @@ static int rename_failing_after_the_first(const jl_fs *fs, const char *from, con
 TEST(a_swap_that_cannot_be_undone_says_where_the_moved_text_is)
 {
     NEED_IN_PROCESS();
-    CHECK(make_world(B_NAME, A_NAME, C_NAME));
-    probe_fs p;
-    probe_init(&p);
-    p.fail_code = EACCES;
-    p.table.rename = rename_failing_after_the_first;
-    CHECK(fix_in_process(&p.table));
+    CHECK(fix_swapped_world_renaming_with(rename_failing_after_the_first));
     /* B's text went aside first; A's could not take its place, nor B's come back. */
     CHECK(find_output("%s/Entities/" A_NAME ": misnamed file not renamed: ", dir));
     CHECK(find_output("%s/Entities/" A_NAME ": moved to %s/Entities/" A_NAME ".", dir, dir));

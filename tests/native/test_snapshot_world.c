@@ -143,14 +143,40 @@ static jl_status encode(const jl_world *w, jl_snapshot_bytes *out)
     return st;
 }
 
+/* bytes decoded into target; false, with the error printed, if that fails. */
+static bool decoded(const jl_snapshot_bytes *bytes)
+{
+    jl_error err = {0};
+    jl_status st = jl_snapshot_decode_world(bytes->data, bytes->size, &target, &err);
+    if (st != JL_OK) fprintf(stderr, "decode: %s\n", err.message);
+    return st == JL_OK;
+}
+
+/* source encoded (into *bytes, on the arena) and decoded into target. */
+static bool through_a_snapshot(jl_snapshot_bytes *bytes)
+{
+    return encode(&source, bytes) == JL_OK && decoded(bytes);
+}
+
+/* The start of a test: source filled (fill_source(count)) and encoded
+ * into *bytes. */
+static bool filled_and_encoded(uint32_t count, jl_snapshot_bytes *bytes)
+{
+    CHECK_OR_FALSE(setup());
+    CHECK_OR_FALSE(fill_source(count));
+    return encode(&source, bytes) == JL_OK;
+}
+
+/* The same, then decoded into target. */
+static bool filled_through_a_snapshot(uint32_t count)
+{
+    jl_snapshot_bytes bytes;
+    return filled_and_encoded(count, &bytes) && decoded(&bytes);
+}
+
 TEST(world_through_a_snapshot_saves_byte_identical_files)
 {
-    CHECK(setup());
-    CHECK(fill_source(1000));
-    jl_snapshot_bytes bytes;
-    CHECK(encode(&source, &bytes) == JL_OK);
-    jl_error err = {0};
-    CHECK(jl_snapshot_decode_world(bytes.data, bytes.size, &target, &err) == JL_OK);
+    CHECK(filled_through_a_snapshot(1000));
     CHECK(jl_world_count(&target) == jl_world_count(&source));
 
     char dir_a[256], dir_b[256];
@@ -170,11 +196,7 @@ TEST(world_through_a_snapshot_saves_byte_identical_files)
 
 TEST(world_snapshot_keeps_unknown_keys_and_read_only_flags)
 {
-    CHECK(setup());
-    CHECK(fill_source(20));
-    jl_snapshot_bytes bytes;
-    CHECK(encode(&source, &bytes) == JL_OK);
-    CHECK(jl_snapshot_decode_world(bytes.data, bytes.size, &target, NULL) == JL_OK);
+    CHECK(filled_through_a_snapshot(20));
     CHECK(jl_world_is_read_only(&target, 0x0000000100000001ull));
     CHECK(!jl_world_is_read_only(&target, 0x0000000100000002ull));
     uint32_t sa, sb;
@@ -192,14 +214,8 @@ TEST(world_snapshot_keeps_unknown_keys_and_read_only_flags)
 
 TEST(decoded_world_encodes_to_the_same_bytes)
 {
-    CHECK(setup());
-    CHECK(fill_source(300));
     jl_snapshot_bytes first, second;
-    CHECK(encode(&source, &first) == JL_OK);
-    jl_error derr = {0};
-    jl_status dst = jl_snapshot_decode_world(first.data, first.size, &target, &derr);
-    if (dst != JL_OK) fprintf(stderr, "decode: %s\n", derr.message);
-    CHECK(dst == JL_OK);
+    CHECK(filled_and_encoded(300, &first) && decoded(&first));
     CHECK(encode(&target, &second) == JL_OK);
     CHECK(first.size == second.size && memcmp(first.data, second.data, first.size) == 0);
     teardown();
@@ -219,8 +235,7 @@ TEST(awkward_floats_survive_the_world_path)
     p->velocity = (jl_vec3){-0.0f, 1.0e-45f, 123456.789f};
     p->density = 7.0e-12f;
     jl_snapshot_bytes bytes;
-    CHECK(encode(&source, &bytes) == JL_OK);
-    CHECK(jl_snapshot_decode_world(bytes.data, bytes.size, &target, NULL) == JL_OK);
+    CHECK(through_a_snapshot(&bytes));
     for (jl_entity *a = jl_entities_first(&source.manager); a; a = jl_entities_next(&source.manager, a)) {
         jl_entity *b = jl_world_find(&target, a->id);
         CHECK(b && memcmp(&a->position, &b->position, sizeof(float) * 3) == 0);
@@ -239,11 +254,7 @@ TEST(awkward_floats_survive_the_world_path)
 
 TEST(decoded_entities_are_dirty_so_a_save_writes_them)
 {
-    CHECK(setup());
-    CHECK(fill_source(5));
-    jl_snapshot_bytes bytes;
-    CHECK(encode(&source, &bytes) == JL_OK);
-    CHECK(jl_snapshot_decode_world(bytes.data, bytes.size, &target, NULL) == JL_OK);
+    CHECK(filled_through_a_snapshot(5));
     for (jl_entity *e = jl_entities_first(&target.manager); e; e = jl_entities_next(&target.manager, e))
         CHECK(e->is_dirty);
     teardown();
@@ -260,8 +271,7 @@ TEST(decoded_entities_keep_their_reference_sites)
     CHECK(jl_world_load_entity_text(&source, NULL, orphan_prop, sizeof orphan_prop - 1, false, NULL, NULL) ==
           JL_OK);
     jl_snapshot_bytes bytes;
-    CHECK(encode(&source, &bytes) == JL_OK);
-    CHECK(jl_snapshot_decode_world(bytes.data, bytes.size, &target, NULL) == JL_OK);
+    CHECK(through_a_snapshot(&bytes));
     /* A site for each parent set in the source (its generated props were
      * made, not loaded, so it has sites for the loaded one only), and the
      * one parent that is not there is the one missing. */
@@ -299,10 +309,8 @@ TEST(manager_snapshot_decodes_into_a_world_with_default_settings)
 
 TEST(world_decode_refuses_a_world_with_entities)
 {
-    CHECK(setup());
-    CHECK(fill_source(3));
     jl_snapshot_bytes bytes;
-    CHECK(encode(&source, &bytes) == JL_OK);
+    CHECK(filled_and_encoded(3, &bytes));
     CHECK(jl_world_create(&target, "Inert", 0, 0, 0, NULL) == JL_OK);
     jl_error err = {0};
     CHECK(jl_snapshot_decode_world(bytes.data, bytes.size, &target, &err) == JL_ERR_INVALID_ARGUMENT);
@@ -355,10 +363,8 @@ TEST(hostile_unknown_keys_are_rejected_and_the_world_is_unchanged)
 
 TEST(a_damaged_link_is_reported_as_damaged_before_its_content_is_read)
 {
-    CHECK(setup());
-    CHECK(fill_source(4));
     jl_snapshot_bytes bytes;
-    CHECK(encode(&source, &bytes) == JL_OK);
+    CHECK(filled_and_encoded(4, &bytes));
     static uint8_t buf[1 << 16];
     CHECK(bytes.size <= sizeof buf);
     /* Flip one bit of the class table: read first, the class name CRC it
@@ -375,10 +381,8 @@ TEST(a_damaged_link_is_reported_as_damaged_before_its_content_is_read)
 
 TEST(world_decode_rejects_truncations)
 {
-    CHECK(setup());
-    CHECK(fill_source(4));
     jl_snapshot_bytes bytes;
-    CHECK(encode(&source, &bytes) == JL_OK);
+    CHECK(filled_and_encoded(4, &bytes));
     for (size_t size = 0; size < bytes.size; size++) {
         jl_error err = {0};
         CHECK(jl_snapshot_decode_world(bytes.data, size, &target, &err) == JL_ERR_CORRUPT);
@@ -491,14 +495,20 @@ TEST(every_hostile_fixture_is_refused_with_its_status_and_message)
     jl_arena_release(&arena);
 }
 
-TEST(sample_world_fixture_saves_the_sample_world_byte_for_byte)
+/* The start of a test: the snapshot assets/snapshots/<relative> decoded
+ * into target. */
+static bool fixture_decoded(const char *relative)
 {
-    CHECK(setup());
+    CHECK_OR_FALSE(setup());
     char *data;
     size_t size;
-    CHECK(read_asset("valid/sample_world.jsnap", &data, &size));
-    jl_error err = {0};
-    CHECK(jl_snapshot_decode_world((const uint8_t *)data, size, &target, &err) == JL_OK);
+    CHECK_OR_FALSE(read_asset(relative, &data, &size));
+    return jl_snapshot_decode_world((const uint8_t *)data, size, &target, NULL) == JL_OK;
+}
+
+TEST(sample_world_fixture_saves_the_sample_world_byte_for_byte)
+{
+    CHECK(fixture_decoded("valid/sample_world.jsnap"));
     char dir[256], sample[512];
     CHECK(make_temp_dir(dir, sizeof dir, "fixture"));
     CHECK(jl_world_save(&target, dir, NULL) == JL_OK);
@@ -529,11 +539,7 @@ TEST(sample_world_encodes_to_its_fixture)
 
 TEST(empty_world_fixture_decodes_to_no_entity)
 {
-    CHECK(setup());
-    char *data;
-    size_t size;
-    CHECK(read_asset("valid/empty_world.jsnap", &data, &size));
-    CHECK(jl_snapshot_decode_world((const uint8_t *)data, size, &target, NULL) == JL_OK);
+    CHECK(fixture_decoded("valid/empty_world.jsnap"));
     CHECK(jl_world_count(&target) == 0);
     CHECK(target.settings_dirty);
     teardown();

@@ -67,10 +67,13 @@ static bool write_lock(const char *content)
     return du_write(path, content, strlen(content));
 }
 
-/* A pid no process has: a child that has exited and been reaped. */
-static pid_t dead_pid(void)
+/* A pid no process has: a child that has exited and been reaped. Where
+ * there is no fork() (wasm), 0: the test is skipped, its root removed. */
+static pid_t dead_pid_or_skip(void)
 {
 #ifdef __EMSCRIPTEN__
+    printf("skipped: no fork() in wasm\n");
+    du_remove_tree(root);
     return 0;
 #else
     pid_t pid = fork();
@@ -137,11 +140,15 @@ static bool lock_is(const char *text)
 {
     char lock_path[700];
     du_join(lock_path, sizeof lock_path, dir, JL_WORLD_LOCK_NAME);
-    size_t size = 0;
-    char *now = du_read(lock_path, &size);
-    bool same = now && size == strlen(text) && memcmp(now, text, size) == 0;
-    free(now);
-    return same;
+    return du_file_is(lock_path, text);
+}
+
+/* The text of a lock file in today's form, as a holder with these
+ * particulars writes it. */
+static void lock_text(char *out, size_t size, unsigned pid, const char *host, unsigned long long started, int flock)
+{
+    snprintf(out, size, "pid %u\nhost %s\nstarted %llu\ntoken 0123456789abcdef\nflock %d\n", pid, host, started,
+             flock);
 }
 
 TEST(a_lock_left_by_a_dead_process_is_taken_over_with_a_notice)
@@ -149,12 +156,8 @@ TEST(a_lock_left_by_a_dead_process_is_taken_over_with_a_notice)
     char path[800], lock_path[700], text[64];
     uint64_t id;
     CHECK(sample_copy("stale", path, sizeof path, &id));
-    pid_t gone = dead_pid();
-    if (gone == 0) {
-        printf("skipped: no fork() in wasm\n");
-        du_remove_tree(root);
-        return;
-    }
+    pid_t gone = dead_pid_or_skip();
+    if (gone == 0) return;
     /* The form earlier versions wrote: the pid alone. */
     snprintf(text, sizeof text, "%u\n", (unsigned)gone);
     jl_save_report report;
@@ -179,8 +182,7 @@ TEST(a_lock_whose_pid_now_belongs_to_another_process_is_taken_over)
         return;
     }
     /* This process's pid, but a process that started at another time. */
-    snprintf(text, sizeof text, "pid %u\nhost %s\nstarted %llu\ntoken 0123456789abcdef\nflock 0\n",
-             (unsigned)getpid(), host, (unsigned long long)started + 1);
+    lock_text(text, sizeof text, (unsigned)getpid(), host, (unsigned long long)started + 1, 0);
     jl_save_report report;
     bool ok = save_against_lock(text, id, &report) == JL_OK && strstr(report.notice, "no longer running");
     if (!ok) fprintf(stderr, "report: %s\n", report.error.message);
@@ -193,8 +195,8 @@ TEST(a_lock_of_a_running_process_on_this_machine_is_waited_for_then_reported)
     uint64_t id;
     CHECK(sample_copy("live", path, sizeof path, &id));
     jl_platform_host(host, sizeof host);
-    snprintf(text, sizeof text, "pid %u\nhost %s\nstarted %llu\ntoken 0123456789abcdef\nflock 0\n",
-             (unsigned)getpid(), host, (unsigned long long)jl_platform_pid_start((uint32_t)getpid()));
+    lock_text(text, sizeof text, (unsigned)getpid(), host,
+              (unsigned long long)jl_platform_pid_start((uint32_t)getpid()), 0);
     jl_save_report report;
     bool ok = save_against_lock(text, id, &report) == JL_ERR_LOCKED &&
               strstr(report.error.message, "another program is saving it") && report.notice[0] == '\0';
@@ -207,15 +209,10 @@ TEST(a_lock_written_on_another_machine_is_reported_and_never_broken)
     char path[800], text[256];
     uint64_t id;
     CHECK(sample_copy("remote", path, sizeof path, &id));
-    pid_t gone = dead_pid();
-    if (gone == 0) {
-        printf("skipped: no fork() in wasm\n");
-        du_remove_tree(root);
-        return;
-    }
+    pid_t gone = dead_pid_or_skip();
+    if (gone == 0) return;
     /* Its pid runs nowhere here, which says nothing of the other machine. */
-    snprintf(text, sizeof text, "pid %u\nhost build-farm-17.invalid\nstarted 5\ntoken 0123456789abcdef\nflock 1\n",
-             (unsigned)gone);
+    lock_text(text, sizeof text, (unsigned)gone, "build-farm-17.invalid", 5, 1);
     jl_save_report report;
     bool ok = save_against_lock(text, id, &report) == JL_ERR_LOCKED &&
               strstr(report.error.message, "on build-farm-17.invalid, another machine") &&
@@ -243,11 +240,8 @@ TEST(save_waits_for_a_holder_that_finishes_soon)
     pid_t child = fork();
     if (child == 0) {
         /* Another writer: holds the lock for 300 ms. */
-        jl_arena scratch;
         jl_world_lock lock;
-        if (jl_arena_init(&scratch, 1 << 20) != JL_OK ||
-            jl_world_lock_acquire(&lock, jl_fs_native(), dir, 0, &scratch, NULL) != JL_OK)
-            _exit(1);
+        jt_hold_world_lock(&lock, dir);
         if (write(ready[1], "x", 1) != 1) _exit(2);
         usleep(300 * 1000);
         jl_world_lock_release(&lock, jl_fs_native());
