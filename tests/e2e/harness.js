@@ -314,6 +314,13 @@ export async function fieldError(page, label) {
 }
 
 // The ID the inspector shows, or null when nothing is selected.
+// The position the inspector shows, as numbers [x, y, z].
+export async function inspectedPosition(page) {
+  const values = [];
+  for (const axis of ['X', 'Y', 'Z']) values.push(Number(await page.getByLabel(`Position ${axis}`, { exact: true }).inputValue()));
+  return values;
+}
+
 export function inspectedId(page) {
   return page.evaluate(() => document.querySelector('.inspector h2 code')?.textContent.trim() ?? null);
 }

@@ -100,12 +100,6 @@ async function mapPoint(page, position) {
   }, position);
 }
 
-async function inspectedPosition(page) {
-  const values = [];
-  for (const axis of ['X', 'Y', 'Z']) values.push(Number(await page.getByLabel(`Position ${axis}`, { exact: true }).inputValue()));
-  return values;
-}
-
 test('the map zooms, pans, and moves an entity dragged on it', async () => {
   const page = await ui.openSample(env);
   const map = page.getByRole('img', { name: 'World map' });
@@ -133,7 +127,7 @@ test('the map zooms, pans, and moves an entity dragged on it', async () => {
   // Drag the first entity of the list by 40 pixels to the right.
   const [id] = await ui.visibleIds(page);
   await ui.selectEntity(page, id);
-  const from = await inspectedPosition(page);
+  const from = await ui.inspectedPosition(page);
   const start = await mapPoint(page, from);
   await page.mouse.move(box.x + start.x, box.y + start.y);
   await page.mouse.down();
@@ -142,7 +136,7 @@ test('the map zooms, pans, and moves an entity dragged on it', async () => {
   await ui.waitUnsaved(page, id);
   const { scale, axes } = await view();
   await page.waitForFunction((x) => Number(document.getElementById('position-X').value) !== x, from[0]);
-  const to = await inspectedPosition(page);
+  const to = await ui.inspectedPosition(page);
   assert.ok(Math.abs(to[axes[0]] - (from[axes[0]] + 40 / scale)) < 2 / scale + 0.01, `moved by 40 px: ${from} -> ${to}`);
   const hidden = [0, 1, 2].find((a) => !axes.includes(a));
   assert.equal(to[hidden], from[hidden], 'the axis the map does not show is kept');
@@ -403,14 +397,14 @@ test('undo and redo step through field edits, typed positions and map drags, pen
   await page.getByLabel('Filter by class').selectOption('');
   const map = page.getByRole('img', { name: 'World map' });
   const box = await map.boundingBox();
-  const from = await inspectedPosition(page);
+  const from = await ui.inspectedPosition(page);
   const start = await mapPoint(page, from);
   await page.mouse.move(box.x + start.x, box.y + start.y);
   await page.mouse.down();
   await page.mouse.move(box.x + start.x, box.y + start.y + 30, { steps: 6 });
   await page.mouse.up();
   await page.waitForFunction((z) => document.getElementById('position-Z').value !== z, String(from[2]));
-  const dragged = await inspectedPosition(page);
+  const dragged = await ui.inspectedPosition(page);
 
   const undo = page.getByRole('button', { name: 'Undo' });
   const redo = page.getByRole('button', { name: 'Redo' });

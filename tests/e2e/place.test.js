@@ -12,12 +12,6 @@ const mapOf = (page) => page.getByRole('img', { name: 'World map' });
 const snapBox = (page) => page.getByRole('checkbox', { name: 'Snap to grid' });
 const snapStep = (page) => page.getByRole('textbox', { name: 'Snap step' });
 
-async function inspectedPosition(page) {
-  const values = [];
-  for (const axis of ['X', 'Y', 'Z']) values.push(Number(await page.getByLabel(`Position ${axis}`, { exact: true }).inputValue()));
-  return values;
-}
-
 async function turnSnapOn(page, step) {
   await snapBox(page).check();
   await snapStep(page).fill(String(step));
@@ -34,7 +28,7 @@ test('snap to grid: a drag lands on the step on the map axes, typed positions on
   // A drag of 43 pixels: the axes the map shows land on multiples of 5.
   const [id] = await ui.visibleIds(page);
   await ui.selectEntity(page, id);
-  const from = await inspectedPosition(page);
+  const from = await ui.inspectedPosition(page);
   const start = await ui.mapPagePoint(page, from);
   await page.mouse.move(start.x, start.y);
   await page.mouse.down();
@@ -43,7 +37,7 @@ test('snap to grid: a drag lands on the step on the map axes, typed positions on
   await ui.waitUnsaved(page, id);
   const { axes, scale } = await ui.mapView(page);
   await page.waitForFunction(([a, x]) => Number(document.getElementById(`position-${a}`).value) !== x, ['XYZ'[axes[0]], from[axes[0]]]);
-  const to = await inspectedPosition(page);
+  const to = await ui.inspectedPosition(page);
   for (const a of axes) assert.ok(onGrid(to[a], 5), `axis ${a} on the grid: ${to}`);
   assert.ok(Math.abs(to[axes[0]] - (from[axes[0]] + 43 / scale)) <= 2.5 + 1 / scale, `moved by 43 px: ${from} -> ${to}`);
   const hidden = [0, 1, 2].find((a) => !axes.includes(a));
@@ -101,7 +95,7 @@ test('place mode: a click on empty map space creates the class chosen in Add ent
   await page.mouse.click(at.x, at.y);
   const id = await ui.waitInspected(page, 'Light', previous);
   const { axes, scale } = await ui.mapView(page);
-  const position = await inspectedPosition(page);
+  const position = await ui.inspectedPosition(page);
   // On the grid, at the grid point nearest the click.
   for (const [k, clicked] of [wx, wy].entries()) {
     const placed = position[axes[k]];

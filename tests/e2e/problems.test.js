@@ -17,6 +17,8 @@ const env = ui.useInspector();
 
 const diagnosticsRegion = (page) => page.getByRole('region', { name: 'Diagnostics' });
 const inspector = (page) => page.getByRole('region', { name: 'Inspector' });
+// Waits until a status message holds `text` (a string or a pattern).
+const statusSays = (page, text) => page.getByRole('status').filter({ hasText: text }).waitFor();
 const failedList = (page) => page.getByRole('listbox', { name: 'Files that failed to load' });
 
 // A copy of the sample with three broken entity files (malformed fixtures,
@@ -186,25 +188,16 @@ test('after a reload Ctrl+Z undoes the edits made before it, and Ctrl+Shift+Z re
   await page.locator('button[aria-keyshortcuts="Control+Z"]:not([disabled])').waitFor();
 
   await page.keyboard.press('Control+z');
-  await page
-    .getByRole('status')
-    .filter({ hasText: `Undid the change of position of ${second}` })
-    .waitFor();
+  await statusSays(page, `Undid the change of position of ${second}`);
   assert.equal(await page.getByLabel('Position Y', { exact: true }).inputValue(), secondY);
   await page.keyboard.press('Control+z');
-  await page
-    .getByRole('status')
-    .filter({ hasText: `Undid the change of position of ${first}` })
-    .waitFor();
+  await statusSays(page, `Undid the change of position of ${first}`);
   assert.equal(await page.getByLabel('Position X', { exact: true }).inputValue(), firstX);
   assert.deepEqual(await ui.pendingItems(page), []);
   assert.ok(await undo.isDisabled());
 
   await page.keyboard.press('Control+Shift+z');
-  await page
-    .getByRole('status')
-    .filter({ hasText: `Redid the change of position of ${first}` })
-    .waitFor();
+  await statusSays(page, `Redid the change of position of ${first}`);
   assert.equal(await page.getByLabel('Position X', { exact: true }).inputValue(), '12.5');
   await ui.closeWithoutErrors(page);
 });
@@ -222,10 +215,7 @@ test('the redo steps are kept too: after a reload Redo redoes what was undone be
   await page.getByRole('note', { name: 'Restored unsaved changes' }).waitFor();
   await page.locator('button[aria-keyshortcuts="Control+Shift+Z"]:not([disabled])').waitFor();
   await page.keyboard.press('Control+Shift+z');
-  await page
-    .getByRole('status')
-    .filter({ hasText: `Redid the change of position of ${id}` })
-    .waitFor();
+  await statusSays(page, `Redid the change of position of ${id}`);
   assert.equal(await page.getByLabel('Position X', { exact: true }).inputValue(), '3.5');
   for (const x of ['2.5', '1.5']) {
     await page.keyboard.press('Control+z');

@@ -111,13 +111,6 @@ test('the 2D map comes back with the selection made in 3D', async () => {
   await ui.closeWithoutErrors(page);
 });
 
-// The position the inspector shows, as numbers.
-async function inspectedPosition(page) {
-  const out = [];
-  for (const axis of ['X', 'Y', 'Z']) out.push(Number(await page.getByLabel(`Position ${axis}`, { exact: true }).inputValue()));
-  return out;
-}
-
 test('a drag of the move gizmo moves the selection as one edit, on the grid with Snap, and undoes at once', async () => {
   const page = await ui.openSample(env);
   await show3d(page);
@@ -125,7 +118,7 @@ test('a drag of the move gizmo moves the selection as one edit, on the grid with
   await page.getByLabel('Snap step', { exact: true }).fill('5');
   await page.getByRole('button', { name: 'Top' }).click();
   await ui.selectEntity(page, LIGHT);
-  const before = await inspectedPosition(page);
+  const before = await ui.inspectedPosition(page);
   await viewport(page).focus();
   await page.keyboard.press('f');
   // The gizmo's centre handle sits on the framed entity, in the middle.
@@ -136,7 +129,7 @@ test('a drag of the move gizmo moves the selection as one edit, on the grid with
   for (let i = 1; i <= 8; i++) await page.mouse.move(cx + i * 12, cy);
   await page.mouse.up();
   await ui.waitUnsaved(page, LIGHT);
-  const after = await inspectedPosition(page);
+  const after = await ui.inspectedPosition(page);
   assert.ok(after[0] > before[0], `moved right (+X): ${before} -> ${after}`);
   for (const v of after) assert.ok(v % 5 === 0, `${after} on the 5-unit grid`);
   for (let axis = 1; axis < 3; axis++) assert.ok(Math.abs(after[axis] - before[axis]) <= 2.5, `${after}: only snapped on the other axes`);
@@ -145,7 +138,7 @@ test('a drag of the move gizmo moves the selection as one edit, on the grid with
 
   await page.keyboard.press('Control+z');
   await page.waitForFunction(() => document.querySelector('[aria-label="Pending changes"] .count')?.textContent === '0');
-  assert.deepEqual(await inspectedPosition(page), before);
+  assert.deepEqual(await ui.inspectedPosition(page), before);
   await ui.closeWithoutErrors(page);
 });
 
@@ -161,7 +154,7 @@ test('in place mode a click on the ground places an entity of the chosen class t
   const box = await viewport(page).boundingBox();
   await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
   await page.getByText(/^Added Light 0x/).waitFor();
-  const [, y] = await inspectedPosition(page);
+  const [, y] = await ui.inspectedPosition(page);
   assert.equal(y, 1.75, "on the grid's plane, under the lowest entity of the level");
   assert.equal((await ui.pendingItems(page)).length, 1);
   await ui.closeWithoutErrors(page);
