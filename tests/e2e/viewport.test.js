@@ -159,3 +159,42 @@ test('in place mode a click on the ground places an entity of the chosen class t
   assert.equal((await ui.pendingItems(page)).length, 1);
   await ui.closeWithoutErrors(page);
 });
+
+test('a drag from empty space selects what its band encloses, of the entities the list shows', async () => {
+  const page = await ui.openSample(env);
+  await show3d(page);
+  await page.getByRole('button', { name: 'Top' }).click();
+  await viewport(page).focus();
+  await page.keyboard.press('f'); // nothing selected: the whole world
+  const box = await viewport(page).boundingBox();
+  const drag = async () => {
+    await page.mouse.move(box.x + 3, box.y + 3);
+    await page.mouse.down();
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await page.mouse.move(box.x + box.width - 3, box.y + box.height - 3);
+    await page.mouse.up();
+  };
+  await drag();
+  await page.getByRole('heading', { name: '36 entities selected' }).waitFor();
+  // With the list filtered to Lights, only they are drawn and enclosed.
+  await page.getByLabel('Filter by class').selectOption('Light');
+  await page.keyboard.press('Escape');
+  await drag();
+  await page.getByRole('heading', { name: '8 entities selected' }).waitFor();
+  await ui.screenshot(page, 'viewport-band-lights');
+  await ui.closeWithoutErrors(page);
+});
+
+test('the entity under the pointer is named in a tooltip', async () => {
+  const page = await ui.openSample(env);
+  await show3d(page);
+  await ui.selectEntity(page, LIGHT);
+  await viewport(page).focus();
+  await page.keyboard.press('f');
+  const box = await viewport(page).boundingBox();
+  await page.mouse.move(box.x + box.width / 2 + 1, box.y + box.height / 2 + 1);
+  const tip = page.getByRole('tooltip');
+  await tip.waitFor();
+  assert.match(await tip.textContent(), new RegExp(`${LIGHT}Light`));
+  await ui.closeWithoutErrors(page);
+});

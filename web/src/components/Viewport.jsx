@@ -1,7 +1,9 @@
 // The 3D viewport: the level in perspective or in orthographic Top, Front
 // and Side views (viewport/scene.js, three.js, loaded on first show as its
-// own chunk). Click picks (Shift adds, Ctrl/Cmd toggles, as in the list),
-// right-drag orbits, middle-drag pans, the wheel dollies, F frames the
+// own chunk), the entities the list shows (its filter and query applied).
+// Click picks (Shift adds, Ctrl/Cmd toggles, as in the list), a drag from
+// empty space selects what its rubber band encloses, the entity under the
+// pointer is named in a tooltip, right-drag orbits, middle-drag pans, the wheel dollies, F frames the
 // selection (the whole world when nothing is selected). The move gizmo on
 // the selection moves it along an axis or a plane, with Snap, as one edit;
 // in place mode a click places on the grid's plane.
@@ -9,11 +11,15 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { classColor } from '../lib/classColor.js';
 import { formatCoordinate } from '../lib/mapGrid.js';
 import { moveEntities } from '../state/edits.js';
+import { visibleRows } from '../state/listView.js';
+import { entityName } from '../state/mapLayers.js';
 import { placeAtPoint, placing, snap } from '../state/placement.js';
-import { addToSelection, select, selectedId, selectedIds, selectedLive, toggleSelected } from '../state/selection.js';
-import { revision, rowPosition, table } from '../state/table.js';
+import { addToSelection, select, selectedId, selectedIds, selectedLive, setSelection, toggleSelected } from '../state/selection.js';
+import { revision, rowClass, rowPosition, table } from '../state/table.js';
 import { showViewport, viewportCamera } from '../state/viewMode.js';
+import { EntityTooltip } from './EntityTooltip.jsx';
 import { PlacementTools } from './PlacementTools.jsx';
+import { RubberBand } from './RubberBand.jsx';
 
 const VIEW_KEYS = { 7: 'top', 1: 'front', 3: 'side', 5: 'perspective' }; // as Godot's numpad
 const VIEW_NAMES = [
@@ -59,6 +65,9 @@ export function Viewport() {
   const [failure, setFailure] = useState(null);
   const [ready, setReady] = useState(false);
   const press = useRef(null);
+  const [band, setBand] = useState(null); // { x0, y0, x1, y1 } in CSS pixels
+  const [hover, setHover] = useState(null); // { row, x, y, name }
+  const hoverFrame = useRef(0);
 
   // The scene, made once the three.js chunk is in.
   useEffect(() => {
@@ -95,6 +104,7 @@ export function Viewport() {
     scene.current?.setEntities(
       table,
       table.classNames.map((name) => rgb(classColor(name))),
+      visibleRows.value,
     );
   }
   function showSelection() {
@@ -106,7 +116,8 @@ export function Viewport() {
   revision.value;
   const picked = selectedIds.value;
   const primary = selectedId.value;
-  useEffect(showEntities, [revision.value]);
+  const shown = visibleRows.value;
+  useEffect(showEntities, [revision.value, shown]);
   const snapping = snap.value;
   useEffect(() => scene.current?.setSnap(snapping.on ? snapping.step : null), [snapping, ready]);
   useEffect(showSelection, [picked, primary, revision.value]);
@@ -128,16 +139,23 @@ export function Viewport() {
 
   function onPointerDown(event) {
     // A press on the move gizmo is its drag, not a click.
-    if (event.button === 0 && !scene.current?.onGizmo()) press.current = { at: at(event) };
+    if (event.button === 0 && !scene.current?.onGizmo()) {
+      press.current = { at: at(event) };
+      canvas.current.setPointerCapture(event.pointerId);
+    }
     canvas.current.focus();
   }
 
   function onPointerUp(event) {
     const start = press.current;
     press.current = null;
+    setBand(null);
     if (!start || event.button !== 0 || !scene.current) return;
     const [x, y] = at(event);
-    if (Math.hypot(x - start.at[0], y - start.at[1]) > CLICK_PX) return;
+    if (Math.hypot(x - start.at[0], y - start.at[1]) > CLICK_PX) {
+      selectBand(start.at, [x, y], event.shiftKey || event.ctrlKey || event.metaKey);
+      return;
+    }
     if (placing.value) {
       const point = scene.current.pointAt(x, y);
       if (point) placeAtPoint(point.toArray());
@@ -154,9 +172,49 @@ export function Viewport() {
     else select(id);
   }
 
+  // Selects the entities inside the rubber band from `a` to `b` (added to
+  // the selection with Shift or Ctrl/Cmd).
+  function selectBand(a, b, adding) {
+    const rows = scene.current.rowsIn(Math.min(a[0], b[0]), Math.min(a[1], b[1]), Math.max(a[0], b[0]), Math.max(a[1], b[1]));
+    const ids = rows.map((row) => table.ids[row]);
+    if (adding) addToSelection(ids);
+    else setSelection(ids);
+  }
+
+  // The entity under the pointer (named once the engine answers) and the
+  // pointer's point on the grid's plane, once a frame.
+  function hoverAt(x, y) {
+    cancelAnimationFrame(hoverFrame.current);
+    hoverFrame.current = requestAnimationFrame(() => {
+      const s = scene.current;
+      if (!s) return;
+      const point = s.pointAt(x, y);
+      setCursor(point ? [point.x, point.y, point.z] : null);
+      const row = press.current ? -1 : s.pick(x, y);
+      if (row < 0) {
+        setHover(null);
+        return;
+      }
+      setHover((old) => (old?.row === row ? { ...old, x, y } : { row, x, y, name: null }));
+      entityName(table.ids[row], rowClass(row))
+        .then((name) => name && setHover((old) => (old?.row === row ? { ...old, name } : old)))
+        .catch(() => {});
+    });
+  }
+
   function onPointerMove(event) {
-    const point = scene.current?.pointAt(...at(event));
-    setCursor(point ? [point.x, point.y, point.z] : null);
+    const [x, y] = at(event);
+    const start = press.current;
+    if (start && Math.hypot(x - start.at[0], y - start.at[1]) > CLICK_PX) {
+      setBand({ x0: start.at[0], y0: start.at[1], x1: x, y1: y });
+    }
+    hoverAt(x, y);
+  }
+
+  function onPointerLeave() {
+    cancelAnimationFrame(hoverFrame.current);
+    setCursor(null);
+    setHover(null);
   }
 
   function onKeyDown(event) {
@@ -213,14 +271,18 @@ export function Viewport() {
           onPointerDown={onPointerDown}
           onPointerUp={onPointerUp}
           onPointerMove={onPointerMove}
-          onPointerLeave={() => setCursor(null)}
+          onPointerLeave={onPointerLeave}
           onContextMenu={(e) => e.preventDefault()}
           onKeyDown={onKeyDown}
         />
         <p id="viewport-keys" class="visually-hidden">
-          Click picks an entity, Shift adds, Ctrl toggles. Right-drag orbits, middle-drag pans, the wheel zooms. F frames the selection; 5,
-          7, 1 and 3 show the Perspective, Top, Front and Side views.
+          Click picks an entity, Shift adds, Ctrl toggles; a drag from empty space selects what it encloses. Right-drag orbits, middle-drag
+          pans, the wheel zooms. F frames the selection; 5, 7, 1 and 3 show the Perspective, Top, Front and Side views.
         </p>
+        {band && <RubberBand band={band} />}
+        {hover && table.alive[hover.row] && (
+          <EntityTooltip hover={hover} size={[canvas.current.clientWidth, canvas.current.clientHeight]} />
+        )}
         {failure && (
           <p class="viewport-failure" role="alert">
             The 3D view could not start: {failure}

@@ -36,7 +36,9 @@ import {
 import { previewPosition, revision, rowClass, rowPosition, structure, table } from '../state/table.js';
 import { showViewport } from '../state/viewMode.js';
 import { status } from '../state/world.js';
+import { EntityTooltip } from './EntityTooltip.jsx';
 import { PlacementTools } from './PlacementTools.jsx';
+import { RubberBand } from './RubberBand.jsx';
 
 const AXIS = ['X', 'Y', 'Z'];
 const BACKGROUND = abgr('#14191e');
@@ -690,24 +692,8 @@ export function WorldMap() {
           onWheel={onWheel}
           onKeyDown={onKeyDown}
         />
-        {band && (
-          <div
-            class="map-band"
-            style={{
-              left: `${Math.min(band.x0, band.x1)}px`,
-              top: `${Math.min(band.y0, band.y1)}px`,
-              width: `${Math.abs(band.x1 - band.x0)}px`,
-              height: `${Math.abs(band.y1 - band.y0)}px`,
-            }}
-          />
-        )}
-        {shownHover >= 0 && (
-          <div class="map-tooltip" role="tooltip" style={tooltipPlace(hover, viewSize.value)}>
-            {hover.name && <strong>{hover.name}</strong>}
-            <code>{table.ids[shownHover]}</code>
-            <span class="muted">{rowClass(shownHover)}</span>
-          </div>
-        )}
+        {band && <RubberBand band={band} />}
+        {shownHover >= 0 && <EntityTooltip hover={hover} size={viewSize.value} />}
         {cursor && (
           <div class="map-cursor">
             {`${AXIS[ha]} ${formatCoordinate(cursor[0], scale.value)}   ${AXIS[va]} ${formatCoordinate(cursor[1], scale.value)}`}
@@ -724,16 +710,6 @@ export function WorldMap() {
       </div>
     </section>
   );
-}
-
-// The tooltip beside the pointer, turned to stay inside the map.
-function tooltipPlace(hover, [w, h]) {
-  const style = {};
-  if (hover.x < w - 240) style.left = `${hover.x + 14}px`;
-  else style.right = `${w - hover.x + 14}px`;
-  if (hover.y < h - 80) style.top = `${hover.y + 14}px`;
-  else style.bottom = `${h - hover.y + 14}px`;
-  return style;
 }
 
 // A line from a to b (screen points) with an arrowhead at b, stopping

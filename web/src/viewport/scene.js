@@ -103,6 +103,7 @@ export function createScene(canvas, { onChange = () => {}, onMove = () => {} } =
 
   let grid = null;
   let rows = { size: 0, pos: new Float32Array(0), alive: new Uint8Array(0) };
+  let visible = new Uint8Array(0); // 1 for a row drawn (alive and shown)
   let bounds = new THREE.Box3(new THREE.Vector3(-50, -50, -50), new THREE.Vector3(50, 50, 50));
 
   function size() {
@@ -142,25 +143,22 @@ export function createScene(canvas, { onChange = () => {}, onMove = () => {} } =
     ortho.updateProjectionMatrix();
   }
 
-  /** Shows the table's entities: `colors` an [r, g, b] (0..1) per class index. */
-  function setEntities(table, colors) {
+  /** Shows the rows `shown` (an Int32Array of table rows: the list's filter
+   * applied) of the table's entities: `colors` an [r, g, b] (0..1) per class
+   * index. Only those are drawn and picked. */
+  function setEntities(table, colors, shown) {
     rows = table;
-    const n = table.size;
-    const position = new Float32Array(n * 3);
-    const color = new Float32Array(n * 3);
+    const position = new Float32Array(shown.length * 3);
+    const color = new Float32Array(shown.length * 3);
+    visible = new Uint8Array(table.size);
     bounds = new THREE.Box3();
     const p = new THREE.Vector3();
-    for (let row = 0; row < n; row++) {
-      const c = colors[table.cls[row]] ?? [1, 1, 1];
-      color.set(c, row * 3);
-      if (!table.alive[row]) {
-        position.set([NaN, NaN, NaN], row * 3); // not drawn
-        continue;
-      }
-      p.fromArray(table.pos, row * 3);
-      position.set(table.pos.subarray(row * 3, row * 3 + 3), row * 3);
-      bounds.expandByPoint(p);
-    }
+    shown.forEach((row, i) => {
+      visible[row] = 1;
+      color.set(colors[table.cls[row]] ?? [1, 1, 1], i * 3);
+      position.set(table.pos.subarray(row * 3, row * 3 + 3), i * 3);
+      bounds.expandByPoint(p.fromArray(table.pos, row * 3));
+    });
     if (bounds.isEmpty()) bounds.set(new THREE.Vector3(-50, -50, -50), new THREE.Vector3(50, 50, 50));
     markers.geometry.dispose();
     markers.geometry = new THREE.BufferGeometry();
@@ -183,12 +181,12 @@ export function createScene(canvas, { onChange = () => {}, onMove = () => {} } =
    * carries the move gizmo. */
   function setSelection(list, main) {
     selection.geometry.dispose();
-    selection.geometry = pointsOf(list.filter((row) => rows.alive[row]));
+    selection.geometry = pointsOf(list.filter((row) => visible[row]));
     primary.geometry.dispose();
-    primary.geometry = pointsOf(main >= 0 && rows.alive[main] ? [main] : []);
+    primary.geometry = pointsOf(main >= 0 && visible[main] ? [main] : []);
     selection.position.set(0, 0, 0);
     primary.position.set(0, 0, 0);
-    if (main >= 0 && rows.alive[main]) {
+    if (main >= 0 && visible[main]) {
       handle.position.fromArray(rows.pos, main * 3);
       mover.attach(handle);
     } else {
@@ -277,7 +275,7 @@ export function createScene(canvas, { onChange = () => {}, onMove = () => {} } =
     if (list.length) {
       box = new THREE.Box3();
       const p = new THREE.Vector3();
-      for (const row of list) if (rows.alive[row]) box.expandByPoint(p.fromArray(rows.pos, row * 3));
+      for (const row of list) if (visible[row]) box.expandByPoint(p.fromArray(rows.pos, row * 3));
       if (box.isEmpty()) box = bounds;
     }
     const sphere = box.getBoundingSphere(new THREE.Sphere());
@@ -285,17 +283,16 @@ export function createScene(canvas, { onChange = () => {}, onMove = () => {} } =
     look(sphere.center, distanceFor(Math.max(sphere.radius * 1.15, list.length === 1 ? 8 : 1)));
   }
 
-  /** The row of the entity nearest to canvas point (x, y) within PICK_PX, else -1. */
-  function pick(x, y) {
+  // Calls visit(row, sx, sy, depth) for each drawn entity in front of the
+  // camera and within its depth range: its canvas point and its depth
+  // (-1 near .. 1 far). Plain arithmetic over the positions, no render.
+  function project(visit) {
     const [w, h] = size();
     camera.updateMatrixWorld();
     const m = new THREE.Matrix4().multiplyMatrices(camera.projectionMatrix, camera.matrixWorldInverse).elements;
     const pos = rows.pos;
-    let best = -1;
-    let bestD = PICK_PX * PICK_PX;
-    let bestZ = Infinity;
     for (let row = 0; row < rows.size; row++) {
-      if (!rows.alive[row]) continue;
+      if (!visible[row]) continue;
       const px = pos[row * 3];
       const py = pos[row * 3 + 1];
       const pz = pos[row * 3 + 2];
@@ -303,8 +300,21 @@ export function createScene(canvas, { onChange = () => {}, onMove = () => {} } =
       if (cw <= 0) continue; // behind the camera
       const cz = (m[2] * px + m[6] * py + m[10] * pz + m[14]) / cw;
       if (cz < -1 || cz > 1) continue;
-      const sx = ((m[0] * px + m[4] * py + m[8] * pz + m[12]) / cw + 1) * 0.5 * w;
-      const sy = (1 - (m[1] * px + m[5] * py + m[9] * pz + m[13]) / cw) * 0.5 * h;
+      visit(
+        row,
+        ((m[0] * px + m[4] * py + m[8] * pz + m[12]) / cw + 1) * 0.5 * w,
+        (1 - (m[1] * px + m[5] * py + m[9] * pz + m[13]) / cw) * 0.5 * h,
+        cz,
+      );
+    }
+  }
+
+  /** The row of the entity nearest to canvas point (x, y) within PICK_PX, else -1. */
+  function pick(x, y) {
+    let best = -1;
+    let bestD = PICK_PX * PICK_PX;
+    let bestZ = Infinity;
+    project((row, sx, sy, cz) => {
       const d = (sx - x) ** 2 + (sy - y) ** 2;
       // The nearest on screen; of markers drawn over each other, the front one.
       if (d < bestD - 1 || (d <= bestD + 1 && cz < bestZ)) {
@@ -312,8 +322,17 @@ export function createScene(canvas, { onChange = () => {}, onMove = () => {} } =
         bestD = d;
         bestZ = cz;
       }
-    }
+    });
     return best;
+  }
+
+  /** The rows of the entities drawn inside the canvas rectangle (x0, y0)-(x1, y1). */
+  function rowsIn(x0, y0, x1, y1) {
+    const out = [];
+    project((row, sx, sy) => {
+      if (sx >= x0 && sx <= x1 && sy >= y0 && sy <= y1) out.push(row);
+    });
+    return out;
   }
 
   /** The world point under canvas point (x, y) on the grid's plane, or null. */
@@ -379,6 +398,7 @@ export function createScene(canvas, { onChange = () => {}, onMove = () => {} } =
     setView,
     frame,
     pick,
+    rowsIn,
     pointAt,
     resize,
     draw,
