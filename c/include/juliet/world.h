@@ -108,6 +108,7 @@
 #include "entity_manager.h"
 #include "fs.h"
 #include "status.h"
+#include "private/world.h"
 
 /* The world's own settings (WorldSettings.jasset). */
 typedef struct jl_world_settings {
@@ -274,6 +275,46 @@ const jl_class *jl_world_class_find(const jl_world *world, const char *name, siz
 
 /* Number of live entities. */
 uint32_t jl_world_count(const jl_world *world);
+
+/* ---- iteration ----
+ * A walk over the live entities of a world, or of one class, on the
+ * caller's stack (nothing is allocated, nothing to free):
+ *
+ *   for (jl_world_iter it = jl_world_iter_all(world); jl_world_next(&it);)
+ *       use(it.entity);
+ *   for (jl_world_iter it = jl_world_iter_class(world, &enemy_class); jl_world_next(&it);)
+ *       ((enemy *)it.derived)->health = 100;
+ *
+ * Order: base slot order for every class, derived slot order for one class
+ * (neither is creation or ID order). The walk reads the world at each step,
+ * so the world may change between two steps: every entity alive for the
+ * whole walk is visited exactly once; removing it.entity (or any entity)
+ * is safe, and an entity removed before the walk reaches it is not
+ * visited; an entity made during the walk (created, loaded, restored or
+ * reloaded: a restore or reload replaces an entity by a new one) may or may
+ * not be visited, at most once, as it takes a free slot before or after the
+ * current one. jl_world_free ends every walk of the world: calling
+ * jl_world_next after it is undefined. */
+typedef struct jl_world_iter {
+    jl_entity *entity; /* the current entity, once jl_world_next returned true; else NULL */
+    void *derived;     /* its derived struct (entity->derived) */
+    jl_world_iter_state state; /* private (juliet/private/world.h) */
+} jl_world_iter;
+
+/* A walk over every live entity of world. world may be NULL: nothing to
+ * visit. */
+jl_world_iter jl_world_iter_all(const jl_world *world);
+
+/* A walk over the live entities of class cls (a class of the world's
+ * registry, as jl_world_class_at or JL_DEFINE_ENTITY's Type##_class give
+ * it). A class the world has no entity of, a class of another registry
+ * or NULL: nothing to visit. */
+jl_world_iter jl_world_iter_class(const jl_world *world, const jl_class *cls);
+
+/* Steps it to the next entity: true with it->entity and it->derived set,
+ * or false (both NULL) when the walk is over, and false again on every
+ * later call, even if entities were made since. */
+bool jl_world_next(jl_world_iter *it);
 
 /* The world's entity manager, for iteration (jl_entities_first/next),
  * figures and invariant checks; valid until jl_world_free. Changing

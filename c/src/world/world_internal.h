@@ -3,6 +3,7 @@
  *
  * The world layer (c/src/world/) is split by concern:
  *   world.c           lifetime, arenas, diagnostics, entities through the API
+ *   world_iter.c      walking the live entities, all or one class's
  *   world_settings.c  the settings' class record and defaults
  *   world_paths.c     the ID <-> file name mapping
  *   world_records.c   what the world keeps beside each entity (unknown keys)
