@@ -316,6 +316,27 @@ jl_world_iter jl_world_iter_class(const jl_world *world, const jl_class *cls);
  * later call, even if entities were made since. */
 bool jl_world_next(jl_world_iter *it);
 
+/* ---- handles ----
+ * A jl_entity pointer outlives its entity: after a remove it points at a
+ * free slot, then at whichever entity takes the slot next. A handle
+ * (entity.h: slot and the slot's generation) does not: once its entity is
+ * removed it resolves to NULL, even after the slot is reused (until a
+ * slot has been reused 2^32 times, when its generation wraps). A
+ * restore or reload replaces an entity by a new one, so handles to the old
+ * one resolve to NULL then (find the new one by its ID). A handle is a
+ * plain value to copy, compare and keep (in a derived struct, say); it
+ * means something only to the world that gave it, and only while that
+ * world lives. Files refer to entities by ID, never by handle. */
+
+/* The handle of a live entity of world; {0, 0} (never valid) for NULL, a
+ * removed entity or one of another world. Nothing is allocated. */
+jl_handle jl_world_handle(const jl_world *world, const jl_entity *entity);
+
+/* The live entity handle names in world, or NULL: its entity was removed
+ * or replaced (even if its slot holds another entity now), or the handle
+ * is {0, 0} or was never one of this world's. O(1). */
+jl_entity *jl_world_resolve(const jl_world *world, jl_handle handle);
+
 /* The world's entity manager, for iteration (jl_entities_first/next),
  * figures and invariant checks; valid until jl_world_free. Changing
  * entities through it bypasses the world: a destroyed entity's file is

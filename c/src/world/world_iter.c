@@ -57,3 +57,15 @@ bool jl_world_next(jl_world_iter *it)
     if (!e) it->state.world = NULL; /* over for good */
     return e != NULL;
 }
+
+/* ---- handles: the manager's, whose generations never repeat for a slot ---- */
+
+jl_handle jl_world_handle(const jl_world *world, const jl_entity *entity)
+{
+    return jl_entity_handle(&world->manager, entity);
+}
+
+jl_entity *jl_world_resolve(const jl_world *world, jl_handle handle)
+{
+    return jl_handle_resolve(&world->manager, handle);
+}
