@@ -78,7 +78,7 @@
  *   InitWorld / ShutdownWorld    jl_world_new / jl_world_free
  *   LoadWorld(dir)               jl_world_load
  *   SaveWorld(dir)               jl_world_save
- *   World::PendingDeletions      jl_world_manager(world)->pending_deletions
+ *   World::PendingDeletions      the IDs jl_world_remove queues for save
  *   ProcessPendingDeletions      jl_world_process_pending_deletions
  *   RemoveWorldEntity            jl_world_remove
  *   MakeEntity (by class name)   jl_world_create
@@ -337,12 +337,11 @@ jl_handle jl_world_handle(const jl_world *world, const jl_entity *entity);
  * is {0, 0} or was never one of this world's. O(1). */
 jl_entity *jl_world_resolve(const jl_world *world, jl_handle handle);
 
-/* The world's entity manager, for iteration (jl_entities_first/next),
- * figures and invariant checks; valid until jl_world_free. Changing
- * entities through it bypasses the world: a destroyed entity's file is
- * then deleted at the next save, but nothing else the world keeps about it
- * is updated. */
-jl_entity_manager *jl_world_manager(jl_world *world);
+/* A fresh ID, minted as jl_world_create mints the next entity's
+ * (entity_manager.h, "IDs"): no live entity has it and this world never
+ * minted it before. Nothing is created: for a file the program writes and
+ * then loads (a repair that gives a duplicate a new ID). */
+uint64_t jl_world_mint_id(jl_world *world);
 
 /* Sets the field named field (or "position") of entity id from text, parsed
  * exactly as in a file. The entity is dirty afterwards, or clean if the

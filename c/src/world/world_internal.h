@@ -30,6 +30,7 @@
 #include "base/base_internal.h"
 #include "class_file/class_file_internal.h"
 #include "juliet/archive.h"
+#include "juliet/private/world_manager.h"
 #include "juliet/world.h"
 
 /* What the world keeps beside an entity (one record per base slot) and
