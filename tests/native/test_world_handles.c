@@ -2,10 +2,9 @@
  * "handles"): they resolve while their entity lives and to NULL once it is
  * removed or replaced, even when its slot holds another entity. Worlds are
  * made in memory through the public API only. */
-#include <string.h>
-
 #include "juliet/world.h"
 #include "test.h"
+#include "world_util.h"
 
 static jl_world *world;
 
@@ -71,12 +70,7 @@ TEST(a_handle_resolves_to_null_once_a_restore_replaces_its_entity)
     CHECK(a);
     const uint64_t id = a->id;
     const jl_handle ha = jl_world_handle(world, a);
-    const char *text;
-    size_t size;
-    char copy[4096];
-    CHECK(jl_world_write_entity(world, id, &text, &size) == JL_OK && size < sizeof copy);
-    memcpy(copy, text, size);
-    CHECK(jl_world_restore_entity_text(world, id, copy, size, NULL) == JL_OK);
+    CHECK(wu_restore_own_text(world, id));
     CHECK(jl_world_resolve(world, ha) == NULL);
     jl_entity *now = jl_world_find(world, id);
     CHECK(now && jl_world_resolve(world, jl_world_handle(world, now)) == now);

@@ -2,11 +2,10 @@
  * "iteration"): every entity or one class's, each once, and what a walk
  * sees when the world changes between two steps. Worlds are made in
  * memory through the public API only. */
-#include <string.h>
-
 #include "juliet/world.h"
 #include "sample_classes.h"
 #include "test.h"
+#include "world_util.h"
 
 static jl_world *world;
 
@@ -209,15 +208,9 @@ TEST(an_entity_restored_during_a_walk_is_a_new_entity_the_walk_may_visit_once)
         const int at = index_of(ids, 6, id);
         CHECK(at >= 0);
         if (seen[at]++) continue;
-        CHECK(jl_world_set_field(world, id, "position", "1 2 3", 5, NULL) == JL_OK);
-        const char *text;
-        size_t size;
-        char copy[4096];
-        CHECK(jl_world_write_entity(world, id, &text, &size) == JL_OK && size < sizeof copy);
-        memcpy(copy, text, size);
         /* An undo: the entity is replaced by a new one loaded from text
          * (before the old one goes, so it takes another slot). */
-        CHECK(jl_world_restore_entity_text(world, id, copy, size, NULL) == JL_OK);
+        CHECK(wu_restore_own_text(world, id));
         CHECK(jl_world_find(world, id) != it.entity);
     }
     for (int i = 0; i < 6; i++) CHECK(seen[i] >= 1 && seen[i] <= 2);
