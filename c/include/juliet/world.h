@@ -303,9 +303,10 @@ jl_handle jl_world_handle(const jl_world *world, const jl_entity *entity);
 jl_entity *jl_world_resolve(const jl_world *world, jl_handle handle);
 
 /* A fresh ID, minted as jl_world_create mints the next entity's
- * (docs/design.md, "IDs and the collision bound"): no live entity has it and this world never
- * minted it before. Nothing is created: for a file the program writes and
- * then loads (a repair that gives a duplicate a new ID). */
+ * (docs/design.md, "IDs and the collision bound"): no live entity has it
+ * and this world never minted it before. Nothing is created or allocated,
+ * and it never fails: for a file the program writes and then loads (a
+ * repair that gives a duplicate a new ID). */
 uint64_t jl_world_mint_id(jl_world *world);
 
 /* Sets the field named field (or "position") of entity id from text, parsed
