@@ -291,9 +291,8 @@ static int unshare_run(int argc, char **argv)
                 result = JL_CLI_USAGE;
             } else {
                 uint32_t read_only = 0;
-                const jl_entity_manager *m = jl_world_manager(world);
-                for (jl_entity *e = jl_entities_first(m); e; e = jl_entities_next(m, e))
-                    if (e->flags & JL_ENTITY_READ_ONLY) read_only++;
+                for (jl_world_iter it = jl_world_iter_all(world); jl_world_next(&it);)
+                    if (it.entity->flags & JL_ENTITY_READ_ONLY) read_only++;
                 fprintf(stderr, "%s: %u entities, %u files written", dir, jl_world_count(world),
                         report.written_count);
                 if (read_only) fprintf(stderr, " (%u read-only entities not written)", read_only);

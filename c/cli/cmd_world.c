@@ -206,8 +206,8 @@ static int fmt_run(int argc, char **argv)
     char path[JL_ERROR_PATH_MAX];
     uint32_t changed = 0;
     bool listing_ok = !(s == JL_ERR_NOT_FOUND && jl_world_count(world) == 0 && problems);
-    const jl_entity_manager *m = jl_world_manager(world);
-    for (jl_entity *e = jl_entities_first(m); e && listing_ok; e = jl_entities_next(m, e)) {
+    for (jl_world_iter it = jl_world_iter_all(world); listing_ok && jl_world_next(&it);) {
+        jl_entity *e = it.entity;
         if (e->flags & JL_ENTITY_READ_ONLY) continue; /* never rewritten */
         const char *text;
         size_t size;

@@ -206,7 +206,7 @@ static bool write_with_fresh_id(fixer *f, const char *from, const char *text, si
 {
     if (!can_write(f, from, NOT_REPAIRED)) return false;
     do {
-        *new_id = jl_manager_mint_id(jl_world_manager(f->world));
+        *new_id = jl_world_mint_id(f->world);
         if (!jl_world_entity_path(new_path, JL_ERROR_PATH_MAX, f->dir, *new_id)) {
             print_not_repaired(from, "path too long");
             return false;

@@ -42,7 +42,6 @@
 #include "juliet/class_file.h"
 #include "juliet/class_registry.h"
 #include "juliet/diff.h"
-#include "juliet/entity_manager.h"
 #include "juliet/snapshot.h"
 #include "juliet/status.h"
 #include "juliet/world.h"
@@ -288,9 +287,9 @@ JLW_EXPORT uint32_t jlw_world_count(const jl_world *world) { return jl_world_cou
 JLW_EXPORT uint32_t jlw_world_rows(jl_world *world, uint32_t *ids, float *positions,
                                    uint8_t *kinds, uint8_t *states, uint32_t capacity)
 {
-    const jl_entity_manager *m = jl_world_manager(world);
     uint32_t n = 0;
-    for (jl_entity *e = jl_entities_first(m); e && n < capacity; e = jl_entities_next(m, e), n++) {
+    for (jl_world_iter it = jl_world_iter_all(world); n < capacity && jl_world_next(&it); n++) {
+        const jl_entity *e = it.entity;
         ids[2 * n] = (uint32_t)e->id;
         ids[2 * n + 1] = (uint32_t)(e->id >> 32);
         positions[3 * n] = e->position.x;

@@ -17,7 +17,6 @@
 
 #include <juliet/class_file.h>
 #include <juliet/class_registry.h>
-#include <juliet/entity_manager.h>
 #include <juliet/world.h>
 
 #include "game_classes.h"
@@ -121,8 +120,8 @@ static int check(const char *dir)
         printf("%s\n", jl_error_format(jl_world_diagnostic(world, i), line, sizeof line));
     }
     /* Every enemy chases a live pickup. */
-    const jl_entity_manager *m = jl_world_manager(world);
-    for (enemy *e = jl_typed_first(m, &enemy_class); e; e = jl_typed_next(m, &enemy_class, e)) {
+    for (jl_world_iter it = jl_world_iter_class(world, &enemy_class); jl_world_next(&it);) {
+        const enemy *e = it.derived;
         if (!JL_DOWNCAST(pickup, jl_world_find(world, e->target))) {
             printf("enemy 0x%016llx chases no pickup\n", (unsigned long long)e->base->id);
             problems++;

@@ -82,8 +82,8 @@ static void bench_texts(const char *save_name, const char *load_name, jl_world *
         uint64_t t0 = jl_platform_now_ns();
         uint32_t i = 0;
         size_t total = 0;
-        const jl_entity_manager *m = jl_world_manager(source);
-        for (jl_entity *e = jl_entities_first(m); e; e = jl_entities_next(m, e)) {
+        for (jl_world_iter it = jl_world_iter_all(source); jl_world_next(&it);) {
+            const jl_entity *e = it.entity;
             jl_archive ar;
             jl_archive_begin_write(&ar, &text_arena);
             jl_archive_write_entity(&ar, e, NULL, 0);
@@ -298,9 +298,9 @@ static void bench_directory(void)
         all_ns = best(all_ns, jl_platform_now_ns() - t0);
     }
     for (int run = 0; run < RUNS; run++) {
-        const jl_entity_manager *m = jl_world_manager(w);
-        jl_entity *e = jl_entities_first(m);
-        for (int k = 0; k < run * 97; k++) e = jl_entities_next(m, e);
+        jl_world_iter it = jl_world_iter_all(w);
+        for (int k = 0; k <= run * 97; k++) jl_world_next(&it);
+        jl_entity *e = it.entity;
         jl_entity_set_position(e, (float)run, 1, 2);
         jl_save_report report;
         uint64_t t0 = jl_platform_now_ns();

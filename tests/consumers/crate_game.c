@@ -57,9 +57,8 @@ int main(int argc, char **argv)
     jl_world_load(world, argv[1]);
     float total = 0;
     uint32_t count = 0;
-    const jl_entity_manager *m = jl_world_manager(world);
-    for (crate *c = jl_typed_first(m, &crate_class); c; c = jl_typed_next(m, &crate_class, c)) {
-        total += c->weight;
+    for (jl_world_iter it = jl_world_iter_class(world, &crate_class); jl_world_next(&it);) {
+        total += ((const crate *)it.derived)->weight;
         count++;
     }
     const uint32_t problems = jl_world_diagnostic_count(world);

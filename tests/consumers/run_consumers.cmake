@@ -16,7 +16,9 @@ function(run what)
 endfunction()
 
 run("install" ${CMAKE_COMMAND} --install ${BUILD_DIR} --prefix ${prefix})
-foreach(file include/juliet/juliet.h include/juliet/version.h bin/juliet)
+# Every header, both tiers: the public ones include those of juliet/private/.
+file(GLOB_RECURSE headers RELATIVE ${SOURCE_DIR}/c ${SOURCE_DIR}/c/include/juliet/*.h)
+foreach(file ${headers} bin/juliet)
   if(NOT EXISTS ${prefix}/${file})
     message(FATAL_ERROR "the install has no ${file}")
   endif()

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "juliet/snapshot.h"
+#include "juliet/private/world_manager.h" /* white-box: the world's manager */
 #include "juliet/world.h"
 #include "fuzz.h"
 

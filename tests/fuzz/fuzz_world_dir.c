@@ -28,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "juliet/private/world_manager.h" /* white-box: the world's manager */
 #include "juliet/world.h"
 #include "fuzz.h"
 
@@ -436,9 +437,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         const char *name = parent_end(mem[i].path) + 1;
         uint64_t id = strtoull(name, NULL, 10);
         bool owned = false;
-        const jl_entity_manager *m = jl_world_manager(a);
-        for (jl_entity *e = jl_entities_first(m); e && !owned; e = jl_entities_next(m, e))
-            owned = e->id == id && !(e->flags & JL_ENTITY_READ_ONLY);
+        for (jl_world_iter it = jl_world_iter_all(a); !owned && jl_world_next(&it);)
+            owned = it.entity->id == id && !(it.entity->flags & JL_ENTITY_READ_ONLY);
         if (strcmp(mem[i].path, ROOT "/WorldSettings.jasset") == 0)
             owned = !(jl_world_settings_state(a) & (JL_SETTINGS_FAILED | JL_SETTINGS_READ_ONLY));
         if (owned) continue;
@@ -471,8 +471,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     FUZZ_ASSERT(jl_world_new(&desc, &b) == JL_OK);
     jl_world_load(b, ROOT);
     FUZZ_ASSERT(jl_world_count(b) == jl_world_count(a));
-    const jl_entity_manager *am = jl_world_manager(a);
-    for (jl_entity *e = jl_entities_first(am); e; e = jl_entities_next(am, e)) {
+    for (jl_world_iter it = jl_world_iter_all(a); jl_world_next(&it);) {
+        const jl_entity *e = it.entity;
         FUZZ_ASSERT(jl_world_find(b, e->id) != NULL);
         const char *text;
         size_t text_size;

@@ -50,9 +50,9 @@ TEST(canonical_and_tolerated_texts_load_the_same_entities)
     jl_arena arena;
     CHECK(jl_arena_init(&arena, 16u << 20) == JL_OK);
     static char tolerated[8192];
-    const jl_entity_manager *m = jl_world_manager(source);
     uint32_t count = 0;
-    for (jl_entity *e = jl_entities_first(m); e; e = jl_entities_next(m, e), count++) {
+    for (jl_world_iter it = jl_world_iter_all(source); jl_world_next(&it); count++) {
+        jl_entity *e = it.entity;
         const char *text;
         size_t size = text_of(e, &arena, &text);
         CHECK(size > 0 && size * 2 < sizeof tolerated);

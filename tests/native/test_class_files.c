@@ -14,6 +14,7 @@
 #include "juliet/archive.h"
 #include "juliet/class_file.h"
 #include "juliet/snapshot.h"
+#include "juliet/private/world_manager.h" /* white-box: the world's manager */
 #include "juliet/world.h"
 #include "sample_classes.h"
 #include "test.h"
@@ -392,8 +393,8 @@ static bool field_dump(const char *world_dir, char *out, size_t size)
     CHECK_OR_FALSE(w);
     size_t used = 0;
     out[0] = '\0';
-    const jl_entity_manager *m = jl_world_manager(w);
-    for (jl_entity *e = jl_entities_first(m); e; e = jl_entities_next(m, e)) {
+    for (jl_world_iter it = jl_world_iter_all(w); jl_world_next(&it);) {
+        const jl_entity *e = it.entity;
         const jl_class *cls = e->derived_kind;
         for (uint32_t f = 0; f < cls->field_count; f++) {
             char text[JL_VALUE_TEXT_MAX];

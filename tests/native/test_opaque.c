@@ -8,6 +8,7 @@
 
 #include "juliet/archive.h"
 #include "juliet/snapshot.h"
+#include "juliet/private/world_manager.h" /* white-box: the world's manager */
 #include "juliet/world.h"
 #include "test.h"
 

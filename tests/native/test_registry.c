@@ -9,6 +9,7 @@
 #include "juliet/class_registry.h"
 #include "juliet/entity_manager.h"
 #include "juliet/snapshot.h"
+#include "juliet/private/world_manager.h" /* white-box: the world's manager */
 #include "juliet/world.h"
 #include "sample_classes.h"
 #include "test.h"

@@ -3,7 +3,7 @@
  * and jl_world_restore_settings_text (undo and redo), a removed entity
  * coming back with its file, and a text that fails leaving everything as
  * it was. Every test works on a copy of assets/ in a temporary directory,
- * through the public API only. */
+ * through the public API (and, white-box, the manager's pending deletions). */
 #include "disk_util.h"
 
 #include <stdio.h>
@@ -12,6 +12,7 @@
 
 #include "juliet/archive.h"
 #include "sample_classes.h"
+#include "juliet/private/world_manager.h" /* white-box: the world's manager */
 #include "juliet/world.h"
 #include "test.h"
 
@@ -58,10 +59,8 @@ static void finish(void)
 
 static jl_entity *first_of(const jl_class *cls)
 {
-    const jl_entity_manager *m = jl_world_manager(world);
-    for (jl_entity *e = jl_entities_first(m); e; e = jl_entities_next(m, e))
-        if (e->derived_kind == cls) return e;
-    return NULL;
+    jl_world_iter it = jl_world_iter_class(world, cls);
+    return jl_world_next(&it) ? it.entity : NULL;
 }
 
 /* A NUL-terminated copy of the canonical text of entity id (0: the

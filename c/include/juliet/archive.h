@@ -1,63 +1,19 @@
-/* archive.h - the .jasset text format: tokenizer, reader and writer (spec 4).
+/* archive.h - the .jasset text format: tokenizer, reader and writer
+ * (JULIET-SPEC-002 §4).
  *
- * Format (spec 4.1). A file is a sequence of key lines `; key`, each
- * followed by its value line. An entity file is written in this order:
+ * An entity file is `; key` lines, each followed by its value line, in a
+ * fixed order: asset_type, id, class, version, class_version, position,
+ * the class's fields, then the keys this build does not know, verbatim.
+ * Reading is by key; what is tolerated and what is refused (JL_ERR_PARSE
+ * or JL_ERR_UNKNOWN_CLASS with the line and column), the text of each
+ * value type and versions: docs/format.md. A file newer than this build
+ * loads read-only; an older class_version is upgraded by the class's
+ * migrate hook.
  *
- *   ; asset_type        entity_instance
- *   ; id                0x + 16 lower-case hex digits, never zero
- *   ; class             the class name, as registered (class_registry.h)
- *   ; version           JL_ENTITY_BASE_VERSION (base-entity fields)
- *   ; class_version     the class's version (its own fields)
- *   ; position          x y z
- *   ; <field>           the class's fields in their table order
- *   ; <unknown key>     keys this build does not know, verbatim, in the
- *                       order the file had them
- *
- * (each key line followed by its value on the next line, LF endings, a final
- * newline). Values by field type: F32 a float in canonical text
- * (float_text.h); INDEX a decimal uint32 or `none` (JL_INDEX_MAX); BOOL
- * `true`/`false`; VEC3 three floats separated by one space; COLOR `#rrggbb`
- * lower-case; ENTITY_REF `0x` + 16 hex digits or `none` (0); I32 a decimal
- * with `-` when negative; U32 a decimal; ENUM the value's name; VEC2 two
- * and QUAT four floats (x y z w) separated by one space; STRING the text
- * itself, or in double quotes (inside them `\"` for a quote, `\\` for a
- * backslash) when it is empty, starts or ends with a space, or starts with
- * `"` or `;` (what a value line could not hold or would read otherwise).
- * A string is UTF-8 with no control character, and its canonical text is
- * at most JL_ARCHIVE_LINE_MAX bytes.
- *
- * Reading is by key: order does not matter, a missing key keeps the class
- * default (spec 3.3), an unknown key is kept (the world stores its lines
- * verbatim and writes them back: the value line byte for byte, blanks
- * included, without its line end). Tolerated: CRLF, a UTF-8 BOM, blank
- * lines, blanks before and after a value, no final newline, several spaces
- * between vector components, upper-case hex, leading zeros and `-0` in
- * integers, a quoted string that needs no quotes. Rejected with status JL_ERR_PARSE (or
- * JL_ERR_UNKNOWN_CLASS) and the line and column of the problem: a key with
- * no value, a value with no key, a duplicate key, missing `id` or `class`,
- * an unknown class, a number out of range or with trailing junk, NaN, inf
- * where the field forbids it, an embedded NUL, a line longer than
- * JL_ARCHIVE_LINE_MAX without its line end (LF or CRLF), more than JL_ARCHIVE_KEYS_MAX keys, a file cut off
- * after a key line (truncated), an ID of zero, a name an enum does not
- * have, a string that is not UTF-8 or holds a control character, a quoted
- * string with no closing quote or another escape than `\"` and `\\`.
- *
- * Versions: a file whose `version` or `class_version` is newer than this
- * build loads with JL_ENTITY_READ_ONLY set and is never rewritten; an older
- * `class_version` is upgraded by the class's migrate hook after the fields
- * are read (the hook may read keys the class no longer has, e.g. the sample
- * game's Light 1 `range`, and marks them used so they are not kept as
- * unknown).
- *
- * Spec names -> C names:
- *   Archive                          jl_archive
- *   tokenize_archive                 jl_archive_tokenize
- *   serialize(ar, entity) (save)     jl_archive_write_entity
- *   serialize(ar, entity) (load)     jl_archive_read_entity
- *   deserialize_entity_in_place      jl_entity_deserialize_in_place
- *   SERIALIZE(ar, key, field)        jl_archive_read_field / jl_archive_write_field
- *   kEntityBaseVersion               JL_ENTITY_BASE_VERSION
- */
+ * Spec names -> C names: Archive jl_archive, tokenize_archive
+ * jl_archive_tokenize, serialize jl_archive_write_entity /
+ * jl_archive_read_entity, deserialize_entity_in_place
+ * jl_entity_deserialize_in_place, kEntityBaseVersion JL_ENTITY_BASE_VERSION. */
 #ifndef JULIET_ARCHIVE_H
 #define JULIET_ARCHIVE_H
 
@@ -100,31 +56,10 @@ typedef struct jl_archive_entry {
                              before it, what an unknown key keeps */
 } jl_archive_entry;
 
-/* The spec's Archive: one object for both directions (`loading` says which).
- * Zero-initialize, then call jl_archive_tokenize (loading) or
- * jl_archive_begin_write (saving). */
-struct jl_archive {
-    bool loading;
-    const char *path;   /* for diagnostics; may be NULL */
-    jl_error *err;      /* where failures are described; may be NULL */
-    /* loading */
-    jl_archive_entry *entries;
-    uint32_t entry_count;
-    uint32_t last_line;     /* line count of the text, for "at end of file" */
-    uint32_t next_lookup;   /* where the next key search starts (files are
-                               usually in canonical order) */
-    uint32_t file_version;  /* `; version` (1 if absent) */
-    uint32_t class_version; /* `; class_version` (1 if absent) */
-    jl_arena *strings;      /* where STRING values read are copied (set it
-                               after jl_archive_tokenize); NULL: a string
-                               field fails with JL_ERR_INVALID_ARGUMENT */
-    /* saving */
-    jl_arena *out;          /* text is appended here, contiguously */
-    char *out_begin;
-    char *out_cursor;
-    char *out_limit;
-    bool out_failed;        /* the output arena ran out */
-};
+/* The spec's Archive (jl_archive, class.h): one object for both
+ * directions. Zero-initialize one on the stack, then call
+ * jl_archive_tokenize (loading) or jl_archive_begin_write (saving); its
+ * fields are private (juliet/private/archive.h). */
 
 /* The spec's tokenize_archive: splits text[0, size) into key/value entries
  * allocated from arena (the text itself is not copied and must outlive the
@@ -213,20 +148,20 @@ void jl_archive_write_raw(jl_archive *ar, const char *data, size_t size);
 void jl_archive_write_key(jl_archive *ar, const char *key);
 void jl_archive_write_field(jl_archive *ar, const jl_field *field, const void *derived);
 
-/* Writes an entity file (spec serialize, saving): header, position, the
+/* Writes an entity file (the spec's serialize, saving): header, position, the
  * class's fields through cls->serialize, then `extra` verbatim (the unknown
  * key/value lines kept from its file, each ending in '\n'; may be NULL). */
 jl_status jl_archive_write_entity(jl_archive *ar, const jl_entity *entity, const char *extra,
                                   size_t extra_size);
 
 /* Reads the base fields (version, class_version, id, position) and the
- * class's fields into an allocated entity (spec serialize, loading), then
+ * class's fields into an allocated entity (the spec's serialize, loading), then
  * runs the migration if class_version is older, and sets
  * JL_ENTITY_READ_ONLY if a version is newer. Does not assign the ID to the
  * manager; *id_out gets it. JL_ERR_PARSE on bad values. */
 jl_status jl_archive_read_entity(jl_archive *ar, jl_entity *entity, uint64_t *id_out);
 
-/* The spec's deserialize_entity_in_place (4.4): resolves `; class` in the
+/* The spec's deserialize_entity_in_place (JULIET-SPEC-002 §4.4): resolves `; class` in the
  * manager's registry (a world's manager: the world's classes), allocates
  * the entity in manager, streams every field into it, gives it
  * its ID (jl_entity_set_id: duplicates are rejected), advances the ID
@@ -244,5 +179,7 @@ jl_status jl_entity_deserialize_in_place(jl_entity_manager *manager, jl_archive 
  * pushed then). JL_OK, or JL_ERR_OUT_OF_MEMORY (also in ar->err) if out is
  * full: *text is then NULL, *size 0 and out unchanged. */
 jl_status jl_archive_collect_unknown(jl_archive *ar, jl_arena *out, const char **text, size_t *size);
+
+#include "private/archive.h"
 
 #endif

@@ -10,34 +10,9 @@
  *       ... jl_world_new(...) ...
  *   }
  *
- * Registration assigns kinds in order (0, 1, 2, ...; the spec's uint8 kind,
- * up to JL_CLASS_MAX classes) and computes the CRC32 of each name. Both
- * lookups are constant-time: by (kind, crc) an array index and a compare
- * (the spec's ResolveEntityClass), by name the name's CRC32 and an
- * open-addressing table keyed by it (find_class_by_name).
- *
- * Registries. The program's registry (jl_class_register, jl_class_resolve,
- * ...) holds the compiled classes. A world holds a registry of its own
- * (jl_world_classes, world.h): a copy of the program's taken by
- * jl_world_new, which a world may extend with classes of its own later,
- * under the kinds that follow the program's. An entity manager resolves
- * classes through the registry named at its init (jl_manager_desc.classes;
- * the program's by default). Everything that has a world at hand (the
- * loader, the snapshot codec, the stats, the wasm reflection) asks the
- * world's registry.
- *
- * Register before creating worlds. A world created before a class was
- * registered does not know it: its files load as opaque entities (kept as
- * text under an opaque class of that name, world.h) and allocating it in
- * that world's manager fails with JL_ERR_INVALID_ARGUMENT
- * (worlds created afterwards know it). A manager on the program's registry
- * sees classes as they are registered. Registration is not thread-safe:
- * do it from one thread, before anything else uses the library.
- *
- * Memory: registries are plain structs (the program's is static storage, a
- * world's lives in the world's arena); they point at class records, which
- * must outlive every registry, manager and world that uses them (compiled
- * records are static storage). */
+ * Memory: registries point at class records, which must outlive every
+ * registry, manager and world that uses them (compiled records are static
+ * storage). A registry's layout is private (juliet/private/class_registry.h). */
 #ifndef JULIET_CLASS_REGISTRY_H
 #define JULIET_CLASS_REGISTRY_H
 
@@ -53,16 +28,17 @@ enum {
     JL_CLASS_NAME_SLOTS = 512, /* buckets of the name table: a power of two, load < 1/2 */
 };
 
-/* A registry of classes. Plain data, so that a world can hold (and copy)
- * one without allocating; read it through the functions below. */
-typedef struct jl_class_registry {
-    uint32_t count;                          /* classes: kinds [0, count) */
-    const jl_class *by_kind[JL_CLASS_MAX];   /* the class of each kind */
-    uint8_t by_name[JL_CLASS_NAME_SLOTS];    /* kind + 1 (0 = empty), linear probing
-                                                from the name's CRC32 */
-} jl_class_registry;
+/* A registry of classes: plain data (the program's is static storage, a
+ * world's lives in the world's arena), read through the functions below. */
+typedef struct jl_class_registry jl_class_registry;
 
 /* ---- the program's registry: its compiled classes ---- */
+
+/* Registration assigns kinds in order (0, 1, 2, ...; the spec's uint8 kind,
+ * up to JL_CLASS_MAX classes) and computes the CRC32 of each name. Both
+ * lookups are constant-time: by (kind, crc) an array index and a compare (the
+ * spec's ResolveEntityClass), by name the name's CRC32 and an open-addressing
+ * table keyed by it (find_class_by_name). */
 
 /* Registers cls in the program's registry: gives it the next kind and the
  * CRC32 of its name (both written into *cls). Returns
@@ -80,8 +56,15 @@ typedef struct jl_class_registry {
  *                             field that is unnamed, of an unknown type, over
  *                             the header or past the end of the struct, or
  *                             named twice.
- * On failure *cls and the registry are unchanged. See the file comment for
- * when to call it. */
+ * On failure *cls and the registry are unchanged.
+ *
+ * Register before creating worlds. A world created before a class was
+ * registered does not know it: its files load as opaque entities (kept as
+ * text under an opaque class of that name, world.h) and allocating it in that
+ * world's manager fails with JL_ERR_INVALID_ARGUMENT (worlds created
+ * afterwards know it). A manager on the program's registry sees classes as
+ * they are registered. Registration is not thread-safe: do it from one
+ * thread, before anything else uses the library. */
 jl_status jl_class_register(jl_class *cls);
 
 /* The program's registry (static storage; grows with jl_class_register). */
@@ -94,6 +77,15 @@ uint32_t jl_class_count(void);
 const jl_class *jl_class_at(uint32_t kind);
 
 /* ---- any registry ---- */
+
+/* The program's registry (jl_class_register, jl_class_resolve, ...) holds
+ * the compiled classes. A world holds a registry of its own
+ * (jl_world_classes, world.h): a copy of the program's taken by jl_world_new,
+ * which a world may extend with classes of its own later, under the kinds
+ * that follow the program's. An entity manager resolves classes through the
+ * registry named at its init (jl_manager_desc.classes; the program's by
+ * default). Everything that has a world at hand (the loader, the snapshot
+ * codec, the stats, the wasm reflection) asks the world's registry. */
 
 /* Number of classes in reg (their kinds are 0 to count - 1). */
 uint32_t jl_registry_count(const jl_class_registry *reg);
@@ -114,5 +106,7 @@ const jl_class *jl_registry_find(const jl_class_registry *reg, const char *name,
  * holds two names with one CRC). O(1). For formats that name classes by
  * CRC (snapshot.h). */
 const jl_class *jl_registry_find_crc(const jl_class_registry *reg, uint32_t crc);
+
+#include "private/class_registry.h"
 
 #endif

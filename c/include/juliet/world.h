@@ -1,99 +1,18 @@
 /* world.h - a world: its entities, its settings, loading from and saving to
- * a directory of .jasset files (spec 4.2-4.4, 6; removal brainstorm 2.4-2.5).
+ * a directory of .jasset files (JULIET-SPEC-002 §4, §6).
  *
  * On disk a world is a directory:
  *   <dir>/WorldSettings.jasset         `; version` and the settings fields
  *   <dir>/Entities/<decimal id>.jasset one file per entity (archive.h)
- *
- * Loading (jl_world_load) reads every .jasset file of Entities/ in name order and
- * WorldSettings.jasset, each exactly as spec 4.4 (tokenize, resolve class,
- * allocate, stream fields in place, set the ID, advance the generator,
- * clear dirty). A bad file is rolled back (the world is as before it) and
- * recorded as a diagnostic `path:line:col: message`; loading goes on with
- * the next file. A second file with an ID already loaded is rejected naming
- * both paths; a file whose name is not its decimal ID is rejected. Files
- * that failed are remembered: save never rewrites or deletes them. A FIFO,
- * socket or device is reported and never opened; a file larger than
- * JL_ARCHIVE_FILE_MAX is reported without being read. Leftover `*.tmp`
- * files of an interrupted save are ignored, and deleted when the loader can
- * take the world's lock at once (world_lock.h): then no save is running.
- *
- * Saving (jl_world_save), in this order, touching nothing else, while
- * holding the world's lock (world_lock.h; taken only if there is something
- * to write or delete, waiting up to jl_world_desc.lock_wait_ms):
- *  1. deletions: for each ID removed since the last save (the manager's
- *     pending_deletions), delete `Entities/<id>.jasset` unless an entity with
- *     that ID is alive again (undo) or its file failed to load;
- *  2. each dirty entity that is not read-only is written atomically
- *     (fs.h: temporary file, fsync, rename) and its dirty flag cleared;
- *  3. WorldSettings.jasset if the settings are dirty;
- *  4. the directories are fsynced once.
- * A failed delete stays pending (also one whose path is too long under
- * dir, reported as JL_ERR_IO); a failed write leaves the old file intact
- * and the entity dirty; the save goes on with the other files and returns
- * the first error, naming its file. If the lock cannot be had, nothing is
- * written and everything stays pending (JL_ERR_LOCKED naming the holder's
- * pid). Saving an unchanged world writes zero files. Loading, jl_world_mark_all_dirty, saving reproduces every file of
- * a canonical world byte for byte.
- *
- * Dirty state (spec 6.3): created -> dirty; loaded -> clean; any mutation
- * through this API (set field, position, create) -> dirty; saved -> clean.
- * A change through jl_world_set_field, jl_world_settings_set or a restore
- * (jl_world_restore_entity_text, jl_world_restore_settings_text) that
- * brings the canonical text back to exactly what the file holds leaves it
- * clean: the world keeps a 64-bit print of each file's content, taken from
- * the entity while it is still clean (just before its first change) or
- * from the bytes a save writes, and kept while a removed entity's file is
- * pending deletion. jl_world_mark_all_dirty and jl_world_settings_touch
- * forget the prints (everything is rewritten).
- *
- * IDs. Each world's manager mints IDs as (tag << 16) + counter with a random
- * 48-bit tag per session (jl_platform_entropy64), printed in the spec's
- * form 0x + 16 hex digits; when the 16-bit counter runs out the session
- * moves on to the next tag, so its IDs form one run of consecutive numbers.
- * Loading advances the counter past loaded IDs of the session's run
- * (jl_manager_note_id), and minting skips IDs in use, so one session never
- * repeats an ID. Two sessions started from the same world (two git
- * branches) collide only if their runs of tags overlap: (s_i + s_j - 1) /
- * 2^48 for sessions using s_i and s_j tags (65,536 IDs each). Over a
- * project's life of 10,000 sessions that each create fewer than 65,535
- * entities, P(any collision) <= 10^4 * (10^4 - 1) / 2 / 2^48 ~= 1.8e-7; the
- * general bound, which stays below 1e-6 up to ~1.5e9 entities created over
- * the project's life, is in entity_manager.h. IDs of the old form (a
- * 32-bit tag over a 32-bit counter) and any other 64-bit value but 0 stay
- * valid. A collision that does happen is caught, never lost: the loader
- * rejects the second file naming both paths, and `juliet validate
- * --fix-duplicates` gives the later file a fresh ID.
+ * A jl_world is opaque: code outside the engine holds the pointer
+ * jl_world_new gives and goes through the functions below, which walk
+ * (jl_world_iter), find, count and hand out handles to its entities.
  *
  * Memory: every byte comes from the world's arenas (reserved by
  * jl_world_new, committed as used), the world itself included. Pointers the
  * world returns stay valid until the operation their comment names, or
- * jl_world_free.
- *
- * A jl_world is opaque: code outside the engine holds a pointer from
- * jl_world_new and goes through the functions below.
- *
- * Spec names -> C names:
- *   World                        jl_world
- *   InitWorld / ShutdownWorld    jl_world_new / jl_world_free
- *   LoadWorld(dir)               jl_world_load
- *   SaveWorld(dir)               jl_world_save
- *   World::PendingDeletions      jl_world_manager(world)->pending_deletions
- *   ProcessPendingDeletions      jl_world_process_pending_deletions
- *   RemoveWorldEntity            jl_world_remove
- *   MakeEntity (by class name)   jl_world_create
- *   deserialize_entity_asset     jl_world_load_entity_text
- *   serialize_entity_asset       jl_world_write_entity
- *   LoadFile                     jl_fs.read_file (fs.h)
- *   PlatformDeleteFile           jl_fs.remove (fs.h)
- *   GetAssetPath("Entities/..")  jl_world_entity_path
- *   RenderWorldEditorUI hooks    jl_world_set_field / jl_world_get_field
- *
- * Files save never touches: a file that failed to load (its name's decimal
- * ID is remembered), and the file of a read-only entity, even if the entity
- * is destroyed directly through the manager. Loading the directory a world
- * already holds reports each file as a duplicate but keeps them writable.
- */
+ * jl_world_free. IDs, dirty tracking and spec names -> C names:
+ * docs/design.md. */
 #ifndef JULIET_WORLD_H
 #define JULIET_WORLD_H
 
@@ -108,6 +27,7 @@
 #include "entity_manager.h"
 #include "fs.h"
 #include "status.h"
+#include "private/world.h"
 
 /* The world's own settings (WorldSettings.jasset). */
 typedef struct jl_world_settings {
@@ -186,10 +106,21 @@ jl_status jl_world_new(const jl_world_desc *desc, jl_world **out);
  * invalid. NULL is ignored. */
 void jl_world_free(jl_world *world);
 
-/* LoadWorld (see the file comment). Adds to the world what loads; each
- * problem becomes a diagnostic. Returns JL_OK if every file loaded, else the
- * status of the first new diagnostic (the world still holds every good
- * file); JL_ERR_NOT_FOUND/JL_ERR_IO if dir itself cannot be listed. */
+/* LoadWorld: reads every .jasset file of Entities/ in name order and
+ * WorldSettings.jasset, each exactly as JULIET-SPEC-002 §4.4 (tokenize,
+ * resolve class, allocate, stream fields in place, set the ID, advance the
+ * generator, clear dirty). A bad file is rolled back (the world is as before
+ * it) and recorded as a diagnostic `path:line:col: message`; loading goes on
+ * with the next file. A second file with an ID already loaded is rejected
+ * naming both paths; a file whose name is not its decimal ID is rejected.
+ * Files that failed are remembered: save never rewrites or deletes them. A
+ * FIFO, socket or device is reported and never opened; a file larger than
+ * JL_ARCHIVE_FILE_MAX is reported without being read. Leftover `*.tmp` files
+ * of an interrupted save are ignored, and deleted when the loader can take
+ * the world's lock at once (world_lock.h): then no save is running. Returns
+ * JL_OK if every file loaded, else the status of the first new diagnostic
+ * (the world still holds every good file); JL_ERR_NOT_FOUND/JL_ERR_IO if dir
+ * itself cannot be listed. */
 jl_status jl_world_load(jl_world *world, const char *dir);
 
 /* Loads one entity file's text (spec's deserialize_entity_asset) as if read
@@ -212,8 +143,31 @@ jl_status jl_world_load_entity_text(jl_world *world, const char *path, const cha
 jl_status jl_world_load_settings_text(jl_world *world, const char *path, const char *text,
                                       size_t size, bool mark_dirty, jl_error *err);
 
-/* SaveWorld (see the file comment). report may be NULL. JL_OK, or the status
- * of the first failure (also in report->error). */
+/* SaveWorld, in this order, touching nothing else, while holding the world's
+ * lock (world_lock.h; taken only if there is something to write or delete,
+ * waiting up to jl_world_desc.lock_wait_ms):
+ *  1. deletions: for each ID removed since the last save (jl_world_remove
+ *     queues them), delete `Entities/<id>.jasset` unless an entity with
+ *     that ID is alive again (undo) or its file failed to load;
+ *  2. each dirty entity that is not read-only is written atomically
+ *     (fs.h: temporary file, fsync, rename) and its dirty flag cleared;
+ *  3. WorldSettings.jasset if the settings are dirty;
+ *  4. the directories are fsynced once.
+ * A failed delete stays pending (also one whose path is too long under dir,
+ * reported as JL_ERR_IO); a failed write leaves the old file intact and the
+ * entity dirty; the save goes on with the other files and returns the first
+ * error, naming its file. If the lock cannot be had, nothing is written and
+ * everything stays pending (JL_ERR_LOCKED naming the holder's pid). Saving an
+ * unchanged world writes zero files. Loading, jl_world_mark_all_dirty, saving
+ * reproduces every file of a canonical world byte for byte.
+ *
+ * Files save never touches: a file that failed to load (its name's decimal ID
+ * is remembered), and the file of a read-only entity, even if the entity is
+ * destroyed directly through the manager. Loading the directory a world
+ * already holds reports each file as a duplicate but keeps them writable.
+ *
+ * report may be NULL. JL_OK, or the status of the first failure (also in
+ * report->error). */
 jl_status jl_world_save(jl_world *world, const char *dir, jl_save_report *report);
 
 /* Saves a world that has no directory yet (a new, generated or unshared
@@ -236,6 +190,18 @@ jl_status jl_world_check_new_dir(const jl_fs *fs, const char *dir, jl_arena *scr
  * removed entities under dir, keeps the failed ones pending). */
 jl_status jl_world_process_pending_deletions(jl_world *world, const char *dir,
                                              jl_save_report *report);
+
+/* ---- dirty state (JULIET-SPEC-002 §6.3; docs/design.md) ----
+ * Created -> dirty; loaded -> clean; any mutation through this API (set
+ * field, position, create) -> dirty; saved -> clean. A change through
+ * jl_world_set_field, jl_world_settings_set or a restore
+ * (jl_world_restore_entity_text, jl_world_restore_settings_text) that brings
+ * the canonical text back to exactly what the file holds leaves it clean: the
+ * world keeps a 64-bit print of each file's content, taken from the entity
+ * while it is still clean (just before its first change) or from the bytes a
+ * save writes, and kept while a removed entity's file is pending deletion.
+ * jl_world_mark_all_dirty and jl_world_settings_touch forget the prints
+ * (everything is rewritten). */
 
 /* Marks every live entity and the settings dirty (fmt, full re-save). */
 void jl_world_mark_all_dirty(jl_world *world);
@@ -275,12 +241,73 @@ const jl_class *jl_world_class_find(const jl_world *world, const char *name, siz
 /* Number of live entities. */
 uint32_t jl_world_count(const jl_world *world);
 
-/* The world's entity manager, for iteration (jl_entities_first/next),
- * figures and invariant checks; valid until jl_world_free. Changing
- * entities through it bypasses the world: a destroyed entity's file is
- * then deleted at the next save, but nothing else the world keeps about it
- * is updated. */
-jl_entity_manager *jl_world_manager(jl_world *world);
+/* ---- iteration ----
+ * A walk over the live entities of a world, or of one class, on the
+ * caller's stack (nothing is allocated, nothing to free):
+ *
+ *   for (jl_world_iter it = jl_world_iter_all(world); jl_world_next(&it);)
+ *       use(it.entity);
+ *   for (jl_world_iter it = jl_world_iter_class(world, &enemy_class); jl_world_next(&it);)
+ *       ((enemy *)it.derived)->health = 100;
+ *
+ * Order: base slot order for every class, derived slot order for one class
+ * (neither is creation or ID order). The walk reads the world at each step,
+ * so the world may change between two steps: every entity alive for the
+ * whole walk is visited exactly once; removing it.entity (or any entity)
+ * is safe, and an entity removed before the walk reaches it is not
+ * visited; an entity made during the walk (created, loaded, restored or
+ * reloaded: a restore or reload replaces an entity by a new one) may or may
+ * not be visited, at most once, as it takes a free slot before or after the
+ * current one. jl_world_free ends every walk of the world: calling
+ * jl_world_next after it is undefined. */
+typedef struct jl_world_iter {
+    jl_entity *entity; /* the current entity, once jl_world_next returned true; else NULL */
+    void *derived;     /* its derived struct (entity->derived) */
+    jl_world_iter_state state; /* private (juliet/private/world.h) */
+} jl_world_iter;
+
+/* A walk over every live entity of world. world may be NULL: nothing to
+ * visit. */
+jl_world_iter jl_world_iter_all(const jl_world *world);
+
+/* A walk over the live entities of class cls (a class of the world's
+ * registry, as jl_world_class_at or JL_DEFINE_ENTITY's Type##_class give
+ * it). A class the world has no entity of, a class of another registry
+ * or NULL: nothing to visit. */
+jl_world_iter jl_world_iter_class(const jl_world *world, const jl_class *cls);
+
+/* Steps it to the next entity: true with it->entity and it->derived set,
+ * or false (both NULL) when the walk is over, and false again on every
+ * later call, even if entities were made since. */
+bool jl_world_next(jl_world_iter *it);
+
+/* ---- handles ----
+ * A jl_entity pointer outlives its entity: after a remove it points at a
+ * free slot, then at whichever entity takes the slot next. A handle
+ * (entity.h: slot and the slot's generation) does not: once its entity is
+ * removed it resolves to NULL, even after the slot is reused (until a
+ * slot has been reused 2^32 times, when its generation wraps). A
+ * restore or reload replaces an entity by a new one, so handles to the old
+ * one resolve to NULL then (find the new one by its ID). A handle is a
+ * plain value to copy, compare and keep (in a derived struct, say); it
+ * means something only to the world that gave it, and only while that
+ * world lives. Files refer to entities by ID, never by handle. */
+
+/* The handle of a live entity of world; {0, 0} (never valid) for NULL, a
+ * removed entity or one of another world. Nothing is allocated. */
+jl_handle jl_world_handle(const jl_world *world, const jl_entity *entity);
+
+/* The live entity handle names in world, or NULL: its entity was removed
+ * or replaced (even if its slot holds another entity now), or the handle
+ * is {0, 0} or was never one of this world's. O(1). */
+jl_entity *jl_world_resolve(const jl_world *world, jl_handle handle);
+
+/* A fresh ID, minted as jl_world_create mints the next entity's
+ * (docs/design.md, "IDs and the collision bound"): no live entity has it
+ * and this world never minted it before. Nothing is created or allocated,
+ * and it never fails: for a file the program writes and then loads (a
+ * repair that gives a duplicate a new ID). */
+uint64_t jl_world_mint_id(jl_world *world);
 
 /* Sets the field named field (or "position") of entity id from text, parsed
  * exactly as in a file. The entity is dirty afterwards, or clean if the

@@ -4,7 +4,6 @@
 #include <string.h>
 
 #include "juliet/diff.h"
-#include "juliet/entity_manager.h"
 
 static int compare_ids(const void *a, const void *b)
 {
@@ -15,11 +14,10 @@ static int compare_ids(const void *a, const void *b)
 /* The IDs of world's live entities, ascending, pushed on scratch. */
 static uint64_t *sorted_ids(jl_world *world, jl_arena *scratch, uint32_t *count)
 {
-    const jl_entity_manager *m = jl_world_manager(world);
-    uint64_t *ids = jl_arena_push(scratch, (size_t)m->count * sizeof *ids + 1, _Alignof(uint64_t));
+    uint64_t *ids = jl_arena_push(scratch, (size_t)jl_world_count(world) * sizeof *ids + 1, _Alignof(uint64_t));
     if (!ids) return NULL;
     uint32_t n = 0;
-    for (jl_entity *e = jl_entities_first(m); e; e = jl_entities_next(m, e)) ids[n++] = e->id;
+    for (jl_world_iter it = jl_world_iter_all(world); jl_world_next(&it);) ids[n++] = it.entity->id;
     qsort(ids, n, sizeof *ids, compare_ids);
     *count = n;
     return ids;

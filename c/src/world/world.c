@@ -228,6 +228,8 @@ jl_entity *jl_world_find(const jl_world *w, uint64_t id) { return jl_entity_find
 
 uint32_t jl_world_count(const jl_world *w) { return w->manager.count; }
 
+uint64_t jl_world_mint_id(jl_world *w) { return jl_manager_mint_id(&w->manager); }
+
 jl_entity_manager *jl_world_manager(jl_world *w) { return &w->manager; }
 
 bool jl_world_is_read_only(const jl_world *w, uint64_t id)

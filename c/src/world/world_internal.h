@@ -3,6 +3,7 @@
  *
  * The world layer (c/src/world/) is split by concern:
  *   world.c           lifetime, arenas, entities through the API
+ *   world_iter.c      walking the live entities, all or one class's
  *   world_diagnostics.c  the diagnostics loads and checks add
  *   world_read.c      reading one file of a world, its diagnostic on failure
  *   world_settings.c  the settings' class record and defaults
@@ -32,6 +33,7 @@
 #include "base/base_internal.h"
 #include "class_file/class_file_internal.h"
 #include "juliet/archive.h"
+#include "juliet/private/world_manager.h"
 #include "juliet/world.h"
 
 /* What the world keeps beside an entity (one record per base slot) and
