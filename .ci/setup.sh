@@ -14,6 +14,7 @@ command -v emcc >/dev/null || need+=(emscripten)
 if [ "${1:-}" != "--inspector" ]; then
   command -v gcc >/dev/null || need+=(gcc)
   command -v clang >/dev/null || need+=(clang)
+  command -v clang-format >/dev/null || need+=(clang-format) # the C's layout, checked by the lint step
   command -v chromium >/dev/null || need+=(chromium)
   command -v firefox-esr >/dev/null || need+=(firefox-esr)
   command -v git >/dev/null || need+=(git)

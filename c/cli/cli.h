@@ -21,7 +21,7 @@
 typedef int (*jl_cli_fn)(int argc, char **argv);
 
 typedef struct jl_cli_command {
-    const char *name;    /* "validate" */
+    const char *name; /* "validate" */
     jl_cli_fn run;
     const char *summary; /* one line for `juliet --help` */
     const char *usage;   /* the full text for `juliet CMD --help` */
@@ -30,8 +30,8 @@ typedef struct jl_cli_command {
 /* Adds a command to the table (called before main by JL_CLI_COMMAND). */
 void jl_cli_register(const jl_cli_command *command);
 
-#define JL_CLI_COMMAND(ident, name, fn, summary, usage)                                      \
-    static const jl_cli_command ident = {name, fn, summary, usage};                         \
+#define JL_CLI_COMMAND(ident, name, fn, summary, usage) \
+    static const jl_cli_command ident = {name, fn, summary, usage}; \
     __attribute__((constructor)) static void jl_cli_register_##ident(void) { jl_cli_register(&ident); }
 
 enum { JL_CLI_OK = 0, JL_CLI_PROBLEMS = 1, JL_CLI_USAGE = 2 };
@@ -97,7 +97,6 @@ jl_status jl_cli_fix_duplicates_fs(const jl_fs *fs, const char *dir, jl_arena *o
 /* Prints every reference of world (as loaded after the repairs) to an
  * old_id of moved as "path:line:col: ..." naming both entities it may mean;
  * returns how many. Sorts moved. */
-uint32_t jl_cli_print_moved_references(const jl_world *world, const char *dir, jl_cli_moved_id *moved,
-                                       uint32_t count);
+uint32_t jl_cli_print_moved_references(const jl_world *world, const char *dir, jl_cli_moved_id *moved, uint32_t count);
 
 #endif

@@ -26,7 +26,7 @@ typedef struct review {
     bool json;
     bool first_change;
     bool first_key;
-    bool added;          /* the entity being printed is new: keys without arrows */
+    bool added; /* the entity being printed is new: keys without arrows */
     jl_arena *scratch;
 } review;
 
@@ -116,8 +116,8 @@ static jl_status print_change(void *ctx, const jl_entity_change *c)
         /* An added entity is every key of its text against nothing. */
         r->added = c->kind == JL_CHANGE_ADDED;
         jl_error err = {0};
-        s = jl_text_diff(r->added ? "" : c->old_text, r->added ? 0 : c->old_size, path, c->new_text, c->new_size,
-                         path, r->scratch, print_key, r, NULL, &err);
+        s = jl_text_diff(r->added ? "" : c->old_text, r->added ? 0 : c->old_size, path, c->new_text, c->new_size, path,
+                         r->scratch, print_key, r, NULL, &err);
     }
     if (r->json) fputs("]}", stdout);
     return s;
@@ -135,8 +135,7 @@ static bool load(const char *dir, jl_world **world)
     jl_world_load(*world, dir);
     const uint32_t failed = jl_cli_print_diagnostics(stderr, *world);
     if (failed == 0) return true;
-    fprintf(stderr, "juliet diff: %s: %u file%s failed to load: cannot compare\n", dir, failed,
-            failed == 1 ? "" : "s");
+    fprintf(stderr, "juliet diff: %s: %u file%s failed to load: cannot compare\n", dir, failed, failed == 1 ? "" : "s");
     return false;
 }
 

@@ -51,8 +51,7 @@ static int schema_run(int argc, char **argv)
             unchanged++;
         }
     }
-    fprintf(stderr, "%s: %u class file%s written, %u unchanged\n", dir, written, written == 1 ? "" : "s",
-            unchanged);
+    fprintf(stderr, "%s: %u class file%s written, %u unchanged\n", dir, written, written == 1 ? "" : "s", unchanged);
     jl_arena_release(&arena);
     return result;
 }

@@ -91,8 +91,9 @@ static int share_run(int argc, char **argv)
     jl_status loaded = jl_world_load(world, dir);
     uint32_t problems = jl_cli_print_diagnostics(stderr, world);
     if (loaded == JL_ERR_NOT_FOUND || loaded == JL_ERR_IO || problems) {
-        fprintf(stderr, "juliet share: %s has %u problem%s: fix them first (juliet validate), "
-                        "a link would leave those files out\n",
+        fprintf(stderr,
+                "juliet share: %s has %u problem%s: fix them first (juliet validate), "
+                "a link would leave those files out\n",
                 dir, problems, problems == 1 ? "" : "s");
         jl_world_free(world);
         return JL_CLI_PROBLEMS;
@@ -126,8 +127,9 @@ static int share_run(int argc, char **argv)
                 size_t base_size = strcspn(base, "#");
                 printf("%.*s#%.*s\n", (int)base_size, base, (int)chars, text);
                 uint32_t n = jl_world_count(world);
-                fprintf(stderr, "%s: %u entities, %zu bytes encoded, %zu deflated, %zu characters "
-                                "(%.2f per entity)\n",
+                fprintf(stderr,
+                        "%s: %u entities, %zu bytes encoded, %zu deflated, %zu characters "
+                        "(%.2f per entity)\n",
                         dir, n, bytes.size, packed_size, chars, n ? (double)chars / n : 0.0);
             }
         }
@@ -183,8 +185,8 @@ static const char bomb[] = "it expands beyond the snapshot size limit (an expans
  * JL_SNAPSHOT_MAX_BYTES (plus one chunk). Rejects a stream that is cut
  * off, damaged, followed by more bytes, or that expands beyond the limit;
  * *why says which. */
-static bool inflate_raw(jl_arena *arena, const uint8_t *in, size_t size, uint8_t **out,
-                        size_t *out_size, const char **why)
+static bool inflate_raw(jl_arena *arena, const uint8_t *in, size_t size, uint8_t **out, size_t *out_size,
+                        const char **why)
 {
     enum { CHUNK = 256 * 1024 };
     z_stream z;
@@ -222,8 +224,8 @@ static bool inflate_raw(jl_arena *arena, const uint8_t *in, size_t size, uint8_t
             break;
         }
         if (rc == Z_OK || (rc == Z_BUF_ERROR && z.avail_in > 0)) continue;
-        *why = rc == Z_BUF_ERROR ? "the deflate stream is cut off (an incomplete link?)"
-                                 : "the deflate stream is damaged";
+        *why =
+            rc == Z_BUF_ERROR ? "the deflate stream is cut off (an incomplete link?)" : "the deflate stream is damaged";
         break;
     }
     *out = start;
@@ -250,8 +252,7 @@ static int unshare_run(int argc, char **argv)
     int result = JL_CLI_OK;
     char *input = (char *)link;
     size_t input_size = strlen(link);
-    if (strcmp(link, "-") == 0 &&
-        !read_stdin(&arena, (size_t)JL_SNAPSHOT_MAX_TEXT + 4096, &input, &input_size)) {
+    if (strcmp(link, "-") == 0 && !read_stdin(&arena, (size_t)JL_SNAPSHOT_MAX_TEXT + 4096, &input, &input_size)) {
         jl_arena_release(&arena);
         return jl_cli_fail("unshare", "cannot read the link from standard input (or it is too long)");
     }
@@ -267,11 +268,11 @@ static int unshare_run(int argc, char **argv)
         result = refuse("unshare", "the link holds no snapshot (nothing after '#')");
     } else if (text_size > JL_SNAPSHOT_MAX_TEXT) {
         result = refuse("unshare", "the snapshot text is %zu characters, more than the limit %u", text_size,
-                             (unsigned)JL_SNAPSHOT_MAX_TEXT);
+                        (unsigned)JL_SNAPSHOT_MAX_TEXT);
     } else if (!(packed = jl_arena_push(&arena, jl_base64url_decoded_size_max(text_size) + 1, 16))) {
         result = jl_cli_fail("unshare", "out of memory");
-    } else if (jl_base64url_decode(text, text_size, packed, jl_base64url_decoded_size_max(text_size) + 1,
-                                   &packed_size, &err) != JL_OK) {
+    } else if (jl_base64url_decode(text, text_size, packed, jl_base64url_decoded_size_max(text_size) + 1, &packed_size,
+                                   &err) != JL_OK) {
         result = refuse("unshare", "not a snapshot link: %s", err.message);
     } else if (!inflate_raw(&arena, packed, packed_size, &bytes, &bytes_size, &why)) {
         result = refuse("unshare", "not a snapshot link: %s", why);
@@ -279,8 +280,7 @@ static int unshare_run(int argc, char **argv)
         result = jl_cli_fail("unshare", "cannot create a world");
     } else {
         if (jl_snapshot_decode_world(bytes, bytes_size, world, &err) != JL_OK) {
-            result = refuse("unshare", "not a valid snapshot: %s (%s)", err.message,
-                            jl_status_name(err.status));
+            result = refuse("unshare", "not a valid snapshot: %s (%s)", err.message, jl_status_name(err.status));
         } else {
             jl_save_report report;
             memset(&report, 0, sizeof report);
@@ -293,8 +293,7 @@ static int unshare_run(int argc, char **argv)
                 uint32_t read_only = 0;
                 for (jl_world_iter it = jl_world_iter_all(world); jl_world_next(&it);)
                     if (it.entity->flags & JL_ENTITY_READ_ONLY) read_only++;
-                fprintf(stderr, "%s: %u entities, %u files written", dir, jl_world_count(world),
-                        report.written_count);
+                fprintf(stderr, "%s: %u entities, %u files written", dir, jl_world_count(world), report.written_count);
                 if (read_only) fprintf(stderr, " (%u read-only entities not written)", read_only);
                 fprintf(stderr, "\n");
             }

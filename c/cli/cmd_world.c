@@ -100,8 +100,7 @@ static int validate_run(int argc, char **argv)
     return problems || (strict && warnings) ? JL_CLI_PROBLEMS : JL_CLI_OK;
 }
 
-JL_CLI_COMMAND(validate_command, "validate", validate_run, "report every problem of world directories",
-               validate_usage)
+JL_CLI_COMMAND(validate_command, "validate", validate_run, "report every problem of world directories", validate_usage)
 
 /* ---- stats ---- */
 
@@ -180,8 +179,8 @@ static bool differs(const jl_fs *fs, jl_arena *arena, const char *path, const ch
     size_t mark = arena->used;
     char *data;
     size_t data_size;
-    bool result = fs->read_file(fs, path, JL_ARCHIVE_FILE_MAX, arena, &data, &data_size, NULL) != 0 || data_size != size ||
-                  memcmp(data, text, size) != 0;
+    bool result = fs->read_file(fs, path, JL_ARCHIVE_FILE_MAX, arena, &data, &data_size, NULL) != 0 ||
+                  data_size != size || memcmp(data, text, size) != 0;
     jl_arena_pop_to(arena, mark);
     return result;
 }

@@ -58,13 +58,13 @@ typedef struct fixer {
     const jl_fs *fs;
     const char *dir;
     char entities_dir[JL_ERROR_PATH_MAX];
-    jl_arena scratch;  /* one file at a time, above the listing and the claims */
+    jl_arena scratch;      /* one file at a time, above the listing and the claims */
     struct claim *claimed; /* IDs carried by files none of which has the ID's name */
     uint32_t claimed_mask;
-    jl_world_lock lock; /* taken before the first read, held to the end */
+    jl_world_lock lock;                 /* taken before the first read, held to the end */
     char lock_error[JL_ERROR_TEXT_MAX]; /* why it is not held: every repair is left */
     bool lock_reported;
-    jl_arena *out;     /* the caller's: jl_cli_moved_id records, contiguous */
+    jl_arena *out; /* the caller's: jl_cli_moved_id records, contiguous */
     jl_cli_moved_id *moved;
     uint32_t moved_count;
     uint32_t renamed_count; /* misnamed files renamed to their ID's name */
@@ -181,10 +181,7 @@ static void print_left(const char *path, const char *what, const char *why)
     printf("%s: %s: %s\n", shown(path), what, why);
 }
 
-static void print_not_repaired(const char *path, const char *why)
-{
-    print_left(path, NOT_REPAIRED, why);
-}
+static void print_not_repaired(const char *path, const char *why) { print_left(path, NOT_REPAIRED, why); }
 
 /* True if the world's lock is held, so path may be written; else false,
  * with why it is not printed for the first file left (what: as for
@@ -320,8 +317,7 @@ static bool rename_to_own_name(fixer *f, const char *path, uint64_t name_id, uin
             break;
         }
         for (uint32_t i = 0; i < n && !why[0]; i++)
-            if (files[i].id == held)
-                in_the_way(why, sizeof why, end, held, files[i].path);
+            if (files[i].id == held) in_the_way(why, sizeof why, end, held, files[i].path);
         if (!why[0] && n == CHAIN_MAX) snprintf(why, sizeof why, "more than %u files in the way", CHAIN_MAX - 1);
         if (why[0]) break;
         snprintf(files[n].path, sizeof files[n].path, "%s", end);
@@ -366,8 +362,7 @@ static bool rename_to_own_name(fixer *f, const char *path, uint64_t name_id, uin
         /* Back as it was: each name taken is free again once the steps after it are undone. */
         while (done && f->fs->rename(f->fs, to[done - 1], from[done - 1]) == 0) done--;
         for (uint32_t i = 0; i < done; i++)
-            printf("%s: moved to %s, and could not be moved back: rename it by hand\n", shown(from[i]),
-                   shown(to[i]));
+            printf("%s: moved to %s, and could not be moved back: rename it by hand\n", shown(from[i]), shown(to[i]));
         f->fs->sync_dir(f->fs, f->entities_dir);
         return false;
     }
@@ -420,8 +415,10 @@ static void move_misnamed(fixer *f, const char *name, const char *path, const ch
         }
         snprintf(kept, sizeof kept, "%s", first);
     } else if (code == 0 && kept_size == size && memcmp(kept_text, text, size) == 0) {
-        printf("%s: duplicate ID not repaired: a byte-identical copy of %s, not a second entity "
-               "(delete it if it is not needed)\n", shown(path), shown(kept));
+        printf(
+            "%s: duplicate ID not repaired: a byte-identical copy of %s, not a second entity "
+            "(delete it if it is not needed)\n",
+            shown(path), shown(kept));
         return;
     }
     uint64_t new_id;
@@ -524,8 +521,10 @@ static bool git_added_by_both(fixer *f, const char *name)
 static void split_conflict(fixer *f, const char *name, const char *path)
 {
     if (!git_added_by_both(f, name)) {
-        printf("%s: has merge conflict markers, and git does not list it as created on both sides: "
-               "resolve it by hand\n", shown(path));
+        printf(
+            "%s: has merge conflict markers, and git does not list it as created on both sides: "
+            "resolve it by hand\n",
+            shown(path));
         return;
     }
     char spec[JL_ERROR_PATH_MAX + 8], *ours, *theirs;
@@ -561,9 +560,10 @@ static void split_conflict(fixer *f, const char *name, const char *path)
         printf("wrote the side git calls theirs to %s as 0x%016llx, but %s\n", shown(new_path),
                (unsigned long long)new_id, jl_error_format(&err, line, sizeof line));
     } else {
-        printf("split %s, created on both sides of a merge with ID 0x%016llx: the side git calls ours "
-               "keeps it there, theirs is now 0x%016llx in %s (git add both files)\n",
-               shown(path), (unsigned long long)id, (unsigned long long)new_id, shown(new_path));
+        printf(
+            "split %s, created on both sides of a merge with ID 0x%016llx: the side git calls ours "
+            "keeps it there, theirs is now 0x%016llx in %s (git add both files)\n",
+            shown(path), (unsigned long long)id, (unsigned long long)new_id, shown(new_path));
     }
     record_move(f, id, new_id);
 }
@@ -627,8 +627,7 @@ jl_status jl_cli_fix_duplicates_fs(const jl_fs *fs, const char *dir, jl_arena *o
     jl_error err = {0};
     if (jl_world_lock_acquire(&f.lock, fs, dir, LOCK_WAIT_MS, &f.scratch, &err) != JL_OK)
         jl_error_format(&err, f.lock_error, sizeof f.lock_error);
-    else if (f.lock.notice[0])
-        fprintf(stderr, "juliet: %s\n", f.lock.notice);
+    else if (f.lock.notice[0]) fprintf(stderr, "juliet: %s\n", f.lock.notice);
     jl_world_load(f.world, dir);
     if (jl_fs_join(f.entities_dir, sizeof f.entities_dir, dir, "Entities")) fix_all(&f);
     jl_world_lock_release(&f.lock, fs);
@@ -647,8 +646,7 @@ static int by_old_id(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-uint32_t jl_cli_print_moved_references(const jl_world *world, const char *dir, jl_cli_moved_id *moved,
-                                       uint32_t count)
+uint32_t jl_cli_print_moved_references(const jl_world *world, const char *dir, jl_cli_moved_id *moved, uint32_t count)
 {
     if (!count) return 0;
     qsort(moved, count, sizeof *moved, by_old_id);

@@ -56,10 +56,12 @@ void jl_cli_print_save_problems(void *stream, const jl_save_report *report)
                      "changed on disk by another program since it was read: left as it is");
         jl_cli_print_error(out, &e);
     }
-    if (report->error.status != JL_OK && report->error.status != JL_ERR_CONFLICT) jl_cli_print_error(out, &report->error);
+    if (report->error.status != JL_OK && report->error.status != JL_ERR_CONFLICT)
+        jl_cli_print_error(out, &report->error);
     if (report->conflict_count)
         fprintf(out, "juliet: %u file%s changed since they were read: run the command again to include %s\n",
-                report->conflict_count, report->conflict_count == 1 ? "" : "s", report->conflict_count == 1 ? "it" : "them");
+                report->conflict_count, report->conflict_count == 1 ? "" : "s",
+                report->conflict_count == 1 ? "it" : "them");
 }
 
 uint32_t jl_cli_print_diagnostics(void *stream, const jl_world *world)
@@ -117,12 +119,14 @@ int jl_cli_check_new_dir(const char *command, const char *dir)
 
 static void print_help(void)
 {
-    printf("usage: juliet COMMAND [ARGS...]\n\n"
-           "The Juliet world tool: checks, describes, formats and generates worlds\n"
-           "stored as directories of .jasset files.\n\ncommands:\n");
+    printf(
+        "usage: juliet COMMAND [ARGS...]\n\n"
+        "The Juliet world tool: checks, describes, formats and generates worlds\n"
+        "stored as directories of .jasset files.\n\ncommands:\n");
     for (int i = 0; i < command_count; i++) printf("  %-10s %s\n", commands[i]->name, commands[i]->summary);
-    printf("\nRun `juliet COMMAND --help` for a command's arguments, `juliet --version` for the version.\n"
-           "Exit status: 0 ok, 1 problems found, 2 bad arguments or failure.\n");
+    printf(
+        "\nRun `juliet COMMAND --help` for a command's arguments, `juliet --version` for the version.\n"
+        "Exit status: 0 ok, 1 problems found, 2 bad arguments or failure.\n");
 }
 
 int main(int argc, char **argv)

@@ -32,10 +32,8 @@ JL_DEFINE_ENTITY(sample_light, "Light", 2, light_fields, light_migrate,
                  {.color = {255, 255, 255}, .intensity = 1.0f, .radius = 10.0f, .cast_shadows = true});
 
 static const jl_field prop_fields[] = {
-    JL_FIELD(sample_prop, mesh_instance, JL_FIELD_INDEX, 0),
-    JL_FIELD(sample_prop, density, JL_FIELD_F32, 0),
-    JL_FIELD(sample_prop, is_static, JL_FIELD_BOOL, 0),
-    JL_FIELD(sample_prop, velocity, JL_FIELD_VEC3, 0),
+    JL_FIELD(sample_prop, mesh_instance, JL_FIELD_INDEX, 0), JL_FIELD(sample_prop, density, JL_FIELD_F32, 0),
+    JL_FIELD(sample_prop, is_static, JL_FIELD_BOOL, 0),      JL_FIELD(sample_prop, velocity, JL_FIELD_VEC3, 0),
     JL_FIELD(sample_prop, parent, JL_FIELD_ENTITY_REF, 0),
 };
 JL_DEFINE_ENTITY(sample_prop, "Prop", 1, prop_fields, NULL, {.mesh_instance = JL_INDEX_MAX, .density = 1.0f});

@@ -49,7 +49,7 @@
 
 #define JLW_EXPORT EMSCRIPTEN_KEEPALIVE
 
-static jl_error last_error;     /* details of the last failed export */
+static jl_error last_error;      /* details of the last failed export */
 static jl_save_report last_save; /* the last jlw_world_save's report */
 static char value_text[JL_VALUE_TEXT_MAX];
 
@@ -197,8 +197,7 @@ JLW_EXPORT uint32_t jlw_class_field_enum_count(const jl_world *world, uint32_t k
     const jl_field *field = class_field(world, kind, index);
     return field && field->enumeration ? field->enumeration->count : 0;
 }
-JLW_EXPORT const char *jlw_class_field_enum_name(const jl_world *world, uint32_t kind, uint32_t index,
-                                                 uint32_t i)
+JLW_EXPORT const char *jlw_class_field_enum_name(const jl_world *world, uint32_t kind, uint32_t index, uint32_t i)
 {
     const jl_field *field = class_field(world, kind, index);
     return field && field->enumeration && i < field->enumeration->count ? field->enumeration->names[i] : NULL;
@@ -242,10 +241,7 @@ JLW_EXPORT int jlw_world_load(jl_world *world, const char *dir)
 
 /* jl_world_check_references: a diagnostic per reference to a missing
  * entity; returns how many. */
-JLW_EXPORT uint32_t jlw_world_check_references(jl_world *world)
-{
-    return jl_world_check_references(world);
-}
+JLW_EXPORT uint32_t jlw_world_check_references(jl_world *world) { return jl_world_check_references(world); }
 
 /* The reference sites (jl_world_reference) and, for one naming no live
  * entity now, its diagnostic (jl_world_reference_missing), read with
@@ -260,13 +256,12 @@ JLW_EXPORT const jl_error *jlw_world_missing_reference(const jl_world *world, ui
 /* jl_world_load_entity_text: one entity file's text as if read from path
  * (may be NULL); dirty afterwards if mark_dirty. The new entity's ID in
  * id_out[0] (lo) and id_out[1] (hi). */
-JLW_EXPORT int jlw_world_load_entity_text(jl_world *world, const char *path, const char *text,
-                                          uint32_t size, int mark_dirty, uint32_t *id_out)
+JLW_EXPORT int jlw_world_load_entity_text(jl_world *world, const char *path, const char *text, uint32_t size,
+                                          int mark_dirty, uint32_t *id_out)
 {
     clear_error();
     jl_entity *entity = NULL;
-    jl_status status = jl_world_load_entity_text(world, path, text, size, mark_dirty != 0,
-                                                 &entity, &last_error);
+    jl_status status = jl_world_load_entity_text(world, path, text, size, mark_dirty != 0, &entity, &last_error);
     if (status != JL_OK) {
         if (last_error.status == JL_OK) fail(status, "cannot load the entity");
         return (int)status;
@@ -284,8 +279,8 @@ JLW_EXPORT uint32_t jlw_world_count(const jl_world *world) { return jl_world_cou
 /* Fills, for at most capacity live entities in slot order: ids (two uint32
  * per entity, lo then hi), positions (three floats), kinds (class index)
  * and states (bit 0 dirty, bit 1 read-only). Returns how many it wrote. */
-JLW_EXPORT uint32_t jlw_world_rows(jl_world *world, uint32_t *ids, float *positions,
-                                   uint8_t *kinds, uint8_t *states, uint32_t capacity)
+JLW_EXPORT uint32_t jlw_world_rows(jl_world *world, uint32_t *ids, float *positions, uint8_t *kinds, uint8_t *states,
+                                   uint32_t capacity)
 {
     uint32_t n = 0;
     for (jl_world_iter it = jl_world_iter_all(world); n < capacity && jl_world_next(&it); n++) {
@@ -296,8 +291,7 @@ JLW_EXPORT uint32_t jlw_world_rows(jl_world *world, uint32_t *ids, float *positi
         positions[3 * n + 1] = e->position.y;
         positions[3 * n + 2] = e->position.z;
         kinds[n] = e->derived_kind->kind;
-        states[n] = (uint8_t)((e->is_dirty ? 1u : 0u) |
-                              ((e->flags & JL_ENTITY_READ_ONLY) ? 2u : 0u));
+        states[n] = (uint8_t)((e->is_dirty ? 1u : 0u) | ((e->flags & JL_ENTITY_READ_ONLY) ? 2u : 0u));
     }
     return n;
 }
@@ -308,8 +302,7 @@ JLW_EXPORT int jlw_entity_state(const jl_world *world, uint32_t lo, uint32_t hi)
 {
     const jl_entity *e = jl_world_find(world, make_id(lo, hi));
     if (!e) return -1;
-    return (e->is_dirty ? 1 : 0) | ((e->flags & JL_ENTITY_READ_ONLY) ? 2 : 0) |
-           (int)e->derived_kind->kind << 8;
+    return (e->is_dirty ? 1 : 0) | ((e->flags & JL_ENTITY_READ_ONLY) ? 2 : 0) | (int)e->derived_kind->kind << 8;
 }
 
 /* The canonical .jasset text of entity id (jl_world_write_entity), with its
@@ -332,12 +325,11 @@ JLW_EXPORT const char *jlw_entity_text(jl_world *world, uint32_t lo, uint32_t hi
 /* jl_world_set_field: field (or "position") of entity id from text. The
  * entity is dirty afterwards, or clean if that brought its text back to
  * exactly what its file holds (jlw_entity_state tells). */
-JLW_EXPORT int jlw_entity_set(jl_world *world, uint32_t lo, uint32_t hi, const char *field,
-                              const char *text, uint32_t size)
+JLW_EXPORT int jlw_entity_set(jl_world *world, uint32_t lo, uint32_t hi, const char *field, const char *text,
+                              uint32_t size)
 {
     clear_error();
-    return reported(jl_world_set_field(world, make_id(lo, hi), field, text, size, &last_error),
-                    "cannot set the field");
+    return reported(jl_world_set_field(world, make_id(lo, hi), field, text, size, &last_error), "cannot set the field");
 }
 
 /* jl_world_get_field: the canonical text of field (or "position", "id",
@@ -361,8 +353,7 @@ JLW_EXPORT const char *jlw_entity_get(const jl_world *world, uint32_t lo, uint32
  * and an entity back after a removal keeps its file: the caller keeps no
  * texts of files and decides nothing about cleanliness itself; read the
  * result with jlw_entity_state. */
-JLW_EXPORT int jlw_world_restore_entity_text(jl_world *world, uint32_t lo, uint32_t hi, const char *text,
-                                             uint32_t size)
+JLW_EXPORT int jlw_world_restore_entity_text(jl_world *world, uint32_t lo, uint32_t hi, const char *text, uint32_t size)
 {
     clear_error();
     const char *restored = size ? text : NULL; /* size 0: remove */
@@ -417,8 +408,7 @@ JLW_EXPORT int jlw_entity_mark_saved(jl_world *world, uint32_t lo, uint32_t hi)
 
 /* jl_world_create_of: a new entity of the world's class `kind` at x y z; its
  * ID in id_out[0] (lo) and id_out[1] (hi). */
-JLW_EXPORT int jlw_entity_create(jl_world *world, uint32_t kind, float x, float y, float z,
-                                 uint32_t *id_out)
+JLW_EXPORT int jlw_entity_create(jl_world *world, uint32_t kind, float x, float y, float z, uint32_t *id_out)
 {
     clear_error();
     jl_entity *entity = NULL;
@@ -509,8 +499,8 @@ JLW_EXPORT int jlw_settings_mark_saved(jl_world *world)
 /* jl_world_load_settings_text: the settings from a WorldSettings.jasset
  * text as if read from path; unchanged on failure. The load leaves them
  * clean; mark_dirty makes them dirty (the text differs from the file). */
-JLW_EXPORT int jlw_world_load_settings_text(jl_world *world, const char *path, const char *text,
-                                            uint32_t size, int mark_dirty)
+JLW_EXPORT int jlw_world_load_settings_text(jl_world *world, const char *path, const char *text, uint32_t size,
+                                            int mark_dirty)
 {
     clear_error();
     return reported(jl_world_load_settings_text(world, path, text, size, mark_dirty != 0, &last_error),
@@ -533,10 +523,7 @@ JLW_EXPORT int jlw_world_save(jl_world *world, const char *dir) { return save_wi
 
 /* jl_world_save_new: the first save of a world without a directory; the
  * report as for jlw_world_save. */
-JLW_EXPORT int jlw_world_save_new(jl_world *world, const char *dir)
-{
-    return save_with(jl_world_save_new, world, dir);
-}
+JLW_EXPORT int jlw_world_save_new(jl_world *world, const char *dir) { return save_with(jl_world_save_new, world, dir); }
 JLW_EXPORT uint32_t jlw_save_written_count(void) { return last_save.written_count; }
 JLW_EXPORT const char *jlw_save_written(uint32_t i)
 {
@@ -557,10 +544,7 @@ JLW_EXPORT const char *jlw_save_conflict(uint32_t i)
 JLW_EXPORT const char *jlw_save_notice(void) { return last_save.notice; }
 
 /* Diagnostics of the world (valid until shutdown; read with jlw_error_*). */
-JLW_EXPORT uint32_t jlw_world_diagnostic_count(const jl_world *world)
-{
-    return jl_world_diagnostic_count(world);
-}
+JLW_EXPORT uint32_t jlw_world_diagnostic_count(const jl_world *world) { return jl_world_diagnostic_count(world); }
 JLW_EXPORT const jl_error *jlw_world_diagnostic(const jl_world *world, uint32_t i)
 {
     return jl_world_diagnostic(world, i);
@@ -606,10 +590,7 @@ JLW_EXPORT uint32_t jlw_snapshot_max_text(void) { return JL_SNAPSHOT_MAX_TEXT; }
 
 /* base64url (snapshot.h): the encoded size of size bytes, encoding into out
  * (returns characters written), and decoding (status; bytes in *out_size). */
-JLW_EXPORT uint32_t jlw_base64url_encoded_size(uint32_t size)
-{
-    return (uint32_t)jl_base64url_encoded_size(size);
-}
+JLW_EXPORT uint32_t jlw_base64url_encoded_size(uint32_t size) { return (uint32_t)jl_base64url_encoded_size(size); }
 JLW_EXPORT uint32_t jlw_base64url_encode(const uint8_t *data, uint32_t size, char *out)
 {
     return (uint32_t)jl_base64url_encode(data, size, out);
@@ -618,8 +599,8 @@ JLW_EXPORT uint32_t jlw_base64url_decoded_size_max(uint32_t text_size)
 {
     return (uint32_t)jl_base64url_decoded_size_max(text_size);
 }
-JLW_EXPORT int jlw_base64url_decode(const char *text, uint32_t text_size, uint8_t *out,
-                                    uint32_t capacity, uint32_t *out_size)
+JLW_EXPORT int jlw_base64url_decode(const char *text, uint32_t text_size, uint8_t *out, uint32_t capacity,
+                                    uint32_t *out_size)
 {
     clear_error();
     size_t decoded = 0;
@@ -630,8 +611,7 @@ JLW_EXPORT int jlw_base64url_decode(const char *text, uint32_t text_size, uint8_
 
 /* The snapshot text inside a link (jl_snapshot_link_payload): its offset
  * from link in *offset and its length in *size. */
-JLW_EXPORT void jlw_snapshot_link_payload(const char *link, uint32_t link_size, uint32_t *offset,
-                                          uint32_t *size)
+JLW_EXPORT void jlw_snapshot_link_payload(const char *link, uint32_t link_size, uint32_t *offset, uint32_t *size)
 {
     size_t payload_size = 0;
     const char *payload = jl_snapshot_link_payload(link, link_size, &payload_size);
@@ -651,8 +631,7 @@ JLW_EXPORT uint32_t jlw_entity_base_version(void) { return JL_ENTITY_BASE_VERSIO
  * jlw_last_error JL_ERR_PARSE, the 1-based column and why, or
  * JL_ERR_INVALID_ARGUMENT for an unknown type name or "enum" (an enum
  * value needs its field's names: jlw_class_field_check). */
-JLW_EXPORT const char *jlw_value_check(const char *type, uint32_t flags, const char *text,
-                                       uint32_t size)
+JLW_EXPORT const char *jlw_value_check(const char *type, uint32_t flags, const char *text, uint32_t size)
 {
     clear_error();
     for (int t = 0; t < JL_FIELD_TYPE_COUNT; t++) {
@@ -667,8 +646,8 @@ JLW_EXPORT const char *jlw_value_check(const char *type, uint32_t flags, const c
 /* jlw_value_check for field `index` of class `kind` of world (NULL: of the
  * program; the settings' kind too): its type, flags and, for an enum, its names. NULL on failure as
  * jlw_value_check, or with JL_ERR_NOT_FOUND if there is no such field. */
-JLW_EXPORT const char *jlw_class_field_check(const jl_world *world, uint32_t kind, uint32_t index,
-                                             const char *text, uint32_t size)
+JLW_EXPORT const char *jlw_class_field_check(const jl_world *world, uint32_t kind, uint32_t index, const char *text,
+                                             uint32_t size)
 {
     clear_error();
     const jl_field *field = class_field(world, kind, index);
@@ -755,8 +734,8 @@ static jl_status diff_record(void *ctx, const jl_key_change *change)
  * caller frees, its size in *size, the number of changes in *count; NULL
  * with the failure in jlw_last_error (JL_ERR_PARSE with line and column).
  * No changes: a block of size 0. */
-JLW_EXPORT uint8_t *jlw_text_diff(const char *old_text, uint32_t old_size, const char *new_text,
-                                  uint32_t new_size, const char *path, uint32_t *size, uint32_t *count)
+JLW_EXPORT uint8_t *jlw_text_diff(const char *old_text, uint32_t old_size, const char *new_text, uint32_t new_size,
+                                  const char *path, uint32_t *size, uint32_t *count)
 {
     clear_error();
     /* Tokenizing takes a fixed block per text (JL_ARCHIVE_KEYS_MAX entries):
@@ -773,8 +752,8 @@ JLW_EXPORT uint8_t *jlw_text_diff(const char *old_text, uint32_t old_size, const
         return NULL;
     }
     uint32_t changes = 0;
-    jl_status status = jl_text_diff(old_text, old_size, path, new_text, new_size, path, &scratch, diff_record,
-                                    &out, &changes, &last_error);
+    jl_status status = jl_text_diff(old_text, old_size, path, new_text, new_size, path, &scratch, diff_record, &out,
+                                    &changes, &last_error);
     if (status != JL_OK) {
         reported(status, "cannot compare the texts");
         free(out.data);

@@ -15,16 +15,16 @@
 /* Enemy: something that chases a target. */
 typedef struct enemy {
     JL_ENTITY_BASE;
-    float health;    /* default 100 */
-    float speed;     /* metres per second, default 3.5 */
-    uint64_t target; /* ID of the entity it chases; 0 = none */
-    jl_vec3 home;    /* where it returns to, default 0 0 0 */
-    bool aggressive; /* default true */
-    jl_string name;      /* shown over its head, default "Grunt" */
-    jl_enum_value rank;  /* grunt (the default), elite or boss */
-    int32_t level;       /* may be negative (a weakened enemy), default 1 */
-    jl_quat facing;      /* orientation, default identity 0 0 0 1 */
-    jl_vec2 patrol;      /* half extents of its patrol area on the ground, default 4 4 */
+    float health;       /* default 100 */
+    float speed;        /* metres per second, default 3.5 */
+    uint64_t target;    /* ID of the entity it chases; 0 = none */
+    jl_vec3 home;       /* where it returns to, default 0 0 0 */
+    bool aggressive;    /* default true */
+    jl_string name;     /* shown over its head, default "Grunt" */
+    jl_enum_value rank; /* grunt (the default), elite or boss */
+    int32_t level;      /* may be negative (a weakened enemy), default 1 */
+    jl_quat facing;     /* orientation, default identity 0 0 0 1 */
+    jl_vec2 patrol;     /* half extents of its patrol area on the ground, default 4 4 */
 } enemy;
 
 /* Pickup: an item lying in the level. */

@@ -163,10 +163,12 @@ static void memory_of_large_capacity(void)
     for (int i = 0; i < 1000; i++)
         if (!JL_MAKE_ENTITY(&m, sample_prop, (float)i, 0, 0)) exit(1);
     long after = resident_kib();
-    bench_note("4M-capacity manager with 1,000 entities: resident +%ld KiB, committed %zu KiB "
-               "(capacity would need %zu KiB)",
-               after - before, jl_manager_committed_bytes(&m) / 1024,
-               (size_t)4000000 * (sizeof(jl_entity) + sizeof(sample_prop) + sizeof(sample_inert) + sizeof(sample_light)) / 1024);
+    bench_note(
+        "4M-capacity manager with 1,000 entities: resident +%ld KiB, committed %zu KiB "
+        "(capacity would need %zu KiB)",
+        after - before, jl_manager_committed_bytes(&m) / 1024,
+        (size_t)4000000 * (sizeof(jl_entity) + sizeof(sample_prop) + sizeof(sample_inert) + sizeof(sample_light)) /
+            1024);
     jl_manager_shutdown(&m);
 }
 

@@ -113,8 +113,8 @@ static void bench_texts(const char *save_name, const char *load_name, jl_world *
         uint64_t c0 = cpu_now_ns();
         uint64_t t0 = jl_platform_now_ns();
         for (uint32_t i = 0; i < MEM_N; i++) {
-            if (jl_world_load_entity_text(w, NULL, all + offsets[i], offsets[i + 1] - offsets[i], false, NULL,
-                                          NULL) != JL_OK)
+            if (jl_world_load_entity_text(w, NULL, all + offsets[i], offsets[i + 1] - offsets[i], false, NULL, NULL) !=
+                JL_OK)
                 die("load failed");
         }
         const uint64_t elapsed = jl_platform_now_ns() - t0;
@@ -161,7 +161,8 @@ static void fill_props(jl_world *w, const char *class_name)
         *(uint32_t *)(d + cls->fields[0].offset) = i % 3 ? i % 500 : JL_INDEX_MAX;
         *(float *)(d + cls->fields[1].offset) = 0.5f + (float)(i % 7) * 0.25f;
         *(bool *)(d + cls->fields[2].offset) = i % 3 == 0;
-        if (i % 4 == 0) *(jl_vec3 *)(d + cls->fields[3].offset) = (jl_vec3){(float)(i % 5) * 0.5f, 0.0f, -(float)(i % 3)};
+        if (i % 4 == 0)
+            *(jl_vec3 *)(d + cls->fields[3].offset) = (jl_vec3){(float)(i % 5) * 0.5f, 0.0f, -(float)(i % 3)};
         *(uint64_t *)(d + cls->fields[4].offset) = i % 3 == 0 ? previous : 0;
         previous = e->id;
     }

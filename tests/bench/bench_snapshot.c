@@ -57,8 +57,7 @@ static void build_reference_world(jl_entity_manager *m, uint32_t n, uint64_t see
 
 /* zlib deflate of in: raw (window_bits -15) or gzip (31), level 9. Returns
  * the output size or 0 on failure. */
-static size_t deflate_level(const uint8_t *in, size_t size, uint8_t *out, size_t capacity,
-                            int window_bits, int level)
+static size_t deflate_level(const uint8_t *in, size_t size, uint8_t *out, size_t capacity, int window_bits, int level)
 {
     z_stream z = {0};
     if (deflateInit2(&z, level, Z_DEFLATED, window_bits, 8, Z_DEFAULT_STRATEGY) != Z_OK) return 0;
@@ -72,8 +71,7 @@ static size_t deflate_level(const uint8_t *in, size_t size, uint8_t *out, size_t
     return rc == Z_STREAM_END ? written : 0;
 }
 
-static size_t deflate_into(const uint8_t *in, size_t size, uint8_t *out, size_t capacity,
-                           int window_bits)
+static size_t deflate_into(const uint8_t *in, size_t size, uint8_t *out, size_t capacity, int window_bits)
 {
     return deflate_level(in, size, out, capacity, window_bits, 9);
 }
@@ -135,8 +133,7 @@ static void size_comparison(void)
         size_t size;
         size_t mark = arena.used;
         jl_archive_begin_write(&ar, &arena);
-        if (jl_archive_write_entity(&ar, e, NULL, 0) != JL_OK ||
-            jl_archive_end_write(&ar, &text, &size) != JL_OK)
+        if (jl_archive_write_entity(&ar, e, NULL, 0) != JL_OK || jl_archive_end_write(&ar, &text, &size) != JL_OK)
             return;
         char name[64];
         snprintf(name, sizeof name, "Entities/%" PRIu64 ".jasset", e->id);
@@ -151,17 +148,20 @@ static void size_comparison(void)
     size_t tgz = deflate_into(tar, tar_size, gz, sizeof gz, 31);
     size_t gzc = deflate_into((const uint8_t *)concat, concat_size, gz, sizeof gz, 31);
 
-    bench_note("reference world: %d entities, 3 classes, 2-decimal positions in [-100, 100], "
-               "mesh indices < 64", N);
-    bench_note("  snapshot  %6zu bytes encoded, %6zu deflated, %6zu URL chars = %5.2f chars/entity "
-               "(target <= 11); a 2000-char link holds ~%zu entities",
-               snap.size, deflated, chars, (double)chars / N, (size_t)(2000.0 * N / chars));
-    bench_note("            (deflate level 6, as CompressionStream: %zu URL chars = %5.2f chars/entity)",
-               chars6, (double)chars6 / N);
-    bench_note("  tar.gz    %6zu bytes of tar, %6zu gzipped, %6zu base64 chars = %5.2f chars/entity",
-               tar_size, tgz, base64_padded_size(tgz), (double)base64_padded_size(tgz) / N);
-    bench_note("  gzip      %6zu bytes of text, %6zu gzipped, %6zu base64 chars = %5.2f chars/entity",
-               concat_size, gzc, base64_padded_size(gzc), (double)base64_padded_size(gzc) / N);
+    bench_note(
+        "reference world: %d entities, 3 classes, 2-decimal positions in [-100, 100], "
+        "mesh indices < 64",
+        N);
+    bench_note(
+        "  snapshot  %6zu bytes encoded, %6zu deflated, %6zu URL chars = %5.2f chars/entity "
+        "(target <= 11); a 2000-char link holds ~%zu entities",
+        snap.size, deflated, chars, (double)chars / N, (size_t)(2000.0 * N / chars));
+    bench_note("            (deflate level 6, as CompressionStream: %zu URL chars = %5.2f chars/entity)", chars6,
+               (double)chars6 / N);
+    bench_note("  tar.gz    %6zu bytes of tar, %6zu gzipped, %6zu base64 chars = %5.2f chars/entity", tar_size, tgz,
+               base64_padded_size(tgz), (double)base64_padded_size(tgz) / N);
+    bench_note("  gzip      %6zu bytes of text, %6zu gzipped, %6zu base64 chars = %5.2f chars/entity", concat_size, gzc,
+               base64_padded_size(gzc), (double)base64_padded_size(gzc) / N);
     jl_arena_release(&arena);
     jl_manager_shutdown(&m);
 }
@@ -180,12 +180,12 @@ static void generated_world(void)
     jl_arena arena;
     if (jl_world_new(&desc, &world) != JL_OK || jl_arena_init(&arena, 64u << 20) != JL_OK) return;
     jl_snapshot_bytes snap;
-    if (sample_world_generate(world, N, 1) == JL_OK &&
-        jl_snapshot_encode_world(world, &arena, &snap, NULL) == JL_OK) {
+    if (sample_world_generate(world, N, 1) == JL_OK && jl_snapshot_encode_world(world, &arena, &snap, NULL) == JL_OK) {
         size_t chars = link_chars(&snap, 9);
-        bench_note("generated world (juliet gen --count %d --seed 1): %zu bytes encoded, %zu URL chars "
-                   "= %5.2f chars/entity",
-                   N, snap.size, chars, (double)chars / N);
+        bench_note(
+            "generated world (juliet gen --count %d --seed 1): %zu bytes encoded, %zu URL chars "
+            "= %5.2f chars/entity",
+            N, snap.size, chars, (double)chars / N);
     }
     jl_arena_release(&arena);
     jl_world_free(world);

@@ -49,10 +49,8 @@ void bench_report(const char *name, uint64_t n, uint64_t total_ns)
 {
     double per = n ? (double)total_ns / (double)n : 0.0;
     if (json_output)
-        printf("{\"bench\": \"%s\", \"n\": %llu, \"ns_per_entity\": %.3f}\n", name,
-               (unsigned long long)n, per);
-    else
-        printf("%-18s n=%-9llu %10.2f ns/entity\n", name, (unsigned long long)n, per);
+        printf("{\"bench\": \"%s\", \"n\": %llu, \"ns_per_entity\": %.3f}\n", name, (unsigned long long)n, per);
+    else printf("%-18s n=%-9llu %10.2f ns/entity\n", name, (unsigned long long)n, per);
     fflush(stdout);
 }
 

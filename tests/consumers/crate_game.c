@@ -13,7 +13,7 @@
 
 typedef struct crate {
     JL_ENTITY_BASE;
-    float weight;  /* kilograms, default 20 */
+    float weight;   /* kilograms, default 20 */
     bool breakable; /* default true */
 } crate;
 

@@ -11,12 +11,12 @@
 /* Checks a property beyond "no sanitizer report": when cond is false,
  * prints the target's file, the line and the condition, then aborts, which
  * libFuzzer reports as a crash and keeps the input of. */
-#define FUZZ_ASSERT(cond)                                                                  \
-    do {                                                                                   \
-        if (!(cond)) {                                                                     \
-            fprintf(stderr, "%s:%d: property failed: %s\n", __FILE__, __LINE__, #cond);   \
-            abort();                                                                       \
-        }                                                                                  \
+#define FUZZ_ASSERT(cond) \
+    do { \
+        if (!(cond)) { \
+            fprintf(stderr, "%s:%d: property failed: %s\n", __FILE__, __LINE__, #cond); \
+            abort(); \
+        } \
     } while (0)
 
 /* Registers the sample game's classes, the ones the seed inputs use: from
@@ -34,14 +34,14 @@ static inline void fuzz_register_classes(void)
  * the sample classes and that writes into one arena: the classes
  * registered, then arena (a jl_arena of the target) made with room for size
  * bytes. */
-#define FUZZ_INITIALIZE_WITH_ARENA(arena, size)                   \
-    int LLVMFuzzerInitialize(int *argc, char ***argv)              \
-    {                                                              \
-        (void)argc;                                                \
-        (void)argv;                                                \
-        fuzz_register_classes();                                   \
-        if (jl_arena_init(&(arena), (size)) != JL_OK) abort();     \
-        return 0;                                                  \
+#define FUZZ_INITIALIZE_WITH_ARENA(arena, size) \
+    int LLVMFuzzerInitialize(int *argc, char ***argv) \
+    { \
+        (void)argc; \
+        (void)argv; \
+        fuzz_register_classes(); \
+        if (jl_arena_init(&(arena), (size)) != JL_OK) abort(); \
+        return 0; \
     }
 
 #endif

@@ -28,8 +28,8 @@ FUZZ_INITIALIZE_WITH_ARENA(arena, 256u << 20)
 
 /* Loads text into manager; on success writes it back into the arena and
  * returns the written text. */
-static jl_status load_and_write(jl_entity_manager *manager, const char *text, size_t size,
-                                const char **out, size_t *out_size, jl_error *error)
+static jl_status load_and_write(jl_entity_manager *manager, const char *text, size_t size, const char **out,
+                                size_t *out_size, jl_error *error)
 {
     jl_error err = {0};
     jl_archive ar;
@@ -80,8 +80,8 @@ static void check_world_agrees(const char *text, size_t size, jl_status want, co
     jl_status s = jl_world_load_entity_text(w, "fuzz.jasset", text, size, false, &e, &err);
     if (s != want || (s != JL_OK && (err.line != want_err->line || err.col != want_err->col ||
                                      strcmp(err.message, want_err->message) != 0))) {
-        fprintf(stderr, "world: %s %u:%u %s\nmanager: %s %u:%u %s\n", jl_status_name(s), err.line, err.col,
-                err.message, jl_status_name(want), want_err->line, want_err->col, want_err->message);
+        fprintf(stderr, "world: %s %u:%u %s\nmanager: %s %u:%u %s\n", jl_status_name(s), err.line, err.col, err.message,
+                jl_status_name(want), want_err->line, want_err->col, want_err->message);
         FUZZ_ASSERT(!"the world's loader and the manager's disagree");
     }
     if (s == JL_OK) {

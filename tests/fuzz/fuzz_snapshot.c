@@ -34,8 +34,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
     (void)argc;
     (void)argv;
     fuzz_register_classes();
-    if (jl_arena_init(&scratch, 512u << 20) != JL_OK || jl_arena_init(&out_arena, 512u << 20) != JL_OK)
-        abort();
+    if (jl_arena_init(&scratch, 512u << 20) != JL_OK || jl_arena_init(&out_arena, 512u << 20) != JL_OK) abort();
     return 0;
 }
 

@@ -27,18 +27,12 @@ static const char *const names[] = {"red", "blue", "green", "a_b_1"};
 static const jl_enum names_enum = JL_ENUM(names);
 
 static const jl_field fields[] = {
-    {"f", JL_FIELD_F32, 0, 0, NULL},
-    {"f", JL_FIELD_F32, 0, JL_FIELD_ALLOW_INF, NULL},
-    {"f", JL_FIELD_INDEX, 0, 0, NULL},
-    {"f", JL_FIELD_BOOL, 0, 0, NULL},
-    {"f", JL_FIELD_VEC3, 0, 0, NULL},
-    {"f", JL_FIELD_COLOR, 0, 0, NULL},
-    {"f", JL_FIELD_ENTITY_REF, 0, 0, NULL},
-    {"f", JL_FIELD_I32, 0, 0, NULL},
-    {"f", JL_FIELD_U32, 0, 0, NULL},
-    {"f", JL_FIELD_STRING, 0, 0, NULL},
-    {"f", JL_FIELD_ENUM, 0, 0, &names_enum},
-    {"f", JL_FIELD_VEC2, 0, 0, NULL},
+    {"f", JL_FIELD_F32, 0, 0, NULL},         {"f", JL_FIELD_F32, 0, JL_FIELD_ALLOW_INF, NULL},
+    {"f", JL_FIELD_INDEX, 0, 0, NULL},       {"f", JL_FIELD_BOOL, 0, 0, NULL},
+    {"f", JL_FIELD_VEC3, 0, 0, NULL},        {"f", JL_FIELD_COLOR, 0, 0, NULL},
+    {"f", JL_FIELD_ENTITY_REF, 0, 0, NULL},  {"f", JL_FIELD_I32, 0, 0, NULL},
+    {"f", JL_FIELD_U32, 0, 0, NULL},         {"f", JL_FIELD_STRING, 0, 0, NULL},
+    {"f", JL_FIELD_ENUM, 0, 0, &names_enum}, {"f", JL_FIELD_VEC2, 0, 0, NULL},
     {"f", JL_FIELD_QUAT, 0, 0, NULL},
 };
 

@@ -45,10 +45,10 @@ typedef struct mem_entry {
     char path[MEM_PATH]; /* "w/Entities/1.jasset"; empty = unused */
     uint32_t hash;       /* of path, checked before comparing */
     jl_fs_kind kind;
-    int read_error;      /* returned by read_file instead of the data */
+    int read_error; /* returned by read_file instead of the data */
     char *data;
     size_t size;
-    uint64_t version;    /* of its content: its stamp's time */
+    uint64_t version; /* of its content: its stamp's time */
 } mem_entry;
 
 static uint64_t mem_versions; /* writes so far */
@@ -176,7 +176,7 @@ SCAFFOLD static int compare_entries(const void *a, const void *b)
 }
 
 SCAFFOLD static int mem_list_dir(const jl_fs *fs, const char *path, jl_arena *arena, jl_fs_entry **entries,
-                        uint32_t *count)
+                                 uint32_t *count)
 {
     (void)fs;
     mem_entry *dir = mem_find(path);
@@ -185,8 +185,7 @@ SCAFFOLD static int mem_list_dir(const jl_fs *fs, const char *path, jl_arena *ar
     size_t n = strlen(path);
     uint32_t k = 0;
     for (int i = 0; i < mem_top; i++)
-        if (mem[i].path[0] && parent_end(mem[i].path) == mem[i].path + n && strncmp(mem[i].path, path, n) == 0)
-            k++;
+        if (mem[i].path[0] && parent_end(mem[i].path) == mem[i].path + n && strncmp(mem[i].path, path, n) == 0) k++;
     jl_fs_entry *table = jl_arena_push(arena, (k ? k : 1) * sizeof *table, _Alignof(jl_fs_entry));
     if (!table) return ENOMEM;
     k = 0;
@@ -387,8 +386,7 @@ SCAFFOLD static uint32_t count_files(const char *suffix)
         size_t len = strlen(path), dir = (size_t)(parent_end(path) - path);
         bool owned_dir = (dir == sizeof ROOT - 1 && memcmp(path, ROOT, dir) == 0) ||
                          (dir == sizeof ROOT "/Entities" - 1 && memcmp(path, ROOT "/Entities", dir) == 0);
-        if (path[0] && owned_dir && mem[i].kind == JL_FS_FILE && len >= m && strcmp(path + len - m, suffix) == 0)
-            n++;
+        if (path[0] && owned_dir && mem[i].kind == JL_FS_FILE && len >= m && strcmp(path + len - m, suffix) == 0) n++;
     }
     return n;
 }

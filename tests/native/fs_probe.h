@@ -56,19 +56,19 @@ typedef struct probe_op {
 typedef struct probe_fs {
     jl_fs table; /* pass &probe.table to the world; table.user points back */
     const jl_fs *inner;
-    void *owner;         /* free for the test: the struct around the probe */
-    uint32_t total;      /* operations so far */
+    void *owner;                    /* free for the test: the struct around the probe */
+    uint32_t total;                 /* operations so far */
     uint32_t ops[JL_FS_OP_COUNT];   /* operations so far, per JL_FS_OP_* */
     uint32_t first[JL_FS_OP_COUNT]; /* number of the first of each kind; 0 = none */
-    uint32_t fail_at;    /* 1-based operation to fail; 0 = none */
-    int fail_op;         /* JL_FS_OP_* of which every call fails; -1 = none */
-    int fail_code;       /* errno value for the failures */
-    uint32_t failed;     /* faults injected */
-    uint32_t kill_after; /* raise SIGKILL right after this operation; 0 = never */
-    int deny_read_code;  /* read_file of deny_read_path fails with it (EACCES for root) */
+    uint32_t fail_at;               /* 1-based operation to fail; 0 = none */
+    int fail_op;                    /* JL_FS_OP_* of which every call fails; -1 = none */
+    int fail_code;                  /* errno value for the failures */
+    uint32_t failed;                /* faults injected */
+    uint32_t kill_after;            /* raise SIGKILL right after this operation; 0 = never */
+    int deny_read_code;             /* read_file of deny_read_path fails with it (EACCES for root) */
     char deny_read_path[PROBE_PATH];
     bool skip_sync;
-    probe_op *log;       /* every operation, when log_capacity > 0 */
+    probe_op *log; /* every operation, when log_capacity > 0 */
     uint32_t log_count, log_capacity;
     struct {
         intptr_t handle;
@@ -148,11 +148,11 @@ static inline int probe_read_file(const jl_fs *fs, const char *path, size_t max,
 }
 
 static inline int probe_list_dir(const jl_fs *fs, const char *path, jl_arena *arena, jl_fs_entry **entries,
-                          uint32_t *count)
+                                 uint32_t *count)
 {
     probe_fs *p = probe_of(fs);
-    int r = probe_begin(p, JL_FS_OP_LIST_DIR) ? p->fail_code
-                                              : p->inner->list_dir(p->inner, path, arena, entries, count);
+    int r =
+        probe_begin(p, JL_FS_OP_LIST_DIR) ? p->fail_code : p->inner->list_dir(p->inner, path, arena, entries, count);
     return probe_end(p, JL_FS_OP_LIST_DIR, path, NULL, r);
 }
 
@@ -227,9 +227,7 @@ static inline int probe_rename(const jl_fs *fs, const char *from, const char *to
 static inline int probe_sync_dir(const jl_fs *fs, const char *path)
 {
     probe_fs *p = probe_of(fs);
-    int r = probe_begin(p, JL_FS_OP_SYNC_DIR) ? p->fail_code
-            : p->skip_sync                    ? 0
-                                              : p->inner->sync_dir(p->inner, path);
+    int r = probe_begin(p, JL_FS_OP_SYNC_DIR) ? p->fail_code : p->skip_sync ? 0 : p->inner->sync_dir(p->inner, path);
     return probe_end(p, JL_FS_OP_SYNC_DIR, path, NULL, r);
 }
 

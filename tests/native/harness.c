@@ -15,7 +15,11 @@
 
 enum { MAX_TESTS = 256 };
 
-static struct { const char *name; jt_fn fn; bool slow; } tests[MAX_TESTS];
+static struct {
+    const char *name;
+    jt_fn fn;
+    bool slow;
+} tests[MAX_TESTS];
 static int test_count;
 static bool current_failed;
 

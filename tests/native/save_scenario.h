@@ -28,20 +28,20 @@
 #include "world/world_internal.h" /* jli_world_init: worlds embedded in the tests */
 
 typedef struct scenario_file {
-    uint64_t id;      /* 0 for WorldSettings.jasset */
-    char *old_text;   /* NULL: no file before the save (created entity) */
+    uint64_t id;    /* 0 for WorldSettings.jasset */
+    char *old_text; /* NULL: no file before the save (created entity) */
     size_t old_size;
-    char *new_text;   /* NULL: removed in memory */
+    char *new_text; /* NULL: removed in memory */
     size_t new_size;
-    bool alive;       /* alive in memory */
+    bool alive; /* alive in memory */
 } scenario_file;
 
 typedef struct scenario {
     char root[512];
-    char old_dir[600];  /* the template: the world as last saved */
-    char dir[600];      /* the working copy the session saves to */
+    char old_dir[600]; /* the template: the world as last saved */
+    char dir[600];     /* the working copy the session saves to */
     probe_fs probe;
-    jl_world world;     /* loaded from dir through probe, then edited */
+    jl_world world;       /* loaded from dir through probe, then edited */
     scenario_file *files; /* sorted by id; settings first (id 0) */
     size_t file_count;
     uint32_t n;
@@ -125,9 +125,9 @@ static inline bool scenario_start_session(scenario *s)
         } else if (roll < 30) {
             /* A class field that takes a small number. */
             const jl_entity *e = jl_world_find(&s->world, ids[i]);
-            const char *field = e->derived_kind == &sample_light_class ? "intensity"
+            const char *field = e->derived_kind == &sample_light_class  ? "intensity"
                                 : e->derived_kind == &sample_prop_class ? "density"
-                                                                    : "mesh_instance";
+                                                                        : "mesh_instance";
             snprintf(text, sizeof text, "%u", (unsigned)(roll + i % 7));
             CHECK_OR_FALSE(jl_world_set_field(&s->world, ids[i], field, text, strlen(text), NULL) == JL_OK);
             s->modified++;
@@ -239,8 +239,7 @@ static inline bool scenario_same(const char *a, size_t an, const char *b, size_t
  * temporaries removed, so the directory is the template again. With
  * want_new, the save must have completed: every file is its new version
  * and the files of removed entities are gone. */
-static inline bool scenario_check_disk_ex(scenario *s, const char *dir, scenario_state *st, bool restore,
-                                          bool want_new)
+static inline bool scenario_check_disk_ex(scenario *s, const char *dir, scenario_state *st, bool restore, bool want_new)
 {
     memset(st, 0, sizeof *st);
     char entities[700], path[800];
@@ -267,8 +266,8 @@ static inline bool scenario_check_disk_ex(scenario *s, const char *dir, scenario
         bool is_old = scenario_same(f->old_text, f->old_size, text, size);
         bool is_new = scenario_same(f->new_text, f->new_size, text, size);
         if (!is_old && !is_new) {
-            fprintf(stderr, "%s is neither its old (%zu bytes) nor its new version (%zu bytes): %zu bytes\n",
-                    path, f->old_size, f->new_size, text ? size : 0);
+            fprintf(stderr, "%s is neither its old (%zu bytes) nor its new version (%zu bytes): %zu bytes\n", path,
+                    f->old_size, f->new_size, text ? size : 0);
             ok = false;
         }
         if (want_new && !is_new) {
@@ -368,8 +367,8 @@ static inline bool scenario_check_reload(const char *dir, uint32_t capacity)
 typedef struct scenario_verifier {
     probe_fs probe; /* probe.owner is the verifier */
     scenario *s;
-    bool *seen;        /* [file_count] */
-    bool *is_old;      /* [file_count] */
+    bool *seen;   /* [file_count] */
+    bool *is_old; /* [file_count] */
     size_t temps_listed, new_files, old_files, bad;
 } scenario_verifier;
 

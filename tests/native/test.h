@@ -16,28 +16,28 @@ void jt_register(const char *name, jt_fn fn, bool slow);
 void jt_fail(const char *file, int line, const char *what);
 bool jt_failed(void);
 
-#define JT_DEFINE(name, slow)                                                          \
-    static void name(void);                                                            \
+#define JT_DEFINE(name, slow) \
+    static void name(void); \
     __attribute__((constructor)) static void jt_register_##name(void) { jt_register(#name, name, slow); } \
     static void name(void)
 #define TEST(name) JT_DEFINE(name, false)
 #define TEST_SLOW(name) JT_DEFINE(name, true)
 
-#define CHECK(cond)                                  \
-    do {                                             \
-        if (!(cond)) {                               \
-            jt_fail(__FILE__, __LINE__, #cond);      \
-            return;                                  \
-        }                                            \
+#define CHECK(cond) \
+    do { \
+        if (!(cond)) { \
+            jt_fail(__FILE__, __LINE__, #cond); \
+            return; \
+        } \
     } while (0)
 
 /* CHECK inside helpers called from a test: they return bool. */
-#define CHECK_OR_FALSE(cond)                         \
-    do {                                             \
-        if (!(cond)) {                               \
-            jt_fail(__FILE__, __LINE__, #cond);      \
-            return false;                            \
-        }                                            \
+#define CHECK_OR_FALSE(cond) \
+    do { \
+        if (!(cond)) { \
+            jt_fail(__FILE__, __LINE__, #cond); \
+            return false; \
+        } \
     } while (0)
 
 /* In a child process a test fork()ed: takes the world lock of the world

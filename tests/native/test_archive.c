@@ -22,10 +22,7 @@ static bool setup_scratch(void)
 }
 
 /* A fresh scratch arena and an empty manager (desc NULL: the defaults). */
-static bool start(const jl_manager_desc *desc)
-{
-    return setup_scratch() && jl_manager_init(&manager, desc) == JL_OK;
-}
+static bool start(const jl_manager_desc *desc) { return setup_scratch() && jl_manager_init(&manager, desc) == JL_OK; }
 
 /* Tokenizes text and deserializes it into m; the error goes to err. */
 static jl_status load_text(jl_entity_manager *m, const char *text, size_t size, const char *path, jl_error *err,
@@ -96,16 +93,17 @@ TEST(writes_keys_in_canonical_order)
     size_t size;
     const char *text = write_text(light->base, &size);
     CHECK(text != NULL);
-    static const char expected[] = "; asset_type\nentity_instance\n"
-                                   "; id\n0x0000000100000000\n"
-                                   "; class\nLight\n"
-                                   "; version\n1\n"
-                                   "; class_version\n2\n"
-                                   "; position\n0.43 0.32 1.56\n"
-                                   "; color\n#ffcc00\n"
-                                   "; intensity\n2.5\n"
-                                   "; radius\ninf\n"
-                                   "; cast_shadows\nfalse\n";
+    static const char expected[] =
+        "; asset_type\nentity_instance\n"
+        "; id\n0x0000000100000000\n"
+        "; class\nLight\n"
+        "; version\n1\n"
+        "; class_version\n2\n"
+        "; position\n0.43 0.32 1.56\n"
+        "; color\n#ffcc00\n"
+        "; intensity\n2.5\n"
+        "; radius\ninf\n"
+        "; cast_shadows\nfalse\n";
     /* The first minted ID of tag 1 may be ...00 or ...01: compare the rest. */
     char id_line[32];
     snprintf(id_line, sizeof id_line, "0x%016llx", (unsigned long long)light->base->id);
@@ -171,8 +169,8 @@ static bool find_expectation(const char *fixture, expectation *out)
     while (!found && fgets(line, sizeof line, f)) {
         if (line[0] == '#') continue;
         line[strcspn(line, "\n")] = '\0';
-        char *name = strtok(line, "\t"), *status = strtok(NULL, "\t"), *l = strtok(NULL, "\t"),
-             *c = strtok(NULL, "\t"), *msg = strtok(NULL, "\t");
+        char *name = strtok(line, "\t"), *status = strtok(NULL, "\t"), *l = strtok(NULL, "\t"), *c = strtok(NULL, "\t"),
+             *msg = strtok(NULL, "\t");
         if (!name || !status || !l || !c || !msg || strcmp(name, fixture) != 0) continue;
         snprintf(out->status, sizeof out->status, "%s", status);
         out->line = (unsigned)atoi(l);
@@ -279,8 +277,9 @@ TEST(half_loaded_file_is_rolled_back)
     CHECK(kept != NULL);
     uint32_t slots = manager.slots, count = manager.count;
     /* Everything is read into the new entity before the last field fails. */
-    static const char text[] = "; id\n0x0000000900000001\n; class\nProp\n; position\n5 6 7\n; density\n2\n"
-                               "; velocity\n1 2 x\n";
+    static const char text[] =
+        "; id\n0x0000000900000001\n; class\nProp\n; position\n5 6 7\n; density\n2\n"
+        "; velocity\n1 2 x\n";
     jl_entity *e = NULL;
     jl_error err = {0};
     CHECK(load_text(&manager, text, sizeof text - 1, "half", &err, &e) == JL_ERR_PARSE);

@@ -111,8 +111,8 @@ TEST(directory_problems_each_get_a_diagnostic_and_the_rest_loads)
         const jl_error *e = diagnostic_for(&w, entities, expected[i].name);
         if (!e || e->status != expected[i].status || e->line != expected[i].line || e->col != expected[i].col ||
             !strstr(e->message, expected[i].message)) {
-            fprintf(stderr, "%s: expected %s at %u:%u \"%s\"\n", expected[i].name,
-                    jl_status_name(expected[i].status), expected[i].line, expected[i].col, expected[i].message);
+            fprintf(stderr, "%s: expected %s at %u:%u \"%s\"\n", expected[i].name, jl_status_name(expected[i].status),
+                    expected[i].line, expected[i].col, expected[i].message);
             ok = false;
         }
     }
@@ -167,8 +167,8 @@ TEST(leftover_temporaries_are_ignored_and_cleaned)
     for (int keep = 1; keep >= 0 && ok; keep--) {
         jl_world w;
         jl_world_desc d = {.capacity = 256, .keep_temp_files = keep == 1};
-        ok = jli_world_init(&w, &d) == JL_OK && jl_world_load(&w, dir) == JL_OK &&
-             jl_world_diagnostic_count(&w) == 0 && jl_world_count(&w) == n;
+        ok = jli_world_init(&w, &d) == JL_OK && jl_world_load(&w, dir) == JL_OK && jl_world_diagnostic_count(&w) == 0 &&
+             jl_world_count(&w) == n;
         size_t left = du_count_suffix(entities, ".tmp") + du_count_suffix(dir, ".tmp");
         ok = ok && left == (keep ? 3u : 0u);
         jli_world_shutdown(&w);

@@ -17,8 +17,7 @@ static size_t text_of(const jl_entity *e, jl_arena *out, const char **text)
     jl_archive ar;
     jl_archive_begin_write(&ar, out);
     size_t size = 0;
-    if (jl_archive_write_entity(&ar, e, NULL, 0) != JL_OK || jl_archive_end_write(&ar, text, &size) != JL_OK)
-        return 0;
+    if (jl_archive_write_entity(&ar, e, NULL, 0) != JL_OK || jl_archive_end_write(&ar, text, &size) != JL_OK) return 0;
     return size;
 }
 
@@ -79,9 +78,10 @@ TEST(canonical_and_tolerated_texts_load_the_same_entities)
     jl_world_free(general);
 }
 
-static const char prop_text[] = "; asset_type\nentity_instance\n; id\n0x0000000900000001\n; class\nProp\n"
-                                "; version\n1\n; class_version\n1\n; position\n5 6 7\n; mesh_instance\n3\n"
-                                "; density\n2\n; is_static\nfalse\n; velocity\n1 2 3\n; parent\nnone\n";
+static const char prop_text[] =
+    "; asset_type\nentity_instance\n; id\n0x0000000900000001\n; class\nProp\n"
+    "; version\n1\n; class_version\n1\n; position\n5 6 7\n; mesh_instance\n3\n"
+    "; density\n2\n; is_static\nfalse\n; velocity\n1 2 3\n; parent\nnone\n";
 
 TEST(a_canonical_file_with_a_key_its_class_does_not_know_keeps_it)
 {
@@ -148,8 +148,8 @@ TEST(a_world_reports_each_malformed_fixture_as_listed)
     while (fgets(line, sizeof line, f)) {
         if (line[0] == '#') continue;
         line[strcspn(line, "\n")] = '\0';
-        char *name = strtok(line, "\t"), *status = strtok(NULL, "\t"), *l = strtok(NULL, "\t"),
-             *c = strtok(NULL, "\t"), *msg = strtok(NULL, "\t");
+        char *name = strtok(line, "\t"), *status = strtok(NULL, "\t"), *l = strtok(NULL, "\t"), *c = strtok(NULL, "\t"),
+             *msg = strtok(NULL, "\t");
         if (!name || !status || !l || !c || !msg || strncmp(name, "worlds/", 7) == 0 ||
             strcmp(status, "unknown_class") == 0)
             continue;
@@ -163,8 +163,8 @@ TEST(a_world_reports_each_malformed_fixture_as_listed)
         jl_error err = {0};
         jl_status s = jl_world_load_entity_text(w, path, text, size, false, NULL, &err);
         free(text);
-        if (strcmp(jl_status_name(s), status) != 0 || err.line != (unsigned)atoi(l) ||
-            err.col != (unsigned)atoi(c) || !strstr(err.message, msg))
+        if (strcmp(jl_status_name(s), status) != 0 || err.line != (unsigned)atoi(l) || err.col != (unsigned)atoi(c) ||
+            !strstr(err.message, msg))
             fprintf(stderr, "%s: got %s %u:%u '%s'\n", name, jl_status_name(s), err.line, err.col, err.message);
         CHECK(strcmp(jl_status_name(s), status) == 0);
         CHECK(err.line == (unsigned)atoi(l) && err.col == (unsigned)atoi(c));

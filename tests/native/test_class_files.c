@@ -24,8 +24,8 @@ static char dir[256], dir2[256];
 
 /* IDs of assets/class_world: two Ghoul with values, one with defaults
  * only, one Beacon. */
-static const uint64_t boss = 0x4a11000000000001ull, grunt = 0x4a11000000000002ull,
-                      beacon = 0x4a11000000000003ull, sloppy = 0x4a11000000000004ull;
+static const uint64_t boss = 0x4a11000000000001ull, grunt = 0x4a11000000000002ull, beacon = 0x4a11000000000003ull,
+                      sloppy = 0x4a11000000000004ull;
 
 static bool registered(void)
 {
@@ -134,14 +134,16 @@ TEST(a_world_whose_classes_are_only_files_loads_every_field_type)
 TEST(a_class_from_a_file_is_laid_out_as_the_compiler_lays_out_its_struct)
 {
     CHECK(registered());
-    static const char text[] = "; name\nPropLike\n; field mesh_instance\nindex none\n; field density\nf32 1\n"
-                               "; field is_static\nbool false\n; field velocity\nvec3 0 0 0\n"
-                               "; field parent\nentity_ref none\n";
+    static const char text[] =
+        "; name\nPropLike\n; field mesh_instance\nindex none\n; field density\nf32 1\n"
+        "; field is_static\nbool false\n; field velocity\nvec3 0 0 0\n"
+        "; field parent\nentity_ref none\n";
     jl_arena keep, scratch;
     CHECK(jl_arena_init(&keep, 1 << 20) == JL_OK && jl_arena_init(&scratch, 1 << 20) == JL_OK);
     jli_class_file *cf = NULL;
     jl_error err;
-    CHECK(jli_class_file_parse(&keep, &scratch, "PropLike.jclass", text, sizeof text - 1, "PropLike", &cf, &err) == JL_OK);
+    CHECK(jli_class_file_parse(&keep, &scratch, "PropLike.jclass", text, sizeof text - 1, "PropLike", &cf, &err) ==
+          JL_OK);
     const jl_class *prop = &sample_prop_class;
     CHECK(cf->cls.size_of == prop->size_of && cf->cls.alignment == prop->alignment);
     for (uint32_t i = 0; i < prop->field_count; i++) CHECK(cf->cls.fields[i].offset == prop->fields[i].offset);
@@ -161,14 +163,15 @@ TEST(a_class_from_a_file_is_laid_out_as_the_compiler_lays_out_its_struct)
         jl_quat q;
         jl_color color;
     };
-    static const char every_text[] = "; name\nEvery\n; field a\nbool true\n; field f\nf32 1\n; field b\nbool true\n"
-                                     "; field ref\nentity_ref none\n; field c\nbool true\n; field s\nstring x\n"
-                                     "; field d\nbool true\n; field e\nenum x x y\n; field g\nbool true\n"
-                                     "; field q\nquat 0 0 0 1\n; field color\ncolor #000000\n";
+    static const char every_text[] =
+        "; name\nEvery\n; field a\nbool true\n; field f\nf32 1\n; field b\nbool true\n"
+        "; field ref\nentity_ref none\n; field c\nbool true\n; field s\nstring x\n"
+        "; field d\nbool true\n; field e\nenum x x y\n; field g\nbool true\n"
+        "; field q\nquat 0 0 0 1\n; field color\ncolor #000000\n";
     CHECK(jli_class_file_parse(&keep, &scratch, NULL, every_text, sizeof every_text - 1, NULL, &cf, &err) == JL_OK);
-    const size_t offsets[] = {offsetof(struct every, a),   offsetof(struct every, f), offsetof(struct every, b),
-                              offsetof(struct every, ref), offsetof(struct every, c), offsetof(struct every, s),
-                              offsetof(struct every, d),   offsetof(struct every, e), offsetof(struct every, g),
+    const size_t offsets[] = {offsetof(struct every, a),   offsetof(struct every, f),    offsetof(struct every, b),
+                              offsetof(struct every, ref), offsetof(struct every, c),    offsetof(struct every, s),
+                              offsetof(struct every, d),   offsetof(struct every, e),    offsetof(struct every, g),
                               offsetof(struct every, q),   offsetof(struct every, color)};
     CHECK(cf->cls.field_count == 11);
     for (uint32_t i = 0; i < 11; i++) CHECK(cf->cls.fields[i].offset == offsets[i]);
@@ -252,7 +255,8 @@ TEST(a_class_file_that_disagrees_with_the_compiled_class_names_both_and_the_comp
          "; field velocity\nvec3 0 0 0\n; field parent\ni32 0\n",
          11, 3, "field parent is i32 here, entity_ref there"},
         {"; name\nProp\n; field mesh_instance\nindex none\n; field density\nf32 1\n", 1, 3, "missing field is_static"},
-        {"; name\nProp\n; class_version\n3\n; field mesh_instance\nindex none\n", 3, 3, "class_version 3 here, 1 there"},
+        {"; name\nProp\n; class_version\n3\n; field mesh_instance\nindex none\n", 3, 3,
+         "class_version 3 here, 1 there"},
     };
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
         char classes[512];
@@ -343,8 +347,8 @@ TEST(a_snapshot_carries_the_classes_from_files_and_a_new_directory_gets_them_bac
     if (decoded != JL_OK) fprintf(stderr, "%s\n", err.message);
     CHECK(decoded == JL_OK);
     CHECK(jl_world_count(back) == 4);
-    const char *fields[] = {"health", "shield", "mesh_instance", "is_boss", "velocity", "tint", "target",
-                            "ammo", "score", "display_name", "team", "waypoint", "facing"};
+    const char *fields[] = {"health", "shield", "mesh_instance", "is_boss", "velocity", "tint",  "target",
+                            "ammo",   "score",  "display_name",  "team",    "waypoint", "facing"};
     for (size_t f = 0; f < sizeof fields / sizeof fields[0]; f++) {
         char a[JL_VALUE_TEXT_MAX], b[JL_VALUE_TEXT_MAX];
         CHECK(jl_world_get_field(w, boss, fields[f], a, NULL) == JL_OK);
@@ -399,8 +403,8 @@ static bool field_dump(const char *world_dir, char *out, size_t size)
         for (uint32_t f = 0; f < cls->field_count; f++) {
             char text[JL_VALUE_TEXT_MAX];
             CHECK_OR_FALSE(jl_world_get_field(w, e->id, cls->fields[f].name, text, NULL) == JL_OK);
-            int n = snprintf(out + used, size - used, "%llx %s %s\n", (unsigned long long)e->id,
-                             cls->fields[f].name, text);
+            int n =
+                snprintf(out + used, size - used, "%llx %s %s\n", (unsigned long long)e->id, cls->fields[f].name, text);
             CHECK_OR_FALSE(n > 0 && (size_t)n < size - used);
             used += (size_t)n;
         }
@@ -480,8 +484,9 @@ TEST(cli_schema_writes_the_compiled_classes_then_leaves_them_alone)
     CHECK(du_write(path, text, size));
     free(text);
     CHECK(run("validate %s", dir) == 1);
-    CHECK(find_output("Classes/Light.jclass:11:3: class Light differs from the compiled class: field radius "
-                         "defaults to 20 here, 10 there (the compiled class is used)"));
+    CHECK(
+        find_output("Classes/Light.jclass:11:3: class Light differs from the compiled class: field radius "
+                    "defaults to 20 here, 10 there (the compiled class is used)"));
     CHECK(run("schema %s", dir) == 0);
     CHECK(find_output("Classes/Light.jclass") && find_output("1 class file written, 2 unchanged"));
     CHECK(run("schema") == 2 && run("schema --help") == 0);
@@ -514,8 +519,8 @@ static jl_status load_ghoul(one_by_one *f, const char *path)
 static jl_entity *load_boss(one_by_one *f)
 {
     jl_entity *e = NULL;
-    jl_status s = jl_world_load_entity_text(f->w, "Entities/5337047033410748417.jasset", f->entity_text,
-                                            f->entity_size, false, &e, &f->err);
+    jl_status s = jl_world_load_entity_text(f->w, "Entities/5337047033410748417.jasset", f->entity_text, f->entity_size,
+                                            false, &e, &f->err);
     return s == JL_OK ? e : NULL;
 }
 
@@ -552,8 +557,9 @@ TEST(a_class_file_that_comes_after_entities_of_its_class_says_they_stay_text_unt
     const uint32_t classes = jl_world_class_count(f.w);
     CHECK(load_ghoul(&f, "Classes/Ghoul.jclass") == JL_ERR_PARSE);
     CHECK(strcmp(f.err.path, "Classes/Ghoul.jclass") == 0 && f.err.line == 3 && f.err.col == 3); /* its name */
-    CHECK(strcmp(f.err.message, "class Ghoul came after entities of it, which are kept as text until the world is "
-                                "opened again") == 0);
+    CHECK(strcmp(f.err.message,
+                 "class Ghoul came after entities of it, which are kept as text until the world is "
+                 "opened again") == 0);
     CHECK(jl_world_class_count(f.w) == classes);
     CHECK(jl_class_is_opaque(jl_world_find(f.w, boss)->derived_kind));
     one_by_one_end(&f);

@@ -25,7 +25,7 @@ static bool copy_of(const char *source)
 /* Starts a test that runs the tool in dir (copy_of); where the tool cannot
  * run, NEED_JULIET ends the test there. */
 #define START(source) \
-    NEED_JULIET();    \
+    NEED_JULIET(); \
     CHECK(copy_of(source))
 
 static void finish(void)
@@ -51,7 +51,7 @@ static bool write_bad_entity(const char *name)
 /* Starts a test on a copy of the sample world holding bad_entity as name
  * (its path in bad_path). */
 #define START_WITH_BAD_ENTITY(name) \
-    START(ASSETS "/sample_world");  \
+    START(ASSETS "/sample_world"); \
     CHECK(write_bad_entity(name))
 
 static int count_lines(const char *text)
@@ -73,9 +73,10 @@ TEST(validate_reports_a_duplicate_id_with_both_paths)
 {
     START(ASSETS "/malformed/worlds/duplicate_id");
     CHECK(run("validate %s", dir) == 1);
-    CHECK(find_output("%s/Entities/4294967298.jasset:4:1: duplicate entity ID 0x0000000100000001: already loaded from "
-                      "%s/Entities/4294967297.jasset\n",
-                      dir, dir));
+    CHECK(
+        find_output("%s/Entities/4294967298.jasset:4:1: duplicate entity ID 0x0000000100000001: already loaded from "
+                    "%s/Entities/4294967297.jasset\n",
+                    dir, dir));
     finish();
 }
 
@@ -245,17 +246,18 @@ TEST(gen_refuses_an_existing_world_and_bad_counts)
     finish();
 }
 
-
 /* ---- validate --fix-duplicates ---- */
 
-static const char kept_text[] = "; asset_type\nentity_instance\n; id\n0x0000000100000001\n; class\nInert\n"
-                                "; version\n1\n; class_version\n1\n; position\n0 0 0\n; mesh_instance\n7\n";
+static const char kept_text[] =
+    "; asset_type\nentity_instance\n; id\n0x0000000100000001\n; class\nInert\n"
+    "; version\n1\n; class_version\n1\n; position\n0 0 0\n; mesh_instance\n7\n";
 /* The other entity with that ID, as a person kept it from a merge: another
  * class, and an unknown key that must survive byte for byte. */
-static const char later_text[] = "; asset_type\nentity_instance\n; id\n0x0000000100000001\n; class\nProp\n"
-                                 "; version\n1\n; class_version\n1\n; position\n5 6 7\n; mesh_instance\n9\n"
-                                 "; density\n2.5\n; is_static\nfalse\n; velocity\n0 0 0\n; parent\n"
-                                 "0x0000000000000000\n; note\nfrom branch b\n";
+static const char later_text[] =
+    "; asset_type\nentity_instance\n; id\n0x0000000100000001\n; class\nProp\n"
+    "; version\n1\n; class_version\n1\n; position\n5 6 7\n; mesh_instance\n9\n"
+    "; density\n2.5\n; is_static\nfalse\n; velocity\n0 0 0\n; parent\n"
+    "0x0000000000000000\n; note\nfrom branch b\n";
 
 static bool write_entity(const char *name, const char *text)
 {
@@ -286,9 +288,10 @@ static int entity_files(void)
 static bool make_duplicate_world(const char *later_name)
 {
     CHECK_OR_FALSE(copy_of(NULL) && make_entities_dir());
-    static const char ref_text[] = "; asset_type\nentity_instance\n; id\n0x0000000100000005\n; class\nProp\n"
-                                   "; version\n1\n; class_version\n1\n; position\n1 1 1\n; mesh_instance\n3\n"
-                                   "; parent\n0x0000000100000001\n";
+    static const char ref_text[] =
+        "; asset_type\nentity_instance\n; id\n0x0000000100000005\n; class\nProp\n"
+        "; version\n1\n; class_version\n1\n; position\n1 1 1\n; mesh_instance\n3\n"
+        "; parent\n0x0000000100000001\n";
     CHECK_OR_FALSE(write_entity("Entities/4294967297.jasset", kept_text));
     CHECK_OR_FALSE(write_entity(later_name, later_text));
     CHECK_OR_FALSE(write_entity("Entities/4294967301.jasset", ref_text));
@@ -351,10 +354,11 @@ TEST(fix_duplicates_moves_the_later_file_to_a_fresh_id_and_lists_references)
 
     /* What was done, and every reference to the old ID with its position. */
     CHECK(find_output("moved %s to %s/Entities/%s: it carried 0x0000000100000001", later, dir, name));
-    CHECK(find_output("%s/Entities/4294967301.jasset:16:1: refers to 0x0000000100000001 "
-                      "(%s/Entities/4294967297.jasset): check whether the entity now 0x%016llx (%s/Entities/%s) "
-                      "was meant\n",
-                      dir, dir, (unsigned long long)new_id, dir, name));
+    CHECK(
+        find_output("%s/Entities/4294967301.jasset:16:1: refers to 0x0000000100000001 "
+                    "(%s/Entities/4294967297.jasset): check whether the entity now 0x%016llx (%s/Entities/%s) "
+                    "was meant\n",
+                    dir, dir, (unsigned long long)new_id, dir, name));
     CHECK(find_output("%s/WorldSettings.jasset:4:1: refers to 0x0000000100000001", dir));
     CHECK(find_output("1 duplicate ID repaired, 2 references to check"));
     CHECK(find_output("3 entities, 0 problems"));
@@ -374,7 +378,7 @@ TEST(fix_duplicates_moves_the_second_file_when_no_file_has_the_ids_name)
     char a[512], b[512];
     du_join(a, sizeof a, dir, "Entities/4294967297.jasset");
     du_join(b, sizeof b, dir, "Entities/a.jasset");
-    CHECK(rename(a, b) == 0); /* now a.jasset and b.jasset carry the ID */
+    CHECK(rename(a, b) == 0);                             /* now a.jasset and b.jasset carry the ID */
     CHECK(run("validate --fix-duplicates %s", dir) == 1); /* a.jasset keeps the ID under a name that is not its own */
     CHECK(find_output("moved %s/Entities/b.jasset to ", dir));
     CHECK(find_output("which %s keeps", b));
@@ -399,9 +403,10 @@ TEST(fix_duplicates_does_not_split_a_conflict_outside_git)
 {
     START(NULL);
     CHECK(make_entities_dir());
-    static const char conflicted[] = "; asset_type\nentity_instance\n; id\n0x0000000100000001\n; class\nInert\n"
-                                     "; version\n1\n; class_version\n1\n; position\n<<<<<<< HEAD\n0 0 0\n"
-                                     "=======\n1 1 1\n>>>>>>> b\n";
+    static const char conflicted[] =
+        "; asset_type\nentity_instance\n; id\n0x0000000100000001\n; class\nInert\n"
+        "; version\n1\n; class_version\n1\n; position\n<<<<<<< HEAD\n0 0 0\n"
+        "=======\n1 1 1\n>>>>>>> b\n";
     CHECK(write_entity("Entities/4294967297.jasset", conflicted));
     char path[512];
     CHECK(run("validate --fix-duplicates %s", dir) == 1);
@@ -434,9 +439,10 @@ TEST(fix_duplicates_writes_nothing_while_another_writer_holds_the_world)
 
 /* The sample's Light 0x77a31d7500000002 with another intensity, its
  * position written with a trailing zero (formatting: no change). */
-static const char brighter_light[] = "; asset_type\nentity_instance\n; id\n0x77a31d7500000002\n; class\nLight\n"
-                                     "; version\n1\n; class_version\n2\n; position\n304.550 16.74 -269.94\n"
-                                     "; color\n#a3e36d\n; intensity\n42\n; radius\n28.5\n; cast_shadows\ntrue\n";
+static const char brighter_light[] =
+    "; asset_type\nentity_instance\n; id\n0x77a31d7500000002\n; class\nLight\n"
+    "; version\n1\n; class_version\n2\n; position\n304.550 16.74 -269.94\n"
+    "; color\n#a3e36d\n; intensity\n42\n; radius\n28.5\n; cast_shadows\ntrue\n";
 
 /* dir2: the sample with the Light brighter and the Inert 0x77a31d7500000001 removed. */
 static bool edited_copy_of_the_sample(void)
@@ -464,15 +470,17 @@ TEST(diff_lists_each_changed_entity_and_key_and_exits_1)
     START(ASSETS "/sample_world");
     CHECK(edited_copy_of_the_sample());
     CHECK(run("diff %s %s", dir, dir2) == 1);
-    CHECK(find_output("removed 0x77a31d7500000001 Inert Entities/8620766500065640449.jasset\n"
-                      "modified 0x77a31d7500000002 Light Entities/8620766500065640450.jasset\n"
-                      "  intensity 18.1 → 42\n"));
+    CHECK(
+        find_output("removed 0x77a31d7500000001 Inert Entities/8620766500065640449.jasset\n"
+                    "modified 0x77a31d7500000002 Light Entities/8620766500065640450.jasset\n"
+                    "  intensity 18.1 → 42\n"));
     CHECK(!strstr(output, "position"));
     CHECK(find_output("2 changes"));
     CHECK(run("diff --json %s %s", dir, dir2) == 1);
-    CHECK(find_output("{\"change\": \"modified\", \"id\": \"0x77a31d7500000002\", \"class\": \"Light\", "
-                      "\"path\": \"Entities/8620766500065640450.jasset\", \"keys\": [{\"key\": \"intensity\", "
-                      "\"old\": \"18.1\", \"new\": \"42\"}]}"));
+    CHECK(
+        find_output("{\"change\": \"modified\", \"id\": \"0x77a31d7500000002\", \"class\": \"Light\", "
+                    "\"path\": \"Entities/8620766500065640450.jasset\", \"keys\": [{\"key\": \"intensity\", "
+                    "\"old\": \"18.1\", \"new\": \"42\"}]}"));
     CHECK(find_output("\"equal\": false}"));
     /* The other way round: the Inert is added, with its keys. */
     CHECK(run("diff %s %s", dir2, dir) == 1);

@@ -151,9 +151,10 @@ TEST(kill_after_every_operation_of_a_50_entity_save)
     scenario_state st;
     bool complete = ok && r == COMPLETED && scenario_check_disk_ex(&s, s.dir, &st, false, true) &&
                     scenario_check_reload(s.dir, 256);
-    printf("50 entities (%u modified, %u removed, %u created): killed after each of %u operations; "
-           "%u kills left temporaries, %u left a mix of old and new files, %u a stale lock\n",
-           s.modified, s.removed, s.created, op - 1, t.with_temp, t.mixed, t.stale_locks);
+    printf(
+        "50 entities (%u modified, %u removed, %u created): killed after each of %u operations; "
+        "%u kills left temporaries, %u left a mix of old and new files, %u a stale lock\n",
+        s.modified, s.removed, s.created, op - 1, t.with_temp, t.mixed, t.stale_locks);
     scenario_free(&s);
     CHECK(ok);
     CHECK(complete);
@@ -193,10 +194,10 @@ static void kill_at_random_operations(uint32_t n, uint32_t kills, uint64_t seed)
     }
     bool complete = ok && save_in_child(&s, 0, NULL) == COMPLETED &&
                     scenario_check_disk_ex(&s, s.dir, &st, false, true) && scenario_check_reload(s.dir, capacity);
-    printf("%u entities (%u modified, %u removed, %u created), save of %u operations: %u kills at random "
-           "operations (seed 0x%llx); %u left temporaries, %u a mix of old and new files, up to %u new files\n",
-           n, s.modified, s.removed, s.created, total, t.kills, (unsigned long long)seed, t.with_temp, t.mixed,
-           t.max_new);
+    printf(
+        "%u entities (%u modified, %u removed, %u created), save of %u operations: %u kills at random "
+        "operations (seed 0x%llx); %u left temporaries, %u a mix of old and new files, up to %u new files\n",
+        n, s.modified, s.removed, s.created, total, t.kills, (unsigned long long)seed, t.with_temp, t.mixed, t.max_new);
     scenario_free(&s);
     CHECK(ok);
     CHECK(complete);

@@ -113,8 +113,7 @@ TEST(worlds_differ_by_entities_added_removed_and_modified_in_id_order)
         uint64_t id;
         const char *line;
     } row;
-    row rows[3] = {
-        {inert, "removed %llx Inert\n"}, {light, "modified %llx Light\n"}, {added->id, "added %llx Prop\n"}};
+    row rows[3] = {{inert, "removed %llx Inert\n"}, {light, "modified %llx Light\n"}, {added->id, "added %llx Prop\n"}};
     for (int i = 1; i < 3; i++)
         for (int j = i; j > 0 && rows[j].id < rows[j - 1].id; j--) {
             row t = rows[j];

@@ -38,10 +38,7 @@ static bool finish(bool ok)
 }
 
 /* The path of entity id's file in dir. */
-static void entity_path(char *out, size_t size, uint64_t id)
-{
-    jl_world_entity_path(out, size, dir, id);
-}
+static void entity_path(char *out, size_t size, uint64_t id) { jl_world_entity_path(out, size, dir, id); }
 
 /* Replaces the file at path as `git checkout` does: a new file renamed over it. */
 static bool replace_on_disk(const char *path, const char *text)
@@ -174,8 +171,9 @@ TEST(a_file_replaced_on_disk_during_a_save_is_a_conflict_left_alone_and_still_pe
          reported(&r, race.victims[1]) && r.written_count == jl_world_count(&w) - 2 &&
          r.error.status == JL_ERR_CONFLICT && strstr(r.error.message, "changed on disk since this world read it") &&
          strstr(r.error.message, "not overwritten");
-    if (!ok) fprintf(stderr, "status %s, %u conflicts, %u written: %s\n", jl_status_name(s), r.conflict_count,
-                     r.written_count, r.error.message);
+    if (!ok)
+        fprintf(stderr, "status %s, %u conflicts, %u written: %s\n", jl_status_name(s), r.conflict_count,
+                r.written_count, r.error.message);
     /* The other program's files are as it left them; the edits stay pending. */
     ok = ok && du_file_is(race.victims[0], "; replaced by another program\n") &&
          du_file_is(race.victims[1], "; replaced by another program\n") && jl_world_find(&w, ids[0])->is_dirty &&
@@ -206,8 +204,8 @@ TEST(a_save_that_landed_after_the_load_is_never_reverted_by_a_full_rewrite)
     char *saved = du_read(path, &size);
     /* a rewrites everything it read: all but b's file. */
     jl_world_mark_all_dirty(&a);
-    ok = ok && saved && jl_world_save(&a, dir, &r) == JL_ERR_CONFLICT && r.conflict_count == 1 &&
-         reported(&r, path) && r.written_count == jl_world_count(&a) /* the settings too */;
+    ok = ok && saved && jl_world_save(&a, dir, &r) == JL_ERR_CONFLICT && r.conflict_count == 1 && reported(&r, path) &&
+         r.written_count == jl_world_count(&a) /* the settings too */;
     if (!ok) fprintf(stderr, "%u conflicts, %u written: %s\n", r.conflict_count, r.written_count, r.error.message);
     ok = ok && du_file_is(path, saved ? saved : "");
     free(saved);
@@ -365,8 +363,8 @@ TEST(a_save_after_a_save_whose_process_was_killed_takes_the_lock_over)
     ok = ok && du_exists(lock_path);
     jl_world w;
     jl_save_report r;
-    ok = ok && load(&w, NULL) && move_all(&w, "2") &&
-         jl_world_save(&w, dir, &r) == JL_OK && strstr(r.notice, "no longer running") && !du_exists(lock_path);
+    ok = ok && load(&w, NULL) && move_all(&w, "2") && jl_world_save(&w, dir, &r) == JL_OK &&
+         strstr(r.notice, "no longer running") && !du_exists(lock_path);
     if (!ok) fprintf(stderr, "save: %s\n", r.error.message);
     jli_world_shutdown(&w);
     CHECK(finish(ok));

@@ -128,7 +128,7 @@ TEST(defaults_survive_slot_reuse)
     inert->mesh_instance = 7;
     CHECK(jl_entity_destroy(&manager, inert->base) == JL_OK);
     sample_inert *again = JL_MAKE_ENTITY(&manager, sample_inert, 0, 0, 0);
-    CHECK(again == inert); /* the free slot is reused ... */
+    CHECK(again == inert);                       /* the free slot is reused ... */
     CHECK(again->mesh_instance == JL_INDEX_MAX); /* ... with fresh defaults */
     jl_manager_shutdown(&manager);
 }
@@ -281,7 +281,7 @@ TEST(stale_handles_are_rejected)
     CHECK(jl_handle_resolve(&manager, handle) == NULL);
     sample_inert *reuse = JL_MAKE_ENTITY(&manager, sample_inert, 0, 0, 0);
     CHECK(reuse && jl_entity_handle(&manager, reuse->base).index == handle.index); /* same slot */
-    CHECK(jl_handle_resolve(&manager, handle) == NULL); /* still stale */
+    CHECK(jl_handle_resolve(&manager, handle) == NULL);                            /* still stale */
     CHECK(jl_handle_resolve(&manager, jl_entity_handle(&manager, reuse->base)) == reuse->base);
     CHECK(jl_handle_resolve(&manager, (jl_handle){0, 0}) == NULL);
     CHECK(jl_handle_resolve(&manager, (jl_handle){12345, 1}) == NULL);
@@ -402,9 +402,9 @@ TEST(loaded_ids_ahead_in_the_run_advance_the_counter_in_any_order)
     const uint64_t tag = 0xabcdef012345u, base = tag << 16;
     jl_manager_desc desc = {.capacity = 16, .id_tag = tag};
     CHECK(jl_manager_init(&manager, &desc) == JL_OK);
-    jl_manager_note_id(&manager, base + 0x30005); /* three tags on */
-    jl_manager_note_id(&manager, base + 0x42);    /* behind: no effect */
-    jl_manager_note_id(&manager, base - 1);       /* the tag before the run */
+    jl_manager_note_id(&manager, base + 0x30005);             /* three tags on */
+    jl_manager_note_id(&manager, base + 0x42);                /* behind: no effect */
+    jl_manager_note_id(&manager, base - 1);                   /* the tag before the run */
     jl_manager_note_id(&manager, base + ((uint64_t)1 << 32)); /* past the window */
     CHECK(jl_manager_mint_id(&manager) == base + 0x30006);
     jl_manager_shutdown(&manager);
@@ -500,7 +500,8 @@ TEST(iteration_visits_live_entities_only)
     }
     CHECK(visited == 7 && sum == 1 + 2 + 4 + 5 + 7 + 8 + 100);
     visited = 0;
-    for (sample_inert *d = jl_typed_first(&manager, &sample_inert_class); d; d = jl_typed_next(&manager, &sample_inert_class, d)) {
+    for (sample_inert *d = jl_typed_first(&manager, &sample_inert_class); d;
+         d = jl_typed_next(&manager, &sample_inert_class, d)) {
         CHECK(d->base && d->base->derived == d);
         visited++;
     }

@@ -33,10 +33,17 @@ TEST(diagnostics_escape_del_c1_controls_and_bytes_that_are_not_utf8)
 {
     /* DEL, U+009B (CSI as one code point), a lone 0x9b, a cut sequence,
      * an overlong '/', a UTF-16 surrogate. */
-    const char *text = formatted("a\x7f" "b\xc2\x9b" "c\x9b" "d\xe2\x82" "e\xc0\xaf" "f\xed\xa0\x80.jasset", 0, 0,
-                                 "unknown class 'X\x1b[31m'");
-    CHECK(strcmp(text, "a\\x7fb\\u009bc\\x9bd\\xe2\\x82e\\xc0\\xaff\\xed\\xa0\\x80.jasset: unknown class "
-                       "'X\\x1b[31m'") == 0);
+    const char *text = formatted(
+        "a\x7f"
+        "b\xc2\x9b"
+        "c\x9b"
+        "d\xe2\x82"
+        "e\xc0\xaf"
+        "f\xed\xa0\x80.jasset",
+        0, 0, "unknown class 'X\x1b[31m'");
+    CHECK(strcmp(text,
+                 "a\\x7fb\\u009bc\\x9bd\\xe2\\x82e\\xc0\\xaff\\xed\\xa0\\x80.jasset: unknown class "
+                 "'X\\x1b[31m'") == 0);
     CHECK(plain_ascii(text));
 }
 

@@ -67,8 +67,7 @@ static bool check_still_dirty(scenario *s)
 static uint32_t count_dirty(const jl_world *w)
 {
     uint32_t n = 0;
-    for (jl_entity *e = jl_entities_first(&w->manager); e; e = jl_entities_next(&w->manager, e))
-        n += e->is_dirty;
+    for (jl_entity *e = jl_entities_first(&w->manager); e; e = jl_entities_next(&w->manager, e)) n += e->is_dirty;
     return n + w->settings_dirty;
 }
 
@@ -114,8 +113,9 @@ static void fault_each_operation(int code, const char *reason)
         ok = s.probe.failed == 1 && status != JL_OK && report.error.status == status && report.failed_count >= 1 &&
              report.error.path[0] != '\0' && strstr(report.error.message, reason) != NULL &&
              strstr(report.error.message, jl_fs_op_name(failed_op)) != NULL;
-        if (!ok) fprintf(stderr, "fault at operation %u (%s): status %s, report \"%s\"\n", n,
-                         jl_fs_op_name(failed_op), jl_status_name(status), line);
+        if (!ok)
+            fprintf(stderr, "fault at operation %u (%s): status %s, report \"%s\"\n", n, jl_fs_op_name(failed_op),
+                    jl_status_name(status), line);
         ok = ok && scenario_check_disk(&s, s.dir, &st, false);
         ok = ok && check_still_dirty(&s);
         ok = ok && count_dirty(&s.world) <= dirty_before;
@@ -129,8 +129,9 @@ static void fault_each_operation(int code, const char *reason)
         ok = status == JL_OK && report.failed_count == 0 && count_dirty(&s.world) == 0 &&
              s.world.manager.pending_count == 0 && scenario_check_disk_ex(&s, s.dir, &st, false, true) &&
              st.temp_files == 0 && scenario_check_reload(s.dir, 256);
-        if (!ok) fprintf(stderr, "retry after a fault at operation %u (%s) did not write everything\n", n,
-                         jl_fs_op_name(failed_op));
+        if (!ok)
+            fprintf(stderr, "retry after a fault at operation %u (%s) did not write everything\n", n,
+                    jl_fs_op_name(failed_op));
     }
     printf("%s: faulted each of %u operations (", reason, total);
     for (uint32_t op = 0; op < JL_FS_OP_COUNT; op++)
@@ -143,20 +144,11 @@ static void fault_each_operation(int code, const char *reason)
           by_op[JL_FS_OP_RENAME] && by_op[JL_FS_OP_REMOVE] && by_op[JL_FS_OP_SYNC_DIR]);
 }
 
-TEST(enospc_at_each_operation_of_a_save)
-{
-    fault_each_operation(ENOSPC, "no space left on device");
-}
+TEST(enospc_at_each_operation_of_a_save) { fault_each_operation(ENOSPC, "no space left on device"); }
 
-TEST(eio_at_each_operation_of_a_save)
-{
-    fault_each_operation(EIO, "input/output error");
-}
+TEST(eio_at_each_operation_of_a_save) { fault_each_operation(EIO, "input/output error"); }
 
-TEST(eacces_at_each_operation_of_a_save)
-{
-    fault_each_operation(EACCES, "permission denied");
-}
+TEST(eacces_at_each_operation_of_a_save) { fault_each_operation(EACCES, "permission denied"); }
 
 /* A file the loader cannot read is reported, and a later full save neither
  * rewrites nor deletes it. */

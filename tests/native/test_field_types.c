@@ -86,11 +86,13 @@ static const char *write_thing(test_thing *thing, size_t *size)
 }
 
 /* The text of the class's defaults, after the header. */
-static const char defaults[] = "; ammo\n-1\n; score\n0\n; display_name\nGrunt\n; team\nblue\n"
-                               "; waypoint\n0 0\n; facing\n0 0 0 1\n";
+static const char defaults[] =
+    "; ammo\n-1\n; score\n0\n; display_name\nGrunt\n; team\nblue\n"
+    "; waypoint\n0 0\n; facing\n0 0 0 1\n";
 
-static const char header[] = "; asset_type\nentity_instance\n; id\n0x0000000000000010\n; class\nThing\n"
-                             "; version\n1\n; class_version\n1\n; position\n0 0 0\n";
+static const char header[] =
+    "; asset_type\nentity_instance\n; id\n0x0000000000000010\n; class\nThing\n"
+    "; version\n1\n; class_version\n1\n; position\n0 0 0\n";
 
 static bool string_is(jl_string s, const char *expected)
 {
@@ -123,8 +125,8 @@ TEST(every_type_has_its_size_alignment_and_name)
     CHECK(jl_field_type_alignment(JL_FIELD_STRING) == _Alignof(jl_string));
     CHECK(jl_field_type_size(JL_FIELD_VEC3) == 12 && jl_field_type_alignment(JL_FIELD_COLOR) == 1);
     CHECK(jl_field_type_size(JL_FIELD_TYPE_COUNT) == 0 && jl_field_type_alignment(JL_FIELD_TYPE_COUNT) == 0);
-    static const char *const names[JL_FIELD_TYPE_COUNT] = {"f32", "index", "bool", "vec3", "color", "entity_ref",
-                                                           "i32", "u32",   "string", "enum", "vec2", "quat"};
+    static const char *const names[JL_FIELD_TYPE_COUNT] = {"f32", "index", "bool",   "vec3", "color", "entity_ref",
+                                                           "i32", "u32",   "string", "enum", "vec2",  "quat"};
     for (int t = 0; t < JL_FIELD_TYPE_COUNT; t++) {
         CHECK(strcmp(jl_field_type_name((jl_field_type)t), names[t]) == 0);
         CHECK(jl_field_type_size((jl_field_type)t) > 0);
@@ -154,8 +156,9 @@ static bool reads_and_writes(const char *fields, test_thing *thing, const char *
 
 TEST(a_canonical_file_reads_every_type_and_writes_back_byte_identical)
 {
-    static const char fields[] = "; ammo\n-2147483648\n; score\n4294967295\n; display_name\nGrunt the \"Second\" \\o/\n"
-                                 "; team\ngreen\n; waypoint\n1.5 -2\n; facing\n0 0.70710677 0 0.70710677\n";
+    static const char fields[] =
+        "; ammo\n-2147483648\n; score\n4294967295\n; display_name\nGrunt the \"Second\" \\o/\n"
+        "; team\ngreen\n; waypoint\n1.5 -2\n; facing\n0 0.70710677 0 0.70710677\n";
     test_thing thing;
     CHECK(reads_and_writes(fields, &thing, fields));
     CHECK(thing.ammo == INT32_MIN);
@@ -177,10 +180,12 @@ TEST(a_file_without_the_new_keys_keeps_the_defaults)
 
 TEST(tolerated_forms_read_and_are_written_canonically)
 {
-    static const char fields[] = "; ammo\n  -0007 \n; score\n\t0042\n; display_name\n  \"plain\"  \n"
-                                 "; team\nred\r\n; waypoint\n1 \t 2\n; facing\n 1  2\t3   4 \n";
-    static const char canonical[] = "; ammo\n-7\n; score\n42\n; display_name\nplain\n; team\nred\n"
-                                    "; waypoint\n1 2\n; facing\n1 2 3 4\n";
+    static const char fields[] =
+        "; ammo\n  -0007 \n; score\n\t0042\n; display_name\n  \"plain\"  \n"
+        "; team\nred\r\n; waypoint\n1 \t 2\n; facing\n 1  2\t3   4 \n";
+    static const char canonical[] =
+        "; ammo\n-7\n; score\n42\n; display_name\nplain\n; team\nred\n"
+        "; waypoint\n1 2\n; facing\n1 2 3 4\n";
     test_thing thing;
     CHECK(reads_and_writes(fields, &thing, canonical));
     CHECK(thing.ammo == -7 && thing.score == 42 && string_is(thing.display_name, "plain") && thing.team == 0);
@@ -326,7 +331,9 @@ TEST(strings_have_one_canonical_text_that_reads_back_exactly)
         {"none", 4, NULL},
         {"#", 1, NULL},
         {"h\xc3\xa9llo \xe2\x9c\x93 \xf0\x9f\x98\x80", 15, NULL},
-        {"\xef\xbb\xbf" "bom", 6, NULL},
+        {"\xef\xbb\xbf"
+         "bom",
+         6, NULL},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
         CHECK(round_trips(cases[i].bytes, cases[i].size, cases[i].text ? cases[i].text : cases[i].bytes));
@@ -436,11 +443,11 @@ TEST(the_value_check_gives_canonical_text_or_the_column_of_the_problem)
 
 TEST(a_long_enum_list_is_cut_in_the_message)
 {
-    static const char *const many[] = {"alpha_one",   "bravo_two",    "charlie_three", "delta_four",
-                                       "echo_five",   "foxtrot_six",  "golf_seven",    "hotel_eight",
-                                       "india_nine",  "juliet_ten",   "kilo_eleven",   "lima_twelve",
-                                       "mike_thirteen", "november_fourteen", "oscar_fifteen", "papa_sixteen",
-                                       "quebec_seventeen", "romeo_eighteen", "sierra_nineteen", "tango_twenty"};
+    static const char *const many[] = {"alpha_one",        "bravo_two",         "charlie_three",   "delta_four",
+                                       "echo_five",        "foxtrot_six",       "golf_seven",      "hotel_eight",
+                                       "india_nine",       "juliet_ten",        "kilo_eleven",     "lima_twelve",
+                                       "mike_thirteen",    "november_fourteen", "oscar_fifteen",   "papa_sixteen",
+                                       "quebec_seventeen", "romeo_eighteen",    "sierra_nineteen", "tango_twenty"};
     static const jl_enum many_enum = JL_ENUM(many);
     const jl_field f = {.type = JL_FIELD_ENUM, .enumeration = &many_enum};
     jl_error err = {0};
@@ -545,8 +552,8 @@ static bool encode_fresh_rows(const uint8_t **bytes, size_t *size)
 
 /* Decodes the columns of fields [first, first + count) of ROWS rows into
  * staging (zeroed first), all of size bytes: the status of the reader. */
-static jl_status decode_columns(const uint8_t *bytes, size_t size, test_thing *staging, uint32_t first,
-                                uint32_t count, jl_error *err)
+static jl_status decode_columns(const uint8_t *bytes, size_t size, test_thing *staging, uint32_t first, uint32_t count,
+                                jl_error *err)
 {
     static uint64_t spans[ROWS];
     jli_snap_decoder d = {0};

@@ -37,17 +37,21 @@ static char dir[256], before[256];
 #define B_NAME "4294967298.jasset"
 #define C_NAME "4294967301.jasset"
 #define FREE_NAME "4294967299.jasset"
-static const char a_text[] = "; asset_type\nentity_instance\n; id\n0x0000000100000001\n; class\nInert\n"
-                             "; version\n1\n; class_version\n1\n; position\n0 0 0\n; mesh_instance\n7\n";
-static const char b_text[] = "; asset_type\nentity_instance\n; id\n0x0000000100000002\n; class\nProp\n"
-                             "; version\n1\n; class_version\n1\n; position\n5 6 7\n; mesh_instance\n9\n"
-                             "; parent\n0x0000000100000001\n; note\nfrom branch b\n";
-static const char c_text[] = "; asset_type\nentity_instance\n; id\n0x0000000100000005\n; class\nProp\n"
-                             "; version\n1\n; class_version\n1\n; position\n1 1 1\n; mesh_instance\n3\n"
-                             "; parent\n0x0000000100000002\n";
+static const char a_text[] =
+    "; asset_type\nentity_instance\n; id\n0x0000000100000001\n; class\nInert\n"
+    "; version\n1\n; class_version\n1\n; position\n0 0 0\n; mesh_instance\n7\n";
+static const char b_text[] =
+    "; asset_type\nentity_instance\n; id\n0x0000000100000002\n; class\nProp\n"
+    "; version\n1\n; class_version\n1\n; position\n5 6 7\n; mesh_instance\n9\n"
+    "; parent\n0x0000000100000001\n; note\nfrom branch b\n";
+static const char c_text[] =
+    "; asset_type\nentity_instance\n; id\n0x0000000100000005\n; class\nProp\n"
+    "; version\n1\n; class_version\n1\n; position\n1 1 1\n; mesh_instance\n3\n"
+    "; parent\n0x0000000100000002\n";
 /* Another entity with A's ID, as a merge may bring one. */
-static const char second_a_text[] = "; asset_type\nentity_instance\n; id\n0x0000000100000001\n; class\nProp\n"
-                                    "; version\n1\n; class_version\n1\n; position\n2 2 2\n; mesh_instance\n4\n";
+static const char second_a_text[] =
+    "; asset_type\nentity_instance\n; id\n0x0000000100000001\n; class\nProp\n"
+    "; version\n1\n; class_version\n1\n; position\n2 2 2\n; mesh_instance\n4\n";
 
 static bool write_file(const char *name, const char *text)
 {
@@ -117,10 +121,7 @@ static int entity_files(void)
 }
 
 /* The world is as make_world left it. */
-static bool unchanged(void)
-{
-    return pu_same_tree(before, dir);
-}
+static bool unchanged(void) { return pu_same_tree(before, dir); }
 
 /* Runs the repair in-process on dir through fs, with what it prints on
  * stdout and stderr in output (cli_run.h); false if it failed to run. */
@@ -235,8 +236,8 @@ TEST(a_second_entity_with_an_id_in_another_ids_file_still_gets_a_fresh_id)
     CHECK(write_file("Entities/" FREE_NAME, second_a_text));
     CHECK(run("validate --fix-duplicates %s", dir) == 0);
     CHECK(holds(A_NAME, a_text));
-    CHECK(entity_files() == 4); /* the second one under a fresh ID's name */
-    CHECK(copies_of(second_a_text) == 0);  /* its id value changed */
+    CHECK(entity_files() == 4);           /* the second one under a fresh ID's name */
+    CHECK(copies_of(second_a_text) == 0); /* its id value changed */
     CHECK(find_output("moved %s/Entities/" FREE_NAME " to %s/Entities/", dir, dir));
     CHECK(find_output("it carried 0x0000000100000001, which %s/Entities/" A_NAME " keeps", dir));
     CHECK(find_output("%s: 1 duplicate ID repaired, 2 references to check", dir));

@@ -167,7 +167,8 @@ TEST(parses_like_a_correctly_rounded_reference)
         jl_f32_parse_result r = jl_f32_parse(text, (size_t)n, &ours, NULL);
         float ref = strtof(text, NULL);
         if (r == JL_F32_OK) {
-            if (bits_of(ours) != bits_of(ref)) fprintf(stderr, "%s: 0x%08x, reference 0x%08x\n", text, bits_of(ours), bits_of(ref));
+            if (bits_of(ours) != bits_of(ref))
+                fprintf(stderr, "%s: 0x%08x, reference 0x%08x\n", text, bits_of(ours), bits_of(ref));
             CHECK(bits_of(ours) == bits_of(ref));
         } else {
             /* Only overflow to infinity or underflow to zero may be refused. */
@@ -203,8 +204,11 @@ TEST(parses_halfway_cases_to_even)
     CHECK(parses_to("3.4028235677973365e38", 0x7f7fffffu));
     /* Subnormals: the smallest, and a 100-digit input. */
     CHECK(parses_to("1e-45", 0x00000001u));
-    CHECK(parses_to("1.4012984643248170709237295832899161312802619418765157717570682838897910826858606014866381883621215820312500000000000000000000000000000000001e-45",
-                    0x00000001u));
+    CHECK(
+        parses_to("1."
+                  "4012984643248170709237295832899161312802619418765157717570682838897910826858606014866381883621215820"
+                  "312500000000000000000000000000000000001e-45",
+                  0x00000001u));
     CHECK(parses_to("-0", 0x80000000u));
     CHECK(parses_to(".5", 0x3f000000u));
     CHECK(parses_to("0.000", 0x00000000u));
@@ -223,7 +227,9 @@ TEST(rejects_trailing_junk_with_its_offset)
         size_t at; /* where the text stops being a number */
     } cases[] = {
         {"2.5abc", 3}, {"12,5", 2} /* a German decimal comma is not a point */,
-        {"", 0}, {"+1", 0}, {"1.", 2}, {"1e", 2}, {" 1", 0}, {"1 ", 1},
+        {"", 0},       {"+1", 0},
+        {"1.", 2},     {"1e", 2},
+        {" 1", 0},     {"1 ", 1},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         size_t bad = 99;
@@ -236,7 +242,8 @@ TEST(reports_overflow_and_underflow_as_out_of_range)
 {
     CHECK(parse_result("1e39", NULL) == JL_F32_RANGE);
     CHECK(parse_result("-3.5e38", NULL) == JL_F32_RANGE);
-    CHECK(parse_result("340282356779733661637539395458142568448", NULL) == JL_F32_RANGE); /* the edge ties to infinity */
+    CHECK(parse_result("340282356779733661637539395458142568448", NULL) ==
+          JL_F32_RANGE); /* the edge ties to infinity */
     CHECK(parse_result("3.4028235677973367e38", NULL) == JL_F32_RANGE);
     CHECK(parse_result("1e-46", NULL) == JL_F32_RANGE);
     CHECK(parse_result("7.006492321624085354618647916449580656401309709382578858785341419448955413429303e-46", NULL) ==

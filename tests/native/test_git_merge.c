@@ -200,8 +200,8 @@ enum { SMALL_BASE = 20, COLLIDING = 3 };
 /* One side of a merge whose session drew the other side's tag: it creates
  * COLLIDING entities (the last a prop whose parent is the first) and moves
  * the first base entity, then commits. texts gets the created files. */
-static bool collide_on_branch(const char *branch, const char *const *classes, const char *position,
-                              uint64_t *created, char **texts)
+static bool collide_on_branch(const char *branch, const char *const *classes, const char *position, uint64_t *created,
+                              char **texts)
 {
     CHECK_OR_FALSE(sh(GIT "checkout -q -b %s main", branch));
     jl_world w;
@@ -307,8 +307,8 @@ TEST(an_add_add_conflict_of_colliding_ids_is_split_by_fix_duplicates)
         char *text_a = NULL, *text_b = NULL;
         ok = jl_world_entity_path(path, sizeof path, world_dir, ids_a[i]) && (text_a = du_read(path, NULL)) &&
              strcmp(text_a, texts_a[i]) == 0;
-        ok = ok && jl_world_entity_path(path, sizeof path, world_dir, moved[i]) &&
-             (text_b = du_read(path, NULL)) && same_but_id(text_b, texts_b[i], moved[i]);
+        ok = ok && jl_world_entity_path(path, sizeof path, world_dir, moved[i]) && (text_b = du_read(path, NULL)) &&
+             same_but_id(text_b, texts_b[i], moved[i]);
         free(text_a);
         free(text_b);
     }

@@ -199,8 +199,9 @@ TEST(a_file_out_of_order_is_written_in_canonical_order_with_its_kept_keys_in_the
     const char *out;
     size_t size;
     CHECK(jl_world_write_entity(world, 5, &out, &size) == JL_OK);
-    static const char expected[] = "; asset_type\nentity_instance\n; id\n0x0000000000000005\n; class\nEnemy\n"
-                                   "; version\n1\n; class_version\n1\n; position\n1 1 1\n; loot\nrope\n; health\n3\n";
+    static const char expected[] =
+        "; asset_type\nentity_instance\n; id\n0x0000000000000005\n; class\nEnemy\n"
+        "; version\n1\n; class_version\n1\n; position\n1 1 1\n; loot\nrope\n; health\n3\n";
     CHECK(size == sizeof expected - 1 && memcmp(out, expected, size) == 0);
     CHECK(jl_world_warning_count(world) == 0); /* text from elsewhere: no file to warn about */
     finish();

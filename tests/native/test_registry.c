@@ -195,8 +195,7 @@ TEST(typed_arrays_are_reserved_at_the_first_entity_of_their_class)
     for (uint32_t k = 0; k < JL_CLASS_MAX; k++) CHECK(m.by_type[k].arena.base == NULL && m.by_type[k].cls == NULL);
     test_door *d = JL_MAKE_ENTITY(&m, test_door, 1, 2, 3);
     CHECK(d && d->width == 1.5f && !d->locked && JL_DOWNCAST(test_door, d->base) == d);
-    for (uint32_t k = 0; k < JL_CLASS_MAX; k++)
-        CHECK((m.by_type[k].arena.base != NULL) == (k == test_door_class.kind));
+    for (uint32_t k = 0; k < JL_CLASS_MAX; k++) CHECK((m.by_type[k].arena.base != NULL) == (k == test_door_class.kind));
     CHECK(jl_typed_first(&m, &test_door_class) == d && jl_typed_first(&m, &sample_inert_class) == NULL);
     jl_error err;
     CHECK(jl_manager_check(&m, &err) == JL_OK);
@@ -246,8 +245,9 @@ TEST(a_world_knows_the_classes_registered_before_it)
     CHECK(jl_world_create(before, "Gate", 0, 0, 0, NULL) == JL_ERR_UNKNOWN_CLASS);
     jl_entity *e;
     CHECK(jl_entity_allocate(jl_world_manager(before), &test_gate_class, &e) == JL_ERR_INVALID_ARGUMENT);
-    static const char text[] = "; asset_type\nentity_instance\n; id\n0x0000000000000001\n; class\nGate\n"
-                               "; version\n1\n; class_version\n1\n; position\n0 0 0\n";
+    static const char text[] =
+        "; asset_type\nentity_instance\n; id\n0x0000000000000001\n; class\nGate\n"
+        "; version\n1\n; class_version\n1\n; position\n0 0 0\n";
     jl_error err = {0};
     /* To the earlier world a Gate file is an entity of a class it does not
      * describe: kept as text under an opaque class of its own. */
@@ -298,8 +298,7 @@ TEST(a_world_of_a_class_registered_by_the_test_loads_saves_and_reloads)
     uint64_t first = 0;
     bool saved = save_doors(dir, &first);
     jl_world *w = saved ? new_world() : NULL;
-    bool ok = w && jl_world_load(w, dir) == JL_OK && jl_world_count(w) == 4 &&
-              jl_world_check_references(w) == 0;
+    bool ok = w && jl_world_load(w, dir) == JL_OK && jl_world_count(w) == 4 && jl_world_check_references(w) == 0;
     test_door *d = ok ? JL_DOWNCAST(test_door, jl_world_find(w, first)) : NULL;
     ok = ok && d && d->width == 2.5f && !d->locked && d->hinge.z == 1.0f && jl_world_find(w, d->leads_to);
     char text[JL_VALUE_TEXT_MAX];

@@ -211,7 +211,7 @@ TEST(an_entity_saved_then_edited_back_is_clean)
     CHECK(jl_world_create(world, "Prop", 1, 2, 3, &e) == JL_OK);
     const uint64_t id = e->id;
     CHECK(set(id, "density", "1") && is_dirty(id)); /* no file yet */
-    CHECK(saves(1, 0)); /* the settings are still the defaults: no file */
+    CHECK(saves(1, 0));                             /* the settings are still the defaults: no file */
     CHECK(set(id, "density", "3") && is_dirty(id));
     CHECK(set(id, "density", "1") && !is_dirty(id));
     finish();
@@ -381,9 +381,7 @@ TEST(undoing_a_removal_many_times_keeps_one_pending_deletion_at_most)
     CHECK(id);
     bool ok = true;
     for (int i = 0; i < 2000 && ok; i++) /* more than the pending list of 256 entities holds */
-        ok = restore(id, NULL, 0) &&
-             jl_world_manager(world)->pending_count == 1 &&
-             restore(id, file_text, file_size) &&
+        ok = restore(id, NULL, 0) && jl_world_manager(world)->pending_count == 1 && restore(id, file_text, file_size) &&
              jl_world_manager(world)->pending_count == 0 && !is_dirty(id);
     CHECK(ok);
     CHECK(jl_world_reference_count(world) >= 3 && jl_world_check_references(world) == 0);

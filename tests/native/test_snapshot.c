@@ -106,13 +106,20 @@ static bool fill_varied(jl_entity_manager *m, uint32_t n)
 static size_t field_size(jl_field_type type)
 {
     switch (type) {
-    case JL_FIELD_F32: return 4;
-    case JL_FIELD_INDEX: return 4;
-    case JL_FIELD_BOOL: return sizeof(bool);
-    case JL_FIELD_VEC3: return 12;
-    case JL_FIELD_COLOR: return 3;
-    case JL_FIELD_ENTITY_REF: return 8;
-    default: return 0;
+    case JL_FIELD_F32:
+        return 4;
+    case JL_FIELD_INDEX:
+        return 4;
+    case JL_FIELD_BOOL:
+        return sizeof(bool);
+    case JL_FIELD_VEC3:
+        return 12;
+    case JL_FIELD_COLOR:
+        return 3;
+    case JL_FIELD_ENTITY_REF:
+        return 8;
+    default:
+        return 0;
     }
 }
 
@@ -130,8 +137,8 @@ static bool same_entities(const jl_entity_manager *a, const jl_entity_manager *b
         const jl_class *cls = e->derived_kind;
         for (uint32_t i = 0; i < cls->field_count; i++) {
             const jl_field *fd = &cls->fields[i];
-            CHECK_OR_FALSE(memcmp((char *)e->derived + fd->offset, (char *)f->derived + fd->offset,
-                                  field_size(fd->type)) == 0);
+            CHECK_OR_FALSE(
+                memcmp((char *)e->derived + fd->offset, (char *)f->derived + fd->offset, field_size(fd->type)) == 0);
         }
     }
     return true;
@@ -183,11 +190,9 @@ TEST(decoded_entities_are_dirty_and_advance_the_id_counter)
     /* Decode into a manager with the source's tag: minting must skip the IDs. */
     CHECK(renew_target(100, TAG));
     CHECK(decode(bytes.data, bytes.size, NULL) == JL_OK);
-    for (jl_entity *e = jl_entities_first(&target); e; e = jl_entities_next(&target, e))
-        CHECK(e->is_dirty);
+    for (jl_entity *e = jl_entities_first(&target); e; e = jl_entities_next(&target, e)) CHECK(e->is_dirty);
     uint64_t fresh = jl_manager_mint_id(&target);
-    for (jl_entity *e = jl_entities_first(&source); e; e = jl_entities_next(&source, e))
-        CHECK(e->id < fresh);
+    for (jl_entity *e = jl_entities_first(&source); e; e = jl_entities_next(&source, e)) CHECK(e->id < fresh);
     teardown();
 }
 
@@ -465,8 +470,8 @@ static uint32_t inert_schema_crc(void)
     jl_snapshot_bytes b;
     uint32_t crc = 0;
     if (jl_snapshot_encode_manager(&m, &arena, &b, NULL) == JL_OK)
-        crc = (uint32_t)b.data[11] | (uint32_t)b.data[12] << 8 | (uint32_t)b.data[13] << 16 |
-              (uint32_t)b.data[14] << 24;
+        crc =
+            (uint32_t)b.data[11] | (uint32_t)b.data[12] << 8 | (uint32_t)b.data[13] << 16 | (uint32_t)b.data[14] << 24;
     jl_manager_shutdown(&m);
     return crc;
 }

@@ -52,12 +52,11 @@ static bool fill_source(uint32_t count)
 {
     CHECK_OR_FALSE(sample_world_generate(&source, count, 7) == JL_OK);
     jl_error err = {0};
-    CHECK_OR_FALSE(jl_world_load_entity_text(&source, NULL, future_entity, sizeof future_entity - 1,
-                                             false, NULL, &err) == JL_OK);
+    CHECK_OR_FALSE(
+        jl_world_load_entity_text(&source, NULL, future_entity, sizeof future_entity - 1, false, NULL, &err) == JL_OK);
     CHECK_OR_FALSE(jl_world_is_read_only(&source, 0x0000000100000001ull));
     CHECK_OR_FALSE(jl_world_load_entity_text(&source, NULL, entity_with_unknown_keys,
-                                             sizeof entity_with_unknown_keys - 1, false, NULL,
-                                             &err) == JL_OK);
+                                             sizeof entity_with_unknown_keys - 1, false, NULL, &err) == JL_OK);
     CHECK_OR_FALSE(jl_world_load_settings_text(&source, NULL, settings_with_unknown_key,
                                                sizeof settings_with_unknown_key - 1, false, &err) == JL_OK);
     CHECK_OR_FALSE(source.settings_record.unknown_size > 0);
@@ -153,10 +152,7 @@ static bool decoded(const jl_snapshot_bytes *bytes)
 }
 
 /* source encoded (into *bytes, on the arena) and decoded into target. */
-static bool through_a_snapshot(jl_snapshot_bytes *bytes)
-{
-    return encode(&source, bytes) == JL_OK && decoded(bytes);
-}
+static bool through_a_snapshot(jl_snapshot_bytes *bytes) { return encode(&source, bytes) == JL_OK && decoded(bytes); }
 
 /* The start of a test: source filled (fill_source(count)) and encoded
  * into *bytes. */
@@ -242,11 +238,10 @@ TEST(awkward_floats_survive_the_world_path)
         const jl_class *cls = a->derived_kind;
         for (uint32_t f = 0; f < cls->field_count; f++) {
             static const size_t size_of_type[JL_FIELD_TYPE_COUNT] = {
-                [JL_FIELD_F32] = 4, [JL_FIELD_INDEX] = 4, [JL_FIELD_BOOL] = sizeof(bool),
+                [JL_FIELD_F32] = 4,   [JL_FIELD_INDEX] = 4, [JL_FIELD_BOOL] = sizeof(bool),
                 [JL_FIELD_VEC3] = 12, [JL_FIELD_COLOR] = 3, [JL_FIELD_ENTITY_REF] = 8};
             uint32_t off = cls->fields[f].offset;
-            CHECK(memcmp((char *)a->derived + off, (char *)b->derived + off,
-                         size_of_type[cls->fields[f].type]) == 0);
+            CHECK(memcmp((char *)a->derived + off, (char *)b->derived + off, size_of_type[cls->fields[f].type]) == 0);
         }
     }
     teardown();
@@ -268,8 +263,7 @@ TEST(decoded_entities_keep_their_reference_sites)
 {
     CHECK(setup());
     CHECK(fill_source(200));
-    CHECK(jl_world_load_entity_text(&source, NULL, orphan_prop, sizeof orphan_prop - 1, false, NULL, NULL) ==
-          JL_OK);
+    CHECK(jl_world_load_entity_text(&source, NULL, orphan_prop, sizeof orphan_prop - 1, false, NULL, NULL) == JL_OK);
     jl_snapshot_bytes bytes;
     CHECK(through_a_snapshot(&bytes));
     /* A site for each parent set in the source (its generated props were
@@ -331,8 +325,8 @@ TEST(hostile_unknown_keys_are_rejected_and_the_world_is_unchanged)
     CHECK(setup());
     /* One entity with unknown keys, made last so its text ends the stream. */
     jl_error err = {0};
-    CHECK(jl_world_load_entity_text(&source, NULL, entity_with_unknown_keys,
-                                    sizeof entity_with_unknown_keys - 1, false, NULL, &err) == JL_OK);
+    CHECK(jl_world_load_entity_text(&source, NULL, entity_with_unknown_keys, sizeof entity_with_unknown_keys - 1, false,
+                                    NULL, &err) == JL_OK);
     CHECK(jl_world_create(&target, "Light", 0, 0, 0, NULL) == JL_OK);
     CHECK(jl_world_remove(&target, target.manager.entities[0].id) == JL_OK);
     jl_world_settings settings_before = target.settings;

@@ -854,11 +854,11 @@ TEST(dirty_flag_follows_the_spec_state_machine)
     CHECK(start(NULL));
     jl_entity *e = NULL;
     CHECK(jl_world_create(&world, "Light", 0, 0, 0, &e) == JL_OK);
-    CHECK(e->is_dirty);                               /* created */
+    CHECK(e->is_dirty); /* created */
     CHECK(jl_world_save(&world, dir, NULL) == JL_OK);
-    CHECK(!e->is_dirty);                              /* saved */
+    CHECK(!e->is_dirty); /* saved */
     CHECK(jl_world_set_field(&world, e->id, "color", "#102030", 7, NULL) == JL_OK);
-    CHECK(e->is_dirty);                               /* mutated */
+    CHECK(e->is_dirty); /* mutated */
     CHECK(jl_world_save(&world, dir, NULL) == JL_OK);
     CHECK(!e->is_dirty);
     CHECK(jl_world_set_field(&world, e->id, "position", "4 5 6", 5, NULL) == JL_OK);
@@ -869,7 +869,7 @@ TEST(dirty_flag_follows_the_spec_state_machine)
     CHECK(jli_world_init(&fresh, NULL) == JL_OK);
     CHECK(jl_world_load(&fresh, dir) == JL_OK);
     jl_entity *loaded = jl_world_find(&fresh, id);
-    CHECK(loaded && !loaded->is_dirty);               /* loaded */
+    CHECK(loaded && !loaded->is_dirty); /* loaded */
     CHECK(loaded->position.y == 5);
     jli_world_shutdown(&fresh);
     finish();

@@ -90,11 +90,13 @@ TEST(a_walk_that_ended_stays_ended_when_entities_are_created_afterwards)
     uint64_t ids[3];
     CHECK(start(3, ids));
     jl_world_iter it = jl_world_iter_all(world);
-    while (jl_world_next(&it)) {}
+    while (jl_world_next(&it)) {
+    }
     CHECK(jl_world_create(world, "Inert", 0, 0, 0, NULL) == JL_OK);
     CHECK(!jl_world_next(&it) && it.entity == NULL);
     jl_world_iter lights = jl_world_iter_class(world, &sample_light_class);
-    while (jl_world_next(&lights)) {}
+    while (jl_world_next(&lights)) {
+    }
     CHECK(jl_world_create(world, "Light", 0, 0, 0, NULL) == JL_OK);
     CHECK(!jl_world_next(&lights));
     finish();

@@ -147,8 +147,7 @@ static bool lock_is(const char *text)
  * particulars writes it. */
 static void lock_text(char *out, size_t size, unsigned pid, const char *host, unsigned long long started, int flock)
 {
-    snprintf(out, size, "pid %u\nhost %s\nstarted %llu\ntoken 0123456789abcdef\nflock %d\n", pid, host, started,
-             flock);
+    snprintf(out, size, "pid %u\nhost %s\nstarted %llu\ntoken 0123456789abcdef\nflock %d\n", pid, host, started, flock);
 }
 
 TEST(a_lock_left_by_a_dead_process_is_taken_over_with_a_notice)
@@ -273,8 +272,7 @@ TEST(load_leaves_temporaries_alone_while_a_writer_holds_the_lock)
     for (int locked = 1; locked >= 0 && ok; locked--) {
         jl_world w;
         jl_world_desc d = {.capacity = 256};
-        ok = jli_world_init(&w, &d) == JL_OK && jl_world_load(&w, dir) == JL_OK &&
-             jl_world_diagnostic_count(&w) == 0;
+        ok = jli_world_init(&w, &d) == JL_OK && jl_world_load(&w, dir) == JL_OK && jl_world_diagnostic_count(&w) == 0;
         /* While the lock is held the temporary may be a running save's. */
         ok = ok && du_exists(temp) == (locked == 1);
         jli_world_shutdown(&w);
@@ -423,8 +421,8 @@ TEST(two_writer_processes_leave_every_file_whole_and_every_save_landed)
             else if (s != JL_OK) bad++;
             jli_world_shutdown(&w);
         }
-        printf("writer %d: %d of %d saves met files the other had changed since its load (conflicts)\n", k,
-               conflicts, SAVES);
+        printf("writer %d: %d of %d saves met files the other had changed since its load (conflicts)\n", k, conflicts,
+               SAVES);
         if (locked || writer.landed_wrong)
             fprintf(stderr, "writer %d: %d saves found the world locked, %u files did not hold what was saved\n", k,
                     locked, writer.landed_wrong);
@@ -543,8 +541,9 @@ TEST(new_world_appears_whole_or_not_at_all)
         }
         /* Failed: nothing at dir, nothing beside it. */
         ok = s != JL_OK && report.error.status != JL_OK && !du_exists(dir) && pu_count(root) == 0;
-        if (!ok) fprintf(stderr, "fault at operation %u: status %s, %d entries in %s\n", at, jl_status_name(s),
-                         pu_count(root), root);
+        if (!ok)
+            fprintf(stderr, "fault at operation %u: status %s, %d entries in %s\n", at, jl_status_name(s),
+                    pu_count(root), root);
     }
     printf("%u fault points, each left nothing behind\n", faults);
     jli_world_shutdown(&w);

@@ -28,10 +28,10 @@
 #include "status.h"
 
 enum {
-    JL_ENTITY_BASE_VERSION = 1,     /* `; version` written by this build */
-    JL_ARCHIVE_LINE_MAX = 4096,     /* longest line (bytes, without the line end) */
-    JL_ARCHIVE_KEYS_MAX = 1024,     /* most keys in one file */
-    JL_ARCHIVE_KEY_MAX = 64,        /* longest key */
+    JL_ENTITY_BASE_VERSION = 1, /* `; version` written by this build */
+    JL_ARCHIVE_LINE_MAX = 4096, /* longest line (bytes, without the line end) */
+    JL_ARCHIVE_KEYS_MAX = 1024, /* most keys in one file */
+    JL_ARCHIVE_KEY_MAX = 64,    /* longest key */
     /* Largest file read at all: JL_ARCHIVE_KEYS_MAX full key and value lines
      * take about 4.3 MB; a larger file is refused before it is read. */
     JL_ARCHIVE_FILE_MAX = 8 << 20,
@@ -42,15 +42,15 @@ enum {
  * count bytes. */
 typedef struct jl_archive_entry {
     const char *key;
-    const char *value;   /* without the blanks around it: what fields parse */
+    const char *value; /* without the blanks around it: what fields parse */
     uint32_t key_size;
     uint32_t value_size;
-    uint32_t key_line;   /* line of `; key` */
-    uint32_t value_line; /* line of the value */
-    uint32_t key_col;    /* column of the key's first character */
-    uint32_t value_col;  /* column of the value's first character */
-    uint32_t hash;       /* of the key, for duplicate detection */
-    bool used;           /* read by a field, the header or a migration */
+    uint32_t key_line;    /* line of `; key` */
+    uint32_t value_line;  /* line of the value */
+    uint32_t key_col;     /* column of the key's first character */
+    uint32_t value_col;   /* column of the value's first character */
+    uint32_t hash;        /* of the key, for duplicate detection */
+    bool used;            /* read by a field, the header or a migration */
     uint16_t value_trail; /* blanks after the value on its line (CRs before
                              the LF excluded); with the value_col - 1 blanks
                              before it, what an unknown key keeps */
@@ -66,8 +66,8 @@ typedef struct jl_archive_entry {
  * archive). Sets ar->loading. On a malformed file returns JL_ERR_PARSE with
  * the line and column in err (JL_ERR_OUT_OF_MEMORY if arena is full); the
  * arena may then hold a partial entry table, which the caller pops. */
-jl_status jl_archive_tokenize(jl_archive *ar, jl_arena *arena, const char *text, size_t size,
-                              const char *path, jl_error *err);
+jl_status jl_archive_tokenize(jl_archive *ar, jl_arena *arena, const char *text, size_t size, const char *path,
+                              jl_error *err);
 
 /* The entry for key (NUL-terminated) or NULL. Does not mark it used. */
 jl_archive_entry *jl_archive_find(jl_archive *ar, const char *key);
@@ -87,14 +87,14 @@ jl_status jl_archive_read_field(jl_archive *ar, const jl_field *field, void *der
  * caller), JL_ERR_OUT_OF_MEMORY (strings is full) or
  * JL_ERR_INVALID_ARGUMENT (a STRING with no strings arena, an ENUM field
  * with no names). bad_col and err may be NULL. */
-jl_status jl_field_parse(const jl_field *field, const char *text, size_t size, void *dst,
-                         jl_arena *strings, uint32_t *bad_col, jl_error *err);
+jl_status jl_field_parse(const jl_field *field, const char *text, size_t size, void *dst, jl_arena *strings,
+                         uint32_t *bad_col, jl_error *err);
 
 /* jl_field_parse for a field of type `type` with `flags` and nothing else:
  * every type but STRING and ENUM (which fail with
  * JL_ERR_INVALID_ARGUMENT). */
-jl_status jl_value_parse(jl_field_type type, uint32_t flags, const char *text, size_t size,
-                         void *dst, uint32_t *bad_col, jl_error *err);
+jl_status jl_value_parse(jl_field_type type, uint32_t flags, const char *text, size_t size, void *dst,
+                         uint32_t *bad_col, jl_error *err);
 
 /* Room for the canonical text of any value plus a NUL: a string's text is
  * at most a line. */
@@ -118,8 +118,8 @@ uint32_t jl_value_format(jl_field_type type, const void *src, char *out);
  * NUL-terminated) with its length in *out_size (may be NULL). Nothing is
  * kept: a string is parsed into memory of the call's own. Failures as
  * jl_field_parse (err->col holds the column), out is then empty. */
-jl_status jl_value_check(const jl_field *field, const char *text, size_t size, char *out,
-                         uint32_t *out_size, jl_error *err);
+jl_status jl_value_check(const jl_field *field, const char *text, size_t size, char *out, uint32_t *out_size,
+                         jl_error *err);
 
 /* Name of a field type: "f32", "index", "bool", "vec3", "color",
  * "entity_ref", "i32", "u32", "string", "enum", "vec2", "quat"; "unknown"
@@ -151,8 +151,7 @@ void jl_archive_write_field(jl_archive *ar, const jl_field *field, const void *d
 /* Writes an entity file (the spec's serialize, saving): header, position, the
  * class's fields through cls->serialize, then `extra` verbatim (the unknown
  * key/value lines kept from its file, each ending in '\n'; may be NULL). */
-jl_status jl_archive_write_entity(jl_archive *ar, const jl_entity *entity, const char *extra,
-                                  size_t extra_size);
+jl_status jl_archive_write_entity(jl_archive *ar, const jl_entity *entity, const char *extra, size_t extra_size);
 
 /* Reads the base fields (version, class_version, id, position) and the
  * class's fields into an allocated entity (the spec's serialize, loading), then
@@ -169,8 +168,7 @@ jl_status jl_archive_read_entity(jl_archive *ar, jl_entity *entity, uint64_t *id
  * the allocation is rolled back (the manager is as before the call), *out is
  * NULL and err says where: JL_ERR_PARSE, JL_ERR_UNKNOWN_CLASS,
  * JL_ERR_DUPLICATE_ID, JL_ERR_CAPACITY or JL_ERR_OUT_OF_MEMORY. */
-jl_status jl_entity_deserialize_in_place(jl_entity_manager *manager, jl_archive *ar,
-                                         jl_entity **out);
+jl_status jl_entity_deserialize_in_place(jl_entity_manager *manager, jl_archive *ar, jl_entity **out);
 
 /* Appends the entries nobody used (unknown keys) to out as `; key\nvalue\n`
  * lines, in file order, each value line exactly as the file had it (blanks

@@ -14,10 +14,10 @@
 #include "status.h"
 
 typedef struct jl_arena {
-    uint8_t *base;     /* start of the reservation; NULL before init */
-    size_t reserved;   /* bytes reserved: the arena never grows past this */
-    size_t committed;  /* bytes committed (readable and writable) from base */
-    size_t used;       /* bytes handed out from base */
+    uint8_t *base;    /* start of the reservation; NULL before init */
+    size_t reserved;  /* bytes reserved: the arena never grows past this */
+    size_t committed; /* bytes committed (readable and writable) from base */
+    size_t used;      /* bytes handed out from base */
 } jl_arena;
 
 /* Reserves reserve_bytes (rounded up to the page size) and commits nothing.

@@ -41,10 +41,18 @@ enum jl_field_flags {
     JL_FIELD_ALLOW_INF = 1u << 0, /* an F32 field that may be +inf or -inf (never NaN) */
 };
 
-typedef struct jl_vec2 { float x, y; } jl_vec2;
-typedef struct jl_vec3 { float x, y, z; } jl_vec3;
-typedef struct jl_quat { float x, y, z, w; } jl_quat;
-typedef struct jl_color { uint8_t r, g, b; } jl_color;
+typedef struct jl_vec2 {
+    float x, y;
+} jl_vec2;
+typedef struct jl_vec3 {
+    float x, y, z;
+} jl_vec3;
+typedef struct jl_quat {
+    float x, y, z, w;
+} jl_quat;
+typedef struct jl_color {
+    uint8_t r, g, b;
+} jl_color;
 
 /* A STRING field's value: size bytes of UTF-8 at data, with no control
  * character (U+0000-U+001F, U+007F-U+009F), whose canonical text fits in
@@ -59,7 +67,10 @@ typedef struct jl_string {
 } jl_string;
 
 /* Initializer of a jl_string holding a string literal: JL_STRING("Grunt"). */
-#define JL_STRING(literal) { "" literal, (uint32_t)(sizeof(literal) - 1) }
+#define JL_STRING(literal) \
+    { \
+        "" literal, (uint32_t)(sizeof(literal) - 1) \
+    }
 
 /* An ENUM field's value: the index of its name in the field's jl_enum. */
 typedef uint16_t jl_enum_value;
@@ -82,7 +93,10 @@ typedef struct jl_enum {
 /* Initializer of a jl_enum over a static array of names:
  *   static const char *const team_names[] = {"red", "blue"};
  *   static const jl_enum team_enum = JL_ENUM(team_names); */
-#define JL_ENUM(name_array) { (name_array), (uint32_t)(sizeof(name_array) / sizeof((name_array)[0])) }
+#define JL_ENUM(name_array) \
+    { \
+        (name_array), (uint32_t)(sizeof(name_array) / sizeof((name_array)[0])) \
+    }
 
 /* One serialized member of a derived struct. name is the snake_case key of
  * the .jasset file; offset is from the start of the derived struct;
@@ -96,15 +110,19 @@ typedef struct jl_field {
 } jl_field;
 
 #define JL_FIELD(Type, member, field_type, flags) \
-    { #member, (field_type), (uint32_t)offsetof(Type, member), (flags), NULL }
+    { \
+#member, (field_type), (uint32_t)offsetof(Type, member), (flags), NULL \
+    }
 
 /* An ENUM field over the jl_enum at enum_ptr; the member must be a
  * jl_enum_value (a compile error otherwise). */
-#define JL_ENUM_FIELD(Type, member, enum_ptr, flags)                                        \
-    { #member, JL_FIELD_ENUM,                                                               \
-      (uint32_t)offsetof(Type, member) +                                                    \
-          0u * (uint32_t)sizeof(char[sizeof(((Type *)0)->member) == sizeof(jl_enum_value) ? 1 : -1]), \
-      (flags), (enum_ptr) }
+#define JL_ENUM_FIELD(Type, member, enum_ptr, flags) \
+    { \
+#member, JL_FIELD_ENUM, \
+            (uint32_t)offsetof(Type, member) + \
+                0u * (uint32_t)sizeof(char[sizeof(((Type *)0)->member) == sizeof(jl_enum_value) ? 1 : -1]), \
+            (flags), (enum_ptr) \
+    }
 
 /* Reads or writes every field of `derived` through the archive (archive.h
  * says which direction). The default for every class is
@@ -118,28 +136,27 @@ typedef void (*jl_default_init_fn)(void *derived);
 /* Upgrades `derived`, just read from data written with class_version
  * from_version (< cls->version), to the current version. It may read keys
  * this version no longer has from ar. NULL when the class never changed. */
-typedef jl_status (*jl_migrate_fn)(jl_archive *ar, const jl_class *cls, void *derived,
-                                   uint32_t from_version);
+typedef jl_status (*jl_migrate_fn)(jl_archive *ar, const jl_class *cls, void *derived, uint32_t from_version);
 
 /* "Not registered": the kind of a record no registry has taken yet. Kinds
  * of registered classes run from 0 to JL_CLASS_MAX - 1. */
 #define JL_CLASS_KIND_NONE 0xffu
 
 struct jl_class {
-    const char *name;          /* "Enemy": the `; class` value of a .jasset file */
-    uint8_t kind;              /* index into the manager's typed arrays; set by registration,
+    const char *name;   /* "Enemy": the `; class` value of a .jasset file */
+    uint8_t kind;       /* index into the manager's typed arrays; set by registration,
                                   JL_CLASS_KIND_NONE before */
-    uint32_t version;          /* class_version written by this build */
-    uint32_t crc;              /* CRC32 (IEEE) of name, set by registration; checked by
+    uint32_t version;   /* class_version written by this build */
+    uint32_t crc;       /* CRC32 (IEEE) of name, set by registration; checked by
                                   ResolveEntityClass */
-    uint32_t size_of;          /* sizeof the derived struct (>= sizeof(jl_entity_header)) */
-    uint32_t alignment;        /* _Alignof the derived struct */
+    uint32_t size_of;   /* sizeof the derived struct (>= sizeof(jl_entity_header)) */
+    uint32_t alignment; /* _Alignof the derived struct */
     jl_serialize_fn serialize;
     jl_default_init_fn default_init; /* NULL: zero the struct */
     jl_migrate_fn migrate;
     const jl_field *fields;
     uint32_t field_count;
-    const void *defaults;      /* with no default_init: size_of bytes copied into a new struct
+    const void *defaults; /* with no default_init: size_of bytes copied into a new struct
                                   (a class described by data, class_file.h); NULL: zeroes */
 };
 
@@ -179,20 +196,20 @@ const jl_field *jl_class_find_field(const jl_class *cls, const char *name);
  *   jl_class_register(&enemy_class);   (class_registry.h)
  * The record is not const: registration assigns its kind and computes the
  * CRC32 of its name. migrate_fn may be NULL (the class never changed). */
-#define JL_DEFINE_ENTITY(Type, class_name, class_version, field_table, migrate_fn, ...)       \
+#define JL_DEFINE_ENTITY(Type, class_name, class_version, field_table, migrate_fn, ...) \
     static void Type##_default_init(void *derived) { *(Type *)derived = (Type)__VA_ARGS__; } \
-    jl_class Type##_class = {                                                                \
-        .name = (class_name),                                                                \
-        .kind = JL_CLASS_KIND_NONE,                                                          \
-        .version = (class_version),                                                          \
-        .crc = 0,                                                                            \
-        .size_of = (uint32_t)sizeof(Type),                                                   \
-        .alignment = (uint32_t)_Alignof(Type),                                               \
-        .serialize = jl_serialize_fields,                                                    \
-        .default_init = Type##_default_init,                                                 \
-        .migrate = (migrate_fn),                                                             \
-        .fields = (field_table),                                                             \
-        .field_count = (uint32_t)(sizeof(field_table) / sizeof((field_table)[0])),           \
+    jl_class Type##_class = { \
+        .name = (class_name), \
+        .kind = JL_CLASS_KIND_NONE, \
+        .version = (class_version), \
+        .crc = 0, \
+        .size_of = (uint32_t)sizeof(Type), \
+        .alignment = (uint32_t) _Alignof(Type), \
+        .serialize = jl_serialize_fields, \
+        .default_init = Type##_default_init, \
+        .migrate = (migrate_fn), \
+        .fields = (field_table), \
+        .field_count = (uint32_t)(sizeof(field_table) / sizeof((field_table)[0])), \
     }
 
 /* Declares, in a header, the record JL_DEFINE_ENTITY(Type, ...) defines. */

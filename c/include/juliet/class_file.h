@@ -38,7 +38,7 @@ enum {
     JL_CLASS_FILE_VERSION = 1, /* `; version` of the class files this build writes and reads */
 };
 
-#define JL_CLASS_FILES_DIR "Classes"     /* the class files' folder in a world directory */
+#define JL_CLASS_FILES_DIR "Classes" /* the class files' folder in a world directory */
 #define JL_CLASS_FILE_SUFFIX ".jclass"
 
 /* The canonical class file of cls (any registered class, compiled or not):
@@ -47,8 +47,7 @@ enum {
  * JL_ERR_OUT_OF_MEMORY if arena is full (nothing kept), or
  * JL_ERR_INVALID_ARGUMENT for a record a class file cannot describe (a
  * default the value syntax cannot write); err says which. */
-jl_status jl_class_file_text(const jl_class *cls, jl_arena *arena, const char **text, size_t *size,
-                             jl_error *err);
+jl_status jl_class_file_text(const jl_class *cls, jl_arena *arena, const char **text, size_t *size, jl_error *err);
 
 /* Writes text[0, size) as dir/Classes/<class_name>.jclass through fs,
  * atomically (jl_fs_write_atomic; Classes/ is made if missing and synced
@@ -57,8 +56,8 @@ jl_status jl_class_file_text(const jl_class *cls, jl_arena *arena, const char **
  * reading the old file and is returned to its mark. JL_OK, or the failure
  * of the file system with err naming the path and operation (the old file
  * is then untouched). */
-jl_status jl_class_file_save(const jl_fs *fs, const char *dir, const char *class_name, const char *text,
-                             size_t size, jl_arena *scratch, bool *written, jl_error *err);
+jl_status jl_class_file_save(const jl_fs *fs, const char *dir, const char *class_name, const char *text, size_t size,
+                             jl_arena *scratch, bool *written, jl_error *err);
 
 /* Adds the class file text[0, size) to world, as jl_world_load does for
  * each of its class files before the entities (for a world whose files
@@ -71,7 +70,6 @@ jl_status jl_class_file_save(const jl_fs *fs, const char *dir, const char *class
  * JL_ERR_CAPACITY. Load class files before the entities of their classes:
  * an entity loaded earlier is kept as text (opaque), and a file for its
  * class then is JL_ERR_PARSE saying so (the world is unchanged). */
-jl_status jl_world_load_class_text(jl_world *world, const char *path, const char *text, size_t size,
-                                   jl_error *err);
+jl_status jl_world_load_class_text(jl_world *world, const char *path, const char *text, size_t size, jl_error *err);
 
 #endif

@@ -40,8 +40,8 @@ typedef jl_status jl_key_change_fn(void *ctx, const jl_key_change *change);
  * A text that does not tokenize: JL_ERR_PARSE, with err naming old_path or
  * new_path (either may be NULL), line and column. */
 jl_status jl_text_diff(const char *old_text, size_t old_size, const char *old_path, const char *new_text,
-                       size_t new_size, const char *new_path, jl_arena *scratch, jl_key_change_fn *visit,
-                       void *ctx, uint32_t *changes, jl_error *err);
+                       size_t new_size, const char *new_path, jl_arena *scratch, jl_key_change_fn *visit, void *ctx,
+                       uint32_t *changes, jl_error *err);
 
 typedef enum jl_change_kind {
     JL_CHANGE_ADDED,    /* only in the newer world */
@@ -71,7 +71,7 @@ typedef jl_status jl_entity_change_fn(void *ctx, const jl_entity_change *change)
  * NULL) gets the count. JL_OK, JL_ERR_OUT_OF_MEMORY, or what visit
  * returned. Files that failed to load are not entities: check each world's
  * diagnostics before trusting "no change". */
-jl_status jl_world_diff(jl_world *older, jl_world *newer, jl_arena *scratch, jl_entity_change_fn *visit,
-                        void *ctx, uint32_t *changes);
+jl_status jl_world_diff(jl_world *older, jl_world *newer, jl_arena *scratch, jl_entity_change_fn *visit, void *ctx,
+                        uint32_t *changes);
 
 #endif

@@ -11,7 +11,9 @@
 
 #include "class.h"
 
-typedef struct jl_vec4 { float x, y, z, w; } jl_vec4;
+typedef struct jl_vec4 {
+    float x, y, z, w;
+} jl_vec4;
 
 enum jl_entity_flags {
     /* Loaded from a file whose version or class_version is newer than this

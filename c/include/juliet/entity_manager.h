@@ -28,15 +28,15 @@
 typedef struct jl_entity_manager jl_entity_manager; /* layout: juliet/private/entity_manager.h */
 
 enum {
-    JL_DEFAULT_CAPACITY = 100000,  /* JULIET-SPEC-002 §2.2 */
-    JL_MAX_CAPACITY = 16u << 20,   /* 16M entities: base array 768 MiB of address space */
-    JL_ID_COUNTER_BITS = 16,       /* low bits of a minted ID; the tag has the other 48 */
+    JL_DEFAULT_CAPACITY = 100000, /* JULIET-SPEC-002 §2.2 */
+    JL_MAX_CAPACITY = 16u << 20,  /* 16M entities: base array 768 MiB of address space */
+    JL_ID_COUNTER_BITS = 16,      /* low bits of a minted ID; the tag has the other 48 */
 };
 
 /* Init options; a zero field means the default. */
 typedef struct jl_manager_desc {
-    uint32_t capacity; /* most live entities at once; default JL_DEFAULT_CAPACITY */
-    uint64_t id_tag;   /* first 48-bit tag: minted IDs start at (id_tag << 16) + 1;
+    uint32_t capacity;                /* most live entities at once; default JL_DEFAULT_CAPACITY */
+    uint64_t id_tag;                  /* first 48-bit tag: minted IDs start at (id_tag << 16) + 1;
                           default: random per manager */
     const jl_class_registry *classes; /* the classes it allocates; default the program's
                                          (jl_program_classes). Must outlive the manager */
@@ -75,8 +75,7 @@ void *jl_entity_make(jl_entity_manager *manager, const jl_class *cls, float x, f
 
 /* Typed MakeEntity for a class defined by JL_DEFINE_ENTITY(Type, ...):
  * JL_MAKE_ENTITY(manager, enemy, x, y, z) -> enemy *. */
-#define JL_MAKE_ENTITY(manager, Type, x, y, z) \
-    ((Type *)jl_entity_make((manager), &Type##_class, (x), (y), (z)))
+#define JL_MAKE_ENTITY(manager, Type, x, y, z) ((Type *)jl_entity_make((manager), &Type##_class, (x), (y), (z)))
 
 /* Gives a live entity its ID (deserialization, undo) and indexes it. An
  * entity whose ID is already set is re-indexed. Fails with

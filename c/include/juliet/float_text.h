@@ -29,10 +29,10 @@ uint32_t jl_f32_format(float value, char *out);
 
 typedef enum jl_f32_parse_result {
     JL_F32_OK = 0,
-    JL_F32_SYNTAX,   /* not a number: *bad_offset says where it stopped making sense */
-    JL_F32_RANGE,    /* finite text whose value overflows float32 or underflows to zero */
-    JL_F32_INF,      /* "inf" / "-inf" (the value is stored; the caller decides) */
-    JL_F32_NAN,      /* "nan" (the value is stored; the caller decides) */
+    JL_F32_SYNTAX, /* not a number: *bad_offset says where it stopped making sense */
+    JL_F32_RANGE,  /* finite text whose value overflows float32 or underflows to zero */
+    JL_F32_INF,    /* "inf" / "-inf" (the value is stored; the caller decides) */
+    JL_F32_NAN,    /* "nan" (the value is stored; the caller decides) */
 } jl_f32_parse_result;
 
 /* Parses exactly text[0, size) as one float32: -?(digits[.digits]|.digits)

@@ -52,7 +52,7 @@ typedef struct jl_fs_entry {
  * write within the same tick of a coarse clock as the version seen: for
  * such a "racy" stamp (jl_fs_stamp_is_racy) only the bytes can tell. */
 typedef struct jl_fs_stamp {
-    uint64_t file;    /* inode and device; 0: no stamp (nothing known) */
+    uint64_t file; /* inode and device; 0: no stamp (nothing known) */
     uint64_t size;
     int64_t mtime_ns; /* since the epoch */
 } jl_fs_stamp;
@@ -71,13 +71,12 @@ struct jl_fs {
      * was read (a read that saw it change starts over). The file opened is
      * read whole even if another is renamed over the path meanwhile.
      * *stamp (may be NULL) gets the stamp of the version read. */
-    int (*read_file)(const jl_fs *fs, const char *path, size_t max_size, jl_arena *arena, char **data,
-                     size_t *size, jl_fs_stamp *stamp);
+    int (*read_file)(const jl_fs *fs, const char *path, size_t max_size, jl_arena *arena, char **data, size_t *size,
+                     jl_fs_stamp *stamp);
     /* Lists the entries of a directory (without . and ..), sorted by name
      * bytewise, into arena. An error while reading the listing is returned,
      * never taken for its end. */
-    int (*list_dir)(const jl_fs *fs, const char *path, jl_arena *arena, jl_fs_entry **entries,
-                    uint32_t *count);
+    int (*list_dir)(const jl_fs *fs, const char *path, jl_arena *arena, jl_fs_entry **entries, uint32_t *count);
     /* Creates path, which must not exist, for writing; *handle is opaque.
      * EEXIST if anything is there, a dangling symlink included: nothing is
      * ever written through a link or into another writer's file. */
@@ -149,8 +148,7 @@ jl_status jl_fs_error(jl_error *err, const char *path, const char *op, int code)
 /* Replaces path with data atomically (see the file comment). On failure the
  * old file is untouched, the temporary is removed when possible, and err
  * names path and the failed operation. Does not sync the directory. */
-jl_status jl_fs_write_atomic(const jl_fs *fs, const char *path, const void *data, size_t size,
-                             jl_error *err);
+jl_status jl_fs_write_atomic(const jl_fs *fs, const char *path, const void *data, size_t size, jl_error *err);
 
 /* The first half of jl_fs_write_atomic: data written, synced and closed in
  * a new temporary beside path, whose name goes into temp (JL_ERROR_PATH_MAX

@@ -147,8 +147,8 @@ typedef struct jl_snapshot_bytes {
  * only a world keeps), JL_ERR_CAPACITY past the caps
  * above, JL_ERR_OUT_OF_MEMORY if the arena runs out; the arena is then as
  * before and err says which entity and field. */
-jl_status jl_snapshot_encode_manager(const jl_entity_manager *manager, jl_arena *arena,
-                                     jl_snapshot_bytes *out, jl_error *err);
+jl_status jl_snapshot_encode_manager(const jl_entity_manager *manager, jl_arena *arena, jl_snapshot_bytes *out,
+                                     jl_error *err);
 
 /* Decodes size bytes of data (a snapshot without a world section) into
  * manager, which must hold no live entity. Every entity is created with its
@@ -163,8 +163,8 @@ jl_status jl_snapshot_encode_manager(const jl_entity_manager *manager, jl_arena 
  * empty, or a class with STRING fields: a manager has no arena to keep
  * their bytes in, decode those into a world); the manager then holds no
  * entity and its pending deletions are as before. */
-jl_status jl_snapshot_decode_manager(const uint8_t *data, size_t size, jl_arena *scratch,
-                                     jl_entity_manager *manager, jl_error *err);
+jl_status jl_snapshot_decode_manager(const uint8_t *data, size_t size, jl_arena *scratch, jl_entity_manager *manager,
+                                     jl_error *err);
 
 /* Encodes a whole world: every live entity as jl_snapshot_encode_manager
  * does, plus what the world keeps beside them: each entity's unknown keys
@@ -172,8 +172,7 @@ jl_status jl_snapshot_decode_manager(const uint8_t *data, size_t size, jl_arena 
  * keys and read-only flag, and the entities of opaque classes as the text
  * of their files (world.h). Output, ownership and failures as
  * jl_snapshot_encode_manager. */
-jl_status jl_snapshot_encode_world(const jl_world *world, jl_arena *arena, jl_snapshot_bytes *out,
-                                   jl_error *err);
+jl_status jl_snapshot_encode_world(const jl_world *world, jl_arena *arena, jl_snapshot_bytes *out, jl_error *err);
 
 /* jl_snapshot_encode_world into the world's own scratch memory, for a
  * caller with no arena of its own (the wasm exports): out->data is valid
@@ -194,8 +193,7 @@ jl_status jl_snapshot_encode_world_scratch(jl_world *world, jl_snapshot_bytes *o
  * JL_ERR_CORRUPT for unknown-key text a file could not hold; the world
  * then holds no entity, its settings, pending deletions and diagnostics
  * are as before. */
-jl_status jl_snapshot_decode_world(const uint8_t *data, size_t size, jl_world *world,
-                                   jl_error *err);
+jl_status jl_snapshot_decode_world(const uint8_t *data, size_t size, jl_world *world, jl_error *err);
 
 /* ---- base64url (RFC 4648 section 5, no padding) ---- */
 
@@ -216,8 +214,8 @@ size_t jl_base64url_decoded_size_max(size_t text_size);
  * padding '=' or nonzero unused bits in the last character (so every byte
  * string has exactly one text), and with JL_ERR_CAPACITY output that would
  * not fit. out is unspecified on failure. */
-jl_status jl_base64url_decode(const char *text, size_t text_size, uint8_t *out,
-                              size_t out_capacity, size_t *out_size, jl_error *err);
+jl_status jl_base64url_decode(const char *text, size_t text_size, uint8_t *out, size_t out_capacity, size_t *out_size,
+                              jl_error *err);
 
 /* The snapshot text inside link: what follows the last '#' if there is one,
  * else the whole string; surrounding whitespace is dropped. Returns a

@@ -54,8 +54,8 @@ typedef struct jl_error {
 /* Fills err (which may be NULL) and returns status, so callers can write
  * `return jl_error_set(err, JL_ERR_PARSE, path, line, col, "bad %s", what);`.
  * path may be NULL. Strings that do not fit are truncated, never overflowed. */
-jl_status jl_error_set(jl_error *err, jl_status status, const char *path, uint32_t line,
-                       uint32_t col, const char *format, ...)
+jl_status jl_error_set(jl_error *err, jl_status status, const char *path, uint32_t line, uint32_t col,
+                       const char *format, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 6, 7)))
 #endif

@@ -49,12 +49,12 @@ extern const jl_class jl_world_settings_class;
 
 /* Init options; a zero field means the default. */
 typedef struct jl_world_desc {
-    uint32_t capacity;      /* entities; default JL_DEFAULT_CAPACITY */
-    uint64_t id_tag;        /* first 48-bit tag of minted IDs (entity_manager.h); default random */
-    const jl_fs *fs;        /* file system; default jl_fs_native() */
-    bool keep_temp_files;   /* load leaves *.tmp alone and never locks (validate) */
-    uint32_t lock_wait_ms;  /* how long save waits for another writer; default 2000 */
-    size_t storage_bytes;   /* memory for what the world keeps of its files (unknown
+    uint32_t capacity;     /* entities; default JL_DEFAULT_CAPACITY */
+    uint64_t id_tag;       /* first 48-bit tag of minted IDs (entity_manager.h); default random */
+    const jl_fs *fs;       /* file system; default jl_fs_native() */
+    bool keep_temp_files;  /* load leaves *.tmp alone and never locks (validate) */
+    uint32_t lock_wait_ms; /* how long save waits for another writer; default 2000 */
+    size_t storage_bytes;  /* memory for what the world keeps of its files (unknown
                                keys, paths): default 16 MiB in wasm, 1 GiB natively;
                                a load that needs more fails with JL_ERR_OUT_OF_MEMORY */
 } jl_world_desc;
@@ -72,16 +72,16 @@ typedef struct jl_world_stats {
 /* What jl_world_save did. Paths are in the world's report arena, valid until
  * the next save or jl_world_free. */
 typedef struct jl_save_report {
-    const char **written;   /* files replaced or created */
+    const char **written; /* files replaced or created */
     uint32_t written_count;
-    const char **deleted;   /* files deleted */
+    const char **deleted; /* files deleted */
     uint32_t deleted_count;
     const char **conflicts; /* files not touched: another program changed them since
                                the world read them (their changes stay pending) */
     uint32_t conflict_count;
-    uint32_t failed_count;  /* files that could not be written or deleted, conflicts included */
-    jl_error error;         /* the first failure (status JL_OK if none) */
-    char notice[160];       /* "took over the lock left by pid N, ..." when the save
+    uint32_t failed_count; /* files that could not be written or deleted, conflicts included */
+    jl_error error;        /* the first failure (status JL_OK if none) */
+    char notice[160];      /* "took over the lock left by pid N, ..." when the save
                                took over a stale lock (world_lock.h); else empty */
 } jl_save_report;
 
@@ -133,15 +133,14 @@ jl_status jl_world_load(jl_world *world, const char *dir);
  * JL_ERR_DUPLICATE_ID, JL_ERR_CAPACITY, or JL_ERR_OUT_OF_MEMORY when what
  * the world keeps of the file (unknown keys, reference sites) does not fit
  * (jl_world_desc.storage_bytes): a load never drops them silently. */
-jl_status jl_world_load_entity_text(jl_world *world, const char *path, const char *text,
-                                    size_t size, bool mark_dirty, jl_entity **out,
-                                    jl_error *err);
+jl_status jl_world_load_entity_text(jl_world *world, const char *path, const char *text, size_t size, bool mark_dirty,
+                                    jl_entity **out, jl_error *err);
 
 /* Loads WorldSettings text (same rules; mark_dirty as for an entity).
  * JL_ERR_READ_ONLY, settings unchanged, if the settings came from a newer
  * file or one that failed to load (that file is never rewritten). */
-jl_status jl_world_load_settings_text(jl_world *world, const char *path, const char *text,
-                                      size_t size, bool mark_dirty, jl_error *err);
+jl_status jl_world_load_settings_text(jl_world *world, const char *path, const char *text, size_t size, bool mark_dirty,
+                                      jl_error *err);
 
 /* SaveWorld, in this order, touching nothing else, while holding the world's
  * lock (world_lock.h; taken only if there is something to write or delete,
@@ -188,8 +187,7 @@ jl_status jl_world_check_new_dir(const jl_fs *fs, const char *dir, jl_arena *scr
 
 /* ProcessPendingDeletions: step 1 of save on its own (deletes files of
  * removed entities under dir, keeps the failed ones pending). */
-jl_status jl_world_process_pending_deletions(jl_world *world, const char *dir,
-                                             jl_save_report *report);
+jl_status jl_world_process_pending_deletions(jl_world *world, const char *dir, jl_save_report *report);
 
 /* ---- dirty state (JULIET-SPEC-002 §6.3; docs/design.md) ----
  * Created -> dirty; loaded -> clean; any mutation through this API (set
@@ -210,13 +208,11 @@ void jl_world_mark_all_dirty(jl_world *world);
  * with a fresh ID at x y z, class defaults, dirty. JL_ERR_UNKNOWN_CLASS,
  * JL_ERR_CAPACITY, JL_ERR_OUT_OF_MEMORY (world unchanged, *out NULL). out
  * may be NULL. */
-jl_status jl_world_create(jl_world *world, const char *class_name, float x, float y, float z,
-                          jl_entity **out);
+jl_status jl_world_create(jl_world *world, const char *class_name, float x, float y, float z, jl_entity **out);
 /* The same for a class of the world's registry (jl_world_class_at), as a
  * caller that holds classes by kind has them; NULL or an opaque class:
  * JL_ERR_UNKNOWN_CLASS. */
-jl_status jl_world_create_of(jl_world *world, const jl_class *cls, float x, float y, float z,
-                             jl_entity **out);
+jl_status jl_world_create_of(jl_world *world, const jl_class *cls, float x, float y, float z, jl_entity **out);
 
 /* RemoveWorldEntity: destroys the entity in O(1) and queues its file for
  * deletion at the next save. JL_ERR_NOT_FOUND if no live entity has id,
@@ -261,8 +257,8 @@ uint32_t jl_world_count(const jl_world *world);
  * current one. jl_world_free ends every walk of the world: calling
  * jl_world_next after it is undefined. */
 typedef struct jl_world_iter {
-    jl_entity *entity; /* the current entity, once jl_world_next returned true; else NULL */
-    void *derived;     /* its derived struct (entity->derived) */
+    jl_entity *entity;         /* the current entity, once jl_world_next returned true; else NULL */
+    void *derived;             /* its derived struct (entity->derived) */
     jl_world_iter_state state; /* private (juliet/private/world.h) */
 } jl_world_iter;
 
@@ -318,25 +314,22 @@ uint64_t jl_world_mint_id(jl_world *world);
  * copy). JL_ERR_NOT_FOUND (no entity or no such field), JL_ERR_READ_ONLY,
  * JL_ERR_PARSE with the column in err, or JL_ERR_OUT_OF_MEMORY (no room
  * left for strings); the entity is unchanged on failure. err may be NULL. */
-jl_status jl_world_set_field(jl_world *world, uint64_t id, const char *field, const char *text,
-                             size_t size, jl_error *err);
+jl_status jl_world_set_field(jl_world *world, uint64_t id, const char *field, const char *text, size_t size,
+                             jl_error *err);
 
 /* Writes the canonical text of a field (or "position", "id", "class",
  * "class_version": the one its file is written with) of
  * entity id into out (JL_VALUE_TEXT_MAX bytes, NUL-terminated); *size gets
  * its length (may be NULL). For an opaque entity, a kept key's text as its
  * file has it, without the blanks around it. JL_ERR_NOT_FOUND. */
-jl_status jl_world_get_field(const jl_world *world, uint64_t id, const char *field, char *out,
-                             uint32_t *size);
+jl_status jl_world_get_field(const jl_world *world, uint64_t id, const char *field, char *out, uint32_t *size);
 
 /* The same for the settings (dirty afterwards, or clean when back to what
  * WorldSettings.jasset holds: without that file, to what they were before
  * their first change); JL_ERR_READ_ONLY if they came from a newer or a
  * failed file. */
-jl_status jl_world_settings_set(jl_world *world, const char *field, const char *text, size_t size,
-                                jl_error *err);
-jl_status jl_world_settings_get(const jl_world *world, const char *field, char *out,
-                                uint32_t *size);
+jl_status jl_world_settings_set(jl_world *world, const char *field, const char *text, size_t size, jl_error *err);
+jl_status jl_world_settings_get(const jl_world *world, const char *field, char *out, uint32_t *size);
 
 /* State of the settings, a mask of: */
 enum jl_settings_state {
@@ -364,8 +357,7 @@ void jl_world_settings_touch(jl_world *world);
  * between), else dirty; an entity that comes back after a removal keeps
  * its file (the pending deletion is cancelled). Removing is
  * jl_world_remove. Pointers to the old entity become invalid. */
-jl_status jl_world_restore_entity_text(jl_world *world, uint64_t id, const char *text, size_t size,
-                                       jl_error *err);
+jl_status jl_world_restore_entity_text(jl_world *world, uint64_t id, const char *text, size_t size, jl_error *err);
 
 /* The same for the settings: replaced by the settings in text (not NULL:
  * the settings cannot be removed; an empty text is the defaults), or
@@ -390,8 +382,8 @@ jl_status jl_world_restore_settings_text(jl_world *world, const char *text, size
  * a world's file fails to load, its entity is gone (or its settings
  * unchanged but failed) and save never rewrites or deletes that file. A
  * name that is neither file is JL_ERR_PARSE (a diagnostic too). */
-jl_status jl_world_reload_file_text(jl_world *world, const char *name, const char *text, size_t size,
-                                    uint64_t *id_out, jl_error *err);
+jl_status jl_world_reload_file_text(jl_world *world, const char *name, const char *text, size_t size, uint64_t *id_out,
+                                    jl_error *err);
 
 /* jl_world_reload_file_text with the file read from disk, under directory
  * dir (the world's), for a caller that saw it hold expected[0, size)

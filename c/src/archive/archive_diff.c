@@ -9,8 +9,8 @@ static bool same_value(const jl_archive_entry *a, const jl_archive_entry *b)
 }
 
 jl_status jl_text_diff(const char *old_text, size_t old_size, const char *old_path, const char *new_text,
-                       size_t new_size, const char *new_path, jl_arena *scratch, jl_key_change_fn *visit,
-                       void *ctx, uint32_t *changes, jl_error *err)
+                       size_t new_size, const char *new_path, jl_arena *scratch, jl_key_change_fn *visit, void *ctx,
+                       uint32_t *changes, jl_error *err)
 {
     const size_t mark = scratch->used;
     uint32_t count = 0;
@@ -26,17 +26,20 @@ jl_status jl_text_diff(const char *old_text, size_t old_size, const char *old_pa
         jl_archive_entry *was = jl_archive_find(&older, key);
         if (was) was->used = true;
         if (was && same_value(was, e)) continue;
-        const jl_key_change change = {.key = e->key, .key_size = e->key_size,
-                                      .old_value = was ? was->value : NULL, .old_size = was ? was->value_size : 0,
-                                      .new_value = e->value, .new_size = e->value_size};
+        const jl_key_change change = {.key = e->key,
+                                      .key_size = e->key_size,
+                                      .old_value = was ? was->value : NULL,
+                                      .old_size = was ? was->value_size : 0,
+                                      .new_value = e->value,
+                                      .new_size = e->value_size};
         count++;
         s = visit(ctx, &change);
     }
     for (uint32_t i = 0; s == JL_OK && i < older.entry_count; i++) {
         const jl_archive_entry *e = &older.entries[i];
         if (e->used) continue;
-        const jl_key_change change = {.key = e->key, .key_size = e->key_size, .old_value = e->value,
-                                      .old_size = e->value_size};
+        const jl_key_change change = {
+            .key = e->key, .key_size = e->key_size, .old_value = e->value, .old_size = e->value_size};
         count++;
         s = visit(ctx, &change);
     }

@@ -92,8 +92,8 @@ enum { JLI_FIXED_TEXT_MAX = 128 };
  * partly written on failure). A STRING's bytes go to strings. JL_OK, or
  * JL_ERR_PARSE with fail->bad and fail->msg, JL_ERR_OUT_OF_MEMORY or
  * JL_ERR_INVALID_ARGUMENT with fail->msg. */
-jl_status jli_value_parse_into(const jl_field *field, const char *t, size_t n, void *dst,
-                               jl_arena *strings, jli_value_fail *fail);
+jl_status jli_value_parse_into(const jl_field *field, const char *t, size_t n, void *dst, jl_arena *strings,
+                               jli_value_fail *fail);
 
 /* The value at the start of t[0, n) in the form the engine writes it
  * (what almost every file holds), parsed into dst without the checks that
@@ -189,9 +189,8 @@ typedef struct jli_canonical_cache {
  * strings and takes the general path, which finds and reports the same
  * problem. */
 jl_status jli_entity_read_canonical(jl_entity_manager *manager, jli_canonical_cache *cache, jl_arena *keep,
-                                    jl_archive *ar, jl_arena *arena, jl_arena *strings, const char *text,
-                                    size_t size, const char *path, uint64_t expected_id, jl_error *err,
-                                    jl_entity **out);
+                                    jl_archive *ar, jl_arena *arena, jl_arena *strings, const char *text, size_t size,
+                                    const char *path, uint64_t expected_id, jl_error *err, jl_entity **out);
 
 /* ---- unknown keys (archive_reader.c) ---- */
 

@@ -23,7 +23,7 @@ void jli_opaque_class_init(jl_class *cls, const char *name)
         .kind = JL_CLASS_KIND_NONE,
         .version = JL_INDEX_MAX - 1, /* the largest a file may have: never newer than this */
         .size_of = (uint32_t)sizeof(jli_opaque_entity),
-        .alignment = (uint32_t)_Alignof(jli_opaque_entity),
+        .alignment = (uint32_t) _Alignof(jli_opaque_entity),
         .serialize = opaque_serialize,
         .default_init = opaque_default_init,
     };

@@ -7,8 +7,8 @@
 #include "archive/archive_internal.h"
 #include "entity/entity_manager_internal.h"
 
-static jl_status parse_error(jl_archive *ar, uint32_t line, uint32_t col, const char *format,
-                             const char *a, const char *b)
+static jl_status parse_error(jl_archive *ar, uint32_t line, uint32_t col, const char *format, const char *a,
+                             const char *b)
 {
     return jl_error_set(ar->err, JL_ERR_PARSE, ar->path, line, col, format, a, b);
 }
@@ -35,8 +35,8 @@ static inline jl_archive_entry *find_sized(jl_archive *ar, const char *key, uint
 
 static jl_status entry_value_error(jl_archive *ar, const jl_archive_entry *e, size_t bad, const char *msg)
 {
-    return jl_error_set(ar->err, JL_ERR_PARSE, ar->path, e->value_line, e->value_col + (uint32_t)bad,
-                        "%.*s: %s", (int)e->key_size, e->key, msg);
+    return jl_error_set(ar->err, JL_ERR_PARSE, ar->path, e->value_line, e->value_col + (uint32_t)bad, "%.*s: %s",
+                        (int)e->key_size, e->key, msg);
 }
 
 static jl_status read_entry(jl_archive *ar, jl_archive_entry *e, const jl_field *field, void *dst)
@@ -46,8 +46,8 @@ static jl_status read_entry(jl_archive *ar, jl_archive_entry *e, const jl_field 
     jl_status s = jli_value_parse_into(field, e->value, e->value_size, dst, ar->strings, &fail);
     if (s == JL_OK) return JL_OK;
     if (s != JL_ERR_PARSE)
-        return jl_error_set(ar->err, s, ar->path, e->value_line, e->value_col, "%.*s: %s", (int)e->key_size,
-                            e->key, fail.msg);
+        return jl_error_set(ar->err, s, ar->path, e->value_line, e->value_col, "%.*s: %s", (int)e->key_size, e->key,
+                            fail.msg);
     return entry_value_error(ar, e, fail.bad, fail.msg);
 }
 
@@ -170,8 +170,7 @@ jl_status jl_entity_deserialize_in_place(jl_entity_manager *manager, jl_archive 
     jl_entity *entity;
     jl_status s = jl_entity_allocate(manager, cls, &entity);
     if (s != JL_OK)
-        return jl_error_set(ar->err, s, ar->path, 0, 0, "cannot allocate a %s: %s", cls->name,
-                            jl_status_name(s));
+        return jl_error_set(ar->err, s, ar->path, 0, 0, "cannot allocate a %s: %s", cls->name, jl_status_name(s));
     /* 3. Stream every field into it. */
     uint64_t id = 0;
     s = jl_archive_read_entity(ar, entity, &id);
@@ -257,9 +256,15 @@ static inline void add_pair(canonical_reader *r, const char *key, size_t key_siz
 {
     const uint32_t at = 2 * r->pairs++ + 1;
     if (names_entity)
-        r->entries[r->count++] = (jl_archive_entry){
-            .key = key, .value = r->p, .key_size = (uint32_t)key_size, .value_size = (uint32_t)size,
-            .key_line = at, .value_line = at + 1, .key_col = 3, .value_col = 1, .used = true};
+        r->entries[r->count++] = (jl_archive_entry){.key = key,
+                                                    .value = r->p,
+                                                    .key_size = (uint32_t)key_size,
+                                                    .value_size = (uint32_t)size,
+                                                    .key_line = at,
+                                                    .value_line = at + 1,
+                                                    .key_col = 3,
+                                                    .value_col = 1,
+                                                    .used = true};
     r->p += size + 1;
 }
 
@@ -285,8 +290,7 @@ static inline bool take_value(canonical_reader *r, jl_arena *strings, const char
     size_t size = jli_value_parse_plain(field, v, (size_t)(r->end - v), dst);
     if (size == 0 || v[size] != '\n' || size > JL_ARCHIVE_LINE_MAX) {
         jli_value_fail fail;
-        if (!value_line(r, &size) || jli_value_parse_into(field, v, size, dst, strings, &fail) != JL_OK)
-            return false;
+        if (!value_line(r, &size) || jli_value_parse_into(field, v, size, dst, strings, &fail) != JL_OK) return false;
     }
     add_pair(r, key, key_size, size, field->type == JL_FIELD_ENTITY_REF);
     return true;
@@ -353,8 +357,8 @@ static inline bool is_head_of(const char *head, const char *end, const jli_key_l
  * own way (it may look for keys anywhere), or the head is not what this
  * build writes (another version: the general path migrates it or keeps it
  * read-only). */
-static const jli_key_lines *class_at(const char *head, const char *end, jli_canonical_cache *cache,
-                                     jl_arena *keep, const jl_class_registry *classes)
+static const jli_key_lines *class_at(const char *head, const char *end, jli_canonical_cache *cache, jl_arena *keep,
+                                     const jl_class_registry *classes)
 {
     uint32_t seen = 0;
     const jli_key_lines *k = NULL;
@@ -382,14 +386,13 @@ static const jli_key_lines *class_at(const char *head, const char *end, jli_cano
 }
 
 jl_status jli_entity_read_canonical(jl_entity_manager *manager, jli_canonical_cache *cache, jl_arena *keep,
-                                    jl_archive *ar, jl_arena *arena, jl_arena *strings, const char *text,
-                                    size_t size, const char *path, uint64_t expected_id, jl_error *err,
-                                    jl_entity **out)
+                                    jl_archive *ar, jl_arena *arena, jl_arena *strings, const char *text, size_t size,
+                                    const char *path, uint64_t expected_id, jl_error *err, jl_entity **out)
 {
     *out = NULL;
     if (size == 0 || text[size - 1] != '\n') return JL_ERR_NOT_FOUND;
-    *ar = (jl_archive){.loading = true, .path = path, .err = err, .file_version = JL_ENTITY_BASE_VERSION,
-                       .strings = strings};
+    *ar = (jl_archive){
+        .loading = true, .path = path, .err = err, .file_version = JL_ENTITY_BASE_VERSION, .strings = strings};
     ar->entries = jl_arena_push(arena, JL_ARCHIVE_KEYS_MAX * sizeof *ar->entries, _Alignof(jl_archive_entry));
     if (!ar->entries) return JL_ERR_NOT_FOUND;
     /* A failed read below means the general path fails too (the same value

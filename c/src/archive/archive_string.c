@@ -59,8 +59,8 @@ static bool needs_quotes(size_t n, char first, char last)
 
 static jl_status too_long(jli_value_fail *fail, size_t text_size)
 {
-    snprintf(fail->text, sizeof fail->text, "string too long: its text is %zu bytes, a line holds %d",
-             text_size, JL_ARCHIVE_LINE_MAX);
+    snprintf(fail->text, sizeof fail->text, "string too long: its text is %zu bytes, a line holds %d", text_size,
+             JL_ARCHIVE_LINE_MAX);
     fail->bad = 0;
     fail->msg = fail->text;
     return JL_ERR_PARSE;

@@ -11,14 +11,13 @@
 
 /* archive_internal.h; a table lookup is one load per byte. */
 const uint8_t jli_char_class[256] = {
-    4, 0, 0, 0, 0, 0, 0, 0, 0, 6, 4, 0, 0, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-    6, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 4, 0, 0, 0, 0,
-    0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1,
-    0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0,
-    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    4, 0, 0, 0, 0, 0, 0, 0, 0, 6, 4, 0, 0, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 6, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 4, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
 };
 
 static inline bool is_space(char c) { return jli_char_class[(uint8_t)c] & 2; }
@@ -27,10 +26,7 @@ static inline bool is_key_char(char c) { return jli_char_class[(uint8_t)c] & 1; 
 /* The length of a line of raw bytes (up to its LF) that counts against
  * JL_ARCHIVE_LINE_MAX: without the CR of a CRLF, so a file is held to the
  * same limit whichever line ends it has. */
-static inline size_t line_length(const char *line, size_t raw)
-{
-    return raw - (raw && line[raw - 1] == '\r');
-}
+static inline size_t line_length(const char *line, size_t raw) { return raw - (raw && line[raw - 1] == '\r'); }
 
 /* How many blanks (spaces, tabs) follow a value that ends at value_end on
  * a line whose bytes end at line_end (before its LF). CRs at the line's end
@@ -52,7 +48,8 @@ static inline uint32_t hash_key(const char *key, size_t size)
      * settings write (21 of them) in a bucket of its own, so a canonical
      * file never needs a string compare; any odd multiplier is correct. */
     uint32_t h = ((uint32_t)(uint8_t)key[0] | (uint32_t)(uint8_t)key[size - 1] << 8 |
-                  (uint32_t)(uint8_t)key[size / 2] << 16 | (uint32_t)size << 24) * 0x75a89295u;
+                  (uint32_t)(uint8_t)key[size / 2] << 16 | (uint32_t)size << 24) *
+                 0x75a89295u;
     return h << 6 | h >> 26;
 }
 
@@ -61,12 +58,11 @@ static inline uint32_t hash_key(const char *key, size_t size)
 /* The tokenizer; with key_argument a key line may also be `; key word`
  * (one blank, then a word of key characters: the key is both, as in the
  * text), which class files use for their fields (class_file.h). */
-static inline jl_status tokenize(jl_archive *ar, jl_arena *arena, const char *text, size_t size,
-                                 const char *path, bool key_argument, jl_error *err)
+static inline jl_status tokenize(jl_archive *ar, jl_arena *arena, const char *text, size_t size, const char *path,
+                                 bool key_argument, jl_error *err)
 {
     *ar = (jl_archive){.loading = true, .path = path, .err = err, .file_version = 1, .class_version = 1};
-    jl_archive_entry *entries =
-        jl_arena_push(arena, JL_ARCHIVE_KEYS_MAX * sizeof *entries, _Alignof(jl_archive_entry));
+    jl_archive_entry *entries = jl_arena_push(arena, JL_ARCHIVE_KEYS_MAX * sizeof *entries, _Alignof(jl_archive_entry));
     if (!entries) return jl_error_set(err, JL_ERR_OUT_OF_MEMORY, path, 0, 0, "out of memory tokenizing");
     ar->entries = entries;
 
@@ -78,7 +74,7 @@ static inline jl_status tokenize(jl_archive *ar, jl_arena *arena, const char *te
     const char *first_nul = memchr(p, '\0', (size_t)(end - p));
     if (!first_nul) first_nul = end;
     uint32_t count = 0, line = 0;
-    uint64_t seen = 0; /* one bit per key hash bucket: most files need no string compare */
+    uint64_t seen = 0;                /* one bit per key hash bucket: most files need no string compare */
     jl_archive_entry *pending = NULL; /* a key waiting for its value line */
     while (p < end) {
         /* Fast path: a canonical pair "; key\nvalue\n" (no indentation,
@@ -111,8 +107,8 @@ static inline jl_status tokenize(jl_archive *ar, jl_arena *arena, const char *te
                             if (entries[i].hash == h && entries[i].key_size == key_size &&
                                 memcmp(entries[i].key, k, key_size) == 0)
                                 return jl_error_set(err, JL_ERR_PARSE, path, line + 1, 3,
-                                                    "duplicate key '%.*s' (first on line %u)", (int)key_size,
-                                                    k, entries[i].key_line);
+                                                    "duplicate key '%.*s' (first on line %u)", (int)key_size, k,
+                                                    entries[i].key_line);
                         }
                     }
                     seen |= bit;
@@ -137,8 +133,8 @@ static inline jl_status tokenize(jl_archive *ar, jl_arena *arena, const char *te
         line++;
         size_t raw = jli_scan_line(p, end);
         if (line_length(p, raw) > JL_ARCHIVE_LINE_MAX)
-            return jl_error_set(err, JL_ERR_PARSE, path, line, JL_ARCHIVE_LINE_MAX + 1,
-                                "line longer than %d bytes", JL_ARCHIVE_LINE_MAX);
+            return jl_error_set(err, JL_ERR_PARSE, path, line, JL_ARCHIVE_LINE_MAX + 1, "line longer than %d bytes",
+                                JL_ARCHIVE_LINE_MAX);
         const char *line_end = p + raw;
         if (first_nul < line_end)
             return jl_error_set(err, JL_ERR_PARSE, path, line, (uint32_t)(first_nul - p) + 1, "embedded NUL byte");
@@ -171,9 +167,7 @@ static inline jl_status tokenize(jl_archive *ar, jl_arena *arena, const char *te
             if (key_argument && e - ke >= 2 && *ke == ' ' && is_key_char(ke[1]))
                 for (ke += 2; ke < e && is_key_char(*ke);) ke++;
             uint32_t key_col = (uint32_t)(k - p) + 1;
-            if (ke == k)
-                return jl_error_set(err, JL_ERR_PARSE, path, line, key_col,
-                                    "expected a key name after ';'");
+            if (ke == k) return jl_error_set(err, JL_ERR_PARSE, path, line, key_col, "expected a key name after ';'");
             if (ke != e)
                 return jl_error_set(err, JL_ERR_PARSE, path, line, (uint32_t)(ke - p) + 1,
                                     "unexpected character after key '%.*s'", (int)(ke - k), k);
@@ -197,12 +191,11 @@ static inline jl_status tokenize(jl_archive *ar, jl_arena *arena, const char *te
             }
             seen |= bit;
             pending = &entries[count++];
-            *pending = (jl_archive_entry){.key = k, .key_size = (uint32_t)key_size, .key_line = line,
-                                          .key_col = key_col, .hash = h};
+            *pending = (jl_archive_entry){
+                .key = k, .key_size = (uint32_t)key_size, .key_line = line, .key_col = key_col, .hash = h};
         } else {
             if (!pending)
-                return jl_error_set(err, JL_ERR_PARSE, path, line, 1,
-                                    "value without a key (expected '; key')");
+                return jl_error_set(err, JL_ERR_PARSE, path, line, 1, "value without a key (expected '; key')");
             while (s < e && is_space(*s)) s++; /* e > s: the line is not blank */
             pending->value = s;
             pending->value_size = (uint32_t)(e - s);
@@ -258,8 +251,8 @@ static jl_status tokenize_text(jl_archive *ar, jl_arena *arena, const char *text
     return s;
 }
 
-jl_status jl_archive_tokenize(jl_archive *ar, jl_arena *arena, const char *text, size_t size,
-                              const char *path, jl_error *err)
+jl_status jl_archive_tokenize(jl_archive *ar, jl_arena *arena, const char *text, size_t size, const char *path,
+                              jl_error *err)
 {
     return tokenize_text(ar, arena, text, size, path, false, err);
 }
@@ -288,4 +281,3 @@ jl_archive_entry *jl_archive_find(jl_archive *ar, const char *key)
     }
     return NULL;
 }
-

@@ -36,7 +36,7 @@ static int color_digits(const char *t, jl_color *out)
 const char *jl_field_type_name(jl_field_type type)
 {
     static const char *names[JL_FIELD_TYPE_COUNT] = {"f32", "index", "bool",   "vec3", "color", "entity_ref",
-                                                      "i32", "u32",   "string", "enum", "vec2",  "quat"};
+                                                     "i32", "u32",   "string", "enum", "vec2",  "quat"};
     return (unsigned)type < JL_FIELD_TYPE_COUNT ? names[type] : "unknown";
 }
 
@@ -45,7 +45,8 @@ static bool parse_f32(const char *t, size_t n, uint32_t flags, float *out, size_
 {
     size_t at = 0;
     switch (jl_f32_parse(t, n, out, &at)) {
-    case JL_F32_OK: return true;
+    case JL_F32_OK:
+        return true;
     case JL_F32_INF:
         if (flags & JL_FIELD_ALLOW_INF) return true;
         *bad = 0;
@@ -70,14 +71,10 @@ static bool parse_f32(const char *t, size_t n, uint32_t flags, float *out, size_
 static const char *const expected_numbers[5] = {"", "", "expected 2 numbers", "expected 3 numbers",
                                                 "expected 4 numbers"};
 static const char *const text_after_numbers[5] = {"", "", "unexpected text after 2 numbers",
-                                                  "unexpected text after 3 numbers",
-                                                  "unexpected text after 4 numbers"};
+                                                  "unexpected text after 3 numbers", "unexpected text after 4 numbers"};
 
 /* The floats of a VEC2, VEC3 or QUAT. */
-static inline int vector_size(jl_field_type type)
-{
-    return type == JL_FIELD_VEC2 ? 2 : type == JL_FIELD_VEC3 ? 3 : 4;
-}
+static inline int vector_size(jl_field_type type) { return type == JL_FIELD_VEC2 ? 2 : type == JL_FIELD_VEC3 ? 3 : 4; }
 
 /* v's count floats into dst (jl_vec2/3 and jl_quat are packed floats), one
  * at a time: a wider load of floats just stored waits for the stores to
@@ -100,7 +97,8 @@ static inline size_t plain_floats(const char *t, size_t n, int count, float *v)
         i += used;
         if (++c == count) return i;
         if (i >= n || !jli_is_blank(t[i])) return 0;
-        do i++; while (i < n && jli_is_blank(t[i]));
+        do i++;
+        while (i < n && jli_is_blank(t[i]));
     }
 }
 
@@ -256,8 +254,8 @@ static bool parse_i32(const char *t, size_t n, int32_t *out, size_t *bad, const 
 {
     const bool negative = n > 0 && t[0] == '-';
     uint64_t v;
-    if (!parse_whole(t + negative, n - negative, negative ? UINT64_C(2147483648) : INT32_MAX, i32_range, &v,
-                     bad, msg)) {
+    if (!parse_whole(t + negative, n - negative, negative ? UINT64_C(2147483648) : INT32_MAX, i32_range, &v, bad,
+                     msg)) {
         if (*msg != i32_range) *bad += negative; /* a range error points at the whole number */
         return false;
     }
@@ -303,7 +301,9 @@ jl_status jli_value_parse_checked(const jl_field *field, const char *t, size_t n
     const char **msg = &fail->msg;
     bool ok;
     switch (field->type) {
-    case JL_FIELD_F32: ok = parse_f32(t, n, field->flags, dst, bad, msg); break;
+    case JL_FIELD_F32:
+        ok = parse_f32(t, n, field->flags, dst, bad, msg);
+        break;
     case JL_FIELD_INDEX:
         if (jli_word_is(t, n, "none")) {
             *(uint32_t *)dst = JL_INDEX_MAX;
@@ -311,8 +311,12 @@ jl_status jli_value_parse_checked(const jl_field *field, const char *t, size_t n
         }
         ok = parse_u32(t, n, dst, bad, msg);
         break;
-    case JL_FIELD_U32: ok = parse_u32(t, n, dst, bad, msg); break;
-    case JL_FIELD_I32: ok = parse_i32(t, n, dst, bad, msg); break;
+    case JL_FIELD_U32:
+        ok = parse_u32(t, n, dst, bad, msg);
+        break;
+    case JL_FIELD_I32:
+        ok = parse_i32(t, n, dst, bad, msg);
+        break;
     case JL_FIELD_BOOL:
         if (jli_word_is(t, n, "true")) *(bool *)dst = true;
         else if (jli_word_is(t, n, "false")) *(bool *)dst = false;
@@ -361,7 +365,8 @@ jl_status jli_value_parse_checked(const jl_field *field, const char *t, size_t n
         }
         ok = parse_enum(field->enumeration, t, n, dst, fail);
         break;
-    case JL_FIELD_STRING: return jli_string_parse(t, n, dst, strings, fail);
+    case JL_FIELD_STRING:
+        return jli_string_parse(t, n, dst, strings, fail);
     default:
         *bad = 0;
         *msg = "field of unknown type";
@@ -393,12 +398,14 @@ size_t jli_value_parse_plain(const jl_field *field, const char *t, size_t n, voi
     float v[4];
     size_t used;
     switch (field->type) {
-    case JL_FIELD_F32: return jli_f32_parse_plain(t, n, dst);
+    case JL_FIELD_F32:
+        return jli_f32_parse_plain(t, n, dst);
     case JL_FIELD_INDEX:
         if ((used = plain_word(t, n, "none", 4)) != 0) *(uint32_t *)dst = JL_INDEX_MAX;
         else used = plain_whole(t, n, dst);
         return used;
-    case JL_FIELD_U32: return plain_whole(t, n, dst);
+    case JL_FIELD_U32:
+        return plain_whole(t, n, dst);
     case JL_FIELD_BOOL:
         if ((used = plain_word(t, n, "true", 4)) != 0) *(bool *)dst = true;
         else if ((used = plain_word(t, n, "false", 5)) != 0) *(bool *)dst = false;
@@ -412,12 +419,14 @@ size_t jli_value_parse_plain(const jl_field *field, const char *t, size_t n, voi
     case JL_FIELD_QUAT:
         if ((used = plain_floats(t, n, 4, v)) != 0) store_floats(dst, v, 4);
         return used;
-    case JL_FIELD_COLOR: return n >= 7 && t[0] == '#' && color_digits(t + 1, dst) == 6 ? 7 : 0;
+    case JL_FIELD_COLOR:
+        return n >= 7 && t[0] == '#' && color_digits(t + 1, dst) == 6 ? 7 : 0;
     case JL_FIELD_ENTITY_REF:
         if ((used = plain_word(t, n, "none", 4)) != 0) *(uint64_t *)dst = 0;
         else used = plain_hex64(t, n, dst);
         return used;
-    default: return 0;
+    default:
+        return 0;
     }
 }
 
@@ -538,7 +547,8 @@ uint32_t jl_field_format(const jl_field *field, const void *src, char *out)
 {
     static const char hex[] = "0123456789abcdef";
     switch (field->type) {
-    case JL_FIELD_F32: return jl_f32_format(*(const float *)src, out);
+    case JL_FIELD_F32:
+        return jl_f32_format(*(const float *)src, out);
     case JL_FIELD_INDEX: {
         uint32_t v = *(const uint32_t *)src;
         if (v == JL_INDEX_MAX) {
@@ -547,7 +557,8 @@ uint32_t jl_field_format(const jl_field *field, const void *src, char *out)
         }
         return jli_format_u64(v, out);
     }
-    case JL_FIELD_U32: return jli_format_u64(*(const uint32_t *)src, out);
+    case JL_FIELD_U32:
+        return jli_format_u64(*(const uint32_t *)src, out);
     case JL_FIELD_I32: {
         int32_t v = *(const int32_t *)src;
         if (v >= 0) return jli_format_u64((uint32_t)v, out);
@@ -561,9 +572,12 @@ uint32_t jl_field_format(const jl_field *field, const void *src, char *out)
         }
         memcpy(out, "false", 5);
         return 5;
-    case JL_FIELD_VEC2: return format_floats(src, 2, out);
-    case JL_FIELD_VEC3: return format_floats(src, 3, out);
-    case JL_FIELD_QUAT: return format_floats(src, 4, out);
+    case JL_FIELD_VEC2:
+        return format_floats(src, 2, out);
+    case JL_FIELD_VEC3:
+        return format_floats(src, 3, out);
+    case JL_FIELD_QUAT:
+        return format_floats(src, 4, out);
     case JL_FIELD_COLOR: {
         const jl_color *c = src;
         out[0] = '#';
@@ -583,9 +597,12 @@ uint32_t jl_field_format(const jl_field *field, const void *src, char *out)
         }
         return jli_format_hex64(id, out);
     }
-    case JL_FIELD_ENUM: return format_enum(field->enumeration, *(const jl_enum_value *)src, out);
-    case JL_FIELD_STRING: return jli_string_format(src, out);
-    default: return 0;
+    case JL_FIELD_ENUM:
+        return format_enum(field->enumeration, *(const jl_enum_value *)src, out);
+    case JL_FIELD_STRING:
+        return jli_string_format(src, out);
+    default:
+        return 0;
     }
 }
 

@@ -91,7 +91,8 @@ void jli_archive_write_fields(jl_archive *ar, const jl_class *cls, const void *d
     const uint32_t n = cls->field_count;
     uint32_t i = 0;
     if ((size_t)(ar->out_limit - ar->out_cursor) / FIELD_TEXT_MAX >= n)
-        for (; i < n && cls->fields[i].type != JL_FIELD_STRING; i++) write_field_unchecked(ar, &cls->fields[i], derived);
+        for (; i < n && cls->fields[i].type != JL_FIELD_STRING; i++)
+            write_field_unchecked(ar, &cls->fields[i], derived);
     for (; i < n; i++) jl_archive_write_field(ar, &cls->fields[i], derived);
 }
 
@@ -130,8 +131,7 @@ size_t jli_write_entity_head(char *c, const char *name, size_t name_size, uint32
     return (size_t)(c - start);
 }
 
-jl_status jl_archive_write_entity(jl_archive *ar, const jl_entity *entity, const char *extra,
-                                  size_t extra_size)
+jl_status jl_archive_write_entity(jl_archive *ar, const jl_entity *entity, const char *extra, size_t extra_size)
 {
     const jl_class *cls = entity->derived_kind;
     size_t name = strlen(cls->name);
@@ -150,4 +150,3 @@ jl_status jl_archive_write_entity(jl_archive *ar, const jl_entity *entity, const
     if (extra_size) jl_archive_write_raw(ar, extra, extra_size);
     return ar->out_failed ? JL_ERR_OUT_OF_MEMORY : JL_OK;
 }
-

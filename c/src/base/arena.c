@@ -7,10 +7,7 @@
  * calls) but by at most this much at once (so a small arena stays small). */
 enum { COMMIT_MIN = 64 * 1024, COMMIT_STEP_MAX = 64 * 1024 * 1024 };
 
-static size_t round_up(size_t value, size_t multiple)
-{
-    return (value + multiple - 1) / multiple * multiple;
-}
+static size_t round_up(size_t value, size_t multiple) { return (value + multiple - 1) / multiple * multiple; }
 
 jl_status jl_arena_init(jl_arena *arena, size_t reserve_bytes)
 {
@@ -45,8 +42,7 @@ jl_status jli_arena_commit_slow(jl_arena *arena, size_t bytes)
     size_t unit = jl_platform_large_page_size(arena->reserved);
     target = round_up(target, target > unit ? unit : jl_platform_page_size());
     if (target > arena->reserved) target = arena->reserved;
-    if (!jl_platform_commit(arena->base + arena->committed, target - arena->committed))
-        return JL_ERR_OUT_OF_MEMORY;
+    if (!jl_platform_commit(arena->base + arena->committed, target - arena->committed)) return JL_ERR_OUT_OF_MEMORY;
     arena->committed = target;
     return JL_OK;
 }

@@ -2,12 +2,14 @@
  * finding the snapshot text in a link (snapshot.h). */
 #include "juliet/snapshot.h"
 
-static const char alphabet[64] =
-    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+static const char alphabet[64] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
 
 size_t jl_base64url_encoded_size(size_t size) { return size / 3 * 4 + (size % 3 ? size % 3 + 1 : 0); }
 
-size_t jl_base64url_decoded_size_max(size_t text_size) { return text_size / 4 * 3 + (text_size % 4 ? text_size % 4 - 1 : 0); }
+size_t jl_base64url_decoded_size_max(size_t text_size)
+{
+    return text_size / 4 * 3 + (text_size % 4 ? text_size % 4 - 1 : 0);
+}
 
 size_t jl_base64url_encode(const uint8_t *data, size_t size, char *out)
 {
@@ -43,8 +45,8 @@ static int sextet(char c)
     return -1;
 }
 
-jl_status jl_base64url_decode(const char *text, size_t text_size, uint8_t *out,
-                              size_t out_capacity, size_t *out_size, jl_error *err)
+jl_status jl_base64url_decode(const char *text, size_t text_size, uint8_t *out, size_t out_capacity, size_t *out_size,
+                              jl_error *err)
 {
     *out_size = 0;
     /* Characters first: the most useful message names the bad one. */
@@ -55,8 +57,8 @@ jl_status jl_base64url_decode(const char *text, size_t text_size, uint8_t *out,
         if (c == '=')
             return jl_error_set(err, JL_ERR_CORRUPT, NULL, 1, col,
                                 "base64url: padding '=' at character %zu (links carry none)", i + 1);
-        return jl_error_set(err, JL_ERR_CORRUPT, NULL, 1, col,
-                            "base64url: character 0x%02x at %zu is not base64url", c, i + 1);
+        return jl_error_set(err, JL_ERR_CORRUPT, NULL, 1, col, "base64url: character 0x%02x at %zu is not base64url", c,
+                            i + 1);
     }
     if (text_size % 4 == 1)
         return jl_error_set(err, JL_ERR_CORRUPT, NULL, 1, text_size < UINT32_MAX ? (uint32_t)text_size : 0,
@@ -64,8 +66,8 @@ jl_status jl_base64url_decode(const char *text, size_t text_size, uint8_t *out,
     size_t need = jl_base64url_decoded_size_max(text_size);
     if (need > out_capacity)
         return jl_error_set(err, JL_ERR_CAPACITY, NULL, 0, 0,
-                            "base64url: %zu characters decode to %zu bytes, room for %zu", text_size,
-                            need, out_capacity);
+                            "base64url: %zu characters decode to %zu bytes, room for %zu", text_size, need,
+                            out_capacity);
     uint32_t acc = 0;
     unsigned bits = 0;
     size_t o = 0;

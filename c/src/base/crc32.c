@@ -49,9 +49,8 @@ uint32_t jl_crc32(const void *data, size_t size)
      * where a byte at a time each waits on the one before. */
     for (; size >= 8; size -= 8, p += 8) {
         const uint32_t lo = crc ^ little_u32(p), hi = little_u32(p + 4);
-        crc = table[7][lo & 0xff] ^ table[6][(lo >> 8) & 0xff] ^ table[5][(lo >> 16) & 0xff] ^
-              table[4][lo >> 24] ^ table[3][hi & 0xff] ^ table[2][(hi >> 8) & 0xff] ^
-              table[1][(hi >> 16) & 0xff] ^ table[0][hi >> 24];
+        crc = table[7][lo & 0xff] ^ table[6][(lo >> 8) & 0xff] ^ table[5][(lo >> 16) & 0xff] ^ table[4][lo >> 24] ^
+              table[3][hi & 0xff] ^ table[2][(hi >> 8) & 0xff] ^ table[1][(hi >> 16) & 0xff] ^ table[0][hi >> 24];
     }
     for (; size; size--, p++) crc = (crc >> 8) ^ table[0][(crc ^ *p) & 0xff];
     return ~crc;

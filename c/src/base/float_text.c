@@ -28,26 +28,22 @@ enum { MANTISSA_BITS = 23, EXPONENT_BITS = 8, BIAS = 127, Q_MIN = 1 - BIAS - MAN
  * k = floor(log10(2^q)) (or of 3/4 * 2^q) of every float32: 10^-k as a
  * 63-bit significand rounded up, as Schubfach's float table has it. */
 static const uint64_t G[77] = {
-    0x59aedfc10d7279c6u, 0x47bf19673df52e38u, 0x72cb5bd86321e38du, 0x5bd5e313828182d7u,
-    0x4977e8dc68679be0u, 0x758ca7c70d7292ffu, 0x5e0a1fd271287599u, 0x4b3b4ca85a86c47bu,
-    0x785ee10d5da46d91u, 0x604be73de4838adau, 0x4d0985cb1d3608afu, 0x7b426fab61f00de4u,
-    0x629b8c891b267183u, 0x4ee2d6d415b85acfu, 0x7e37be2022c0914cu, 0x64f964e68233a770u,
-    0x50c783eb9b5c85f3u, 0x409f9cbc7c4a04c3u, 0x6765c793fa10079eu, 0x52b7d2dcc80cd2e5u,
-    0x422ca8b0a00a4251u, 0x69e10de76676d081u, 0x54b40b1f852bda01u, 0x43c33c1937564801u,
-    0x6c6b935b8bbd4001u, 0x56bc75e2d6310001u, 0x4563918244f40001u, 0x6f05b59d3b200001u,
-    0x58d15e1762800001u, 0x470de4df82000001u, 0x71afd498d0000001u, 0x5af3107a40000001u,
-    0x48c2739500000001u, 0x746a528800000001u, 0x5d21dba000000001u, 0x4a817c8000000001u,
-    0x7735940000000001u, 0x5f5e100000000001u, 0x4c4b400000000001u, 0x7a12000000000001u,
-    0x61a8000000000001u, 0x4e20000000000001u, 0x7d00000000000001u, 0x6400000000000001u,
-    0x5000000000000001u, 0x4000000000000001u, 0x6666666666666667u, 0x51eb851eb851eb86u,
-    0x4189374bc6a7ef9eu, 0x68db8bac710cb296u, 0x53e2d6238da3c212u, 0x431bde82d7b634dbu,
-    0x6b5fca6af2bd215fu, 0x55e63b88c230e77fu, 0x44b82fa09b5a52ccu, 0x6df37f675ef6eae0u,
-    0x57f5ff85e5925580u, 0x465e6604b7a84466u, 0x709709a125da070au, 0x5a126e1a84ae6c08u,
-    0x480ebe7b9d58566du, 0x734aca5f6226f0aeu, 0x5c3bd5191b525a25u, 0x49c97747490eae84u,
-    0x760f253edb4ab0d3u, 0x5e72843249088d76u, 0x4b8ed0283a6d3df8u, 0x78e480405d7b9659u,
-    0x60b6cd004ac94514u, 0x4d5f0a66a23a9daau, 0x7bcb43d769f762a9u, 0x63090312bb2c4eeeu,
-    0x4f3a68dbc8f03f25u, 0x7ec3daf941806507u, 0x65697bfa9acd1da0u, 0x51212ffbaf0a7e19u,
-    0x40e7599625a1fe7bu,
+    0x59aedfc10d7279c6u, 0x47bf19673df52e38u, 0x72cb5bd86321e38du, 0x5bd5e313828182d7u, 0x4977e8dc68679be0u,
+    0x758ca7c70d7292ffu, 0x5e0a1fd271287599u, 0x4b3b4ca85a86c47bu, 0x785ee10d5da46d91u, 0x604be73de4838adau,
+    0x4d0985cb1d3608afu, 0x7b426fab61f00de4u, 0x629b8c891b267183u, 0x4ee2d6d415b85acfu, 0x7e37be2022c0914cu,
+    0x64f964e68233a770u, 0x50c783eb9b5c85f3u, 0x409f9cbc7c4a04c3u, 0x6765c793fa10079eu, 0x52b7d2dcc80cd2e5u,
+    0x422ca8b0a00a4251u, 0x69e10de76676d081u, 0x54b40b1f852bda01u, 0x43c33c1937564801u, 0x6c6b935b8bbd4001u,
+    0x56bc75e2d6310001u, 0x4563918244f40001u, 0x6f05b59d3b200001u, 0x58d15e1762800001u, 0x470de4df82000001u,
+    0x71afd498d0000001u, 0x5af3107a40000001u, 0x48c2739500000001u, 0x746a528800000001u, 0x5d21dba000000001u,
+    0x4a817c8000000001u, 0x7735940000000001u, 0x5f5e100000000001u, 0x4c4b400000000001u, 0x7a12000000000001u,
+    0x61a8000000000001u, 0x4e20000000000001u, 0x7d00000000000001u, 0x6400000000000001u, 0x5000000000000001u,
+    0x4000000000000001u, 0x6666666666666667u, 0x51eb851eb851eb86u, 0x4189374bc6a7ef9eu, 0x68db8bac710cb296u,
+    0x53e2d6238da3c212u, 0x431bde82d7b634dbu, 0x6b5fca6af2bd215fu, 0x55e63b88c230e77fu, 0x44b82fa09b5a52ccu,
+    0x6df37f675ef6eae0u, 0x57f5ff85e5925580u, 0x465e6604b7a84466u, 0x709709a125da070au, 0x5a126e1a84ae6c08u,
+    0x480ebe7b9d58566du, 0x734aca5f6226f0aeu, 0x5c3bd5191b525a25u, 0x49c97747490eae84u, 0x760f253edb4ab0d3u,
+    0x5e72843249088d76u, 0x4b8ed0283a6d3df8u, 0x78e480405d7b9659u, 0x60b6cd004ac94514u, 0x4d5f0a66a23a9daau,
+    0x7bcb43d769f762a9u, 0x63090312bb2c4eeeu, 0x4f3a68dbc8f03f25u, 0x7ec3daf941806507u, 0x65697bfa9acd1da0u,
+    0x51212ffbaf0a7e19u, 0x40e7599625a1fe7bu,
 };
 
 /* floor(log10(2^q)), floor(log10(3/4 * 2^q)) and floor(log2(10^e)) by
@@ -207,7 +203,7 @@ static uint32_t write_decimal(char *out, uint32_t digits, int32_t exponent)
         for (int32_t i = (int32_t)length; i < point; i++) out[i] = '0';
         return (uint32_t)point;
     }
-    if (point > 0 && point <= 21) { /* 0 < point < length <= 9 */
+    if (point > 0 && point <= 21) {         /* 0 < point < length <= 9 */
         insert_point(out, (uint32_t)point); /* last byte written: out[point + 8] <= out[16] */
         return length + 1;
     }
@@ -272,10 +268,10 @@ uint32_t jl_f32_format(float value, char *out)
 /* ---- parsing ---- */
 
 enum {
-    FAST_DIGITS = 19,   /* digits that always fit a uint64 */
-    KEPT_DIGITS = 800,  /* more than any float32 midpoint has (about 112):
+    FAST_DIGITS = 19,  /* digits that always fit a uint64 */
+    KEPT_DIGITS = 800, /* more than any float32 midpoint has (about 112):
                            the rest only matter as "non-zero or not" */
-    BIG_LIMBS = 128,    /* 4096 bits: 10^846 * 2^150 and 800 digits * 2^150 fit */
+    BIG_LIMBS = 128,   /* 4096 bits: 10^846 * 2^150 and 800 digits * 2^150 fit */
 };
 
 typedef struct big {
@@ -309,8 +305,8 @@ static void big_mul_pow5(big *b, uint32_t e)
         big_mul_small(b, 1220703125u, 0); /* 5^13 */
         e -= 13;
     }
-    static const uint32_t small[13] = {1, 5, 25, 125, 625, 3125, 15625, 78125, 390625,
-                                       1953125, 9765625, 48828125, 244140625};
+    static const uint32_t small[13] = {1,     5,      25,      125,     625,      3125,     15625,
+                                       78125, 390625, 1953125, 9765625, 48828125, 244140625};
     if (e) big_mul_small(b, small[e], 0);
 }
 
@@ -349,9 +345,9 @@ static int big_cmp(const big *a, const big *b)
 typedef struct decimal {
     const char *digits[2]; /* the digit runs before and after the point */
     uint32_t run_size[2];
-    uint32_t skip;         /* leading zero digits to skip (across runs) */
-    uint32_t count;        /* significant digits, all of them */
-    int32_t exponent;      /* of the last significant digit kept */
+    uint32_t skip;    /* leading zero digits to skip (across runs) */
+    uint32_t count;   /* significant digits, all of them */
+    int32_t exponent; /* of the last significant digit kept */
     bool sticky;
 } decimal;
 
@@ -449,9 +445,8 @@ static bool round_exactly(const decimal *d, uint32_t candidate, uint32_t *result
     return true;
 }
 
-static const double POW10[23] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
-                                 1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
-                                 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+static const double POW10[23] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
+                                 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
 
 /* 10^0 .. 10^10, each exact in float32. */
 static const float POW10F[11] = {1e0f, 1e1f, 1e2f, 1e3f, 1e4f, 1e5f, 1e6f, 1e7f, 1e8f, 1e9f, 1e10f};
@@ -529,7 +524,7 @@ jl_f32_parse_result jl_f32_parse(const char *text, size_t size, float *out, size
     }
 
     decimal d = {0};
-    uint64_t w = 0;         /* the first FAST_DIGITS significant digits */
+    uint64_t w = 0; /* the first FAST_DIGITS significant digits */
     uint32_t in_w = 0;
     int64_t frac_digits = 0;
     bool any_digit = false;

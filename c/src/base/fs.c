@@ -55,17 +55,18 @@ static jl_fs_stamp stamp_of(const struct stat *st)
 EM_JS(int, wasm_stat, (const char *path, double *out), {
     var node;
     try {
-        node = FS.lookupPath(UTF8ToString(path), {follow: true}).node;
+        node = FS.lookupPath(UTF8ToString(path), {follow : true}).node;
     } catch (e) {
         return e.errno || 44 /* ENOENT */;
     }
     var f64 = HEAPF64.subarray(out >> 3, (out >> 3) + 5);
     /* The host's path: of a NODEFS mount, or every path (NODERAWFS). */
-    var host = typeof NODEFS !== 'undefined' && node.mount && node.mount.type === NODEFS ? NODEFS.realPath(node)
-               : typeof NODERAWFS !== 'undefined' && node.node_ops === NODERAWFS ? node.path : null;
-    if (host !== null) {
+    var host = typeof NODEFS != = 'undefined' &&node.mount &&node.mount.type ==
+        = NODEFS ? NODEFS.realPath(node)
+                 : typeof NODERAWFS != = 'undefined' &&node.node_ops == = NODERAWFS ? node.path : null;
+    if (host != = null) {
         try {
-            var st = require('fs').statSync(host, {bigint: true});
+            var st = require('fs').statSync(host, {bigint : true});
             f64[0] = Number(st.ino);
             f64[1] = Number(st.dev);
             f64[2] = Number(st.size);
@@ -75,7 +76,7 @@ EM_JS(int, wasm_stat, (const char *path, double *out), {
             f64[4] = Number(st.mtimeNs % second);
             return 0;
         } catch (e) {
-            return e.code && ERRNO_CODES[e.code] !== undefined ? ERRNO_CODES[e.code] : 29;
+            return e.code && ERRNO_CODES[e.code] != = undefined ? ERRNO_CODES[e.code] : 29;
         }
     }
     f64[0] = node.id;
@@ -147,11 +148,11 @@ static int read_whole_once(const char *path, size_t max_size, jl_arena *arena, c
     while (fd < 0 && errno == EINTR);
     if (fd < 0) return errno;
     struct stat st, after;
-    int code = fstat(fd, &st) != 0 ? errno
-               : S_ISDIR(st.st_mode)  ? EISDIR
-               : !S_ISREG(st.st_mode) ? EINVAL
+    int code = fstat(fd, &st) != 0                         ? errno
+               : S_ISDIR(st.st_mode)                       ? EISDIR
+               : !S_ISREG(st.st_mode)                      ? EINVAL
                : (uint64_t)st.st_size > (uint64_t)max_size ? EFBIG
-                                                            : 0;
+                                                           : 0;
     size_t room = code ? 0 : (size_t)st.st_size + 1; /* and the NUL */
     char *buffer = code ? NULL : jl_arena_push(arena, room, 1);
     if (!code && !buffer) code = ENOMEM;
@@ -206,14 +207,14 @@ static struct {
 
 EM_JS(int, wasm_memory_file_read, (const char *name, double max_size, char *room, double room_size), {
     var dir = Module['jlListed'], next = dir.cursor, node;
-    if (typeof dir.changes === 'number' && dir.changes === Module['jlChanges']) {
+    if (typeof dir.changes == = 'number' &&dir.changes == = Module['jlChanges']) {
         /* Nothing moved since the listing (pre.js counts the changes), and
          * the files are read in the order listed (wasm_memory_listing_order):
          * the next one, matched by its name's bytes, is the node listed. */
         if (dir.sortedAt && next < dir.sortedAt.length) {
             var listed = dir.bytes, at = dir.sortedAt[next], k = 0;
-            while (listed[at + k] !== 0 && HEAPU8[name + k] === listed[at + k]) k++;
-            if (listed[at + k] === 0 && HEAPU8[name + k] === 0) {
+            while (listed[at + k] != = 0 && HEAPU8[name + k] == = listed[at + k]) k++;
+            if (listed[at + k] == = 0 && HEAPU8[name + k] == = 0) {
                 dir.cursor = next + 1;
                 node = dir.nodes[dir.order[next]];
             }
@@ -223,10 +224,10 @@ EM_JS(int, wasm_memory_file_read, (const char *name, double max_size, char *room
          * parent under its name. */
         for (var up = 0; up < dir.chain.length; up++) {
             var link = dir.chain[up];
-            if (link.parent.contents[link.name] !== link) return -1;
+            if (link.parent.contents[link.name] != = link) return -1;
         }
     }
-    if (node === undefined) node = dir.node.contents[UTF8ToString(name)];
+    if (node == = undefined) node = dir.node.contents[UTF8ToString(name)];
     if (!node) return -ERRNO_CODES.ENOENT;
     if (FS.isDir(node.mode)) return -ERRNO_CODES.EISDIR;
     if (!FS.isFile(node.mode)) return -1; /* a link: POSIX follows it */
@@ -269,8 +270,8 @@ static int read_memory_file(const char *path, size_t max_size, jl_arena *arena, 
 }
 #endif
 
-static int native_read_file(const jl_fs *fs, const char *path, size_t max_size, jl_arena *arena,
-                            char **data, size_t *size, jl_fs_stamp *stamp)
+static int native_read_file(const jl_fs *fs, const char *path, size_t max_size, jl_arena *arena, char **data,
+                            size_t *size, jl_fs_stamp *stamp)
 {
     (void)fs;
 #ifdef __EMSCRIPTEN__
@@ -297,8 +298,7 @@ static int compare_entries(const void *a, const void *b)
 static size_t next_packed(const char *names, size_t at) { return at + 1 + strlen(names + at + 1) + 1; }
 
 /* Packs the entries into the arena as a sorted table (see list_dir). */
-static int finish_listing(jl_arena *arena, const char *names, size_t names_size, jl_fs_entry **entries,
-                          uint32_t *count)
+static int finish_listing(jl_arena *arena, const char *names, size_t names_size, jl_fs_entry **entries, uint32_t *count)
 {
     uint32_t n = 0;
     for (size_t at = 0; at < names_size; at = next_packed(names, at)) n++;
@@ -324,11 +324,11 @@ EM_JS(int, wasm_list_dir_measure, (const char *path), {
     var dir = UTF8ToString(path), names, node;
     Module['jlListed'] = null;
     try {
-        node = FS.lookupPath(dir, {follow: true}).node;
+        node = FS.lookupPath(dir, {follow : true}).node;
         /* A directory of memory: its names, their kinds and its files (see
          * wasm_memory_file_read) are in its node. */
-        var memory = typeof MEMFS !== 'undefined' && !!node.mount && node.mount.type === MEMFS &&
-                     FS.isDir(node.mode) && FS.getPath(node) === dir;
+        var memory = typeof MEMFS != = 'undefined' &&!!node.mount &&node.mount.type == = MEMFS && FS.isDir(node.mode) &&
+                                                                                         FS.getPath(node) == = dir;
         names = memory ? Object.keys(node.contents) : FS.readdir(dir);
     } catch (e) {
         return -(e.errno || 29);
@@ -337,7 +337,7 @@ EM_JS(int, wasm_list_dir_measure, (const char *path), {
     var packed = "", nodes = [];
     for (var i = 0; i < names.length; i++) {
         var name = names[i];
-        if (name === '.' || name === '..') continue;
+        if (name == = '.' || name == = '..') continue;
         var kind = 2; /* JL_FS_OTHER */
         var child = memory ? node.contents[name] : null;
         if (memory) nodes.push(child);
@@ -347,7 +347,7 @@ EM_JS(int, wasm_list_dir_measure, (const char *path), {
         } catch (e) {
             /* NODEFS refuses to look up a FIFO, socket or device (EINVAL);
              * anything else is a loop or a dangling link. */
-            if (e.errno === 28) kind = 3;
+            if (e.errno == = 28) kind = 3;
         }
         packed += String.fromCharCode(kind) + name + String.fromCharCode(0);
     }
@@ -355,9 +355,17 @@ EM_JS(int, wasm_list_dir_measure, (const char *path), {
     Module['jlListing'] = bytes;
     if (memory) {
         var chain = [];
-        for (var up = node; up.parent !== up; up = up.parent) chain.push(up);
-        Module['jlListed'] = {node: node, chain: chain, bytes: bytes, nodes: nodes,
-                              changes: Module['jlChanges'], sortedAt: null, order: null, cursor: 0};
+        for (var up = node; up.parent != = up; up = up.parent) chain.push(up);
+        Module['jlListed'] = {
+            node : node,
+            chain : chain,
+            bytes : bytes,
+            nodes : nodes,
+            changes : Module['jlChanges'],
+            sortedAt : null,
+            order : null,
+            cursor : 0
+        };
     }
     return bytes.length;
 });
@@ -383,8 +391,8 @@ EM_JS(int, wasm_list_dir_copy, (char *out), {
 /* Hands the sorted listing to wasm_memory_listing_order: each entry's
  * name offset in the packed names and its index among them (the names
  * start at rising offsets in listing order: a binary search finds it). */
-static void order_memory_listing(jl_arena *arena, const char *names, size_t names_size,
-                                 const jl_fs_entry *entries, uint32_t count)
+static void order_memory_listing(jl_arena *arena, const char *names, size_t names_size, const jl_fs_entry *entries,
+                                 uint32_t count)
 {
     const size_t mark = arena->used;
     uint32_t *starts = jl_arena_push(arena, 3 * (size_t)count * sizeof *starts + 1, _Alignof(uint32_t));
@@ -406,8 +414,7 @@ static void order_memory_listing(jl_arena *arena, const char *names, size_t name
     jl_arena_pop_to(arena, mark);
 }
 
-static int native_list_dir(const jl_fs *fs, const char *path, jl_arena *arena, jl_fs_entry **entries,
-                           uint32_t *count)
+static int native_list_dir(const jl_fs *fs, const char *path, jl_arena *arena, jl_fs_entry **entries, uint32_t *count)
 {
     (void)fs;
     memory_dir.size = 0;
@@ -436,8 +443,7 @@ static jl_fs_kind kind_of_mode(mode_t mode)
     return JL_FS_SPECIAL;
 }
 
-static int native_list_dir(const jl_fs *fs, const char *path, jl_arena *arena, jl_fs_entry **entries,
-                           uint32_t *count)
+static int native_list_dir(const jl_fs *fs, const char *path, jl_arena *arena, jl_fs_entry **entries, uint32_t *count)
 {
     (void)fs;
     DIR *dir = opendir(path);
@@ -644,10 +650,9 @@ const jl_fs *jl_fs_native(void) { return &native_fs; }
 
 const char *jl_fs_op_name(uint32_t op)
 {
-    static const char *names[JL_FS_OP_COUNT] = {"read_file", "list_dir",  "open_write", "write",
-                                                "sync",      "close",     "rename",     "sync_dir",
-                                                "remove",    "stat",      "lock",       "test_lock",
-                                                "make_dir",  "remove_dir"};
+    static const char *names[JL_FS_OP_COUNT] = {"read_file", "list_dir",  "open_write", "write",     "sync",
+                                                "close",     "rename",    "sync_dir",   "remove",    "stat",
+                                                "lock",      "test_lock", "make_dir",   "remove_dir"};
     return op < JL_FS_OP_COUNT ? names[op] : "unknown";
 }
 
@@ -798,8 +803,7 @@ jl_status jl_fs_commit_temp(const jl_fs *fs, const char *temp, const char *path,
     return JL_OK;
 }
 
-jl_status jl_fs_write_atomic(const jl_fs *fs, const char *path, const void *data, size_t size,
-                             jl_error *err)
+jl_status jl_fs_write_atomic(const jl_fs *fs, const char *path, const void *data, size_t size, jl_error *err)
 {
     char temp[JL_ERROR_PATH_MAX];
     jl_status s = jl_fs_write_temp(fs, path, data, size, temp, NULL, err);

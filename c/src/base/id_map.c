@@ -5,10 +5,7 @@
 
 enum { FIRST_SLOTS = 64 };
 
-static uint32_t home_of(uint64_t id, uint32_t mask)
-{
-    return (uint32_t)((id * 0x9e3779b97f4a7c15ull) >> 32) & mask;
-}
+static uint32_t home_of(uint64_t id, uint32_t mask) { return (uint32_t)((id * 0x9e3779b97f4a7c15ull) >> 32) & mask; }
 
 jl_status jli_id_map_init(jli_id_map *map, size_t bytes)
 {

@@ -173,10 +173,7 @@ void *jl_platform_reserve(size_t size)
     return ptr;
 }
 
-bool jl_platform_commit(void *ptr, size_t size)
-{
-    return mprotect(ptr, size, PROT_READ | PROT_WRITE) == 0;
-}
+bool jl_platform_commit(void *ptr, size_t size) { return mprotect(ptr, size, PROT_READ | PROT_WRITE) == 0; }
 
 void jl_platform_release(void *ptr, size_t size, size_t committed)
 {
@@ -231,7 +228,7 @@ static uint64_t start_of_stat(const char *text)
 #if defined(__EMSCRIPTEN__)
 EM_JS(int, wasm_proc_stat, (uint32_t pid, char *out, int out_size), {
     try {
-        if (typeof process !== 'object' || !process.versions || !process.versions.node) return 0;
+        if (typeof process != = 'object' || !process.versions || !process.versions.node) return 0;
         var text = require('fs').readFileSync('/proc/' + pid + '/stat', 'latin1');
         return stringToUTF8(text.slice(0, out_size - 1), out, out_size) || text.length;
     } catch (e) {
@@ -242,8 +239,8 @@ EM_JS(int, wasm_proc_stat, (uint32_t pid, char *out, int out_size), {
 EM_JS(void, wasm_host, (char *out, int out_size), {
     var name = "";
     try {
-        name = typeof process === 'object' && process.versions && process.versions.node
-                   ? require('os').hostname() : 'browser';
+        name = typeof process == = 'object' && process.versions && process.versions.node ? require('os').hostname()
+                                                                                         : 'browser';
     } catch (e) {
     }
     stringToUTF8(name, out, out_size);
@@ -261,17 +258,15 @@ void jl_platform_host(char *out, size_t out_size)
     if (out_size) wasm_host(out, (int)out_size);
 }
 
-EM_JS(uint32_t, wasm_pid, (void), {
-    return typeof process === 'object' && process.pid ? process.pid : 0;
-});
+EM_JS(uint32_t, wasm_pid, (void), { return typeof process == = 'object' && process.pid ? process.pid : 0; });
 
 EM_JS(int, wasm_pid_alive, (uint32_t pid), {
-    if (typeof process !== 'object' || typeof process.kill !== 'function') return 1;
+    if (typeof process != = 'object' || typeof process.kill != = 'function') return 1;
     try {
         process.kill(pid, 0);
         return 1;
     } catch (e) {
-        return e.code === 'ESRCH' ? 0 : 1;
+        return e.code == = 'ESRCH' ? 0 : 1;
     }
 });
 

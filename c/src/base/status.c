@@ -31,8 +31,8 @@ const char *jl_status_name(jl_status status)
     return status_names[status];
 }
 
-jl_status jl_error_set(jl_error *err, jl_status status, const char *path, uint32_t line,
-                       uint32_t col, const char *format, ...)
+jl_status jl_error_set(jl_error *err, jl_status status, const char *path, uint32_t line, uint32_t col,
+                       const char *format, ...)
 {
     if (!err) return status;
     err->status = status;
@@ -125,8 +125,7 @@ char *jl_error_format(const jl_error *err, char *out, uint32_t out_size)
     out[0] = '\0';
     if (err->path[0]) {
         char where[32] = ": ";
-        if (err->line != 0)
-            snprintf(where, sizeof where, ":%u:%u: ", (unsigned)err->line, (unsigned)err->col);
+        if (err->line != 0) snprintf(where, sizeof where, ":%u:%u: ", (unsigned)err->line, (unsigned)err->col);
         n = jl_text_escape(err->path, strlen(err->path), JL_ESCAPE_TERMINAL, out, out_size);
         if (n >= out_size) return out;
         n += jl_text_escape(where, strlen(where), JL_ESCAPE_TERMINAL, out + n, out_size - n);

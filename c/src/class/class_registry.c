@@ -23,8 +23,7 @@ static bool is_identifier(const char *name, size_t size)
     if (size == 0 || size > JL_CLASS_NAME_MAX || (name[0] >= '0' && name[0] <= '9')) return false;
     for (size_t i = 0; i < size; i++) {
         char c = name[i];
-        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_'))
-            return false;
+        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_')) return false;
     }
     return true;
 }
@@ -72,8 +71,7 @@ static bool record_is_valid(const jl_class *cls)
 static uint32_t name_bucket(const jl_class_registry *reg, uint32_t crc)
 {
     uint32_t i = crc & (JL_CLASS_NAME_SLOTS - 1);
-    while (reg->by_name[i] && reg->by_kind[reg->by_name[i] - 1]->crc != crc)
-        i = (i + 1) & (JL_CLASS_NAME_SLOTS - 1);
+    while (reg->by_name[i] && reg->by_kind[reg->by_name[i] - 1]->crc != crc) i = (i + 1) & (JL_CLASS_NAME_SLOTS - 1);
     return i;
 }
 

@@ -206,8 +206,7 @@ static jl_status parse_entries(parser *p, jl_archive *ar, const char *expected_n
             jl_status s = read_number(p, e, &v);
             if (s != JL_OK) return s;
             if (v > JL_CLASS_FILE_VERSION)
-                return fail_at(p, e, true, 0, "%s",
-                               "a class file of a newer format than this build reads: not loaded");
+                return fail_at(p, e, true, 0, "%s", "a class file of a newer format than this build reads: not loaded");
         }
         /* Any other key is the user's (documentation, ranges): kept in the text. */
     }
@@ -216,8 +215,7 @@ static jl_status parse_entries(parser *p, jl_archive *ar, const char *expected_n
     if (name_size == 0 || name_size > JL_CLASS_NAME_MAX || (name->value[0] >= '0' && name->value[0] <= '9'))
         return fail_at(p, name, true, 0, "%s", "a class name has 1 to 63 of A-Z a-z 0-9 _, not starting with a digit");
     for (size_t i = 0; i < name_size; i++)
-        if (!is_key_char(name->value[i]))
-            return fail_at(p, name, true, i, "%s", "a class name has only A-Z a-z 0-9 _");
+        if (!is_key_char(name->value[i])) return fail_at(p, name, true, i, "%s", "a class name has only A-Z a-z 0-9 _");
     if (expected_name && !jli_word_is(name->value, name_size, expected_name))
         return fail_at(p, name, true, 0, "the class is named in its file name: expected %s", expected_name);
     cf->name_pos = (jli_text_pos){name->key_line, name->key_col};
@@ -233,8 +231,8 @@ static jl_status parse_entries(parser *p, jl_archive *ar, const char *expected_n
     jl_field *fields = jl_arena_push(p->keep, (field_count ? field_count : 1) * sizeof *fields, _Alignof(jl_field));
     jli_text_pos *pos = jl_arena_push(p->keep, (field_count ? field_count : 1) * sizeof *pos, 4);
     uint32_t *defaults = jl_arena_push(p->keep, 2 * (field_count ? field_count : 1) * sizeof *defaults, 4);
-    const jl_archive_entry **at = jl_arena_push(p->keep, (field_count ? field_count : 1) * sizeof *at,
-                                                _Alignof(jl_archive_entry *));
+    const jl_archive_entry **at =
+        jl_arena_push(p->keep, (field_count ? field_count : 1) * sizeof *at, _Alignof(jl_archive_entry *));
     if (!fields || !pos || !defaults || !at) return out_of_memory(p);
     cls->field_count = 0;
     for (uint32_t i = 0; i < ar->entry_count; i++) {
@@ -271,8 +269,8 @@ static jl_status parse_entries(parser *p, jl_archive *ar, const char *expected_n
     return JL_OK;
 }
 
-jl_status jli_class_file_parse(jl_arena *keep, jl_arena *scratch, const char *path, const char *text,
-                               size_t size, const char *expected_name, jli_class_file **out, jl_error *err)
+jl_status jli_class_file_parse(jl_arena *keep, jl_arena *scratch, const char *path, const char *text, size_t size,
+                               const char *expected_name, jli_class_file **out, jl_error *err)
 {
     *out = NULL;
     const size_t keep_mark = keep->used, scratch_mark = scratch->used;
@@ -307,8 +305,7 @@ jl_status jli_class_file_parse(jl_arena *keep, jl_arena *scratch, const char *pa
 
 /* ---- comparing ---- */
 
-static bool differ(const jli_class_file *file, jli_text_pos at, const char *other_desc, jl_error *err,
-                   const char *what)
+static bool differ(const jli_class_file *file, jli_text_pos at, const char *other_desc, jl_error *err, const char *what)
 {
     jl_error_set(err, JL_ERR_PARSE, file->path, at.line, at.col, "class %s differs from %s: %s (%s is used)",
                  file->cls.name, other_desc, what, other_desc);
@@ -320,8 +317,7 @@ static void type_word(const jl_field *f, char *out, size_t size)
     snprintf(out, size, "%s%s", jl_field_type_name(f->type), (f->flags & JL_FIELD_ALLOW_INF) ? inf_suffix : "");
 }
 
-bool jli_class_file_agrees(const jli_class_file *file, const jl_class *other, const char *other_desc,
-                           jl_error *err)
+bool jli_class_file_agrees(const jli_class_file *file, const jl_class *other, const char *other_desc, jl_error *err)
 {
     const jl_class *cls = &file->cls;
     char what[JL_ERROR_MESSAGE_MAX];
@@ -362,7 +358,8 @@ bool jli_class_file_agrees(const jli_class_file *file, const jl_class *other, co
     if (cls->field_count != other->field_count) {
         bool more = cls->field_count > other->field_count;
         snprintf(what, sizeof what, "%u fields here, %u there%s%.64s", cls->field_count, other->field_count,
-                 more ? ": no field " : ": missing field ", more ? cls->fields[common].name : other->fields[common].name);
+                 more ? ": no field " : ": missing field ",
+                 more ? cls->fields[common].name : other->fields[common].name);
         return differ(file, more ? file->field_pos[common] : file->name_pos, other_desc, err, what);
     }
     return true;
@@ -370,8 +367,7 @@ bool jli_class_file_agrees(const jli_class_file *file, const jl_class *other, co
 
 /* ---- writing ---- */
 
-jl_status jl_class_file_text(const jl_class *cls, jl_arena *arena, const char **text, size_t *size,
-                             jl_error *err)
+jl_status jl_class_file_text(const jl_class *cls, jl_arena *arena, const char **text, size_t *size, jl_error *err)
 {
     *text = NULL;
     *size = 0;
@@ -414,8 +410,8 @@ jl_status jl_class_file_text(const jl_class *cls, jl_arena *arena, const char **
     return JL_OK;
 }
 
-jl_status jl_class_file_save(const jl_fs *fs, const char *dir, const char *class_name, const char *text,
-                             size_t size, jl_arena *scratch, bool *written, jl_error *err)
+jl_status jl_class_file_save(const jl_fs *fs, const char *dir, const char *class_name, const char *text, size_t size,
+                             jl_arena *scratch, bool *written, jl_error *err)
 {
     if (written) *written = false;
     char folder[JL_ERROR_PATH_MAX], name[JL_CLASS_NAME_MAX + sizeof JL_CLASS_FILE_SUFFIX + 1], path[JL_ERROR_PATH_MAX];

@@ -23,12 +23,12 @@ typedef struct jli_text_pos {
  * enums, defaults, the text) is in the arena it was parsed into. */
 typedef struct jli_class_file {
     jl_class cls;
-    const char *path;          /* where it was read from, NUL-terminated ("" if nowhere) */
-    const char *text;          /* the file's bytes, verbatim (unknown keys included) */
+    const char *path; /* where it was read from, NUL-terminated ("" if nowhere) */
+    const char *text; /* the file's bytes, verbatim (unknown keys included) */
     uint32_t text_size;
-    jli_text_pos name_pos;     /* of `; name` */
-    jli_text_pos version_pos;  /* of `; class_version`, else of `; name` */
-    jli_text_pos *field_pos;   /* of each `; field NAME` */
+    jli_text_pos name_pos;    /* of `; name` */
+    jli_text_pos version_pos; /* of `; class_version`, else of `; name` */
+    jli_text_pos *field_pos;  /* of each `; field NAME` */
 } jli_class_file;
 
 /* Parses a class file's text into a class record in keep: the text is
@@ -39,8 +39,8 @@ typedef struct jli_class_file {
  * not yet registered (kind JL_CLASS_KIND_NONE); else JL_ERR_PARSE (err:
  * path, line, column, what) or JL_ERR_OUT_OF_MEMORY, and keep is popped
  * back to where it was. */
-jl_status jli_class_file_parse(jl_arena *keep, jl_arena *scratch, const char *path, const char *text,
-                               size_t size, const char *expected_name, jli_class_file **out, jl_error *err);
+jl_status jli_class_file_parse(jl_arena *keep, jl_arena *scratch, const char *path, const char *text, size_t size,
+                               const char *expected_name, jli_class_file **out, jl_error *err);
 
 /* Whether file describes the same class as other (registered: compiled or
  * from another file): the same class_version, fields (names, types, flags,
@@ -48,7 +48,6 @@ jl_status jli_class_file_parse(jl_arena *keep, jl_arena *scratch, const char *pa
  * file's path, the line and column of the first difference and a message
  * naming other_desc ("the compiled class", or the other file's path), and
  * says that other is the class used. */
-bool jli_class_file_agrees(const jli_class_file *file, const jl_class *other, const char *other_desc,
-                           jl_error *err);
+bool jli_class_file_agrees(const jli_class_file *file, const jl_class *other, const char *other_desc, jl_error *err);
 
 #endif

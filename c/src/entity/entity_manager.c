@@ -80,10 +80,7 @@ static uint32_t id_hash(uint64_t id)
     return (uint32_t)(h >> 32);
 }
 
-static uint32_t slot_of(const jl_entity_manager *m, const jl_entity *e)
-{
-    return (uint32_t)(e - m->entities);
-}
+static uint32_t slot_of(const jl_entity_manager *m, const jl_entity *e) { return (uint32_t)(e - m->entities); }
 
 static void index_place(jl_entity_manager *m, uint32_t hash, uint32_t slot)
 {
@@ -98,8 +95,7 @@ static jl_status index_grow(jl_entity_manager *m)
 {
     size_t buckets = (size_t)m->index_mask + 1;
     size_t new_buckets = buckets * 2;
-    if (jl_arena_commit_to(&m->index_arena, new_buckets * sizeof(jl_id_bucket)) != JL_OK)
-        return JL_ERR_OUT_OF_MEMORY;
+    if (jl_arena_commit_to(&m->index_arena, new_buckets * sizeof(jl_id_bucket)) != JL_OK) return JL_ERR_OUT_OF_MEMORY;
     memset(m->index, 0, new_buckets * sizeof(jl_id_bucket));
     m->index_mask = (uint32_t)(new_buckets - 1);
     for (uint32_t slot = 0; slot < m->slots; slot++) {
@@ -153,10 +149,8 @@ jl_entity *jl_entity_find(const jl_entity_manager *m, uint64_t id)
     if (!id || !m->index) return NULL;
     uint32_t *own = own_entry(m, id);
     uint32_t slot_plus_one;
-    if (own)
-        slot_plus_one = own_entry_committed(m, own) ? *own : 0;
-    else
-        slot_plus_one = m->index[index_probe(m, id, id_hash(id))].slot_plus_one;
+    if (own) slot_plus_one = own_entry_committed(m, own) ? *own : 0;
+    else slot_plus_one = m->index[index_probe(m, id, id_hash(id))].slot_plus_one;
     return slot_plus_one ? &m->entities[slot_plus_one - 1] : NULL;
 }
 
@@ -204,14 +198,12 @@ jl_status jl_manager_init(jl_entity_manager *m, const jl_manager_desc *desc)
 
     jl_status status = jl_arena_init(&m->entity_arena, (size_t)capacity * sizeof(jl_entity));
     if (status == JL_OK) status = jl_arena_init(&m->index_arena, buckets_max * sizeof(jl_id_bucket));
-    m->own_limit = capacity < INDEX_MIN_BUCKETS ? INDEX_MIN_BUCKETS * OWN_IDS_PER_CAPACITY
-                                                : capacity * OWN_IDS_PER_CAPACITY;
+    m->own_limit =
+        capacity < INDEX_MIN_BUCKETS ? INDEX_MIN_BUCKETS * OWN_IDS_PER_CAPACITY : capacity * OWN_IDS_PER_CAPACITY;
     if (status == JL_OK) status = jl_arena_init(&m->own_arena, (size_t)m->own_limit * sizeof(uint32_t));
     if (status == JL_OK)
-        status = jl_arena_init(&m->pending_arena,
-                               (size_t)capacity * PENDING_PER_CAPACITY * sizeof(uint64_t));
-    if (status == JL_OK)
-        status = jl_arena_commit_to(&m->index_arena, INDEX_MIN_BUCKETS * sizeof(jl_id_bucket));
+        status = jl_arena_init(&m->pending_arena, (size_t)capacity * PENDING_PER_CAPACITY * sizeof(uint64_t));
+    if (status == JL_OK) status = jl_arena_commit_to(&m->index_arena, INDEX_MIN_BUCKETS * sizeof(jl_id_bucket));
     if (status != JL_OK) {
         jl_manager_shutdown(m);
         return status;
@@ -286,10 +278,7 @@ static size_t link_of(const void *derived)
     return (size_t)((uintptr_t)((const jl_entity_header *)derived)->base >> 1);
 }
 
-static void *derived_slot(const jl_typed_array *t, size_t slot)
-{
-    return (char *)t->array + slot * t->stride;
-}
+static void *derived_slot(const jl_typed_array *t, size_t slot) { return (char *)t->array + slot * t->stride; }
 
 /* A derived slot of t: the head of the free list, else a new one at the end. */
 static void *take_derived_slot(jl_typed_array *t)
@@ -336,8 +325,7 @@ static jl_entity *take_base_slot(jl_entity_manager *m)
 }
 
 /* AllocateEntity proper; inlined into jl_entity_make. */
-static inline jl_entity *allocate(jl_entity_manager *m, const jl_class *cls, jl_vec4 position,
-                                  jl_status *status)
+static inline jl_entity *allocate(jl_entity_manager *m, const jl_class *cls, jl_vec4 position, jl_status *status)
 {
     if (!m || !m->entities || !class_is_registered(m, cls)) {
         *status = JL_ERR_INVALID_ARGUMENT;
@@ -361,8 +349,8 @@ static inline jl_entity *allocate(jl_entity_manager *m, const jl_class *cls, jl_
     }
 
     uint32_t generation = e->generation;
-    *e = (jl_entity){.derived_kind = cls, .derived = derived, .position = position, .is_dirty = true,
-                     .generation = generation};
+    *e = (jl_entity){
+        .derived_kind = cls, .derived = derived, .position = position, .is_dirty = true, .generation = generation};
     jl_class_default_init(cls, derived);
     ((jl_entity_header *)derived)->base = e;
 
@@ -398,8 +386,7 @@ void *jl_entity_make(jl_entity_manager *m, const jl_class *cls, float x, float y
  * array (or NULL) wraps to a huge distance. */
 static inline bool owns_live_entity(const jl_entity_manager *m, const jl_entity *e)
 {
-    return m && (uintptr_t)e - (uintptr_t)m->entities < (uintptr_t)m->slots * sizeof(jl_entity) &&
-           e->derived != NULL;
+    return m && (uintptr_t)e - (uintptr_t)m->entities < (uintptr_t)m->slots * sizeof(jl_entity) && e->derived != NULL;
 }
 
 jl_status jl_entity_set_id(jl_entity_manager *m, jl_entity *e, uint64_t id)
@@ -619,13 +606,14 @@ jl_status jl_manager_check(const jl_entity_manager *m, jl_error *err)
         const char *derived = e->derived, *array = t->array;
         if (!array || derived < array || derived >= array + t->slots * t->stride ||
             (size_t)(derived - array) % t->stride != 0)
-            FAIL("slot %u (ID 0x%016llx): derived struct outside the %s array", slot,
-                 (unsigned long long)e->id, cls->name);
+            FAIL("slot %u (ID 0x%016llx): derived struct outside the %s array", slot, (unsigned long long)e->id,
+                 cls->name);
         if (((const jl_entity_header *)derived)->base != e)
             FAIL("slot %u (ID 0x%016llx): derived->base does not point back", slot, (unsigned long long)e->id);
         if (e->id) {
             with_id++;
-            if (jl_entity_find(m, e->id) != e) FAIL("slot %u: ID 0x%016llx not in the index", slot, (unsigned long long)e->id);
+            if (jl_entity_find(m, e->id) != e)
+                FAIL("slot %u: ID 0x%016llx not in the index", slot, (unsigned long long)e->id);
         }
     }
     if (live != m->count) FAIL("%u live base entities but count %u", live, m->count);
@@ -647,14 +635,15 @@ jl_status jl_manager_check(const jl_entity_manager *m, jl_error *err)
         if (status != JL_OK) return status;
         typed_total += m->by_type[kind].count;
     }
-    if (typed_total != m->count) FAIL("typed arrays hold %zu entities, base array %u (array count)", typed_total, m->count);
+    if (typed_total != m->count)
+        FAIL("typed arrays hold %zu entities, base array %u (array count)", typed_total, m->count);
     return JL_OK;
 }
 
 size_t jl_manager_committed_bytes(const jl_entity_manager *m)
 {
-    size_t total = m->entity_arena.committed + m->index_arena.committed +
-                   m->own_arena.committed + m->loaded_arena.committed + m->pending_arena.committed;
+    size_t total = m->entity_arena.committed + m->index_arena.committed + m->own_arena.committed +
+                   m->loaded_arena.committed + m->pending_arena.committed;
     for (uint32_t kind = 0; kind < JL_CLASS_MAX; kind++) total += m->by_type[kind].arena.committed;
     return total;
 }

@@ -23,8 +23,7 @@ bool jli_snap_fail(jli_snap_reader *r, jl_status status, const char *format, ...
     va_start(args, format);
     vsnprintf(message, sizeof message, format, args);
     va_end(args);
-    jl_error_set(r->err, status, NULL, 0, 0, "snapshot byte %zu: %s", (size_t)(r->p - r->start),
-                 message);
+    jl_error_set(r->err, status, NULL, 0, 0, "snapshot byte %zu: %s", (size_t)(r->p - r->start), message);
     r->status = status;
     return false;
 }
@@ -93,20 +92,19 @@ uint32_t jli_snap_read_count(jli_snap_reader *r, uint64_t max, size_t min_bytes,
     if (r->failed) return 0;
     if (v > max) {
         jli_snap_fail(r, JL_ERR_CORRUPT, "%s %llu exceeds the limit %llu", what, (unsigned long long)v,
-                  (unsigned long long)max);
+                      (unsigned long long)max);
         return 0;
     }
     if (min_bytes && v > jli_snap_left(r) / min_bytes) {
-        jli_snap_fail(r, JL_ERR_CORRUPT, "truncated: %llu %s cannot fit in %zu bytes",
-                  (unsigned long long)v, what, jli_snap_left(r));
+        jli_snap_fail(r, JL_ERR_CORRUPT, "truncated: %llu %s cannot fit in %zu bytes", (unsigned long long)v, what,
+                      jli_snap_left(r));
         return 0;
     }
     return (uint32_t)v;
 }
 
 /* Reads n byte planes of width bytes each into spans (spans[i] = offset). */
-static bool read_planes(jli_snap_reader *r, unsigned width, uint32_t n, uint64_t *spans,
-                        const char *what)
+static bool read_planes(jli_snap_reader *r, unsigned width, uint32_t n, uint64_t *spans, const char *what)
 {
     for (uint32_t i = 0; i < n; i++) spans[i] = 0;
     for (unsigned plane = 0; plane < width; plane++) {
@@ -127,7 +125,7 @@ bool jli_snap_read_int_column(jli_snap_reader *r, uint32_t n, uint64_t max, uint
     for (uint32_t i = 0; i < n; i++) {
         if (out[i] > UINT64_MAX - base || base + out[i] > max)
             return jli_snap_fail(r, JL_ERR_CORRUPT, "%s: value %u out of range (above %llu)", what, i,
-                             (unsigned long long)max);
+                                 (unsigned long long)max);
         out[i] += base;
     }
     return true;
@@ -142,8 +140,7 @@ bool jli_snap_read_sorted_ids(jli_snap_reader *r, uint32_t n, uint64_t *ids, con
             if (v == 0) return jli_snap_fail(r, JL_ERR_CORRUPT, "%s: ID 0", what);
             ids[0] = v;
         } else {
-            if (v >= UINT64_MAX - ids[i - 1])
-                return jli_snap_fail(r, JL_ERR_CORRUPT, "%s: ID past 2^64", what);
+            if (v >= UINT64_MAX - ids[i - 1]) return jli_snap_fail(r, JL_ERR_CORRUPT, "%s: ID past 2^64", what);
             ids[i] = ids[i - 1] + v + 1;
         }
     }
@@ -152,7 +149,7 @@ bool jli_snap_read_sorted_ids(jli_snap_reader *r, uint32_t n, uint64_t *ids, con
 
 /* A float column into n slots stride bytes apart from dst. */
 bool jli_snap_read_float_column(jli_snap_reader *r, uint32_t n, bool allow_inf, uint8_t *dst, size_t stride,
-                            uint64_t *spans, const char *what)
+                                uint64_t *spans, const char *what)
 {
     uint8_t mode = jli_snap_read_u8(r, what);
     if (r->failed) return false;
@@ -175,19 +172,17 @@ bool jli_snap_read_float_column(jli_snap_reader *r, uint32_t n, bool allow_inf, 
     unsigned width = jli_snap_read_u8(r, what);
     if (r->failed) return false;
     if (exponent < -JLI_SNAP_EXPONENT_MAX || exponent > JLI_SNAP_EXPONENT_MAX)
-        return jli_snap_fail(r, JL_ERR_CORRUPT, "%s: decimal exponent %lld out of range", what,
-                         (long long)exponent);
+        return jli_snap_fail(r, JL_ERR_CORRUPT, "%s: decimal exponent %lld out of range", what, (long long)exponent);
     if (base < -JLI_SNAP_MANTISSA_MAX || base > JLI_SNAP_MANTISSA_MAX)
         return jli_snap_fail(r, JL_ERR_CORRUPT, "%s: mantissa base out of range", what);
     if (width > JLI_SNAP_MANTISSA_WIDTH_MAX)
         return jli_snap_fail(r, JL_ERR_CORRUPT, "%s: mantissa width %u above %d", what, width,
-                         JLI_SNAP_MANTISSA_WIDTH_MAX);
+                             JLI_SNAP_MANTISSA_WIDTH_MAX);
     if (!read_planes(r, width, n, spans, what)) return false;
     for (uint32_t i = 0; i < n; i++) {
         /* base >= -2^53 and spans < 2^56: the sum cannot overflow. */
         int64_t m = base + (int64_t)spans[i];
-        if (m > JLI_SNAP_MANTISSA_MAX)
-            return jli_snap_fail(r, JL_ERR_CORRUPT, "%s: mantissa %u out of range", what, i);
+        if (m > JLI_SNAP_MANTISSA_MAX) return jli_snap_fail(r, JL_ERR_CORRUPT, "%s: mantissa %u out of range", what, i);
         float value = jli_snap_decimal_value(m, (int)exponent);
         memcpy(dst + i * stride, &value, sizeof value);
     }
@@ -197,14 +192,12 @@ bool jli_snap_read_float_column(jli_snap_reader *r, uint32_t n, bool allow_inf, 
         uint64_t gap = jli_snap_read_varint(r, what);
         uint32_t bits = jli_snap_read_u32(r, what);
         if (r->failed) return false;
-        if (gap >= n - next)
-            return jli_snap_fail(r, JL_ERR_CORRUPT, "%s: exception index out of range", what);
+        if (gap >= n - next) return jli_snap_fail(r, JL_ERR_CORRUPT, "%s: exception index out of range", what);
         uint64_t i = next + gap;
         if (jli_snap_bits_nan(bits))
             return jli_snap_fail(r, JL_ERR_CORRUPT, "%s: value %llu is NaN", what, (unsigned long long)i);
         if (jli_snap_bits_inf(bits) && !allow_inf)
-            return jli_snap_fail(r, JL_ERR_CORRUPT, "%s: value %llu is infinite", what,
-                             (unsigned long long)i);
+            return jli_snap_fail(r, JL_ERR_CORRUPT, "%s: value %llu is infinite", what, (unsigned long long)i);
         memcpy(dst + i * stride, &bits, sizeof bits);
         next = i + 1;
     }
@@ -249,8 +242,8 @@ static bool read_header(jli_snap_decoder *d)
     if (r->failed) return false;
     if (version != JL_SNAPSHOT_VERSION) {
         r->p--;
-        return jli_snap_fail(r, JL_ERR_CORRUPT, "format version %u, this build reads version %u",
-                         version, (unsigned)JL_SNAPSHOT_VERSION);
+        return jli_snap_fail(r, JL_ERR_CORRUPT, "format version %u, this build reads version %u", version,
+                             (unsigned)JL_SNAPSHOT_VERSION);
     }
     /* Magic and version come first: they say how the rest, checksum
      * included, is laid out. */
@@ -275,36 +268,32 @@ static bool read_header(jli_snap_decoder *d)
         if (r->failed) return false;
         const jl_class *cls = jl_registry_find_crc(d->registry, crc);
         if (!cls)
-            return jli_snap_fail(r, JL_ERR_UNKNOWN_CLASS,
-                             "class with name CRC 0x%08x is unknown to this build", crc);
+            return jli_snap_fail(r, JL_ERR_UNKNOWN_CLASS, "class with name CRC 0x%08x is unknown to this build", crc);
         for (uint32_t prev = 0; prev < c; prev++)
             if (d->classes[prev].cls == cls)
                 return jli_snap_fail(r, JL_ERR_CORRUPT, "class %s listed twice", cls->name);
         if (version_c != cls->version)
-            return jli_snap_fail(r, JL_ERR_UNKNOWN_CLASS,
-                             "class %s version %llu, this build has version %u", cls->name,
-                             (unsigned long long)version_c, cls->version);
+            return jli_snap_fail(r, JL_ERR_UNKNOWN_CLASS, "class %s version %llu, this build has version %u", cls->name,
+                                 (unsigned long long)version_c, cls->version);
         if (schema != jli_snap_schema_crc(cls))
             return jli_snap_fail(r, JL_ERR_UNKNOWN_CLASS,
-                             "class %s has other fields in this build than in the snapshot",
-                             cls->name);
+                                 "class %s has other fields in this build than in the snapshot", cls->name);
         uint32_t count = jli_snap_read_count(r, JL_SNAPSHOT_MAX_ENTITIES, 0, "class entity count");
         if (r->failed) return false;
         if (count == 0) return jli_snap_fail(r, JL_ERR_CORRUPT, "class %s listed with no entity", cls->name);
         total += count;
         if (total > JL_SNAPSHOT_MAX_ENTITIES)
-            return jli_snap_fail(r, JL_ERR_CORRUPT, "more than %u entities",
-                             (unsigned)JL_SNAPSHOT_MAX_ENTITIES);
+            return jli_snap_fail(r, JL_ERR_CORRUPT, "more than %u entities", (unsigned)JL_SNAPSHOT_MAX_ENTITIES);
         d->classes[c] = (jli_snap_class_entry){.cls = cls, .count = count};
     }
     /* Before any scratch is taken: a world too small fails fast. */
     if (total > d->room)
         return jli_snap_fail(r, JL_ERR_CAPACITY, "snapshot has %llu entities, the world takes %u more",
-                         (unsigned long long)total, d->room);
+                             (unsigned long long)total, d->room);
     /* Each ID takes at least one byte. */
     if (total > jli_snap_left(r))
-        return jli_snap_fail(r, JL_ERR_CORRUPT, "truncated: %llu entities in %zu bytes",
-                         (unsigned long long)total, jli_snap_left(r));
+        return jli_snap_fail(r, JL_ERR_CORRUPT, "truncated: %llu entities in %zu bytes", (unsigned long long)total,
+                             jli_snap_left(r));
     d->count = (uint32_t)total;
 
     /* Scratch: per entity an ID, a class index, a position and flags; per
@@ -355,14 +344,12 @@ bool jli_snap_read_field(jli_snap_decoder *d, jli_snap_class_entry *entry, const
     const char *what = f->name;
     switch (f->type) {
     case JL_FIELD_F32:
-        return jli_snap_read_float_column(r, n, (f->flags & JL_FIELD_ALLOW_INF) != 0, dst, stride, vals,
-                                      what);
+        return jli_snap_read_float_column(r, n, (f->flags & JL_FIELD_ALLOW_INF) != 0, dst, stride, vals, what);
     case JL_FIELD_VEC2:
     case JL_FIELD_VEC3:
     case JL_FIELD_QUAT:
         for (size_t c = 0; c < jl_field_type_size(f->type) / sizeof(float); c++)
-            if (!jli_snap_read_float_column(r, n, false, dst + c * sizeof(float), stride, vals, what))
-                return false;
+            if (!jli_snap_read_float_column(r, n, false, dst + c * sizeof(float), stride, vals, what)) return false;
         return true;
     case JL_FIELD_U32:
         if (!jli_snap_read_int_column(r, n, UINT32_MAX, vals, what)) return false;
@@ -445,8 +432,7 @@ bool jli_snap_read_field(jli_snap_decoder *d, jli_snap_class_entry *entry, const
          * own rank) for an entity of the snapshot (references are mostly
          * to neighbours, so the values stay small). */
         uint64_t max = 1 + (uint64_t)external + 2 * (uint64_t)d->count;
-        bool ok = jli_snap_read_sorted_ids(r, external, table, what) &&
-                  jli_snap_read_int_column(r, n, max, vals, what);
+        bool ok = jli_snap_read_sorted_ids(r, external, table, what) && jli_snap_read_int_column(r, n, max, vals, what);
         for (uint32_t i = 0; ok && i < n; i++) {
             uint64_t code = vals[i], id = 0;
             if (code >= 1 && code <= external) {
@@ -466,8 +452,8 @@ bool jli_snap_read_field(jli_snap_decoder *d, jli_snap_class_entry *entry, const
         return ok;
     }
     default:
-        return jli_snap_fail(r, JL_ERR_CORRUPT, "class %s: field %s has a type snapshots cannot hold",
-                         cls->name, f->name);
+        return jli_snap_fail(r, JL_ERR_CORRUPT, "class %s: field %s has a type snapshots cannot hold", cls->name,
+                             f->name);
     }
 }
 
@@ -487,8 +473,8 @@ bool jli_snap_decode_entities(jli_snap_decoder *d)
     }
     for (uint32_t c = 0; c < d->class_count; c++)
         if (seen[c] != d->classes[c].count)
-            return jli_snap_fail(r, JL_ERR_CORRUPT, "class column has %u entities of %s, the table %u",
-                             seen[c], d->classes[c].cls->name, d->classes[c].count);
+            return jli_snap_fail(r, JL_ERR_CORRUPT, "class column has %u entities of %s, the table %u", seen[c],
+                                 d->classes[c].cls->name, d->classes[c].count);
     /* Each class's entities' ranks among all (for relative references). */
     uint32_t start[JL_CLASS_MAX], filled[JL_CLASS_MAX] = {0}, next = 0;
     for (uint32_t c = 0; c < d->class_count; c++) {
@@ -503,8 +489,8 @@ bool jli_snap_decode_entities(jli_snap_decoder *d)
 
     static const char *const axis_name[3] = {"position.x", "position.y", "position.z"};
     for (size_t axis = 0; axis < 3; axis++)
-        if (!jli_snap_read_float_column(r, n, false, (uint8_t *)d->positions + axis * sizeof(float),
-                                    sizeof(jl_vec3), d->spans, axis_name[axis]))
+        if (!jli_snap_read_float_column(r, n, false, (uint8_t *)d->positions + axis * sizeof(float), sizeof(jl_vec3),
+                                        d->spans, axis_name[axis]))
             return false;
 
     if (!jli_snap_read_int_column(r, n, JL_ENTITY_READ_ONLY, d->spans, "entity flags")) return false;
@@ -538,9 +524,8 @@ jl_status jli_snap_decoder_apply(jli_snap_decoder *d, jl_entity_manager *m)
                                     "snapshot: class %s has string fields: decode it into a world",
                                     d->classes[c].cls->name);
     if (m->capacity - m->count < d->count)
-        return jl_error_set(d->r.err, JL_ERR_CAPACITY, NULL, 0, 0,
-                            "snapshot has %u entities, the world takes %u more", d->count,
-                            m->capacity - m->count);
+        return jl_error_set(d->r.err, JL_ERR_CAPACITY, NULL, 0, 0, "snapshot has %u entities, the world takes %u more",
+                            d->count, m->capacity - m->count);
     uint32_t pending = m->pending_count;
     uint32_t rank[JL_CLASS_MAX] = {0};
     for (uint32_t i = 0; i < d->count; i++) {
@@ -556,8 +541,8 @@ jl_status jli_snap_decoder_apply(jli_snap_decoder *d, jl_entity_manager *m)
             /* Undo the entities made so far; their IDs never had files. */
             for (uint32_t j = 0; j < i; j++) jl_entity_destroy(m, jl_entity_find(m, d->ids[j]));
             m->pending_count = pending;
-            return jl_error_set(d->r.err, st, NULL, 0, 0, "snapshot: cannot create entity %u of %u: %s",
-                                i + 1, d->count, jl_status_name(st));
+            return jl_error_set(d->r.err, st, NULL, 0, 0, "snapshot: cannot create entity %u of %u: %s", i + 1,
+                                d->count, jl_status_name(st));
         }
         const uint8_t *src = entry->staging + (size_t)rank[d->class_of[i]]++ * cls->size_of;
         for (uint32_t f = 0; f < cls->field_count; f++) {
@@ -572,8 +557,8 @@ jl_status jli_snap_decoder_apply(jli_snap_decoder *d, jl_entity_manager *m)
     return JL_OK;
 }
 
-void jli_snap_decoder_init(jli_snap_decoder *d, const uint8_t *data, size_t size, jl_arena *scratch,
-                       uint32_t room, const jl_class_registry *registry, jl_error *err)
+void jli_snap_decoder_init(jli_snap_decoder *d, const uint8_t *data, size_t size, jl_arena *scratch, uint32_t room,
+                           const jl_class_registry *registry, jl_error *err)
 {
     *d = (jli_snap_decoder){0};
     d->room = room;
@@ -604,23 +589,22 @@ jl_status jli_snap_check_input(size_t size, uint32_t entity_count, jl_error *err
     return JL_OK;
 }
 
-jl_status jl_snapshot_decode_manager(const uint8_t *data, size_t size, jl_arena *scratch,
-                                     jl_entity_manager *manager, jl_error *err)
+jl_status jl_snapshot_decode_manager(const uint8_t *data, size_t size, jl_arena *scratch, jl_entity_manager *manager,
+                                     jl_error *err)
 {
     if (!manager || (!data && size))
         return jl_error_set(err, JL_ERR_INVALID_ARGUMENT, NULL, 0, 0, "snapshot: no input or manager");
     jl_status checked = jli_snap_check_input(size, manager->count, err);
     if (checked != JL_OK) return checked;
     jli_snap_decoder d;
-    jli_snap_decoder_init(&d, data ? data : (const uint8_t *)"", size, scratch,
-                      manager->capacity - manager->count, manager->classes, err);
+    jli_snap_decoder_init(&d, data ? data : (const uint8_t *)"", size, scratch, manager->capacity - manager->count,
+                          manager->classes, err);
     jl_status st = JL_OK;
     if (!jli_snap_decode_entities(&d) || !jli_snap_decode_trailer(&d)) st = d.r.status;
     else if (d.flags & JLI_SNAP_FLAG_WORLD)
         st = jl_error_set(err, JL_ERR_INVALID_ARGUMENT, NULL, 0, 0,
                           "snapshot holds world settings: decode it into a world");
-    else
-        st = jli_snap_decoder_apply(&d, manager);
+    else st = jli_snap_decoder_apply(&d, manager);
     jli_snap_decoder_release(&d);
     return st;
 }

@@ -103,9 +103,22 @@ void jli_snap_write_int_column(jli_snap_writer *w, uint64_t *values, uint32_t n)
 enum { EXP_NONE = -128, EXP_ZERO = 127 };
 
 static const int64_t pow10_int[16] = {
-    1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000, 1000000000,
-    INT64_C(10000000000), INT64_C(100000000000), INT64_C(1000000000000),
-    INT64_C(10000000000000), INT64_C(100000000000000), INT64_C(1000000000000000),
+    1,
+    10,
+    100,
+    1000,
+    10000,
+    100000,
+    1000000,
+    10000000,
+    100000000,
+    1000000000,
+    INT64_C(10000000000),
+    INT64_C(100000000000),
+    INT64_C(1000000000000),
+    INT64_C(10000000000000),
+    INT64_C(100000000000000),
+    INT64_C(1000000000000000),
 };
 
 /* Whether some mantissa M with |M| <= 2^53 gives back exactly `bits` at
@@ -189,8 +202,7 @@ static bool mantissa_at(int e, int64_t m, int column_e, int64_t *out)
 
 /* Bytes a decimal column at exponent column_e would take (approximately:
  * exceptions counted at 5 bytes), and its base and width. */
-static uint64_t decimal_cost(const jli_snap_float_scratch *s, uint32_t n, int column_e,
-                             int64_t *base, unsigned *width)
+static uint64_t decimal_cost(const jli_snap_float_scratch *s, uint32_t n, int column_e, int64_t *base, unsigned *width)
 {
     int64_t lo = INT64_MAX, hi = INT64_MIN;
     uint64_t exceptions = 0;
@@ -210,7 +222,7 @@ static uint64_t decimal_cost(const jli_snap_float_scratch *s, uint32_t n, int co
 }
 
 jl_status jli_snap_write_float_column(jli_snap_writer *w, const jli_snap_float_scratch *s, const float *values,
-                                  uint32_t n)
+                                      uint32_t n)
 {
     int8_t *exps = s->exps;
     int64_t *mants = s->mants;
@@ -325,16 +337,14 @@ void jli_snap_write_sorted_ids(jli_snap_writer *w, const uint64_t *ids, uint32_t
  * entity (none for the settings), the field and the problem. */
 static jl_status value_error(jl_error *err, const jl_entity *owner, const char *what, const char *problem)
 {
-    if (!owner)
-        return jl_error_set(err, JL_ERR_INVALID_ARGUMENT, NULL, 0, 0, "%s %s", what, problem);
+    if (!owner) return jl_error_set(err, JL_ERR_INVALID_ARGUMENT, NULL, 0, 0, "%s %s", what, problem);
     return jl_error_set(err, JL_ERR_INVALID_ARGUMENT, NULL, 0, 0, "entity 0x%016llx: %s %s",
                         (unsigned long long)owner->id, what, problem);
 }
 
 /* The checks the decoder makes on a float, made before writing so that
  * every snapshot the encoder produces decodes. */
-static jl_status check_float(jl_error *err, const jl_entity *owner, const char *what, float value,
-                             bool allow_inf)
+static jl_status check_float(jl_error *err, const jl_entity *owner, const char *what, float value, bool allow_inf)
 {
     const char *problem = isnan(value) ? "is NaN" : (isinf(value) && !allow_inf) ? "is infinite" : NULL;
     return problem ? value_error(err, owner, what, problem) : JL_OK;
@@ -345,8 +355,8 @@ static const jl_entity *owner_of(const jli_snap_rows *rows, uint32_t i)
     return rows->owners ? rows->owners[i] : NULL;
 }
 
-static jl_status write_float_values(jli_snap_encoder *enc, const jli_snap_rows *rows, size_t offset,
-                                    bool allow_inf, const char *what)
+static jl_status write_float_values(jli_snap_encoder *enc, const jli_snap_rows *rows, size_t offset, bool allow_inf,
+                                    const char *what)
 {
     float *values = enc->floats;
     for (uint32_t i = 0; i < rows->n; i++) {
@@ -357,8 +367,7 @@ static jl_status write_float_values(jli_snap_encoder *enc, const jli_snap_rows *
     return jli_snap_write_float_column(&enc->w, &enc->scratch, values, rows->n);
 }
 
-jl_status jli_snap_write_field(jli_snap_encoder *enc, const jl_class *cls, const jl_field *f,
-                           const jli_snap_rows *rows)
+jl_status jli_snap_write_field(jli_snap_encoder *enc, const jl_class *cls, const jl_field *f, const jli_snap_rows *rows)
 {
     uint64_t *vals = enc->scratch.spans;
     uint32_t n = rows->n;
@@ -473,21 +482,19 @@ jl_status jli_snap_write_field(jli_snap_encoder *enc, const jl_class *cls, const
     }
     default:
         return jl_error_set(enc->err, JL_ERR_INVALID_ARGUMENT, NULL, 0, 0,
-                            "class %s: field %s has type %s, which snapshots cannot hold",
-                            cls->name, f->name, jl_field_type_name(f->type));
+                            "class %s: field %s has type %s, which snapshots cannot hold", cls->name, f->name,
+                            jl_field_type_name(f->type));
     }
     jli_snap_write_int_column(&enc->w, vals, n);
     return enc->w.failed ? JL_ERR_OUT_OF_MEMORY : JL_OK;
 }
 
-jl_status jli_snap_encoder_begin(jli_snap_encoder *enc, const jl_entity_manager *m, jl_arena *arena,
-                             jl_error *err)
+jl_status jli_snap_encoder_begin(jli_snap_encoder *enc, const jl_entity_manager *m, jl_arena *arena, jl_error *err)
 {
     *enc = (jli_snap_encoder){.manager = m, .arena = arena, .mark = arena->used, .err = err};
     uint32_t n = m->count;
     if (n > JL_SNAPSHOT_MAX_ENTITIES)
-        return jl_error_set(err, JL_ERR_CAPACITY, NULL, 0, 0,
-                            "%u entities: a snapshot holds at most %u", n,
+        return jl_error_set(err, JL_ERR_CAPACITY, NULL, 0, 0, "%u entities: a snapshot holds at most %u", n,
                             (unsigned)JL_SNAPSHOT_MAX_ENTITIES);
     size_t slots = n ? n : 1;
     enc->count = n;
@@ -501,11 +508,10 @@ jl_status jli_snap_encoder_begin(jli_snap_encoder *enc, const jl_entity_manager 
     enc->class_list = jl_arena_push(arena, slots * sizeof *enc->class_list, _Alignof(jl_entity *));
     enc->rows = jl_arena_push(arena, slots * sizeof *enc->rows, _Alignof(uint8_t *));
     enc->ranks = jl_arena_push(arena, slots * sizeof *enc->ranks, 4);
-    if (!enc->order || !enc->ids || !enc->refs || !enc->floats || !enc->scratch.spans ||
-        !enc->scratch.mants || !enc->scratch.exps || !enc->class_list || !enc->rows || !enc->ranks) {
+    if (!enc->order || !enc->ids || !enc->refs || !enc->floats || !enc->scratch.spans || !enc->scratch.mants ||
+        !enc->scratch.exps || !enc->class_list || !enc->rows || !enc->ranks) {
         jl_arena_pop_to(arena, enc->mark);
-        return jl_error_set(err, JL_ERR_OUT_OF_MEMORY, NULL, 0, 0,
-                            "snapshot: out of memory for %u entities", n);
+        return jl_error_set(err, JL_ERR_OUT_OF_MEMORY, NULL, 0, 0, "snapshot: out of memory for %u entities", n);
     }
     enc->w.arena = arena;
 
@@ -523,8 +529,8 @@ jl_status jli_snap_encoder_begin(jli_snap_encoder *enc, const jl_entity_manager 
         const jl_entity *e = enc->order[i];
         if (e->id == 0) {
             jl_arena_pop_to(arena, enc->mark);
-            return jl_error_set(err, JL_ERR_INVALID_ARGUMENT, NULL, 0, 0,
-                                "an entity of class %s has no ID yet", e->derived_kind->name);
+            return jl_error_set(err, JL_ERR_INVALID_ARGUMENT, NULL, 0, 0, "an entity of class %s has no ID yet",
+                                e->derived_kind->name);
         }
         if (i < n) enc->ids[i] = e->id;
     }
@@ -572,8 +578,7 @@ jl_status jli_snap_encode_entities(jli_snap_encoder *enc, uint32_t flags)
     for (uint32_t i = 0; i < n; i++) enc->rows[i] = (const uint8_t *)enc->order[i];
     jli_snap_rows base_rows = {.rows = enc->rows, .owners = enc->order, .n = n};
     for (size_t axis = 0; axis < 3; axis++) {
-        st = write_float_values(enc, &base_rows,
-                                offsetof(jl_entity, position) + axis * sizeof(float), false,
+        st = write_float_values(enc, &base_rows, offsetof(jl_entity, position) + axis * sizeof(float), false,
                                 axis_name[axis]);
         if (st != JL_OK) return st;
     }
@@ -581,9 +586,8 @@ jl_status jli_snap_encode_entities(jli_snap_encoder *enc, uint32_t flags)
     for (uint32_t i = 0; i < n; i++) {
         const jl_entity *e = enc->order[i];
         if (e->flags & ~(uint32_t)JL_ENTITY_READ_ONLY)
-            return jl_error_set(err, JL_ERR_INVALID_ARGUMENT, NULL, 0, 0,
-                                "entity 0x%016llx: unknown flags 0x%x", (unsigned long long)e->id,
-                                e->flags);
+            return jl_error_set(err, JL_ERR_INVALID_ARGUMENT, NULL, 0, 0, "entity 0x%016llx: unknown flags 0x%x",
+                                (unsigned long long)e->id, e->flags);
         vals[i] = e->flags;
     }
     jli_snap_write_int_column(w, vals, n);
@@ -613,13 +617,12 @@ jl_status jli_snap_encoder_finish(jli_snap_encoder *enc, jl_snapshot_bytes *out)
     if (!w->failed) jli_snap_write_u32(w, jl_crc32(w->start, w->size));
     if (w->failed) {
         jl_arena_pop_to(enc->arena, enc->mark);
-        return jl_error_set(enc->err, JL_ERR_OUT_OF_MEMORY, NULL, 0, 0,
-                            "snapshot: out of memory after %zu bytes", w->size);
+        return jl_error_set(enc->err, JL_ERR_OUT_OF_MEMORY, NULL, 0, 0, "snapshot: out of memory after %zu bytes",
+                            w->size);
     }
     if (w->size > JL_SNAPSHOT_MAX_BYTES) {
         jl_arena_pop_to(enc->arena, enc->mark);
-        return jl_error_set(enc->err, JL_ERR_CAPACITY, NULL, 0, 0,
-                            "snapshot of %zu bytes: the limit is %u", w->size,
+        return jl_error_set(enc->err, JL_ERR_CAPACITY, NULL, 0, 0, "snapshot of %zu bytes: the limit is %u", w->size,
                             (unsigned)JL_SNAPSHOT_MAX_BYTES);
     }
     /* Slide the bytes down over the scratch so the arena grows by exactly
@@ -634,13 +637,12 @@ jl_status jli_snap_encoder_finish(jli_snap_encoder *enc, jl_snapshot_bytes *out)
 
 void jli_snap_encoder_abort(jli_snap_encoder *enc) { jl_arena_pop_to(enc->arena, enc->mark); }
 
-jl_status jl_snapshot_encode_manager(const jl_entity_manager *manager, jl_arena *arena,
-                                     jl_snapshot_bytes *out, jl_error *err)
+jl_status jl_snapshot_encode_manager(const jl_entity_manager *manager, jl_arena *arena, jl_snapshot_bytes *out,
+                                     jl_error *err)
 {
     *out = (jl_snapshot_bytes){0};
     if (!manager || !arena || !arena->base)
-        return jl_error_set(err, JL_ERR_INVALID_ARGUMENT, NULL, 0, 0,
-                            "snapshot: no manager or arena");
+        return jl_error_set(err, JL_ERR_INVALID_ARGUMENT, NULL, 0, 0, "snapshot: no manager or arena");
     jli_snap_encoder enc;
     jl_status st = jli_snap_encoder_begin(&enc, manager, arena, err);
     if (st != JL_OK) return st;
@@ -653,8 +655,7 @@ jl_status jl_snapshot_encode_manager(const jl_entity_manager *manager, jl_arena 
     st = jli_snap_encode_entities(&enc, 0);
     if (st != JL_OK) {
         jli_snap_encoder_abort(&enc);
-        if (st == JL_ERR_OUT_OF_MEMORY)
-            jl_error_set(err, st, NULL, 0, 0, "snapshot: out of memory");
+        if (st == JL_ERR_OUT_OF_MEMORY) jl_error_set(err, st, NULL, 0, 0, "snapshot: out of memory");
         return st;
     }
     return jli_snap_encoder_finish(&enc, out);

@@ -29,8 +29,8 @@ enum {
     JLI_SNAP_FLAGS_KNOWN = JLI_SNAP_FLAG_WORLD | JLI_SNAP_FLAG_CLASSES | JLI_SNAP_FLAG_OPAQUE,
     JLI_SNAP_FLOAT_DECIMAL = 0,
     JLI_SNAP_FLOAT_BITS = 1,
-    JLI_SNAP_EXPONENT_MAX = 22,          /* 10^22 is the largest power of ten exact in a double */
-    JLI_SNAP_MANTISSA_WIDTH_MAX = 7,     /* bytes of (M - base) */
+    JLI_SNAP_EXPONENT_MAX = 22,      /* 10^22 is the largest power of ten exact in a double */
+    JLI_SNAP_MANTISSA_WIDTH_MAX = 7, /* bytes of (M - base) */
     JLI_SNAP_VARINT_MAX = 10,
 };
 
@@ -139,12 +139,12 @@ typedef struct jli_snap_float_scratch {
 } jli_snap_float_scratch;
 
 jl_status jli_snap_write_float_column(jli_snap_writer *w, const jli_snap_float_scratch *s, const float *values,
-                                  uint32_t n);
+                                      uint32_t n);
 
 typedef struct jli_snap_encoder {
     const jl_entity_manager *manager;
     jl_arena *arena;
-    size_t mark;                  /* arena->used at the start: failure pops back to it */
+    size_t mark; /* arena->used at the start: failure pops back to it */
     jl_error *err;
     uint32_t count;               /* live entities of described classes */
     uint32_t opaque_count;        /* live opaque entities (jl_class_is_opaque): only the world
@@ -176,13 +176,12 @@ typedef struct jli_snap_rows {
 
 /* The column(s) of field f of cls over rows. */
 jl_status jli_snap_write_field(jli_snap_encoder *enc, const jl_class *cls, const jl_field *f,
-                           const jli_snap_rows *rows);
+                               const jli_snap_rows *rows);
 
 /* Sorts the manager's entities by ID, opaque ones apart, and takes scratch
  * from arena (the output is written after it). On failure the arena is as
  * before. */
-jl_status jli_snap_encoder_begin(jli_snap_encoder *enc, const jl_entity_manager *m, jl_arena *arena,
-                             jl_error *err);
+jl_status jli_snap_encoder_begin(jli_snap_encoder *enc, const jl_entity_manager *m, jl_arena *arena, jl_error *err);
 /* Writes magic, version, flags and every entity section. */
 jl_status jli_snap_encode_entities(jli_snap_encoder *enc, uint32_t flags);
 /* Appends the CRC, moves the output down over the scratch and sets out; on
@@ -224,12 +223,12 @@ bool jli_snap_read_int_column(jli_snap_reader *r, uint32_t n, uint64_t max, uint
 bool jli_snap_read_sorted_ids(jli_snap_reader *r, uint32_t n, uint64_t *ids, const char *what);
 /* n floats, stride bytes apart from dst; spans is scratch for n values. */
 bool jli_snap_read_float_column(jli_snap_reader *r, uint32_t n, bool allow_inf, uint8_t *dst, size_t stride,
-                            uint64_t *spans, const char *what);
+                                uint64_t *spans, const char *what);
 
 typedef struct jli_snap_class_entry {
     const jl_class *cls;
     uint32_t count;
-    uint8_t *staging; /* count derived structs' worth of decoded field values */
+    uint8_t *staging;      /* count derived structs' worth of decoded field values */
     const uint32_t *ranks; /* each one's rank among all entities; NULL: rank 0 */
 } jli_snap_class_entry;
 
@@ -239,17 +238,17 @@ typedef struct jli_snap_decoder {
     jl_arena own_scratch;
     bool owns_scratch;
     size_t mark;
-    uint32_t room;       /* most entities the target takes (checked early) */
+    uint32_t room; /* most entities the target takes (checked early) */
     uint32_t flags;
     uint32_t class_count;
     const jl_class_registry *registry; /* where the snapshot's classes are looked up */
     jli_snap_class_entry classes[JL_CLASS_MAX];
     uint32_t count;
-    uint64_t *ids;       /* ascending */
-    uint64_t *spans;     /* scratch: one column */
+    uint64_t *ids;   /* ascending */
+    uint64_t *spans; /* scratch: one column */
     jl_vec3 *positions;
-    uint32_t *ranks;     /* per class, its entities' ranks (classes[c].ranks) */
-    uint8_t *class_of;   /* index into classes */
+    uint32_t *ranks;   /* per class, its entities' ranks (classes[c].ranks) */
+    uint8_t *class_of; /* index into classes */
     uint8_t *flags_of;
     /* With JLI_SNAP_FLAG_CLASSES: reads the class files after the flags and
      * may point registry at classes of its own (snapshot_world.c); NULL
@@ -263,8 +262,8 @@ typedef struct jli_snap_decoder {
 jl_status jli_snap_check_input(size_t size, uint32_t entity_count, jl_error *err);
 /* room: how many entities the target can still take; registry: the
  * target's classes. */
-void jli_snap_decoder_init(jli_snap_decoder *d, const uint8_t *data, size_t size, jl_arena *scratch,
-                       uint32_t room, const jl_class_registry *registry, jl_error *err);
+void jli_snap_decoder_init(jli_snap_decoder *d, const uint8_t *data, size_t size, jl_arena *scratch, uint32_t room,
+                           const jl_class_registry *registry, jl_error *err);
 /* Checks the magic, the version and the checksum (before any content),
  * then reads and checks everything up to the world section. */
 bool jli_snap_decode_entities(jli_snap_decoder *d);

@@ -169,8 +169,7 @@ static void encode_opaque(jli_snap_encoder *enc, const jl_world *world)
     }
 }
 
-jl_status jl_snapshot_encode_world(const jl_world *world, jl_arena *arena, jl_snapshot_bytes *out,
-                                   jl_error *err)
+jl_status jl_snapshot_encode_world(const jl_world *world, jl_arena *arena, jl_snapshot_bytes *out, jl_error *err)
 {
     *out = (jl_snapshot_bytes){0};
     if (!world || !arena || !arena->base)
@@ -210,11 +209,11 @@ typedef struct world_section {
     bool settings_read_only;
     const uint8_t *settings_extra;
     uint32_t settings_extra_size;
-    uint32_t *extra_size;       /* per entity, ID order */
-    const uint8_t *extra_text;  /* all entities' unknown keys back to back */
-    uint32_t opaque_count;      /* opaque entities (JLI_SNAP_FLAG_OPAQUE) */
-    const uint8_t *opaque;      /* their records (encode_opaque), checked by read_opaque */
-    uint64_t *opaque_ids;       /* their IDs, as they are made (for a rollback) */
+    uint32_t *extra_size;      /* per entity, ID order */
+    const uint8_t *extra_text; /* all entities' unknown keys back to back */
+    uint32_t opaque_count;     /* opaque entities (JLI_SNAP_FLAG_OPAQUE) */
+    const uint8_t *opaque;     /* their records (encode_opaque), checked by read_opaque */
+    uint64_t *opaque_ids;      /* their IDs, as they are made (for a rollback) */
 } world_section;
 
 /* One opaque entity of the stream, its bytes pointing into the input. */
@@ -266,12 +265,11 @@ static bool decode_world_section(jli_snap_decoder *d, world_section *ws)
     if (r->failed) return false;
     if (version != cls->version)
         return jli_snap_fail(r, JL_ERR_UNKNOWN_CLASS, "world settings version %llu, this build has %u",
-                         (unsigned long long)version, cls->version);
+                             (unsigned long long)version, cls->version);
     if (schema != jli_snap_schema_crc(cls))
         return jli_snap_fail(r, JL_ERR_UNKNOWN_CLASS,
-                         "world settings have other fields in this build than in the snapshot");
-    if (flags & ~SETTINGS_READ_ONLY)
-        return jli_snap_fail(r, JL_ERR_CORRUPT, "unknown settings flags 0x%x", flags);
+                             "world settings have other fields in this build than in the snapshot");
+    if (flags & ~SETTINGS_READ_ONLY) return jli_snap_fail(r, JL_ERR_CORRUPT, "unknown settings flags 0x%x", flags);
     ws->settings_read_only = (flags & SETTINGS_READ_ONLY) != 0;
 
     /* Defaults first, so bytes the reflection does not cover are defined. */
@@ -297,7 +295,7 @@ static bool decode_world_section(jli_snap_decoder *d, world_section *ws)
         total += d->spans[i];
         if (total > jli_snap_left(r))
             return jli_snap_fail(r, JL_ERR_CORRUPT, "truncated: unknown keys need more than %zu bytes",
-                             jli_snap_left(r));
+                                 jli_snap_left(r));
         ws->extra_size[i] = (uint32_t)d->spans[i];
     }
     ws->extra_text = jli_snap_read_bytes(r, (size_t)total, "unknown keys");
@@ -357,8 +355,7 @@ static jl_status entity_text(jli_snap_decoder *d, uint32_t i, const uint8_t *der
 /* Makes the opaque entities of ws through the loader, from the text their
  * files would hold. On failure the ones made are taken back by the caller
  * (ws->opaque_ids[0, *made)). */
-static jl_status apply_opaque(jli_snap_decoder *d, world_section *ws, jl_world *world, uint32_t *made,
-                              jl_error *why)
+static jl_status apply_opaque(jli_snap_decoder *d, world_section *ws, jl_world *world, uint32_t *made, jl_error *why)
 {
     jli_snap_reader r = {.start = ws->opaque, .p = ws->opaque, .end = d->r.end, .err = why};
     for (*made = 0; *made < ws->opaque_count; (*made)++) {
@@ -459,9 +456,8 @@ static jl_status apply_world(jli_snap_decoder *d, world_section *ws, jl_world *w
 {
     jl_error *err = d->r.err;
     if (world->manager.capacity - world->manager.count < d->count + ws->opaque_count)
-        return jl_error_set(err, JL_ERR_CAPACITY, NULL, 0, 0,
-                            "snapshot has %u entities, the world takes %u more", d->count + ws->opaque_count,
-                            world->manager.capacity - world->manager.count);
+        return jl_error_set(err, JL_ERR_CAPACITY, NULL, 0, 0, "snapshot has %u entities, the world takes %u more",
+                            d->count + ws->opaque_count, world->manager.capacity - world->manager.count);
     world_backup backup = {
         .diagnostic_count = world->diagnostic_count,
         .diagnostic_total = world->diagnostic_total,
@@ -499,10 +495,8 @@ static jl_status apply_world(jli_snap_decoder *d, world_section *ws, jl_world *w
         if (st != JL_OK) {
             rollback(world, &backup, d->ids, i);
             if (st == JL_ERR_OUT_OF_MEMORY || st == JL_ERR_CAPACITY)
-                return jl_error_set(err, st, NULL, 0, 0, "snapshot: cannot create entity %u of %u",
-                                    i + 1, d->count);
-            return jl_error_set(err, JL_ERR_CORRUPT, NULL, 0, 0,
-                                "snapshot: entity 0x%016llx does not load: %s",
+                return jl_error_set(err, st, NULL, 0, 0, "snapshot: cannot create entity %u of %u", i + 1, d->count);
+            return jl_error_set(err, JL_ERR_CORRUPT, NULL, 0, 0, "snapshot: entity 0x%016llx does not load: %s",
                                 (unsigned long long)d->ids[i], why.message);
         }
         e->flags = d->flags_of[i];
@@ -515,10 +509,14 @@ static jl_status apply_world(jli_snap_decoder *d, world_section *ws, jl_world *w
         rollback(world, &backup, ws->opaque_ids, opaque_made);
         rollback(world, &backup, d->ids, d->count);
         if (st == JL_ERR_OUT_OF_MEMORY || st == JL_ERR_CAPACITY)
-            return jl_error_set(err, st, NULL, 0, 0, "snapshot: cannot create an entity of a class this build "
-                                "does not describe: %s", why.message);
-        return jl_error_set(err, JL_ERR_CORRUPT, NULL, 0, 0, "snapshot: an entity of a class this build does "
-                            "not describe does not load: %s", why.message);
+            return jl_error_set(err, st, NULL, 0, 0,
+                                "snapshot: cannot create an entity of a class this build "
+                                "does not describe: %s",
+                                why.message);
+        return jl_error_set(err, JL_ERR_CORRUPT, NULL, 0, 0,
+                            "snapshot: an entity of a class this build does "
+                            "not describe does not load: %s",
+                            why.message);
     }
 
     st = apply_settings(d, ws, world, &why);
@@ -539,7 +537,7 @@ jl_status jl_snapshot_decode_world(const uint8_t *data, size_t size, jl_world *w
     if (checked != JL_OK) return checked;
     jli_snap_decoder d;
     jli_snap_decoder_init(&d, data ? data : (const uint8_t *)"", size, NULL,
-                      world->manager.capacity - world->manager.count, &world->classes, err);
+                          world->manager.capacity - world->manager.count, &world->classes, err);
     carried_classes carried = {.world = world};
     d.read_classes = read_class_files;
     d.classes_user = &carried;

@@ -49,8 +49,8 @@ static jl_status compare(jl_world *older, jl_world *newer, uint64_t id, bool in_
     return visit(ctx, &change);
 }
 
-jl_status jl_world_diff(jl_world *older, jl_world *newer, jl_arena *scratch, jl_entity_change_fn *visit,
-                        void *ctx, uint32_t *changes)
+jl_status jl_world_diff(jl_world *older, jl_world *newer, jl_arena *scratch, jl_entity_change_fn *visit, void *ctx,
+                        uint32_t *changes)
 {
     const size_t mark = scratch->used;
     uint32_t count = 0, old_count = 0, new_count = 0;

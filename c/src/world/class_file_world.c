@@ -23,8 +23,8 @@ const jli_class_file *jli_class_file_of(const jl_world *w, const jl_class *cls)
     return cf && &cf->cls == cls ? cf : NULL;
 }
 
-jl_status jli_class_file_add(jl_world *w, const char *path, const char *text, size_t size,
-                             const char *expected_name, jl_error *err)
+jl_status jli_class_file_add(jl_world *w, const char *path, const char *text, size_t size, const char *expected_name,
+                             jl_error *err)
 {
     jl_arena *keep = &w->storage.arena;
     const size_t mark = keep->used;
@@ -63,8 +63,8 @@ jl_status jli_class_file_add(jl_world *w, const char *path, const char *text, si
         const char *why = s == JL_ERR_CAPACITY ? "the world has the most classes it can hold"
                           : s == JL_ERR_EXISTS ? "another class's name has the same CRC32"
                                                : "not a class this build can lay out";
-        return jl_error_set(err, s == JL_ERR_CAPACITY ? s : JL_ERR_PARSE, path, cf->name_pos.line,
-                            cf->name_pos.col, "class %s: %s", cf->cls.name, why);
+        return jl_error_set(err, s == JL_ERR_CAPACITY ? s : JL_ERR_PARSE, path, cf->name_pos.line, cf->name_pos.col,
+                            "class %s: %s", cf->cls.name, why);
     }
     w->class_files->by_kind[cf->cls.kind] = cf;
     return JL_OK;

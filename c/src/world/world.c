@@ -13,15 +13,14 @@
 #ifdef __EMSCRIPTEN__
 /* No virtual memory in wasm: a reservation is real memory at once. */
 enum { MB = 1024 * 1024 };
-static const size_t SCRATCH_BYTES = 32 * MB, STORAGE_BYTES = 16 * MB, STRINGS_BYTES = 16 * MB,
-                    DIAG_BYTES = 4 * MB, GUARD_BYTES = 1 * MB, REMOVED_BYTES = 2 * MB, REF_BYTES = 4 * MB,
-                    REPORT_BYTES = 8 * MB, WARN_BYTES = MB / 4;
+static const size_t SCRATCH_BYTES = 32 * MB, STORAGE_BYTES = 16 * MB, STRINGS_BYTES = 16 * MB, DIAG_BYTES = 4 * MB,
+                    GUARD_BYTES = 1 * MB, REMOVED_BYTES = 2 * MB, REF_BYTES = 4 * MB, REPORT_BYTES = 8 * MB,
+                    WARN_BYTES = MB / 4;
 #else
 #define MB ((size_t)1024 * 1024)
 static const size_t SCRATCH_BYTES = 1024 * MB, STORAGE_BYTES = 1024 * MB, STRINGS_BYTES = 1024 * MB,
-                    DIAG_BYTES = JL_WORLD_MAX_DIAGNOSTICS * sizeof(jl_error) + MB,
-                    GUARD_BYTES = 256 * MB, REMOVED_BYTES = 256 * MB, REF_BYTES = 512 * MB,
-                    REPORT_BYTES = 1024 * MB, WARN_BYTES = 256 * MB;
+                    DIAG_BYTES = JL_WORLD_MAX_DIAGNOSTICS * sizeof(jl_error) + MB, GUARD_BYTES = 256 * MB,
+                    REMOVED_BYTES = 256 * MB, REF_BYTES = 512 * MB, REPORT_BYTES = 1024 * MB, WARN_BYTES = 256 * MB;
 #endif
 
 static const size_t STORAGE_MAX = (size_t)UINT32_MAX - (1u << 20);

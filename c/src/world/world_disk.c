@@ -54,8 +54,7 @@ void jli_seen_keep_removed(jl_world *w, uint64_t id, const jli_entity_record *r)
 {
     jli_file_seen *seen = jli_seen_for(w, r);
     if (!seen || !seen->stamp.file) return;
-    jli_removed_seen *kept =
-        jl_arena_push(&w->removed_seen_arena, sizeof *kept, _Alignof(jli_removed_seen));
+    jli_removed_seen *kept = jl_arena_push(&w->removed_seen_arena, sizeof *kept, _Alignof(jli_removed_seen));
     /* Without room it is only not remembered: the deletion is then not
      * compared, as a deletion of a file never seen. */
     if (!kept) return;

@@ -32,19 +32,17 @@ jl_status jl_world_write_settings(jl_world *w, const char **text, size_t *size)
 
 /* ---- fields ---- */
 
-static jl_status set_value(jl_world *w, const jl_field *f, void *base, const char *field, const char *text,
-                           size_t size, jl_error *err)
+static jl_status set_value(jl_world *w, const jl_field *f, void *base, const char *field, const char *text, size_t size,
+                           jl_error *err)
 {
     uint32_t col = 0;
     jl_error local;
     jl_status s = jl_field_parse(f, text, size, (char *)base + f->offset, &w->strings, &col, &local);
-    if (s != JL_OK)
-        return jl_error_set(err, s, NULL, 1, col, "%s: %s", field, local.message);
+    if (s != JL_OK) return jl_error_set(err, s, NULL, 1, col, "%s: %s", field, local.message);
     return JL_OK;
 }
 
-jl_status jl_world_set_field(jl_world *w, uint64_t id, const char *field, const char *text, size_t size,
-                             jl_error *err)
+jl_status jl_world_set_field(jl_world *w, uint64_t id, const char *field, const char *text, size_t size, jl_error *err)
 {
     static const jl_field position = {"position", JL_FIELD_VEC3, 0, 0, NULL};
     jl_entity *e = jl_entity_find(&w->manager, id);
@@ -59,8 +57,8 @@ jl_status jl_world_set_field(jl_world *w, uint64_t id, const char *field, const 
                             e->derived_kind->name, field);
     const jl_field *f = is_position ? &position : jl_class_find_field(e->derived_kind, field);
     if (!f)
-        return jl_error_set(err, JL_ERR_NOT_FOUND, NULL, 0, 0, "class %s has no field '%s'",
-                            e->derived_kind->name, field);
+        return jl_error_set(err, JL_ERR_NOT_FOUND, NULL, 0, 0, "class %s has no field '%s'", e->derived_kind->name,
+                            field);
     jli_entity_record *r = jli_record_for(w, e);
     const uint64_t before = jli_files_before_change(w, e, r);
     jl_vec3 p;

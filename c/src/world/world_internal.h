@@ -50,8 +50,8 @@ typedef struct jli_entity_record {
     uint32_t unknown_size; /* bytes of unknown key lines, after the path in the block */
     uint16_t path_size;    /* bytes of the path at the block's start, NUL included; 0 if none */
     uint16_t ref_count;
-    uint8_t file;          /* jli_file_state; its print is in world->prints (jli_files_print) */
-} jli_entity_record;       /* 32 bytes: one per entity slot, written by every load */
+    uint8_t file;    /* jli_file_state; its print is in world->prints (jli_files_print) */
+} jli_entity_record; /* 32 bytes: one per entity slot, written by every load */
 
 /* What the world knows of the file an entity (or the settings) would be
  * saved to. An entity that is clean holds what its file holds, so the
@@ -86,54 +86,54 @@ typedef struct jli_ref {
 struct jli_class_files; /* class_file_world.c */
 
 struct jl_world {
-    jl_class_registry classes; /* the program's classes when created (jl_world_classes),
+    jl_class_registry classes;             /* the program's classes when created (jl_world_classes),
                                   then those of its class files */
-    struct jli_class_files *class_files; /* classes from class files; NULL until one loads */
+    struct jli_class_files *class_files;   /* classes from class files; NULL until one loads */
     struct jli_canonical_cache *canonical; /* the canonical reader's (archive_internal.h); NULL until a load */
     jl_entity_manager manager;
     jl_world_settings settings;
     bool settings_dirty;
-    bool settings_read_only;  /* WorldSettings.jasset newer than this build */
-    bool settings_failed;     /* WorldSettings.jasset failed to load: never rewritten */
+    bool settings_read_only; /* WorldSettings.jasset newer than this build */
+    bool settings_failed;    /* WorldSettings.jasset failed to load: never rewritten */
     bool initialized;
     bool keep_temp_files;
     uint32_t lock_wait_ms;
     const jl_fs *fs;
 
-    jl_arena self;        /* holds this struct (jl_world_new); zero for an embedded world */
-    jl_arena scratch;     /* one file at a time while loading or saving */
-    jli_block_pool storage;     /* records' blocks, directory names; at most 4 GiB (offsets) */
-    jl_arena strings;     /* bytes of STRING field values (loaded or set), kept until freed */
+    jl_arena self;          /* holds this struct (jl_world_new); zero for an embedded world */
+    jl_arena scratch;       /* one file at a time while loading or saving */
+    jli_block_pool storage; /* records' blocks, directory names; at most 4 GiB (offsets) */
+    jl_arena strings;       /* bytes of STRING field values (loaded or set), kept until freed */
     jl_arena records_arena;
     jli_entity_record *records; /* [manager capacity], committed as slots are used */
     uint32_t records_ready;     /* slots whose record was ever handed out; the rest are zero */
     jli_entity_record settings_record;
     jl_arena prints_arena;
-    uint64_t *prints;           /* [manager capacity] file prints by slot, committed on first use */
+    uint64_t *prints; /* [manager capacity] file prints by slot, committed on first use */
     uint32_t prints_ready;
     uint64_t settings_print;
     jl_arena seen_arena;
-    jli_file_seen *seen;        /* [manager capacity] files seen, by slot, committed as loads need */
+    jli_file_seen *seen; /* [manager capacity] files seen, by slot, committed as loads need */
     uint32_t seen_ready;
     jli_file_seen settings_seen;
     jl_arena removed_seen_arena; /* jli_removed_seen records of removed entities, appended */
-    jli_id_map removed_seen;    /* IDs pending deletion -> offset + 1 of their record there */
-    uint32_t save_dir_at;       /* the last directory saved to (jli_storage_at), 0 if none */
+    jli_id_map removed_seen;     /* IDs pending deletion -> offset + 1 of their record there */
+    uint32_t save_dir_at;        /* the last directory saved to (jli_storage_at), 0 if none */
     jl_arena diag_arena;
     jl_error *diagnostics;
-    uint32_t diagnostic_count;  /* stored */
-    uint32_t diagnostic_total;  /* including those past JL_WORLD_MAX_DIAGNOSTICS */
-    jli_id_map guarded;         /* IDs of files save never touches */
-    jli_id_map removed;         /* IDs removed through the world whose files are pending
+    uint32_t diagnostic_count; /* stored */
+    uint32_t diagnostic_total; /* including those past JL_WORLD_MAX_DIAGNOSTICS */
+    jli_id_map guarded;        /* IDs of files save never touches */
+    jli_id_map removed;        /* IDs removed through the world whose files are pending
                                    deletion -> their file's print (0: none) */
     jl_arena ref_arena;
-    jli_ref *refs;              /* runs of reference sites, one per record, in load order */
+    jli_ref *refs; /* runs of reference sites, one per record, in load order */
     uint32_t ref_count;
     jl_arena report_arena;
     jl_world_stats stats;
-    jl_arena warn_arena;        /* warnings of the loads (world_opaque.c) */
-    uint32_t warning_count;     /* stored */
-    uint32_t warning_total;     /* including those the arena had no room for */
+    jl_arena warn_arena;    /* warnings of the loads (world_opaque.c) */
+    uint32_t warning_count; /* stored */
+    uint32_t warning_total; /* including those the arena had no room for */
 };
 
 /* Memory of the storage pool by offset + 1 (what records keep: half the
@@ -217,8 +217,8 @@ static inline jli_entity_record *jli_record_for(jl_world *world, const jl_entity
  * sites appended to world->refs. On failure nothing is kept, *record is
  * zero and the status is JL_ERR_OUT_OF_MEMORY, with the file and what did
  * not fit in err. */
-jl_status jli_record_build(jl_world *world, jl_archive *ar, const jl_class *cls, const void *data,
-                           const char *path, uint32_t owner, jli_entity_record *record, jl_error *err);
+jl_status jli_record_build(jl_world *world, jl_archive *ar, const jl_class *cls, const void *data, const char *path,
+                           uint32_t owner, jli_entity_record *record, jl_error *err);
 
 /* Gives back a record's block and reference sites and zeroes it. */
 void jli_record_release(jl_world *world, jli_entity_record *record);
@@ -229,8 +229,8 @@ void jli_record_release(jl_world *world, jli_entity_record *record);
  * other entities, naming path (kept by the caller), as one run of owner at
  * the end of world->refs: *first and *count get the run. JL_OK, or
  * JL_ERR_OUT_OF_MEMORY with nothing appended. */
-jl_status jli_refs_append(jl_world *world, jl_archive *ar, const jl_class *cls, const void *data,
-                          const char *path, uint32_t owner, uint32_t *first, uint32_t *count);
+jl_status jli_refs_append(jl_world *world, jl_archive *ar, const jl_class *cls, const void *data, const char *path,
+                          uint32_t owner, uint32_t *first, uint32_t *count);
 
 /* Removes the run refs[first, first + count) (its record is being given
  * back), closing the gap and moving the first index of every later run. */
@@ -345,8 +345,7 @@ jl_status jli_kept_value(const jl_world *world, uint64_t id, const char *field, 
  * expected_id: the ID the text must have (JL_ERR_PARSE at its `; id`
  * otherwise), 0 for any. Contract as jl_world_load_entity_text. */
 jl_status jli_world_load_entity(jl_world *world, const char *path, const char *dir, uint64_t expected_id,
-                                const char *text, size_t size, bool mark_dirty, jl_entity **out,
-                                jl_error *err);
+                                const char *text, size_t size, bool mark_dirty, jl_entity **out, jl_error *err);
 
 /* Adds an entity of cls (serialized by its fields) with ID id, the field
  * values at fields (a derived struct of cls, each value as a file's would
@@ -354,8 +353,8 @@ jl_status jli_world_load_entity(jl_world *world, const char *path, const char *d
  * the file they make but with none: dirty, its references kept, its
  * strings copied into the world's. On failure nothing is added and err
  * says why (no diagnostic: the caller reports). */
-jl_status jli_world_add_entity(jl_world *world, const jl_class *cls, uint64_t id, const void *fields,
-                               jl_vec3 position, jl_entity **out, jl_error *err);
+jl_status jli_world_add_entity(jl_world *world, const jl_class *cls, uint64_t id, const void *fields, jl_vec3 position,
+                               jl_entity **out, jl_error *err);
 
 /* ---- world_diagnostics.c ---- */
 

@@ -5,10 +5,7 @@
  * steps can only free a slot or fill one. */
 #include "world/world_internal.h"
 
-jl_world_iter jl_world_iter_all(const jl_world *world)
-{
-    return (jl_world_iter){.state = {.world = world}};
-}
+jl_world_iter jl_world_iter_all(const jl_world *world) { return (jl_world_iter){.state = {.world = world}}; }
 
 jl_world_iter jl_world_iter_class(const jl_world *world, const jl_class *cls)
 {

@@ -55,8 +55,7 @@ static jl_status read_general(jl_world *w, jl_archive *ar, const char *path, uin
         char other_path[JL_ERROR_PATH_MAX] = "an entity created in this session";
         if (x && x->dir_at) jl_world_entity_path(other_path, sizeof other_path, jli_storage_at(w, x->dir_at), id);
         jl_error_set(e, JL_ERR_DUPLICATE_ID, path, ide->value_line, ide->value_col,
-                     "duplicate entity ID 0x%016llx: already loaded from %s", (unsigned long long)id,
-                     other_path);
+                     "duplicate entity ID 0x%016llx: already loaded from %s", (unsigned long long)id, other_path);
     }
     *out = entity;
     return s;
@@ -67,8 +66,8 @@ static jl_status read_general(jl_world *w, jl_archive *ar, const char *path, uin
  * the slot's last entity (destroyed through the manager) is given back
  * first. On failure the entity is taken back. Inline: on every load's
  * path, where a call cost 31 instructions per file. */
-static inline jl_status keep_record(jl_world *w, jl_archive *ar, jl_entity *entity, const char *path,
-                                    const char *dir, bool mark_dirty, jl_error *e)
+static inline jl_status keep_record(jl_world *w, jl_archive *ar, jl_entity *entity, const char *path, const char *dir,
+                                    bool mark_dirty, jl_error *e)
 {
     uint32_t slot = (uint32_t)(entity - w->manager.entities);
     jli_entity_record *x = jli_record_take(w, slot), kept;
@@ -85,8 +84,8 @@ static inline jl_status keep_record(jl_world *w, jl_archive *ar, jl_entity *enti
     return JL_OK;
 }
 
-jl_status jli_world_load_entity(jl_world *w, const char *path, const char *dir, uint64_t expected_id,
-                                const char *text, size_t size, bool mark_dirty, jl_entity **out, jl_error *err)
+jl_status jli_world_load_entity(jl_world *w, const char *path, const char *dir, uint64_t expected_id, const char *text,
+                                size_t size, bool mark_dirty, jl_entity **out, jl_error *err)
 {
     jl_error local;
     jl_error *e = err ? err : &local;
@@ -100,10 +99,10 @@ jl_status jli_world_load_entity(jl_world *w, const char *path, const char *dir, 
         w->canonical = jl_arena_push(&w->storage.arena, sizeof *w->canonical, _Alignof(jli_canonical_cache));
         if (w->canonical) memset(w->canonical, 0, sizeof *w->canonical);
     }
-    jl_status s = w->canonical ? jli_entity_read_canonical(&w->manager, w->canonical, &w->storage.arena, &ar,
-                                                           &w->scratch, &w->strings, text, size, path,
-                                                           expected_id, e, &entity)
-                               : JL_ERR_NOT_FOUND;
+    jl_status s = w->canonical
+                      ? jli_entity_read_canonical(&w->manager, w->canonical, &w->storage.arena, &ar, &w->scratch,
+                                                  &w->strings, text, size, path, expected_id, e, &entity)
+                      : JL_ERR_NOT_FOUND;
     if (s != JL_OK) {
         jl_arena_pop_to(&w->scratch, mark);
         jl_arena_pop_to(&w->strings, strings_mark);
@@ -116,8 +115,8 @@ jl_status jli_world_load_entity(jl_world *w, const char *path, const char *dir, 
         if (strcmp(jli_base_name(path), expected) != 0) {
             jl_archive_entry *ide = jl_archive_find(&ar, "id");
             s = jl_error_set(e, JL_ERR_PARSE, path, ide->value_line, ide->value_col,
-                             "file name does not match its id 0x%016llx (expected %s)",
-                             (unsigned long long)entity->id, expected);
+                             "file name does not match its id 0x%016llx (expected %s)", (unsigned long long)entity->id,
+                             expected);
             jli_entity_rollback_allocation(&w->manager, entity);
             entity = NULL;
         }
@@ -173,8 +172,7 @@ jl_status jli_world_add_entity(jl_world *w, const jl_class *cls, uint64_t id, co
     const size_t strings_mark = w->strings.used;
     jl_entity *entity;
     jl_status s = jl_entity_allocate(&w->manager, cls, &entity);
-    if (s != JL_OK)
-        return jl_error_set(err, s, NULL, 0, 0, "cannot allocate a %s: %s", cls->name, jl_status_name(s));
+    if (s != JL_OK) return jl_error_set(err, s, NULL, 0, 0, "cannot allocate a %s: %s", cls->name, jl_status_name(s));
     for (uint32_t i = 0; i < cls->field_count && s == JL_OK; i++) {
         const jl_field *f = &cls->fields[i];
         s = copy_value(w, f, (const char *)fields + f->offset, (char *)entity->derived + f->offset);
@@ -182,8 +180,8 @@ jl_status jli_world_add_entity(jl_world *w, const jl_class *cls, uint64_t id, co
     if (s != JL_OK) {
         jl_error_set(err, s, NULL, 0, 0, "no memory left for the strings of a %s", cls->name);
     } else if ((s = jl_entity_set_id(&w->manager, entity, id)) != JL_OK) {
-        jl_error_set(err, s, NULL, 0, 0, s == JL_ERR_DUPLICATE_ID ? "duplicate entity ID 0x%016llx"
-                                                                    : "cannot index entity 0x%016llx",
+        jl_error_set(err, s, NULL, 0, 0,
+                     s == JL_ERR_DUPLICATE_ID ? "duplicate entity ID 0x%016llx" : "cannot index entity 0x%016llx",
                      (unsigned long long)id);
     }
     if (s != JL_OK) {
@@ -206,8 +204,8 @@ jl_status jli_world_add_entity(jl_world *w, const jl_class *cls, uint64_t id, co
     return JL_OK;
 }
 
-jl_status jl_world_load_entity_text(jl_world *w, const char *path, const char *text, size_t size,
-                                    bool mark_dirty, jl_entity **out, jl_error *err)
+jl_status jl_world_load_entity_text(jl_world *w, const char *path, const char *text, size_t size, bool mark_dirty,
+                                    jl_entity **out, jl_error *err)
 {
     jl_entity *e = NULL;
     jl_status s = jli_world_load_entity(w, path, NULL, 0, text, size, mark_dirty, &e, err);
@@ -216,8 +214,8 @@ jl_status jl_world_load_entity_text(jl_world *w, const char *path, const char *t
     return s;
 }
 
-jl_status jl_world_load_settings_text(jl_world *w, const char *path, const char *text, size_t size,
-                                      bool mark_dirty, jl_error *err)
+jl_status jl_world_load_settings_text(jl_world *w, const char *path, const char *text, size_t size, bool mark_dirty,
+                                      jl_error *err)
 {
     jl_error local;
     jl_error *e = err ? err : &local;
@@ -250,7 +248,8 @@ jl_status jl_world_load_settings_text(jl_world *w, const char *path, const char 
     }
     if (s == JL_OK) s = jl_serialize_fields(&ar, &jl_world_settings_class, &settings);
     jli_entity_record kept;
-    if (s == JL_OK) s = jli_record_build(w, &ar, &jl_world_settings_class, &settings, path, JLI_SETTINGS_OWNER, &kept, e);
+    if (s == JL_OK)
+        s = jli_record_build(w, &ar, &jl_world_settings_class, &settings, path, JLI_SETTINGS_OWNER, &kept, e);
     if (s == JL_OK) {
         /* The old record leaves; the new run of sites, appended after the
          * old one, moves down by its length. */
@@ -370,7 +369,8 @@ jl_status jl_world_load(jl_world *w, const char *dir)
         size_t size;
         jl_entity *loaded = NULL;
         jl_status s = jli_world_read_file(w, path, entries[i].kind, &text, &size, &stamp);
-        if (s == JL_ERR_NOT_FOUND) s = jli_world_io_diagnostic(w, path, "read_file", ENOENT); /* gone since the listing */
+        if (s == JL_ERR_NOT_FOUND)
+            s = jli_world_io_diagnostic(w, path, "read_file", ENOENT); /* gone since the listing */
         else if (s == JL_OK) s = jli_world_load_entity(w, path, stored_dir, 0, text, size, false, &loaded, NULL);
         if (s == JL_OK) {
             jli_files_entity_back(w, loaded);

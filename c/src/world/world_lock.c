@@ -22,7 +22,7 @@ typedef struct holder {
     uint32_t pid;
     uint64_t started;
     char host[HOST_MAX];
-    char token[sizeof ((jl_world_lock *)0)->token];
+    char token[sizeof((jl_world_lock *)0)->token];
     bool flock;
     bool written;      /* it names a pid (else it is being written, or its writer died) */
     jl_fs_stamp stamp; /* of the version read */

@@ -20,8 +20,7 @@ jli_entity_record *jli_record_take(jl_world *w, uint32_t slot)
     /* Never handed out, so still zero (fresh committed memory: mmap
      * natively, zeroed on commit in wasm), and not read here: a read of a
      * fresh page before its first write costs a second page fault. */
-    if (jl_arena_commit_to(&w->records_arena, ((size_t)slot + 1) * sizeof(jli_entity_record)) != JL_OK)
-        return NULL;
+    if (jl_arena_commit_to(&w->records_arena, ((size_t)slot + 1) * sizeof(jli_entity_record)) != JL_OK) return NULL;
     w->records_ready = slot + 1;
     return &w->records[slot];
 }

@@ -104,8 +104,9 @@ jl_status jl_world_restore_entity_text(jl_world *w, uint64_t id, const char *tex
                             (unsigned long long)id);
     if (!text || size == 0) { /* no text: no entity */
         jl_status s = old ? jl_world_remove(w, id) : JL_OK;
-        return s == JL_OK ? s : jl_error_set(e, s, NULL, 0, 0, "cannot remove entity 0x%016llx: %s",
-                                             (unsigned long long)id, jl_status_name(s));
+        return s == JL_OK ? s
+                          : jl_error_set(e, s, NULL, 0, 0, "cannot remove entity 0x%016llx: %s", (unsigned long long)id,
+                                         jl_status_name(s));
     }
     char path[JL_ERROR_PATH_MAX];
     entity_path(path, sizeof path, w, old ? jli_record_for(w, old) : NULL, id);

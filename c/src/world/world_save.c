@@ -55,8 +55,8 @@ static void finish_report(jl_world *w, jl_save_report *r, size_t records_end)
         else if (p[0] == 'd') deleted++;
         else conflicts++;
     }
-    const char **wl = jl_arena_push(&w->report_arena, (written + deleted + conflicts + 1) * sizeof(char *),
-                                    _Alignof(char *));
+    const char **wl =
+        jl_arena_push(&w->report_arena, (written + deleted + conflicts + 1) * sizeof(char *), _Alignof(char *));
     if (!wl) return;
     const char **dl = wl + written, **cl = dl + deleted;
     for (const char *p = c; p < end; p += strlen(p + 1) + 2) {

@@ -152,8 +152,7 @@ jl_status jl_world_save_new(jl_world *w, const char *dir, jl_save_report *report
         code = fs->rename(fs, temp, dir);
         if (code == ENOTEMPTY || code == EEXIST)
             s = fail_new(r, JL_ERR_EXISTS, dir, "was filled by another program while the world was written");
-        else if (code)
-            s = jli_report_io(r, dir, "rename", code);
+        else if (code) s = jli_report_io(r, dir, "rename", code);
     }
     if (s != JL_OK) {
         /* dir is untouched; the world stays as it was: everything to write. */

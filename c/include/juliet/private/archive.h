@@ -19,8 +19,8 @@
  * writer's cursor in its output arena when saving. */
 struct jl_archive {
     bool loading;
-    const char *path;   /* for diagnostics; may be NULL */
-    jl_error *err;      /* where failures are described; may be NULL */
+    const char *path; /* for diagnostics; may be NULL */
+    jl_error *err;    /* where failures are described; may be NULL */
     /* loading */
     jl_archive_entry *entries;
     uint32_t entry_count;
@@ -33,11 +33,11 @@ struct jl_archive {
                                after jl_archive_tokenize); NULL: a string
                                field fails with JL_ERR_INVALID_ARGUMENT */
     /* saving */
-    jl_arena *out;          /* text is appended here, contiguously */
+    jl_arena *out; /* text is appended here, contiguously */
     char *out_begin;
     char *out_cursor;
     char *out_limit;
-    bool out_failed;        /* the output arena ran out */
+    bool out_failed; /* the output arena ran out */
 };
 
 #endif

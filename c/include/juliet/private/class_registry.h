@@ -16,9 +16,9 @@
 /* A registry of classes. Plain data, so that a world can hold (and copy)
  * one without allocating. */
 struct jl_class_registry {
-    uint32_t count;                          /* classes: kinds [0, count) */
-    const jl_class *by_kind[JL_CLASS_MAX];   /* the class of each kind */
-    uint8_t by_name[JL_CLASS_NAME_SLOTS];    /* kind + 1 (0 = empty), linear probing
+    uint32_t count;                        /* classes: kinds [0, count) */
+    const jl_class *by_kind[JL_CLASS_MAX]; /* the class of each kind */
+    uint8_t by_name[JL_CLASS_NAME_SLOTS];  /* kind + 1 (0 = empty), linear probing
                                                 from the name's CRC32 */
 };
 

@@ -24,11 +24,11 @@ typedef struct jl_typed_array {
     const jl_class *cls; /* the class of this kind; NULL until its first allocation,
                             which reserves the arena */
     jl_arena arena;
-    void *array;        /* first slot; NULL until the first allocation */
-    size_t count;       /* live derived structs */
-    size_t slots;       /* slots handed out, live or free: the iteration bound */
-    size_t stride;      /* bytes from one slot to the next */
-    size_t free_head;     /* byte offset of the first free slot + 1; 0 = none */
+    void *array;      /* first slot; NULL until the first allocation */
+    size_t count;     /* live derived structs */
+    size_t slots;     /* slots handed out, live or free: the iteration bound */
+    size_t stride;    /* bytes from one slot to the next */
+    size_t free_head; /* byte offset of the first free slot + 1; 0 = none */
     size_t free_count;
 } jl_typed_array;
 
@@ -42,20 +42,20 @@ struct jl_entity_manager {
     jl_arena entity_arena;
     jl_entity *entities; /* slot array; never moves */
     uint32_t capacity;
-    uint32_t slots;      /* slots handed out, live or free: the iteration bound */
-    uint32_t count;      /* live entities */
+    uint32_t slots; /* slots handed out, live or free: the iteration bound */
+    uint32_t count; /* live entities */
 
-    uint32_t free_head;  /* first free base slot + 1; 0 = none. A free slot's id
+    uint32_t free_head; /* first free base slot + 1; 0 = none. A free slot's id
                             holds the next one + 1: an intrusive free list */
     uint32_t free_count;
     uint32_t generation_floor; /* generation of slots handed out for the first time */
     uint32_t max_generation;   /* highest generation any slot has had */
 
-    uint32_t index_count;  /* IDs indexed, in own_index, loaded_index or the hash table */
+    uint32_t index_count; /* IDs indexed, in own_index, loaded_index or the hash table */
     jl_arena own_arena;
-    uint32_t *own_index;   /* ID - (id_tag << 16) -> slot + 1 (0 = none) */
-    uint32_t own_limit;    /* IDs less than this past (id_tag << 16) are in own_index */
-    jl_arena loaded_arena; /* reserved when loaded_index is taken */
+    uint32_t *own_index;    /* ID - (id_tag << 16) -> slot + 1 (0 = none) */
+    uint32_t own_limit;     /* IDs less than this past (id_tag << 16) are in own_index */
+    jl_arena loaded_arena;  /* reserved when loaded_index is taken */
     uint32_t *loaded_index; /* ID - loaded_base -> slot + 1, like own_index, for the run
                                of the first ID of another session while none is hashed;
                                NULL until then */
@@ -65,7 +65,7 @@ struct jl_entity_manager {
     uint32_t index_mask;   /* buckets - 1 (a power of two) */
     uint32_t hashed_count; /* IDs in the hash table */
 
-    const jl_class_registry *classes; /* where the classes it allocates are registered */
+    const jl_class_registry *classes;     /* where the classes it allocates are registered */
     jl_typed_array by_type[JL_CLASS_MAX]; /* indexed by kind */
 
     uint64_t id_tag;     /* this session's first tag (48 bits) */
