@@ -5,7 +5,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { isTyping } from '../lib/keys.js';
 
 // What each part of the inspector does with which keys (App, WorldMap,
-// EntityList, TextField, Splitter and PlacementTools handle them).
+// Viewport, EntityList, TextField, Splitter and PlacementTools handle them).
 const SHORTCUTS = [
   {
     where: 'Everywhere',
@@ -35,6 +35,20 @@ const SHORTCUTS = [
       ['Middle drag, Alt+drag', 'Pan by dragging'],
       ['Click', 'In place mode: create an entity there'],
       ['Enter in place mode', 'Create an entity at the centre'],
+    ],
+  },
+  {
+    where: '3D view',
+    keys: [
+      ['Click', 'Select the entity under the pointer (Shift adds, Ctrl toggles)'],
+      ['Drag on empty space', 'Select the entities inside a rectangle'],
+      ['Drag the gizmo', 'Move the selected entities along an axis or a plane'],
+      ['Right drag', 'Orbit'],
+      ['Middle drag', 'Pan'],
+      ['Wheel', 'Zoom'],
+      ['F', 'Frame the selection (the whole world when nothing is selected)'],
+      ['5, 7, 1, 3', 'Perspective, Top, Front and Side views'],
+      ['Click, Enter in place mode', 'Create an entity on the grid, there or at the centre'],
     ],
   },
   {
