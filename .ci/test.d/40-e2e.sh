@@ -33,7 +33,7 @@ limit=${JULIET_E2E_TIMEOUT:-2400}
 # files here: at 100,000 the fixture copy, the open and the browser's own
 # floor take 10 to 15 minutes on a 2-core machine, a third of this step.
 # Run it by hand at 100,000: JULIET_E2E_FSA_COUNT=100000 node --test
-# --test-concurrency=1 tests/e2e/folder-handles.test.js
+# --test-concurrency=1 tests/e2e/folder_handles.test.js
 export JULIET_E2E_FSA_COUNT=${JULIET_E2E_FSA_COUNT:-20000}
 status=0
 timeout --kill-after=10 "$limit" node --test --test-concurrency=1 "${suites[@]}" || status=$?

@@ -1,27 +1,16 @@
 /* class_file.h - entity classes described as data: the class files of a
  * world directory, Classes/<Name>.jclass (format in docs/format.md).
  *
- * A class file has the .jasset syntax (key line, value line): its name, its
- * class_version, and one `; field NAME` key per field, in order, whose
- * value line is the type and the default (for an enum: the default, then
- * every name). A world loads its class files before its entity files
- * (jl_world_load) and registers each in the world's registry
- * (jl_world_classes), after the program's compiled classes: from then on
- * it is a class like a compiled one (the same typed arenas, reader, writer
- * and snapshot columns). Its record (size, alignment and field offsets laid
- * out as a C compiler lays out the struct: the entity header first, each
- * field at the next multiple of its alignment), its defaults and the file's
- * text live in the world's arenas until jl_world_free.
- *
- * A file that does not load is a diagnostic (path:line:col); only the
- * entities of its class are affected (they fail as an unknown class). A
- * file naming a compiled class must agree with it (fields, types, flags,
- * enum names, defaults, class_version): otherwise it is a diagnostic naming
- * both, and the compiled class is used. Class files are read, never
- * written, by a world's load and save; `juliet schema` writes them
- * (jl_class_file_text, jl_class_file_save), and so does the first save of
- * a world that holds classes from files (jl_world_save_new, e.g. after a
- * snapshot carried them). */
+ * A world loads its class files before its entity files and registers each
+ * after the program's compiled classes: from then on it is a class like a
+ * compiled one (the same arenas, reader, writer and snapshot columns), its
+ * record laid out as a C compiler lays out the struct, kept in the world's
+ * arenas until jl_world_free. A file that does not load, or that names a
+ * compiled class and disagrees with it, is a diagnostic (path:line:col);
+ * only its class's entities are affected, and the compiled class wins.
+ * Loads and saves never write class files: `juliet schema` does
+ * (jl_class_file_text, jl_class_file_save), and the first save of a world
+ * holding classes from files (jl_world_save_new). */
 #ifndef JULIET_CLASS_FILE_H
 #define JULIET_CLASS_FILE_H
 

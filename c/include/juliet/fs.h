@@ -1,30 +1,16 @@
 /* fs.h - the file system as a small table of operations.
  *
- * Everything the persistence layer does to disk goes through one jl_fs: a
- * struct of function pointers, one per primitive operation. jl_fs_native()
- * is the real one (POSIX natively, the same calls on Emscripten's FS in
- * wasm). A test builds its own table that forwards to the native one and
- * counts operations or fails the Nth one with ENOSPC, EIO or EACCES, so every
- * step of a save can be faulted without touching the engine.
- *
- * Primitive operations return 0 or an errno value (ENOENT, ENOSPC, ...);
- * the composed helpers below turn that into a jl_status and a jl_error
- * naming the path and the operation.
- *
- * Atomic replace (jl_fs_write_atomic): create a temporary
- * `<path>.<pid>-<n>.tmp` in the same directory, exclusively and without
- * following a symlink (so two writers never share one, and a planted link
- * cannot send the bytes elsewhere), write and fsync it, close it, rename it
- * over `<path>`. A crash or a failure at any step leaves either the old or
- * the new complete file at `<path>`, never a truncated one; at worst a
- * stray `*.tmp`, which jl_fs_is_temp_name recognizes: the world loader
- * ignores it and deletes it only while it holds the world's lock
- * (world_lock.h), when no writer can be using it.
- * The directory itself is fsynced by jl_fs_sync_dir (once per save batch,
- * after the renames, so a save of 10k files costs one directory sync, not
- * 10k). In wasm, MEMFS has nothing to sync; under Node the module's NODEFS
- * is given real fsyncs (c/wasm/pre.js).
- */
+ * Everything the persistence layer does to disk goes through one jl_fs, one
+ * function pointer per primitive operation (SQLite's VFS idea):
+ * jl_fs_native() is the real one (POSIX natively, Emscripten's FS in wasm);
+ * a test forwards to it and counts or faults (ENOSPC, EIO, EACCES) each
+ * operation. Primitives return 0 or an errno value; the composed helpers
+ * turn that into a jl_status and a jl_error naming the path and operation.
+ * jl_fs_write_atomic writes an exclusive, unfollowed temporary beside the
+ * file, fsyncs it and renames it over the file, so a crash leaves the old
+ * or the new file, never a torn one (at worst a stray temporary, which the
+ * loader ignores and removes under the world's lock); jl_fs_sync_dir syncs
+ * the directory once per batch. */
 #ifndef JULIET_FS_H
 #define JULIET_FS_H
 

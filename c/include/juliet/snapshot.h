@@ -1,112 +1,17 @@
 /* snapshot.h - level snapshots: a whole world as a short string for a URL.
  *
- * Pipeline (share, then open):
+ *   world --jl_snapshot_encode_world--> bytes --deflate-raw--> --jl_base64url_encode--> text
+ *   text --jl_base64url_decode--> --inflate-raw (capped)--> bytes --jl_snapshot_decode_world--> world
  *
- *   world --jl_snapshot_encode_world--> bytes --deflate-raw--> packed --jl_base64url_encode--> text
- *   text  --jl_base64url_decode--> packed --inflate-raw (capped)--> bytes --jl_snapshot_decode_world--> world
- *
- * (jl_snapshot_encode_manager / _decode_manager are the same codec for a
- * bare entity manager: no settings, no unknown keys. A world should use the
- * world functions, or it loses what only the world keeps.)
- *
- * The C codec does the first and last steps and base64url; deflate sits
- * outside it (the system zlib in the native CLI, CompressionStream /
- * DecompressionStream('deflate-raw') in the browser), because the wasm build
- * has no zlib. Whoever inflates must stop at JL_SNAPSHOT_MAX_BYTES of output
- * and report an expansion bomb, never allocate more. A link is
- * `BASE#TEXT`; jl_snapshot_link_payload finds TEXT in one.
- *
- * The byte stream (version 1; all integers little-endian; "varint" is
- * unsigned LEB128 in its shortest form, "svarint" a zigzag varint):
- *
- *   magic        "JLW" then the version byte (JL_SNAPSHOT_VERSION)
- *   flags        varint; bit 0: a world section follows the entities;
- *                bit 1: class files follow (a version 1 reader without
- *                them refuses the unknown flag instead of misreading);
- *                bit 2 (with bit 0 only): opaque entities follow the
- *                world section
- *   class files  with flag bit 1 (jl_snapshot_encode_world, when entities
- *                are of classes the world has from class files,
- *                class_file.h): varint K, then per class its file's text
- *                verbatim (varint size, bytes), in kind order; the decoder
- *                resolves the class table against them too, and they join
- *                the target world (jl_world_save_new writes them back)
- *   classes      varint C, then per class: u32 CRC32 of its name, varint
- *                class_version, u32 CRC32 of its field list (names, types,
- *                flags, an enum field's names), varint entity count (>= 1)
- *   ids          N = sum of the counts; the IDs in ascending order: varint
- *                first ID, then varint (delta - 1) for each next one
- *   class column integer column of class-table indices, in ID order
- *   positions    float columns x, y, z, in ID order
- *   flags column integer column of entity flags
- *   fields       per class in table order, per field in reflection order,
- *                the column(s) of that class's entities in ID order:
- *                  F32 -> float column; VEC2, VEC3, QUAT -> 2, 3, 4
- *                  float columns (x, y, z, w);
- *                  INDEX -> integer column of (value + 1) mod 2^32 (so the
- *                  "none" index is 0); BOOL -> integer column;
- *                  U32 -> integer column; I32 -> integer column of
- *                  zigzag(value); ENUM -> integer column of the index of
- *                  the value's name (below the enum's name count);
- *                  STRING -> integer column of sizes in bytes (each at
- *                  most JL_ARCHIVE_LINE_MAX), then the strings' bytes back
- *                  to back, each valid as in a .jasset file (UTF-8, no
- *                  control character, its text within a line);
- *                  COLOR -> integer column of r << 16 | g << 8 | b;
- *                  ENTITY_REF -> varint X, X external IDs (ascending,
- *                  delta - 1 coded like ids), then an integer column of
- *                  codes: 0 none, 1..X that external ID (a reference to an
- *                  entity not in the snapshot is kept as is), X + 1 +
- *                  zigzag(target's rank - own rank) an entity of the
- *                  snapshot (rank: position in ID order; the settings'
- *                  own rank is 0), small for references to neighbours
- *   world        with flag bit 0 (jl_snapshot_encode_world):
- *                  varint settings version, u32 CRC32 of the settings'
- *                  field list, u8 settings flags (bit 0: read-only), the
- *                  settings' fields as columns of one value, varint size
- *                  and bytes of the settings' unknown key lines;
- *                  an integer column of each entity's unknown-key text
- *                  size (ID order), then those texts back to back
- *   opaque       with flag bit 1: the entities of opaque classes (world.h),
- *                which have no columns and are in no section above:
- *                varint count, then per entity in ID order: varint ID,
- *                varint size and bytes of its class name, varint
- *                class_version, three u32 float bits of its position, u8
- *                flags, varint size and bytes of its kept key lines; the
- *                decoder reads each back through the loader, as the text
- *                of its file (a name of a class the target describes is
- *                JL_ERR_CORRUPT)
- *   crc          u32 CRC32 of every byte before it
- *
- *   integer column: varint base, u8 width W (0..8), then W byte planes of n
- *     bytes each, least significant plane first: value = base + planes.
- *     Planes keep each byte position of a column together, which is what
- *     deflate's Huffman stage compresses best.
- *   float column: u8 mode.
- *     mode 0 (decimal): svarint E in [-22, 22], then the mantissas M as an
- *       integer column over a zigzag base (svarint base, u8 W <= 7, planes),
- *       |M| <= 2^53; value = (float)(M * 10^E computed in double). Then
- *       varint X exceptions: varint gap (the first index, then the distance
- *       past the previous exception), u32 float bits; an exception replaces
- *       the value at that index (its mantissa is written as base).
- *       The encoder gives each value its shortest decimal form, picks the E
- *       that makes the column smallest (the common exponent of its values,
- *       unless a few outliers are cheaper as exceptions) and checks every
- *       value reads back bit for bit, so 12.34 costs the integer 1234; -0,
- *       infinities and values with no short decimal form become exceptions.
- *     mode 1 (bits): an integer column of the IEEE-754 bit patterns.
- *
- * Hostile input: the decoder reads only inside the given bytes, checks
- * the CRC right after the magic and version and before any content (a
- * damaged snapshot is JL_ERR_CORRUPT "the link is damaged (checksum
- * mismatch)", never what its damaged bytes happen to say, such as an
- * unknown class), bounds every count by JL_SNAPSHOT_MAX_ENTITIES and by the
- * bytes left, rejects unknown versions and flags, truncation, trailing
- * bytes before the CRC, ID 0
- * and repeated IDs, out-of-range values, NaN anywhere and infinities where
- * the field forbids them, strings a file could not hold, and does work linear in its input and the entity
- * count. It is a pure function of its input bytes: on failure the target
- * is left as it was (empty). */
+ * Deflate sits outside the codec (zlib natively, CompressionStream in the
+ * browser: the wasm build has no zlib); whoever inflates stops at
+ * JL_SNAPSHOT_MAX_BYTES of output. A link is `BASE#TEXT`. The byte stream,
+ * version 1, is described in docs/format.md ("The snapshot's bytes").
+ * Decoding treats its input as hostile: it reads only inside it, checks the
+ * CRC before any content, bounds every count, does work linear in its input
+ * and leaves the target as it was on failure (jl_snapshot_decode_world).
+ * The _manager functions are the same codec for a bare entity manager (no
+ * settings, no unknown keys). */
 #ifndef JULIET_SNAPSHOT_H
 #define JULIET_SNAPSHOT_H
 

@@ -1,32 +1,16 @@
 /* world_lock.h - one writer at a time per world directory.
  *
- * A writer creates `<dir>/.juliet.lock` exclusively (open_write of fs.h),
- * writes who it is into it and deletes it when done:
- *
- *   pid 1234          the holder's process
- *   host studio-7     the machine it runs on
- *   started 5678901   when that process started (0: unknown), so that a
- *                     reused pid is not taken for the holder
- *   token 9f3c...     this acquisition's own mark
- *   flock 1           held with the kernel's lock as well (natively)
- *
- * Natively the holder also keeps the kernel's lock (fs.h: lock) on the file
- * while it holds it, as SQLite does: the kernel drops it when the process
- * dies, however it dies. A writer that finds the file therefore knows a
- * dead native holder for certain; a holder without the kernel's lock (wasm
- * under Node) is judged by its pid and start time. A lock whose holder no
- * longer runs on this machine is stale and taken over, with a notice; a
- * live holder is waited for (up to wait_ms) and then reported; a lock
- * written on another machine is reported, never broken: its pid means
- * nothing here. Taking over moves the stale file aside under a temporary
- * name and checks that what it moved is the file it judged (its token), so
- * two writers that find one stale lock never both take it.
- *
- * Every save (world.h) holds the lock while it checks, writes, renames and
- * deletes, and the loader deletes leftover temporary files only while it
- * holds the lock, so it can never delete the temporary a running save is
- * writing.
- */
+ * A writer creates `<dir>/.juliet.lock` exclusively, writes who it is into
+ * it (pid, host, the process's start time, a token of its own, whether it
+ * also holds the kernel's lock) and deletes it when done. Natively it also
+ * keeps the kernel's lock on the file, which the kernel drops however the
+ * process dies. A lock whose holder no longer runs on this machine is stale
+ * and taken over with a notice (moved aside, then checked to be the file
+ * judged, so two writers never both take it); a live holder is waited for
+ * and then reported; a lock written on another machine is never broken.
+ * Every save holds the lock while it checks, writes, renames and deletes;
+ * the loader deletes leftover temporaries only while holding it. The file's
+ * text and what happens after a crash: docs/saving.md. */
 #ifndef JULIET_WORLD_LOCK_H
 #define JULIET_WORLD_LOCK_H
 
