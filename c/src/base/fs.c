@@ -52,21 +52,22 @@ static jl_fs_stamp stamp_of(const struct stat *st)
  * the real inode); in memory, the node's own. Fills out[0..3]
  * with the inode, the device, the size and the time in ms or ns (out[4]: 1
  * for ns); returns 0 or an errno value. */
+/* EM_JS bodies are JavaScript, which clang-format would break. */
+/* clang-format off */
 EM_JS(int, wasm_stat, (const char *path, double *out), {
     var node;
     try {
-        node = FS.lookupPath(UTF8ToString(path), {follow : true}).node;
+        node = FS.lookupPath(UTF8ToString(path), {follow: true}).node;
     } catch (e) {
         return e.errno || 44 /* ENOENT */;
     }
     var f64 = HEAPF64.subarray(out >> 3, (out >> 3) + 5);
     /* The host's path: of a NODEFS mount, or every path (NODERAWFS). */
-    var host = typeof NODEFS != = 'undefined' &&node.mount &&node.mount.type ==
-        = NODEFS ? NODEFS.realPath(node)
-                 : typeof NODERAWFS != = 'undefined' &&node.node_ops == = NODERAWFS ? node.path : null;
-    if (host != = null) {
+    var host = typeof NODEFS !== 'undefined' && node.mount && node.mount.type === NODEFS ? NODEFS.realPath(node)
+               : typeof NODERAWFS !== 'undefined' && node.node_ops === NODERAWFS ? node.path : null;
+    if (host !== null) {
         try {
-            var st = require('fs').statSync(host, {bigint : true});
+            var st = require('fs').statSync(host, {bigint: true});
             f64[0] = Number(st.ino);
             f64[1] = Number(st.dev);
             f64[2] = Number(st.size);
@@ -76,7 +77,7 @@ EM_JS(int, wasm_stat, (const char *path, double *out), {
             f64[4] = Number(st.mtimeNs % second);
             return 0;
         } catch (e) {
-            return e.code && ERRNO_CODES[e.code] != = undefined ? ERRNO_CODES[e.code] : 29;
+            return e.code && ERRNO_CODES[e.code] !== undefined ? ERRNO_CODES[e.code] : 29;
         }
     }
     f64[0] = node.id;
@@ -86,6 +87,7 @@ EM_JS(int, wasm_stat, (const char *path, double *out), {
     f64[4] = (node.timestamp % 1000) * 1000000;
     return 0;
 });
+/* clang-format on */
 
 static int stat_path(const char *path, jl_fs_stamp *stamp)
 {
@@ -205,16 +207,17 @@ static struct {
     size_t size;
 } memory_dir;
 
+/* clang-format off */
 EM_JS(int, wasm_memory_file_read, (const char *name, double max_size, char *room, double room_size), {
     var dir = Module['jlListed'], next = dir.cursor, node;
-    if (typeof dir.changes == = 'number' &&dir.changes == = Module['jlChanges']) {
+    if (typeof dir.changes === 'number' && dir.changes === Module['jlChanges']) {
         /* Nothing moved since the listing (pre.js counts the changes), and
          * the files are read in the order listed (wasm_memory_listing_order):
          * the next one, matched by its name's bytes, is the node listed. */
         if (dir.sortedAt && next < dir.sortedAt.length) {
             var listed = dir.bytes, at = dir.sortedAt[next], k = 0;
-            while (listed[at + k] != = 0 && HEAPU8[name + k] == = listed[at + k]) k++;
-            if (listed[at + k] == = 0 && HEAPU8[name + k] == = 0) {
+            while (listed[at + k] !== 0 && HEAPU8[name + k] === listed[at + k]) k++;
+            if (listed[at + k] === 0 && HEAPU8[name + k] === 0) {
                 dir.cursor = next + 1;
                 node = dir.nodes[dir.order[next]];
             }
@@ -224,10 +227,10 @@ EM_JS(int, wasm_memory_file_read, (const char *name, double max_size, char *room
          * parent under its name. */
         for (var up = 0; up < dir.chain.length; up++) {
             var link = dir.chain[up];
-            if (link.parent.contents[link.name] != = link) return -1;
+            if (link.parent.contents[link.name] !== link) return -1;
         }
     }
-    if (node == = undefined) node = dir.node.contents[UTF8ToString(name)];
+    if (node === undefined) node = dir.node.contents[UTF8ToString(name)];
     if (!node) return -ERRNO_CODES.ENOENT;
     if (FS.isDir(node.mode)) return -ERRNO_CODES.EISDIR;
     if (!FS.isFile(node.mode)) return -1; /* a link: POSIX follows it */
@@ -236,12 +239,15 @@ EM_JS(int, wasm_memory_file_read, (const char *name, double max_size, char *room
     else Module['jlFile'] = node;
     return node.usedBytes;
 });
+/* clang-format on */
 
+/* clang-format off */
 EM_JS(void, wasm_memory_file_copy, (char *out), {
     var node = Module['jlFile'];
     Module['jlFile'] = null;
     if (out) HEAPU8.set(MEMFS.getFileDataAsTypedArray(node), out);
 });
+/* clang-format on */
 
 /* READ_BY_POSIX, or what native_read_file returns for a file of memory. */
 static int read_memory_file(const char *path, size_t max_size, jl_arena *arena, char **data, size_t *size,
@@ -320,15 +326,16 @@ static int finish_listing(jl_arena *arena, const char *names, size_t names_size,
  * memory has its entries' nodes at hand: they are kept for the reads of its
  * files (wasm_memory_file_read). The packed form is the one finish_listing
  * reads; the first call measures, the second copies what the first read. */
+/* clang-format off */
 EM_JS(int, wasm_list_dir_measure, (const char *path), {
     var dir = UTF8ToString(path), names, node;
     Module['jlListed'] = null;
     try {
-        node = FS.lookupPath(dir, {follow : true}).node;
+        node = FS.lookupPath(dir, {follow: true}).node;
         /* A directory of memory: its names, their kinds and its files (see
          * wasm_memory_file_read) are in its node. */
-        var memory = typeof MEMFS != = 'undefined' &&!!node.mount &&node.mount.type == = MEMFS && FS.isDir(node.mode) &&
-                                                                                         FS.getPath(node) == = dir;
+        var memory = typeof MEMFS !== 'undefined' && !!node.mount && node.mount.type === MEMFS &&
+                     FS.isDir(node.mode) && FS.getPath(node) === dir;
         names = memory ? Object.keys(node.contents) : FS.readdir(dir);
     } catch (e) {
         return -(e.errno || 29);
@@ -337,7 +344,7 @@ EM_JS(int, wasm_list_dir_measure, (const char *path), {
     var packed = "", nodes = [];
     for (var i = 0; i < names.length; i++) {
         var name = names[i];
-        if (name == = '.' || name == = '..') continue;
+        if (name === '.' || name === '..') continue;
         var kind = 2; /* JL_FS_OTHER */
         var child = memory ? node.contents[name] : null;
         if (memory) nodes.push(child);
@@ -347,7 +354,7 @@ EM_JS(int, wasm_list_dir_measure, (const char *path), {
         } catch (e) {
             /* NODEFS refuses to look up a FIFO, socket or device (EINVAL);
              * anything else is a loop or a dangling link. */
-            if (e.errno == = 28) kind = 3;
+            if (e.errno === 28) kind = 3;
         }
         packed += String.fromCharCode(kind) + name + String.fromCharCode(0);
     }
@@ -355,38 +362,35 @@ EM_JS(int, wasm_list_dir_measure, (const char *path), {
     Module['jlListing'] = bytes;
     if (memory) {
         var chain = [];
-        for (var up = node; up.parent != = up; up = up.parent) chain.push(up);
-        Module['jlListed'] = {
-            node : node,
-            chain : chain,
-            bytes : bytes,
-            nodes : nodes,
-            changes : Module['jlChanges'],
-            sortedAt : null,
-            order : null,
-            cursor : 0
-        };
+        for (var up = node; up.parent !== up; up = up.parent) chain.push(up);
+        Module['jlListed'] = {node: node, chain: chain, bytes: bytes, nodes: nodes,
+                              changes: Module['jlChanges'], sortedAt: null, order: null, cursor: 0};
     }
     return bytes.length;
 });
+/* clang-format on */
 
 /* The directory of memory listed last, sorted: per entry, the offset of its
  * name in the listing (name_at) and its index there (order). Its files
  * are read in this order (see wasm_memory_file_read). */
+/* clang-format off */
 EM_JS(void, wasm_memory_listing_order, (const uint32_t *name_at, const uint32_t *order, int count), {
     var dir = Module['jlListed'];
     if (!dir) return;
     dir.sortedAt = HEAPU32.slice(name_at >> 2, (name_at >> 2) + count);
     dir.order = HEAPU32.slice(order >> 2, (order >> 2) + count);
 });
+/* clang-format on */
 
 /* 1 if the listing measured is of a directory of memory. */
+/* clang-format off */
 EM_JS(int, wasm_list_dir_copy, (char *out), {
     var bytes = Module['jlListing'];
     Module['jlListing'] = null;
     if (out) HEAPU8.set(bytes, out);
     return Module['jlListed'] ? 1 : 0;
 });
+/* clang-format on */
 
 /* Hands the sorted listing to wasm_memory_listing_order: each entry's
  * name offset in the packed names and its index among them (the names

@@ -226,25 +226,30 @@ static uint64_t start_of_stat(const char *text)
 }
 
 #if defined(__EMSCRIPTEN__)
+/* EM_JS bodies are JavaScript, which clang-format would break. */
+/* clang-format off */
 EM_JS(int, wasm_proc_stat, (uint32_t pid, char *out, int out_size), {
     try {
-        if (typeof process != = 'object' || !process.versions || !process.versions.node) return 0;
+        if (typeof process !== 'object' || !process.versions || !process.versions.node) return 0;
         var text = require('fs').readFileSync('/proc/' + pid + '/stat', 'latin1');
         return stringToUTF8(text.slice(0, out_size - 1), out, out_size) || text.length;
     } catch (e) {
         return 0;
     }
 });
+/* clang-format on */
 
+/* clang-format off */
 EM_JS(void, wasm_host, (char *out, int out_size), {
     var name = "";
     try {
-        name = typeof process == = 'object' && process.versions && process.versions.node ? require('os').hostname()
-                                                                                         : 'browser';
+        name = typeof process === 'object' && process.versions && process.versions.node
+                   ? require('os').hostname() : 'browser';
     } catch (e) {
     }
     stringToUTF8(name, out, out_size);
 });
+/* clang-format on */
 
 uint64_t jl_platform_pid_start(uint32_t pid)
 {
@@ -258,17 +263,23 @@ void jl_platform_host(char *out, size_t out_size)
     if (out_size) wasm_host(out, (int)out_size);
 }
 
-EM_JS(uint32_t, wasm_pid, (void), { return typeof process == = 'object' && process.pid ? process.pid : 0; });
+/* clang-format off */
+EM_JS(uint32_t, wasm_pid, (void), {
+    return typeof process === 'object' && process.pid ? process.pid : 0;
+});
+/* clang-format on */
 
+/* clang-format off */
 EM_JS(int, wasm_pid_alive, (uint32_t pid), {
-    if (typeof process != = 'object' || typeof process.kill != = 'function') return 1;
+    if (typeof process !== 'object' || typeof process.kill !== 'function') return 1;
     try {
         process.kill(pid, 0);
         return 1;
     } catch (e) {
-        return e.code == = 'ESRCH' ? 0 : 1;
+        return e.code === 'ESRCH' ? 0 : 1;
     }
 });
+/* clang-format on */
 
 uint32_t jl_platform_pid(void) { return wasm_pid(); }
 bool jl_platform_pid_alive(uint32_t pid) { return pid == 0 || wasm_pid_alive(pid); }
