@@ -3,10 +3,11 @@
 // own chunk), the entities the list shows (its filter and query applied).
 // Click picks (Shift adds, Ctrl/Cmd toggles, as in the list), a drag from
 // empty space selects what its rubber band encloses, the entity under the
-// pointer is named in a tooltip, right-drag orbits, middle-drag pans, the wheel dollies, F frames the
-// selection (the whole world when nothing is selected). The move gizmo on
-// the selection moves it along an axis or a plane, with Snap, as one edit;
-// in place mode a click places on the grid's plane.
+// pointer is named in a tooltip; right-drag orbits, middle-drag pans, the
+// wheel dollies, F frames the selection (the whole world when nothing is
+// selected). The move gizmo on the selection moves it along an axis or a
+// plane, with Snap, as one edit; in place mode a click places on the
+// grid's plane.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { classColor } from '../lib/classColor.js';
 import { formatCoordinate } from '../lib/mapGrid.js';
