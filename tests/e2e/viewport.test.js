@@ -198,3 +198,44 @@ test('the entity under the pointer is named in a tooltip', async () => {
   assert.match(await tip.textContent(), new RegExp(`${LIGHT}Light`));
   await ui.closeWithoutErrors(page);
 });
+
+test('right-drag turns the camera where it stands, W flies it forward, Alt+drag orbits the point looked at', async () => {
+  const page = await ui.openSample(env);
+  await show3d(page);
+  const camera = async () => JSON.parse(await viewport(page).getAttribute('data-camera'));
+  const apart = (a, b) => Math.hypot(...a.map((v, i) => v - b[i]));
+  const box = await viewport(page).boundingBox();
+  const [cx, cy] = [box.x + box.width / 2, box.y + box.height / 2];
+  const drag = async (button) => {
+    await page.mouse.move(cx, cy);
+    await page.mouse.down({ button });
+    for (let i = 1; i <= 6; i++) await page.mouse.move(cx + i * 10, cy + i * 3);
+  };
+  const start = await camera();
+
+  await drag('right');
+  const turned = await camera();
+  assert.deepEqual(turned.position, start.position, 'the camera stays where it stands');
+  assert.notDeepEqual(turned.target, start.target, 'it looks elsewhere');
+  await page.keyboard.down('w');
+  await page.waitForTimeout(400);
+  await page.keyboard.up('w');
+  await page.mouse.up({ button: 'right' });
+  const flown = await camera();
+  const step = flown.position.map((v, i) => v - turned.position[i]);
+  const ahead = turned.target.map((v, i) => v - turned.position[i]);
+  assert.ok(apart(flown.position, turned.position) > 1, `flew: ${turned.position} -> ${flown.position}`);
+  assert.ok(step.reduce((sum, v, i) => sum + v * ahead[i], 0) > 0, 'forward, towards where it looked');
+
+  await page.keyboard.down('Alt');
+  await drag('left');
+  await page.mouse.up();
+  await page.keyboard.up('Alt');
+  const orbited = await camera();
+  assert.deepEqual(orbited.target, flown.target, 'the point looked at stays');
+  assert.notDeepEqual(orbited.position, flown.position, 'the camera goes round it');
+  const r0 = apart(flown.position, flown.target);
+  assert.ok(Math.abs(apart(orbited.position, orbited.target) - r0) < 0.01 * r0, 'at the same distance');
+  assert.equal(await page.locator('.inspector h2 code').count(), 0, 'an Alt+drag selects nothing');
+  await ui.closeWithoutErrors(page);
+});

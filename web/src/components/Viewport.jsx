@@ -3,9 +3,9 @@
 // own chunk), the entities the list shows (its filter and query applied).
 // Click picks (Shift adds, Ctrl/Cmd toggles, as in the list), a drag from
 // empty space selects what its rubber band encloses, the entity under the
-// pointer is named in a tooltip; right-drag orbits, middle-drag pans, the
-// wheel dollies, F frames the selection (the whole world when nothing is
-// selected). The move gizmo on the selection moves it along an axis or a
+// pointer is named in a tooltip; right-drag looks around (W/A/S/D/Q/E fly
+// meanwhile), Alt+drag orbits, middle-drag pans, the wheel dollies, F
+// frames the selection (the whole world when nothing is selected). The move gizmo on the selection moves it along an axis or a
 // plane, with Snap, as one edit; in place mode a click places on the
 // grid's plane.
 import { useEffect, useRef, useState } from 'preact/hooks';
@@ -19,6 +19,7 @@ import { addToSelection, select, selectedId, selectedIds, selectedLive, setSelec
 import { revision, rowClass, rowPosition, table } from '../state/table.js';
 import { showViewport, viewportCamera } from '../state/viewMode.js';
 import { EntityTooltip } from './EntityTooltip.jsx';
+import { Legend } from './Legend.jsx';
 import { PlacementTools } from './PlacementTools.jsx';
 import { RubberBand } from './RubberBand.jsx';
 
@@ -139,8 +140,8 @@ export function Viewport() {
   }
 
   function onPointerDown(event) {
-    // A press on the move gizmo is its drag, not a click.
-    if (event.button === 0 && !scene.current?.onGizmo()) {
+    // A press on the move gizmo is its drag, Alt+drag an orbit: neither a click.
+    if (event.button === 0 && !event.altKey && !scene.current?.onGizmo()) {
       press.current = { at: at(event) };
       canvas.current.setPointerCapture(event.pointerId);
     }
@@ -259,6 +260,7 @@ export function Viewport() {
           2D map
         </button>
         <PlacementTools />
+        <Legend />
       </div>
       <div class="map-stage">
         <canvas
@@ -277,8 +279,9 @@ export function Viewport() {
           onKeyDown={onKeyDown}
         />
         <p id="viewport-keys" class="visually-hidden">
-          Click picks an entity, Shift adds, Ctrl toggles; a drag from empty space selects what it encloses. Right-drag orbits, middle-drag
-          pans, the wheel zooms. F frames the selection; 5, 7, 1 and 3 show the Perspective, Top, Front and Side views.
+          Click picks an entity, Shift adds, Ctrl toggles; a drag from empty space selects what it encloses. Right-drag looks around, with
+          W, A, S, D, Q and E to fly; Alt-drag orbits, middle-drag pans, the wheel zooms. F frames the selection; 5, 7, 1 and 3 show the
+          Perspective, Top, Front and Side views.
         </p>
         {band && <RubberBand band={band} />}
         {hover && table.alive[hover.row] && (

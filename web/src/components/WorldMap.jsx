@@ -18,7 +18,7 @@ import { formatCoordinate, formatGridValue, gridValues, niceStep } from '../lib/
 import { nearestInDirection, nearestPoint } from '../lib/mapNearest.js';
 import { abgr, horizontalLine, markRadius, paintDensity, square, verticalLine } from '../lib/mapRaster.js';
 import { deleteEntity, moveEntities, moveEntity } from '../state/edits.js';
-import { classCounts, visibleRows } from '../state/listView.js';
+import { visibleRows } from '../state/listView.js';
 import { clearLayers, entityName, lights, links, refFieldNames, refreshLayers } from '../state/mapLayers.js';
 import { axes, center, fitWorld, keepInView, panBy, scale, setView, toScreen, toWorld, VIEWS, viewSize, zoomAt } from '../state/mapView.js';
 import { placeAt, placing, snapPointer } from '../state/placement.js';
@@ -37,6 +37,7 @@ import { previewPosition, revision, rowClass, rowPosition, structure, table } fr
 import { showViewport } from '../state/viewMode.js';
 import { status } from '../state/world.js';
 import { EntityTooltip } from './EntityTooltip.jsx';
+import { Legend } from './Legend.jsx';
 import { PlacementTools } from './PlacementTools.jsx';
 import { RubberBand } from './RubberBand.jsx';
 
@@ -666,14 +667,7 @@ export function WorldMap() {
           3D
         </button>
         <PlacementTools />
-        <ul class="legend" aria-label="Classes">
-          {legendNames(classCounts.value).map((name) => (
-            <li key={name}>
-              <span class="swatch" style={{ background: classColor(name) }} />
-              {name}
-            </li>
-          ))}
-        </ul>
+        <Legend />
       </div>
       <div class="map-stage">
         <canvas
@@ -728,9 +722,4 @@ function arrow(ctx, [x0, y0], [x1, y1]) {
   ctx.lineTo(tx, ty);
   ctx.lineTo(tx - ux * 7 + uy * 4, ty - uy * 7 - ux * 4);
   ctx.stroke();
-}
-
-// The classes the legend names: those with entities in the world.
-function legendNames(counts) {
-  return Object.keys(counts).filter((name) => counts[name] > 0);
 }

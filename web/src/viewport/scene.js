@@ -20,12 +20,19 @@ export const VIEWS = {
   side: { label: 'Side', from: [1, 0, 0], up: [0, 1, 0] },
 };
 
-const MARKER_PX = 6; // a marker's size on screen, at any distance
+// A marker's size on screen, at any distance: smaller when many are drawn,
+// which keeps a crowded level readable and its frames cheap.
+const markerPx = (count) => (count > 50_000 ? 3 : count > 10_000 ? 4 : 6);
 const SELECTED_PX = 11;
 const PICK_PX = 8; // how far from a marker a click still picks it
+const LOOK_RAD_PER_PX = 0.004; // turning with the right button held
+const FLY_SPEED = 1; // per second, in distances to the point looked at
+// Where each fly key moves, in the camera's frame (x right, z back) and
+// along world up (y).
+const FLY_KEYS = { w: [0, 0, -1], s: [0, 0, 1], a: [-1, 0, 0], d: [1, 0, 0], q: [0, -1, 0], e: [0, 1, 0] };
 const BACKGROUND = 0x101418; // the 2D map's, in both themes
 const GRID_LINES = 0x2b343e;
-const GRID_AXES = 0x56626e;
+const GRID_CELLS = 200; // lines each way: the view spans 10 to 100 of them
 
 /**
  * A viewport drawing into `canvas`. `onChange()` is called after the user
@@ -47,12 +54,28 @@ export function createScene(canvas, { onChange = () => {}, onMove = () => {} } =
   const controls = new OrbitControls(camera, canvas);
   controls.enableDamping = false;
   controls.screenSpacePanning = true;
-  // Left clicks pick (the component's); right-drag orbits, middle-drag pans.
-  controls.mouseButtons = { LEFT: null, MIDDLE: THREE.MOUSE.PAN, RIGHT: THREE.MOUSE.ROTATE };
-  controls.addEventListener('change', () => {
+  // Left clicks pick (the component's), Alt+left-drag orbits (set per
+  // press, below), middle-drag pans; right-drag looks around (below), or
+  // pans in the orthographic views.
+  controls.mouseButtons = { LEFT: null, MIDDLE: THREE.MOUSE.PAN, RIGHT: null };
+  canvas.addEventListener(
+    'pointerdown',
+    (event) => {
+      controls.mouseButtons.LEFT = event.altKey && camera === perspective ? THREE.MOUSE.ROTATE : null;
+    },
+    { capture: true }, // before the controls' own listener
+  );
+  // After the camera moved: the grid follows, the view is drawn, the
+  // canvas says where the camera is (data-camera, as the 2D map's
+  // data-view), and the owner hears of it.
+  function moved() {
+    placeGrid();
     draw();
+    const round = (v) => v.toArray().map((x) => Math.round(x * 100) / 100);
+    canvas.dataset.camera = JSON.stringify({ view, position: round(camera.position), target: round(controls.target) });
     onChange();
-  });
+  }
+  controls.addEventListener('change', moved);
   const gizmo = new ViewHelper(camera, canvas);
   gizmo.location.top = 0; // top right: the cursor's coordinates are at the bottom
   gizmo.location.bottom = null;
@@ -60,7 +83,7 @@ export function createScene(canvas, { onChange = () => {}, onMove = () => {} } =
   // Markers: one point per table row; dead rows are moved out of sight.
   const markers = new THREE.Points(
     new THREE.BufferGeometry(),
-    new THREE.PointsMaterial({ size: MARKER_PX, sizeAttenuation: false, vertexColors: true }),
+    new THREE.PointsMaterial({ size: markerPx(0), sizeAttenuation: false, vertexColors: true }),
   );
   markers.frustumCulled = false;
   const selection = new THREE.Points(
@@ -100,6 +123,80 @@ export function createScene(canvas, { onChange = () => {}, onMove = () => {} } =
     selection.position.copy(delta);
     primary.position.copy(delta);
   });
+
+  // Looking around, as in Unreal and Godot: while the right button is held
+  // in the perspective view, the pointer turns the camera where it stands
+  // and W/A/S/D fly it (forward, left, back, right), Q/E down and up.
+  let looking = null; // the last pointer point while the right button is held
+  const flying = new Set(); // fly keys held
+  let flyFrame = 0;
+  let flyLast = 0;
+  canvas.addEventListener('pointerdown', (event) => {
+    if (event.button !== 2 || camera !== perspective) return;
+    looking = [event.clientX, event.clientY];
+    canvas.setPointerCapture(event.pointerId);
+  });
+  canvas.addEventListener('pointermove', (event) => {
+    if (!looking) return;
+    turn(event.clientX - looking[0], event.clientY - looking[1]);
+    looking = [event.clientX, event.clientY];
+  });
+  const stopLooking = (event) => {
+    if (event.type === 'pointerup' && event.button !== 2) return;
+    looking = null;
+    flying.clear();
+  };
+  canvas.addEventListener('pointerup', stopLooking);
+  canvas.addEventListener('pointercancel', stopLooking);
+  canvas.addEventListener('keydown', (event) => {
+    const key = event.key.toLowerCase();
+    if (!looking || !(key in FLY_KEYS) || event.ctrlKey || event.metaKey || event.altKey) return;
+    event.preventDefault();
+    flying.add(key);
+    if (!flyFrame) {
+      flyLast = performance.now();
+      flyFrame = requestAnimationFrame(fly);
+    }
+  });
+  canvas.addEventListener('keyup', (event) => flying.delete(event.key.toLowerCase()));
+
+  // Turns the camera in place by (dx, dy) pixels of pointer motion: the
+  // point looked at moves round it (right: turn right, down: look down).
+  function turn(dx, dy) {
+    const offset = controls.target.clone().sub(camera.position);
+    const spherical = new THREE.Spherical().setFromVector3(offset);
+    spherical.theta -= dx * LOOK_RAD_PER_PX;
+    spherical.phi = THREE.MathUtils.clamp(spherical.phi + dy * LOOK_RAD_PER_PX, 0.01, Math.PI - 0.01);
+    controls.target.copy(camera.position).add(offset.setFromSpherical(spherical));
+    camera.lookAt(controls.target);
+    controls.update();
+    moved();
+  }
+
+  // One frame of flight: the held keys' directions (W/S along the view,
+  // A/D sideways, Q/E along world up), as fast as the point looked at is
+  // far, per second.
+  function fly(now) {
+    flyFrame = 0;
+    if (!looking || flying.size === 0) return;
+    const seconds = Math.min((now - flyLast) / 1000, 0.1);
+    flyLast = now;
+    const along = new THREE.Vector3();
+    const up = new THREE.Vector3();
+    for (const key of flying) {
+      const [x, y, z] = FLY_KEYS[key];
+      along.x += x;
+      along.z += z;
+      up.y += y;
+    }
+    const move = along.applyQuaternion(camera.quaternion).add(up);
+    move.multiplyScalar(Math.max(camera.position.distanceTo(controls.target), 1) * FLY_SPEED * seconds);
+    camera.position.add(move);
+    controls.target.add(move);
+    controls.update();
+    moved();
+    flyFrame = requestAnimationFrame(fly);
+  }
 
   let grid = null;
   let rows = { size: 0, pos: new Float32Array(0), alive: new Uint8Array(0) };
@@ -160,6 +257,7 @@ export function createScene(canvas, { onChange = () => {}, onMove = () => {} } =
       bounds.expandByPoint(p.fromArray(table.pos, row * 3));
     });
     if (bounds.isEmpty()) bounds.set(new THREE.Vector3(-50, -50, -50), new THREE.Vector3(50, 50, 50));
+    markers.material.size = markerPx(shown.length);
     markers.geometry.dispose();
     markers.geometry = new THREE.BufferGeometry();
     markers.geometry.setAttribute('position', new THREE.BufferAttribute(position, 3));
@@ -205,41 +303,54 @@ export function createScene(canvas, { onChange = () => {}, onMove = () => {} } =
     return mover.axis !== null || mover.dragging;
   }
 
-  // A grid in world units under the level (on the view's plane for the
-  // orthographic side views), sized to it, with lines at a round step.
+  // A grid in world units under the level (in the view's plane for Front
+  // and Side) around the point looked at, its lines at a round step of what
+  // the view spans (1, 10, 100 ... units as it zooms), made anew only when
+  // the step or the cell looked at changes.
+  let gridKey = '';
   function placeGrid() {
+    const span =
+      camera === ortho
+        ? (ortho.top - ortho.bottom) / ortho.zoom
+        : camera.position.distanceTo(controls.target) * 2 * Math.tan(THREE.MathUtils.degToRad(perspective.fov) / 2);
+    const step = 10 ** Math.floor(Math.log10(Math.max(span, 1e-3) / 10));
+    const snap = (v) => Math.round(v / step) * step;
+    const t = controls.target;
+    const key = `${view} ${step} ${snap(t.x)} ${snap(t.y)} ${snap(t.z)} ${bounds.min.toArray()}`;
+    if (key === gridKey) return;
+    gridKey = key;
     if (grid) {
       scene.remove(grid);
       grid.geometry.dispose();
     }
-    const extent = bounds.getSize(new THREE.Vector3());
-    const span = Math.max(extent.x, extent.y, extent.z, 10) * 1.5;
-    const step = 10 ** Math.floor(Math.log10(span / 10));
-    const divisions = Math.min(200, Math.ceil(span / step));
-    grid = new THREE.GridHelper(divisions * step, divisions, GRID_AXES, GRID_LINES);
-    const center = bounds.getCenter(new THREE.Vector3());
-    const snap = (v) => Math.round(v / step) * step;
+    // (Its middle line in the same colour: it is no axis, only the point looked at.)
+    grid = new THREE.GridHelper(GRID_CELLS * step, GRID_CELLS, GRID_LINES, GRID_LINES);
     if (view === 'front') {
       grid.rotation.x = Math.PI / 2;
-      grid.position.set(snap(center.x), snap(center.y), bounds.min.z);
+      grid.position.set(snap(t.x), snap(t.y), bounds.min.z);
     } else if (view === 'side') {
       grid.rotation.z = Math.PI / 2;
-      grid.position.set(bounds.min.x, snap(center.y), snap(center.z));
+      grid.position.set(bounds.min.x, snap(t.y), snap(t.z));
     } else {
-      grid.position.set(snap(center.x), bounds.min.y, snap(center.z));
+      grid.position.set(snap(t.x), bounds.min.y, snap(t.z));
     }
     scene.add(grid);
   }
 
-  /** Shows view `name` (a key of VIEWS), looking at the same point. */
-  function setView(name) {
+  // Makes view `name`'s camera the one drawn and driven.
+  function useCamera(name) {
     view = name;
-    const target = controls.target.clone();
     camera = name === 'perspective' ? perspective : ortho;
     controls.object = camera;
-    controls.enableRotate = name === 'perspective';
+    controls.mouseButtons.RIGHT = camera === ortho ? THREE.MOUSE.PAN : null;
     gizmo.camera = camera;
     mover.camera = camera;
+  }
+
+  /** Shows view `name` (a key of VIEWS), looking at the same point. */
+  function setView(name) {
+    const target = controls.target.clone();
+    useCamera(name);
     placeGrid();
     look(target, distanceFor(bounds.getBoundingSphere(new THREE.Sphere()).radius));
   }
@@ -266,7 +377,7 @@ export function createScene(canvas, { onChange = () => {}, onMove = () => {} } =
       fitOrtho();
     }
     controls.update();
-    draw();
+    moved();
   }
 
   /** Frames `list` (table rows; empty: every entity). */
@@ -352,12 +463,7 @@ export function createScene(canvas, { onChange = () => {}, onMove = () => {} } =
 
   /** Puts back a camera from cameraState(). */
   function setCameraState(state) {
-    view = state.view in VIEWS ? state.view : 'perspective';
-    camera = view === 'perspective' ? perspective : ortho;
-    controls.object = camera;
-    controls.enableRotate = view === 'perspective';
-    gizmo.camera = camera;
-    mover.camera = camera;
+    useCamera(state.view in VIEWS ? state.view : 'perspective');
     camera.up.set(...VIEWS[view].up);
     camera.position.fromArray(state.position);
     orthoHeight = state.orthoHeight;
@@ -365,13 +471,13 @@ export function createScene(canvas, { onChange = () => {}, onMove = () => {} } =
     fitOrtho();
     perspective.updateProjectionMatrix();
     controls.target.fromArray(state.target);
-    placeGrid();
     controls.update();
-    draw();
+    moved();
   }
 
   function dispose() {
     cancelAnimationFrame(drawing);
+    cancelAnimationFrame(flyFrame);
     mover.dispose();
     controls.dispose();
     gizmo.dispose();
