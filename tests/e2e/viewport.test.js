@@ -239,3 +239,23 @@ test('right-drag turns the camera where it stands, W flies it forward, Alt+drag 
   assert.equal(await page.locator('.inspector h2 code').count(), 0, 'an Alt+drag selects nothing');
   await ui.closeWithoutErrors(page);
 });
+
+test('the keyboard walks the entities on screen: Enter takes the one nearest the centre, arrows the next that way', async () => {
+  const page = await ui.openSample(env);
+  await show3d(page);
+  await page.getByRole('button', { name: 'Top' }).click();
+  await viewport(page).focus();
+  await page.keyboard.press('f'); // nothing selected: the whole world
+  await page.keyboard.press('Enter');
+  await page.locator('.inspector h2 code').waitFor();
+  const first = await ui.inspectedId(page);
+  // Top view: +X is to the right, so the next entity right has a larger X.
+  const [x] = await ui.inspectedPosition(page);
+  await page.keyboard.press('ArrowRight');
+  await page.waitForFunction((was) => document.querySelector('.inspector h2 code')?.textContent.trim() !== was, first);
+  const [next] = await ui.inspectedPosition(page);
+  assert.ok(next > x, `${next} is right of ${x}`);
+  await page.keyboard.press('Escape');
+  await page.waitForFunction(() => !document.querySelector('.inspector h2 code'));
+  await ui.closeWithoutErrors(page);
+});

@@ -50,6 +50,8 @@ const SHORTCUTS = [
       ['Wheel', 'Zoom'],
       ['F', 'Frame the selection (the whole world when nothing is selected)'],
       ['5, 7, 1, 3', 'Perspective, Top, Front and Side views'],
+      ['Arrow keys', 'Select the nearest entity on screen in that direction'],
+      ['Enter, Escape', 'Select the entity nearest the centre; select none'],
       ['Click, Enter in place mode', 'Create an entity on the grid, there or at the centre'],
     ],
   },

@@ -11,11 +11,21 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { classColor } from '../lib/classColor.js';
 import { formatCoordinate } from '../lib/mapGrid.js';
-import { moveEntities } from '../state/edits.js';
+import { nearestInDirection, nearestPoint } from '../lib/mapNearest.js';
+import { deleteEntity, moveEntities } from '../state/edits.js';
 import { visibleRows } from '../state/listView.js';
 import { entityName } from '../state/mapLayers.js';
 import { placeAtPoint, placing, snap } from '../state/placement.js';
-import { addToSelection, select, selectedId, selectedIds, selectedLive, setSelection, toggleSelected } from '../state/selection.js';
+import {
+  addToSelection,
+  select,
+  selectAllOnKey,
+  selectedId,
+  selectedIds,
+  selectedLive,
+  setSelection,
+  toggleSelected,
+} from '../state/selection.js';
 import { revision, rowClass, rowPosition, table } from '../state/table.js';
 import { showViewport, viewportCamera } from '../state/viewMode.js';
 import { EntityTooltip } from './EntityTooltip.jsx';
@@ -70,6 +80,7 @@ export function Viewport() {
   const [band, setBand] = useState(null); // { x0, y0, x1, y1 } in CSS pixels
   const [hover, setHover] = useState(null); // { row, x, y, name }
   const hoverFrame = useRef(0);
+  const [announce, setAnnounce] = useState('');
 
   // The scene, made once the three.js chunk is in.
   useEffect(() => {
@@ -219,21 +230,58 @@ export function Viewport() {
     setHover(null);
   }
 
+  // Selects entity `row` by keyboard and says which it is.
+  function selectByKey(row) {
+    select(table.ids[row]);
+    setAnnounce(`${rowClass(row)} ${table.ids[row]}`);
+  }
+
+  // Arrow keys: the nearest entity on screen in that direction from the
+  // selected one (from the centre when none is on screen), as on the map.
+  function step(dx, dy) {
+    const s = scene.current;
+    if (!s) return;
+    const { rows, xs, ys } = s.onScreen();
+    const from = rows.indexOf(table.rowOf.get(selectedId.value) ?? -1);
+    const [w, h] = [canvas.current.clientWidth, canvas.current.clientHeight];
+    const k =
+      from < 0
+        ? nearestPoint(xs, ys, rows.length, w / 2, h / 2)
+        : nearestInDirection(xs, ys, rows.length, xs[from], ys[from], dx, dy, from);
+    if (k >= 0) selectByKey(rows[k]);
+    else setAnnounce(`No entity further ${dx < 0 ? 'left' : dx > 0 ? 'right' : dy < 0 ? 'up' : 'down'}`);
+  }
+
+  function placeAtCentre() {
+    const point = scene.current?.pointAt(canvas.current.clientWidth / 2, canvas.current.clientHeight / 2);
+    if (point) placeAtPoint(point.toArray());
+  }
+
+  function selectNearCentre() {
+    const s = scene.current;
+    if (!s) return;
+    const { rows, xs, ys } = s.onScreen();
+    const k = nearestPoint(xs, ys, rows.length, canvas.current.clientWidth / 2, canvas.current.clientHeight / 2);
+    if (k >= 0) selectByKey(rows[k]);
+  }
+
   function onKeyDown(event) {
+    if (selectAllOnKey(event)) return;
     if (event.ctrlKey || event.metaKey || event.altKey) return;
-    const key = event.key.toLowerCase();
-    if (key === 'enter' && placing.value && scene.current) {
-      // Place mode: Enter places at the view's centre.
-      event.preventDefault();
-      const point = scene.current.pointAt(canvas.current.clientWidth / 2, canvas.current.clientHeight / 2);
-      if (point) placeAtPoint(point.toArray());
-    } else if (key === 'f') {
-      event.preventDefault();
-      frameSelection();
-    } else if (VIEW_KEYS[key]) {
-      event.preventDefault();
-      setView(VIEW_KEYS[key]);
-    }
+    const arrows = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
+    const keys = {
+      f: frameSelection,
+      F: frameSelection,
+      Enter: placing.value ? placeAtCentre : selectNearCentre,
+      Escape: () => select(null),
+      Delete: () => selectedId.value !== null && deleteEntity(),
+    };
+    let action = keys[event.key];
+    if (arrows[event.key]) action = () => step(...arrows[event.key]);
+    else if (VIEW_KEYS[event.key]) action = () => setView(VIEW_KEYS[event.key]);
+    if (!action) return;
+    event.preventDefault();
+    action();
   }
 
   return (
@@ -281,8 +329,12 @@ export function Viewport() {
         <p id="viewport-keys" class="visually-hidden">
           Click picks an entity, Shift adds, Ctrl toggles; a drag from empty space selects what it encloses. Right-drag looks around, with
           W, A, S, D, Q and E to fly; Alt-drag orbits, middle-drag pans, the wheel zooms. F frames the selection; 5, 7, 1 and 3 show the
-          Perspective, Top, Front and Side views.
+          Perspective, Top, Front and Side views. Arrow keys select the nearest entity on screen that way, Enter the one nearest the centre,
+          Escape none, Delete deletes the selection.
         </p>
+        <div class="visually-hidden" aria-live="polite">
+          {announce}
+        </div>
         {band && <RubberBand band={band} />}
         {hover && table.alive[hover.row] && (
           <EntityTooltip hover={hover} size={[canvas.current.clientWidth, canvas.current.clientHeight]} />

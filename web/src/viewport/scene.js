@@ -446,6 +446,22 @@ export function createScene(canvas, { onChange = () => {}, onMove = () => {} } =
     return out;
   }
 
+  /** The drawn entities on the canvas: { rows, xs, ys }, their table rows
+   * and canvas points (y down). */
+  function onScreen() {
+    const [w, h] = size();
+    const rows = [];
+    const xs = [];
+    const ys = [];
+    project((row, sx, sy) => {
+      if (sx < 0 || sy < 0 || sx > w || sy > h) return;
+      rows.push(row);
+      xs.push(sx);
+      ys.push(sy);
+    });
+    return { rows, xs, ys };
+  }
+
   /** The world point under canvas point (x, y) on the grid's plane, or null. */
   function pointAt(x, y) {
     const [w, h] = size();
@@ -505,6 +521,7 @@ export function createScene(canvas, { onChange = () => {}, onMove = () => {} } =
     frame,
     pick,
     rowsIn,
+    onScreen,
     pointAt,
     resize,
     draw,
