@@ -86,3 +86,20 @@ test('a broken link and its way on have no WCAG violation', async () => {
   await assertAccessible(page, 'broken link');
   await ui.closeWithoutErrors(page);
 });
+
+test('the 3D view, with an entity selected and its tooltip shown, has no WCAG violation', async () => {
+  const page = await ui.openSample(env, await axeContext());
+  await page.getByRole('button', { name: '3D', exact: true }).click();
+  await page.locator('canvas.viewport[aria-busy="false"]').waitFor();
+  await assertAccessible(page, '3D view');
+  const [first] = await ui.visibleIds(page);
+  await ui.selectEntity(page, first);
+  const view = page.getByRole('img', { name: '3D view of the world' });
+  await view.focus();
+  await page.keyboard.press('f');
+  const box = await view.boundingBox();
+  await page.mouse.move(box.x + box.width / 2 + 1, box.y + box.height / 2 + 1);
+  await page.getByRole('tooltip').waitFor();
+  await assertAccessible(page, '3D view with a selection and a tooltip');
+  await ui.closeWithoutErrors(page);
+});
