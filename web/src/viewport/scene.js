@@ -32,7 +32,7 @@ const FLY_SPEED = 1; // per second, in distances to the point looked at
 const FLY_KEYS = { w: [0, 0, -1], s: [0, 0, 1], a: [-1, 0, 0], d: [1, 0, 0], q: [0, -1, 0], e: [0, 1, 0] };
 const BACKGROUND = 0x101418; // the 2D map's, in both themes
 const GRID_LINES = 0x2b343e;
-const GRID_CELLS = 200; // lines each way: the view spans 10 to 100 of them
+const GRID_CELLS = 200; // lines each way at most: the view spans 10 to 100 of them
 
 /**
  * A viewport drawing into `canvas`. `onChange()` is called after the user
@@ -324,7 +324,11 @@ export function createScene(canvas, { onChange = () => {}, onMove = () => {} } =
       grid.geometry.dispose();
     }
     // (Its middle line in the same colour: it is no axis, only the point looked at.)
-    grid = new THREE.GridHelper(GRID_CELLS * step, GRID_CELLS, GRID_LINES, GRID_LINES);
+    // Three views wide, or the level and a half: no farther, where lines
+    // would crowd into a grey plane.
+    const extent = bounds.getSize(new THREE.Vector3());
+    const cells = Math.min(GRID_CELLS, Math.ceil(Math.max(span * 3, Math.max(extent.x, extent.y, extent.z) * 1.5) / step));
+    grid = new THREE.GridHelper(cells * step, cells, GRID_LINES, GRID_LINES);
     if (view === 'front') {
       grid.rotation.x = Math.PI / 2;
       grid.position.set(snap(t.x), snap(t.y), bounds.min.z);
