@@ -45,11 +45,13 @@ bool jt_failed(void) { return current_failed; }
 
 void jt_hold_world_lock(jl_world_lock *lock, const char *dir)
 {
-    /* The child never frees the arena: it exits or is killed holding the lock. */
-    jl_arena scratch;
-    if (jl_arena_init(&scratch, 1 << 20) != JL_OK ||
-        jl_world_lock_acquire(lock, jl_fs_native(), dir, 0, &scratch, NULL) != JL_OK)
-        _exit(1);
+    /* The arena outlives this call: the lock reads its file back through it
+     * at release. It is never freed: the child exits or is killed. */
+    static jl_arena scratch;
+    static bool ready;
+    if (!ready && jl_arena_init(&scratch, 1 << 20) != JL_OK) _exit(1);
+    ready = true;
+    if (jl_world_lock_acquire(lock, jl_fs_native(), dir, 0, &scratch, NULL) != JL_OK) _exit(1);
 }
 
 int main(int argc, char **argv)
