@@ -1,11 +1,10 @@
-// The 3D viewport's scene (three.js, loaded as its own chunk): every entity
-// of the table as a marker in its class's colour, the selection drawn over
-// them with a move gizmo, a ground grid in world units and an axis gizmo; a perspective
-// camera that orbits, pans and dollies, and orthographic Top, Front and Side
-// cameras. It draws on demand (a change, a camera move: at most once a
-// frame), never in a loop.
-// Picking projects the markers to the screen: exact at any count, with no
-// extra render.
+// The 3D viewport's scene (three.js, loaded as its own chunk): the entities
+// shown as markers in their class's colour, the selection drawn over them
+// with a move gizmo, a grid in world units and an axis gizmo; a perspective
+// camera that looks around, flies, orbits, pans and dollies, and
+// orthographic Top, Front and Side cameras. It draws on demand (a change, a
+// camera move: at most once a frame), never in a loop. Picking projects the
+// positions to the screen: exact at any count, with no extra render.
 import * as THREE from 'three';
 import { OrbitControls } from 'three/addons/controls/OrbitControls.js';
 import { TransformControls } from 'three/addons/controls/TransformControls.js';
@@ -80,7 +79,7 @@ export function createScene(canvas, { onChange = () => {}, onMove = () => {} } =
   gizmo.location.top = 0; // top right: the cursor's coordinates are at the bottom
   gizmo.location.bottom = null;
 
-  // Markers: one point per table row; dead rows are moved out of sight.
+  // Markers: one point per entity shown (setEntities).
   const markers = new THREE.Points(
     new THREE.BufferGeometry(),
     new THREE.PointsMaterial({ size: markerPx(0), sizeAttenuation: false, vertexColors: true }),
