@@ -259,3 +259,23 @@ test('the keyboard walks the entities on screen: Enter takes the one nearest the
   await page.waitForFunction(() => !document.querySelector('.inspector h2 code'));
   await ui.closeWithoutErrors(page);
 });
+
+test('a world opens again in the view it was last seen in: 3D, with its camera', async () => {
+  const page = await ui.openSample(env);
+  await show3d(page);
+  await page.getByRole('button', { name: 'Top' }).click();
+  const camera = await viewport(page).getAttribute('data-camera');
+  await page.waitForTimeout(800); // kept once the camera rests
+  await page.reload();
+  await ui.waitOpen(page);
+  await page.locator('canvas.viewport[aria-busy="false"]').waitFor();
+  assert.equal(await page.locator('[aria-label="View"] button[aria-pressed="true"]').textContent(), 'Top');
+  assert.equal(await viewport(page).getAttribute('data-camera'), camera);
+  // Back in 2D, the next open is in 2D.
+  await page.getByRole('button', { name: '2D map' }).click();
+  await page.waitForTimeout(800);
+  await page.reload();
+  await ui.waitOpen(page);
+  await ui.mapOf(page).waitFor();
+  await ui.closeWithoutErrors(page);
+});

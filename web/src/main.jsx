@@ -16,7 +16,8 @@ import { pending } from './state/pending.js';
 import { reportProgress } from './state/progress.js';
 import { stopPlacing } from './state/placement.js';
 import { servesWorld } from './state/server.js';
-import { forgetViewportCamera } from './state/viewMode.js';
+import { worldName } from './state/world.js';
+import { openedWorld } from './state/viewMode.js';
 
 // The page's one engine, in a worker; its reports of long work go to the
 // progress bar.
@@ -28,8 +29,8 @@ on('opened', () => clearHistory());
 on('opened', ({ key }) => restoreKept(key));
 // Place mode is for the world it was chosen in.
 on('opened', () => stopPlacing());
-// The 3D camera is the world's: another world is framed whole.
-on('opened', () => forgetViewportCamera());
+// The view (2D or 3D, and the 3D camera) is the world's, as last seen.
+on('opened', ({ key }) => openedWorld(key ?? `served:${worldName.peek()}`));
 on('edited', (step) => record(step));
 on('edited', () => keepSoon());
 on('restored', () => keepSoon());

@@ -7,7 +7,7 @@ import { copySelection, duplicateSelection, paste } from '../state/copies.js';
 import { redo, undo } from '../state/history.js';
 import { fitPanes, paneWidths, rowWidth } from '../state/layout.js';
 import { save } from '../state/save.js';
-import { viewMode } from '../state/viewMode.js';
+import { viewedWorld, viewMode } from '../state/viewMode.js';
 import { Conflicts } from './Conflicts.jsx';
 import { Diagnostics } from './Diagnostics.jsx';
 import { EntityList } from './EntityList.jsx';
@@ -81,7 +81,7 @@ export function App() {
       >
         <EntityList />
         <Splitter pane="list" side="before" label="Resize the entity list" />
-        {viewMode.value === '3d' ? <Viewport /> : <WorldMap />}
+        {viewMode.value === '3d' ? <Viewport key={viewedWorld.value} /> : <WorldMap />}
         <Splitter pane="inspector" side="after" label="Resize the inspector" />
         <Inspector />
       </main>
