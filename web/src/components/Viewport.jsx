@@ -97,9 +97,9 @@ export function Viewport() {
         s.resize();
         showEntities();
         showSelection();
+        // Either one tells onChange, which keeps the camera.
         if (viewportCamera.value) s.setCameraState(viewportCamera.value);
         else s.frame([]);
-        viewportCamera.value = s.cameraState();
         observer = new ResizeObserver(() => s.resize());
         observer.observe(canvas.current);
         setReady(true);
@@ -136,9 +136,8 @@ export function Viewport() {
   useEffect(showSelection, [picked, primary, revision.value]);
 
   function setView(name) {
-    scene.current?.setView(name);
+    scene.current?.setView(name); // its onChange keeps the camera
     setViewName(name);
-    if (scene.current) viewportCamera.value = scene.current.cameraState();
   }
 
   function frameSelection() {
@@ -170,8 +169,7 @@ export function Viewport() {
       return;
     }
     if (placing.value) {
-      const point = scene.current.pointAt(x, y);
-      if (point) placeAtPoint(point.toArray());
+      placeAt(x, y);
       return;
     }
     const row = scene.current.pick(x, y);
@@ -252,10 +250,13 @@ export function Viewport() {
     else setAnnounce(`No entity further ${dx < 0 ? 'left' : dx > 0 ? 'right' : dy < 0 ? 'up' : 'down'}`);
   }
 
-  function placeAtCentre() {
-    const point = scene.current?.pointAt(canvas.current.clientWidth / 2, canvas.current.clientHeight / 2);
+  // In place mode: an entity at the grid's point under canvas point (x, y).
+  function placeAt(x, y) {
+    const point = scene.current?.pointAt(x, y);
     if (point) placeAtPoint(point.toArray());
   }
+
+  const placeAtCentre = () => placeAt(canvas.current.clientWidth / 2, canvas.current.clientHeight / 2);
 
   function selectNearCentre() {
     const s = scene.current;

@@ -12,11 +12,11 @@ import { ViewHelper } from 'three/addons/helpers/ViewHelper.js';
 
 // The views, as a level editor names them: where the camera looks from
 // (a direction from the target) and which way is up on screen.
-export const VIEWS = {
-  perspective: { label: 'Perspective', from: [1, 0.8, 1], up: [0, 1, 0] },
-  top: { label: 'Top', from: [0, 1, 0], up: [0, 0, -1] },
-  front: { label: 'Front', from: [0, 0, 1], up: [0, 1, 0] },
-  side: { label: 'Side', from: [1, 0, 0], up: [0, 1, 0] },
+const VIEWS = {
+  perspective: { from: [1, 0.8, 1], up: [0, 1, 0] },
+  top: { from: [0, 1, 0], up: [0, 0, -1] },
+  front: { from: [0, 0, 1], up: [0, 1, 0] },
+  side: { from: [1, 0, 0], up: [0, 1, 0] },
 };
 
 // A marker's size on screen, at any distance: smaller when many are drawn,
