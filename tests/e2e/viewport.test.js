@@ -1,16 +1,24 @@
 // Browser tests of the 3D viewport (web/src/viewport/, three.js): it is its
 // own chunk, loaded when first shown; it draws the level with WebGL2; the
 // views switch by button and key; F frames the selection; a click picks the
-// entity under the cursor; the 2D map comes back with its selection.
+// entity under the cursor; the 2D map comes back with its selection; a
+// world whose classes come from class files shows shapes, names and
+// rotations, turned with the rotate gizmo; copies land under the pointer.
 import assert from 'node:assert/strict';
+import { join } from 'node:path';
 import { test } from 'node:test';
+import { assets, copyWorld } from '../shared/fixtures.js';
 import * as ui from './harness.js';
 
 const env = ui.useInspector();
 const LIGHT = '0x77a31d7500000002';
 const OTHER = '0x77a31d7500000001';
 
+const BRUTE = '0x6e89010142120005'; // the game world's Enemy named Brute, yaw 90
+
 const viewport = (page) => page.getByRole('img', { name: '3D view of the world' });
+const shapes = async (page) => JSON.parse((await viewport(page).getAttribute('data-shapes')) ?? 'null');
+const inspectorInput = (page, label) => page.locator('.inspector').getByLabel(label, { exact: true });
 
 // Shows the 3D view and waits until its scene has drawn once.
 async function show3d(page) {
@@ -277,5 +285,79 @@ test('a world opens again in the view it was last seen in: 3D, with its camera',
   await page.reload();
   await ui.waitOpen(page);
   await ui.mapOf(page).waitFor();
+  await ui.closeWithoutErrors(page);
+});
+
+test('a world whose classes come only from class files: shapes, names and references up close; the rotate gizmo turns an Enemy as one edit', async () => {
+  const page = await ui.openFolder(env, copyWorld(join(assets, 'game_world')));
+  await show3d(page);
+  await page.waitForFunction(() => JSON.parse(document.querySelector('canvas.viewport').dataset.shapes ?? '{}').marker === 5);
+  const drawn = await shapes(page);
+  assert.equal(drawn.labels, 5, 'few in view: every entity is labelled');
+  assert.ok(drawn.segments >= 3, `the Enemies' targets are drawn: ${drawn.segments} lines`);
+  const labels = await page.locator('.viewport-labels span').allTextContents();
+  for (const name of ['Grunt', 'Brute', '0x6e89010142120001']) assert.ok(labels.includes(name), `${name} in ${labels}`);
+  await ui.screenshot(page, 'viewport-game-world');
+
+  await page.getByRole('checkbox', { name: 'Snap to grid' }).check();
+  await page.getByRole('button', { name: 'Top' }).click();
+  await ui.selectEntity(page, BRUTE);
+  assert.equal(await inspectorInput(page, 'facing yaw').inputValue(), '90');
+  await viewport(page).focus();
+  await page.keyboard.press('f');
+  await page.keyboard.press('e');
+  assert.equal(await page.locator('[aria-label="Gizmo"] button[aria-pressed="true"]').textContent(), 'Rotate');
+  // Top view: the ring about Y is a circle round the entity, a tenth of
+  // the view's height across from it (TransformControls' size 0.8); a drag
+  // along it, from its upper right, turns about Y.
+  const box = await viewport(page).boundingBox();
+  const [cx, cy, r] = [box.x + box.width / 2, box.y + box.height / 2, box.height / 10];
+  const along = (deg) => [cx + r * Math.cos((deg * Math.PI) / 180), cy - r * Math.sin((deg * Math.PI) / 180)];
+  await page.mouse.move(...along(45));
+  await page.mouse.down();
+  for (let deg = 50; deg <= 120; deg += 5) await page.mouse.move(...along(deg));
+  await page.mouse.up();
+  await ui.waitUnsaved(page, BRUTE);
+  const yaw = Number(await inspectorInput(page, 'facing yaw').inputValue());
+  assert.notEqual(yaw, 90, 'turned');
+  assert.ok(yaw % 15 === 0, `${yaw}: in steps of 15 degrees with Snap`);
+  assert.equal(await inspectorInput(page, 'facing pitch').inputValue(), '0');
+  assert.equal(await inspectorInput(page, 'facing roll').inputValue(), '0');
+  assert.equal((await ui.pendingItems(page)).length, 1);
+  await ui.screenshot(page, 'viewport-turned');
+  await page.keyboard.press('Control+z');
+  await page.waitForFunction(() => document.querySelector('[aria-label="Pending changes"] .count')?.textContent === '0');
+  assert.equal(await inspectorInput(page, 'facing yaw').inputValue(), '90');
+  // An entity without a quat field is moved only.
+  await ui.selectEntity(page, '0x6e89010142120001');
+  assert.ok(await page.getByRole('button', { name: 'Rotate' }).isDisabled());
+  assert.equal(await page.locator('[aria-label="Gizmo"] button[aria-pressed="true"]').textContent(), 'Move');
+  await ui.closeWithoutErrors(page);
+});
+
+test('Duplicate puts the copy at the point under the pointer, on the grid with Snap, at its own height', async () => {
+  const page = await ui.openSample(env);
+  await show3d(page);
+  await page.getByRole('checkbox', { name: 'Snap to grid' }).check();
+  await page.getByLabel('Snap step', { exact: true }).fill('5');
+  await page.getByRole('button', { name: 'Top' }).click();
+  await ui.selectEntity(page, LIGHT);
+  const [, height] = await ui.inspectedPosition(page);
+  const box = await viewport(page).boundingBox();
+  await page.mouse.move(box.x + box.width * 0.3, box.y + box.height * 0.7);
+  const cursor = await page.locator('.map-cursor').textContent();
+  const [x, , z] = [...cursor.matchAll(/-?[\d.]+/g)].map((m) => Number(m[0]));
+  await page.keyboard.press('Control+d');
+  await page.getByText('Duplicated 1 entity').waitFor();
+  const copy = await ui.inspectedPosition(page);
+  assert.notEqual(await ui.inspectedId(page), LIGHT);
+  assert.equal(copy[1], height, "at the original's height");
+  for (const [got, near] of [
+    [copy[0], x],
+    [copy[2], z],
+  ]) {
+    assert.ok(got % 5 === 0, `${copy} on the 5-unit grid`);
+    assert.ok(Math.abs(got - near) <= 2.5 + 1, `${copy}: under the pointer (${cursor})`);
+  }
   await ui.closeWithoutErrors(page);
 });

@@ -4,7 +4,7 @@
 // cases (gimbal lock, a zero or unnormalized quat).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { anglesOfQuat, formatAngle, quatOfAngles } from '../../web/src/lib/angles.js';
+import { anglesOfQuat, formatAngle, quatOfAngles, turnedQuat } from '../../web/src/lib/angles.js';
 
 // v rotated by the unit quat q.
 function rotate([x, y, z, w], v) {
@@ -87,4 +87,16 @@ test('angles are shown with two decimals at most, 180 for -180 and no -0', () =>
   assert.equal(formatAngle(-0.001), '0');
   assert.equal(formatAngle(-179.999), '180');
   assert.equal(formatAngle(90), '90');
+});
+
+test('a turn about the world axes adds to the angles, stays normalized, and turns a zero quat from rest', () => {
+  const turned = turnedQuat(quatOfAngles([30, 0, 0]), quatOfAngles([15, 0, 0]));
+  assert.deepEqual(
+    anglesOfQuat(turned).map((v) => Math.round(v * 1e6) / 1e6 + 0),
+    [45, 0, 0],
+  );
+  assert.ok(Math.abs(Math.hypot(...turned) - 1) < 1e-12);
+  // A half turn keeps w >= 0.
+  assert.ok(turnedQuat(quatOfAngles([180, 0, 0]), quatOfAngles([90, 0, 0]))[3] >= 0);
+  assert.deepEqual(turnedQuat(quatOfAngles([0, 90, 0]), [0, 0, 0, 0]), quatOfAngles([0, 90, 0]));
 });

@@ -238,7 +238,7 @@ const BRUTE = '0x6e89010142120005'; // Enemy whose target is PICKUP
 
 test('duplicates get new IDs, are moved by the offset, and references among them point at the copies', async () => {
   const { engine } = await engineWithGame();
-  const { entities, changes, ids } = await engine.duplicate([PICKUP, GRUNT, BRUTE].slice(0, 2), [1, 0, -1]);
+  const { entities, changes, ids } = await engine.duplicate([PICKUP, GRUNT], { offset: [1, 0, -1] });
   assert.equal(ids.length, 2);
   assert.ok(!ids.includes(PICKUP) && !ids.includes(GRUNT));
   const [pickup, grunt] = entities;
@@ -250,8 +250,28 @@ test('duplicates get new IDs, are moved by the offset, and references among them
     ids.map((id) => [id, null]),
   );
   // A reference to an entity outside the copied group stays.
-  const [brute] = (await engine.duplicate([BRUTE], [0, 0, 0])).entities;
+  const [brute] = (await engine.duplicate([BRUTE], { offset: [0, 0, 0] })).entities;
   assert.equal(brute.fields.target, PICKUP);
+  await engine.close();
+});
+
+test('copies placed at a point: the middle of their bounds lands there, on the axes it gives', async () => {
+  const { engine } = await engineWithGame();
+  // PICKUP at (4, 0, -2), GRUNT at (0, 0, 10): their middle is (2, 0, 4).
+  const { entities } = await engine.duplicate([PICKUP, GRUNT], { at: [20, null, 30] });
+  assert.deepEqual(
+    entities.map((e) => e.position),
+    [
+      [22, 0, 24],
+      [18, 0, 36],
+    ],
+  );
+  // Pasted into the world they came from, placed too, though one keeps no ID.
+  const texts = await engine.texts([BRUTE]);
+  const { formatEntities, parseEntities } = await import('../../web/src/lib/entityClipboard.js');
+  const clip = formatEntities([{ id: BRUTE, className: 'Enemy', text: new TextDecoder().decode(texts[0]) }]);
+  const pasted = await engine.paste(parseEntities(clip), { at: [-1, 7, null] });
+  assert.deepEqual(pasted.entities[0].position.slice(0, 2), [-1, 7]);
   await engine.close();
 });
 
@@ -265,7 +285,7 @@ test('pasted entities keep free IDs and take new ones where taken, refused text 
     { id: GRUNT, className: 'Enemy', text: decoder.decode(texts[1]) },
   ]);
   // Into the same world: both IDs are taken.
-  const same = await engine.paste(parseEntities(clip), [2, 0, 0]);
+  const same = await engine.paste(parseEntities(clip), { offset: [2, 0, 0] });
   assert.ok(!same.ids.includes(PICKUP));
   assert.equal(same.entities[1].fields.target, same.ids[0]);
   assert.equal(same.entities[0].position[0], 6);
@@ -275,14 +295,14 @@ test('pasted entities keep free IDs and take new ones where taken, refused text 
   await engine.openSnapshot(await world.snapshot());
   world.close();
   await engine.removeMany([PICKUP, GRUNT]);
-  const back = await engine.paste(parseEntities(clip), [2, 0, 0]);
+  const back = await engine.paste(parseEntities(clip), { offset: [2, 0, 0] });
   assert.deepEqual(back.ids, [PICKUP, GRUNT]);
   assert.equal(back.entities[1].fields.target, PICKUP);
   assert.deepEqual(back.entities[0].position, [4, 0, -2]);
   // A bad value: the error names the clipboard's line; nothing was added.
   const before = (await engine.snapshot()).length;
   const bad = clip.replace('; health\n100', '; health\nlots');
-  const err = await engine.paste(parseEntities(bad), [0, 0, 0]).then(
+  const err = await engine.paste(parseEntities(bad), { offset: [0, 0, 0] }).then(
     () => assert.fail('accepted'),
     (e) => e,
   );

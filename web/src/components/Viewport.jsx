@@ -5,17 +5,22 @@
 // empty space selects what its rubber band encloses, the entity under the
 // pointer is named in a tooltip; right-drag looks around (W/A/S/D/Q/E fly
 // meanwhile), Alt+drag orbits, middle-drag pans, the wheel dollies, F
-// frames the selection (the whole world when nothing is selected). The move gizmo on the selection moves it along an axis or a
-// plane, with Snap, as one edit; in place mode a click places on the
-// grid's plane.
+// frames the selection (the whole world when nothing is selected). The
+// gizmo on the selection moves it along an axis or a plane (W), or turns
+// it (E, for a class with a quat field), with Snap, as one edit; in place
+// mode a click places on the grid's plane, and copies go to the point
+// under the pointer.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { classColor } from '../lib/classColor.js';
 import { formatCoordinate } from '../lib/mapGrid.js';
 import { nearestInDirection, nearestPoint } from '../lib/mapNearest.js';
-import { deleteEntity, moveEntities } from '../state/edits.js';
+import { turnedQuat } from '../lib/angles.js';
+import { deleteEntity, moveEntities, setFromView } from '../state/edits.js';
+import { readDetails, rotationFieldOf, shapeOf } from '../state/entityDetails.js';
 import { visibleRows } from '../state/listView.js';
 import { entityName } from '../state/mapLayers.js';
-import { placeAtPoint, placing, snap } from '../state/placement.js';
+import { setPointForCopies } from '../state/copies.js';
+import { placeAtPoint, placing, snap, snapPointer } from '../state/placement.js';
 import {
   addToSelection,
   select,
@@ -40,6 +45,7 @@ const VIEW_NAMES = [
   ['front', 'Front', '1'],
   ['side', 'Side', '3'],
 ];
+const GIZMO_KEYS = { w: 'translate', e: 'rotate' }; // as in Unreal and Godot
 const CLICK_PX = 4; // a press that moves less is a click, not a drag
 
 // [r, g, b] in 0..1 of "#rrggbb".
@@ -59,6 +65,20 @@ function moveSelection(delta) {
   if (moves.length) moveEntities(moves);
 }
 
+// The selection turned by quat `turn` (a drag of the rotate gizmo) as one
+// edit: each entity whose class has a quat field, about its own place.
+async function turnSelection(turn) {
+  const { rows } = selectedRows();
+  const details = await readDetails(rows);
+  const sets = [];
+  for (const row of rows) {
+    const field = rotationFieldOf(rowClass(row));
+    const rotation = details.get(row)?.rotation;
+    if (field && rotation) sets.push([table.ids[row], field, turnedQuat(turn, rotation)]);
+  }
+  await setFromView(sets, sets[0]?.[1] ?? 'rotation');
+}
+
 // Table rows of the selected entities, and of the primary one (-1: none).
 function selectedRows() {
   const rows = [];
@@ -71,8 +91,14 @@ function selectedRows() {
 
 export function Viewport() {
   const canvas = useRef(null);
+  const labelLayer = useRef(null);
   const scene = useRef(null);
+  const near = useRef({ rows: [], few: false }); // the scene's rows up close
+  const hovered = useRef(-1);
+  const pointer = useRef(null); // [x, y] on the canvas while the pointer is over it
+  const detailsAsked = useRef(0);
   const [view, setViewName] = useState(viewportCamera.value?.view ?? 'perspective');
+  const [gizmo, setGizmo] = useState('translate');
   const [cursor, setCursor] = useState(null);
   const [failure, setFailure] = useState(null);
   const [ready, setReady] = useState(false);
@@ -89,9 +115,14 @@ export function Viewport() {
     import('../viewport/scene.js')
       .then(({ createScene }) => {
         if (!live) return;
-        const s = createScene(canvas.current, {
+        const s = createScene(canvas.current, labelLayer.current, {
           onChange: () => (viewportCamera.value = s.cameraState()),
           onMove: moveSelection,
+          onTurn: turnSelection,
+          onNear: (rows) => {
+            near.current = rows;
+            showDetails();
+          },
         });
         scene.current = s;
         s.resize();
@@ -102,11 +133,13 @@ export function Viewport() {
         else s.frame([]);
         observer = new ResizeObserver(() => s.resize());
         observer.observe(canvas.current);
+        setPointForCopies(pointForCopies);
         setReady(true);
       })
       .catch((err) => live && setFailure(err.message));
     return () => {
       live = false;
+      setPointForCopies(null);
       observer?.disconnect();
       scene.current?.dispose();
       scene.current = null;
@@ -123,6 +156,35 @@ export function Viewport() {
   function showSelection() {
     const { rows, main } = selectedRows();
     scene.current?.setSelection(rows, main);
+    showDetails();
+  }
+
+  // Shapes for the rows up close, the selected and the hovered one; reach,
+  // links and labels for the primary, the hovered and the selected among
+  // those up close (for all of them when few are in view).
+  async function showDetails() {
+    const s = scene.current;
+    if (!s) return;
+    const asked = ++detailsAsked.current;
+    const { rows, few } = near.current;
+    const { rows: chosen, main } = selectedRows();
+    const close = new Set(rows);
+    const named = new Set([main, hovered.current].filter((row) => row >= 0));
+    for (const row of chosen) if (close.has(row)) named.add(row);
+    const described = few ? [...new Set([...rows, ...named])] : [...named];
+    const drawn = [...new Set([...rows, ...named])];
+    try {
+      const details = await readDetails(drawn);
+      if (asked !== detailsAsked.current || scene.current !== s) return; // a newer one follows
+      s.setDetails(drawn, {
+        shapes: table.classNames.map(shapeOf),
+        colors: table.classNames.map((name) => rgb(classColor(name))),
+        details,
+        described,
+      });
+    } catch {
+      // The world closed or changed meanwhile: the next change asks again.
+    }
   }
 
   // The entities follow the table, the marks the selection.
@@ -134,6 +196,10 @@ export function Viewport() {
   const snapping = snap.value;
   useEffect(() => scene.current?.setSnap(snapping.on ? snapping.step : null), [snapping, ready]);
   useEffect(showSelection, [picked, primary, revision.value]);
+  // Rotate only what turns: a primary entity whose class has a quat field.
+  const turns = primary !== null && table.rowOf.has(primary) && rotationFieldOf(rowClass(table.rowOf.get(primary))) !== null;
+  const mode = gizmo === 'rotate' && turns ? 'rotate' : 'translate';
+  useEffect(() => scene.current?.setGizmo(mode), [mode, ready]);
 
   function setView(name) {
     scene.current?.setView(name); // its onChange keeps the camera
@@ -202,6 +268,10 @@ export function Viewport() {
       const point = s.pointAt(x, y);
       setCursor(point ? [point.x, point.y, point.z] : null);
       const row = press.current ? -1 : s.pick(x, y);
+      if (row !== hovered.current) {
+        hovered.current = row;
+        showDetails();
+      }
       if (row < 0) {
         setHover(null);
         return;
@@ -213,8 +283,21 @@ export function Viewport() {
     });
   }
 
+  // Where Duplicate and Paste put copies: the grid's point under the
+  // pointer (the view's centre when it is elsewhere), on the grid with
+  // Snap; across the grid's plane they keep their place.
+  function pointForCopies() {
+    const [x, y] = pointer.current ?? [canvas.current.clientWidth / 2, canvas.current.clientHeight / 2];
+    const point = scene.current?.pointAt(x, y);
+    if (!point) return null;
+    const out = point.toArray().map(snapPointer);
+    out[scene.current.acrossGrid()] = null;
+    return out;
+  }
+
   function onPointerMove(event) {
     const [x, y] = at(event);
+    pointer.current = [x, y];
     const start = press.current;
     if (start && Math.hypot(x - start.at[0], y - start.at[1]) > CLICK_PX) {
       setBand({ x0: start.at[0], y0: start.at[1], x1: x, y1: y });
@@ -223,7 +306,12 @@ export function Viewport() {
   }
 
   function onPointerLeave() {
+    pointer.current = null;
     cancelAnimationFrame(hoverFrame.current);
+    if (hovered.current >= 0) {
+      hovered.current = -1;
+      showDetails();
+    }
     setCursor(null);
     setHover(null);
   }
@@ -267,6 +355,7 @@ export function Viewport() {
   }
 
   function onKeyDown(event) {
+    if (scene.current?.looking) return; // the scene's: W, A, S, D, Q and E fly
     if (selectAllOnKey(event)) return;
     if (event.ctrlKey || event.metaKey || event.altKey) return;
     const arrows = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
@@ -280,6 +369,7 @@ export function Viewport() {
     let action = keys[event.key];
     if (arrows[event.key]) action = () => step(...arrows[event.key]);
     else if (VIEW_KEYS[event.key]) action = () => setView(VIEW_KEYS[event.key]);
+    else if (GIZMO_KEYS[event.key.toLowerCase()]) action = () => setGizmo(GIZMO_KEYS[event.key.toLowerCase()]);
     if (!action) return;
     event.preventDefault();
     action();
@@ -305,6 +395,28 @@ export function Viewport() {
         <button type="button" class="small" aria-keyshortcuts="F" onClick={frameSelection}>
           Frame
         </button>
+        <div class="views" role="group" aria-label="Gizmo">
+          <button
+            type="button"
+            class="small"
+            aria-pressed={mode === 'translate' ? 'true' : 'false'}
+            aria-keyshortcuts="W"
+            onClick={() => setGizmo('translate')}
+          >
+            Move
+          </button>
+          <button
+            type="button"
+            class="small"
+            aria-pressed={mode === 'rotate' ? 'true' : 'false'}
+            aria-keyshortcuts="E"
+            disabled={!turns}
+            title={turns ? undefined : 'The selected entity has no rotation (a quat field)'}
+            onClick={() => setGizmo('rotate')}
+          >
+            Rotate
+          </button>
+        </div>
         <button type="button" class="small" onClick={() => showViewport(false)}>
           2D map
         </button>
@@ -327,11 +439,12 @@ export function Viewport() {
           onContextMenu={(e) => e.preventDefault()}
           onKeyDown={onKeyDown}
         />
+        <div class="viewport-labels" ref={labelLayer} aria-hidden="true" />
         <p id="viewport-keys" class="visually-hidden">
           Click picks an entity, Shift adds, Ctrl toggles; a drag from empty space selects what it encloses. Right-drag looks around, with
           W, A, S, D, Q and E to fly; Alt-drag orbits, middle-drag pans, the wheel zooms. F frames the selection; 5, 7, 1 and 3 show the
-          Perspective, Top, Front and Side views. Arrow keys select the nearest entity on screen that way, Enter the one nearest the centre,
-          Escape none, Delete deletes the selection.
+          Perspective, Top, Front and Side views; W and E put the move or the rotate gizmo on the selection. Arrow keys select the nearest
+          entity on screen that way, Enter the one nearest the centre, Escape none, Delete deletes the selection.
         </p>
         <div class="visually-hidden" aria-live="polite">
           {announce}

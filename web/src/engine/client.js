@@ -102,8 +102,8 @@ export function engineApi(call, onProgress) {
     setMany: (sets) => call('setMany', { sets }),
     removeMany: (ids) => call('removeMany', { ids }),
     restoreMany: (items) => call('restoreMany', { items }),
-    duplicate: (ids, offset) => call('duplicate', { ids, offset }),
-    paste: (entries, offset) => call('paste', { entries, offset }),
+    duplicate: (ids, place) => call('duplicate', { ids, place }),
+    paste: (entries, place) => call('paste', { entries, place }),
     texts: (ids) => call('texts', { ids }),
     // What changed in entities `ids` (or SETTINGS), key by key: see the worker's review.
     review: (ids, limit) => call('review', { ids, limit }),

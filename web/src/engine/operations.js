@@ -437,16 +437,16 @@ export function createOperations({ onProgress = () => {} } = {}) {
       });
       return { result: { entities: changes.map(({ id }) => ({ id, entity: world.has(id) ? world.get(id) : null })) } };
     },
-    // Copies of entities `ids` with new IDs, moved by `offset` (a vec3).
-    async duplicate({ ids, offset }) {
+    // Copies of entities `ids` with new IDs, placed by `place` (addCopies).
+    async duplicate({ ids, place }) {
       const sources = ids.map((id) => ({ id, className: world.get(id).class, text: world.entityBytes(id) }));
-      return { result: addCopies(sources, { fresh: true, offset }) };
+      return { result: addCopies(sources, { fresh: true, place }) };
     },
     // Entities from clipboard text ([{ text, line }]: lib/entityClipboard.js),
-    // with their own IDs where those are free, new IDs (and moved by
-    // `offset`) where not. Errors name the clipboard text's line.
-    async paste({ entries, offset }) {
-      return { result: addCopies(readPasted(entries), { fresh: false, offset }) };
+    // with their own IDs where those are free, new IDs where not; placed by
+    // `place` (addCopies). Errors name the clipboard text's line.
+    async paste({ entries, place }) {
+      return { result: addCopies(readPasted(entries), { fresh: false, place }) };
     },
     // Undo and redo: the entity becomes `text` again (null: removed).
     async restore({ id, text }) {
@@ -670,11 +670,13 @@ export function createOperations({ onProgress = () => {} } = {}) {
 
   // Adds entities [{ id, className, text, line? }] to the world: each keeps
   // its ID unless `fresh`, or the ID is taken (by an entity of the world or
-  // an earlier one of these); one given a new ID is moved by `offset`. A
-  // reference among them to one given a new ID points at it; references to
-  // others are kept. All or nothing. Returns { entities, changes, ids } (ids:
-  // the new entities', in order).
-  function addCopies(sources, { fresh, offset }) {
+  // an earlier one of these). `place` is { offset } (a vec3 each one given
+  // a new ID is moved by) or { at } (all move together so that the middle
+  // of their bounds lands at `at`, [x, y, z] with null for an axis they
+  // keep). A reference among them to one given a new ID points at it;
+  // references to others are kept. All or nothing. Returns { entities,
+  // changes, ids } (ids: the new entities', in order).
+  function addCopies(sources, { fresh, place }) {
     const renamed = new Map(); // ID in the text -> new ID
     const ids = [];
     try {
@@ -688,24 +690,28 @@ export function createOperations({ onProgress = () => {} } = {}) {
         }
         ids.push(id);
       }
-      const changes = sources.map((s, i) => {
+      sources.forEach((s, i) => {
         const id = ids[i];
         try {
           world.restoreEntityText(id, id === s.id ? s.text : (withId(s.text, id) ?? s.text));
         } catch (err) {
           throw s.line ? atClipboardLine(err, s.line) : err;
         }
-        const { class: className, position, fields } = world.get(id);
+        const { class: className, fields } = world.get(id);
         for (const name of refFields(className)) {
           const target = renamed.get(fields[name]);
           if (target) world.set(id, name, target);
         }
-        if (id !== s.id)
+      });
+      const offset = place.at ? offsetTo(ids, place.at) : place.offset;
+      const changes = ids.map((id, i) => {
+        if (place.at || id !== sources[i].id) {
           world.set(
             id,
             'position',
-            position.map((v, k) => v + offset[k]),
+            world.get(id).position.map((v, k) => v + offset[k]),
           );
+        }
         return { id, before: null, after: world.entityBytes(id) };
       });
       return { entities: ids.map((id) => world.get(id)), changes, ids };
@@ -713,6 +719,20 @@ export function createOperations({ onProgress = () => {} } = {}) {
       for (const id of ids) if (world.has(id)) world.remove(id);
       throw err;
     }
+  }
+
+  // The move that brings the middle of the bounds of entities `ids` to
+  // `at` (0 on an axis `at` has null for), to 2 decimals.
+  function offsetTo(ids, at) {
+    const min = [Infinity, Infinity, Infinity];
+    const max = [-Infinity, -Infinity, -Infinity];
+    for (const id of ids) {
+      world.get(id).position.forEach((v, k) => {
+        min[k] = Math.min(min[k], v);
+        max[k] = Math.max(max[k], v);
+      });
+    }
+    return at.map((v, k) => (v === null ? 0 : Math.round((v - (min[k] + max[k]) / 2) * 100) / 100));
   }
 
   // A new entity (whose text the caller then restores) with an ID minted by

@@ -30,11 +30,21 @@ function about(axis, degrees) {
   return q;
 }
 
-/** The normalized quat [x, y, z, w] (w >= 0) of yaw, pitch and roll in degrees. */
-export function quatOfAngles([yaw, pitch, roll]) {
-  const q = multiply(multiply(about(1, yaw), about(0, pitch)), about(2, roll));
+// q normalized, with w >= 0.
+function normalized(q) {
   const n = Math.hypot(...q) * (q[3] < 0 ? -1 : 1);
   return q.map((v) => v / n + 0); // + 0: no -0 in the stored text
+}
+
+/** The normalized quat [x, y, z, w] (w >= 0) of yaw, pitch and roll in degrees. */
+export function quatOfAngles([yaw, pitch, roll]) {
+  return normalized(multiply(multiply(about(1, yaw), about(0, pitch)), about(2, roll)));
+}
+
+/** The normalized quat (w >= 0) of `quat` turned by `turn` about the world's
+ * axes (a zero `quat` is taken as no rotation). */
+export function turnedQuat(turn, quat) {
+  return normalized(multiply(turn, Math.hypot(...quat) > 0 ? quat : [0, 0, 0, 1]));
 }
 
 /**

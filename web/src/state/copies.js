@@ -1,4 +1,5 @@
-// Copies of entities: Duplicate (new IDs, next to the originals), Copy
+// Copies of entities: Duplicate (new IDs, next to the originals on the 2D
+// map, at the point under the pointer in the 3D view), Copy
 // (the selected entities onto the system clipboard as text:
 // lib/entityClipboard.js, docs/format.md) and Paste (that text into the
 // open world, whichever tab or world it came from). Each is one undo step;
@@ -19,13 +20,28 @@ import { busy, status } from './world.js';
 const OFFSET_PX = 16;
 
 // The offset of copies in world units, on the map's axes, to 2 decimals.
-function copyOffset() {
+function mapOffset() {
   const d = Math.max(0.01, Math.round((OFFSET_PX / scale.value) * 100) / 100);
   const [h, v] = axes.value;
   const offset = [0, 0, 0];
   offset[h] = d;
   offset[v] = -d;
   return offset;
+}
+
+// Where the view shown puts copies: a function returning [x, y, z] (null
+// on an axis they keep), the 3D view's point under the pointer; else null,
+// and they go next to their originals.
+let pointForCopies = null;
+
+/** The 3D view sets it while shown (and null when it goes). */
+export function setPointForCopies(fn) {
+  pointForCopies = fn;
+}
+
+function placeCopies() {
+  const at = pointForCopies?.();
+  return at ? { at } : { offset: mapOffset() };
 }
 
 function canEdit() {
@@ -36,7 +52,7 @@ export async function duplicateSelection() {
   const ids = selectedLive();
   if (ids.length === 0 || !canEdit()) return;
   try {
-    const result = await getEngine().duplicate(ids, copyOffset());
+    const result = await getEngine().duplicate(ids, placeCopies());
     await addedEntities(result, 'duplicate', `Duplicated ${plural(ids.length, 'entity', 'entities')}`);
   } catch (err) {
     fail(`Could not duplicate ${plural(ids.length, 'entity', 'entities')}`, err);
@@ -84,7 +100,7 @@ export async function paste(text = null) {
     return;
   }
   try {
-    const result = await getEngine().paste(entries, copyOffset());
+    const result = await getEngine().paste(entries, placeCopies());
     await addedEntities(result, 'paste', `Pasted ${plural(entries.length, 'entity', 'entities')}`);
   } catch (err) {
     fail('Nothing pasted', err);

@@ -121,6 +121,21 @@ export async function moveEntities(moves) {
   }
 }
 
+// Sets [[id, field, value]] from a view of the level (the 3D view's rotate
+// gizmo) as one undo step; a refusal is a message and changes nothing.
+export async function setFromView(sets, label) {
+  if (sets.length === 0 || busy.value) return;
+  try {
+    const { entities, changes } = await getEngine().setMany(sets);
+    batch(() => {
+      for (const entity of entities) applyEntity(entity);
+    });
+    editedMany(label, changes);
+  } catch (err) {
+    fail(`Could not change the ${label} of ${sets.length} entities`, err);
+  }
+}
+
 // Sets one world setting to a value the engine already checked
 // (state/typed.js). `errorKey` names where an error is shown.
 export async function setSetting(field, value, errorKey = `${SETTINGS}.${field}`) {

@@ -1,6 +1,8 @@
 // The 3D viewport's scene (three.js, loaded as its own chunk): the entities
-// shown as markers in their class's colour, the selection drawn over them
-// with a move gizmo, a grid in world units and an axis gizmo; a perspective
+// shown as markers in their class's colour, the nearest ones in view as
+// shapes with their labels (viewport/details.js: level of detail), the
+// selection drawn over them with a move gizmo, a grid in world units and an
+// axis gizmo; a perspective
 // camera that looks around, flies, orbits, pans and dollies, and
 // orthographic Top, Front and Side cameras. It draws on demand (a change, a
 // camera move: at most once a frame), never in a loop. Picking projects the
@@ -9,6 +11,7 @@ import * as THREE from 'three';
 import { OrbitControls } from 'three/addons/controls/OrbitControls.js';
 import { TransformControls } from 'three/addons/controls/TransformControls.js';
 import { ViewHelper } from 'three/addons/helpers/ViewHelper.js';
+import { createDetails } from './details.js';
 
 // The views, as a level editor names them: where the camera looks from
 // (a direction from the target) and which way is up on screen.
@@ -32,13 +35,24 @@ const FLY_KEYS = { w: [0, 0, -1], s: [0, 0, 1], a: [-1, 0, 0], d: [1, 0, 0], q: 
 const BACKGROUND = 0x101418; // the 2D map's, in both themes
 const GRID_LINES = 0x2b343e;
 const GRID_CELLS = 200; // lines each way at most: the view spans 10 to 100 of them
+// Level of detail: the nearest SHAPE_LIMIT entities in view are drawn as
+// shapes; when at most DETAIL_LIMIT are in view, each is labelled too.
+export const SHAPE_LIMIT = 2000;
+export const DETAIL_LIMIT = 150;
+const REST_MS = 120; // the camera is at rest once it stayed this long
+const ROTATE_SNAP_DEG = 15; // a turn's step with Snap on, as in Godot
 
 /**
- * A viewport drawing into `canvas`. `onChange()` is called after the user
- * moved the camera (to remember the view), `onMove([dx, dy, dz])` when a
- * drag of the move gizmo ends (the selection is to move by that much).
+ * A viewport drawing into `canvas`, its labels into `labelLayer`.
+ * `onChange()` is called after the user moved the camera (to remember the
+ * view), `onMove([dx, dy, dz])` when a drag of the move gizmo ends (the
+ * selection is to move by that much), `onTurn([x, y, z, w])` when a drag
+ * of the rotate gizmo ends (the selection is to turn by that quat, about
+ * world axes), `onNear({ rows, few })` when the
+ * camera came to rest or the entities changed: the rows to draw up close
+ * (setDetails), and whether few enough are in view to label them all.
  */
-export function createScene(canvas, { onChange = () => {}, onMove = () => {} } = {}) {
+export function createScene(canvas, labelLayer, { onChange = () => {}, onMove = () => {}, onTurn = () => {}, onNear = () => {} } = {}) {
   // No multisampling: markers are squares, and it would cost every frame.
   const renderer = new THREE.WebGLRenderer({ canvas, antialias: false });
   renderer.setPixelRatio(Math.min(window.devicePixelRatio || 1, 2));
@@ -70,6 +84,7 @@ export function createScene(canvas, { onChange = () => {}, onMove = () => {} } =
   function moved() {
     placeGrid();
     draw();
+    nearSoon();
     const round = (v) => v.toArray().map((x) => Math.round(x * 100) / 100);
     canvas.dataset.camera = JSON.stringify({ view, position: round(camera.position), target: round(controls.target) });
     onChange();
@@ -98,9 +113,11 @@ export function createScene(canvas, { onChange = () => {}, onMove = () => {} } =
   primary.frustumCulled = false;
   primary.renderOrder = 2;
   scene.add(markers, selection, primary);
+  const details = createDetails(scene, labelLayer);
 
-  // The move gizmo, on the primary entity: while dragged, the selection's
-  // marks follow it; the entities move once it is let go (one edit).
+  // The move or rotate gizmo, on the primary entity: while a move is
+  // dragged, the selection's marks follow it; the entities move or turn
+  // once it is let go (one edit). The handle starts each drag unturned.
   const handle = new THREE.Object3D();
   scene.add(handle);
   const mover = new TransformControls(camera, canvas);
@@ -112,10 +129,13 @@ export function createScene(canvas, { onChange = () => {}, onMove = () => {} } =
     controls.enabled = !value;
     if (value) {
       dragFrom.copy(handle.position);
+      handle.quaternion.identity();
       return;
     }
     const delta = handle.position.clone().sub(dragFrom);
     if (delta.lengthSq() > 0) onMove(delta.toArray());
+    if (handle.quaternion.w < 1) onTurn(handle.quaternion.toArray());
+    handle.quaternion.identity();
   });
   mover.addEventListener('objectChange', () => {
     const delta = handle.position.clone().sub(dragFrom);
@@ -212,6 +232,7 @@ export function createScene(canvas, { onChange = () => {}, onMove = () => {} } =
     drawing ||= requestAnimationFrame(() => {
       drawing = 0;
       renderer.clear();
+      details.update(camera, ...size());
       renderer.render(scene, camera);
       gizmo.render(renderer); // in its corner, over the scene
     });
@@ -263,6 +284,41 @@ export function createScene(canvas, { onChange = () => {}, onMove = () => {} } =
     markers.geometry.setAttribute('color', new THREE.BufferAttribute(color, 3));
     placeGrid();
     draw();
+    nearSoon();
+  }
+
+  // The rows up close, told once the camera rests: those in view, or the
+  // nearest SHAPE_LIMIT of them.
+  let nearTimer = 0;
+  function nearSoon() {
+    clearTimeout(nearTimer);
+    nearTimer = setTimeout(() => onNear(near()), REST_MS);
+  }
+  function near() {
+    const [w, h] = size();
+    const inView = [];
+    const depths = [];
+    project((row, sx, sy, cz) => {
+      if (sx < 0 || sy < 0 || sx > w || sy > h) return;
+      inView.push(row);
+      depths.push(cz);
+    });
+    const few = inView.length <= DETAIL_LIMIT;
+    if (inView.length <= SHAPE_LIMIT) return { rows: inView, few };
+    const limit = Float32Array.from(depths).sort()[SHAPE_LIMIT - 1];
+    const rows = [];
+    for (let i = 0; i < inView.length && rows.length < SHAPE_LIMIT; i++) if (depths[i] <= limit) rows.push(inView[i]);
+    return { rows, few };
+  }
+
+  /** Draws `close` (table rows) as shapes, and the reach, links and
+   * labels of the rows `described`, from `details` (a Map row ->
+   * state/entityDetails.js' details); `shapes` and `colors` per class index. */
+  function setDetails(close, { shapes, colors, details: read, described }) {
+    const shown = (row) => visible[row] === 1;
+    const drawn = details.show(rows, close.filter(shown), { shapes, colors, details: read, described: described.filter(shown) });
+    canvas.dataset.shapes = JSON.stringify(drawn); // what is drawn up close, as data-camera says where from
+    draw();
   }
 
   // Positions of `list` (table rows) as a geometry.
@@ -292,9 +348,17 @@ export function createScene(canvas, { onChange = () => {}, onMove = () => {} } =
     draw();
   }
 
-  /** Moves snap to multiples of `step` world units (null: free). */
+  /** Moves snap to multiples of `step` world units, turns to ROTATE_SNAP
+   * (null: both free). */
   function setSnap(step) {
     mover.setTranslationSnap(step);
+    mover.setRotationSnap(step === null ? null : THREE.MathUtils.degToRad(ROTATE_SNAP_DEG));
+  }
+
+  /** The gizmo on the selection: 'translate' (move) or 'rotate'. */
+  function setGizmo(mode) {
+    mover.setMode(mode);
+    draw();
   }
 
   /** Whether a press at the current pointer is on the move gizmo's handles. */
@@ -465,13 +529,16 @@ export function createScene(canvas, { onChange = () => {}, onMove = () => {} } =
     return { rows, xs, ys };
   }
 
+  // The axis across the grid's plane (0 X, 1 Y, 2 Z).
+  const acrossGrid = () => ({ front: 2, side: 0 })[view] ?? 1;
+
   /** The world point under canvas point (x, y) on the grid's plane, or null. */
   function pointAt(x, y) {
     const [w, h] = size();
     const ray = new THREE.Raycaster();
     ray.setFromCamera(new THREE.Vector2((x / w) * 2 - 1, 1 - (y / h) * 2), camera);
-    const normal = view === 'front' ? [0, 0, 1] : view === 'side' ? [1, 0, 0] : [0, 1, 0];
-    const plane = new THREE.Plane().setFromNormalAndCoplanarPoint(new THREE.Vector3(...normal), grid.position);
+    const normal = new THREE.Vector3().setComponent(acrossGrid(), 1);
+    const plane = new THREE.Plane().setFromNormalAndCoplanarPoint(normal, grid.position);
     return ray.ray.intersectPlane(plane, new THREE.Vector3());
   }
 
@@ -497,6 +564,8 @@ export function createScene(canvas, { onChange = () => {}, onMove = () => {} } =
   function dispose() {
     cancelAnimationFrame(drawing);
     cancelAnimationFrame(flyFrame);
+    clearTimeout(nearTimer);
+    details.dispose();
     mover.dispose();
     controls.dispose();
     gizmo.dispose();
@@ -517,8 +586,10 @@ export function createScene(canvas, { onChange = () => {}, onMove = () => {} } =
 
   return {
     setEntities,
+    setDetails,
     setSelection,
     setSnap,
+    setGizmo,
     onGizmo,
     setView,
     frame,
@@ -534,6 +605,11 @@ export function createScene(canvas, { onChange = () => {}, onMove = () => {} } =
     get view() {
       return view;
     },
+    /** Whether the right button is held: keys fly the camera meanwhile. */
+    get looking() {
+      return looking !== null;
+    },
+    acrossGrid,
     dispose,
   };
 }
