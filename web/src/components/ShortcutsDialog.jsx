@@ -42,7 +42,8 @@ const SHORTCUTS = [
     keys: [
       ['Click', 'Select the entity under the pointer (Shift adds, Ctrl toggles)'],
       ['Drag on empty space', 'Select the entities inside a rectangle'],
-      ['Drag the gizmo', 'Move the selected entities along an axis or a plane'],
+      ['Drag the gizmo', 'Move the selected entities along an axis or a plane, or turn them'],
+      ['W, E', 'Move or Rotate gizmo (Rotate for a class with a quat field)'],
       ['Right drag', 'Look around (pan in Top, Front and Side)'],
       ['W, A, S, D, Q, E with the right button held', 'Fly forward, left, back, right, down, up'],
       ['Alt+drag', 'Orbit the point looked at'],
@@ -53,6 +54,7 @@ const SHORTCUTS = [
       ['Arrow keys', 'Select the nearest entity on screen in that direction'],
       ['Enter, Escape', 'Select the entity nearest the centre; select none'],
       ['Click, Enter in place mode', 'Create an entity on the grid, there or at the centre'],
+      ['Ctrl+D, Ctrl+V', 'Duplicate, paste at the point under the pointer (at the centre when it is elsewhere)'],
     ],
   },
   {

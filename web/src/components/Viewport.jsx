@@ -96,7 +96,8 @@ export function Viewport() {
   const near = useRef({ rows: [], few: false }); // the scene's rows up close
   const hovered = useRef(-1);
   const pointer = useRef(null); // [x, y] on the canvas while the pointer is over it
-  const detailsAsked = useRef(0);
+  const shapesAsked = useRef(0);
+  const describeAsked = useRef(0);
   const [view, setViewName] = useState(viewportCamera.value?.view ?? 'perspective');
   const [gizmo, setGizmo] = useState('translate');
   const [cursor, setCursor] = useState(null);
@@ -121,7 +122,8 @@ export function Viewport() {
           onTurn: turnSelection,
           onNear: (rows) => {
             near.current = rows;
-            showDetails();
+            showShapes();
+            describe();
           },
         });
         scene.current = s;
@@ -156,34 +158,46 @@ export function Viewport() {
   function showSelection() {
     const { rows, main } = selectedRows();
     scene.current?.setSelection(rows, main);
-    showDetails();
+    describe();
   }
 
-  // Shapes for the rows up close, the selected and the hovered one; reach,
-  // links and labels for the primary, the hovered and the selected among
-  // those up close (for all of them when few are in view).
-  async function showDetails() {
+  // Shapes for the rows up close (the scene's near set).
+  async function showShapes() {
     const s = scene.current;
-    if (!s) return;
-    const asked = ++detailsAsked.current;
+    const asked = ++shapesAsked.current;
+    const { rows } = near.current;
+    const details = await detailsOf(rows);
+    if (!details || asked !== shapesAsked.current || scene.current !== s) return; // a newer one follows
+    s.setShapes(rows, {
+      shapes: table.classNames.map(shapeOf),
+      colors: table.classNames.map((name) => rgb(classColor(name))),
+      details,
+    });
+  }
+
+  // Reach, links and labels for the primary, the hovered and the selected
+  // among those up close (for all of those when few are in view).
+  async function describe() {
+    const s = scene.current;
+    const asked = ++describeAsked.current;
     const { rows, few } = near.current;
     const { rows: chosen, main } = selectedRows();
     const close = new Set(rows);
-    const named = new Set([main, hovered.current].filter((row) => row >= 0));
-    for (const row of chosen) if (close.has(row)) named.add(row);
-    const described = few ? [...new Set([...rows, ...named])] : [...named];
-    const drawn = [...new Set([...rows, ...named])];
+    const described = new Set([main, hovered.current].filter((row) => row >= 0));
+    for (const row of few ? rows : chosen) if (close.has(row)) described.add(row);
+    const details = await detailsOf([...described]);
+    if (!details || asked !== describeAsked.current || scene.current !== s) return;
+    s.describe([...described], details);
+  }
+
+  // state/entityDetails.js' details of `rows`, or null when the view or
+  // the world went meanwhile (the next change asks again).
+  async function detailsOf(rows) {
+    if (!scene.current) return null;
     try {
-      const details = await readDetails(drawn);
-      if (asked !== detailsAsked.current || scene.current !== s) return; // a newer one follows
-      s.setDetails(drawn, {
-        shapes: table.classNames.map(shapeOf),
-        colors: table.classNames.map((name) => rgb(classColor(name))),
-        details,
-        described,
-      });
+      return await readDetails(rows);
     } catch {
-      // The world closed or changed meanwhile: the next change asks again.
+      return null;
     }
   }
 
@@ -270,7 +284,7 @@ export function Viewport() {
       const row = press.current ? -1 : s.pick(x, y);
       if (row !== hovered.current) {
         hovered.current = row;
-        showDetails();
+        describe();
       }
       if (row < 0) {
         setHover(null);
@@ -310,7 +324,7 @@ export function Viewport() {
     cancelAnimationFrame(hoverFrame.current);
     if (hovered.current >= 0) {
       hovered.current = -1;
-      showDetails();
+      describe();
     }
     setCursor(null);
     setHover(null);

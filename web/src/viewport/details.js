@@ -15,7 +15,7 @@ const LINK_COLOR = 0x8fa3b8;
 
 // A unit shape with its nose at +Z.
 function withNose(body) {
-  const nose = new THREE.ConeGeometry(0.2, 0.5, 10).rotateX(Math.PI / 2).translate(0, 0, 0.6);
+  const nose = new THREE.ConeGeometry(0.2, 0.5, 8).rotateX(Math.PI / 2).translate(0, 0, 0.6);
   const merged = mergeGeometries([body.toNonIndexed(), nose.toNonIndexed()]);
   merged.computeVertexNormals();
   return merged;
@@ -23,8 +23,8 @@ function withNose(body) {
 
 const GEOMETRIES = {
   box: () => withNose(new THREE.BoxGeometry(0.8, 0.8, 0.8)),
-  bulb: () => new THREE.SphereGeometry(0.4, 14, 10),
-  marker: () => withNose(new THREE.SphereGeometry(0.36, 12, 8)),
+  bulb: () => new THREE.SphereGeometry(0.4, 10, 8),
+  marker: () => withNose(new THREE.SphereGeometry(0.36, 10, 6)),
 };
 
 /**
@@ -87,10 +87,9 @@ export function createDetails(scene, labelLayer) {
    * Draws `rows` (table rows of `table`) as their shapes: `shapes` a shape
    * name per class index, `colors` [r, g, b] per class index, `details` a
    * Map row -> { name, rotation, color, radius, refs } (state/entityDetails.js);
-   * a row without details is not drawn yet. `described` are the rows whose
-   * reach, links and label show. Returns how many of each were drawn.
+   * a row without details is not drawn. Returns how many of each shape.
    */
-  function show(table, rows, { shapes, colors, details, described }) {
+  function showShapes(table, rows, { shapes, colors, details }) {
     const byShape = { box: [], bulb: [], marker: [] };
     for (const row of rows) if (details.has(row)) byShape[shapes[table.cls[row]]].push(row);
     const m4 = new THREE.Matrix4();
@@ -114,9 +113,13 @@ export function createDetails(scene, labelLayer) {
       m.instanceMatrix.needsUpdate = true;
       if (m.instanceColor) m.instanceColor.needsUpdate = true;
     }
-    const segments = drawLines(table, described, details);
-    placeLabels(table, described, details);
-    return { box: byShape.box.length, bulb: byShape.bulb.length, marker: byShape.marker.length, labels: labels.length, segments };
+    return { box: byShape.box.length, bulb: byShape.bulb.length, marker: byShape.marker.length };
+  }
+
+  /** Draws the reach, links and label of `rows` from `details` (as
+   * showShapes'). Returns how many labels and line segments. */
+  function describe(table, rows, details) {
+    return { segments: drawLines(table, rows, details), labels: placeLabels(table, rows, details) };
   }
 
   // Reach rings of the described lights and lines from each described
@@ -166,6 +169,7 @@ export function createDetails(scene, labelLayer) {
       labels.push({ el, pos: [table.pos[row * 3], table.pos[row * 3 + 1], table.pos[row * 3 + 2]] });
     }
     for (const label of labels) label.width = label.el.offsetWidth; // one layout for all
+    return labels.length;
   }
 
   /** Before each frame: the shapes' scale and the labels' places for
@@ -203,5 +207,5 @@ export function createDetails(scene, labelLayer) {
     labelLayer.replaceChildren();
   }
 
-  return { show, update, dispose };
+  return { showShapes, describe, update, dispose };
 }

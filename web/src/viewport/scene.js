@@ -50,7 +50,7 @@ const ROTATE_SNAP_DEG = 15; // a turn's step with Snap on, as in Godot
  * of the rotate gizmo ends (the selection is to turn by that quat, about
  * world axes), `onNear({ rows, few })` when the
  * camera came to rest or the entities changed: the rows to draw up close
- * (setDetails), and whether few enough are in view to label them all.
+ * (setShapes), and whether few enough are in view to label them all.
  */
 export function createScene(canvas, labelLayer, { onChange = () => {}, onMove = () => {}, onTurn = () => {}, onNear = () => {} } = {}) {
   // No multisampling: markers are squares, and it would cost every frame.
@@ -311,14 +311,25 @@ export function createScene(canvas, labelLayer, { onChange = () => {}, onMove = 
     return { rows, few };
   }
 
-  /** Draws `close` (table rows) as shapes, and the reach, links and
-   * labels of the rows `described`, from `details` (a Map row ->
-   * state/entityDetails.js' details); `shapes` and `colors` per class index. */
-  function setDetails(close, { shapes, colors, details: read, described }) {
-    const shown = (row) => visible[row] === 1;
-    const drawn = details.show(rows, close.filter(shown), { shapes, colors, details: read, described: described.filter(shown) });
-    canvas.dataset.shapes = JSON.stringify(drawn); // what is drawn up close, as data-camera says where from
+  // What is drawn up close, told as data-camera tells where from.
+  const drawnUpClose = { box: 0, bulb: 0, marker: 0, labels: 0, segments: 0 };
+  function tellDrawn(counts) {
+    Object.assign(drawnUpClose, counts);
+    canvas.dataset.shapes = JSON.stringify(drawnUpClose);
     draw();
+  }
+  const shown = (row) => visible[row] === 1;
+
+  /** Draws `close` (table rows) as shapes from `details` (a Map row ->
+   * state/entityDetails.js' details); `shapes` and `colors` per class index. */
+  function setShapes(close, { shapes, colors, details: read }) {
+    tellDrawn(details.showShapes(rows, close.filter(shown), { shapes, colors, details: read }));
+  }
+
+  /** Draws the reach, links and labels of `described` (table rows) from
+   * `details` (as setShapes'). */
+  function describe(described, read) {
+    tellDrawn(details.describe(rows, described.filter(shown), read));
   }
 
   // Positions of `list` (table rows) as a geometry.
@@ -586,7 +597,8 @@ export function createScene(canvas, labelLayer, { onChange = () => {}, onMove = 
 
   return {
     setEntities,
-    setDetails,
+    setShapes,
+    describe,
     setSelection,
     setSnap,
     setGizmo,
