@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what the build and the tests need on a fresh Debian 12 machine:
-# Debian's Emscripten, Chromium, Firefox ESR, clang runtimes, zlib and
-# pkg-config, then the locked npm packages. With --inspector only what
+# Debian's Emscripten, Chromium, Firefox ESR and Xvfb, clang runtimes, zlib
+# and pkg-config, then the locked npm packages. With --inspector only what
 # `npm start` needs (CMake and Emscripten for the wasm module, the npm
 # packages). Each step is skipped when already done, so it is cheap to
 # re-run.
@@ -17,6 +17,7 @@ if [ "${1:-}" != "--inspector" ]; then
   command -v clang-format >/dev/null || need+=(clang-format) # the C's layout, checked by the lint step
   command -v chromium >/dev/null || need+=(chromium)
   command -v firefox-esr >/dev/null || need+=(firefox-esr)
+  command -v Xvfb >/dev/null || need+=(xvfb xauth) # Firefox has WebGL only on a display: the 3D view's tests run it on Xvfb
   command -v git >/dev/null || need+=(git)
   command -v strace >/dev/null || need+=(strace) # pauses a writer between its load and its lock
   command -v pkg-config >/dev/null || need+=(pkg-config) # the consumer built with pkg-config

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Browser tests of the inspector: headless Debian Chromium driven by
 # playwright-core against a Vite preview of web/dist or the local server
-# (web/server), and the local server's main flows in Debian's Firefox ESR
-# driven by puppeteer-core. Screenshots go to
+# (web/server), and the local server's and the 3D view's main flows in
+# Debian's Firefox ESR driven by puppeteer-core (the 3D view's on an Xvfb
+# display the test starts: headless Firefox has no WebGL). Screenshots go to
 # tests/e2e/artifacts/. JULIET_E2E_PERF=0 skips the 100,000-entity run.
 # Fails (never skips) when the inspector is not built or no suite is found,
 # and fails if the suites run past JULIET_E2E_TIMEOUT seconds (default
@@ -19,6 +20,10 @@ if [ ! -x /usr/bin/chromium ]; then
 fi
 if [ ! -x /usr/bin/firefox-esr ]; then
   echo "browser tests: /usr/bin/firefox-esr is missing (bash .ci/setup.sh installs it)" >&2
+  exit 1
+fi
+if ! command -v Xvfb >/dev/null; then
+  echo "browser tests: Xvfb is missing (bash .ci/setup.sh installs it)" >&2
   exit 1
 fi
 echo "== browser (node --test tests/e2e)"

@@ -123,6 +123,13 @@ export function createScene(canvas, labelLayer, { onChange = () => {}, onMove = 
   const mover = new TransformControls(camera, canvas);
   mover.setSize(0.8);
   scene.add(mover.getHelper());
+  // The gizmo hit-tests its handles where the last frame put them: a press
+  // after a camera move not yet drawn (F, then a press within the frame,
+  // which Firefox delivers) would grab another handle or none. Place them
+  // for the camera as it is, before the gizmo's own listeners run.
+  const placeHandles = () => mover.getHelper().updateMatrixWorld();
+  canvas.addEventListener('pointermove', placeHandles, { capture: true });
+  canvas.addEventListener('pointerdown', placeHandles, { capture: true });
   const dragFrom = new THREE.Vector3();
   mover.addEventListener('change', () => draw());
   mover.addEventListener('dragging-changed', ({ value }) => {
