@@ -151,6 +151,7 @@ test(`3D view at ${COUNT.toLocaleString('en')} entities: show, orbit and pick`, 
     await page.keyboard.press('f');
     await page.keyboard.press('Escape');
     await ui.selectEntity(page, id === ids[0] ? ids[1] : ids[0]);
+    await page.waitForTimeout(600); // a look at the view before the click: the shapes up close are drawn
     const pick = await watchInput(page, 'canvas.viewport', 'pointerup', id);
     await page.mouse.click(cx, cy);
     await page.waitForFunction((want) => document.querySelector('.inspector h2 code')?.textContent.trim() === want, id);

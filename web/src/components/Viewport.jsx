@@ -316,18 +316,24 @@ export function Viewport() {
     if (start && Math.hypot(x - start.at[0], y - start.at[1]) > CLICK_PX) {
       setBand({ x0: start.at[0], y0: start.at[1], x1: x, y1: y });
     }
-    hoverAt(x, y);
+    // While a button is held (an orbit, a look, a drag) nothing is hovered.
+    if (event.buttons) unhover();
+    else hoverAt(x, y);
   }
 
-  function onPointerLeave() {
-    pointer.current = null;
+  function unhover() {
     cancelAnimationFrame(hoverFrame.current);
     if (hovered.current >= 0) {
       hovered.current = -1;
       describe();
     }
-    setCursor(null);
     setHover(null);
+  }
+
+  function onPointerLeave() {
+    pointer.current = null;
+    unhover();
+    setCursor(null);
   }
 
   // Selects entity `row` by keyboard and says which it is.

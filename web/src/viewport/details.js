@@ -42,7 +42,7 @@ export function createDetails(scene, labelLayer) {
         '#include <begin_vertex>',
         `#include <begin_vertex>
         #ifdef USE_INSTANCING
-          vec4 jlOrigin = modelViewMatrix * instanceMatrix * vec4(0.0, 0.0, 0.0, 1.0);
+          vec4 jlOrigin = modelViewMatrix * instanceMatrix[3]; // the instance's origin, seen from the camera
           transformed *= max(1.0, (jlPerPx.x * -jlOrigin.z + jlPerPx.y) * ${MIN_PX.toFixed(1)});
         #endif`,
       );

@@ -37,9 +37,9 @@ const GRID_LINES = 0x2b343e;
 const GRID_CELLS = 200; // lines each way at most: the view spans 10 to 100 of them
 // Level of detail: the nearest SHAPE_LIMIT entities in view are drawn as
 // shapes; when at most DETAIL_LIMIT are in view, each is labelled too.
-export const SHAPE_LIMIT = 2000;
+export const SHAPE_LIMIT = 300;
 export const DETAIL_LIMIT = 150;
-const REST_MS = 120; // the camera is at rest once it stayed this long
+const REST_MS = 200; // the camera is at rest once no button is held and it stayed this long
 const ROTATE_SNAP_DEG = 15; // a turn's step with Snap on, as in Godot
 
 /**
@@ -295,11 +295,19 @@ export function createScene(canvas, labelLayer, { onChange = () => {}, onMove = 
   }
 
   // The rows up close, told once the camera rests: those in view, or the
-  // nearest SHAPE_LIMIT of them.
+  // nearest SHAPE_LIMIT of them. Never during a drag, whose frames stay
+  // cheap however slowly it goes.
   let nearTimer = 0;
+  let held = 0; // buttons held on the canvas
+  canvas.addEventListener('pointerdown', (event) => (held = event.buttons));
+  canvas.addEventListener('pointerup', (event) => {
+    held = event.buttons;
+    if (!held) nearSoon();
+  });
+  canvas.addEventListener('pointercancel', () => (held = 0));
   function nearSoon() {
     clearTimeout(nearTimer);
-    nearTimer = setTimeout(() => onNear(near()), REST_MS);
+    nearTimer = held ? 0 : setTimeout(() => onNear(near()), REST_MS);
   }
   function near() {
     const [w, h] = size();
