@@ -38,14 +38,20 @@ export async function ensureBuilt() {
   }
 }
 
+// The same with the GPU process drawing through SwiftShader, as a page
+// with a GPU draws: WebGL frames go to the compositor without the page
+// waiting for them (with --disable-gpu the page reads each frame back, and
+// the renderer's time counts as the page's). The performance tests take it.
+const GPU_ARGS = [...LAUNCH_ARGS.filter((a) => a !== '--disable-gpu'), '--use-angle=swiftshader', '--enable-unsafe-swiftshader'];
+
 // Debian's Chromium, headless, with the flags this machine needs.
-export function launchChromium() {
-  return chromium.launch({ executablePath: '/usr/bin/chromium', args: LAUNCH_ARGS });
+export function launchChromium({ gpu = false } = {}) {
+  return chromium.launch({ executablePath: '/usr/bin/chromium', args: gpu ? GPU_ARGS : LAUNCH_ARGS });
 }
 
 // Starts the preview server (building web/dist first if it is missing) and
-// the browser. Returns { url, browser, close }.
-export async function start() {
+// the browser (launchChromium's options). Returns { url, browser, close }.
+export async function start(options) {
   await ensureBuilt();
   const vite = await import('vite');
   const server = await vite.preview({
@@ -56,7 +62,7 @@ export async function start() {
   const url = server.resolvedUrls.local[0];
   let browser;
   try {
-    browser = await launchChromium();
+    browser = await launchChromium(options);
   } catch (err) {
     await closeServer(server);
     throw err;
@@ -522,7 +528,8 @@ export function perfBase(prefix) {
 // world JULIET_E2E_PERF_DIR names), made before its first test and removed
 // after its last. Returns an object whose env ({ url, browser }) and dir are
 // set once made; nothing is made when the run is skipped (perfSkip).
-export function usePerfWorld(prefix) {
+// `options` are launchChromium's.
+export function usePerfWorld(prefix, options) {
   const perf = {};
   before(async () => {
     if (perfSkip) return;
@@ -532,7 +539,7 @@ export function usePerfWorld(prefix) {
       perf.dir = join(perfBase(prefix), `world_${PERF_COUNT}`);
       fixtures.runCli('gen', perf.dir, '--count', String(PERF_COUNT));
     }
-    perf.env = await start();
+    perf.env = await start(options);
   });
   after(async () => {
     await perf.env?.close();

@@ -98,7 +98,7 @@ export function Viewport() {
   const pointer = useRef(null); // [x, y] on the canvas while the pointer is over it
   const shapesAsked = useRef(0);
   const describeAsked = useRef(0);
-  const [view, setViewName] = useState(viewportCamera.value?.view ?? 'perspective');
+  const [view, setViewName] = useState(viewportCamera.peek()?.view ?? 'perspective');
   const [gizmo, setGizmo] = useState('translate');
   const [cursor, setCursor] = useState(null);
   const [failure, setFailure] = useState(null);
@@ -131,7 +131,7 @@ export function Viewport() {
         showEntities();
         showSelection();
         // Either one tells onChange, which keeps the camera.
-        if (viewportCamera.value) s.setCameraState(viewportCamera.value);
+        if (viewportCamera.peek()) s.setCameraState(viewportCamera.peek());
         else s.frame([]);
         observer = new ResizeObserver(() => s.resize());
         observer.observe(canvas.current);

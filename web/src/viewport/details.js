@@ -28,10 +28,10 @@ const GEOMETRIES = {
 };
 
 /**
- * Details drawn into `scene` (a THREE.Scene), labels into `labelLayer` (an
- * element over the canvas).
+ * Details drawn into the scenes `level` (shapes) and `overlay` (reach and
+ * links), labels into `labelLayer` (an element over the canvas).
  */
-export function createDetails(scene, labelLayer) {
+export function createDetails(level, overlay, labelLayer) {
   // World units per screen pixel at a view depth d: perPx.x * d + perPx.y
   // (perspective: grows with depth; orthographic: constant).
   const perPx = { value: new THREE.Vector2(0, 0) };
@@ -62,8 +62,8 @@ export function createDetails(scene, labelLayer) {
   group.add(sky, sun);
   const lines = new THREE.LineSegments(new THREE.BufferGeometry(), new THREE.LineBasicMaterial({ vertexColors: true }));
   lines.frustumCulled = false;
-  group.add(lines);
-  scene.add(group);
+  overlay.add(lines);
+  level.add(group);
 
   let labels = []; // [{ el, pos: [x, y, z], width }]
 
@@ -81,6 +81,13 @@ export function createDetails(scene, labelLayer) {
     meshes[shape] = m;
     group.add(m);
     return m;
+  }
+  // Made up front, coloured (a shader of its own), so that warmUp can
+  // draw them.
+  for (const shape of Object.keys(GEOMETRIES)) {
+    const m = mesh(shape, 0);
+    m.setColorAt(0, new THREE.Color());
+    m.count = 0;
   }
 
   /**
@@ -172,6 +179,21 @@ export function createDetails(scene, labelLayer) {
     return labels.length;
   }
 
+  /** Calls draw() with one of each shape and a line drawn (at the origin):
+   * what compiles their shaders. */
+  function warmUp(draw) {
+    const counts = Object.values(meshes).map((m) => m.count);
+    for (const m of Object.values(meshes)) m.count = 1;
+    const geometry = lines.geometry;
+    lines.geometry = new THREE.BufferGeometry();
+    lines.geometry.setAttribute('position', new THREE.Float32BufferAttribute([0, 0, 0, 0, 0, 1], 3));
+    lines.geometry.setAttribute('color', new THREE.Float32BufferAttribute([1, 1, 1, 1, 1, 1], 3));
+    draw();
+    lines.geometry.dispose();
+    lines.geometry = geometry;
+    Object.values(meshes).forEach((m, i) => (m.count = counts[i]));
+  }
+
   /** Before each frame: the shapes' scale and the labels' places for
    * `camera` on a canvas of `width` x `height` CSS pixels. */
   function update(camera, width, height) {
@@ -207,5 +229,5 @@ export function createDetails(scene, labelLayer) {
     labelLayer.replaceChildren();
   }
 
-  return { showShapes, describe, update, dispose };
+  return { showShapes, describe, warmUp, update, dispose };
 }

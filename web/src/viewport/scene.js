@@ -12,6 +12,7 @@ import { OrbitControls } from 'three/addons/controls/OrbitControls.js';
 import { TransformControls } from 'three/addons/controls/TransformControls.js';
 import { ViewHelper } from 'three/addons/helpers/ViewHelper.js';
 import { createDetails } from './details.js';
+import { createLayers, MARKERS_LAYER } from './layers.js';
 
 // The views, as a level editor names them: where the camera looks from
 // (a direction from the target) and which way is up on screen.
@@ -42,6 +43,15 @@ export const DETAIL_LIMIT = 150;
 const REST_MS = 200; // the camera is at rest once no button is held and it stayed this long
 const ROTATE_SNAP_DEG = 15; // a turn's step with Snap on, as in Godot
 
+// A step through n items that visits each once and lands far from the last
+// (about n / golden ratio, sharing no factor with n).
+function spreadStride(n) {
+  const gcd = (a, b) => (b ? gcd(b, a % b) : a);
+  let stride = Math.max(1, Math.floor(n * 0.618));
+  while (n > 1 && gcd(stride, n) !== 1) stride++;
+  return stride;
+}
+
 /**
  * A viewport drawing into `canvas`, its labels into `labelLayer`.
  * `onChange()` is called after the user moved the camera (to remember the
@@ -57,8 +67,6 @@ export function createScene(canvas, labelLayer, { onChange = () => {}, onMove = 
   const renderer = new THREE.WebGLRenderer({ canvas, antialias: false });
   renderer.setPixelRatio(Math.min(window.devicePixelRatio || 1, 2));
   renderer.autoClear = false;
-  const scene = new THREE.Scene();
-  scene.background = new THREE.Color(BACKGROUND);
 
   const perspective = new THREE.PerspectiveCamera(50, 1, 0.1, 1e6);
   const ortho = new THREE.OrthographicCamera(-1, 1, 1, -1, -1e6, 1e6);
@@ -83,6 +91,8 @@ export function createScene(canvas, labelLayer, { onChange = () => {}, onMove = 
   // data-view), and the owner hears of it.
   function moved() {
     placeGrid();
+    layers.setMoving(true);
+    layers.invalidate();
     draw();
     nearSoon();
     const round = (v) => v.toArray().map((x) => Math.round(x * 100) / 100);
@@ -100,6 +110,11 @@ export function createScene(canvas, labelLayer, { onChange = () => {}, onMove = 
     new THREE.PointsMaterial({ size: markerPx(0), sizeAttenuation: false, vertexColors: true }),
   );
   markers.frustumCulled = false;
+  markers.layers.set(MARKERS_LAYER);
+  perspective.layers.enable(MARKERS_LAYER);
+  ortho.layers.enable(MARKERS_LAYER);
+  const layers = createLayers(renderer, markers, () => draw());
+  layers.level.background = new THREE.Color(BACKGROUND);
   const selection = new THREE.Points(
     new THREE.BufferGeometry(),
     new THREE.PointsMaterial({ size: SELECTED_PX, sizeAttenuation: false, color: 0xffffff, depthTest: false }),
@@ -112,17 +127,18 @@ export function createScene(canvas, labelLayer, { onChange = () => {}, onMove = 
   );
   primary.frustumCulled = false;
   primary.renderOrder = 2;
-  scene.add(markers, selection, primary);
-  const details = createDetails(scene, labelLayer);
+  layers.level.add(markers);
+  layers.overlay.add(selection, primary);
+  const details = createDetails(layers.level, layers.overlay, labelLayer);
 
   // The move or rotate gizmo, on the primary entity: while a move is
   // dragged, the selection's marks follow it; the entities move or turn
   // once it is let go (one edit). The handle starts each drag unturned.
   const handle = new THREE.Object3D();
-  scene.add(handle);
+  layers.overlay.add(handle);
   const mover = new TransformControls(camera, canvas);
   mover.setSize(0.8);
-  scene.add(mover.getHelper());
+  layers.overlay.add(mover.getHelper());
   // The gizmo hit-tests its handles where the last frame put them: a press
   // after a camera move not yet drawn (F, then a press within the frame,
   // which Firefox delivers) would grab another handle or none. Place them
@@ -238,9 +254,8 @@ export function createScene(canvas, labelLayer, { onChange = () => {}, onMove = 
   function draw() {
     drawing ||= requestAnimationFrame(() => {
       drawing = 0;
-      renderer.clear();
       details.update(camera, ...size());
-      renderer.render(scene, camera);
+      layers.render(camera);
       gizmo.render(renderer); // in its corner, over the scene
     });
   }
@@ -248,6 +263,8 @@ export function createScene(canvas, labelLayer, { onChange = () => {}, onMove = 
   function resize() {
     const [w, h] = size();
     renderer.setSize(w, h, false);
+    const buffer = renderer.getDrawingBufferSize(new THREE.Vector2());
+    layers.setSize(buffer.x, buffer.y);
     perspective.aspect = w / h;
     perspective.updateProjectionMatrix();
     fitOrtho();
@@ -277,12 +294,16 @@ export function createScene(canvas, labelLayer, { onChange = () => {}, onMove = 
     visible = new Uint8Array(table.size);
     bounds = new THREE.Box3();
     const p = new THREE.Vector3();
-    shown.forEach((row, i) => {
+    // In an order spread over the level: any first part of the markers
+    // (what a moving camera draws on a slow renderer) samples all of it.
+    const stride = spreadStride(shown.length);
+    for (let i = 0; i < shown.length; i++) {
+      const row = shown[(i * stride) % shown.length];
       visible[row] = 1;
       color.set(colors[table.cls[row]] ?? [1, 1, 1], i * 3);
       position.set(table.pos.subarray(row * 3, row * 3 + 3), i * 3);
       bounds.expandByPoint(p.fromArray(table.pos, row * 3));
-    });
+    }
     if (bounds.isEmpty()) bounds.set(new THREE.Vector3(-50, -50, -50), new THREE.Vector3(50, 50, 50));
     markers.material.size = markerPx(shown.length);
     markers.geometry.dispose();
@@ -290,6 +311,7 @@ export function createScene(canvas, labelLayer, { onChange = () => {}, onMove = 
     markers.geometry.setAttribute('position', new THREE.BufferAttribute(position, 3));
     markers.geometry.setAttribute('color', new THREE.BufferAttribute(color, 3));
     placeGrid();
+    layers.invalidate();
     draw();
     nearSoon();
   }
@@ -307,23 +329,31 @@ export function createScene(canvas, labelLayer, { onChange = () => {}, onMove = 
   canvas.addEventListener('pointercancel', () => (held = 0));
   function nearSoon() {
     clearTimeout(nearTimer);
-    nearTimer = held ? 0 : setTimeout(() => onNear(near()), REST_MS);
+    nearTimer = held ? 0 : setTimeout(rest, REST_MS);
+  }
+  function rest() {
+    layers.setMoving(false);
+    draw();
+    onNear(near());
   }
   function near() {
     const [w, h] = size();
-    const inView = [];
-    const depths = [];
+    const inView = new Int32Array(rows.size);
+    // Nearness: the depth in perspective, the distance from the middle of
+    // the view in the flat views.
+    const keys = new Float32Array(rows.size);
+    let n = 0;
     project((row, sx, sy, cz) => {
       if (sx < 0 || sy < 0 || sx > w || sy > h) return;
-      inView.push(row);
-      depths.push(cz);
+      inView[n] = row;
+      keys[n++] = camera === perspective ? cz : (sx - w / 2) ** 2 + (sy - h / 2) ** 2;
     });
-    const few = inView.length <= DETAIL_LIMIT;
-    if (inView.length <= SHAPE_LIMIT) return { rows: inView, few };
-    const limit = Float32Array.from(depths).sort()[SHAPE_LIMIT - 1];
-    const rows = [];
-    for (let i = 0; i < inView.length && rows.length < SHAPE_LIMIT; i++) if (depths[i] <= limit) rows.push(inView[i]);
-    return { rows, few };
+    const few = n <= DETAIL_LIMIT;
+    if (n <= SHAPE_LIMIT) return { rows: Array.from(inView.subarray(0, n)), few };
+    const limit = keys.slice(0, n).sort()[SHAPE_LIMIT - 1];
+    const close = [];
+    for (let i = 0; i < n && close.length < SHAPE_LIMIT; i++) if (keys[i] <= limit) close.push(inView[i]);
+    return { rows: close, few };
   }
 
   // What is drawn up close, told as data-camera tells where from.
@@ -338,6 +368,7 @@ export function createScene(canvas, labelLayer, { onChange = () => {}, onMove = 
   /** Draws `close` (table rows) as shapes from `details` (a Map row ->
    * state/entityDetails.js' details); `shapes` and `colors` per class index. */
   function setShapes(close, { shapes, colors, details: read }) {
+    layers.invalidate();
     tellDrawn(details.showShapes(rows, close.filter(shown), { shapes, colors, details: read }));
   }
 
@@ -372,6 +403,38 @@ export function createScene(canvas, labelLayer, { onChange = () => {}, onMove = 
       mover.detach();
     }
     draw();
+  }
+
+  // Every shader the view may need, compiled while it opens (drawn into
+  // one pixel, drawn over by the first frame): the first selection would
+  // otherwise wait for the gizmo's, 200 to 400 ms with a CPU renderer.
+  function warmUp() {
+    const points = [markers, selection, primary];
+    const kept = points.map((p) => p.geometry);
+    const one = new THREE.BufferGeometry();
+    one.setAttribute('position', new THREE.Float32BufferAttribute([0, 0, 0], 3));
+    one.setAttribute('color', new THREE.Float32BufferAttribute([1, 1, 1], 3));
+    for (const p of points) p.geometry = one;
+    renderer.setScissorTest(true);
+    renderer.setScissor(0, 0, 1, 1);
+    placeGrid();
+    mover.attach(handle);
+    // (As if a handle were dragged: the gizmo's drag lines show.)
+    Object.assign(mover, { axis: 'XYZ', dragging: true });
+    for (const mode of ['rotate', 'translate']) {
+      mover.setMode(mode);
+      details.warmUp(() => {
+        layers.invalidate();
+        layers.render(camera);
+        gizmo.render(renderer);
+      });
+    }
+    Object.assign(mover, { axis: null, dragging: false });
+    mover.detach();
+    renderer.setScissorTest(false);
+    points.forEach((p, i) => (p.geometry = kept[i]));
+    one.dispose();
+    layers.invalidate();
   }
 
   /** Moves snap to multiples of `step` world units, turns to ROTATE_SNAP
@@ -409,7 +472,7 @@ export function createScene(canvas, labelLayer, { onChange = () => {}, onMove = 
     if (key === gridKey) return;
     gridKey = key;
     if (grid) {
-      scene.remove(grid);
+      layers.level.remove(grid);
       grid.geometry.dispose();
     }
     // (Its middle line in the same colour: it is no axis, only the point looked at.)
@@ -418,6 +481,7 @@ export function createScene(canvas, labelLayer, { onChange = () => {}, onMove = 
     const extent = bounds.getSize(new THREE.Vector3());
     const cells = Math.min(GRID_CELLS, Math.ceil(Math.max(span * 3, Math.max(extent.x, extent.y, extent.z) * 1.5) / step));
     grid = new THREE.GridHelper(cells * step, cells, GRID_LINES, GRID_LINES);
+    grid.frustumCulled = false; // it spans the view; and warmUp draws it wherever it is
     if (view === 'front') {
       grid.rotation.x = Math.PI / 2;
       grid.position.set(snap(t.x), snap(t.y), bounds.min.z);
@@ -427,7 +491,7 @@ export function createScene(canvas, labelLayer, { onChange = () => {}, onMove = 
     } else {
       grid.position.set(snap(t.x), bounds.min.y, snap(t.z));
     }
-    scene.add(grid);
+    layers.level.add(grid);
   }
 
   // Makes view `name`'s camera the one drawn and driven.
@@ -592,6 +656,7 @@ export function createScene(canvas, labelLayer, { onChange = () => {}, onMove = 
     cancelAnimationFrame(flyFrame);
     clearTimeout(nearTimer);
     details.dispose();
+    layers.dispose();
     mover.dispose();
     controls.dispose();
     gizmo.dispose();
@@ -609,6 +674,8 @@ export function createScene(canvas, labelLayer, { onChange = () => {}, onMove = 
     const info = gl.getExtension('WEBGL_debug_renderer_info');
     return info ? gl.getParameter(info.UNMASKED_RENDERER_WEBGL) : gl.getParameter(gl.RENDERER);
   }
+
+  warmUp();
 
   return {
     setEntities,

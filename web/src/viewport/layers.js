@@ -1,0 +1,142 @@
+// The 3D view drawn in two layers. The level (grid, markers, shapes) costs
+// the most to draw: 100,000 markers take a CPU renderer such as SwiftShader
+// about 150 ms. It is drawn into a texture, again only once it changed (the
+// camera moved, the entities changed). The overlay (the selection, the
+// gizmo, names' lines) is drawn over a copy of that texture each frame, so
+// a selection, a hover or a gizmo drag with the camera still costs a copy
+// and the overlay, not the level.
+//
+// A frame draws at most `budget` markers into the level: as many as take
+// FRAME_MS on this machine's renderer (every one on a real GPU). While the
+// camera moves, the level shows the first `budget` markers only (the scene
+// orders them so that any first part is spread over the whole level); at
+// rest, the next frames add the rest, `budget` at a time. No frame then
+// keeps the page busy much longer than FRAME_MS, however many entities.
+import * as THREE from 'three';
+
+const FRAME_MS = 40;
+const LEAST_BUDGET = 5_000;
+const POLL_MS = 10; // how often a pass's fence is read
+const FIRST_BUDGET = 20_000; // grows within a few frames where drawing is cheap
+export const MARKERS_LAYER = 1; // the cameras see it; a pass of markers alone sees only it
+
+// The level's texture holds sRGB bytes (exact in the dark, unlike linear
+// ones), read back as linear colours and written as the canvas takes them.
+const COPY = new THREE.ShaderMaterial({
+  uniforms: { level: { value: null } },
+  vertexShader: 'varying vec2 at; void main() { at = uv; gl_Position = vec4(position.xy, 0.0, 1.0); }',
+  fragmentShader: `uniform sampler2D level;
+    varying vec2 at;
+    void main() {
+      gl_FragColor = texture2D(level, at);
+      #include <colorspace_fragment>
+    }`,
+  depthTest: false,
+  depthWrite: false,
+});
+
+/**
+ * Layers drawn by `renderer`: `level` and `overlay` are the scenes to fill;
+ * `markers` the level's THREE.Points (in MARKERS_LAYER) whose draw range the
+ * budget sets; `again()` asks for another frame (to add markers at rest).
+ */
+export function createLayers(renderer, markers, again) {
+  const level = new THREE.Scene();
+  const overlay = new THREE.Scene();
+  const target = new THREE.WebGLRenderTarget(1, 1);
+  target.texture.colorSpace = THREE.SRGBColorSpace;
+  const copy = new THREE.Mesh(new THREE.PlaneGeometry(2, 2), COPY.clone());
+  copy.material.uniforms.level.value = target.texture;
+  copy.frustumCulled = false;
+  const copyCamera = new THREE.OrthographicCamera(-1, 1, 1, -1, 0, 1);
+
+  let stale = true;
+  let moving = false;
+  let budget = FIRST_BUDGET;
+  let filled = 0; // markers in the level's texture
+  // A pass's cost: from its draw calls to the renderer's fence after them
+  // being passed, read without waiting (one fence at a time).
+  const gl = renderer.getContext();
+  let fence = null;
+  let timer = 0;
+  function timePass(drawn) {
+    if (fence) return;
+    const at = performance.now();
+    fence = gl.fenceSync(gl.SYNC_GPU_COMMANDS_COMPLETE, 0);
+    gl.flush();
+    const poll = () => {
+      if (gl.getSyncParameter(fence, gl.SYNC_STATUS) !== gl.SIGNALED) {
+        timer = setTimeout(poll, POLL_MS);
+        return;
+      }
+      gl.deleteSync(fence);
+      fence = null;
+      const ms = performance.now() - at;
+      if (ms > FRAME_MS) budget = Math.max(LEAST_BUDGET, Math.floor(drawn * 0.7));
+      else if (ms < FRAME_MS / 2 && drawn >= budget) budget = Math.ceil(budget * 1.3);
+    };
+    timer = setTimeout(poll, 0);
+  }
+  const count = () => markers.geometry.attributes.position?.count ?? 0;
+
+  /** The level changed: it is drawn again at the next frame. */
+  function invalidate() {
+    stale = true;
+  }
+
+  /** Whether the camera is moving (the budget applies) or at rest. */
+  function setMoving(on) {
+    if (moving === on) return;
+    moving = on;
+    stale = true;
+  }
+
+  function setSize(width, height) {
+    target.setSize(width, height);
+    stale = true;
+  }
+
+  /** Draws a frame seen from `camera`. */
+  function render(camera) {
+    if (stale || (!moving && filled < count())) {
+      renderer.setRenderTarget(target);
+      if (stale) {
+        // The whole level anew, with the first markers.
+        renderer.clear();
+        filled = 0;
+        pass(level, camera);
+      } else {
+        // More markers over what the texture holds (its depth kept).
+        const mask = camera.layers.mask;
+        camera.layers.set(MARKERS_LAYER);
+        pass(level, camera);
+        camera.layers.mask = mask;
+      }
+      renderer.setRenderTarget(null);
+      stale = false;
+      if (!moving && filled < count()) again();
+    }
+    renderer.clear();
+    renderer.render(copy, copyCamera);
+    renderer.render(overlay, camera);
+  }
+
+  // Draws `scene` with the next `budget` markers, and times it.
+  function pass(scene, camera) {
+    const drawn = Math.min(budget, count() - filled);
+    markers.geometry.setDrawRange(filled, drawn);
+    renderer.render(scene, camera);
+    filled += drawn;
+    timePass(drawn);
+  }
+
+  function dispose() {
+    target.dispose();
+    copy.geometry.dispose();
+    copy.material.dispose();
+    clearTimeout(timer);
+    if (fence) gl.deleteSync(fence);
+  }
+
+  return { level, overlay, invalidate, setMoving, setSize, render, dispose };
+}
