@@ -38,9 +38,11 @@ const COPY = new THREE.ShaderMaterial({
 /**
  * Layers drawn by `renderer`: `level` and `overlay` are the scenes to fill;
  * `markers` the level's THREE.Points (in MARKERS_LAYER) whose draw range the
- * budget sets; `again()` asks for another frame (to add markers at rest).
+ * budget sets; the level is on `background` (a colour, not the scene's,
+ * which three.js would clear each pass with); `again()` asks for another
+ * frame (to add markers at rest).
  */
-export function createLayers(renderer, markers, again) {
+export function createLayers(renderer, markers, { background, again }) {
   const level = new THREE.Scene();
   const overlay = new THREE.Scene();
   const target = new THREE.WebGLRenderTarget(1, 1);
@@ -101,7 +103,10 @@ export function createLayers(renderer, markers, again) {
     if (stale || (!moving && filled < count())) {
       renderer.setRenderTarget(target);
       if (stale) {
-        // The whole level anew, with the first markers.
+        // The whole level anew, with the first markers. (The colour is
+        // set with the texture bound: three.js converts it for the
+        // target it is set for.)
+        renderer.setClearColor(background);
         renderer.clear();
         filled = 0;
         pass(level, camera);
@@ -116,7 +121,7 @@ export function createLayers(renderer, markers, again) {
       stale = false;
       if (!moving && filled < count()) again();
     }
-    renderer.clear();
+    renderer.clearDepth(); // the copy covers every pixel
     renderer.render(copy, copyCamera);
     renderer.render(overlay, camera);
   }

@@ -113,8 +113,7 @@ export function createScene(canvas, labelLayer, { onChange = () => {}, onMove = 
   markers.layers.set(MARKERS_LAYER);
   perspective.layers.enable(MARKERS_LAYER);
   ortho.layers.enable(MARKERS_LAYER);
-  const layers = createLayers(renderer, markers, () => draw());
-  layers.level.background = new THREE.Color(BACKGROUND);
+  const layers = createLayers(renderer, markers, { background: BACKGROUND, again: () => draw() });
   const selection = new THREE.Points(
     new THREE.BufferGeometry(),
     new THREE.PointsMaterial({ size: SELECTED_PX, sizeAttenuation: false, color: 0xffffff, depthTest: false }),
