@@ -211,10 +211,12 @@ export function createDetails(level, overlay, labelLayer) {
       const box = [x + 8, y - 22, x + 8 + label.width, y - 6];
       const clash = placed.some((b) => box[0] < b[2] && b[0] < box[2] && box[1] < b[3] && b[1] < box[3]);
       const hidden = clash || z < -1 || z > 1 || x < -label.width || x > width || y < 0 || y > height + 22;
-      label.el.hidden = hidden;
+      // (Written only when changed: each write costs a style pass.)
+      if (label.el.hidden !== hidden) label.el.hidden = hidden;
       if (hidden) continue;
       placed.push(box);
-      label.el.style.transform = `translate(${x}px, ${y}px)`;
+      const transform = `translate(${Math.round(x)}px, ${Math.round(y)}px)`;
+      if (label.transform !== transform) label.el.style.transform = label.transform = transform;
     }
   }
 

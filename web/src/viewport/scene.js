@@ -100,7 +100,17 @@ export function createScene(canvas, labelLayer, { onChange = () => {}, onMove = 
     onChange();
   }
   controls.addEventListener('change', moved);
-  const gizmo = new ViewHelper(camera, canvas);
+  // (It reads the size of the element it is given each frame: it gets the
+  // size kept at the last resize.)
+  const gizmo = new ViewHelper(camera, {
+    get offsetWidth() {
+      return canvasSize[0];
+    },
+    get offsetHeight() {
+      return canvasSize[1];
+    },
+    getBoundingClientRect: () => canvas.getBoundingClientRect(),
+  });
   gizmo.location.top = 0; // top right: the cursor's coordinates are at the bottom
   gizmo.location.bottom = null;
 
@@ -244,8 +254,11 @@ export function createScene(canvas, labelLayer, { onChange = () => {}, onMove = 
   let visible = new Uint8Array(0); // 1 for a row drawn (alive and shown)
   let bounds = new THREE.Box3(new THREE.Vector3(-50, -50, -50), new THREE.Vector3(50, 50, 50));
 
+  // The canvas' size in CSS pixels, read once per resize: reading it in a
+  // frame, after the labels moved, would lay the page out again each frame.
+  let canvasSize = [1, 1];
   function size() {
-    return [canvas.clientWidth || 1, canvas.clientHeight || 1];
+    return canvasSize;
   }
 
   // Draws at the next frame, once however many changes come before it.
@@ -260,7 +273,8 @@ export function createScene(canvas, labelLayer, { onChange = () => {}, onMove = 
   }
 
   function resize() {
-    const [w, h] = size();
+    canvasSize = [canvas.clientWidth || 1, canvas.clientHeight || 1];
+    const [w, h] = canvasSize;
     renderer.setSize(w, h, false);
     const buffer = renderer.getDrawingBufferSize(new THREE.Vector2());
     layers.setSize(buffer.x, buffer.y);
