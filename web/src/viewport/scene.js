@@ -266,9 +266,12 @@ export function createScene(canvas, labelLayer, { onChange = () => {}, onMove = 
   function draw() {
     drawing ||= requestAnimationFrame(() => {
       drawing = 0;
+      const started = performance.now();
       details.update(camera, ...size());
       layers.render(camera);
       gizmo.render(renderer); // in its corner, over the scene
+      // The page's own time in the frame (the 2D map's data-draw-ms).
+      canvas.dataset.drawMs = (performance.now() - started).toFixed(2);
     });
   }
 
