@@ -3,8 +3,8 @@
 // draw (the canvas's data-draw-ms), framed on the whole world and zoomed
 // in, median of repeated zooms. And the 3D view's, as a person waits: from
 // the input event to the frame that shows its result, orbiting the whole
-// world and picking an entity, with the longest main-thread task and the
-// GPU renderer named. The world is opened as a snapshot file
+// world, picking an entity and editing it, with the longest main-thread
+// task and the GPU renderer named. The world is opened as a snapshot file
 // (`juliet share`), much faster than 100,000 uploaded files. Prints the
 // figures, asserts none of them; JULIET_E2E_PERF=0 skips the run,
 // JULIET_E2E_PERF_DIR=DIR measures an existing world instead.
@@ -123,7 +123,7 @@ async function watchInput(page, selector, type, shown = null) {
     });
 }
 
-test(`3D view at ${COUNT.toLocaleString('en')} entities: show, orbit and pick`, { skip, timeout: 600_000 }, async () => {
+test(`3D view at ${COUNT.toLocaleString('en')} entities: show, orbit, pick and edit`, { skip, timeout: 600_000 }, async () => {
   const page = await openLevel();
   const renderer = await page.evaluate(() => {
     const gl = document.createElement('canvas').getContext('webgl2');
@@ -176,6 +176,44 @@ test(`3D view at ${COUNT.toLocaleString('en')} entities: show, orbit and pick`, 
     picks.push(waits[0]);
     longestPickTask = Math.max(longestPickTask, longestTask);
   }
+  // Editing: Position X of the last entity picked, committed; from the
+  // change to the frame in which the inspector, Pending changes and the
+  // view (its next drawing) all show it.
+  const edits = [];
+  for (let i = 0; i < 5; i++) {
+    edits.push(
+      await page.evaluate(async (value) => {
+        await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+        const canvas = document.querySelector('canvas.viewport');
+        const input = document.getElementById('position-X');
+        const pending = document.querySelector('[aria-label="Pending changes"]');
+        const longTasks = [];
+        const watch = new PerformanceObserver((list) => longTasks.push(...list.getEntries()));
+        watch.observe({ type: 'longtask' });
+        input.value = String(value);
+        input.dispatchEvent(new Event('input', { bubbles: true }));
+        const t0 = performance.now();
+        input.dispatchEvent(new Event('change', { bubbles: true }));
+        let shown = false;
+        await new Promise((resolve) => {
+          const observer = new MutationObserver((changes) => {
+            const drew = changes.some((c) => c.target === canvas && c.attributeName === 'data-draw-ms');
+            if (shown && drew) {
+              observer.disconnect();
+              resolve();
+            }
+            shown ||= document.getElementById('position-X').value === String(value) && pending.textContent.includes(String(value));
+          });
+          observer.observe(document.body, { subtree: true, childList: true, characterData: true, attributes: true });
+        });
+        const ms = performance.now() - t0;
+        longTasks.push(...watch.takeRecords());
+        watch.disconnect();
+        return { ms, longest: Math.max(0, ...longTasks.filter((e) => e.startTime + e.duration >= t0).map((e) => e.duration)) };
+      }, 100.5 + i),
+    );
+  }
+
   const figures = {
     entities: COUNT,
     renderer,
@@ -187,6 +225,8 @@ test(`3D view at ${COUNT.toLocaleString('en')} entities: show, orbit and pick`, 
     viewport_orbit_longest_task_ms: +orbited.longestTask.toFixed(1),
     viewport_pick_ms: +median(picks).toFixed(1),
     viewport_pick_longest_task_ms: +longestPickTask.toFixed(1),
+    viewport_edit_ms: +median(edits.map((e) => e.ms)).toFixed(1),
+    viewport_edit_longest_task_ms: Math.round(Math.max(...edits.map((e) => e.longest))),
   };
   console.log(`3D view performance: ${JSON.stringify(figures)}`);
   await ui.closeWithoutErrors(page);

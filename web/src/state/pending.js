@@ -15,30 +15,33 @@ const removed = new Map(); // ID -> path of files to delete at the next save
 const unflushed = new Map(); // path -> { kind, id } still to copy or delete
 const touched = new Set(); // IDs changed in any way since the world was opened
 const pendingRevision = signal(0);
+// Each entity's entry, made once: a level opened from a link has every
+// entity pending, and the list is made again on every edit.
+const entries = new Map(); // ID -> { kind, id, path }
+function entryOf(id, kind) {
+  let entry = entries.get(id);
+  if (entry?.kind !== kind) entries.set(id, (entry = { kind, id, path: entry?.path ?? entityPath(id) }));
+  return entry;
+}
 
 // [{ kind: 'new' | 'modified' | 'deleted', id, path }], in the order shown.
 export const pending = computed(() => {
   revision.value;
   pendingRevision.value;
   const out = [];
-  const seen = new Set();
   for (let row = 0; row < table.size; row++) {
-    if (!table.alive[row] || !table.dirty[row]) continue;
-    const id = table.ids[row];
-    const path = entityPath(id);
-    out.push({ kind: created.has(id) ? 'new' : 'modified', id, path });
-    seen.add(path);
+    if (table.alive[row] && table.dirty[row]) {
+      const id = table.ids[row];
+      out.push(entryOf(id, created.has(id) ? 'new' : 'modified'));
+    }
   }
-  if (settings.value?.dirty) {
-    out.push({ kind: 'modified', id: SETTINGS, path: SETTINGS_FILE });
-    seen.add(SETTINGS_FILE);
-  }
-  for (const [id, path] of removed) {
-    out.push({ kind: 'deleted', id, path });
-    seen.add(path);
-  }
-  for (const [path, entry] of unflushed) {
-    if (!seen.has(path)) out.push({ ...entry, path });
+  if (settings.value?.dirty) out.push({ kind: 'modified', id: SETTINGS, path: SETTINGS_FILE });
+  for (const [id, path] of removed) out.push({ kind: 'deleted', id, path });
+  if (unflushed.size) {
+    const seen = new Set(out.map((e) => e.path));
+    for (const [path, entry] of unflushed) {
+      if (!seen.has(path)) out.push({ ...entry, path });
+    }
   }
   return out;
 });
@@ -46,6 +49,7 @@ export const pending = computed(() => {
 // A world was opened: nothing is pending but the entities `newIds`, which
 // have no files yet (every entity of a level from a link).
 export function resetPending(newIds = []) {
+  entries.clear();
   created.clear();
   removed.clear();
   unflushed.clear();

@@ -28,10 +28,11 @@ const GEOMETRIES = {
 };
 
 /**
- * Details drawn into the scenes `level` (shapes) and `overlay` (reach and
- * links), labels into `labelLayer` (an element over the canvas).
+ * Details drawn into `scene` (the view's overlay: they change with the
+ * hover and the selection, and the level's markers under them need not be
+ * drawn again), labels into `labelLayer` (an element over the canvas).
  */
-export function createDetails(level, overlay, labelLayer) {
+export function createDetails(scene, labelLayer) {
   // World units per screen pixel at a view depth d: perPx.x * d + perPx.y
   // (perspective: grows with depth; orthographic: constant).
   const perPx = { value: new THREE.Vector2(0, 0) };
@@ -62,8 +63,8 @@ export function createDetails(level, overlay, labelLayer) {
   group.add(sky, sun);
   const lines = new THREE.LineSegments(new THREE.BufferGeometry(), new THREE.LineBasicMaterial({ vertexColors: true }));
   lines.frustumCulled = false;
-  overlay.add(lines);
-  level.add(group);
+  group.add(lines);
+  scene.add(group);
 
   let labels = []; // [{ el, pos: [x, y, z], width }]
 

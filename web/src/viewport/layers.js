@@ -9,9 +9,11 @@
 // A frame draws at most `budget` markers into the level: as many as take
 // FRAME_MS on this machine's renderer (every one on a real GPU). While the
 // camera moves, the level shows the first `budget` markers only (the scene
-// orders them so that any first part is spread over the whole level); at
-// rest, the next frames add the rest, `budget` at a time. No frame then
-// keeps the page busy much longer than FRAME_MS, however many entities.
+// orders them so that any first part is spread over the whole level). At
+// rest the level is drawn whole into a second texture, `budget` markers a
+// frame, the first one shown meanwhile; then they swap. No frame keeps the
+// page or the renderer busy much longer than FRAME_MS, however many
+// entities, and an edit never shows a level half drawn.
 import * as THREE from 'three';
 
 const FRAME_MS = 40;
@@ -45,14 +47,20 @@ const COPY = new THREE.ShaderMaterial({
 export function createLayers(renderer, markers, { background, again }) {
   const level = new THREE.Scene();
   const overlay = new THREE.Scene();
-  const target = new THREE.WebGLRenderTarget(1, 1);
-  target.texture.colorSpace = THREE.SRGBColorSpace;
+  const texture = () => {
+    const target = new THREE.WebGLRenderTarget(1, 1);
+    target.texture.colorSpace = THREE.SRGBColorSpace;
+    return target;
+  };
+  let front = texture(); // shown
+  let back = texture(); // filled at rest, then shown
   const copy = new THREE.Mesh(new THREE.PlaneGeometry(2, 2), COPY.clone());
-  copy.material.uniforms.level.value = target.texture;
+  copy.material.uniforms.level.value = front.texture;
   copy.frustumCulled = false;
   const copyCamera = new THREE.OrthographicCamera(-1, 1, 1, -1, 0, 1);
 
   let stale = true;
+  let filling = false; // the back texture is being drawn
   let moving = false;
   let budget = FIRST_BUDGET;
   let filled = 0; // markers in the level's texture
@@ -94,36 +102,49 @@ export function createLayers(renderer, markers, { background, again }) {
   }
 
   function setSize(width, height) {
-    target.setSize(width, height);
+    front.setSize(width, height);
+    back.setSize(width, height);
     stale = true;
   }
 
   /** Draws a frame seen from `camera`. */
   function render(camera) {
-    if (stale || (!moving && filled < count())) {
-      renderer.setRenderTarget(target);
-      if (stale) {
-        // The whole level anew, with the first markers. (The colour is
-        // set with the texture bound: three.js converts it for the
-        // target it is set for.)
-        renderer.setClearColor(background);
-        renderer.clear();
-        filled = 0;
-        pass(level, camera);
-      } else {
-        // More markers over what the texture holds (its depth kept).
-        const mask = camera.layers.mask;
-        camera.layers.set(MARKERS_LAYER);
-        pass(level, camera);
-        camera.layers.mask = mask;
-      }
-      renderer.setRenderTarget(null);
-      stale = false;
-      if (!moving && filled < count()) again();
+    if (stale && moving) {
+      filling = false;
+      start(front, camera);
+    } else if (stale) {
+      filling = true;
+      start(back, camera);
+    } else if (filling) {
+      // More markers over what the texture holds (its depth kept).
+      renderer.setRenderTarget(back);
+      const mask = camera.layers.mask;
+      camera.layers.set(MARKERS_LAYER);
+      pass(level, camera);
+      camera.layers.mask = mask;
     }
+    renderer.setRenderTarget(null);
+    stale = false;
+    if (filling && filled >= count()) {
+      [front, back] = [back, front];
+      copy.material.uniforms.level.value = front.texture;
+      filling = false;
+    }
+    if (filling) again();
     renderer.clearDepth(); // the copy covers every pixel
     renderer.render(copy, copyCamera);
     renderer.render(overlay, camera);
+  }
+
+  // The whole level anew into `target`, with the first markers. (The
+  // colour is set with the texture bound: three.js converts it for the
+  // target it is set for.)
+  function start(target, camera) {
+    renderer.setRenderTarget(target);
+    renderer.setClearColor(background);
+    renderer.clear();
+    filled = 0;
+    pass(level, camera);
   }
 
   // Draws `scene` with the next `budget` markers, and times it.
@@ -136,7 +157,8 @@ export function createLayers(renderer, markers, { background, again }) {
   }
 
   function dispose() {
-    target.dispose();
+    front.dispose();
+    back.dispose();
     copy.geometry.dispose();
     copy.material.dispose();
     clearTimeout(timer);

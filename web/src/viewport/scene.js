@@ -138,7 +138,7 @@ export function createScene(canvas, labelLayer, { onChange = () => {}, onMove = 
   primary.renderOrder = 2;
   layers.level.add(markers);
   layers.overlay.add(selection, primary);
-  const details = createDetails(layers.level, layers.overlay, labelLayer);
+  const details = createDetails(layers.overlay, labelLayer);
 
   // The move or rotate gizmo, on the primary entity: while a move is
   // dragged, the selection's marks follow it; the entities move or turn
@@ -304,7 +304,11 @@ export function createScene(canvas, labelLayer, { onChange = () => {}, onMove = 
    * applied) of the table's entities: `colors` an [r, g, b] (0..1) per class
    * index. Only those are drawn and picked. */
   function setEntities(table, colors, shown) {
+    if (table === rows && shown === drawnShown && moveMarkers()) return;
     rows = table;
+    drawnShown = shown;
+    order = new Int32Array(shown.length);
+    orderClass = new Uint8Array(shown.length);
     const position = new Float32Array(shown.length * 3);
     const color = new Float32Array(shown.length * 3);
     visible = new Uint8Array(table.size);
@@ -315,6 +319,8 @@ export function createScene(canvas, labelLayer, { onChange = () => {}, onMove = 
     const stride = spreadStride(shown.length);
     for (let i = 0; i < shown.length; i++) {
       const row = shown[(i * stride) % shown.length];
+      order[i] = row;
+      orderClass[i] = table.cls[row];
       visible[row] = 1;
       color.set(colors[table.cls[row]] ?? [1, 1, 1], i * 3);
       position.set(table.pos.subarray(row * 3, row * 3 + 3), i * 3);
@@ -330,6 +336,44 @@ export function createScene(canvas, labelLayer, { onChange = () => {}, onMove = 
     layers.invalidate();
     draw();
     nearSoon();
+  }
+  let drawnShown = null; // the `shown` the markers were made from
+  let order = new Int32Array(0); // marker i shows table row order[i]
+  let orderClass = new Uint8Array(0); // of that row's class index
+
+  // After an edit: the markers moved to where the table has them, only
+  // those that moved sent to the renderer again, the level drawn again only
+  // if any did. False (and the markers are to be made anew) if an entity
+  // changed class.
+  function moveMarkers() {
+    const attribute = markers.geometry.attributes.position;
+    if (!attribute || attribute.count !== order.length) return false;
+    const at = attribute.array;
+    const pos = rows.pos;
+    const p = new THREE.Vector3();
+    let first = -1;
+    let last = -1;
+    for (let i = 0; i < order.length; i++) {
+      const row = order[i];
+      if (rows.cls[row] !== orderClass[i]) return false;
+      const k = i * 3;
+      const r = row * 3;
+      if (at[k] === pos[r] && at[k + 1] === pos[r + 1] && at[k + 2] === pos[r + 2]) continue;
+      at.set(pos.subarray(r, r + 3), k);
+      bounds.expandByPoint(p.fromArray(pos, r));
+      if (first < 0) first = i;
+      last = i;
+    }
+    if (first >= 0) {
+      attribute.clearUpdateRanges();
+      attribute.addUpdateRange(first * 3, (last - first + 1) * 3);
+      attribute.needsUpdate = true;
+      placeGrid();
+      layers.invalidate();
+      draw();
+    }
+    nearSoon();
+    return true;
   }
 
   // The rows up close, told once the camera rests: those in view, or the
@@ -384,7 +428,6 @@ export function createScene(canvas, labelLayer, { onChange = () => {}, onMove = 
   /** Draws `close` (table rows) as shapes from `details` (a Map row ->
    * state/entityDetails.js' details); `shapes` and `colors` per class index. */
   function setShapes(close, { shapes, colors, details: read }) {
-    layers.invalidate();
     tellDrawn(details.showShapes(rows, close.filter(shown), { shapes, colors, details: read }));
   }
 
@@ -434,6 +477,9 @@ export function createScene(canvas, labelLayer, { onChange = () => {}, onMove = 
     renderer.setScissorTest(true);
     renderer.setScissor(0, 0, 1, 1);
     placeGrid();
+    // The gizmo in front of the camera (where it first looks, down -Z),
+    // or nothing of it would be drawn.
+    handle.position.set(0, 0, -10);
     mover.attach(handle);
     // (As if a handle were dragged: the gizmo's drag lines show.)
     Object.assign(mover, { axis: 'XYZ', dragging: true });
@@ -447,6 +493,7 @@ export function createScene(canvas, labelLayer, { onChange = () => {}, onMove = 
     }
     Object.assign(mover, { axis: null, dragging: false });
     mover.detach();
+    handle.position.set(0, 0, 0);
     renderer.setScissorTest(false);
     points.forEach((p, i) => (p.geometry = kept[i]));
     one.dispose();
