@@ -1,11 +1,11 @@
 // The 3D viewport's scene (three.js, loaded as its own chunk): the entities
 // shown as markers in their class's colour, the nearest ones in view as
-// shapes with their labels (viewport/details.js: level of detail), the
-// selection drawn over them with a move gizmo, a grid in world units and an
-// axis gizmo; a perspective
-// camera that looks around, flies, orbits, pans and dollies, and
-// orthographic Top, Front and Side cameras. It draws on demand (a change, a
-// camera move: at most once a frame), never in a loop. Picking projects the
+// shapes with their names (viewport/details.js: level of detail), the
+// selection drawn over them with a move or rotate gizmo, a grid in world
+// units and an axis gizmo; a perspective camera that looks around, flies,
+// orbits, pans and dollies, and orthographic Top, Front and Side cameras.
+// It draws on demand (a change, a camera move: at most once a frame), never
+// in a loop, in two layers (viewport/layers.js). Picking projects the
 // positions to the screen: exact at any count, with no extra render.
 import * as THREE from 'three';
 import { OrbitControls } from 'three/addons/controls/OrbitControls.js';
@@ -38,8 +38,8 @@ const GRID_LINES = 0x2b343e;
 const GRID_CELLS = 200; // lines each way at most: the view spans 10 to 100 of them
 // Level of detail: the nearest SHAPE_LIMIT entities in view are drawn as
 // shapes; when at most DETAIL_LIMIT are in view, each is labelled too.
-export const SHAPE_LIMIT = 300;
-export const DETAIL_LIMIT = 150;
+const SHAPE_LIMIT = 300;
+const DETAIL_LIMIT = 150;
 const REST_MS = 200; // the camera is at rest once no button is held and it stayed this long
 const ROTATE_SNAP_DEG = 15; // a turn's step with Snap on, as in Godot
 
