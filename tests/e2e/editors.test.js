@@ -26,7 +26,7 @@ test('a typed value the engine refuses shows its message and changes nothing', a
 
   const refused = [
     ['mesh_instance', '12a', 'unexpected character in whole number (column 3)'],
-    ['mesh_instance', '-1', 'expected a whole number'],
+    ['mesh_instance', '-1', 'must be 0 or more'],
     ['density', 'heavy', 'expected a number'],
     ['density', ' 1.5x', 'unexpected character in number (column 5)'],
     ['velocity X', '1e99', 'number out of float32 range'],

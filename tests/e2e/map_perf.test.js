@@ -214,6 +214,11 @@ test(`3D view at ${COUNT.toLocaleString('en')} entities: show, orbit, pick and e
     );
   }
 
+  // Everything selected, counted as every count is (thousands separated).
+  await canvas.focus();
+  await page.keyboard.press('Control+a');
+  await page.getByRole('heading', { name: /^\d{1,3}(,\d{3})+ entities selected$/ }).waitFor();
+
   const figures = {
     entities: COUNT,
     renderer,

@@ -252,6 +252,21 @@ test('Duplicate (the button and Ctrl+D) makes copies with new IDs, offset, selec
   await page.getByRole('heading', { name: `Enemy ${bruteCopy}` }).waitFor();
   await fieldIs(page, 'target', PICKUP);
   await fieldIs(page, 'name', 'Brute');
+
+  // With Snap on, copies are a whole number of grid steps away.
+  await page.getByRole('checkbox', { name: 'Snap to grid' }).check();
+  await page.getByLabel('Snap step', { exact: true }).fill('2');
+  await ui.selectEntity(page, BRUTE);
+  await page.getByRole('listbox', { name: 'Entity list' }).press('Control+d');
+  await page.waitForFunction(
+    (known) => {
+      const id = document.querySelector('.inspector h2 code')?.textContent.trim();
+      return id && !known.includes(id);
+    },
+    [...ALL, bruteCopy],
+  );
+  const [x] = await ui.inspectedPosition(page);
+  assert.ok(x !== 10 && (x - 10) % 2 === 0, `the copy's X ${x} is a whole number of steps of 2 from 10`);
   await ui.closeWithoutErrors(page);
 });
 

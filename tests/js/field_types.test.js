@@ -31,6 +31,7 @@ test("checkValue gives the value and canonical text of the new types, or the eng
     ['i32', '2147483648', 'number out of range (-2147483648 to 2147483647)', 1],
     ['i32', '1.5', 'unexpected character in whole number', 2],
     ['u32', 'none', 'expected a whole number', 1],
+    ['u32', '-1', 'must be 0 or more', 1],
     ['vec2', '1', 'expected 2 numbers', 2],
     ['quat', '0 0 0', 'expected 4 numbers', 6],
     ['quat', '0 0 0 1 2', 'unexpected text after 4 numbers', 9],

@@ -64,7 +64,7 @@ test("checkValue gives the value and canonical text of every field type, or the 
     ['f32', 'inf', 'infinity is not allowed here', 1],
     ['f32', '1e39', 'number out of float32 range', 1],
     ['f32', '', 'expected a number', 1],
-    ['index', '-1', 'expected a whole number', 1],
+    ['index', '-1', 'must be 0 or more', 1],
     ['index', '4294967296', 'number out of range (max 4294967295)', 1],
     ['bool', 'yes', 'expected true or false', 1],
     ['vec3', '1 2', 'expected 3 numbers', 4],

@@ -103,7 +103,7 @@ TEST(validate_reports_every_bad_file_and_changes_nothing)
     CHECK(run("validate %s", dir) == 1);
     /* A class this build lacks is kept as text: a warning, not a problem. */
     CHECK(find_output("%s:4:1: warning: unknown class 'Lamp' (kept as text)", a));
-    CHECK(find_output("%s:6:1: mesh_instance: expected a whole number", b));
+    CHECK(find_output("%s:6:1: mesh_instance: must be 0 or more", b));
     CHECK(find_output("37 entities, 1 problem, 1 warning"));
     CHECK(du_exists(tmp)); /* validate is read-only */
     finish();

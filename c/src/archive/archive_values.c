@@ -242,6 +242,11 @@ static bool parse_whole(const char *t, size_t n, uint64_t max, const char *range
 
 static bool parse_u32(const char *t, size_t n, uint32_t *out, size_t *bad, const char **msg)
 {
+    if (n > 1 && t[0] == '-' && t[1] >= '0' && t[1] <= '9') {
+        *bad = 0; /* a whole number, below what the field takes */
+        *msg = "must be 0 or more";
+        return false;
+    }
     uint64_t v;
     if (!parse_whole(t, n, UINT32_MAX, "number out of range (max 4294967295)", &v, bad, msg)) return false;
     *out = (uint32_t)v;

@@ -9,6 +9,7 @@ import { addEntity } from '../state/edits.js';
 import { axes, center } from '../state/mapView.js';
 import { snapTyped, startPlacing } from '../state/placement.js';
 import { checkTyped } from '../state/typed.js';
+import { classCounts } from '../state/listView.js';
 import { classNames } from '../state/world.js';
 import { NameOptions } from './Field.jsx';
 
@@ -16,7 +17,10 @@ const AXES = ['X', 'Y', 'Z'];
 
 export function AddEntityDialog({ onClose }) {
   const dialog = useRef(null);
-  const names = classNames.value;
+  // The classes the world has entities of first: a class compiled into
+  // the inspector but absent from the world is seldom the one wanted.
+  const counts = classCounts.value;
+  const names = [...classNames.value].sort((a, b) => ((counts[b] ?? 0) > 0) - ((counts[a] ?? 0) > 0));
   const [className, setClassName] = useState(names[0] ?? '');
   const [coords, setCoords] = useState(() => {
     const start = [0, 0, 0];

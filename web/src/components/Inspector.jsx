@@ -7,6 +7,7 @@
 // diagnostic instead (FailedFiles.jsx).
 import { useEffect, useState } from 'preact/hooks';
 import { entityPath, formatF32 } from '../lib/fields.js';
+import { plural } from '../lib/plural.js';
 import { setFieldOfSelection, setPositionAxis, setPositionAxisOfSelection } from '../state/edits.js';
 import { shownFailure } from '../state/failed.js';
 import { snapTyped } from '../state/placement.js';
@@ -147,8 +148,8 @@ function SelectionEditor() {
   return (
     <>
       <header class="inspector-head">
-        <h2>{ids.length} entities selected</h2>
-        <p class="muted">{classes.map((name) => `${counts[name]} ${name}`).join(', ')}</p>
+        <h2>{plural(ids.length, 'entity', 'entities')} selected</h2>
+        <p class="muted">{classes.map((name) => `${counts[name].toLocaleString('en')} ${name}`).join(', ')}</p>
       </header>
       <fieldset class="vec3">
         <legend>Position</legend>

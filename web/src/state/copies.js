@@ -11,6 +11,7 @@ import { getEngine } from './engine.js';
 import { addedEntities } from './edits.js';
 import { axes, scale } from './mapView.js';
 import { fail, notice } from './messages.js';
+import { snap } from './placement.js';
 import { selectedLive } from './selection.js';
 import { rowClass, table } from './table.js';
 import { busy, status } from './world.js';
@@ -19,9 +20,11 @@ import { busy, status } from './world.js';
 // enough to tell them from the originals.
 const OFFSET_PX = 16;
 
-// The offset of copies in world units, on the map's axes, to 2 decimals.
+// The offset of copies in world units, on the map's axes, to 2 decimals,
+// or a whole number of grid steps with Snap on.
 function mapOffset() {
-  const d = Math.max(0.01, Math.round((OFFSET_PX / scale.value) * 100) / 100);
+  let d = Math.max(0.01, Math.round((OFFSET_PX / scale.value) * 100) / 100);
+  if (snap.value.on) d = Math.max(1, Math.round(d / snap.value.step)) * snap.value.step;
   const [h, v] = axes.value;
   const offset = [0, 0, 0];
   offset[h] = d;
