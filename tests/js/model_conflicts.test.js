@@ -9,6 +9,7 @@ import { test } from 'node:test';
 
 import { conflicts, keepPageVersion, noteConflicts, pageVersion, takeDiskVersion } from '../../web/src/state/conflicts.js';
 import { setField } from '../../web/src/state/edits.js';
+import { undo, undoStack } from '../../web/src/state/history.js';
 import { pending } from '../../web/src/state/pending.js';
 import { followReview, review, reviewing } from '../../web/src/state/review.js';
 import { select, selected } from '../../web/src/state/selection.js';
@@ -60,4 +61,14 @@ test("keeping the page's version keeps the edit pending, reviewed against the di
   } finally {
     stop();
   }
+});
+
+test("after taking the disk's version, undo does not bring back the page's dropped edit", async () => {
+  await conflicted();
+  assert.equal(undoStack.value.length, 1);
+  await takeDiskVersion(PATH);
+  assert.equal(undoStack.value.length, 0, "the edit's step is gone with the edit");
+  await undo();
+  assert.equal(selected.value.fields.intensity, 9);
+  assert.deepEqual(pending.value, []);
 });

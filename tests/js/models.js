@@ -8,7 +8,7 @@ import { join, relative } from 'node:path';
 import { createLocalEngine } from '../../web/src/engine/local.js';
 import { setEngine } from '../../web/src/state/engine.js';
 import { on } from '../../web/src/state/events.js';
-import { clearHistory, record } from '../../web/src/state/history.js';
+import { clearHistory, forgetEntity, record } from '../../web/src/state/history.js';
 import { openWorldFiles } from '../../web/src/state/open.js';
 import { sampleWorld } from './helpers.js';
 
@@ -17,6 +17,7 @@ setEngine(createLocalEngine());
 globalThis.confirm = () => true;
 on('opened', () => clearHistory());
 on('edited', (step) => record(step));
+on('reverted', ({ id }) => forgetEntity(id));
 
 /** The files of world directory `dir` as the page reads them: [{ path, bytes }]. */
 export function worldFiles(dir) {

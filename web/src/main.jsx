@@ -9,7 +9,7 @@ import { App } from './components/App.jsx';
 import { createEngine } from './engine/client.js';
 import { setEngine } from './state/engine.js';
 import { on } from './state/events.js';
-import { clearHistory, record } from './state/history.js';
+import { clearHistory, forgetEntity, record } from './state/history.js';
 import { forgetKept, keepNowIfWaiting, keepSoon, restoreKept, startUp } from './state/keep.js';
 import { openServerWorld, openSnapshotText } from './state/open.js';
 import { pending } from './state/pending.js';
@@ -32,6 +32,8 @@ on('opened', () => stopPlacing());
 // The view (2D or 3D, and the 3D camera) is the world's, as last seen.
 on('opened', ({ key }) => openedWorld(key ?? `served:${worldName.peek()}`));
 on('edited', (step) => record(step));
+on('reverted', ({ id }) => forgetEntity(id));
+on('reverted', () => keepSoon());
 on('edited', () => keepSoon());
 on('restored', () => keepSoon());
 on('saved', () => keepSoon());

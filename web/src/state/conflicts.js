@@ -5,6 +5,7 @@
 import { computed, signal } from '@preact/signals';
 import { applyDiskVersions, noteBase } from './diskFiles.js';
 import { getEngine } from './engine.js';
+import { emit } from './events.js';
 import { fail, notice } from './messages.js';
 import { rebaseReview } from './review.js';
 
@@ -60,6 +61,7 @@ export async function takeDiskVersion(path) {
   try {
     await applyDiskVersions([{ path, seq: conflict.seq, bytes: conflict.disk }]);
     conflicts.value = conflicts.value.filter((c) => c !== conflict);
+    emit('reverted', { id: conflict.id }); // the page's edits of it are gone, their undo steps too
     notice.value = `Took the version on disk of ${path}`;
   } catch (err) {
     fail(`Could not take the version on disk of ${path}`, err);

@@ -30,6 +30,16 @@ export function record(edit) {
   redoStack.value = [];
 }
 
+// The disk's version of entity `id` replaced the page's (the 'reverted'
+// event): its changes leave every step, for undoing or redoing them would
+// bring back the page's edits the user dropped. Steps of it alone go.
+export function forgetEntity(id) {
+  const without = (stack) =>
+    stack.map((step) => ({ ...step, changes: step.changes.filter((c) => c.id !== id) })).filter((step) => step.changes.length > 0);
+  undoStack.value = without(undoStack.value);
+  redoStack.value = without(redoStack.value);
+}
+
 // A world was opened (the 'opened' event): its history starts empty.
 export function clearHistory() {
   undoStack.value = [];
