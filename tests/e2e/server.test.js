@@ -96,6 +96,31 @@ test('files changed, added and deleted on disk show within 2 s, keeping the sele
   await ui.closeWithoutErrors(page);
 });
 
+test('a file that fails to load, written and then deleted on disk, comes and goes from the list of failed files', async () => {
+  const { dir, page } = await openServed();
+  const failed = page.getByRole('listbox', { name: 'Files that failed to load' }).getByRole('option');
+  // A file whose name is no entity's, and a copy under another entity's ID.
+  const [firstId, otherId] = await ui.visibleIds(page);
+  const misnamed = join(dir, 'Entities', 'junk2.jasset');
+  const renamed = join(dir, entityFile('0x77a31d75000fff02'));
+  writeFileSync(misnamed, 'hi\n');
+  writeFileSync(renamed, readEntity(dir, otherId));
+  await until(page, () => document.querySelectorAll('[aria-label="Files that failed to load"] [role=option]').length === 2, null, {
+    timeout: 5_000,
+    what: 'two failed files',
+  });
+  rmSync(misnamed);
+  rmSync(renamed);
+  await until(page, () => document.querySelectorAll('[aria-label="Files that failed to load"] [role=option]').length === 0, null, {
+    timeout: 5_000,
+    what: 'no failed file left',
+  });
+  assert.equal(await failed.count(), 0);
+  assert.equal(await page.getByRole('note', { name: 'Files that failed to load' }).count(), 0, 'no banner');
+  assert.ok(await ui.option(page, firstId).isVisible());
+  await ui.closeWithoutErrors(page);
+});
+
 test('an entity changed on disk and in the page is a conflict: both versions shown, nothing overwritten until the user picks', async () => {
   const { dir, page } = await openServed();
   const [keptId, takenId, otherId] = await ui.visibleIds(page);

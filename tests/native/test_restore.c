@@ -473,6 +473,20 @@ TEST(a_file_gone_on_disk_removes_its_entity_with_no_deletion_pending)
     finish();
 }
 
+TEST(a_file_gone_that_was_none_of_the_worlds_changes_nothing)
+{
+    uint64_t named = 1;
+    const uint64_t id = start_with_text_of(&sample_prop_class);
+    CHECK(id);
+    const uint32_t diagnostics = jl_world_diagnostic_count(world);
+    static const char hi[] = "hi\n";
+    CHECK(jl_world_reload_file_text(world, "Entities/junk2.jasset", hi, sizeof hi - 1, &named, NULL) == JL_ERR_PARSE);
+    CHECK(jl_world_diagnostic_count(world) == diagnostics + 1);
+    CHECK(jl_world_reload_file_text(world, "Entities/junk2.jasset", NULL, 0, &named, NULL) == JL_OK);
+    CHECK(named == 0 && jl_world_diagnostic_count(world) == diagnostics + 1 && jl_world_find(world, id));
+    finish();
+}
+
 TEST(a_changed_file_that_does_not_load_leaves_no_entity_and_is_never_deleted)
 {
     uint64_t named = 0;

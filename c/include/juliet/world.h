@@ -381,7 +381,9 @@ jl_status jl_world_restore_settings_text(jl_world *world, const char *text, size
  * ... as jl_world_load_entity_text; also in err, may be NULL), and as when
  * a world's file fails to load, its entity is gone (or its settings
  * unchanged but failed) and save never rewrites or deletes that file. A
- * name that is neither file is JL_ERR_PARSE (a diagnostic too). */
+ * name that is neither file is JL_ERR_PARSE (a diagnostic too), unless
+ * text is NULL: a file gone that was none of the world's changes nothing
+ * (JL_OK, *id_out 0). */
 jl_status jl_world_reload_file_text(jl_world *world, const char *name, const char *text, size_t size, uint64_t *id_out,
                                     jl_error *err);
 

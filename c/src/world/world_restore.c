@@ -162,6 +162,7 @@ jl_status jl_world_reload_file_text(jl_world *w, const char *name, const char *t
     if (strcmp(name, SETTINGS_FILE) == 0) return reload_settings(w, text, size, e);
     const size_t prefix = sizeof ENTITIES_DIR - 1;
     const uint64_t id = strncmp(name, ENTITIES_DIR, prefix) == 0 ? jl_world_id_of_file_name(name + prefix) : 0;
+    if (id == 0 && !text) return JL_OK; /* gone, and it was none of the world's files: nothing changes */
     if (id == 0) {
         jl_status s = jl_error_set(e, JL_ERR_PARSE, name, 0, 0,
                                    "not a file of the world (Entities/<decimal id>.jasset or %s)", SETTINGS_FILE);

@@ -428,7 +428,8 @@ export class World {
    * (null for the settings). A text that does not load throws a JulietError
    * with `id` set as the return value would be; the entity is then gone
    * (the settings unchanged but failed) and its file is never rewritten or
-   * deleted. A name that is no file of the world throws 'parse'. Both
+   * deleted. A name that is no file of the world throws 'parse', unless
+   * `text` is null: such a file gone changes nothing (returns null). Both
    * failures are in diagnostics() too.
    * @param {string} name
    * @param {string|Uint8Array|null} text
