@@ -199,7 +199,7 @@ test("lights are drawn in their own colour with their reach, the selected entity
   await ui.closeWithoutErrors(page);
 });
 
-test('the views are top (X/Z) and front (X/Y); changing view frames every entity', async () => {
+test('the views are top (X/Z) and front (X/Y); changing view frames every entity, clear of the rulers', async () => {
   const page = await ui.openSample(env);
   const views = mapPane(page).getByRole('group', { name: 'View' });
   const top = views.getByRole('button', { name: 'Top (X/Z)' });
@@ -217,7 +217,9 @@ test('the views are top (X/Z) and front (X/Y); changing view frames every entity
   const box = await map.boundingBox();
   for (const e of Object.values(entitiesOf(sampleWorld))) {
     const p = await pagePoint(page, e.position);
-    assert.ok(p.x >= box.x && p.x <= box.x + box.width && p.y >= box.y && p.y <= box.y + box.height, 'every entity in view');
+    // The rulers: 40 px on the left, 16 px along the top.
+    assert.ok(p.x >= box.x + 40 + 8 && p.x <= box.x + box.width - 8, `every entity in view, right of the ruler: ${p.x - box.x}`);
+    assert.ok(p.y >= box.y + 16 + 8 && p.y <= box.y + box.height - 8, `every entity in view, below the ruler: ${p.y - box.y}`);
   }
   await drawn(page);
   await ui.screenshot(page, 'map-front');

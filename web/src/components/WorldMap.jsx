@@ -20,7 +20,21 @@ import { abgr, horizontalLine, markRadius, paintDensity, square, verticalLine } 
 import { deleteEntity, moveEntities, moveEntity } from '../state/edits.js';
 import { visibleRows } from '../state/listView.js';
 import { clearLayers, entityName, lights, links, refFieldNames, refreshLayers } from '../state/mapLayers.js';
-import { axes, center, fitWorld, keepInView, panBy, scale, setView, toScreen, toWorld, VIEWS, viewSize, zoomAt } from '../state/mapView.js';
+import {
+  axes,
+  center,
+  fitWorld,
+  keepInView,
+  panBy,
+  RULERS,
+  scale,
+  setView,
+  toScreen,
+  toWorld,
+  VIEWS,
+  viewSize,
+  zoomAt,
+} from '../state/mapView.js';
 import { placeAt, placing, snapPointer } from '../state/placement.js';
 import {
   addToSelection,
@@ -313,8 +327,8 @@ export function WorldMap() {
     ctx.font = '11px ui-monospace, Menlo, Consolas, monospace';
     ctx.textBaseline = 'top';
     ctx.fillStyle = 'rgba(20,25,30,0.8)';
-    ctx.fillRect(0, 0, w, 16);
-    ctx.fillRect(0, 16, 40, h - 16);
+    ctx.fillRect(0, 0, w, RULERS.top);
+    ctx.fillRect(0, RULERS.top, RULERS.left, h - RULERS.top);
     ctx.fillStyle = '#8c99a6';
     ctx.textAlign = 'center';
     for (const v of grid.xs) {

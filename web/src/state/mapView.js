@@ -7,6 +7,10 @@ export const axes = signal([0, 2]); // indexes into a position: horizontal, vert
 export const center = signal([0, 0]); // world coordinates on those axes
 export const scale = signal(1); // pixels per world unit
 export const viewSize = signal([0, 0]); // the canvas size in CSS pixels
+// The grid's values along the left and top edges cover that much of the
+// map (CSS pixels); framing keeps entities clear of them.
+export const RULERS = { left: 40, top: 16 };
+const FIT_MARGIN = 20;
 
 function extent(axis) {
   let min = Infinity;
@@ -39,8 +43,12 @@ export function fitWorld({ chooseAxes = false } = {}) {
   }
   const spanX = Math.max(x1 - x0, 1);
   const spanY = Math.max(y1 - y0, 1);
-  center.value = [(x0 + x1) / 2, (y0 + y1) / 2];
-  scale.value = Math.min((w - 40) / spanX, (hgt - 40) / spanY);
+  // Into the map right of and below the rulers, with a margin each side.
+  const s = Math.min((w - RULERS.left - 2 * FIT_MARGIN) / spanX, (hgt - RULERS.top - 2 * FIT_MARGIN) / spanY);
+  // (The view's centre is the canvas' middle: the entities' middle sits
+  // half a ruler right of it and half a ruler below.)
+  center.value = [(x0 + x1) / 2 - RULERS.left / 2 / s, (y0 + y1) / 2 + RULERS.top / 2 / s];
+  scale.value = s;
 }
 
 // The map's views: the axes each shows, named as a level editor names them.
