@@ -8,7 +8,7 @@ import { addEntity, deleteEntity, setField, setFieldOfSelection, setPositionAxis
 import { undoStack } from '../../web/src/state/history.js';
 import { pending } from '../../web/src/state/pending.js';
 import { fieldErrors, select, selected, setSelection } from '../../web/src/state/selection.js';
-import { rowPosition, table } from '../../web/src/state/table.js';
+import { changedRowsSince, revision, rowPosition, table } from '../../web/src/state/table.js';
 import { INERT, LIGHT, LIGHT2, openWorld } from './models.js';
 
 const paths = () => pending.value.map((p) => `${p.kind} ${p.id}`);
@@ -76,4 +76,16 @@ test('a delete takes the row out and lists the file as deleted; an add is new an
   assert.ok(table.rowOf.has(added.id));
   assert.deepEqual(paths().sort(), [`deleted ${INERT}`, `new ${added.id}`].sort());
   assert.equal(table.size, size + 1, 'the deleted row is kept as a hole, the new one appended');
+});
+
+test("an edit's rows are told as changed since the revision before it, and a world opened again tells none", async () => {
+  await openWorld();
+  const before = revision.value;
+  await select(LIGHT);
+  await setPositionAxis(0, 1);
+  await setField('intensity', 2);
+  assert.deepEqual([...new Set(changedRowsSince(before))], [table.rowOf.get(LIGHT)]);
+  assert.deepEqual(changedRowsSince(revision.value), []);
+  await openWorld();
+  assert.equal(changedRowsSince(before), null, 'every row may have changed');
 });

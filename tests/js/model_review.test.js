@@ -66,3 +66,18 @@ test('an edit undone leaves nothing to review', async () => {
   assert.deepEqual(entries, []);
   assert.equal(changeCount.value, 0);
 });
+
+test('a second edit of an entity already pending is reviewed too', async () => {
+  await openWorld();
+  const stop = followReview();
+  try {
+    await select(LIGHT);
+    await setField('intensity', 20);
+    await until(() => review.value.entries[0]?.changes.length === 1, 'the first edit reviewed');
+    await setField('radius', 3);
+    await until(() => review.value.entries[0]?.changes.length === 2, 'the second edit reviewed');
+    assert.deepEqual(review.value.entries[0].changes[1], { key: 'radius', old: '28.5', new: '3' });
+  } finally {
+    stop();
+  }
+});

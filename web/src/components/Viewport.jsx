@@ -31,7 +31,7 @@ import {
   setSelection,
   toggleSelected,
 } from '../state/selection.js';
-import { revision, rowClass, rowPosition, table } from '../state/table.js';
+import { changedRowsSince, revision, rowClass, rowPosition, table } from '../state/table.js';
 import { showViewport, viewportCamera } from '../state/viewMode.js';
 import { EntityTooltip } from './EntityTooltip.jsx';
 import { Legend } from './Legend.jsx';
@@ -97,6 +97,7 @@ export function Viewport() {
   const hovered = useRef(-1);
   const pointer = useRef(null); // [x, y] on the canvas while the pointer is over it
   const shapesAsked = useRef(0);
+  const shownRevision = useRef(-1); // the table's revision the scene shows
   const describeAsked = useRef(0);
   const [view, setViewName] = useState(viewportCamera.peek()?.view ?? 'perspective');
   const [gizmo, setGizmo] = useState('translate');
@@ -149,11 +150,14 @@ export function Viewport() {
   }, []);
 
   function showEntities() {
+    const now = revision.peek();
     scene.current?.setEntities(
       table,
       table.classNames.map((name) => rgb(classColor(name))),
       visibleRows.value,
+      changedRowsSince(shownRevision.current),
     );
+    shownRevision.current = now;
   }
   function showSelection() {
     const { rows, main } = selectedRows();

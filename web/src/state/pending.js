@@ -7,7 +7,7 @@
 import { SETTINGS_FILE } from 'juliet-world';
 import { computed, signal } from '@preact/signals';
 import { SETTINGS, entityPath } from '../lib/fields.js';
-import { revision, table } from './table.js';
+import { marks, table } from './table.js';
 import { settings } from './world.js';
 
 const created = new Set(); // IDs created since the last save
@@ -26,7 +26,7 @@ function entryOf(id, kind) {
 
 // [{ kind: 'new' | 'modified' | 'deleted', id, path }], in the order shown.
 export const pending = computed(() => {
-  revision.value;
+  marks.value;
   pendingRevision.value;
   const out = [];
   for (let row = 0; row < table.size; row++) {

@@ -1,17 +1,18 @@
 // The review of the pending changes: what changed in each pending entity
 // (or the settings), key by key, by the engine's own diff (the worker's
-// review op, jl_text_diff through wasm). Asked again a moment after the
-// pending list changes (a field being typed changes it at each accepted
-// value), for the first SHOWN entities only. A level from a shared link has
+// review op, jl_text_diff through wasm). Asked again as soon as the pending
+// changes change, for the first SHOWN entities only; changes made while an
+// answer is on its way are asked for together once it comes (a field being
+// typed changes them at each accepted value). A level from a shared link has
 // no files yet, so the next save writes all of it: its review lists the
 // edits made since it was opened instead.
 import { computed, effect, signal } from '@preact/signals';
 import { getEngine } from './engine.js';
 import { pending, touchedIds } from './pending.js';
+import { revision } from './table.js';
 import { source, status } from './world.js';
 
 export const SHOWN = 200; // entities listed at most
-const DELAY = 120; // ms after the last change of the pending list
 
 const EMPTY = { byId: new Map(), entries: [], count: 0, error: null };
 
@@ -31,8 +32,9 @@ export const fromLink = computed(() => source.value?.kind === 'link');
 // since it was opened (all of its files are still to write).
 export const changeCount = computed(() => (fromLink.value ? review.value.count : pending.value.length));
 
-let timer = null;
 let asked = 0;
+let asking = false; // a review is on its way
+let again = false; // and the changes changed since it was asked
 
 async function refresh() {
   const ask = ++asked;
@@ -54,11 +56,22 @@ async function refresh() {
   reviewing.value = false;
 }
 
-// Asks for the review again a moment from now (what it compares with changed).
+// Asks for the review again once the change being made is complete (what
+// it compares with changed), or once the answer on its way comes.
 function refreshSoon() {
-  clearTimeout(timer);
   reviewing.value = true;
-  timer = setTimeout(refresh, DELAY);
+  if (asking) {
+    again = true;
+    return;
+  }
+  asking = true;
+  queueMicrotask(async () => {
+    do {
+      again = false;
+      await refresh();
+    } while (again);
+    asking = false;
+  });
 }
 
 /** The review of `id` compares with `text` (null: no file) from now on. */
@@ -72,9 +85,10 @@ export async function rebaseReview(id, text) {
 export function followReview() {
   const stop = effect(() => {
     pending.value;
+    revision.value; // an edit of an entity already pending
     const open = status.value === 'ready' || status.value === 'saving';
-    clearTimeout(timer);
     if (!open) {
+      again = false;
       asked++; // an answer on its way is of another world
       review.value = EMPTY;
       reviewing.value = false;
@@ -84,6 +98,7 @@ export function followReview() {
   });
   return () => {
     stop();
-    clearTimeout(timer);
+    asked++;
+    again = false;
   };
 }

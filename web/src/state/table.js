@@ -1,13 +1,40 @@
 // The entity table: every entity's ID, class, position and dirty mark in
 // columns (typed arrays), so that the list and the map can show 100,000
 // entities without an object per entity. Rows never move; a removed entity
-// leaves a dead row. `revision` changes on every data change and
-// `structure` when rows are added or removed, which is what the list's
-// filter depends on.
+// leaves a dead row. `revision` changes on every data change, `structure`
+// when rows are added or removed (what the list's filter depends on) and
+// `marks` when a row's dirty or alive mark changes (what Pending changes
+// depends on). changedRowsSince tells which rows a few changes touched, so
+// that an edit costs its own rows, not a walk of the whole table.
 import { signal } from '@preact/signals';
 
 export const revision = signal(0);
 export const structure = signal(0);
+export const marks = signal(0);
+
+// The rows changed, in order, since revision `logFrom` (a change of many
+// rows, or too many changes, starts the log again).
+const LOG_LIMIT = 4096;
+let log = [];
+let logFrom = 0;
+
+function changed(row) {
+  if (log.length === LOG_LIMIT) restartLog();
+  else log.push(row);
+  revision.value++;
+}
+
+function restartLog() {
+  log = [];
+  logFrom = revision.peek() + 1;
+}
+
+/** The rows changed since revision `since` (each once, some maybe twice),
+ * or null when the table no longer knows (more changed: look at every row). */
+export function changedRowsSince(since) {
+  if (since < logFrom) return null;
+  return log.slice(log.length - (revision.peek() - since));
+}
 
 export const table = {
   size: 0, // rows in use, dead ones included
@@ -53,8 +80,10 @@ export function loadTable({ ids, classNames, cls, pos, dirty }, { added = 0 } = 
     deadRowOf: new Map(),
     loaded: n - added,
   });
+  restartLog();
   revision.value++;
   structure.value++;
+  marks.value++;
 }
 
 export function clearTable() {
@@ -97,9 +126,12 @@ export function putEntity(entity) {
   table.pos[row * 3] = entity.position[0];
   table.pos[row * 3 + 1] = entity.position[1];
   table.pos[row * 3 + 2] = entity.position[2];
-  table.dirty[row] = entity.dirty ? 1 : 0;
-  revision.value++;
+  const dirty = entity.dirty ? 1 : 0;
+  const marked = added || table.dirty[row] !== dirty;
+  table.dirty[row] = dirty;
+  changed(row);
   if (added) structure.value++;
+  if (marked) marks.value++;
 }
 
 // Moves an entity's row without telling the engine (a map drag in progress).
@@ -107,7 +139,7 @@ export function previewPosition(id, position) {
   const row = table.rowOf.get(id);
   if (row === undefined) return;
   table.pos.set(position, row * 3);
-  revision.value++;
+  changed(row);
 }
 
 export function removeRow(id) {
@@ -116,8 +148,9 @@ export function removeRow(id) {
   table.alive[row] = 0;
   table.rowOf.delete(id);
   table.deadRowOf.set(id, row);
-  revision.value++;
+  changed(row);
   structure.value++;
+  marks.value++;
 }
 
 // After a save: exactly the entities in `ids` stay dirty.
@@ -127,7 +160,9 @@ export function setDirtyIds(ids) {
     const row = table.rowOf.get(id);
     if (row !== undefined) table.dirty[row] = 1;
   }
+  restartLog();
   revision.value++;
+  marks.value++;
 }
 
 export function rowPosition(row) {

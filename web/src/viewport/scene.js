@@ -52,6 +52,32 @@ function spreadStride(n) {
   return stride;
 }
 
+// The k-th smallest (0-based) of the first n values of `values`, which it
+// reorders (quickselect: linear on average, where a sort of 100,000 keys
+// held up a frame).
+function kthSmallest(values, n, k) {
+  let lo = 0;
+  let hi = n - 1;
+  while (lo < hi) {
+    const pivot = values[(lo + hi) >> 1];
+    let i = lo;
+    let j = hi;
+    while (i <= j) {
+      while (values[i] < pivot) i++;
+      while (values[j] > pivot) j--;
+      if (i <= j) {
+        const t = values[i];
+        values[i++] = values[j];
+        values[j--] = t;
+      }
+    }
+    if (k <= j) hi = j;
+    else if (k >= i) lo = i;
+    else break;
+  }
+  return values[k];
+}
+
 /**
  * A viewport drawing into `canvas`, its labels into `labelLayer`.
  * `onChange()` is called after the user moved the camera (to remember the
@@ -302,13 +328,15 @@ export function createScene(canvas, labelLayer, { onChange = () => {}, onMove = 
 
   /** Shows the rows `shown` (an Int32Array of table rows: the list's filter
    * applied) of the table's entities: `colors` an [r, g, b] (0..1) per class
-   * index. Only those are drawn and picked. */
-  function setEntities(table, colors, shown) {
-    if (table === rows && shown === drawnShown && moveMarkers()) return;
+   * index. Only those are drawn and picked. `changed`: the rows changed
+   * since the last call if known (else null: any may have). */
+  function setEntities(table, colors, shown, changed = null) {
+    if (table === rows && shown === drawnShown && moveMarkers(changed)) return;
     rows = table;
     drawnShown = shown;
     order = new Int32Array(shown.length);
     orderClass = new Uint8Array(shown.length);
+    markerOf = new Int32Array(table.size).fill(-1);
     const position = new Float32Array(shown.length * 3);
     const color = new Float32Array(shown.length * 3);
     visible = new Uint8Array(table.size);
@@ -320,6 +348,7 @@ export function createScene(canvas, labelLayer, { onChange = () => {}, onMove = 
     for (let i = 0; i < shown.length; i++) {
       const row = shown[(i * stride) % shown.length];
       order[i] = row;
+      markerOf[row] = i;
       orderClass[i] = table.cls[row];
       visible[row] = 1;
       color.set(colors[table.cls[row]] ?? [1, 1, 1], i * 3);
@@ -340,20 +369,24 @@ export function createScene(canvas, labelLayer, { onChange = () => {}, onMove = 
   let drawnShown = null; // the `shown` the markers were made from
   let order = new Int32Array(0); // marker i shows table row order[i]
   let orderClass = new Uint8Array(0); // of that row's class index
+  let markerOf = new Int32Array(0); // the marker of each row, -1 if not shown
 
-  // After an edit: the markers moved to where the table has them, only
-  // those that moved sent to the renderer again, the level drawn again only
-  // if any did. False (and the markers are to be made anew) if an entity
-  // changed class.
-  function moveMarkers() {
+  // After an edit: the markers of the rows `changed` (null: of every row)
+  // moved to where the table has them, only those that moved sent to the
+  // renderer again, the level drawn again only if any did. False (and the
+  // markers are to be made anew) if an entity changed class.
+  function moveMarkers(changed) {
     const attribute = markers.geometry.attributes.position;
     if (!attribute || attribute.count !== order.length) return false;
     const at = attribute.array;
     const pos = rows.pos;
     const p = new THREE.Vector3();
-    let first = -1;
+    let first = order.length;
     let last = -1;
-    for (let i = 0; i < order.length; i++) {
+    const count = changed ? changed.length : order.length;
+    for (let j = 0; j < count; j++) {
+      const i = changed ? markerOf[changed[j]] : j;
+      if (i < 0 || i === undefined) continue;
       const row = order[i];
       if (rows.cls[row] !== orderClass[i]) return false;
       const k = i * 3;
@@ -361,18 +394,18 @@ export function createScene(canvas, labelLayer, { onChange = () => {}, onMove = 
       if (at[k] === pos[r] && at[k + 1] === pos[r + 1] && at[k + 2] === pos[r + 2]) continue;
       at.set(pos.subarray(r, r + 3), k);
       bounds.expandByPoint(p.fromArray(pos, r));
-      if (first < 0) first = i;
-      last = i;
+      first = Math.min(first, i);
+      last = Math.max(last, i);
     }
-    if (first >= 0) {
+    if (last >= 0) {
       attribute.clearUpdateRanges();
       attribute.addUpdateRange(first * 3, (last - first + 1) * 3);
       attribute.needsUpdate = true;
       placeGrid();
       layers.invalidate();
       draw();
-    }
-    nearSoon();
+      nearSoon();
+    } else if (nearRows) onNear(nearRows); // the same rows, their shapes read again
     return true;
   }
 
@@ -391,10 +424,11 @@ export function createScene(canvas, labelLayer, { onChange = () => {}, onMove = 
     clearTimeout(nearTimer);
     nearTimer = held ? 0 : setTimeout(rest, REST_MS);
   }
+  let nearRows = null; // what near() told last
   function rest() {
     layers.setMoving(false);
     draw();
-    onNear(near());
+    onNear((nearRows = near()));
   }
   function near() {
     const [w, h] = size();
@@ -410,7 +444,7 @@ export function createScene(canvas, labelLayer, { onChange = () => {}, onMove = 
     });
     const few = n <= DETAIL_LIMIT;
     if (n <= SHAPE_LIMIT) return { rows: Array.from(inView.subarray(0, n)), few };
-    const limit = keys.slice(0, n).sort()[SHAPE_LIMIT - 1];
+    const limit = kthSmallest(keys.slice(0, n), n, SHAPE_LIMIT - 1);
     const close = [];
     for (let i = 0; i < n && close.length < SHAPE_LIMIT; i++) if (keys[i] <= limit) close.push(inView[i]);
     return { rows: close, few };
