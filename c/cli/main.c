@@ -121,8 +121,8 @@ static void print_help(void)
 {
     printf(
         "usage: juliet COMMAND [ARGS...]\n\n"
-        "The Juliet world tool: checks, describes, formats and generates worlds\n"
-        "stored as directories of .jasset files.\n\ncommands:\n");
+        "The Juliet world tool: checks, describes, formats, compares and generates\n"
+        "worlds stored as directories of .jasset files, and merges their files.\n\ncommands:\n");
     for (int i = 0; i < command_count; i++) printf("  %-10s %s\n", commands[i]->name, commands[i]->summary);
     printf(
         "\nRun `juliet COMMAND --help` for a command's arguments, `juliet --version` for the version.\n"

@@ -763,3 +763,77 @@ JLW_EXPORT uint8_t *jlw_text_diff(const char *old_text, uint32_t old_size, const
     *count = changes;
     return out.data;
 }
+
+/* What a jlw_text_merge collects: the conflicts as records, and the keys
+ * whose conflicts take theirs (NUL-separated names). */
+typedef struct merge_out {
+    diff_out records;
+    const char *theirs_keys;
+    uint32_t theirs_keys_size;
+} merge_out;
+
+/* A conflict appended as a record: u32 key, base, ours and theirs sizes
+ * (JLW_ABSENT for a missing value), then those bytes. Takes theirs if the
+ * key is one of theirs_keys. */
+static jl_status merge_record(void *ctx, const jl_key_conflict *c, jl_merge_side *keep)
+{
+    merge_out *out = ctx;
+    for (const char *k = out->theirs_keys, *end = k + out->theirs_keys_size; k < end;) {
+        const char *nul = memchr(k, '\0', (size_t)(end - k));
+        const size_t n = (size_t)((nul ? nul : end) - k);
+        if (n == c->key_size && memcmp(k, c->key, n) == 0) *keep = JL_MERGE_THEIRS;
+        k += n + 1;
+    }
+    const uint32_t sizes[4] = {c->key_size, c->base_value ? c->base_size : JLW_ABSENT,
+                               c->ours_value ? c->ours_size : JLW_ABSENT,
+                               c->theirs_value ? c->theirs_size : JLW_ABSENT};
+    diff_out *r = &out->records;
+    bool ok = diff_append(r, sizes, sizeof sizes) && diff_append(r, c->key, c->key_size) &&
+              (!c->base_value || diff_append(r, c->base_value, c->base_size)) &&
+              (!c->ours_value || diff_append(r, c->ours_value, c->ours_size)) &&
+              (!c->theirs_value || diff_append(r, c->theirs_value, c->theirs_size));
+    return ok ? JL_OK : fail(JL_ERR_OUT_OF_MEMORY, "no memory for the conflicts");
+}
+
+/* jl_text_merge of three .jasset texts (path names them in errors, may be
+ * NULL); a conflict takes theirs if its key is one of theirs_keys
+ * (NUL-separated names, theirs_keys_size bytes), else ours. Returns a
+ * malloc'd block the caller frees, its size in *size: the *count conflicts
+ * as records (merge_record), in the merged text's order, then the merged
+ * text (the rest of the block). NULL with the failure in jlw_last_error
+ * (JL_ERR_PARSE with line and column). */
+JLW_EXPORT uint8_t *jlw_text_merge(const char *base, uint32_t base_size, const char *ours, uint32_t ours_size,
+                                   const char *theirs, uint32_t theirs_size, const char *path, const char *theirs_keys,
+                                   uint32_t theirs_keys_size, uint32_t *size, uint32_t *count)
+{
+    clear_error();
+    /* An arena for this merge: the three entry tables (fixed, well under
+     * 1 MiB), then the merged text, at most both sides' bytes and two per
+     * key. */
+    jl_arena arena = {0};
+    merge_out out = {.records = {.data = malloc(1), .capacity = 1},
+                     .theirs_keys = theirs_keys,
+                     .theirs_keys_size = theirs_keys_size};
+    if (!out.records.data || jl_arena_init(&arena, ((size_t)1 << 20) + ours_size + theirs_size) != JL_OK) {
+        free(out.records.data);
+        fail(JL_ERR_OUT_OF_MEMORY, "no memory to merge the texts");
+        return NULL;
+    }
+    const jl_merge_input in[3] = {{base, base_size, path}, {ours, ours_size, path}, {theirs, theirs_size, path}};
+    const char *text = NULL;
+    size_t text_size = 0;
+    uint32_t conflicts = 0;
+    jl_status status = jl_text_merge(&in[0], &in[1], &in[2], &arena, &arena, merge_record, &out, &text, &text_size,
+                                     &conflicts, &last_error);
+    if (status == JL_OK && !diff_append(&out.records, text, text_size))
+        status = fail(JL_ERR_OUT_OF_MEMORY, "no memory for the merged text");
+    jl_arena_release(&arena);
+    if (status != JL_OK) {
+        reported(status, "cannot merge the texts");
+        free(out.records.data);
+        return NULL;
+    }
+    *size = (uint32_t)out.records.size;
+    *count = conflicts;
+    return out.records.data;
+}

@@ -31,6 +31,20 @@ export interface KeyChange {
   new: string | null;
 }
 
+/** A key Juliet#textMerge found changed differently on both sides: each value null where that text lacks the key. */
+export interface KeyConflict {
+  key: string;
+  base: string | null;
+  ours: string | null;
+  theirs: string | null;
+}
+
+/** Juliet#textMerge's answer: the merged text and its conflicts, in the text's order. */
+export interface TextMerge {
+  text: string;
+  conflicts: KeyConflict[];
+}
+
 /** JL_INDEX_MAX: the "no index" value of index fields. */
 export declare const INDEX_NONE: 4294967295;
 
@@ -305,6 +319,21 @@ export declare class Juliet {
    * (naming options.path, line, column) for a text that does not tokenize.
    */
   textDiff(oldText: string | Uint8Array, newText: string | Uint8Array, options?: { path?: string }): KeyChange[];
+  /**
+   * The engine's three-way merge of an entity's .jasset text, key by key (as
+   * `juliet merge`): a key one side changed from base takes that change,
+   * a key both sides changed differently is a conflict that keeps ours, or
+   * theirs if options.theirs names it. Ours' keys in ours' order, a key only
+   * theirs has after the key it follows in theirs; written as the engine
+   * writes files. Throws a JulietError 'parse' (naming options.path, line,
+   * column) for a text that does not tokenize.
+   */
+  textMerge(
+    base: string | Uint8Array,
+    ours: string | Uint8Array,
+    theirs: string | Uint8Array,
+    options?: { path?: string; theirs?: string[] },
+  ): TextMerge;
   /** Node: a host directory (mounted with NODEFS) unless inMemory. Browser: an in-memory directory. */
   openWorld(path: string, options?: WorldOptions): World;
   newWorld(options?: WorldOptions): World;

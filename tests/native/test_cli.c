@@ -122,8 +122,9 @@ TEST(validate_without_arguments_fails_with_one_line)
 TEST(every_command_has_help)
 {
     NEED_JULIET();
-    static const char *const commands[] = {"validate", "stats", "fmt", "gen", "diff", "share", "unshare", "schema"};
-    for (int i = 0; i < 8; i++) {
+    static const char *const commands[] = {"validate", "stats", "fmt",     "gen",   "diff",
+                                           "merge",    "share", "unshare", "schema"};
+    for (int i = 0; i < 9; i++) {
         CHECK(run("%s --help", commands[i]) == 0);
         CHECK(strncmp(output, "usage: juliet ", 14) == 0);
     }
@@ -495,6 +496,131 @@ TEST(diff_refuses_a_world_with_a_file_that_failed_to_load)
     CHECK(find_output("7.jasset:6:"));
     CHECK(find_output("1 file failed to load: cannot compare"));
     CHECK(run("diff %s", dir) == 2);
+    finish();
+}
+
+/* ---- merge ---- */
+
+/* The sample's Light 0x77a31d7500000002 as the engine writes it, with
+ * intensity and radius given. */
+#define LIGHT(intensity, radius) \
+    "; asset_type\nentity_instance\n; id\n0x77a31d7500000002\n; class\nLight\n" \
+    "; version\n1\n; class_version\n2\n; position\n304.55 16.74 -269.94\n" \
+    "; color\n#a3e36d\n; intensity\n" intensity "\n; radius\n" radius "\n; cast_shadows\ntrue\n"
+
+/* Writes the three versions of a merge as base, ours and theirs in dir. */
+static bool write_versions(const char *base, const char *ours, const char *theirs)
+{
+    const char *const names[3] = {"base", "ours", "theirs"}, *const texts[3] = {base, ours, theirs};
+    char path[512];
+    for (int i = 0; i < 3; i++)
+        CHECK_OR_FALSE(du_join(path, sizeof path, dir, names[i]) && du_write(path, texts[i], strlen(texts[i])));
+    return true;
+}
+
+/* True if the file name in dir holds exactly text. */
+static bool holds(const char *name, const char *text)
+{
+    char path[512];
+    size_t size = 0;
+    CHECK_OR_FALSE(du_join(path, sizeof path, dir, name));
+    char *data = du_read(path, &size);
+    bool same = data && size == strlen(text) && memcmp(data, text, size) == 0;
+    if (!same) fprintf(stderr, "%s holds:\n%.*s\nexpected:\n%s\n", path, data ? (int)size : 0, data ? data : "", text);
+    free(data);
+    return same;
+}
+
+TEST(merge_takes_each_sides_changes_and_exits_0)
+{
+    START(NULL);
+    CHECK(write_versions(LIGHT("18.1", "28.5"), LIGHT("42", "28.5"), LIGHT("18.1", "3")));
+    CHECK(run("merge %s/base %s/ours %s/theirs", dir, dir, dir) == 0);
+    CHECK(strcmp(output, LIGHT("42", "3")) == 0);
+    CHECK(run("merge %s/base %s/ours %s/theirs -o %s/out", dir, dir, dir, dir) == 0);
+    CHECK(output[0] == '\0' && holds("out", LIGHT("42", "3")));
+    finish();
+}
+
+TEST(merge_prints_each_conflict_keeps_ours_and_exits_1)
+{
+    START(NULL);
+    CHECK(write_versions(LIGHT("18.1", "28.5"), LIGHT("42", "1"), LIGHT("7", "2")));
+    CHECK(run("merge %s/base %s/ours %s/theirs -o %s/ours --path Entities/8620766500065640450.jasset", dir, dir, dir,
+              dir) == 1);
+    CHECK(
+        find_output("Entities/8620766500065640450.jasset: conflict in intensity: ours 42, theirs 7 (kept ours)\n"
+                    "Entities/8620766500065640450.jasset: conflict in radius: ours 1, theirs 2 (kept ours)\n"));
+    CHECK(holds("ours", LIGHT("42", "1")));
+    /* Without --path, the conflicts name OURS. */
+    CHECK(run("merge %s/base %s/ours %s/theirs", dir, dir, dir) == 1);
+    CHECK(find_output("%s/ours: conflict in intensity: ours 42, theirs 7 (kept ours)\n", dir));
+    finish();
+}
+
+TEST(merge_of_a_file_that_does_not_tokenize_exits_2_naming_it_and_writes_nothing)
+{
+    START(NULL);
+    CHECK(write_versions(LIGHT("18.1", "28.5"), LIGHT("42", "28.5"), "; id\n0x1\n; id\n0x2\n"));
+    CHECK(run("merge %s/base %s/ours %s/theirs -o %s/out", dir, dir, dir, dir) == 2);
+    CHECK(find_output("juliet merge: %s/theirs:3:3: duplicate key 'id'", dir));
+    CHECK(pu_count(dir) == 3); /* nothing written, no temporary left */
+    CHECK(run("merge %s/base %s/ours -o %s/out", dir, dir, dir) == 2);
+    CHECK(find_output("juliet merge: expected three files"));
+    finish();
+}
+
+#define GIT "git -c user.name=t -c user.email=t@t -c commit.gpgsign=false -c core.autocrlf=false "
+
+/* Runs a shell command line in dir (its output in `output`); its exit status. */
+static int in_dir(const char *command)
+{
+    char line[4096];
+    snprintf(line, sizeof line, "cd '%s' && %s", dir, command);
+    return du_run(line, output, sizeof output);
+}
+
+/* In dir, a repository whose .jasset files git merges with `juliet merge`,
+ * holding Entities/1.jasset as base on main; then branch `other` changes it
+ * to theirs and main to ours, each committed. */
+static bool repo_with_two_edits(const char *base, const char *ours, const char *theirs)
+{
+    char command[2048], path[512];
+    CHECK_OR_FALSE(in_dir(GIT "-c init.defaultBranch=main init -q . && mkdir Entities") == 0);
+    snprintf(command, sizeof command, "git config merge.juliet.driver \"'%s' merge %%O %%A %%B -o %%A --path %%P\"",
+             juliet);
+    CHECK_OR_FALSE(in_dir(command) == 0);
+    CHECK_OR_FALSE(du_join(path, sizeof path, dir, ".gitattributes") && du_write(path, "*.jasset merge=juliet\n", 22));
+    CHECK_OR_FALSE(du_join(path, sizeof path, dir, "Entities/1.jasset"));
+    CHECK_OR_FALSE(du_write(path, base, strlen(base)) && in_dir(GIT "add -A && " GIT "commit -q -m base") == 0);
+    CHECK_OR_FALSE(in_dir("git checkout -q -b other") == 0 && du_write(path, theirs, strlen(theirs)));
+    CHECK_OR_FALSE(in_dir(GIT "commit -q -am theirs && git checkout -q main") == 0);
+    CHECK_OR_FALSE(du_write(path, ours, strlen(ours)) && in_dir(GIT "commit -q -am ours") == 0);
+    return true;
+}
+
+TEST(merge_as_git_merge_driver_merges_two_branches_edits_of_one_entity)
+{
+    START(NULL);
+    if (in_dir("git --version") != 0) {
+        printf("skipped: no git\n");
+        finish();
+        return;
+    }
+    CHECK(repo_with_two_edits(LIGHT("18.1", "28.5"), LIGHT("42", "28.5"), LIGHT("18.1", "3")));
+    CHECK(in_dir(GIT "merge -q --no-edit other") == 0);
+    CHECK(holds("Entities/1.jasset", LIGHT("42", "3")));
+    finish();
+
+    /* Both change the intensity: git stops on the file, which holds ours'
+     * intensity and theirs' radius, without conflict markers. */
+    START(NULL);
+    CHECK(repo_with_two_edits(LIGHT("18.1", "28.5"), LIGHT("42", "28.5"), LIGHT("7", "3")));
+    CHECK(in_dir(GIT "merge --no-edit other") == 1);
+    CHECK(find_output("Entities/1.jasset: conflict in intensity: ours 42, theirs 7 (kept ours)\n"));
+    CHECK(find_output("CONFLICT"));
+    CHECK(holds("Entities/1.jasset", LIGHT("42", "3")));
+    CHECK(in_dir("git diff --name-only --diff-filter=U") == 0 && strcmp(output, "Entities/1.jasset\n") == 0);
     finish();
 }
 

@@ -1,6 +1,7 @@
 /* diff.h - what changed between two versions of an entity file or of a
- * world, key by key: the review of pending changes in the inspector and
- * `juliet diff` are this one implementation.
+ * world, key by key, and the three-way merge of an entity file: the review
+ * of pending changes in the inspector and `juliet diff` are the one diff,
+ * the JavaScript API's textMerge and `juliet merge` the one merge.
  *
  * Texts are compared as `.jasset` key/value entries, not as lines: a key
  * whose value changed is one change `key old -> new`, wherever it stands in
@@ -42,6 +43,70 @@ typedef jl_status jl_key_change_fn(void *ctx, const jl_key_change *change);
 jl_status jl_text_diff(const char *old_text, size_t old_size, const char *old_path, const char *new_text,
                        size_t new_size, const char *new_path, jl_arena *scratch, jl_key_change_fn *visit, void *ctx,
                        uint32_t *changes, jl_error *err);
+
+/* ---- merge ---- */
+
+/* Which side a conflicting key takes. */
+typedef enum jl_merge_side {
+    JL_MERGE_OURS = 0,
+    JL_MERGE_THEIRS,
+} jl_merge_side;
+
+/* A key both sides changed from base, to different values. A value is NULL
+ * where that text lacks the key (base: both added it; ours or theirs:
+ * removed it while the other changed it). Pointers into the merged texts,
+ * valid during the callback. */
+typedef struct jl_key_conflict {
+    const char *key;
+    const char *base_value;
+    const char *ours_value;
+    const char *theirs_value;
+    uint32_t key_size;
+    uint32_t base_size;
+    uint32_t ours_size;
+    uint32_t theirs_size;
+} jl_key_conflict;
+
+/* Decides a conflict: *keep, JL_MERGE_OURS on entry, gets the side whose
+ * value (or absence) the merged text takes. A status other than JL_OK
+ * stops the merge and is returned by it. */
+typedef jl_status jl_key_conflict_fn(void *ctx, const jl_key_conflict *conflict, jl_merge_side *keep);
+
+/* One version of a .jasset text, and the path its errors name (may be
+ * NULL). */
+typedef struct jl_merge_input {
+    const char *text;
+    size_t size;
+    const char *path;
+} jl_merge_input;
+
+/* Merges the .jasset texts ours and theirs, both changed from base, key by
+ * key; values are compared as jl_text_diff compares them (the token text,
+ * without the blanks around it). For each key: if ours and theirs have the
+ * same value (or both lack it), that; else if ours has base's, theirs' (a
+ * key theirs added, changed or removed); else if theirs has base's, ours';
+ * else a conflict, visited by resolve (NULL: every conflict keeps ours).
+ *
+ * The merged text holds ours' keys in ours' order; a key only theirs has
+ * comes right after the nearest key before it in theirs that ours has too
+ * (at the start if there is none), so keys theirs added next to each other
+ * stay together. Conflicts are visited in that order. Each key is written
+ * as the engine writes a file, "; key\nvalue\n", the value as compared:
+ * the merge of canonical texts is canonical, and formatting alone (blanks,
+ * CRLF, blank lines) never conflicts.
+ *
+ * On JL_OK, *text and *size get the merged text, pushed on out (not
+ * NUL-terminated; out may be scratch: the text then starts where scratch's
+ * top was at the call), and *conflicts (may be NULL) the number of
+ * conflicts. Tokenizing takes memory from scratch, given back before
+ * return. On failure out and scratch are as before: JL_ERR_PARSE for a
+ * text that does not tokenize (err, which may be NULL, names its path,
+ * line and column), JL_ERR_OUT_OF_MEMORY, or what resolve returned. */
+jl_status jl_text_merge(const jl_merge_input *base, const jl_merge_input *ours, const jl_merge_input *theirs,
+                        jl_arena *scratch, jl_arena *out, jl_key_conflict_fn *resolve, void *ctx, const char **text,
+                        size_t *size, uint32_t *conflicts, jl_error *err);
+
+/* ---- worlds ---- */
 
 typedef enum jl_change_kind {
     JL_CHANGE_ADDED,    /* only in the newer world */

@@ -60,25 +60,52 @@ const loaded = new Map();
 const ABSENT = 0xffffffff; // a value one side of a diff lacks (exports.c)
 const decoder = new TextDecoder();
 
+/**
+ * A reader of the records of jlw_text_diff and jlw_text_merge: u32 sizes
+ * (little-endian; ABSENT for a value one side lacks), then the bytes.
+ */
+function records(bytes) {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  let at = 0;
+  const text = (size) => {
+    if (size === ABSENT) return null;
+    const decoded = decoder.decode(bytes.subarray(at, at + size));
+    at += size;
+    return decoded;
+  };
+  return {
+    done: () => at >= bytes.length,
+    /** The texts of the next record of n values. */
+    next(n) {
+      const sizes = [];
+      for (let i = 0; i < n; i++) sizes.push(view.getUint32(at + 4 * i, true));
+      at += 4 * n;
+      return sizes.map(text);
+    },
+    rest: () => decoder.decode(bytes.subarray(at)),
+  };
+}
+
 /** The records of jlw_text_diff as [{ key, old, new }]. */
 function keyChanges(bytes) {
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const reader = records(bytes);
   const out = [];
-  let at = 0;
-  const take = (size) => {
-    if (size === ABSENT) return null;
-    const text = decoder.decode(bytes.subarray(at, at + size));
-    at += size;
-    return text;
-  };
-  while (at < bytes.length) {
-    const keySize = view.getUint32(at, true);
-    const oldSize = view.getUint32(at + 4, true);
-    const newSize = view.getUint32(at + 8, true);
-    at += 12;
-    out.push({ key: take(keySize), old: take(oldSize), new: take(newSize) });
+  while (!reader.done()) {
+    const [key, old, now] = reader.next(3);
+    out.push({ key, old, new: now });
   }
   return out;
+}
+
+/** The block of jlw_text_merge: count conflicts, then the merged text. */
+function mergeResult(bytes, count) {
+  const reader = records(bytes);
+  const conflicts = [];
+  for (let i = 0; i < count; i++) {
+    const [key, base, ours, theirs] = reader.next(4);
+    conflicts.push({ key, base, ours, theirs });
+  }
+  return { text: reader.rest(), conflicts };
 }
 
 /**
@@ -240,6 +267,49 @@ export class Juliet {
       wasm.free(block);
     }
     return keyChanges(bytes);
+  }
+
+  /**
+   * The three-way merge of an entity's .jasset text, key by key, with the
+   * engine's own merge (the one `juliet merge` runs): a key one side
+   * changed from `base` takes that change (a value, an addition or a
+   * removal), the same change on both sides is taken once, and a key both
+   * sides changed differently is a conflict that keeps `ours`, or `theirs`
+   * if `options.theirs` names it. Values are compared as `textDiff`
+   * compares them; the text holds ours' keys in ours' order, a key only
+   * theirs has after the key it follows in theirs, each written as the
+   * engine writes a file (the merge of canonical texts is canonical).
+   * Returns { text, conflicts: [{ key, base, ours, theirs }] } in the
+   * text's order, null for a value a side lacks. A text that does not
+   * tokenize throws a JulietError 'parse' naming `path` (if given), line
+   * and column.
+   * @param {string|Uint8Array} base
+   * @param {string|Uint8Array} ours
+   * @param {string|Uint8Array} theirs
+   * @param {{path?: string, theirs?: string[]}} [options]
+   * @returns {{text: string, conflicts: {key: string, base: string|null, ours: string|null, theirs: string|null}[]}}
+   */
+  textMerge(base, ours, theirs, options = {}) {
+    for (const text of [base, ours, theirs]) checkText(text);
+    checkOptions(options);
+    const path = options.path === undefined ? null : checkString(options.path, 'path');
+    const keys = options.theirs ?? [];
+    if (!Array.isArray(keys)) throw new TypeError(`options.theirs must be an array of keys, got ${describe(keys)}`);
+    keys.forEach((key, i) => checkString(key, `options.theirs[${i}]`, 64));
+    const { wasm } = this._engine;
+    // Key names cannot hold NUL (checkString): it separates them.
+    const texts = [base, ours, theirs, keys.join('\0')];
+    const block = wasm.withTexts(texts, (b, bSize, o, oSize, t, tSize, k, kSize) =>
+      wasm.c.jlw_text_merge(b, bSize, o, oSize, t, tSize, path, k, kSize, wasm.out, wasm.out + 4),
+    );
+    if (!block) throw wasm.lastError(0);
+    let bytes;
+    try {
+      bytes = wasm.copyOut(block, wasm.u32(wasm.out));
+    } finally {
+      wasm.free(block);
+    }
+    return mergeResult(bytes, wasm.u32(wasm.out + 4));
   }
 
   // ---- worlds ----

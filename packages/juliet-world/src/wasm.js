@@ -89,6 +89,10 @@ const EXPORTS = {
   jlw_world_warning_count: ['number', ['number']],
   jlw_world_warning: ['number', ['number', 'number']],
   jlw_text_diff: ['number', ['number', 'number', 'number', 'number', 'string', 'number', 'number']],
+  jlw_text_merge: [
+    'number',
+    ['number', 'number', 'number', 'number', 'number', 'number', 'string', 'number', 'number', 'number', 'number'],
+  ],
 };
 
 /** The names of the C exports this module wraps (for tests). */
@@ -161,6 +165,12 @@ export class Wasm {
     } finally {
       this.free(textPtr);
     }
+  }
+
+  /** withText for several texts: call(ptr0, size0, ptr1, size1, ...), every copy freed either way. */
+  withTexts(texts, call, args = []) {
+    if (args.length === 2 * texts.length) return call(...args);
+    return this.withText(texts[args.length / 2], (ptr, size) => this.withTexts(texts, call, [...args, ptr, size]));
   }
 
   /** A JulietError from a jl_error record; mapPath turns its path into the caller's terms. */
