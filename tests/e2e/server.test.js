@@ -2,9 +2,9 @@
 // (`npm start -- DIR`): the page opens the directory at once; an edit saved
 // reaches the disk through the server (that file only); files changed,
 // added and deleted on disk show within 2 s keeping the selection and the
-// unsaved edits; an entity changed both on disk and in the page is a
-// conflict with both versions shown, nothing written over either until the
-// user picks.
+// unsaved edits; an entity whose same field changed both on disk and in the
+// page is a conflict with both values shown, nothing written over either
+// until the user picks.
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -121,7 +121,7 @@ test('a file that fails to load, written and then deleted on disk, comes and goe
   await ui.closeWithoutErrors(page);
 });
 
-test('an entity changed on disk and in the page is a conflict: both versions shown, nothing overwritten until the user picks', async () => {
+test('an entity whose position changed on disk and in the page is a conflict: both values shown, nothing overwritten until the user picks', async () => {
   const { dir, page } = await openServed();
   const [keptId, takenId, otherId] = await ui.visibleIds(page);
   await ui.editPosition(page, keptId, 'X', '101');
@@ -132,11 +132,12 @@ test('an entity changed on disk and in the page is a conflict: both versions sho
   const diskKept = readEntity(dir, keptId);
   const diskTaken = readEntity(dir, takenId);
 
-  // Both versions are shown; the page keeps its own meanwhile.
+  // Both values are shown; the page keeps its own meanwhile.
   const kept = conflicts(page).getByRole('listitem', { name: `Conflict ${entityFile(keptId)}` });
-  await kept.waitFor();
-  assert.match(await kept.getByLabel('On disk').textContent(), /; position\n1 1 1\n/);
-  assert.match(await kept.getByLabel('In this page').textContent(), /; position\n101 /);
+  const position = kept.getByRole('group', { name: 'position' });
+  await position.waitFor();
+  assert.equal(await position.getByRole('radio', { name: 'On disk 1 1 1' }).count(), 1);
+  assert.equal(await position.getByRole('radio', { name: /^This page 101 / }).count(), 1);
   assert.equal((await listedPosition(page, keptId)).split(',')[0], '101.0');
   assert.match((await messages(page)).notice, /changed on disk and in this page/);
   await ui.screenshot(page, 'server-conflict');

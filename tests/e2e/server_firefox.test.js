@@ -1,7 +1,8 @@
 // The main flows of a world served by the local server in Firefox (Debian's
 // firefox-esr driven by puppeteer-core over WebDriver BiDi): the page opens
 // the directory, an edit is saved to disk through the server, a change made
-// on disk shows, and a conflict is shown with nothing overwritten. Saving
+// on disk shows, and a conflict is shown with nothing overwritten, then
+// settled field by field, or whole by taking the disk's version. Saving
 // into a folder needs no browser API here, so it works as in Chromium.
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
@@ -55,14 +56,30 @@ test('Firefox: a change made on disk shows within 2 s, and one that meets an uns
 
   moveOnDisk(dir, editedId, '1 1 1');
   const onDisk = readEntity(dir, editedId);
-  await until(page, () => !!document.querySelector('[aria-label="Conflicts"] [aria-label="On disk"]'), null, { what: 'the conflict' });
-  assert.match(await page.$eval('[aria-label="On disk"]', (el) => el.textContent), /1 1 1/);
-  assert.match(await page.$eval('[aria-label="In this page"]', (el) => el.textContent), /-3 /);
+  // The labels of the values to pick, once shown.
+  const values = () => {
+    const labels = [...document.querySelectorAll('[aria-label="Conflicts"] fieldset label')];
+    return labels.length > 0 && labels.map((el) => el.textContent.replace(/\s+/g, ' ').trim());
+  };
+  const shown = await until(page, values, null, { what: 'the conflict' });
+  assert.equal(shown.length, 2, 'the position, on both sides');
+  assert.match(shown[0], /^This page -3 /);
+  assert.equal(shown[1], 'On disk 1 1 1');
   assert.equal((await listedPosition(page, editedId)).split(',')[0], '-3.0', 'the page keeps its version');
   assert.equal(readEntity(dir, editedId), onDisk, 'the disk keeps its version');
 
+  // The disk's value picked for the field, then applied.
+  await page.click('[aria-label="Conflicts"] fieldset label:nth-of-type(2) input');
+  await ff.clickButton(page, 'Apply the values picked');
+  await until(page, () => !document.querySelector('[aria-label="Conflicts"]'), null, { what: 'the merge to settle the conflict' });
+  assert.equal(await listedPosition(page, editedId), '1.0, 1.0, 1.0');
+
+  // Again, settled by taking the version on disk.
+  await editX(page, editedId, '-4');
+  moveOnDisk(dir, editedId, '2 2 2');
+  await until(page, () => !!document.querySelector('[aria-label="Conflicts"] fieldset'), null, { what: 'the second conflict' });
   await ff.clickButton(page, 'Take the version on disk');
   await until(page, () => !document.querySelector('[aria-label="Conflicts"]'), null, { what: 'the conflict to be resolved' });
-  assert.equal(await listedPosition(page, editedId), '1.0, 1.0, 1.0');
+  assert.equal(await listedPosition(page, editedId), '2.0, 2.0, 2.0');
   await ff.closeWithoutErrors(page);
 });

@@ -1,8 +1,12 @@
-// Files changed both on disk and in this page: the two versions side by
-// side and the user's pick. Until then neither is written over the other.
+// Files changed both on disk and in this page, left after merging both
+// sides' changes key by key: the keys both changed differently, each with
+// its value before, in this page and on disk, and the user's pick of each;
+// or, for a file not merged so, the two versions side by side. Either way
+// the whole file can be picked too. Until then neither is written over the
+// other.
 import { useEffect, useState } from 'preact/hooks';
 import { SETTINGS } from '../lib/fields.js';
-import { conflicts, keepPageVersion, pageVersion, takeDiskVersion } from '../state/conflicts.js';
+import { conflictView, conflicts, keepPageVersion, mergeWithPicks, takeDiskVersion } from '../state/conflicts.js';
 import { select } from '../state/selection.js';
 import { revision } from '../state/table.js';
 import { busy, settings } from '../state/world.js';
@@ -30,8 +34,7 @@ function excerpt(lines, other, none) {
 }
 
 // One side of a conflict: its lines (those that differ, bounded in height)
-// under a caption holding the button that picks it; '…' while `lines` or
-// `other` is undefined (not read yet).
+// under a caption holding the button that picks it.
 function Version({ label, lines, other, none, pick }) {
   return (
     <figure>
@@ -40,7 +43,7 @@ function Version({ label, lines, other, none, pick }) {
         {pick}
       </figcaption>
       <pre aria-label={label}>
-        {(lines === undefined || other === undefined ? [{ text: '…' }] : excerpt(lines, other, none)).map((line, i) => (
+        {excerpt(lines, other, none).map((line, i) => (
           <span key={i} class={line.changed ? 'changed' : undefined}>
             {line.text}
             {'\n'}
@@ -51,28 +54,110 @@ function Version({ label, lines, other, none, pick }) {
   );
 }
 
+// A value of a key conflict ('(none)': that side lacks the key).
+const Value = ({ text }) => (text === null ? <span class="muted">(none)</span> : <code>{text}</code>);
+
+// The keys both sides changed differently, each a group of two radio
+// buttons (this page's value, the disk's) under the key's name, with the
+// value both started from. `theirs`: the keys picked from the disk.
+function KeyPicks({ conflict, keys, theirs, setTheirs }) {
+  const pick = (key, disk) => {
+    const next = new Set(theirs);
+    if (disk) next.add(key);
+    else next.delete(key);
+    setTheirs(next);
+  };
+  return (
+    <div class="key-picks">
+      {keys.map(({ key, base, ours, theirs: disk }) => (
+        <fieldset key={key}>
+          <legend>
+            <code>{key}</code>
+          </legend>
+          <span class="was">
+            was <Value text={base} />
+          </span>
+          {[
+            ['This page', ours, false],
+            ['On disk', disk, true],
+          ].map(([label, text, fromDisk]) => (
+            <label key={label}>
+              <input
+                type="radio"
+                name={`${conflict.path}@${conflict.seq} ${key}`}
+                checked={theirs.has(key) === fromDisk}
+                disabled={busy.value}
+                onChange={() => pick(key, fromDisk)}
+              />
+              <span class="side">{label}</span> <Value text={text} />
+            </label>
+          ))}
+        </fieldset>
+      ))}
+    </div>
+  );
+}
+
 function Conflict({ conflict }) {
-  const [mine, setMine] = useState(undefined);
-  // The page's version as it is now: read again after every edit.
+  // { keys } or { reason, page } (conflictView); undefined until the engine answers.
+  const [view, setView] = useState(undefined);
+  const [theirs, setTheirs] = useState(() => new Set());
+  // What the page has now: read again after every edit.
   const changes = [revision.value, settings.value];
   useEffect(() => {
     let current = true;
-    pageVersion(conflict).then(
-      (text) => current && setMine(text),
-      () => current && setMine(null),
+    conflictView(conflict).then(
+      (next) => current && setView(next),
+      (err) => current && setView({ keys: null, reason: err.message, page: null }),
     );
     return () => {
       current = false;
     };
   }, [conflict, ...changes]);
-  const disk = linesOf(conflict.disk);
-  // undefined until the engine answers.
-  const page = mine === undefined ? undefined : linesOf(mine);
   const choice = (label, onClick) => (
     <button type="button" class="small" disabled={busy.value} onClick={onClick}>
       {label}
     </button>
   );
+  const takeDisk = choice('Take the version on disk', () => takeDiskVersion(conflict.path));
+  const keepPage = choice("Keep this page's version", () => keepPageVersion(conflict.path));
+  let body;
+  if (view === undefined) {
+    body = <p class="muted">…</p>;
+  } else if (view.keys) {
+    const n = view.keys.length;
+    body = (
+      <>
+        <p class="muted">
+          {n === 0
+            ? 'No field is changed differently on both sides any more: apply to merge them.'
+            : `${n === 1 ? 'One field was' : `${n} fields were`} changed on both sides: pick the value to keep.`}{' '}
+          Other changes of either side are merged as they are.
+        </p>
+        <KeyPicks conflict={conflict} keys={view.keys} theirs={theirs} setTheirs={setTheirs} />
+        <p class="conflict-actions">
+          <button type="button" class="small primary" disabled={busy.value} onClick={() => mergeWithPicks(conflict.path, [...theirs])}>
+            Apply the values picked
+          </button>
+          <span class="muted">or the whole file:</span>
+          {takeDisk}
+          {keepPage}
+        </p>
+      </>
+    );
+  } else {
+    const disk = linesOf(conflict.disk);
+    const page = linesOf(view.page);
+    body = (
+      <>
+        <p class="muted">Not merged field by field: {view.reason}.</p>
+        <div class="versions">
+          <Version label="On disk" lines={disk} other={page} none="(deleted on disk)" pick={takeDisk} />
+          <Version label="In this page" lines={page} other={disk} none="(deleted in this page)" pick={keepPage} />
+        </div>
+      </>
+    );
+  }
   return (
     <li class="conflict" aria-label={`Conflict ${conflict.path}`}>
       <p class="conflict-head">
@@ -83,22 +168,7 @@ function Conflict({ conflict }) {
           </button>
         )}
       </p>
-      <div class="versions">
-        <Version
-          label="On disk"
-          lines={disk}
-          other={page}
-          none="(deleted on disk)"
-          pick={choice('Take the version on disk', () => takeDiskVersion(conflict.path))}
-        />
-        <Version
-          label="In this page"
-          lines={page}
-          other={disk}
-          none="(deleted in this page)"
-          pick={choice("Keep this page's version", () => keepPageVersion(conflict.path))}
-        />
-      </div>
+      {body}
     </li>
   );
 }
@@ -116,7 +186,7 @@ export function Conflicts() {
           Conflicts <span class="count">{list.length}</span>
         </h2>
         <p class="muted">
-          Changed on disk and in this page. Nothing is written over either version until you pick one; Save leaves these files alone.
+          Changed on disk and in this page. Nothing is written over either version until you pick; Save leaves these files alone.
         </p>
         <button type="button" class="small" aria-expanded={open ? 'true' : 'false'} onClick={() => setOpen(!open)}>
           {open ? 'Hide' : 'Show'}

@@ -109,6 +109,9 @@ export function engineApi(call, onProgress) {
     review: (ids, limit) => call('review', { ids, limit }),
     // The review of `id` compares with `text` from now on (a conflict settled for the page).
     rebaseReview: (id, text) => call('rebaseReview', { id, text }),
+    // The page's and the disk's changes of a file merged key by key, and
+    // applied if asked: see the worker's mergeDisk.
+    mergeDisk: ({ id, path, disk, theirs = null, apply = false }) => call('mergeDisk', { id, path, disk, theirs, apply }),
     // IDs of the entities passing every term of a parsed query (lib/query.js).
     query: (terms) => call('query', { terms }),
     applyChanges: (changes, added) => call('applyChanges', { changes, added }),

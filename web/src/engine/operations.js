@@ -343,7 +343,7 @@ export function createOperations({ onProgress = () => {} } = {}) {
     // every reference that names no entity now (`references`: they replace
     // the earlier ones).
     async putFiles({ files, keepEdited = false }) {
-      const entities = [];
+      const ids = [];
       const diagnostics = [];
       const skipped = [];
       for (const { path, text } of files) {
@@ -353,9 +353,55 @@ export function createOperations({ onProgress = () => {} } = {}) {
         }
         const { id, failure } = loadFile(path, text);
         if (failure) diagnostics.push(failure);
-        if (id !== null) entities.push({ id, entity: world.has(id) ? world.get(id) : null });
+        if (id !== null) ids.push(id);
       }
-      return { result: { entities, settings: world.settings(), diagnostics, references: referenceDiagnostics(), skipped } };
+      return { result: shownFiles(ids, diagnostics, skipped) };
+    },
+    // A file changed both on disk and in the page, merged key by key by the
+    // engine (Juliet#textMerge): the base is what entity `id` (or the
+    // settings) was before its first change since it was last clean, ours
+    // what it is now, theirs `disk`, the text of its file `path` on disk now.
+    // A key both sides changed differently is a key conflict: the merge keeps
+    // the page's value, or the disk's where `theirs` names the key. Answers
+    // { conflicts: [{ key, base, ours, theirs }] } (null: a side lacks the
+    // key), with `reason` set when it cannot be merged so: a side deleted it,
+    // it has no earlier text (new in the page), or a text does not tokenize.
+    // With `apply`, unless there are key conflicts and `theirs` is null
+    // (nobody picked), the merge becomes the page's version: `disk` its
+    // file's text (as putFiles makes it), the merged text its text (clean
+    // only if the same), its review compares with the disk's. Then
+    // `applied` is true and the rest is putFiles' answer. A merged text (or
+    // disk text) the engine refuses changes nothing: `reason` names its line.
+    async mergeDisk({ id, path, disk, theirs = null, apply = false }) {
+      const ours = id === SETTINGS || world.has(id) ? textOf(id) : null;
+      const base = before.get(id) ?? null;
+      const unmerged = (reason, conflicts = []) => ({ result: { conflicts, reason, applied: false } });
+      if (disk === null) return unmerged('it was deleted on disk');
+      if (ours === null) return unmerged('it was deleted in this page');
+      if (base === null) return unmerged('it is new in this page');
+      let merged;
+      try {
+        merged = juliet.textMerge(base, ours, disk, { path, theirs: theirs ?? [] });
+      } catch (err) {
+        return unmerged(err.message);
+      }
+      const { text, conflicts } = merged;
+      if (!apply || (conflicts.length > 0 && theirs === null)) return { result: { conflicts, reason: null, applied: false } };
+      // Both texts checked by loading them before the file becomes the
+      // disk's: a disk text that does not load would leave no entity.
+      let checking = 'the merged text';
+      try {
+        restoreText(id, text);
+        checking = 'the text on disk';
+        restoreText(id, disk);
+      } catch (err) {
+        restoreText(id, ours);
+        const where = err.line ? `${path}:${err.line}:${err.col}: ` : '';
+        return unmerged(`the engine refused ${checking}: ${where}${err.detail ?? err.message}`, conflicts);
+      }
+      loadFile(path, disk);
+      restoreText(id, text);
+      return { result: { conflicts, reason: null, applied: true, ...shownFiles(id === SETTINGS ? [] : [id], [], []) } };
     },
     // After the local server saved: the texts of `written` (IDs or SETTINGS)
     // are their files' now, and clean; `deleted` have no file. Returns the
@@ -588,6 +634,14 @@ export function createOperations({ onProgress = () => {} } = {}) {
       return { result: true };
     },
   };
+
+  // putFiles' answer for entities `ids` shown from their files: each as it
+  // is now (null: none), the settings, the diagnostics of the texts that did
+  // not load, every reference that names no entity now, the paths skipped.
+  function shownFiles(ids, diagnostics, skipped) {
+    const entities = ids.map((id) => ({ id, entity: world.has(id) ? world.get(id) : null }));
+    return { entities, settings: world.settings(), diagnostics, references: referenceDiagnostics(), skipped };
+  }
 
   // True if the entity (or the settings) of the file at `path` changed in the
   // page since it was last clean (the page's own reading of file names, as

@@ -3,7 +3,8 @@
 // the page's entity is based on, and the world's version the page has
 // caught up with. A save sends those versions, so the server can refuse to
 // write over a file that changed since. Showing a disk version in the page
-// (a change on disk, or the disk's side of a conflict) goes through here.
+// (a change on disk, the disk's side of a conflict, or a merge of both
+// sides) goes through here.
 import { batch } from '@preact/signals';
 import { SETTINGS_FILE, idOfPath } from 'juliet-world';
 import { SETTINGS } from '../lib/fields.js';
@@ -54,7 +55,31 @@ export async function applyDiskVersions(files, { keepEdited = false } = {}) {
     { keepEdited },
   );
   const skipped = new Set(result.skipped);
-  const applied = files.filter((f) => !skipped.has(f.path));
+  await show(
+    files.filter((f) => !skipped.has(f.path)),
+    result,
+  );
+  return result.skipped;
+}
+
+/**
+ * Merges the disk version `disk` (version `seq`) of file `path`, whose
+ * entity (or the settings) `id` the page changed too, with the page's
+ * changes, key by key (the worker's mergeDisk). Applied unless keys both
+ * changed are left to pick (`theirs` null) or the engine refuses the
+ * merged text: the entity becomes the merged text, still to save, and the
+ * page's text is based on that disk version, so a save writes it over.
+ * Answers { applied, conflicts: [{ key, base, ours, theirs }], reason }.
+ */
+export async function mergeDiskVersion({ id, path, seq, disk }, { theirs = null } = {}) {
+  const result = await getEngine().mergeDisk({ id, path, disk, theirs, apply: true });
+  if (result.applied) await show([{ path, seq }], result);
+  return result;
+}
+
+// The files `applied` ([{ path, seq }]) are shown as the engine's `result`
+// (putFiles' answer) has them: rows, selection, settings and diagnostics.
+async function show(applied, result) {
   const paths = new Set(applied.map((f) => f.path));
   let selectionGone = false;
   batch(() => {
@@ -75,5 +100,4 @@ export async function applyDiskVersions(files, { keepEdited = false } = {}) {
     diagnostics.value = [...kept, ...result.diagnostics, ...result.references];
   });
   if (selectionGone) await select(null);
-  return result.skipped;
 }

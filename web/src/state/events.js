@@ -7,6 +7,9 @@
 //              { label, changes: [{ id, before, after }] } for several
 //              entities at once (one undo step)
 //   'restored' { id }       undo or redo put an entity's text back
+//   'reverted' { id }       the disk's version of an entity (or of the
+//              settings), or a merge with it, replaced the page's text:
+//              the undo steps of that entity go (conflicts.js)
 //   'saved'    {}           a save ended (whether or not it all went through)
 //   'discarded' { key }     the user dropped the unsaved changes of a world
 const listeners = new Map(); // event name -> [listener]

@@ -2,12 +2,13 @@
 // on disk (git, another editor, `juliet fmt`), the server says so; the page
 // fetches the changed files and shows them, keeping the selection and every
 // unsaved change. A file the page holds unsaved changes of is not replaced:
-// if the disk's text differs from the page's, it becomes a conflict
+// if the disk's text differs from the page's, both sides' changes are
+// merged key by key, and what cannot be merged so is a conflict
 // (conflicts.js); if it is the same, the page is in step with the disk.
 import { sameBytes } from '../lib/fields.js';
 import { decodePack } from 'juliet-world';
 import { plural } from '../lib/plural.js';
-import { conflictPaths, conflicts, dropConflicts, noteConflicts } from './conflicts.js';
+import { conflictPaths, conflicts, dropConflicts, mergeConflicts } from './conflicts.js';
 import { applyDiskVersions, baseOf, caughtUpTo, idOfFile, noteCaughtUp } from './diskFiles.js';
 import { getEngine } from './engine.js';
 import { fail, notice } from './messages.js';
@@ -77,23 +78,28 @@ async function showChanges(files) {
   const skippedSet = new Set(skipped);
   const touched = files.filter((f) => edited(f) || skippedSet.has(f.path));
   let conflicting = [];
+  let merged = [];
   if (touched.length) {
     const texts = await getEngine().texts(touched.map((f) => idOfFile(f.path)));
     const same = touched.filter((f, i) => sameBytes(texts[i], f.bytes));
-    conflicting = touched.filter((f, i) => !sameBytes(texts[i], f.bytes));
+    const differing = touched.filter((f, i) => !sameBytes(texts[i], f.bytes));
     // The disk came to hold what the page has: nothing to save or pick.
     if (same.length) {
       await applyDiskVersions(same);
       dropConflicts(same.map((f) => f.path));
     }
-    noteConflicts(conflicting.map((f) => ({ id: idOfFile(f.path), path: f.path, seq: f.seq, disk: f.bytes })));
+    merged = await mergeConflicts(differing.map((f) => ({ id: idOfFile(f.path), path: f.path, seq: f.seq, disk: f.bytes, reason: null })));
+    conflicting = differing.filter((f) => !merged.includes(f.path));
   }
-  const shown = files.length - conflicting.length;
+  const shown = files.length - conflicting.length - merged.length;
   if (conflicting.length) {
     // All of them, not only this batch's: changes arrive file by file. A
     // notice, not an alert: the Conflicts panel itself holds the choice,
     // and an alert's banner would push the panes down under the pointer.
-    notice.value = `${plural(conflicts.peek().length, 'file')} changed on disk and in this page: pick a version under Conflicts`;
+    notice.value = `${plural(conflicts.peek().length, 'file')} changed on disk and in this page: pick what to keep under Conflicts`;
+  } else if (merged.length) {
+    const reloaded = shown ? `, and reloaded ${plural(shown, 'other file')}` : '';
+    notice.value = `Merged ${plural(merged.length, 'file')} changed on disk with this page's changes${reloaded}`;
   } else {
     notice.value = `Reloaded ${plural(shown, 'file')} changed on disk`;
   }

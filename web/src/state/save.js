@@ -124,14 +124,17 @@ async function saveServed(before) {
     const target = `the folder "${worldName.value}"`;
     batch(() => {
       saveReport.value = { written: report.written, deleted: report.deleted, target };
-      notice.value = `Saved ${plural(report.written.length, 'file')} and deleted ${plural(report.deleted.length, 'file')} in ${target}`;
+      const merged = report.merged.length
+        ? `; merged ${plural(report.merged.length, 'file')} changed on disk with this page's changes: Save again to write them`
+        : '';
+      notice.value = `Saved ${plural(report.written.length, 'file')} and deleted ${plural(report.deleted.length, 'file')} in ${target}${merged}`;
       const [first] = report.failures;
       if (first) {
         fail(`Save failed for ${plural(report.failures.length, 'file')}, ${plural(pending.value.length, 'change')} still pending`, {
           message: `${first.path ?? ''}: ${first.message}`,
         });
       } else if (report.conflicts) {
-        fail(`${plural(report.conflicts, 'file')} changed on disk since loaded, not written: pick a version under Conflicts`);
+        fail(`${plural(report.conflicts, 'file')} changed on disk since loaded, not written: pick what to keep under Conflicts`);
       }
     });
   } catch (err) {

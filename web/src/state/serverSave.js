@@ -2,10 +2,11 @@
 // the server in one pack, each with the version of the disk text it is based
 // on; the server writes them with the engine's save (the CLI's), except a
 // file that changed on disk since, which comes back as a conflict with its
-// disk text. Files already in conflict are not sent.
+// disk text: the page then merges both sides' changes key by key, for the
+// next save to write (conflicts.js). Files already in conflict are not sent.
 import { batch } from '@preact/signals';
 import { decodePack, encodePack } from 'juliet-world';
-import { conflictPaths, noteConflicts } from './conflicts.js';
+import { conflictPaths, mergeConflicts } from './conflicts.js';
 import { baseOf, noteBase } from './diskFiles.js';
 import { getEngine } from './engine.js';
 import { noteOnDisk } from './pending.js';
@@ -18,9 +19,11 @@ const DONE = new Set(['written', 'deleted', 'unchanged']);
 
 /**
  * Saves the pending `entries` ([{ kind, id, path }]). Returns { written,
- * deleted } (paths now on disk as the page has them), `conflicts` (how
- * many files changed on disk, those sent and those held back) and
- * `failures` ([{ path, message }]). What was not saved stays pending.
+ * deleted } (paths now on disk as the page has them), `merged` (paths
+ * changed on disk, merged with the page's changes, still to save),
+ * `conflicts` (how many files changed on disk are left to pick, those sent
+ * and those held back) and `failures` ([{ path, message }]). What was not
+ * saved stays pending.
  */
 export async function saveToServer(entries) {
   const held = conflictPaths.value;
@@ -43,7 +46,7 @@ export async function saveToServer(entries) {
       noteBase(path, result.seq);
       (changes[i].bytes === null ? deleted : written).push({ id, path });
     } else if (result.status === 'conflict') {
-      conflicting.push({ id, path, seq: result.seq, disk: diskOf.get(path)?.bytes ?? null });
+      conflicting.push({ id, path, seq: result.seq, disk: diskOf.get(path)?.bytes ?? null, reason: null });
     } else {
       failures.push({ path, message: result.message });
     }
@@ -56,9 +59,9 @@ export async function saveToServer(entries) {
       if (selectedId.value === entity.id) selected.value = entity;
     }
     noteOnDisk([...ids(written), ...ids(deleted)]);
-    noteConflicts(conflicting);
     settings.value = saved.settings;
   });
+  const merged = await mergeConflicts(conflicting);
   const paths = (list) => list.map((e) => e.path);
-  return { written: paths(written), deleted: paths(deleted), conflicts: conflicting.length + held.size, failures };
+  return { written: paths(written), deleted: paths(deleted), merged, conflicts: conflicting.length - merged.length + held.size, failures };
 }
