@@ -228,6 +228,35 @@ test('the views are top (X/Z) and front (X/Y); changing view frames every entity
   await ui.closeWithoutErrors(page);
 });
 
+test('F frames the selection (Fit the world); an entity selected in the list out of view is panned into view', async () => {
+  const page = await ui.openSample(env);
+  const entities = entitiesOf(sampleWorld);
+  const [first, second] = Object.keys(entities);
+  const map = mapOf(page);
+  const whole = await view(page);
+  await ui.selectEntity(page, first);
+  await map.focus();
+  await page.keyboard.press('f');
+  const framed = await viewChanged(page, 'scale', whole.scale);
+  assert.ok(framed.scale > whole.scale * 2, `closer on the selected entity: ${framed.scale} against ${whole.scale}`);
+  const box = await map.boundingBox();
+  const at = await pagePoint(page, entities[first].position);
+  assert.ok(Math.abs(at.x - (box.x + box.width / 2)) < box.width / 4, 'the entity near the middle');
+  // The other entity lies off the map now: selecting it in the list pans
+  // to it, at the same scale.
+  const off = await pagePoint(page, entities[second].position);
+  assert.ok(off.x < box.x || off.x > box.x + box.width || off.y < box.y || off.y > box.y + box.height, 'out of view first');
+  await ui.selectEntity(page, second);
+  const panned = await viewChanged(page, 'center', framed.center);
+  assert.equal(panned.scale, framed.scale);
+  const now = await pagePoint(page, entities[second].position);
+  assert.ok(now.x > box.x + 40 && now.x < box.x + box.width && now.y > box.y + 16 && now.y < box.y + box.height, 'in view');
+  await mapPane(page).getByRole('button', { name: 'Fit' }).click();
+  const fit = await viewChanged(page, 'scale', panned.scale);
+  assert.ok(Math.abs(fit.scale - whole.scale) < whole.scale * 0.1, `the world framed again: ${fit.scale} against ${whole.scale}`);
+  await ui.closeWithoutErrors(page);
+});
+
 test('the panes beside the map resize with splitters, by keyboard and by drag', async () => {
   const page = await ui.openSample(env);
   const splitter = page.getByRole('separator', { name: 'Resize the entity list' });

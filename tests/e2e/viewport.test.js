@@ -1,6 +1,7 @@
 // Browser tests of the 3D viewport (web/src/viewport/, three.js): it is its
 // own chunk, loaded when first shown; it draws the level with WebGL2; the
-// views switch by button and key; F frames the selection; a click picks the
+// views switch by button and key; F frames the selection, and a list
+// selection out of view is brought into view; a click picks the
 // entity under the cursor; the 2D map comes back with its selection; a
 // world whose classes come from class files shows shapes, names and
 // rotations, turned with the rotate gizmo; copies land under the pointer.
@@ -95,8 +96,8 @@ test('F frames the selected entity in the middle of the view, where a click pick
     await ui.selectEntity(page, LIGHT);
     await viewport(page).focus();
     await page.keyboard.press('f');
-    // Another entity selected from the list: the camera stays on the first.
-    await ui.selectEntity(page, OTHER);
+    await page.keyboard.press('Escape');
+    await page.waitForFunction(() => !document.querySelector('.inspector h2 code'));
     const box = await viewport(page).boundingBox();
     await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
     await page.waitForFunction((want) => document.querySelector('.inspector h2 code')?.textContent.trim() === want, LIGHT);
@@ -106,6 +107,35 @@ test('F frames the selected entity in the middle of the view, where a click pick
   const box = await viewport(page).boundingBox();
   await page.mouse.click(box.x + 12, box.y + box.height - 12);
   await page.waitForFunction(() => !document.querySelector('.inspector h2 code'));
+  await ui.closeWithoutErrors(page);
+});
+
+test('an entity selected in the list out of view is brought into view: the camera moves across, its direction and distance kept', async () => {
+  const page = await ui.openSample(env);
+  await show3d(page);
+  const camera = async () => JSON.parse(await viewport(page).getAttribute('data-camera'));
+  await ui.selectEntity(page, LIGHT);
+  await viewport(page).focus();
+  await page.keyboard.press('f');
+  const before = await camera();
+  await ui.selectEntity(page, OTHER); // far from the light, out of view
+  await page.waitForFunction((old) => document.querySelector('canvas.viewport').dataset.camera !== old, JSON.stringify(before));
+  const after = await camera();
+  assert.deepEqual(after.target, [-28.37, 33.37, -115.23], 'looking at the entity selected');
+  const offset = (c) => c.position.map((v, i) => Math.round(v - c.target[i]));
+  assert.deepEqual(offset(after), offset(before), 'the same direction and distance');
+  // In the middle of the view now, where a click picks it.
+  const box = await viewport(page).boundingBox();
+  await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+  await page.waitForFunction((want) => document.querySelector('.inspector h2 code')?.textContent.trim() === want, OTHER);
+  // With the whole world framed, every entity is in view: selecting one in
+  // the list leaves the camera where it is.
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('f');
+  const whole = await viewport(page).getAttribute('data-camera');
+  await ui.selectEntity(page, LIGHT);
+  await page.waitForTimeout(100);
+  assert.equal(await viewport(page).getAttribute('data-camera'), whole, 'an entity in view leaves the camera where it is');
   await ui.closeWithoutErrors(page);
 });
 

@@ -25,7 +25,7 @@ const SHORTCUTS = [
       ['Arrow keys', 'Select the nearest entity in that direction'],
       ['Shift+Arrow keys', 'Pan'],
       ['+ and -', 'Zoom in and out (the wheel too)'],
-      ['F', 'Fit the world in view'],
+      ['F', 'Frame the selection (the whole world when nothing is selected); Fit frames the world'],
       ['Enter', 'Select the entity nearest the centre'],
       ['Escape', 'Clear the selection'],
       ['Ctrl+A', 'Select every entity shown'],

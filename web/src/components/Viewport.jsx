@@ -28,6 +28,7 @@ import {
   selectedId,
   selectedIds,
   selectedLive,
+  selectedRows,
   setSelection,
   toggleSelected,
 } from '../state/selection.js';
@@ -77,16 +78,6 @@ async function turnSelection(turn) {
     if (field && rotation) sets.push([table.ids[row], field, turnedQuat(turn, rotation)]);
   }
   await setFromView(sets, sets[0]?.[1] ?? 'rotation');
-}
-
-// Table rows of the selected entities, and of the primary one (-1: none).
-function selectedRows() {
-  const rows = [];
-  for (const id of selectedIds.value) {
-    const row = table.rowOf.get(id);
-    if (row !== undefined) rows.push(row);
-  }
-  return { rows, main: table.rowOf.get(selectedId.value) ?? -1 };
 }
 
 export function Viewport() {
@@ -214,6 +205,10 @@ export function Viewport() {
   const snapping = snap.value;
   useEffect(() => scene.current?.setSnap(snapping.on ? snapping.step : null), [snapping, ready]);
   useEffect(showSelection, [picked, primary, revision.value]);
+  // The entity selected in the list (or by Go to) comes into view.
+  useEffect(() => {
+    if (table.rowOf.has(primary)) scene.current?.reveal(table.rowOf.get(primary));
+  }, [primary]);
   // Rotate only what turns: a primary entity whose class has a quat field.
   const turns = primary !== null && table.rowOf.has(primary) && rotationFieldOf(rowClass(table.rowOf.get(primary))) !== null;
   const mode = gizmo === 'rotate' && turns ? 'rotate' : 'translate';

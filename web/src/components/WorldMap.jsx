@@ -7,7 +7,8 @@
 // middle button (or Alt) pans, the wheel zooms; hovering names the entity
 // under the cursor and shows the cursor's coordinates.
 // Keyboard: arrows move the selection to the nearest entity that way,
-// Shift+arrows pan, + and - zoom, F frames the world, Enter selects the
+// Shift+arrows pan, + and - zoom, F frames the selection (Fit: the world),
+// an entity selected elsewhere is panned into view, Enter selects the
 // entity nearest the centre, Delete removes the selected entities. The
 // grid and the marks are written straight into the canvas's pixels (lib/mapRaster.js) so that 100,000 entities
 // redraw within a frame; circles, lines and text are drawn on top.
@@ -24,7 +25,9 @@ import {
   axes,
   center,
   fitWorld,
+  frameRows,
   keepInView,
+  revealRow,
   panBy,
   RULERS,
   scale,
@@ -44,6 +47,7 @@ import {
   selectedId,
   selectedIds,
   selectedLive,
+  selectedRows,
   setSelection,
   toggleSelected,
 } from '../state/selection.js';
@@ -401,6 +405,12 @@ export function WorldMap() {
     if (status.value === 'opening') clearLayers();
   });
 
+  // The entity selected in the list (or by Go to) comes into view.
+  useSignalEffect(() => {
+    const row = selectedId.value === null ? undefined : table.rowOf.get(selectedId.value);
+    if (row !== undefined) revealRow(row);
+  });
+
   // Frame the world when one is opened.
   const framedFor = useRef(-1);
   useSignalEffect(() => {
@@ -643,7 +653,7 @@ export function WorldMap() {
       '+': () => zoomAt(1.25, w / 2, h / 2),
       '=': () => zoomAt(1.25, w / 2, h / 2),
       '-': () => zoomAt(0.8, w / 2, h / 2),
-      f: () => fitWorld(),
+      f: () => frameRows(selectedRows().rows),
       // In place mode Enter places at the centre (the keyboard's click).
       Enter: placing.value ? () => placeAt(...center.value) : selectNearCenter,
       Escape: () => select(null),

@@ -12,10 +12,16 @@ export const viewSize = signal([0, 0]); // the canvas size in CSS pixels
 export const RULERS = { left: 40, top: 16 };
 const FIT_MARGIN = 20;
 
-function extent(axis) {
+const LONE_SPAN = 16; // world units around a lone entity framed
+
+// The least and greatest of `axis` over `rows` (table rows; null: every
+// live row).
+function extent(axis, rows) {
   let min = Infinity;
   let max = -Infinity;
-  for (let row = 0; row < table.size; row++) {
+  const count = rows ? rows.length : table.size;
+  for (let i = 0; i < count; i++) {
+    const row = rows ? rows[i] : i;
     if (!table.alive[row]) continue;
     const v = table.pos[row * 3 + axis];
     if (v < min) min = v;
@@ -28,21 +34,28 @@ function extent(axis) {
 // and frames every entity.
 export function fitWorld({ chooseAxes = false } = {}) {
   if (chooseAxes) {
-    const [y0, y1] = extent(1);
-    const [z0, z1] = extent(2);
+    const [y0, y1] = extent(1, null);
+    const [z0, z1] = extent(2, null);
     axes.value = y1 - y0 > z1 - z0 ? [0, 1] : [0, 2];
   }
+  frameRows(null);
+}
+
+/** Frames the entities of `rows` (table rows; null or none: every one). */
+export function frameRows(rows) {
+  const some = rows !== null && rows.length > 0;
   const [h, v] = axes.value;
-  const [x0, x1] = extent(h);
-  const [y0, y1] = extent(v);
+  const [x0, x1] = extent(h, some ? rows : null);
+  const [y0, y1] = extent(v, some ? rows : null);
   const [w, hgt] = viewSize.value;
   if (!Number.isFinite(x0) || w === 0 || hgt === 0) {
     center.value = [0, 0];
     scale.value = 4;
     return;
   }
-  const spanX = Math.max(x1 - x0, 1);
-  const spanY = Math.max(y1 - y0, 1);
+  const least = some && rows.length === 1 ? LONE_SPAN : 1;
+  const spanX = Math.max(x1 - x0, least);
+  const spanY = Math.max(y1 - y0, least);
   // Into the map right of and below the rulers, with a margin each side.
   const s = Math.min((w - RULERS.left - 2 * FIT_MARGIN) / spanX, (hgt - RULERS.top - 2 * FIT_MARGIN) / spanY);
   // (The view's centre is the canvas' middle: the entities' middle sits
@@ -64,12 +77,21 @@ export function setView(pair) {
 }
 
 // Pans so that world point (wx, wy) is at least `margin` pixels inside the
-// view, if it is not already.
+// view (clear of the rulers), if it is not already. (Read without
+// subscribing: an effect that calls it does not follow the view.)
 export function keepInView(wx, wy, margin = 30) {
-  const [w, h] = viewSize.value;
-  const [px, py] = toScreen(wx, wy);
-  if (px >= margin && px <= w - margin && py >= margin && py <= h - margin) return;
+  const [w, h] = viewSize.peek();
+  const [cx, cy] = center.peek();
+  const s = scale.peek();
+  const [px, py] = [(wx - cx) * s + w / 2, h / 2 - (wy - cy) * s];
+  if (px >= RULERS.left + margin && px <= w - margin && py >= RULERS.top + margin && py <= h - margin) return;
   center.value = [wx, wy];
+}
+
+/** Pans so that entity `row` shows, if it lies outside the map. */
+export function revealRow(row) {
+  const [h, v] = axes.peek();
+  keepInView(table.pos[row * 3 + h], table.pos[row * 3 + v], 0);
 }
 
 export function zoomAt(factor, px, py) {

@@ -95,6 +95,16 @@ export function selectedLive() {
   return ids.sort((a, b) => table.rowOf.get(a) - table.rowOf.get(b));
 }
 
+/** Table rows of the selected entities, and of the primary one (-1: none). */
+export function selectedRows() {
+  const rows = [];
+  for (const id of selectedIds.value) {
+    const row = table.rowOf.get(id);
+    if (row !== undefined) rows.push(row);
+  }
+  return { rows, main: table.rowOf.get(selectedId.value) ?? -1 };
+}
+
 // Nothing selected and no field errors (another world was opened).
 export function clearSelection() {
   anchor = null;

@@ -648,6 +648,23 @@ export function createScene(canvas, labelLayer, { onChange = () => {}, onMove = 
     look(sphere.center, distanceFor(Math.max(sphere.radius * 1.15, list.length === 1 ? 8 : 1)));
   }
 
+  /** Brings entity `row` into view if it is out of it (off the canvas,
+   * behind the camera or past its depth range): the camera moves across,
+   * keeping its direction and distance, until the entity is in the middle. */
+  function reveal(row) {
+    if (!rows || !visible[row]) return;
+    const p = new THREE.Vector3().fromArray(rows.pos, row * 3);
+    camera.updateMatrixWorld();
+    const ahead = p.clone().applyMatrix4(camera.matrixWorldInverse).z < 0;
+    const at = p.clone().project(camera);
+    if (ahead && Math.abs(at.x) <= 1 && Math.abs(at.y) <= 1 && Math.abs(at.z) <= 1) return;
+    const shift = p.sub(controls.target);
+    camera.position.add(shift);
+    controls.target.add(shift);
+    controls.update();
+    moved();
+  }
+
   // Calls visit(row, sx, sy, depth) for each drawn entity in front of the
   // camera and within its depth range: its canvas point and its depth
   // (-1 near .. 1 far). Plain arithmetic over the positions, no render.
@@ -776,6 +793,7 @@ export function createScene(canvas, labelLayer, { onChange = () => {}, onMove = 
 
   return {
     setEntities,
+    reveal,
     setShapes,
     describe,
     setSelection,
