@@ -103,6 +103,26 @@ test('Shift-click (and Shift+Down) selects a range, Ctrl-click adds or takes out
   await ui.closeWithoutErrors(page);
 });
 
+test('with several selected, Position X typed as +5 moves each by 5, as -=2.5 back by 2.5; a plain number places them all', async () => {
+  const page = await openGame();
+  await ui.option(page, GRUNT).click();
+  await ui.option(page, BRUTE).click({ modifiers: ['Shift'] });
+  await heading(page).filter({ hasText: '3 entities selected' }).waitFor();
+  await page.getByText('Type +5 or -=2.5 to move each by that much.').waitFor();
+  assert.equal(await page.getByLabel('Position X', { exact: true }).getAttribute('placeholder'), 'mixed');
+  await ui.commit(page, 'Position X', '+5');
+  await ui.pendingRegion(page).getByText('0 0 10 → 5 0 10').first().waitFor();
+  await ui.pendingRegion(page).getByText('10 0 10 → 15 0 10').waitFor();
+  await ui.commit(page, 'Position X', '-=2.5');
+  await ui.pendingRegion(page).getByText('10 0 10 → 12.5 0 10').waitFor();
+  await ui.commit(page, 'Position X', '-2.5');
+  await fieldIs(page, 'Position X', '-2.5');
+  await ui.screenshot(page, 'multi-offset');
+  await page.locator('body').press('Control+z');
+  await ui.pendingRegion(page).getByText('10 0 10 → 12.5 0 10').waitFor();
+  await ui.closeWithoutErrors(page);
+});
+
 test('a field set with several selected sets it on each that has it, one undo step', async () => {
   const page = await openGame();
   await ui.option(page, GRUNT).click();

@@ -4,11 +4,12 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { addEntity, deleteEntity, setField, setFieldOfSelection, setPositionAxis } from '../../web/src/state/edits.js';
+import { addEntity, deleteEntity, setField, setFieldOfSelection, setPositionAxis, setPositionAxisOfSelection } from '../../web/src/state/edits.js';
 import { undoStack } from '../../web/src/state/history.js';
 import { pending } from '../../web/src/state/pending.js';
 import { fieldErrors, select, selected, setSelection } from '../../web/src/state/selection.js';
 import { changedRowsSince, revision, rowPosition, table } from '../../web/src/state/table.js';
+import { checkCoordinateOrMove } from '../../web/src/state/typed.js';
 import { INERT, LIGHT, LIGHT2, openWorld } from './models.js';
 
 const paths = () => pending.value.map((p) => `${p.kind} ${p.id}`);
@@ -88,4 +89,22 @@ test("an edit's rows are told as changed since the revision before it, and a wor
   assert.deepEqual(changedRowsSince(revision.value), []);
   await openWorld();
   assert.equal(changedRowsSince(before), null, 'every row may have changed');
+});
+
+test('a coordinate typed for several entities places them all, +5 or -=2.5 moves each by that much, as one undo step', async () => {
+  await openWorld();
+  await setSelection([LIGHT, INERT], LIGHT);
+  const x = () => [LIGHT, INERT].map((id) => Math.round(rowPosition(table.rowOf.get(id))[0] * 100) / 100);
+  const before = x();
+  assert.deepEqual(await checkCoordinateOrMove('-2.5'), { value: { value: -2.5, by: false } });
+  assert.deepEqual(await checkCoordinateOrMove('+5'), { value: { value: 5, by: true } });
+  assert.deepEqual(await checkCoordinateOrMove(' += 5'), { value: { value: 5, by: true } });
+  assert.deepEqual(await checkCoordinateOrMove('-=2.5'), { value: { value: -2.5, by: true } });
+  assert.match((await checkCoordinateOrMove('+=far')).error, /number/);
+  const { value, by } = (await checkCoordinateOrMove('+5')).value;
+  await setPositionAxisOfSelection(0, value, { by });
+  assert.deepEqual(x(), before.map((v) => Math.round((v + 5) * 100) / 100));
+  await setPositionAxisOfSelection(0, -2.5);
+  assert.deepEqual(x(), [-2.5, -2.5]);
+  assert.equal(undoStack.value.length, 2);
 });

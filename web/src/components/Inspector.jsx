@@ -13,7 +13,7 @@ import { shownFailure } from '../state/failed.js';
 import { snapTyped } from '../state/placement.js';
 import { selected, selectedLive, selectionCount, sharedValues } from '../state/selection.js';
 import { revision, rowClass, table } from '../state/table.js';
-import { checkTyped } from '../state/typed.js';
+import { checkCoordinateOrMove, checkTyped } from '../state/typed.js';
 import { schemas, status } from '../state/world.js';
 import { FailedFile } from './FailedFiles.jsx';
 import { FieldEditor } from './FieldEditor.jsx';
@@ -164,11 +164,12 @@ function SelectionEditor() {
               inputMode="decimal"
               placeholder={shared === null ? 'mixed' : undefined}
               value={shared === null ? '' : formatF32(shared)}
-              check={(t) => checkTyped('f32', t)}
-              onCommit={(v) => setPositionAxisOfSelection(i, snapTyped(v))}
+              check={checkCoordinateOrMove}
+              onCommit={({ value, by }) => setPositionAxisOfSelection(i, snapTyped(value), { by })}
             />
           );
         })}
+        <p class="muted hint">Type +5 or -=2.5 to move each by that much.</p>
       </fieldset>
       {fields.length > 0 && (
         <fieldset class="fields">

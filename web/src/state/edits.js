@@ -70,38 +70,44 @@ export function setPositionAxis(axis, value) {
 export function setFieldOfSelection(field, value, key = field) {
   const has = (className) => (schemas.value[className] ?? []).some((f) => f.name === field);
   const ids = selectedLive().filter((id) => has(rowClass(table.rowOf.get(id))));
-  return setMany(
+  return setManyAt(
+    key,
     ids.map((id) => [id, field, value]),
     field,
-    key,
   );
 }
 
-// Sets one axis of the position of every selected entity, each keeping its
-// other axes.
-export function setPositionAxisOfSelection(axis, value) {
+// Sets one axis of the position of every selected entity to `value`, or
+// with `by` moves each by `value` along it; each keeps its other axes.
+export function setPositionAxisOfSelection(axis, value, { by = false } = {}) {
   const sets = selectedLive().map((id) => {
     const position = rowPosition(table.rowOf.get(id));
-    position[axis] = value;
+    position[axis] = by ? position[axis] + value : value;
     return [id, 'position', position];
   });
-  return setMany(sets, 'position', `position.${axis}`);
+  return setManyAt(`position.${axis}`, sets, 'position');
 }
 
-// Sets [[id, field, value]] as one undo step; a refusal is shown under
-// `key` and changes nothing.
-async function setMany(sets, label, key) {
-  if (sets.length === 0 || busy.value) return;
+// Sets [[id, field, value]] as one undo step, true if done; a refusal
+// changes nothing and is told to `refused(error)`.
+async function setMany(sets, label, refused) {
+  if (sets.length === 0 || busy.value) return false;
   try {
     const { entities, changes } = await getEngine().setMany(sets);
     batch(() => {
       for (const entity of entities) applyEntity(entity);
-      showFieldError(key, null);
     });
     editedMany(label, changes);
+    return true;
   } catch (err) {
-    showFieldError(key, err.message);
+    refused(err);
+    return false;
   }
+}
+
+// setMany from a field of the inspector: a refusal is shown under `key`.
+async function setManyAt(key, sets, label) {
+  if (await setMany(sets, label, (err) => showFieldError(key, err.message))) showFieldError(key, null);
 }
 
 // Commits a drag of several entities on the map: [{ id, to, from }], as
@@ -123,17 +129,8 @@ export async function moveEntities(moves) {
 
 // Sets [[id, field, value]] from a view of the level (the 3D view's rotate
 // gizmo) as one undo step; a refusal is a message and changes nothing.
-export async function setFromView(sets, label) {
-  if (sets.length === 0 || busy.value) return;
-  try {
-    const { entities, changes } = await getEngine().setMany(sets);
-    batch(() => {
-      for (const entity of entities) applyEntity(entity);
-    });
-    editedMany(label, changes);
-  } catch (err) {
-    fail(`Could not change the ${label} of ${sets.length} entities`, err);
-  }
+export function setFromView(sets, label) {
+  return setMany(sets, label, (err) => fail(`Could not change the ${label} of ${sets.length} entities`, err));
 }
 
 // Sets one world setting to a value the engine already checked

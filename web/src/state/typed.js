@@ -44,3 +44,16 @@ export async function checkTyped(type, typed, { allowInf = false } = {}) {
   const col = type === 'string' ? checked.col - 1 : checked.col + typed.length - typed.trimStart().length;
   return { error: col > 1 ? `${checked.error} (column ${col})` : checked.error };
 }
+
+/**
+ * Checks `typed` for a coordinate of several entities at once: a place
+ * (`12.5`), or a move of each by that much, typed `+5`, `+=5` or `-=2.5`
+ * (as in Unity; a bare `-2.5` is a place, as it is for one entity).
+ * Resolves to { value: { value, by } } (by: true for a move) or { error }.
+ */
+export async function checkCoordinateOrMove(typed) {
+  const move = /^\s*(\+=?|-=)(.*)$/.exec(typed);
+  const text = move ? (move[1] === '-=' ? `-${move[2].trim()}` : move[2]) : typed;
+  const checked = await checkTyped('f32', text);
+  return 'error' in checked ? checked : { value: { value: checked.value, by: move !== null } };
+}
