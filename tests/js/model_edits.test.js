@@ -4,7 +4,14 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { addEntity, deleteEntity, setField, setFieldOfSelection, setPositionAxis, setPositionAxisOfSelection } from '../../web/src/state/edits.js';
+import {
+  addEntity,
+  deleteEntity,
+  setField,
+  setFieldOfSelection,
+  setPositionAxis,
+  setPositionAxisOfSelection,
+} from '../../web/src/state/edits.js';
 import { undoStack } from '../../web/src/state/history.js';
 import { pending } from '../../web/src/state/pending.js';
 import { fieldErrors, select, selected, setSelection } from '../../web/src/state/selection.js';
@@ -103,7 +110,10 @@ test('a coordinate typed for several entities places them all, +5 or -=2.5 moves
   assert.match((await checkCoordinateOrMove('+=far')).error, /number/);
   const { value, by } = (await checkCoordinateOrMove('+5')).value;
   await setPositionAxisOfSelection(0, value, { by });
-  assert.deepEqual(x(), before.map((v) => Math.round((v + 5) * 100) / 100));
+  assert.deepEqual(
+    x(),
+    before.map((v) => Math.round((v + 5) * 100) / 100),
+  );
   await setPositionAxisOfSelection(0, -2.5);
   assert.deepEqual(x(), [-2.5, -2.5]);
   assert.equal(undoStack.value.length, 2);
