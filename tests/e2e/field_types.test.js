@@ -115,6 +115,18 @@ test('edits i32, u32, string, enum, vec2 and quat fields, and a save writes them
   await waitValue(page, 'facing pitch', '-15.5');
   assert.equal(await input(page, 'facing yaw').inputValue(), '30', 'yaw kept when the pitch changes');
   assert.equal(await input(page, 'facing roll').inputValue(), '0');
+  // Pitch past 90 degrees: the angles stay as typed (the same rotation
+  // read back would be yaw -150, pitch 60, roll 180).
+  const reviewed = await ui.pendingRegion(page).textContent();
+  await ui.commit(page, 'facing pitch', '120');
+  await page.waitForFunction((old) => document.querySelector('[aria-label="Pending changes"]').textContent !== old, reviewed);
+  assert.deepEqual(await Promise.all(['facing yaw', 'facing pitch', 'facing roll'].map((l) => input(page, l).inputValue())), [
+    '30',
+    '120',
+    '0',
+  ]);
+  await ui.commit(page, 'facing pitch', '-15.5');
+  await waitValue(page, 'facing pitch', '-15.5');
   await ui.screenshot(page, 'field-types-enemy');
 
   await ui.selectEntity(page, AMMO);

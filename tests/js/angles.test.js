@@ -4,7 +4,7 @@
 // cases (gimbal lock, a zero or unnormalized quat).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { anglesOfQuat, formatAngle, quatOfAngles, turnedQuat } from '../../web/src/lib/angles.js';
+import { anglesOfQuat, anglesShown, formatAngle, quatOfAngles, turnedQuat } from '../../web/src/lib/angles.js';
 
 // v rotated by the unit quat q.
 function rotate([x, y, z, w], v) {
@@ -99,4 +99,13 @@ test('a turn about the world axes adds to the angles, stays normalized, and turn
   // A half turn keeps w >= 0.
   assert.ok(turnedQuat(quatOfAngles([180, 0, 0]), quatOfAngles([90, 0, 0]))[3] >= 0);
   assert.deepEqual(turnedQuat(quatOfAngles([0, 90, 0]), [0, 0, 0, 0]), quatOfAngles([0, 90, 0]));
+});
+
+test('angles typed past pitch 90 stay shown as typed while the quat is theirs, else the quat is read', () => {
+  const typed = [0, 120, 0];
+  const stored = new Float32Array(quatOfAngles(typed));
+  assert.deepEqual(anglesOfQuat(stored).map(formatAngle), ['180', '60', '180'], 'the same rotation, read another way');
+  assert.deepEqual(anglesShown(stored, typed), typed);
+  assert.deepEqual(anglesShown(stored, [10, 120, 0]).map(formatAngle), ['180', '60', '180'], 'angles of another rotation are not shown');
+  assert.deepEqual(anglesShown(stored, null).map(formatAngle), ['180', '60', '180']);
 });

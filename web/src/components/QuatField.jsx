@@ -1,11 +1,13 @@
 // A quat field edited as yaw, pitch and roll in degrees (lib/angles.js
 // gives the convention). The angle typed replaces its own, the other two
-// stay as the stored quat has them, and the field is set to the normalized
-// quat of the three.
-import { anglesOfQuat, formatAngle, quatOfAngles } from '../lib/angles.js';
+// stay as shown, and the field is set to the normalized quat of the three;
+// the angles typed stay shown while the stored quat is theirs.
+import { useRef } from 'preact/hooks';
+import { anglesShown, formatAngle, quatOfAngles } from '../lib/angles.js';
 import { NumberFields } from './NumberFields.jsx';
 
 export function QuatField({ value: quat, label, ...props }) {
+  const typed = useRef(null);
   return (
     <NumberFields
       {...props}
@@ -17,9 +19,9 @@ export function QuatField({ value: quat, label, ...props }) {
       }
       label={label}
       parts={['yaw', 'pitch', 'roll']}
-      numbers={anglesOfQuat(quat)}
+      numbers={anglesShown(quat, typed.current)}
       format={formatAngle}
-      valueOf={quatOfAngles}
+      valueOf={(angles) => quatOfAngles((typed.current = angles))}
     />
   );
 }

@@ -80,6 +80,21 @@ export function anglesOfQuat(quat) {
   return [yaw, pitch, roll].map((a) => a / RAD);
 }
 
+/**
+ * The angles shown for `quat`: `typed` (the angles last typed, or null)
+ * while they give that rotation, else anglesOfQuat(quat). A rotation has
+ * more than one triple (pitch 120 is yaw 180, pitch 60, roll 180): the
+ * one typed stays as typed.
+ */
+export function anglesShown(quat, typed) {
+  const n = Math.hypot(...quat);
+  if (typed && n > 0) {
+    const q = quatOfAngles(typed);
+    if (Math.abs(q.reduce((sum, v, i) => sum + v * quat[i], 0)) / n > 1 - 1e-6) return typed;
+  }
+  return anglesOfQuat(quat);
+}
+
 /** An angle as shown: ANGLE_DIGITS after the point at most, no -0, 180 for -180. */
 export function formatAngle(degrees) {
   let text = String(Number(degrees.toFixed(ANGLE_DIGITS)) + 0);
