@@ -257,6 +257,31 @@ test('F frames the selection (Fit the world); an entity selected in the list out
   await ui.closeWithoutErrors(page);
 });
 
+test('a bar shown over the map (place mode) leaves every entity where it was on the page', async () => {
+  const page = await ui.openSample(env);
+  const entities = entitiesOf(sampleWorld);
+  const [first] = Object.keys(entities);
+  await ui.selectEntity(page, first);
+  const map = mapOf(page);
+  const places = async () => Promise.all(Object.values(entities).map((e) => pagePoint(page, e.position)));
+  const before = await places();
+  const box = await map.boundingBox();
+  await page.getByRole('button', { name: 'Add entity' }).click();
+  await page.getByRole('dialog', { name: 'Add entity' }).getByRole('button', { name: 'Place on map' }).click();
+  await page.getByRole('status', { name: 'Place mode' }).waitFor();
+  await page.waitForFunction((h) => document.querySelector('canvas').getBoundingClientRect().height !== h, box.height);
+  await drawn(page);
+  const after = await places();
+  after.forEach((p, i) => {
+    assert.ok(
+      Math.abs(p.x - before[i].x) < 1 && Math.abs(p.y - before[i].y) < 1,
+      `entity ${i} stays on the page: ${JSON.stringify([before[i], p])}`,
+    );
+  });
+  await page.keyboard.press('Escape');
+  await ui.closeWithoutErrors(page);
+});
+
 test('the panes beside the map resize with splitters, by keyboard and by drag', async () => {
   const page = await ui.openSample(env);
   const splitter = page.getByRole('separator', { name: 'Resize the entity list' });

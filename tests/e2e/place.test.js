@@ -155,7 +155,7 @@ test('? opens the keyboard shortcuts, read from what the inspector does; Escape 
   await dialog.waitFor();
   const listed = {
     Everywhere: { 'Ctrl+Z': 'Undo', 'Ctrl+Shift+Z, Ctrl+Y': 'Redo' },
-    Map: { F: 'Fit the world in view', 'Shift+Arrow keys': 'Pan' },
+    Map: { F: 'Frame the selection (the whole world when nothing is selected); Fit frames the world', 'Shift+Arrow keys': 'Pan' },
     'Entity list': { Delete: 'Delete the selected entities', 'Ctrl+A': 'Select every entity listed' },
   };
   for (const [where, keys] of Object.entries(listed)) {

@@ -28,6 +28,8 @@ import {
   frameRows,
   keepInView,
   revealRow,
+  rowInView,
+  stayOnPage,
   panBy,
   RULERS,
   scale,
@@ -426,8 +428,18 @@ export function WorldMap() {
 
   useEffect(() => {
     const el = canvas.current;
+    let placed = null; // where on the page the map was
     const observer = new ResizeObserver(() => {
-      viewSize.value = [el.clientWidth, el.clientHeight];
+      const rect = el.getBoundingClientRect();
+      // The selection shown stays in view, though the map got smaller.
+      const row = selectedId.peek() === null ? undefined : table.rowOf.get(selectedId.peek());
+      const shown = row !== undefined && rowInView(row);
+      batch(() => {
+        if (placed) stayOnPage(placed, rect);
+        viewSize.value = [el.clientWidth, el.clientHeight];
+      });
+      placed = rect;
+      if (shown) revealRow(row);
     });
     observer.observe(el);
     return () => {

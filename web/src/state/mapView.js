@@ -76,22 +76,45 @@ export function setView(pair) {
   fitWorld();
 }
 
-// Pans so that world point (wx, wy) is at least `margin` pixels inside the
-// view (clear of the rulers), if it is not already. (Read without
-// subscribing: an effect that calls it does not follow the view.)
-export function keepInView(wx, wy, margin = 30) {
+// Whether world point (wx, wy) is at least `margin` pixels inside the view,
+// clear of the rulers. (Read without subscribing: an effect that calls it
+// does not follow the view.)
+function inView(wx, wy, margin) {
   const [w, h] = viewSize.peek();
   const [cx, cy] = center.peek();
   const s = scale.peek();
   const [px, py] = [(wx - cx) * s + w / 2, h / 2 - (wy - cy) * s];
-  if (px >= RULERS.left + margin && px <= w - margin && py >= RULERS.top + margin && py <= h - margin) return;
-  center.value = [wx, wy];
+  return px >= RULERS.left + margin && px <= w - margin && py >= RULERS.top + margin && py <= h - margin;
+}
+
+// Pans so that world point (wx, wy) is at least `margin` pixels inside the
+// view, if it is not already.
+export function keepInView(wx, wy, margin = 30) {
+  if (!inView(wx, wy, margin)) center.value = [wx, wy];
+}
+
+/** Whether entity `row` shows on the map. */
+export function rowInView(row) {
+  const [h, v] = axes.peek();
+  return inView(table.pos[row * 3 + h], table.pos[row * 3 + v], 0);
+}
+
+/** The map moved on the page from rectangle `from` to `to` (a bar shown
+ * above or below it, the window resized): the world stays where it was on
+ * the page, so that a click aimed before lands where it was aimed. */
+export function stayOnPage(from, to) {
+  const s = scale.peek();
+  const [cx, cy] = center.peek();
+  const dx = to.left + to.width / 2 - (from.left + from.width / 2);
+  const dy = to.top + to.height / 2 - (from.top + from.height / 2);
+  center.value = [cx + dx / s, cy - dy / s];
 }
 
 /** Pans so that entity `row` shows, if it lies outside the map. */
 export function revealRow(row) {
+  if (rowInView(row)) return;
   const [h, v] = axes.peek();
-  keepInView(table.pos[row * 3 + h], table.pos[row * 3 + v], 0);
+  center.value = [table.pos[row * 3 + h], table.pos[row * 3 + v]];
 }
 
 export function zoomAt(factor, px, py) {
