@@ -1,13 +1,15 @@
-// The entity table: every entity's ID, class, position and dirty mark in
-// columns (typed arrays), so that the list and the map can show 100,000
-// entities without an object per entity. Rows never move; a removed entity
-// leaves a dead row. `revision` changes on every data change and
-// `structure` when rows are added or removed, which is what the list's
-// filter depends on.
+// The entity table: every entity's ID, class, position, dirty mark and name
+// (lib/names.js; '' for none) in columns (typed arrays but for the strings),
+// so that the list and the map can show 100,000 entities without an object
+// per entity. Rows never move; a removed entity leaves a dead row.
+// `revision` changes on every data change and `structure` when rows are
+// added or removed, which is what the list's filter depends on (and, while
+// it searches names, on `renamed`: when an entity's name changes).
 import { signal } from '@preact/signals';
 
 export const revision = signal(0);
 export const structure = signal(0);
+export const renamed = signal(0);
 
 export const table = {
   size: 0, // rows in use, dead ones included
@@ -16,6 +18,7 @@ export const table = {
   cls: new Uint8Array(0),
   pos: new Float32Array(0),
   dirty: new Uint8Array(0),
+  names: [],
   alive: new Uint8Array(0),
   rowOf: new Map(),
   deadRowOf: new Map(), // ID -> row of a removed entity, revived if it comes back
@@ -36,7 +39,7 @@ function grow(capacity) {
 
 // Replaces the whole table with the columns sent by the engine worker. The
 // last `added` rows count as added in this session (restored unsaved work).
-export function loadTable({ ids, classNames, cls, pos, dirty }, { added = 0 } = {}) {
+export function loadTable({ ids, classNames, cls, pos, dirty, names }, { added = 0 } = {}) {
   const n = ids.length;
   const alive = new Uint8Array(n).fill(1);
   const rowOf = new Map();
@@ -48,6 +51,7 @@ export function loadTable({ ids, classNames, cls, pos, dirty }, { added = 0 } = 
     cls,
     pos,
     dirty,
+    names,
     alive,
     rowOf,
     deadRowOf: new Map(),
@@ -64,6 +68,7 @@ export function clearTable() {
     cls: new Uint8Array(0),
     pos: new Float32Array(0),
     dirty: new Uint8Array(0),
+    names: [],
   });
 }
 
@@ -76,7 +81,7 @@ function classIndex(name) {
   return k;
 }
 
-// Adds or updates the row of one entity ({ id, class, position, dirty }).
+// Adds or updates the row of one entity ({ id, class, position, dirty, name }).
 export function putEntity(entity) {
   let row = table.rowOf.get(entity.id);
   const added = row === undefined;
@@ -98,6 +103,10 @@ export function putEntity(entity) {
   table.pos[row * 3 + 1] = entity.position[1];
   table.pos[row * 3 + 2] = entity.position[2];
   table.dirty[row] = entity.dirty ? 1 : 0;
+  if (table.names[row] !== entity.name) {
+    table.names[row] = entity.name;
+    if (!added) renamed.value++;
+  }
   revision.value++;
   if (added) structure.value++;
 }
@@ -151,5 +160,6 @@ export function entityAt(row) {
     class: rowClass(row),
     position: rowPosition(row),
     dirty: table.dirty[row] === 1,
+    name: table.names[row],
   };
 }
