@@ -296,6 +296,40 @@ JLW_EXPORT uint32_t jlw_world_rows(jl_world *world, uint32_t *ids, float *positi
     return n;
 }
 
+/* The canonical text of field (as jlw_entity_get) of at most capacity live
+ * entities in jlw_world_rows' order, each followed by a NUL, in a malloc'd
+ * block the caller frees, its size in *size; found[i] is 1 where entity i
+ * has the field, else 0 (its text then empty). NULL with
+ * JL_ERR_OUT_OF_MEMORY in jlw_last_error if the block cannot grow. */
+JLW_EXPORT char *jlw_world_field_texts(const jl_world *world, const char *field, uint8_t *found, uint32_t capacity,
+                                       uint32_t *size)
+{
+    clear_error();
+    size_t used = 0;
+    size_t room = 64 * (size_t)JL_VALUE_TEXT_MAX;
+    char *block = malloc(room);
+    uint32_t n = 0;
+    for (jl_world_iter it = jl_world_iter_all(world); block && n < capacity && jl_world_next(&it); n++) {
+        if (room - used < JL_VALUE_TEXT_MAX) {
+            char *grown = realloc(block, room *= 2);
+            if (!grown) free(block);
+            block = grown;
+            if (!block) break;
+        }
+        uint32_t length = 0;
+        found[n] = jl_world_get_field(world, it.entity->id, field, block + used, &length) == JL_OK;
+        if (!found[n]) length = 0;
+        block[used + length] = '\0';
+        used += length + 1;
+    }
+    if (!block) {
+        fail(JL_ERR_OUT_OF_MEMORY, "no memory for the field's texts");
+        used = 0;
+    }
+    *size = (uint32_t)used;
+    return block;
+}
+
 /* State of entity id: -1 if there is none, else bit 0 dirty, bit 1
  * read-only, and its class index in bits 8-15. */
 JLW_EXPORT int jlw_entity_state(const jl_world *world, uint32_t lo, uint32_t hi)

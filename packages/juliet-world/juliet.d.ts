@@ -73,6 +73,8 @@ export declare function idOfPath(path: string): EntityId | null;
  * (a string field's string quoted); `what` names the field in a TypeError.
  */
 export declare function valueText(type: FieldType, value: FieldValue, what?: string): string;
+/** The value of a field's canonical text (fieldText's answer) for a field of `type`: valueText read back. */
+export declare function textValue(type: FieldType, text: string): FieldValue;
 /** A record with no prototype, for keys that are names from files (a class or field may be named `__proto__` or `constructor`): [name, value] pairs or an object's own entries. */
 export declare function nameRecord<T>(entries?: [string, T][] | Record<string, T>): Record<string, T>;
 
@@ -215,6 +217,8 @@ export declare class World {
   entityText(id: EntityId): string;
   /** The canonical text of one field (or 'position', 'id', 'class', 'class_version'); null if the entity or the field does not exist. */
   fieldText(id: EntityId, field: string): string | null;
+  /** fieldText of every entity, in rows() order, in one call: null where an entity has no such field. */
+  fieldTexts(field: string): (string | null)[];
   /** The bytes save() writes for an entity, exactly (values that are not UTF-8 included). */
   entityBytes(id: EntityId): Uint8Array;
   /** Adds an entity from .jasset text or bytes (kept exactly), validated as a file; returns its ID. */

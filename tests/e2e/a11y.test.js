@@ -1,6 +1,7 @@
 // Accessibility of every main view, checked by axe-core against WCAG 2.0
 // and 2.1, levels A and AA: the sample opened, an entity selected, Pending
-// changes with edits, Diagnostics with a failed file (and that file
+// changes with edits, the list of a world whose entities have names (light
+// and dark), Diagnostics with a failed file (and that file
 // selected), the Add entity dialog and the share panel. Each view must have
 // no violation; any found is printed with the elements it names.
 import assert from 'node:assert/strict';
@@ -8,7 +9,7 @@ import { copyFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { assets } from '../shared/fixtures.js';
+import { assets, copyWorld } from '../shared/fixtures.js';
 import * as ui from './harness.js';
 
 const env = ui.useInspector();
@@ -63,6 +64,16 @@ test('the sample opened, an entity selected, Pending changes with edits, the dia
   await page.getByRole('button', { name: 'Share' }).click();
   await page.getByRole('region', { name: 'Share link' }).getByLabel('Link').waitFor();
   await assertAccessible(page, 'share panel');
+  await ui.closeWithoutErrors(page);
+});
+
+test('the list with names beside the IDs, and a named entity selected, have no WCAG violation, light and dark', async () => {
+  const page = await ui.openFolder(env, copyWorld(join(assets, 'game_world')), await axeContext());
+  await ui.selectEntity(page, '0x6e89010142120005'); // Brute
+  for (const colorScheme of ['light', 'dark']) {
+    await page.emulateMedia({ colorScheme });
+    await assertAccessible(page, `names in the list (${colorScheme})`);
+  }
   await ui.closeWithoutErrors(page);
 });
 

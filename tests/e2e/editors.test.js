@@ -71,7 +71,7 @@ test('an empty index or reference is none, and a reference may be typed as its f
 
   // The list's search takes the same file number.
   for (const text of [String(BigInt(prop)), `${BigInt(prop)}.jasset`]) {
-    await page.getByLabel('Search ID').fill(text);
+    await page.getByLabel('Search by name or ID').fill(text);
     await page.waitForFunction(() => document.querySelectorAll('[role=listbox] [role=option]').length === 1);
     assert.deepEqual(await ui.visibleIds(page), [prop]);
   }

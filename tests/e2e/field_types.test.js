@@ -1,6 +1,7 @@
 // Browser tests of a world whose classes use every field type: the example
 // game's level (assets/game_world, Enemy and Pickup). The class filter,
-// the legend and the Add entity dialog come from the world's classes; each
+// the legend and the Add entity dialog come from the world's classes; the
+// list names each entity by its name field and searches by it; each
 // field type has its editor (numbers, a one-line string, a select for an
 // enum, two numbers for a vec2, yaw / pitch / roll for a quat), the engine
 // refuses what does not fit, and a save writes the values to disk.
@@ -46,7 +47,7 @@ test("the class filter, legend and Add entity dialog list the world's classes", 
       .locator('.swatch')
       .first()
       .evaluate((el) => el.style.background);
-  const enemyRow = page.getByRole('option', { name: new RegExp(`^${BOSS} Enemy`) });
+  const enemyRow = ui.option(page, BOSS);
   assert.equal(await swatch(legend.filter({ hasText: 'Enemy' })), await swatch(enemyRow));
   assert.notEqual(await swatch(legend.filter({ hasText: 'Enemy' })), await swatch(legend.filter({ hasText: 'Pickup' })));
 
@@ -70,6 +71,29 @@ test("the class filter, legend and Add entity dialog list the world's classes", 
     await Promise.all(['facing yaw', 'facing pitch', 'facing roll', 'patrol X', 'patrol Y'].map((l) => input(page, l).inputValue())),
     ['0', '0', '0', '4', '4'],
   );
+  await ui.closeWithoutErrors(page);
+});
+
+test('the list names each Enemy by its name field beside its ID, and the search finds it by name', async () => {
+  const page = await ui.openFolder(env, copyWorld(gameWorld));
+  const row = ui.option(page, BOSS);
+  assert.equal(await row.locator('.name').textContent(), 'Brute');
+  assert.equal(await row.locator('.id').textContent(), BOSS, 'the ID, whole, beside the name');
+  assert.match(await row.getAttribute('aria-label'), new RegExp(`^Brute ${BOSS} Enemy `));
+  assert.equal(await ui.option(page, AMMO).locator('.name').count(), 0, 'a Pickup has no string field: its ID alone');
+  await ui.screenshot(page, 'list-names');
+
+  const search = page.getByLabel('Search by name or ID');
+  await search.fill('bRu');
+  await page.waitForFunction(() => document.querySelectorAll('[role=listbox] [role=option]').length === 1);
+  assert.deepEqual(await ui.visibleIds(page), [BOSS]);
+  await search.fill('grunt');
+  await page.waitForFunction(() => document.querySelectorAll('[role=listbox] [role=option]').length === 2);
+  await search.fill('');
+  await ui.selectEntity(page, BOSS);
+  await inspector(page)
+    .getByRole('heading', { name: `Brute Enemy ${BOSS}` })
+    .waitFor();
   await ui.closeWithoutErrors(page);
 });
 

@@ -281,13 +281,14 @@ export async function mockFolderPicker(page, dir) {
 
 // ---- where things are on the page ----
 
-// The options of the entity list (rows in view), and the one of an ID.
+// The options of the entity list (rows in view), and the one of an ID
+// (named by the entity's name, if it has one, then its ID).
 export function entityOptions(page) {
   return page.getByRole('listbox', { name: 'Entity list' }).getByRole('option');
 }
 
 export function option(page, id) {
-  return page.getByRole('listbox', { name: 'Entity list' }).getByRole('option', { name: new RegExp(`^${id} `) });
+  return page.getByRole('listbox', { name: 'Entity list' }).getByRole('option', { name: new RegExp(`(^| )${id} `) });
 }
 
 // The Pending changes region, and each of its entities (or files) as badge
@@ -489,7 +490,7 @@ export async function waitInspected(page, className, previous) {
     ([cls, prev]) => {
       const h2 = document.querySelector('.inspector h2');
       const id = h2?.querySelector('code')?.textContent.trim();
-      return h2?.textContent.startsWith(cls) && id && id !== prev;
+      return h2?.querySelector('.entity-class')?.textContent === cls && id && id !== prev;
     },
     [className, previous],
   );

@@ -245,7 +245,7 @@ test('saves exactly the pending changes into a folder on disk', async () => {
   ui.assertUntouched(beforeSave, afterSave, [entityFile(edited), entityFile(deleted)]);
   assert.equal(Object.keys(afterSave).length, Object.keys(beforeSave).length);
   await ui.pendingRegion(page).getByText('No unsaved changes.').waitFor();
-  await page.getByLabel('Search ID').fill(edited);
+  await page.getByLabel('Search by name or ID').fill(edited);
   assert.ok(!/unsaved/.test(await ui.option(page, edited).getAttribute('aria-label')));
   await ui.closeWithoutErrors(page);
 });

@@ -52,7 +52,7 @@ test('a reload of the sample world restores its unsaved changes with a notice', 
   assert.deepEqual(await ui.pendingItems(page), before);
   await ui.waitUnsaved(page, edited);
   assert.equal(await ui.option(page, deleted).count(), 0);
-  await page.getByLabel('Search ID').fill(created);
+  await page.getByLabel('Search by name or ID').fill(created);
   await ui.selectEntity(page, created);
   assert.equal(await page.getByLabel('Position Y', { exact: true }).inputValue(), '6.5');
   await ui.screenshot(page, 'keep-restored');

@@ -227,7 +227,7 @@ test('the rubber band, Shift-click and Ctrl-click select on the map; a drag move
   await ui.selectEntity(page, PICKUP);
   await fieldIs(page, 'Position X', String(Number((4 + dx).toFixed(2))));
   await fieldIs(page, 'Position Z', '-2');
-  assert.equal(await ui.option(page, ENEMY2).getAttribute('aria-label'), `${ENEMY2} Enemy 5.0, 0.0, 10.0`, 'not moved, not unsaved');
+  assert.equal(await ui.option(page, ENEMY2).getAttribute('aria-label'), `Grunt ${ENEMY2} Enemy 5.0, 0.0, 10.0`, 'not moved, not unsaved');
 
   await page.locator('body').press('Control+z');
   await ui.pendingRegion(page).getByText('No unsaved changes.').waitFor();
@@ -347,7 +347,7 @@ test('Copy in one page and Paste in another page on another world; text that is 
   // In a text field the keys are the field's: Ctrl+C copies no entities,
   // Ctrl+V pastes text into the field.
   await source.evaluate(() => navigator.clipboard.writeText('0x6e89'));
-  const search = source.getByLabel('Search ID');
+  const search = source.getByLabel('Search by name or ID');
   await search.focus();
   await search.press('Control+c');
   assert.equal(await source.evaluate(() => navigator.clipboard.readText()), '0x6e89');

@@ -141,7 +141,7 @@ test('place mode: a click on empty map space creates the class chosen in Add ent
 test('? opens the keyboard shortcuts, read from what the inspector does; Escape closes it and focus goes back', async () => {
   const page = await ui.openSample(env);
   // Typed in a text field, ? is text.
-  const search = page.getByLabel('Search ID');
+  const search = page.getByLabel('Search by name or ID');
   await search.fill('');
   await search.press('?');
   assert.equal(await search.inputValue(), '?');

@@ -47,7 +47,7 @@ async function waitListSize(page, n) {
 test('digits typed into the ID search match anywhere in the hex ID; a file number finds its entity', async () => {
   const all = sampleEntities();
   const page = await ui.openFolder(env, ui.copySample());
-  const search = page.getByLabel('Search ID');
+  const search = page.getByLabel('Search by name or ID');
   await search.fill('0000002');
   const want = all.filter((e) => e.id.slice(2).includes('0000002'));
   assert.ok(want.length > 1 && want.some((e) => e.id === LIGHT));

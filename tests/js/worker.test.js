@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 
-import { INDEX_NONE } from 'juliet-world';
+import { INDEX_NONE, textValue } from 'juliet-world';
 import { loadJuliet } from 'juliet-sample';
 import { errorInfo, toError } from '../../web/src/engine/errors.js';
 import { assets, sampleWorld } from './helpers.js';
@@ -200,6 +200,26 @@ test('World#fieldText reads one field as canonical text, null for a field or ent
     assert.equal(world.fieldText(LIGHT, 'density'), null);
     assert.equal(world.fieldText('0x0000000000000001', 'intensity'), null);
     assert.throws(() => world.fieldText(LIGHT, 7), TypeError);
+  } finally {
+    world.close();
+  }
+});
+
+test('World#fieldTexts reads one field of every entity in rows() order, null where an entity has none', () => {
+  const world = juliet.openWorld(join(assets, 'game_world'));
+  try {
+    const { ids } = world.rows();
+    const names = world.fieldTexts('name');
+    assert.deepEqual(
+      names,
+      ids.map((id) => world.fieldText(id, 'name')),
+    );
+    assert.deepEqual(names.filter((n) => n !== null).sort(), ['Brute', 'Grunt', 'Grunt']);
+    world.set(ids[names.indexOf('Brute')], 'name', ' Brute "the" Second');
+    const quoted = world.fieldTexts('name').find((n) => n?.includes('Second'));
+    assert.equal(textValue('string', quoted), ' Brute "the" Second', 'textValue reads the canonical text back');
+    assert.deepEqual(world.fieldTexts('nothing'), [null, null, null, null, null]);
+    assert.throws(() => world.fieldTexts(7), TypeError);
   } finally {
     world.close();
   }

@@ -48,7 +48,7 @@ import { newWorld, openWorld, worldOfSnapshot } from './world.js';
 export { CLASSES_DIR, ENTITIES_DIR, FILE_MAX, MAX_CAPACITY, SETTINGS_FILE } from './constants.js';
 export { JulietError } from './errors.js';
 export { entityPath, idOfNumber, idOfPath, isClassFilePath } from './ids.js';
-export { INDEX_NONE, nameRecord, valueText } from './values.js';
+export { INDEX_NONE, nameRecord, textValue, valueText } from './values.js';
 export { decodePack, encodePack, packReader, readPackIndex } from './pack.js';
 export { exportNames } from './wasm.js';
 export { World } from './world.js';

@@ -40,6 +40,7 @@ const EXPORTS = {
   jlw_world_mark_all_dirty: [null, ['number']],
   jlw_world_count: ['number', ['number']],
   jlw_world_rows: ['number', ['number', 'number', 'number', 'number', 'number', 'number']],
+  jlw_world_field_texts: ['number', ['number', 'string', 'number', 'number', 'number']],
   jlw_entity_state: ['number', ['number', 'number', 'number']],
   jlw_entity_text: ['number', ['number', 'number', 'number', 'number']],
   jlw_entity_set: ['number', ['number', 'number', 'number', 'string', 'number', 'number']],

@@ -267,6 +267,34 @@ export class World {
     throw this._error(status);
   }
 
+  /**
+   * fieldText of every entity, in rows() order, in one call into C: what a
+   * look through 100,000 entities can afford. null where the entity has no
+   * such field.
+   * @param {string} field
+   * @returns {(string|null)[]}
+   */
+  fieldTexts(field) {
+    const ptr = this._live();
+    const wasm = this._wasm;
+    checkString(field, 'field', 64);
+    const n = this._c.jlw_world_count(ptr);
+    const found = wasm.malloc(n);
+    let block = 0;
+    try {
+      block = this._c.jlw_world_field_texts(ptr, field, found, n, wasm.out);
+      if (!block) this._throw(0);
+      const texts = decoder.decode(wasm.module.HEAPU8.subarray(block, block + wasm.u32(wasm.out))).split('\0');
+      const has = wasm.module.HEAPU8.subarray(found, found + n);
+      for (let i = 0; i < n; i++) if (!has[i]) texts[i] = null;
+      texts.length = n;
+      return texts;
+    } finally {
+      wasm.free(block);
+      wasm.free(found);
+    }
+  }
+
   /** An opaque entity's kept keys: { key: text }, in file order. */
   _keptValues(lo, hi, textOf) {
     const c = this._c;

@@ -1,7 +1,6 @@
 // The library's conversions between JavaScript values and the engine's
 // canonical text (values.js), tested directly for the field types i32, u32,
-// string, enum, vec2 and quat; textValue is not exported (the engine's
-// answers carry its results), so consumers' suites cannot reach it.
+// string, enum, vec2 and quat.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { textValue, valueText } from '../src/values.js';

@@ -1,5 +1,6 @@
 // The entity list: a virtualised listbox (only the rows in view are in the
-// DOM) with the class filter and ID search above it. Arrow keys, Page Up/Down,
+// DOM) with the class filter and the search (by name or ID) above it. Each
+// row shows the entity's name (lib/names.js) with its ID beside it. Arrow keys, Page Up/Down,
 // Home and End move the selection (with Shift, Up and Down extend it);
 // Ctrl/Cmd+A selects every entity listed; Delete removes the selected
 // entities. A click selects one entity,
@@ -9,7 +10,7 @@ import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { classColor } from '../lib/classColor.js';
 import { formatPosition } from '../lib/fields.js';
 import { deleteEntity } from '../state/edits.js';
-import { classCounts, classFilter, followQuery, idSearch, query, queryError, totalCount, visibleRows } from '../state/listView.js';
+import { classCounts, classFilter, followQuery, query, queryError, search, totalCount, visibleRows } from '../state/listView.js';
 import { select, selectAllOnKey, selectedId, selectedIds, selectionAnchor, setSelection, toggleSelected } from '../state/selection.js';
 import { revision, table } from '../state/table.js';
 import { status } from '../state/world.js';
@@ -47,12 +48,12 @@ function ListFilters() {
         </select>
       </label>
       <label>
-        Search ID
+        Search by name or ID
         <input
           type="search"
-          placeholder="0x… or file number"
-          value={idSearch.value}
-          onInput={(e) => (idSearch.value = e.currentTarget.value)}
+          placeholder="Name, 0x… or file number"
+          value={search.value}
+          onInput={(e) => (search.value = e.currentTarget.value)}
         />
       </label>
       <QueryBox />
@@ -207,6 +208,7 @@ function EntityRow({ row, index, total, selected, onPick }) {
   const k = table.cls[row];
   const cls = table.classNames[k];
   const dirty = table.dirty[row] === 1;
+  const name = table.names[row];
   const where = formatPosition([table.pos[row * 3], table.pos[row * 3 + 1], table.pos[row * 3 + 2]]);
   return (
     <div
@@ -216,13 +218,21 @@ function EntityRow({ row, index, total, selected, onPick }) {
       aria-selected={selected ? 'true' : 'false'}
       aria-posinset={index + 1}
       aria-setsize={total}
-      aria-label={`${id} ${cls} ${where}${dirty ? ', unsaved' : ''}`}
+      aria-label={`${name ? `${name} ` : ''}${id} ${cls} ${where}${dirty ? ', unsaved' : ''}`}
       onClick={(e) => onPick(e, id)}
       onMouseDown={(e) => e.shiftKey && e.preventDefault() /* no text selection */}
     >
       {/* Spaces between the cells: the visible text reads as the name does. */}
-      <span class="swatch" style={{ background: classColor(cls) }} /> <span class="id">{id}</span> <span class="cls">{cls}</span>{' '}
-      <span class="pos">{where}</span>{' '}
+      <span class="swatch" style={{ background: classColor(cls) }} />{' '}
+      <span class="who">
+        {name && (
+          <span class="name" title={name}>
+            {name}
+          </span>
+        )}{' '}
+        <span class="id">{id}</span>
+      </span>{' '}
+      <span class="cls">{cls}</span> <span class="pos">{where}</span>{' '}
       <span class="dirty" title={dirty ? 'Unsaved changes' : undefined}>
         {dirty ? '●' : ''}
       </span>

@@ -3,9 +3,8 @@
 // class, beside the pointer and turned to stay inside the view.
 import { rowClass, table } from '../state/table.js';
 
-// `hover` { row, x, y, name }: the entity's table row, the pointer in the
-// view's CSS pixels, the name (null: none, or not read yet); `size` the
-// view's [width, height].
+// `hover` { row, x, y }: the entity's table row and the pointer in the
+// view's CSS pixels; `size` the view's [width, height].
 export function EntityTooltip({ hover, size: [w, h] }) {
   const style = {};
   if (hover.x < w - 240) style.left = `${hover.x + 14}px`;
@@ -14,7 +13,7 @@ export function EntityTooltip({ hover, size: [w, h] }) {
   else style.bottom = `${h - hover.y + 14}px`;
   return (
     <div class="map-tooltip" role="tooltip" style={style}>
-      {hover.name && <strong>{hover.name}</strong>}
+      {table.names[hover.row] && <strong>{table.names[hover.row]}</strong>}
       <code>{table.ids[hover.row]}</code>
       <span class="muted">{rowClass(hover.row)}</span>
     </div>

@@ -52,7 +52,8 @@ function EntityEditor({ entity }) {
     <>
       <header class="inspector-head">
         <h2>
-          {entity.class} <code>{entity.id}</code>
+          {entity.name && <span class="entity-name">{entity.name} </span>}
+          <span class="entity-class">{entity.class}</span> <code>{entity.id}</code>
         </h2>
         <p class="muted">
           {entityPath(entity.id)} · version {entity.version} · class version {entity.classVersion}

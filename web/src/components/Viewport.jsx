@@ -18,7 +18,6 @@ import { turnedQuat } from '../lib/angles.js';
 import { deleteEntity, moveEntities, setFromView } from '../state/edits.js';
 import { readDetails, rotationFieldOf, shapeOf } from '../state/entityDetails.js';
 import { visibleRows } from '../state/listView.js';
-import { entityName } from '../state/mapLayers.js';
 import { setPointForCopies } from '../state/copies.js';
 import { placeAtPoint, placing, snap, snapPointer } from '../state/placement.js';
 import {
@@ -97,7 +96,7 @@ export function Viewport() {
   const [ready, setReady] = useState(false);
   const press = useRef(null);
   const [band, setBand] = useState(null); // { x0, y0, x1, y1 } in CSS pixels
-  const [hover, setHover] = useState(null); // { row, x, y, name }
+  const [hover, setHover] = useState(null); // { row, x, y }
   const hoverFrame = useRef(0);
   const [announce, setAnnounce] = useState('');
 
@@ -271,8 +270,8 @@ export function Viewport() {
     else setSelection(ids);
   }
 
-  // The entity under the pointer (named once the engine answers) and the
-  // pointer's point on the grid's plane, once a frame.
+  // The entity under the pointer and the pointer's point on the grid's
+  // plane, once a frame.
   function hoverAt(x, y) {
     cancelAnimationFrame(hoverFrame.current);
     hoverFrame.current = requestAnimationFrame(() => {
@@ -289,10 +288,7 @@ export function Viewport() {
         setHover(null);
         return;
       }
-      setHover((old) => (old?.row === row ? { ...old, x, y } : { row, x, y, name: null }));
-      entityName(table.ids[row], rowClass(row))
-        .then((name) => name && setHover((old) => (old?.row === row ? { ...old, name } : old)))
-        .catch(() => {});
+      setHover({ row, x, y });
     });
   }
 

@@ -20,7 +20,7 @@ import { nearestInDirection, nearestPoint } from '../lib/mapNearest.js';
 import { abgr, horizontalLine, markRadius, paintDensity, square, verticalLine } from '../lib/mapRaster.js';
 import { deleteEntity, moveEntities, moveEntity } from '../state/edits.js';
 import { visibleRows } from '../state/listView.js';
-import { clearLayers, entityName, lights, links, refFieldNames, refreshLayers } from '../state/mapLayers.js';
+import { clearLayers, lights, links, refFieldNames, refreshLayers } from '../state/mapLayers.js';
 import {
   axes,
   center,
@@ -85,7 +85,7 @@ export function WorldMap() {
   const image = useRef(null);
   const gesture = useRef(null);
   const hoverFrame = useRef(0);
-  const [hover, setHover] = useState(null); // { row, x, y, name }
+  const [hover, setHover] = useState(null); // { row, x, y }
   const hoverRow = useRef(-1); // the hovered row as the next frame draws it
   const [cursor, setCursor] = useState(null); // world coordinates under the pointer
   const [announce, setAnnounce] = useState('');
@@ -528,8 +528,8 @@ export function WorldMap() {
     setAnnounce(`${ids.length} ${ids.length === 1 ? 'entity' : 'entities'} in the rubber band`);
   }
 
-  // The entity under the pointer (its name asked of the engine once the
-  // pointer rests on it) and the pointer's world coordinates, once a frame.
+  // The entity under the pointer and the pointer's world coordinates, once
+  // a frame.
   function hoverAt(px, py) {
     cancelAnimationFrame(hoverFrame.current);
     hoverFrame.current = requestAnimationFrame(() => {
@@ -539,14 +539,7 @@ export function WorldMap() {
         setHover(null);
         return;
       }
-      setHover((old) => (old?.row === row ? { ...old, x: px, y: py } : { row, x: px, y: py, name: null }));
-      const id = table.ids[row];
-      const className = rowClass(row);
-      entityName(id, className)
-        .then((name) => {
-          if (name) setHover((old) => (old?.row === row ? { ...old, name } : old));
-        })
-        .catch(() => {});
+      setHover({ row, x: px, y: py });
     });
   }
 

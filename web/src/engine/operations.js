@@ -5,11 +5,12 @@
 // takes one argument object and answers { result, transfer } (transfer: the
 // buffers a worker may hand over). Opening or saving thousands of files
 // here never blocks the page, since the worker runs it.
-import { SETTINGS_FILE, entityPath, idOfPath, isClassFilePath, nameRecord, packReader } from 'juliet-world';
+import { SETTINGS_FILE, entityPath, idOfPath, isClassFilePath, nameRecord, packReader, textValue } from 'juliet-world';
 import { loadJuliet } from 'juliet-sample';
 import { withId } from '../lib/entityClipboard.js';
 import { lineExcerpt } from '../lib/excerpt.js';
 import { SETTINGS, sameBytes } from '../lib/fields.js';
+import { nameField } from '../lib/names.js';
 import { BASE_FIELDS, matchTerm } from '../lib/query.js';
 import { errorInfo } from './errors.js';
 
@@ -53,8 +54,9 @@ export function createOperations({ onProgress = () => {} } = {}) {
   }
 
   // The world's entities as columns sorted by ID (fixed-length hex strings,
-  // so text order is numeric order), ready to transfer. The IDs in `last`
-  // come last, in that order (entities added in the session being restored).
+  // so text order is numeric order), ready to transfer, with each one's name
+  // (lib/names.js; '' for none). The IDs in `last` come last, in that order
+  // (entities added in the session being restored).
   function table(last = []) {
     const r = world.rows();
     const n = r.count;
@@ -69,6 +71,11 @@ export function createOperations({ onProgress = () => {} } = {}) {
     const cls = new Uint8Array(n);
     const pos = new Float32Array(n * 3);
     const dirty = new Uint8Array(n);
+    const names = new Array(n);
+    // Each class's name field, read for every entity at once (fieldTexts).
+    const fields = r.classNames.map((name) => nameField(world.schema(name)));
+    const read = new Map([...new Set(fields)].filter(Boolean).map((f) => [f, world.fieldTexts(f)]));
+    const nameTexts = fields.map((f) => f && read.get(f));
     for (let i = 0; i < n; i++) {
       const k = order[i];
       sortedIds[i] = ids[k];
@@ -77,8 +84,10 @@ export function createOperations({ onProgress = () => {} } = {}) {
       pos[i * 3 + 1] = r.positions[k * 3 + 1];
       pos[i * 3 + 2] = r.positions[k * 3 + 2];
       dirty[i] = r.dirty[k];
+      const texts = nameTexts[cls[i]];
+      names[i] = texts ? textValue('string', texts[k] ?? '') : '';
     }
-    return { ids: sortedIds, classNames: r.classNames, cls, pos, dirty };
+    return { ids: sortedIds, classNames: r.classNames, cls, pos, dirty, names };
   }
 
   // The fields of each of the world's own classes (`names`: the world's, by
@@ -414,7 +423,7 @@ export function createOperations({ onProgress = () => {} } = {}) {
           if (!world.settings().readOnly) world.markSettingsSaved();
         } else if (world.has(id)) {
           world.markSaved(id);
-          entities.push(world.get(id));
+          entities.push(entityOf(id));
         }
       }
       for (const id of deleted) if (id !== SETTINGS && !world.has(id)) world.markSaved(id);
@@ -431,10 +440,10 @@ export function createOperations({ onProgress = () => {} } = {}) {
       return { result: juliet.checkValue(type, text, { allowInf }) };
     },
     async get({ id }) {
-      return { result: world.get(id) };
+      return { result: entityOf(id) };
     },
     // Fields `names` of each entity in `ids` (what the map draws: lights,
-    // references, names): per entity the values in that order (undefined for
+    // references, rotations): per entity the values in that order (undefined for
     // a field its class lacks), null for an entity that is gone.
     async values({ ids, names }) {
       const out = ids.map((id) => {
@@ -447,7 +456,7 @@ export function createOperations({ onProgress = () => {} } = {}) {
     // Edits return the entity's text before and after, for undo.
     async set({ id, field, value }) {
       const change = edit(id, () => world.set(id, field, value));
-      return { result: { entity: world.get(id), ...change } };
+      return { result: { entity: entityOf(id), ...change } };
     },
     async setSetting({ field, value }) {
       const change = edit(SETTINGS, () => world.setSetting(field, value));
@@ -456,7 +465,7 @@ export function createOperations({ onProgress = () => {} } = {}) {
     async create({ className, position }) {
       const id = world.create(className, position);
       if (!before.has(id)) before.set(id, null);
-      return { result: { entity: world.get(id), before: null, after: world.entityBytes(id) } };
+      return { result: { entity: entityOf(id), before: null, after: world.entityBytes(id) } };
     },
     async remove({ id }) {
       const { before: text } = removeOne(id);
@@ -469,7 +478,7 @@ export function createOperations({ onProgress = () => {} } = {}) {
     // [[id, field, value]]: each set as `set` does.
     async setMany({ sets }) {
       const changes = allOrNone(sets, ([id, field, value]) => ({ id, ...edit(id, () => world.set(id, field, value)) }));
-      return { result: { entities: changes.map((c) => world.get(c.id)), changes } };
+      return { result: { entities: changes.map((c) => entityOf(c.id)), changes } };
     },
     async removeMany({ ids }) {
       return { result: { changes: allOrNone(ids, removeOne) } };
@@ -481,7 +490,7 @@ export function createOperations({ onProgress = () => {} } = {}) {
         restoreText(id, text);
         return { id, before: was, after: text };
       });
-      return { result: { entities: changes.map(({ id }) => ({ id, entity: world.has(id) ? world.get(id) : null })) } };
+      return { result: { entities: changes.map(({ id }) => ({ id, entity: world.has(id) ? entityOf(id) : null })) } };
     },
     // Copies of entities `ids` with new IDs, placed by `place` (addCopies).
     async duplicate({ ids, place }) {
@@ -498,7 +507,7 @@ export function createOperations({ onProgress = () => {} } = {}) {
     async restore({ id, text }) {
       restoreText(id, text);
       if (id === SETTINGS) return { result: { settings: world.settings() } };
-      return { result: { entity: world.has(id) ? world.get(id) : null } };
+      return { result: { entity: world.has(id) ? entityOf(id) : null } };
     },
     // The current text of each entity (null if it is gone).
     async texts({ ids }) {
@@ -639,8 +648,16 @@ export function createOperations({ onProgress = () => {} } = {}) {
   // is now (null: none), the settings, the diagnostics of the texts that did
   // not load, every reference that names no entity now, the paths skipped.
   function shownFiles(ids, diagnostics, skipped) {
-    const entities = ids.map((id) => ({ id, entity: world.has(id) ? world.get(id) : null }));
+    const entities = ids.map((id) => ({ id, entity: world.has(id) ? entityOf(id) : null }));
     return { entities, settings: world.settings(), diagnostics, references: referenceDiagnostics(), skipped };
+  }
+
+  // Entity `id` as the page shows it: world.get's answer and its `name`
+  // (lib/names.js; '' for none), as the table's column at open has it.
+  function entityOf(id) {
+    const entity = world.get(id);
+    const field = nameField(world.schema(entity.class));
+    return { ...entity, name: field ? (entity.fields[field] ?? '') : '' };
   }
 
   // True if the entity (or the settings) of the file at `path` changed in the
@@ -768,7 +785,7 @@ export function createOperations({ onProgress = () => {} } = {}) {
         }
         return { id, before: null, after: world.entityBytes(id) };
       });
-      return { entities: ids.map((id) => world.get(id)), changes, ids };
+      return { entities: ids.map(entityOf), changes, ids };
     } catch (err) {
       for (const id of ids) if (world.has(id)) world.remove(id);
       throw err;

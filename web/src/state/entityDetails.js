@@ -1,10 +1,11 @@
-// What the 3D view draws of an entity besides its place, read from the
-// engine for the few entities it shows up close: its name, its rotation,
-// a light's colour and reach, and the rows its references point at. Which
-// classes have them is read from their fields (state/mapLayers.js says how),
-// never from their names; a class's rotation is its first quat field.
+// What the 3D view draws of an entity besides its place and name (the
+// table's), read from the engine for the few entities it shows up close:
+// its rotation, a light's colour and reach, and the rows its references
+// point at. Which classes have them is read from their fields
+// (state/mapLayers.js says how), never from their names; a class's rotation
+// is its first quat field.
 import { getEngine } from './engine.js';
-import { isLightClass, nameFieldOf, refFieldNames } from './mapLayers.js';
+import { isLightClass, refFieldNames } from './mapLayers.js';
 import { revision, table } from './table.js';
 import { schemas } from './world.js';
 
@@ -24,7 +25,6 @@ export function rotationFieldOf(className) {
 function plan(className) {
   const light = isLightClass(className);
   return {
-    name: nameFieldOf(className),
     rotation: rotationFieldOf(className),
     color: light ? 'color' : null,
     radius: light ? 'radius' : null,
@@ -38,10 +38,9 @@ let cacheRevision = -1;
 
 /**
  * The details of the entities in `rows` (table rows): a Map from row to
- * { name, rotation, color, radius, refs } (name null for a class without
- * one, rotation [x, y, z, w] or null, color '#rrggbb' and radius for a
- * light, refs the rows referenced). Entities read since the last change
- * are not asked again.
+ * { rotation, color, radius, refs } (rotation [x, y, z, w] or null, color
+ * '#rrggbb' and radius for a light, refs the rows referenced). Entities read
+ * since the last change are not asked again.
  */
 export async function readDetails(rows) {
   if (cacheRevision !== revision.peek()) {
@@ -52,7 +51,7 @@ export async function readDetails(rows) {
   const plans = table.classNames.map(plan);
   const missing = rows.filter((row) => table.alive[row] && !cache.has(table.ids[row]));
   if (missing.length) {
-    const names = [...new Set(plans.flatMap((p) => [p.name, p.rotation, p.color, p.radius, ...p.refs]).filter(Boolean))];
+    const names = [...new Set(plans.flatMap((p) => [p.rotation, p.color, p.radius, ...p.refs]).filter(Boolean))];
     const ids = missing.map((row) => table.ids[row]);
     const values = await getEngine().values(ids, names);
     // Answers about a world that changed meanwhile are not kept.
@@ -63,7 +62,6 @@ export async function readDetails(rows) {
         const field = (name) => (name ? v[names.indexOf(name)] : undefined);
         const p = plans[table.cls[table.rowOf.get(id)]];
         cache.set(id, {
-          name: field(p.name) ?? null,
           rotation: field(p.rotation) ?? null,
           color: field(p.color) ?? null,
           radius: field(p.radius) ?? null,

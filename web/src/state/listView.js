@@ -1,26 +1,34 @@
-// What the entity list and the map show: the class filter, the ID search,
-// the query and the rows that pass all three (recomputed only when rows are
-// added or removed, a filter changes or the query's answer comes, never on
-// a plain edit).
+// What the entity list and the map show: the class filter, the search (by
+// name or ID), the query and the rows that pass all three (recomputed only
+// when rows are added or removed, a filter changes or the query's answer
+// comes, and while searching when a name changes; never on a plain edit).
 import { computed, effect, signal } from '@preact/signals';
 import { idOfNumber, nameRecord } from 'juliet-world';
 import { parseQuery, unknownField } from '../lib/query.js';
 import { getEngine } from './engine.js';
-import { revision, structure, table } from './table.js';
+import { renamed, revision, structure, table } from './table.js';
 import { schemas, status } from './world.js';
 
 export const classFilter = signal(''); // '' = every class
-export const idSearch = signal('');
+export const search = signal(''); // a name or an ID
 export const query = signal(''); // the query's text (lib/query.js)
 
-// What to look for in IDs, or null for "no search": hex digits found
-// anywhere in the ID, and for a decimal number (a file name) its ID too.
+// What to look for, or null for "no search": the text anywhere in a name
+// (case-insensitive), hex digits anywhere in the ID, and for a decimal
+// number (a file name) its ID too.
 function searchNeedles(text) {
-  let t = text.trim().toLowerCase();
-  if (t === '') return null;
-  if (t.endsWith('.jasset')) t = t.slice(0, -7);
+  const name = text.trim().toLowerCase();
+  if (name === '') return null;
+  const t = name.endsWith('.jasset') ? name.slice(0, -7) : name;
   const hex = t.startsWith('0x') ? t.slice(2) : t;
-  return { hex, fileId: /^\d+$/.test(t) ? idOfNumber(t) : null };
+  return { name, hex, fileId: /^\d+$/.test(t) ? idOfNumber(t) : null };
+}
+
+// True if the entity of `row` has what the search looks for.
+function found(needles, row) {
+  const id = table.ids[row];
+  const name = table.names[row];
+  return id.includes(needles.hex, 2) || id === needles.fileId || (name !== '' && name.toLowerCase().includes(needles.name));
 }
 
 // The parsed query: { terms } (none for an empty query) or { error }, with
@@ -79,7 +87,8 @@ export const visibleRows = computed(() => {
   structure.value;
   const matches = queryMatches.value;
   const cls = classFilter.value;
-  const needles = searchNeedles(idSearch.value);
+  const needles = searchNeedles(search.value);
+  if (needles !== null) renamed.value;
   const k = cls === '' ? -1 : table.classNames.indexOf(cls);
   const out = new Int32Array(table.size);
   let n = 0;
@@ -87,9 +96,8 @@ export const visibleRows = computed(() => {
   for (let row = 0; row < table.size; row++) {
     if (!table.alive[row]) continue;
     if (k >= 0 && table.cls[row] !== k) continue;
-    const id = table.ids[row];
-    if (needles !== null && !id.includes(needles.hex, 2) && id !== needles.fileId) continue;
-    if (matches !== null && !matches.has(id)) continue;
+    if (needles !== null && !found(needles, row)) continue;
+    if (matches !== null && !matches.has(table.ids[row])) continue;
     out[n++] = row;
   }
   return out.subarray(0, n);

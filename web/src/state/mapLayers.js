@@ -1,13 +1,12 @@
 // What the map draws besides each entity's dot, read from the engine: the
-// colour and reach of each light, the references between entities, and the
-// name of the entity under the cursor. Which classes have them is read from
-// their fields, never from their names: a light is an entity whose class has
-// a `color` field of type color and a `radius` field of type f32 (the
-// sample's Light), a reference is a field of type entity_ref, a name a
-// string field `display_name` or `name`.
+// colour and reach of each light and the references between entities.
+// Which classes have them is read from their fields, never from their
+// names: a light is an entity whose class has a `color` field of type color
+// and a `radius` field of type f32 (the sample's Light), a reference is a
+// field of type entity_ref. (Names are the table's: lib/names.js.)
 import { signal } from '@preact/signals';
 import { getEngine } from './engine.js';
-import { revision, table } from './table.js';
+import { table } from './table.js';
 import { schemas } from './world.js';
 
 // Reading an entity's fields costs the engine about 20 microseconds: above
@@ -34,13 +33,6 @@ export function isLightClass(className) {
 /** Names of the entity_ref fields of class `className`. */
 export function refFieldNames(className) {
   return (schemas.value[className] ?? []).filter((f) => f.type === 'entity_ref').map((f) => f.name);
-}
-
-/** The field that names an entity of class `className`, or null. */
-export function nameFieldOf(className) {
-  const schema = schemas.value[className];
-  for (const name of ['display_name', 'name']) if (fieldOf(schema, name, 'string')) return name;
-  return null;
 }
 
 /** No layers (another world is opening): none of its rows are known yet. */
@@ -125,26 +117,4 @@ async function read() {
   });
   lights.value = { rows: Int32Array.from(lightRows), colors, radii: Float32Array.from(radii) };
   links.value = { from: Int32Array.from(from), to: Int32Array.from(to) };
-}
-
-// Names read for the tooltip, valid until the next change in the world.
-const names = new Map();
-let namesRevision = -1;
-
-/**
- * The name of entity `id` (its `display_name` or `name` field), null if its
- * class has none. Asks the engine once per entity between two changes.
- */
-export async function entityName(id, className) {
-  const field = nameFieldOf(className);
-  if (!field) return null;
-  if (namesRevision !== revision.peek()) {
-    names.clear();
-    namesRevision = revision.peek();
-  }
-  if (!names.has(id)) {
-    const [values] = await getEngine().values([id], [field]);
-    names.set(id, values ? values[0] : null);
-  }
-  return names.get(id);
 }

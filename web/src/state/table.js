@@ -1,15 +1,18 @@
-// The entity table: every entity's ID, class, position and dirty mark in
-// columns (typed arrays), so that the list and the map can show 100,000
-// entities without an object per entity. Rows never move; a removed entity
-// leaves a dead row. `revision` changes on every data change, `structure`
-// when rows are added or removed (what the list's filter depends on) and
-// `marks` when a row's dirty or alive mark changes (what Pending changes
-// depends on). changedRowsSince tells which rows a few changes touched, so
-// that an edit costs its own rows, not a walk of the whole table.
+// The entity table: every entity's ID, class, position, dirty mark and name
+// (lib/names.js; '' for none) in columns (typed arrays but for the strings),
+// so that the list and the map can show 100,000 entities without an object
+// per entity. Rows never move; a removed entity leaves a dead row.
+// `revision` changes on every data change, `structure` when rows are added
+// or removed (what the list's filter depends on; while it searches names,
+// on `renamed` too: an entity's name changed) and `marks` when a row's
+// dirty or alive mark changes (what Pending changes depends on).
+// changedRowsSince tells which rows a few changes touched, so that an edit
+// costs its own rows, not a walk of the whole table.
 import { signal } from '@preact/signals';
 
 export const revision = signal(0);
 export const structure = signal(0);
+export const renamed = signal(0);
 export const marks = signal(0);
 
 // The rows changed, in order, since revision `logFrom` (a change of many
@@ -43,6 +46,7 @@ export const table = {
   cls: new Uint8Array(0),
   pos: new Float32Array(0),
   dirty: new Uint8Array(0),
+  names: [],
   alive: new Uint8Array(0),
   rowOf: new Map(),
   deadRowOf: new Map(), // ID -> row of a removed entity, revived if it comes back
@@ -63,7 +67,7 @@ function grow(capacity) {
 
 // Replaces the whole table with the columns sent by the engine worker. The
 // last `added` rows count as added in this session (restored unsaved work).
-export function loadTable({ ids, classNames, cls, pos, dirty }, { added = 0 } = {}) {
+export function loadTable({ ids, classNames, cls, pos, dirty, names }, { added = 0 } = {}) {
   const n = ids.length;
   const alive = new Uint8Array(n).fill(1);
   const rowOf = new Map();
@@ -75,6 +79,7 @@ export function loadTable({ ids, classNames, cls, pos, dirty }, { added = 0 } = 
     cls,
     pos,
     dirty,
+    names,
     alive,
     rowOf,
     deadRowOf: new Map(),
@@ -93,6 +98,7 @@ export function clearTable() {
     cls: new Uint8Array(0),
     pos: new Float32Array(0),
     dirty: new Uint8Array(0),
+    names: [],
   });
 }
 
@@ -105,7 +111,7 @@ function classIndex(name) {
   return k;
 }
 
-// Adds or updates the row of one entity ({ id, class, position, dirty }).
+// Adds or updates the row of one entity ({ id, class, position, dirty, name }).
 export function putEntity(entity) {
   let row = table.rowOf.get(entity.id);
   const added = row === undefined;
@@ -129,6 +135,10 @@ export function putEntity(entity) {
   const dirty = entity.dirty ? 1 : 0;
   const marked = added || table.dirty[row] !== dirty;
   table.dirty[row] = dirty;
+  if (table.names[row] !== entity.name) {
+    table.names[row] = entity.name;
+    if (!added) renamed.value++;
+  }
   changed(row);
   if (added) structure.value++;
   if (marked) marks.value++;
@@ -186,5 +196,6 @@ export function entityAt(row) {
     class: rowClass(row),
     position: rowPosition(row),
     dirty: table.dirty[row] === 1,
+    name: table.names[row],
   };
 }

@@ -94,7 +94,7 @@ export function createDetails(scene, labelLayer) {
   /**
    * Draws `rows` (table rows of `table`) as their shapes: `shapes` a shape
    * name per class index, `colors` [r, g, b] per class index, `details` a
-   * Map row -> { name, rotation, color, radius, refs } (state/entityDetails.js);
+   * Map row -> { rotation, color, radius, refs } (state/entityDetails.js);
    * a row without details is not drawn. Returns how many of each shape.
    */
   function showShapes(table, rows, { shapes, colors, details }) {
@@ -164,7 +164,7 @@ export function createDetails(scene, labelLayer) {
     return position.length / 6;
   }
 
-  // A label per described entity: its name, else its ID.
+  // A label per described entity: its name (the table's), else its ID.
   function placeLabels(table, described, details) {
     labelLayer.replaceChildren();
     labels = [];
@@ -172,7 +172,7 @@ export function createDetails(scene, labelLayer) {
       const d = details.get(row);
       if (!d) continue;
       const el = document.createElement('span');
-      el.textContent = d.name || table.ids[row];
+      el.textContent = table.names[row] || table.ids[row];
       labelLayer.append(el);
       labels.push({ el, pos: [table.pos[row * 3], table.pos[row * 3 + 1], table.pos[row * 3 + 2]] });
     }
