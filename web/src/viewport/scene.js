@@ -98,6 +98,10 @@ export function createScene(canvas, labelLayer, { onChange = () => {}, onMove = 
   const ortho = new THREE.OrthographicCamera(-1, 1, 1, -1, -1e6, 1e6);
   let view = 'perspective';
   let camera = perspective;
+  let projection = null; // the entities projected (project), till the view or they change
+  function forgetProjection() {
+    projection = null;
+  }
   const controls = new OrbitControls(camera, canvas);
   controls.enableDamping = false;
   controls.screenSpacePanning = true;
@@ -116,6 +120,7 @@ export function createScene(canvas, labelLayer, { onChange = () => {}, onMove = 
   // canvas says where the camera is (data-camera, as the 2D map's
   // data-view), and the owner hears of it.
   function moved() {
+    forgetProjection();
     placeGrid();
     layers.setMoving(true);
     layers.invalidate();
@@ -302,6 +307,7 @@ export function createScene(canvas, labelLayer, { onChange = () => {}, onMove = 
   }
 
   function resize() {
+    forgetProjection();
     canvasSize = [canvas.clientWidth || 1, canvas.clientHeight || 1];
     const [w, h] = canvasSize;
     renderer.setSize(w, h, false);
@@ -334,6 +340,7 @@ export function createScene(canvas, labelLayer, { onChange = () => {}, onMove = 
     if (table === rows && shown === drawnShown && moveMarkers(changed)) return;
     rows = table;
     drawnShown = shown;
+    forgetProjection();
     order = new Int32Array(shown.length);
     orderClass = new Uint8Array(shown.length);
     markerOf = new Int32Array(table.size).fill(-1);
@@ -398,6 +405,7 @@ export function createScene(canvas, labelLayer, { onChange = () => {}, onMove = 
       last = Math.max(last, i);
     }
     if (last >= 0) {
+      forgetProjection();
       attribute.clearUpdateRanges();
       attribute.addUpdateRange(first * 3, (last - first + 1) * 3);
       attribute.needsUpdate = true;
@@ -667,12 +675,25 @@ export function createScene(canvas, labelLayer, { onChange = () => {}, onMove = 
 
   // Calls visit(row, sx, sy, depth) for each drawn entity in front of the
   // camera and within its depth range: its canvas point and its depth
-  // (-1 near .. 1 far). Plain arithmetic over the positions, no render.
+  // (-1 near .. 1 far). Plain arithmetic over the positions, no render,
+  // done again only once the camera, the canvas or the entities changed: a
+  // click after the camera rested reads what the rest projected.
   function project(visit) {
+    const { rows: seen, sx, sy, cz, n } = projection ?? (projection = projectAll());
+    for (let i = 0; i < n; i++) visit(seen[i], sx[i], sy[i], cz[i]);
+  }
+  function projectAll() {
     const [w, h] = size();
     camera.updateMatrixWorld();
     const m = new THREE.Matrix4().multiplyMatrices(camera.projectionMatrix, camera.matrixWorldInverse).elements;
     const pos = rows.pos;
+    const out = {
+      rows: new Int32Array(rows.size),
+      sx: new Float32Array(rows.size),
+      sy: new Float32Array(rows.size),
+      cz: new Float32Array(rows.size),
+      n: 0,
+    };
     for (let row = 0; row < rows.size; row++) {
       if (!visible[row]) continue;
       const px = pos[row * 3];
@@ -680,15 +701,15 @@ export function createScene(canvas, labelLayer, { onChange = () => {}, onMove = 
       const pz = pos[row * 3 + 2];
       const cw = m[3] * px + m[7] * py + m[11] * pz + m[15];
       if (cw <= 0) continue; // behind the camera
-      const cz = (m[2] * px + m[6] * py + m[10] * pz + m[14]) / cw;
-      if (cz < -1 || cz > 1) continue;
-      visit(
-        row,
-        ((m[0] * px + m[4] * py + m[8] * pz + m[12]) / cw + 1) * 0.5 * w,
-        (1 - (m[1] * px + m[5] * py + m[9] * pz + m[13]) / cw) * 0.5 * h,
-        cz,
-      );
+      const z = (m[2] * px + m[6] * py + m[10] * pz + m[14]) / cw;
+      if (z < -1 || z > 1) continue;
+      const i = out.n++;
+      out.rows[i] = row;
+      out.sx[i] = ((m[0] * px + m[4] * py + m[8] * pz + m[12]) / cw + 1) * 0.5 * w;
+      out.sy[i] = (1 - (m[1] * px + m[5] * py + m[9] * pz + m[13]) / cw) * 0.5 * h;
+      out.cz[i] = z;
     }
+    return out;
   }
 
   /** The row of the entity nearest to canvas point (x, y) within PICK_PX, else -1. */
