@@ -17,7 +17,6 @@ import { nearestInDirection, nearestPoint } from '../lib/mapNearest.js';
 import { turnedQuat } from '../lib/angles.js';
 import { deleteEntity, moveEntities, setFromView } from '../state/edits.js';
 import { readDetails, rotationFieldOf, shapeOf } from '../state/entityDetails.js';
-import { visibleRows } from '../state/listView.js';
 import { setPointForCopies } from '../state/copies.js';
 import { placeAtPoint, placing, snap, snapPointer } from '../state/placement.js';
 import {
@@ -33,6 +32,7 @@ import {
 } from '../state/selection.js';
 import { changedRowsSince, revision, rowClass, rowPosition, table } from '../state/table.js';
 import { showViewport, viewportCamera } from '../state/viewMode.js';
+import { pickable, toggleIsolation, viewRows } from '../state/viewFilter.js';
 import { EntityTooltip } from './EntityTooltip.jsx';
 import { Legend } from './Legend.jsx';
 import { PlacementTools } from './PlacementTools.jsx';
@@ -111,6 +111,7 @@ export function Viewport() {
           onChange: () => (viewportCamera.value = s.cameraState()),
           onMove: moveSelection,
           onTurn: turnSelection,
+          canPick: pickable,
           onNear: (rows) => {
             near.current = rows;
             showShapes();
@@ -144,7 +145,7 @@ export function Viewport() {
     scene.current?.setEntities(
       table,
       table.classNames.map((name) => rgb(classColor(name))),
-      visibleRows.value,
+      viewRows.value,
       changedRowsSince(shownRevision.current),
     );
     shownRevision.current = now;
@@ -199,7 +200,7 @@ export function Viewport() {
   revision.value;
   const picked = selectedIds.value;
   const primary = selectedId.value;
-  const shown = visibleRows.value;
+  const shown = viewRows.value;
   useEffect(showEntities, [revision.value, shown]);
   const snapping = snap.value;
   useEffect(() => scene.current?.setSnap(snapping.on ? snapping.step : null), [snapping, ready]);
@@ -377,6 +378,8 @@ export function Viewport() {
     const keys = {
       f: frameSelection,
       F: frameSelection,
+      i: toggleIsolation,
+      I: toggleIsolation,
       Enter: placing.value ? placeAtCentre : selectNearCentre,
       Escape: () => select(null),
       Delete: () => selectedId.value !== null && deleteEntity(),

@@ -19,7 +19,6 @@ import { formatCoordinate, formatGridValue, gridValues, niceStep } from '../lib/
 import { nearestInDirection, nearestPoint } from '../lib/mapNearest.js';
 import { abgr, horizontalLine, markRadius, paintDensity, square, verticalLine } from '../lib/mapRaster.js';
 import { deleteEntity, moveEntities, moveEntity } from '../state/edits.js';
-import { visibleRows } from '../state/listView.js';
 import { clearLayers, lights, links, refFieldNames, refreshLayers } from '../state/mapLayers.js';
 import {
   axes,
@@ -55,6 +54,7 @@ import {
 } from '../state/selection.js';
 import { previewPosition, revision, rowClass, rowPosition, structure, table } from '../state/table.js';
 import { showViewport } from '../state/viewMode.js';
+import { pickable, toggleIsolation, viewRows } from '../state/viewFilter.js';
 import { status } from '../state/world.js';
 import { EntityTooltip } from './EntityTooltip.jsx';
 import { Legend } from './Legend.jsx';
@@ -78,6 +78,7 @@ const ALL_LINKS_LIMIT = 20000;
 let pixelAt = new Int32Array(0);
 let markColors = new Uint32Array(0);
 let counts = new Uint16Array(0);
+let drawnRow = new Uint8Array(0); // 1 for the rows drawn (their reach and lines too)
 
 export function WorldMap() {
   const canvas = useRef(null);
@@ -126,11 +127,14 @@ export function WorldMap() {
     const grid = drawGridLines(pixels, W, H, s, ox, oy, dpr);
 
     // Project every shown entity once: its pixel, or -1 off the picture.
-    const rows = visibleRows.value;
+    const rows = viewRows.value;
     if (pixelAt.length < rows.length) {
       pixelAt = new Int32Array(rows.length);
       markColors = new Uint32Array(rows.length);
     }
+    if (drawnRow.length < table.size) drawnRow = new Uint8Array(table.size);
+    drawnRow.fill(0);
+    for (const row of rows) drawnRow[row] = 1;
     const colors = table.classNames.map((name) => abgr(classColor(name)));
     const lightColor = lightColors();
     const pos = table.pos;
@@ -194,6 +198,7 @@ export function WorldMap() {
     el.dataset.view = JSON.stringify({ axes: axes.value, center: center.value, scale: scale.value });
     el.dataset.marks = r === 0 ? 'density' : `squares of ${2 * r + 1} px`;
     el.dataset.gridStep = String(grid.step);
+    el.dataset.shown = String(rows.length); // the entities drawn
   }
 
   // Minor lines, major (labelled) lines and the axes through the origin,
@@ -235,7 +240,7 @@ export function WorldMap() {
     for (let k = 0; k < l.rows.length; k++) {
       const row = l.rows[k];
       const radius = l.radii[k] * s;
-      if (!table.alive[row] || !Number.isFinite(radius) || radius < 3 || !l.colors[k]) continue;
+      if (!drawnRow[row] || !Number.isFinite(radius) || radius < 3 || !l.colors[k]) continue;
       const [x, y] = toScreen(table.pos[row * 3 + ha], table.pos[row * 3 + va]);
       if (x + radius < 0 || y + radius < 0 || x - radius > w || y - radius > h) continue;
       ctx.beginPath();
@@ -259,7 +264,7 @@ export function WorldMap() {
       ctx.lineWidth = 1;
       ctx.beginPath();
       for (let k = 0; k < all.from.length; k++) {
-        if (!table.alive[all.from[k]] || !table.alive[all.to[k]]) continue;
+        if (!drawnRow[all.from[k]] || !drawnRow[all.to[k]]) continue;
         const [x0, y0] = at(all.from[k]);
         const [x1, y1] = at(all.to[k]);
         ctx.moveTo(x0, y0);
@@ -381,7 +386,7 @@ export function WorldMap() {
     () =>
       effect(() => {
         revision.value;
-        visibleRows.value;
+        viewRows.value;
         selectedId.value;
         selectedIds.value;
         selected.value;
@@ -463,12 +468,13 @@ export function WorldMap() {
     const s = scale.value;
     const ox = w / 2 - cx * s;
     const oy = h / 2 + cy * s;
-    const rows = visibleRows.value;
+    const rows = viewRows.value;
     const pos = table.pos;
     let best = -1;
     let bestD = HIT_RADIUS * HIT_RADIUS;
     for (let i = 0; i < rows.length; i++) {
       const row = rows[i];
+      if (!pickable(row)) continue;
       const dx = pos[row * 3 + ha] * s + ox - px;
       const dy = oy - pos[row * 3 + va] * s - py;
       const d = dx * dx + dy * dy;
@@ -516,10 +522,11 @@ export function WorldMap() {
     const [x0, x1] = [Math.min(g.start[0], px), Math.max(g.start[0], px)];
     const [y0, y1] = [Math.min(g.start[1], py), Math.max(g.start[1], py)];
     const [ha, va] = axes.value;
-    const rows = visibleRows.value;
+    const rows = viewRows.value;
     const ids = [];
     for (let i = 0; i < rows.length; i++) {
       const row = rows[i];
+      if (!pickable(row)) continue;
       const [x, y] = toScreen(table.pos[row * 3 + ha], table.pos[row * 3 + va]);
       if (x >= x0 && x <= x1 && y >= y0 && y <= y1) ids.push(table.ids[row]);
     }
@@ -603,7 +610,7 @@ export function WorldMap() {
   // The shown entities' positions on the view's axes, for keyboard moves.
   function shownPoints() {
     const [ha, va] = axes.value;
-    const rows = visibleRows.value;
+    const rows = viewRows.value.filter(pickable);
     const xs = new Float64Array(rows.length);
     const ys = new Float64Array(rows.length);
     for (let i = 0; i < rows.length; i++) {
@@ -659,6 +666,8 @@ export function WorldMap() {
       '=': () => zoomAt(1.25, w / 2, h / 2),
       '-': () => zoomAt(0.8, w / 2, h / 2),
       f: () => frameRows(selectedRows().rows),
+      i: toggleIsolation,
+      I: toggleIsolation,
       // In place mode Enter places at the centre (the keyboard's click).
       Enter: placing.value ? () => placeAt(...center.value) : selectNearCenter,
       Escape: () => select(null),

@@ -1,8 +1,10 @@
 // Which view of the level the middle pane shows: the 2D map or the 3D
 // viewport, and the 3D camera to put back when the viewport is shown again
 // (its scene is made anew each time). Both are remembered per world in this
-// browser, so a world opens again as it was last seen.
+// browser, with the classes hidden and locked (viewFilter.js), so a world
+// opens again as it was last seen.
 import { batch, effect, signal } from '@preact/signals';
+import { hiddenClasses, lockedClasses, setViewFilter } from './viewFilter.js';
 
 export const viewMode = signal('map'); // 'map' | '3d'
 export const viewportCamera = signal(null); // the scene's cameraState(), or null: frame the world
@@ -32,7 +34,12 @@ function keepSoon() {
     delete all[world];
     const names = Object.keys(all).slice(-(WORLDS_KEPT - 1));
     const next = Object.fromEntries(names.map((name) => [name, all[name]]));
-    next[world] = { mode: viewMode.value, camera: viewportCamera.value };
+    next[world] = {
+      mode: viewMode.value,
+      camera: viewportCamera.value,
+      hidden: [...hiddenClasses.value],
+      locked: [...lockedClasses.value],
+    };
     try {
       localStorage.setItem(STORAGE_KEY, JSON.stringify(next));
     } catch {
@@ -53,6 +60,7 @@ export function openedWorld(key) {
   batch(() => {
     viewMode.value = last?.mode === '3d' ? '3d' : 'map';
     viewportCamera.value = validCamera(last?.camera) ? last.camera : null;
+    setViewFilter({ hidden: names(last?.hidden), locked: names(last?.locked) });
     viewedWorld.value++;
   });
 }
@@ -65,9 +73,14 @@ function validCamera(c) {
   return !!c && typeof c.view === 'string' && vec(c.position) && vec(c.target) && positive(c.zoom) && positive(c.orthoHeight);
 }
 
-// Every change of either is kept (a moment later) for the open world.
+// Class names as kept (storage may hold anything).
+const names = (list) => (Array.isArray(list) ? list.filter((n) => typeof n === 'string') : []);
+
+// Every change of these is kept (a moment later) for the open world.
 effect(() => {
   viewMode.value;
   viewportCamera.value;
+  hiddenClasses.value;
+  lockedClasses.value;
   if (world !== null) keepSoon();
 });

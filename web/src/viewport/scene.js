@@ -87,8 +87,13 @@ function kthSmallest(values, n, k) {
  * world axes), `onNear({ rows, few })` when the
  * camera came to rest or the entities changed: the rows to draw up close
  * (setShapes), and whether few enough are in view to label them all.
+ * `canPick(row)` says whether a click, a band or a key may take an entity.
  */
-export function createScene(canvas, labelLayer, { onChange = () => {}, onMove = () => {}, onTurn = () => {}, onNear = () => {} } = {}) {
+export function createScene(
+  canvas,
+  labelLayer,
+  { onChange = () => {}, onMove = () => {}, onTurn = () => {}, onNear = () => {}, canPick = () => true } = {},
+) {
   // No multisampling: markers are squares, and it would cost every frame.
   const renderer = new THREE.WebGLRenderer({ canvas, antialias: false });
   renderer.setPixelRatio(Math.min(window.devicePixelRatio || 1, 2));
@@ -364,6 +369,7 @@ export function createScene(canvas, labelLayer, { onChange = () => {}, onMove = 
     }
     if (bounds.isEmpty()) bounds.set(new THREE.Vector3(-50, -50, -50), new THREE.Vector3(50, 50, 50));
     markers.material.size = markerPx(shown.length);
+    canvas.dataset.shown = String(shown.length); // the entities drawn
     markers.geometry.dispose();
     markers.geometry = new THREE.BufferGeometry();
     markers.geometry.setAttribute('position', new THREE.BufferAttribute(position, 3));
@@ -718,6 +724,7 @@ export function createScene(canvas, labelLayer, { onChange = () => {}, onMove = 
     let bestD = PICK_PX * PICK_PX;
     let bestZ = Infinity;
     project((row, sx, sy, cz) => {
+      if (!canPick(row)) return;
       const d = (sx - x) ** 2 + (sy - y) ** 2;
       // The nearest on screen; of markers drawn over each other, the front one.
       if (d < bestD - 1 || (d <= bestD + 1 && cz < bestZ)) {
@@ -733,7 +740,7 @@ export function createScene(canvas, labelLayer, { onChange = () => {}, onMove = 
   function rowsIn(x0, y0, x1, y1) {
     const out = [];
     project((row, sx, sy) => {
-      if (sx >= x0 && sx <= x1 && sy >= y0 && sy <= y1) out.push(row);
+      if (sx >= x0 && sx <= x1 && sy >= y0 && sy <= y1 && canPick(row)) out.push(row);
     });
     return out;
   }
@@ -746,7 +753,7 @@ export function createScene(canvas, labelLayer, { onChange = () => {}, onMove = 
     const xs = [];
     const ys = [];
     project((row, sx, sy) => {
-      if (sx < 0 || sy < 0 || sx > w || sy > h) return;
+      if (sx < 0 || sy < 0 || sx > w || sy > h || !canPick(row)) return;
       rows.push(row);
       xs.push(sx);
       ys.push(sy);
