@@ -86,6 +86,17 @@ function records(bytes) {
   };
 }
 
+// The bytes of a block a C export made (its size at wasm.out), copied out
+// and the block freed; no block: the export's error, thrown.
+function takeBlock(wasm, block) {
+  if (!block) throw wasm.lastError(0);
+  try {
+    return wasm.copyOut(block, wasm.u32(wasm.out));
+  } finally {
+    wasm.free(block);
+  }
+}
+
 /** The records of jlw_text_diff as [{ key, old, new }]. */
 function keyChanges(bytes) {
   const reader = records(bytes);
@@ -259,14 +270,7 @@ export class Juliet {
     const block = wasm.withText(oldText, (oldPtr, oldSize) =>
       wasm.withText(newText, (newPtr, newSize) => wasm.c.jlw_text_diff(oldPtr, oldSize, newPtr, newSize, path, wasm.out, wasm.out + 4)),
     );
-    if (!block) throw wasm.lastError(0);
-    let bytes;
-    try {
-      bytes = wasm.copyOut(block, wasm.u32(wasm.out));
-    } finally {
-      wasm.free(block);
-    }
-    return keyChanges(bytes);
+    return keyChanges(takeBlock(wasm, block));
   }
 
   /**
@@ -302,14 +306,7 @@ export class Juliet {
     const block = wasm.withTexts(texts, (b, bSize, o, oSize, t, tSize, k, kSize) =>
       wasm.c.jlw_text_merge(b, bSize, o, oSize, t, tSize, path, k, kSize, wasm.out, wasm.out + 4),
     );
-    if (!block) throw wasm.lastError(0);
-    let bytes;
-    try {
-      bytes = wasm.copyOut(block, wasm.u32(wasm.out));
-    } finally {
-      wasm.free(block);
-    }
-    return mergeResult(bytes, wasm.u32(wasm.out + 4));
+    return mergeResult(takeBlock(wasm, block), wasm.u32(wasm.out + 4));
   }
 
   // ---- worlds ----
