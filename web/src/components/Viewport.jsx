@@ -29,12 +29,14 @@ import {
   selectedLive,
   selectedRows,
   setSelection,
+  takeClick,
   toggleSelected,
 } from '../state/selection.js';
 import { changedRowsSince, revision, rowClass, rowPosition, table } from '../state/table.js';
 import { showViewport, viewportCamera } from '../state/viewMode.js';
 import { EntityTooltip } from './EntityTooltip.jsx';
 import { Legend } from './Legend.jsx';
+import { PickStatus } from './PickStatus.jsx';
 import { PlacementTools } from './PlacementTools.jsx';
 import { RubberBand } from './RubberBand.jsx';
 
@@ -256,6 +258,7 @@ export function Viewport() {
       return;
     }
     const id = table.ids[row];
+    if (takeClick(id)) return;
     if (event.ctrlKey || event.metaKey) toggleSelected(id);
     else if (event.shiftKey) addToSelection([id], id);
     else select(id);
@@ -436,6 +439,7 @@ export function Viewport() {
           2D map
         </button>
         <PlacementTools />
+        <PickStatus />
         <Legend />
       </div>
       <div class="map-stage">

@@ -51,6 +51,7 @@ import {
   selectedLive,
   selectedRows,
   setSelection,
+  takeClick,
   toggleSelected,
 } from '../state/selection.js';
 import { previewPosition, revision, rowClass, rowPosition, structure, table } from '../state/table.js';
@@ -58,6 +59,7 @@ import { showViewport } from '../state/viewMode.js';
 import { status } from '../state/world.js';
 import { EntityTooltip } from './EntityTooltip.jsx';
 import { Legend } from './Legend.jsx';
+import { PickStatus } from './PickStatus.jsx';
 import { PlacementTools } from './PlacementTools.jsx';
 import { RubberBand } from './RubberBand.jsx';
 
@@ -497,6 +499,7 @@ export function WorldMap() {
       return;
     }
     const id = table.ids[row];
+    if (takeClick(id)) return;
     if (event.ctrlKey || event.metaKey) {
       toggleSelected(id);
       return;
@@ -696,6 +699,7 @@ export function WorldMap() {
           3D
         </button>
         <PlacementTools />
+        <PickStatus />
         <Legend />
       </div>
       <div class="map-stage">
