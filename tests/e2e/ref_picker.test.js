@@ -13,7 +13,8 @@ import * as ui from './harness.js';
 
 const env = ui.useInspector();
 const BRUTE = '0x6e89010142120005'; // Enemy "Brute", at 10 0 10, target the first Pickup
-const GRUNT = '0x6e89010142120003'; // Enemy "Grunt"
+const GRUNT = '0x6e89010142120003'; // Enemy "Grunt", at 0 0 10
+const GRUNT2 = '0x6e89010142120004'; // another, at 5 0 10
 const HEALTH = '0x6e89010142120001'; // Pickup without a name, Brute's target
 const AMMO = '0x6e89010142120002'; // Pickup at -6 0 3
 
@@ -82,12 +83,20 @@ test('Pick then a click in the 3D view sets the reference to the entity clicked'
   await page.getByRole('button', { name: '3D', exact: true }).click();
   const view = page.getByRole('img', { name: '3D view of the world' });
   await page.locator('canvas.viewport[aria-busy="false"]').waitFor();
+  // Grunt (at 0 0 10) and Brute (at 10 0 10) framed: the other Grunt, at
+  // 5 0 10, is in the middle; Brute then selected alone, in view, leaves the
+  // camera there (and carries the gizmo).
+  await ui.selectEntity(page, GRUNT);
+  await ui.option(page, BRUTE).click({ modifiers: ['ControlOrMeta'] });
   await view.focus();
-  await page.keyboard.press('f'); // Brute in the middle
+  await page.keyboard.press('f');
+  const camera = await view.getAttribute('data-camera');
+  await ui.selectEntity(page, BRUTE);
   await startPicking(page);
+  assert.equal(await view.getAttribute('data-camera'), camera);
   const box = await view.boundingBox();
   await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
-  await waitTarget(page, BRUTE, 'Enemy · Brute');
+  await waitTarget(page, GRUNT2, 'Enemy · Grunt');
   assert.equal(await ui.selectedId(page), BRUTE);
   await ui.closeWithoutErrors(page);
 });
@@ -100,7 +109,7 @@ test('typing a name offers the entities it finds, Enter sets the first, and none
   await choices.waitFor();
   assert.equal(await target(page).getAttribute('aria-expanded'), 'true');
   const offered = (await choices.getByRole('option').allTextContents()).map((t) => t.trim());
-  assert.deepEqual(offered, ['none', `Grunt ${GRUNT} Enemy`, 'Grunt 0x6e89010142120004 Enemy']);
+  assert.deepEqual(offered, ['none', `Grunt ${GRUNT} Enemy`, `Grunt ${GRUNT2} Enemy`]);
   const active = await target(page).getAttribute('aria-activedescendant');
   assert.equal(await page.locator(`#${active}`).getAttribute('aria-selected'), 'true');
   await page.keyboard.press('Enter');
