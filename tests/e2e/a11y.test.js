@@ -1,8 +1,9 @@
 // Accessibility of every main view, checked by axe-core against WCAG 2.0
 // and 2.1, levels A and AA: the sample opened, an entity selected, Pending
 // changes with edits, the list of a world whose entities have names (light
-// and dark), Diagnostics with a failed file (and that file
-// selected), the Add entity dialog and the share panel. Each view must have
+// and dark), a reference field's search list and pick mode, Diagnostics
+// with a failed file (and that file selected), the Add entity dialog and
+// the share panel. Each view must have
 // no violation; any found is printed with the elements it names.
 import assert from 'node:assert/strict';
 import { copyFileSync } from 'node:fs';
@@ -74,6 +75,21 @@ test('the list with names beside the IDs, and a named entity selected, have no W
     await page.emulateMedia({ colorScheme });
     await assertAccessible(page, `names in the list (${colorScheme})`);
   }
+  await ui.closeWithoutErrors(page);
+});
+
+test("a reference field's search list open, and pick mode, have no WCAG violation", async () => {
+  const page = await ui.openFolder(env, copyWorld(join(assets, 'game_world')), await axeContext());
+  await ui.selectEntity(page, '0x6e89010142120005'); // Brute
+  const target = page.getByRole('combobox', { name: 'target', exact: true });
+  await target.fill('');
+  await target.pressSequentially('gru');
+  await page.getByRole('listbox', { name: 'target: choices' }).waitFor();
+  await assertAccessible(page, 'reference search list');
+  await page.keyboard.press('Escape');
+  await page.getByRole('button', { name: 'Pick target' }).click();
+  await page.getByRole('status', { name: 'Pick mode' }).waitFor();
+  await assertAccessible(page, 'pick mode');
   await ui.closeWithoutErrors(page);
 });
 

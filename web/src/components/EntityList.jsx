@@ -11,7 +11,16 @@ import { classColor } from '../lib/classColor.js';
 import { formatPosition } from '../lib/fields.js';
 import { deleteEntity } from '../state/edits.js';
 import { classCounts, classFilter, followQuery, query, queryError, search, totalCount, visibleRows } from '../state/listView.js';
-import { select, selectAllOnKey, selectedId, selectedIds, selectionAnchor, setSelection, toggleSelected } from '../state/selection.js';
+import {
+  select,
+  selectAllOnKey,
+  takeClick,
+  selectedId,
+  selectedIds,
+  selectionAnchor,
+  setSelection,
+  toggleSelected,
+} from '../state/selection.js';
 import { revision, table } from '../state/table.js';
 import { status } from '../state/world.js';
 import { FailedFileRows } from './FailedFiles.jsx';
@@ -175,6 +184,7 @@ function EntityListbox() {
 
   // A click on the entity `id`: see the file's comment.
   function onPick(event, id) {
+    if (takeClick(id)) return;
     if (event.shiftKey && selectRange(id)) return;
     if (event.ctrlKey || event.metaKey) toggleSelected(id);
     else select(id);

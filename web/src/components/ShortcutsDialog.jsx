@@ -16,7 +16,7 @@ const SHORTCUTS = [
       ['Ctrl+D', 'Duplicate the selected entities'],
       ['Ctrl+C, Ctrl+V', 'Copy and paste the selected entities (as text)'],
       ['?', 'This list of shortcuts'],
-      ['Escape', 'Leave place mode'],
+      ['Escape', 'Leave place mode or pick mode'],
     ],
   },
   {
@@ -76,6 +76,7 @@ const SHORTCUTS = [
     keys: [
       ['Enter', 'Apply the typed value (leaving the field does too)'],
       ['Escape', 'Put back the current value'],
+      ['Arrow keys, Enter', 'In a reference field: choose among the entities found by its text'],
     ],
   },
   {

@@ -11,12 +11,17 @@ function isUndo(e) {
   return (e.ctrlKey || e.metaKey) && !e.shiftKey && e.key.toLowerCase() === 'z';
 }
 
-export function TextField({ id, label, value, check, onCommit, errorKey, disabled, placeholder, inputMode }) {
+/**
+ * What typing into a field's input keeps: `draft` (the typed text, null
+ * when it shows the value), `setDraft`, and `commit(text)`, which has the
+ * text checked and committed (an error shown under `errorKey`, the text
+ * kept). A new value from the engine replaces a draft that was committed.
+ */
+export function useDraft({ value, check, onCommit, errorKey }) {
   const [draft, setDraft] = useState(null);
   const committing = useRef(false);
   const error = fieldErrors.value[errorKey];
 
-  // A new value from the engine replaces a draft that was committed.
   useEffect(() => {
     if (!committing.current) setDraft(null);
   }, [value]);
@@ -41,6 +46,27 @@ export function TextField({ id, label, value, check, onCommit, errorKey, disable
     if (!fieldErrors.peek()[errorKey]) setDraft(null);
   }
 
+  return { draft, setDraft, commit };
+}
+
+// The keys every typed field shares: Enter commits, Escape (or Ctrl+Z with
+// text typed) puts back the value.
+export function onDraftKey(e, { draft, setDraft, commit }, errorKey) {
+  if (e.key === 'Enter') {
+    e.preventDefault();
+    commit(e.currentTarget.value);
+  } else if (e.key === 'Escape' || (isUndo(e) && draft !== null)) {
+    e.preventDefault();
+    e.stopPropagation();
+    setDraft(null);
+    showFieldError(errorKey, null);
+  }
+}
+
+export function TextField({ id, label, value, check, onCommit, errorKey, disabled, placeholder, inputMode }) {
+  const typed = useDraft({ value, check, onCommit, errorKey });
+  const { draft, setDraft, commit } = typed;
+
   return (
     <Field id={id} errorKey={errorKey}>
       <label for={id}>{label}</label>
@@ -54,17 +80,7 @@ export function TextField({ id, label, value, check, onCommit, errorKey, disable
         value={draft ?? value}
         onInput={(e) => setDraft(e.currentTarget.value)}
         onChange={(e) => commit(e.currentTarget.value)}
-        onKeyDown={(e) => {
-          if (e.key === 'Enter') {
-            e.preventDefault();
-            commit(e.currentTarget.value);
-          } else if (e.key === 'Escape' || (isUndo(e) && draft !== null)) {
-            e.preventDefault();
-            e.stopPropagation();
-            setDraft(null);
-            showFieldError(errorKey, null);
-          }
-        }}
+        onKeyDown={(e) => onDraftKey(e, typed, errorKey)}
       />
     </Field>
   );

@@ -28,6 +28,7 @@ import {
   selectedLive,
   selectedRows,
   setSelection,
+  takeClick,
   toggleSelected,
 } from '../state/selection.js';
 import { changedRowsSince, revision, rowClass, rowPosition, table } from '../state/table.js';
@@ -35,6 +36,7 @@ import { showViewport, viewportCamera } from '../state/viewMode.js';
 import { pickable, toggleIsolation, viewRows } from '../state/viewFilter.js';
 import { EntityTooltip } from './EntityTooltip.jsx';
 import { Legend } from './Legend.jsx';
+import { PickStatus } from './PickStatus.jsx';
 import { PlacementTools } from './PlacementTools.jsx';
 import { RubberBand } from './RubberBand.jsx';
 
@@ -257,6 +259,7 @@ export function Viewport() {
       return;
     }
     const id = table.ids[row];
+    if (takeClick(id)) return;
     if (event.ctrlKey || event.metaKey) toggleSelected(id);
     else if (event.shiftKey) addToSelection([id], id);
     else select(id);
@@ -439,6 +442,7 @@ export function Viewport() {
           2D map
         </button>
         <PlacementTools />
+        <PickStatus />
         <Legend />
       </div>
       <div class="map-stage">

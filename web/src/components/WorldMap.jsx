@@ -50,6 +50,7 @@ import {
   selectedLive,
   selectedRows,
   setSelection,
+  takeClick,
   toggleSelected,
 } from '../state/selection.js';
 import { previewPosition, revision, rowClass, rowPosition, structure, table } from '../state/table.js';
@@ -58,6 +59,7 @@ import { pickable, toggleIsolation, viewRows } from '../state/viewFilter.js';
 import { status } from '../state/world.js';
 import { EntityTooltip } from './EntityTooltip.jsx';
 import { Legend } from './Legend.jsx';
+import { PickStatus } from './PickStatus.jsx';
 import { PlacementTools } from './PlacementTools.jsx';
 import { RubberBand } from './RubberBand.jsx';
 
@@ -503,6 +505,7 @@ export function WorldMap() {
       return;
     }
     const id = table.ids[row];
+    if (takeClick(id)) return;
     if (event.ctrlKey || event.metaKey) {
       toggleSelected(id);
       return;
@@ -705,6 +708,7 @@ export function WorldMap() {
           3D
         </button>
         <PlacementTools />
+        <PickStatus />
         <Legend />
       </div>
       <div class="map-stage">

@@ -31,6 +31,18 @@ function found(needles, row) {
   return id.includes(needles.hex, 2) || id === needles.fileId || (name !== '' && name.toLowerCase().includes(needles.name));
 }
 
+/** Up to `limit` rows of live entities the search `text` finds (by name or
+ * ID, as the list's search does), in table order; none for empty text. */
+export function searchRows(text, limit) {
+  const needles = searchNeedles(text);
+  const rows = [];
+  if (needles === null) return rows;
+  for (let row = 0; row < table.size && rows.length < limit; row++) {
+    if (table.alive[row] && found(needles, row)) rows.push(row);
+  }
+  return rows;
+}
+
 // The parsed query: { terms } (none for an empty query) or { error }, with
 // the fields checked against the world's classes.
 export const parsedQuery = computed(() => {

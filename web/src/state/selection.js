@@ -4,11 +4,14 @@
 // Shift-click range starts from), the primary entity as the engine last
 // sent it, and the errors shown next to the inspector's fields (and the
 // world settings' fields). A single selection costs one set of one ID:
-// nothing here walks the world's entities.
+// nothing here walks the world's entities. A click on an entity in any
+// view goes through takeClick first: in pick mode (state/refPick.js) it sets
+// a reference instead of selecting; selecting another entity ends that mode.
 import { batch, computed, signal } from '@preact/signals';
 import { isNullRef } from '../lib/fields.js';
 import { getEngine } from './engine.js';
 import { fail } from './messages.js';
+import { cancelPick, finishPick } from './refPick.js';
 import { visibleRows } from './listView.js';
 import { table } from './table.js';
 import { nameRecord } from 'juliet-world';
@@ -28,6 +31,13 @@ export function selectionAnchor() {
   return anchor !== null && table.rowOf.has(anchor) ? anchor : selectedId.value;
 }
 
+// A click on entity `id` in the list, on the map or in the 3D view: whether
+// a mode took it (pick mode set a reference to it), in which case the view
+// selects nothing and starts no drag.
+export function takeClick(id) {
+  return finishPick(id);
+}
+
 // Selects entity `id` alone (null: none) and reads it from the engine; a
 // read that fails shows an error, one overtaken by another selection is
 // dropped.
@@ -43,6 +53,7 @@ export async function setSelection(ids, primary = ids.length ? ids[ids.length - 
   batch(() => {
     selectedIds.value = ids.length ? new Set(ids) : NONE;
     if (!changed) return;
+    cancelPick(); // it was for the entity shown until now
     selectedId.value = primary;
     fieldErrors.value = nameRecord();
     if (primary === null) selected.value = null;
@@ -108,6 +119,7 @@ export function selectedRows() {
 // Nothing selected and no field errors (another world was opened).
 export function clearSelection() {
   anchor = null;
+  cancelPick();
   batch(() => {
     selectedId.value = null;
     selectedIds.value = NONE;
