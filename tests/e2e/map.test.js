@@ -316,7 +316,7 @@ test('the legend hides a class in the views and locks one from the pointer, I is
   await mapOf(page).focus();
   await page.keyboard.press('i');
   await shown(1);
-  assert.equal(await legend.getByRole('button', { name: 'Isolate' }).getAttribute('aria-pressed'), 'true');
+  assert.equal(await mapPane(page).getByRole('button', { name: 'Isolate' }).getAttribute('aria-pressed'), 'true');
   await page.keyboard.press('i');
   await shown(entities.length);
 

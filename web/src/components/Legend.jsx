@@ -14,47 +14,47 @@ export function Legend() {
   const locked = lockedClasses.value;
   const isolating = isolated.value !== null;
   return (
-    <ul class="legend" aria-label="Classes">
-      {Object.keys(counts)
-        .filter((name) => counts[name] > 0)
-        .map((name) => (
-          <li key={name} class={hidden.has(name) ? 'hidden-class' : undefined}>
-            <button
-              type="button"
-              class="legend-class"
-              aria-pressed={hidden.has(name) ? 'false' : 'true'}
-              title={`${hidden.has(name) ? 'Show' : 'Hide'} ${name} in the views`}
-              onClick={() => toggleHidden(name)}
-            >
-              <span class="swatch" style={{ background: classColor(name) }} />
-              {name}
-            </button>
-            <button
-              type="button"
-              class="legend-lock"
-              aria-pressed={locked.has(name) ? 'true' : 'false'}
-              aria-label={`Lock ${name}`}
-              title={`${locked.has(name) ? 'Unlock' : 'Lock'} ${name}: ${locked.has(name) ? 'the pointer takes it again' : 'drawn, but not taken by the pointer'}`}
-              onClick={() => toggleLocked(name)}
-            >
-              <LockIcon closed={locked.has(name)} />
-            </button>
-          </li>
-        ))}
-      <li>
-        <button
-          type="button"
-          class="small"
-          aria-pressed={isolating ? 'true' : 'false'}
-          aria-keyshortcuts="I"
-          disabled={!isolating && selectionCount.value === 0}
-          title={isolating ? 'Show every entity again (I)' : 'Draw the selected entities alone (I)'}
-          onClick={toggleIsolation}
-        >
-          Isolate
-        </button>
-      </li>
-    </ul>
+    <>
+      <ul class="legend" aria-label="Classes">
+        {Object.keys(counts)
+          .filter((name) => counts[name] > 0)
+          .map((name) => (
+            <li key={name} class={hidden.has(name) ? 'hidden-class' : undefined}>
+              <button
+                type="button"
+                class="legend-class"
+                aria-pressed={hidden.has(name) ? 'false' : 'true'}
+                title={`${hidden.has(name) ? 'Show' : 'Hide'} ${name} in the views`}
+                onClick={() => toggleHidden(name)}
+              >
+                <span class="swatch" style={{ background: classColor(name) }} />
+                {name}
+              </button>
+              <button
+                type="button"
+                class="legend-lock"
+                aria-pressed={locked.has(name) ? 'true' : 'false'}
+                aria-label={`Lock ${name}`}
+                title={`${locked.has(name) ? 'Unlock' : 'Lock'} ${name}: ${locked.has(name) ? 'the pointer takes it again' : 'drawn, but not taken by the pointer'}`}
+                onClick={() => toggleLocked(name)}
+              >
+                <LockIcon closed={locked.has(name)} />
+              </button>
+            </li>
+          ))}
+      </ul>
+      <button
+        type="button"
+        class="small"
+        aria-pressed={isolating ? 'true' : 'false'}
+        aria-keyshortcuts="I"
+        disabled={!isolating && selectionCount.value === 0}
+        title={isolating ? 'Show every entity again (I)' : 'Draw the selected entities alone (I)'}
+        onClick={toggleIsolation}
+      >
+        Isolate
+      </button>
+    </>
   );
 }
 
