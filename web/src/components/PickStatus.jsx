@@ -1,25 +1,12 @@
 // The map header's line in pick mode (state/refPick.js): what the next
 // click on an entity sets, with a button (or Escape) to cancel.
-import { useEffect } from 'preact/hooks';
-import { isTyping } from '../lib/keys.js';
 import { cancelPick, pickingFor } from '../state/refPick.js';
+import { useEscapeLeaves } from './useEscapeLeaves.js';
 
 export function PickStatus() {
   const mode = pickingFor.value;
 
-  // Escape cancels before the map or the 3D view acts on it (they would
-  // clear the selection); an open dialog and a field keep their own Escape.
-  useEffect(() => {
-    if (!mode) return undefined;
-    const onKey = (event) => {
-      if (event.key !== 'Escape' || document.querySelector('dialog[open]') || isTyping(event.target)) return;
-      event.preventDefault();
-      event.stopPropagation();
-      cancelPick();
-    };
-    window.addEventListener('keydown', onKey, true);
-    return () => window.removeEventListener('keydown', onKey, true);
-  }, [!!mode]);
+  useEscapeLeaves(!!mode, cancelPick);
 
   if (!mode) return null;
   return (

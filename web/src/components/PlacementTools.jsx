@@ -1,29 +1,16 @@
 // The map header's placement tools: Snap to grid and its step, and, in
 // place mode, what a click on the map creates with a button (or Escape) to
 // leave the mode.
-import { useEffect, useState } from 'preact/hooks';
-import { isTyping } from '../lib/keys.js';
+import { useState } from 'preact/hooks';
 import { placing, setSnap, snap, stopPlacing, validStep } from '../state/placement.js';
+import { useEscapeLeaves } from './useEscapeLeaves.js';
 
 export function PlacementTools() {
   const { on, step } = snap.value;
   const [draft, setDraft] = useState(null);
   const mode = placing.value;
 
-  // Escape leaves place mode before anything else acts on it (the map
-  // would clear the selection); an open dialog keeps its own Escape.
-  useEffect(() => {
-    if (!mode) return undefined;
-    const onKey = (event) => {
-      // (A field's Escape puts its value back instead.)
-      if (event.key !== 'Escape' || document.querySelector('dialog[open]') || isTyping(event.target)) return;
-      event.preventDefault();
-      event.stopPropagation();
-      stopPlacing();
-    };
-    window.addEventListener('keydown', onKey, true);
-    return () => window.removeEventListener('keydown', onKey, true);
-  }, [!!mode]);
+  useEscapeLeaves(!!mode, stopPlacing);
 
   const stepText = draft ?? String(step);
   const stepValid = validStep(Number(stepText)) && stepText.trim() !== '';
