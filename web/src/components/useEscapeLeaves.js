@@ -2,12 +2,14 @@
 // else acts on it: the map and the 3D view would clear the selection. An
 // open dialog keeps its own Escape, and so does a field being typed in (it
 // puts its value back).
-import { useEffect } from 'preact/hooks';
+import { useLayoutEffect } from 'preact/hooks';
 import { isTyping } from '../lib/keys.js';
 
 /** While `active`, Escape calls `leave()` and goes no further. */
 export function useEscapeLeaves(active, leave) {
-  useEffect(() => {
+  // A layout effect: the key is heard as soon as the mode shows, not after
+  // the next paint (a key pressed in between would reach the views).
+  useLayoutEffect(() => {
     if (!active) return undefined;
     const onKey = (event) => {
       if (event.key !== 'Escape' || document.querySelector('dialog[open]') || isTyping(event.target)) return;
