@@ -43,13 +43,23 @@ async function assertAccessible(page, view) {
   );
 }
 
-test('the sample opened, an entity selected, Pending changes with edits, the dialog and the share panel have no WCAG violation', async () => {
+test('the sample opened, an entity selected, the outliner closed and searched, Pending changes with edits, the dialog and the share panel have no WCAG violation', async () => {
   const page = await ui.openSample(env, await axeContext());
   await assertAccessible(page, 'sample opened');
 
   const [first, second] = await ui.visibleIds(page);
   await ui.selectEntity(page, first);
   await assertAccessible(page, 'entity selected');
+
+  // The outliner with a subtree closed, and a search shown under ancestors.
+  const nested = page.locator('[role=treeitem][aria-expanded=true]').first();
+  await nested.locator('.twisty').click();
+  await page.locator('[role=treeitem][aria-expanded=false]').waitFor();
+  await page.getByLabel('Search by name or ID').fill('0x77a31d7500000007');
+  await page.locator('[role=treeitem][aria-label$="outside the filter"]').first().waitFor();
+  await assertAccessible(page, 'outliner closed and searched');
+  await page.getByLabel('Search by name or ID').fill('');
+  await page.locator('[role=treeitem][aria-expanded=false] .twisty').click();
 
   await ui.editPosition(page, first, 'X', '7.5');
   await ui.deleteEntity(page, second);

@@ -99,7 +99,7 @@ export async function openServed(browser) {
     if (msg.type() === 'error') page.errors.push(new Error(msg.text()));
   });
   await page.goto(server.url);
-  await until(page, () => document.querySelectorAll('[role=option]').length > 0, null, { what: 'the world to open' });
+  await until(page, () => document.querySelectorAll('[role=treeitem]').length > 0, null, { what: 'the world to open' });
   return { dir, page };
 }
 

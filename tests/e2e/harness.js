@@ -281,14 +281,15 @@ export async function mockFolderPicker(page, dir) {
 
 // ---- where things are on the page ----
 
-// The options of the entity list (rows in view), and the one of an ID
-// (named by the entity's name, if it has one, then its ID).
+// The rows of the entity list in view that its filters pass (not the
+// ancestors shown outside the filter), and the row of an ID (named by the
+// entity's name, if it has one, then its ID).
 export function entityOptions(page) {
-  return page.getByRole('listbox', { name: 'Entity list' }).getByRole('option');
+  return page.getByRole('tree', { name: 'Entity list' }).locator('[role=treeitem]:not([aria-label$="outside the filter"])');
 }
 
 export function option(page, id) {
-  return page.getByRole('listbox', { name: 'Entity list' }).getByRole('option', { name: new RegExp(`(^| )${id} `) });
+  return page.getByRole('tree', { name: 'Entity list' }).getByRole('treeitem', { name: new RegExp(`(^| )${id} `) });
 }
 
 // The Pending changes region, and each of its entities (or files) as badge
@@ -332,7 +333,7 @@ export function inspectedId(page) {
   return page.evaluate(() => document.querySelector('.inspector h2 code')?.textContent.trim() ?? null);
 }
 
-// IDs of the options currently in the DOM of the entity list.
+// IDs of the rows in the DOM of the entity list that its filters pass.
 export async function visibleIds(page) {
   return entityOptions(page).evaluateAll((els) => els.map((el) => el.id.replace(/^entity-/, '')));
 }

@@ -60,7 +60,7 @@ test('selects an entity from the list and from the map', async () => {
     const canvas = document.querySelector('canvas[aria-label="World map"]');
     const view = JSON.parse(canvas.dataset.view);
     const rect = canvas.getBoundingClientRect();
-    const rows = [...document.querySelectorAll('[role=option]')].map((el) => {
+    const rows = [...document.querySelectorAll('[role=treeitem]')].map((el) => {
       const pos = el.querySelector('.pos').textContent.split(',').map(Number);
       const [h, v] = view.axes;
       return {
@@ -361,8 +361,8 @@ test('the keyboard alone selects, edits and saves', async () => {
   const focusedRole = () => page.evaluate(() => document.activeElement?.getAttribute('role'));
   const focusedId = () => page.evaluate(() => document.activeElement?.id);
   await page.locator('body').focus();
-  for (let i = 0; i < 30 && (await focusedRole()) !== 'listbox'; i++) await page.keyboard.press('Tab');
-  assert.equal(await focusedRole(), 'listbox');
+  for (let i = 0; i < 30 && (await focusedRole()) !== 'tree'; i++) await page.keyboard.press('Tab');
+  assert.equal(await focusedRole(), 'tree');
   await page.keyboard.press('ArrowDown');
   await page.keyboard.press('ArrowDown');
   const ids = await ui.visibleIds(page);

@@ -82,7 +82,7 @@ test('unsaved work in a folder survives a closed tab; reopening the folder resto
   assert.match(await offer.textContent(), /3 unsaved changes to .*sample_world/);
   await ui.screenshot(again, 'keep-offer');
   // The sample does not open over the kept work of the folder.
-  assert.equal(await again.getByRole('listbox', { name: 'Entity list' }).getByRole('option').count(), 0);
+  assert.equal(await again.getByRole('tree', { name: 'Entity list' }).getByRole('treeitem').count(), 0);
   await offer.getByRole('button', { name: 'Open folder again' }).click();
   await restoredNote(again).waitFor();
   assert.deepEqual(await ui.pendingItems(again), before);

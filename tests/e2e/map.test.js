@@ -338,7 +338,7 @@ test('the legend hides a class in the views and locks one from the pointer, I is
 test('the panes beside the map resize with splitters, by keyboard and by drag', async () => {
   const page = await ui.openSample(env);
   const splitter = page.getByRole('separator', { name: 'Resize the entity list' });
-  const list = page.getByRole('listbox').locator('xpath=ancestor::*[contains(@class,"pane")][1]');
+  const list = page.getByRole('tree', { name: 'Entity list' }).locator('xpath=ancestor::*[contains(@class,"pane")][1]');
   const width = async (locator) => (await locator.boundingBox()).width;
   const now = async () => Number(await splitter.getAttribute('aria-valuenow'));
   const before = await now();

@@ -85,7 +85,7 @@ test('Shift-click (and Shift+Down) selects a range, Ctrl-click adds or takes out
   await ui.selectEntity(page, PICKUP2);
   await expectSelected(page, [PICKUP2]);
   // Shift with Down extends the selection from the keyboard.
-  const list = page.getByRole('listbox', { name: 'Entity list' });
+  const list = page.getByRole('tree', { name: 'Entity list' });
   await list.press('Shift+ArrowDown');
   await list.press('Shift+ArrowDown');
   await expectSelected(page, [PICKUP2, GRUNT, ENEMY2]);
@@ -171,7 +171,7 @@ test('Delete removes every selected entity, one undo brings them all back, redo 
   await ui.pendingRegion(page).getByText('No unsaved changes.').waitFor();
   await expectSelected(page, [PICKUP2, GRUNT, ENEMY2]);
   // The Delete key on the list does the same.
-  await page.getByRole('listbox', { name: 'Entity list' }).press('Delete');
+  await page.getByRole('tree', { name: 'Entity list' }).press('Delete');
   for (const id of [PICKUP2, GRUNT, ENEMY2]) await ui.option(page, id).waitFor({ state: 'detached' });
   await page.locator('body').press('Control+z');
   await ui.option(page, GRUNT).waitFor();
@@ -266,7 +266,7 @@ test('Duplicate (the button and Ctrl+D) makes copies with new IDs, offset, selec
 
   // Ctrl+D from the list: a copy of the Brute, whose target (outside the group) stays.
   await ui.selectEntity(page, BRUTE);
-  await page.getByRole('listbox', { name: 'Entity list' }).press('Control+d');
+  await page.getByRole('tree', { name: 'Entity list' }).press('Control+d');
   await page.getByRole('status').filter({ hasText: 'Duplicated 1 entity' }).waitFor();
   const [bruteCopy] = (await ui.visibleIds(page)).filter((id) => !ALL.includes(id));
   await page.getByRole('heading', { name: `Enemy ${bruteCopy}` }).waitFor();
@@ -277,7 +277,7 @@ test('Duplicate (the button and Ctrl+D) makes copies with new IDs, offset, selec
   await page.getByRole('checkbox', { name: 'Snap to grid' }).check();
   await page.getByLabel('Snap step', { exact: true }).fill('2');
   await ui.selectEntity(page, BRUTE);
-  await page.getByRole('listbox', { name: 'Entity list' }).press('Control+d');
+  await page.getByRole('tree', { name: 'Entity list' }).press('Control+d');
   await page.waitForFunction(
     (known) => {
       const id = document.querySelector('.inspector h2 code')?.textContent.trim();
@@ -301,14 +301,14 @@ test('Copy in one page and Paste in another page on another world; text that is 
 
   await ui.option(source, PICKUP).click();
   await ui.option(source, GRUNT).click({ modifiers: ['Control'] });
-  await source.getByRole('listbox', { name: 'Entity list' }).press('Control+c');
+  await source.getByRole('tree', { name: 'Entity list' }).press('Control+c');
   await source.getByRole('status').filter({ hasText: 'Copied 2 entities' }).waitFor();
   const text = await source.evaluate(() => navigator.clipboard.readText());
   assert.match(text, /^# juliet entities 2\n# Pickup 0x6e89010142120001\n; asset_type\n/);
 
   // Into the other world: the IDs are free there, so kept, with the link.
   await target.bringToFront();
-  await target.getByRole('listbox', { name: 'Entity list' }).press('Control+v');
+  await target.getByRole('tree', { name: 'Entity list' }).press('Control+v');
   await target.getByRole('status').filter({ hasText: 'Pasted 2 entities' }).waitFor();
   await expectSelected(target, [PICKUP, GRUNT]);
   await ui.selectEntity(target, GRUNT);

@@ -156,7 +156,11 @@ test('? opens the keyboard shortcuts, read from what the inspector does; Escape 
   const listed = {
     Everywhere: { 'Ctrl+Z': 'Undo', 'Ctrl+Shift+Z, Ctrl+Y': 'Redo' },
     Map: { F: 'Frame the selection (the whole world when nothing is selected); Fit frames the world', 'Shift+Arrow keys': 'Pan' },
-    'Entity list': { Delete: 'Delete the selected entities', 'Ctrl+A': 'Select every entity listed' },
+    'Entity list': {
+      Delete: 'Delete the selected entities',
+      'Ctrl+A': 'Select every entity listed',
+      'Right, Left': 'Open a subtree or go to its first child; close it or go to the parent',
+    },
   };
   for (const [where, keys] of Object.entries(listed)) {
     const region = dialog.getByRole('region', { name: where });

@@ -79,7 +79,7 @@ test('a level from a shared link counts the edits since it was opened; Save writ
   const a = await ui.openSample(env);
   await a.getByRole('button', { name: 'Share' }).click();
   const link = await a.getByRole('region', { name: 'Share link' }).getByLabel('Link').inputValue();
-  const total = await a.evaluate(() => document.querySelectorAll('[role=option]').length);
+  const total = await a.evaluate(() => document.querySelectorAll('[role=treeitem]').length);
   assert.ok(total > 0);
   await a.context().close();
 

@@ -15,7 +15,7 @@ import { listedPosition, messages, moveOnDisk, readEntity, until } from './world
 
 const env = ff.useFirefox();
 
-const visibleIds = (page) => page.$$eval('[role=option]', (els) => els.map((el) => el.id.replace(/^entity-/, '')));
+const visibleIds = (page) => page.$$eval('[role=treeitem]', (els) => els.map((el) => el.id.replace(/^entity-/, '')));
 
 // Types `value` as the entity's position X and applies it with Enter.
 async function editX(page, id, value) {

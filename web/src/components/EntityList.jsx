@@ -1,16 +1,20 @@
-// The entity list: a virtualised listbox (only the rows in view are in the
-// DOM) with the class filter and the search (by name or ID) above it. Each
-// row shows the entity's name (lib/names.js) with its ID beside it. Arrow keys, Page Up/Down,
-// Home and End move the selection (with Shift, Up and Down extend it);
-// Ctrl/Cmd+A selects every entity listed; Delete removes the selected
-// entities. A click selects one entity,
-// Shift-click the range from the one clicked before, Ctrl/Cmd-click adds
-// or takes out one.
+// The entity list, an outliner: a virtualised tree (only the rows in view
+// are in the DOM) with the class filter and the search (by name or ID)
+// above it. Each row shows the entity's name (lib/names.js) with its ID
+// beside it, under its parent (state/hierarchy.js). Arrow keys, Page
+// Up/Down, Home and End move the selection (with Shift, Up and Down extend
+// it); Right and Left open and close a subtree (or go to its first child
+// and to the parent); Ctrl/Cmd+A selects every entity listed; Delete
+// removes the selected entities. A click selects one entity, Shift-click
+// the range from the one clicked before, Ctrl/Cmd-click adds or takes out
+// one; a click on the arrow opens or closes its subtree. Dragging entities
+// onto another puts them under it; onto the list's empty space, at the top.
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { classColor } from '../lib/classColor.js';
 import { formatPosition } from '../lib/fields.js';
-import { deleteEntity } from '../state/edits.js';
-import { classCounts, classFilter, followQuery, query, queryError, search, totalCount, visibleRows } from '../state/listView.js';
+import { deleteEntity, setParents } from '../state/edits.js';
+import { collapsedIds, expandTo, forest, setCollapsed } from '../state/hierarchy.js';
+import { classCounts, classFilter, followQuery, listRows, query, queryError, search, totalCount } from '../state/listView.js';
 import {
   select,
   selectAllOnKey,
@@ -22,11 +26,17 @@ import {
   toggleSelected,
 } from '../state/selection.js';
 import { revision, table } from '../state/table.js';
-import { status } from '../state/world.js';
+import { schemas, status } from '../state/world.js';
+import { hasParentField } from '../lib/hierarchy.js';
 import { FailedFileRows } from './FailedFiles.jsx';
 
 const ROW_HEIGHT = 28;
 const OVERSCAN = 8;
+const INDENT = 14; // px per level of the hierarchy
+const INDENT_LEVELS = 12; // deeper levels show at this one's indent
+
+// The entities being dragged in the list (their IDs), or null.
+let dragged = null;
 
 export function EntityList() {
   return (
@@ -101,12 +111,16 @@ function EntityListbox() {
   const scroller = useRef(null);
   const [scrollTop, setScrollTop] = useState(0);
   const [height, setHeight] = useState(400);
-  const rows = visibleRows.value;
+  const list = listRows.value;
+  const { rows, index } = list;
+  const tree = forest.value;
   revision.value; // redraw the rows in view on every edit
   const selId = selectedId.value;
   const selIds = selectedIds.value;
   const selRow = selId === null ? -1 : (table.rowOf.get(selId) ?? -1);
-  const selIndex = selRow < 0 ? -1 : indexOfRow(rows, selRow);
+  const selIndex = selRow < 0 ? -1 : index[selRow];
+  const [dropOn, setDropOn] = useState(null); // the row dragged over, or -1 for the top level
+  const [dragging, setDragging] = useState(false);
 
   useLayoutEffect(() => {
     const el = scroller.current;
@@ -117,9 +131,10 @@ function EntityListbox() {
   }, []);
 
   // Bring the selection into view when it changes (from the map, the keyboard
-  // or a link in the inspector).
+  // or a link in the inspector), opening its ancestors if closed.
   useEffect(() => {
     const el = scroller.current;
+    if (selIndex < 0 && selRow >= 0 && list.context === null) expandTo(selId);
     if (selIndex < 0 || !el) return;
     const top = selIndex * ROW_HEIGHT;
     if (top < el.scrollTop) el.scrollTop = top;
@@ -144,8 +159,8 @@ function EntityListbox() {
   // Selects the range from the anchor to `id`; false if either is not listed.
   function selectRange(id) {
     const anchor = selectionAnchor();
-    const from = anchor === null ? -1 : indexOfRow(rows, table.rowOf.get(anchor) ?? -1);
-    const to = indexOfRow(rows, table.rowOf.get(id));
+    const from = anchor === null ? -1 : (index[table.rowOf.get(anchor) ?? -1] ?? -1);
+    const to = index[table.rowOf.get(id)];
     if (from < 0 || to < 0) return false;
     setSelection(
       Array.from(rows.subarray(Math.min(from, to), Math.max(from, to) + 1), (r) => table.ids[r]),
@@ -166,6 +181,8 @@ function EntityListbox() {
       PageUp: () => move(at - page),
       Home: () => move(0),
       End: () => move(rows.length - 1),
+      ArrowRight: () => selRow >= 0 && openOrEnter(selRow),
+      ArrowLeft: () => selRow >= 0 && closeOrLeave(selRow),
       Delete: () => selId !== null && deleteEntity(),
     };
     const action = keys[event.key];
@@ -175,11 +192,70 @@ function EntityListbox() {
     }
   }
 
+  const closed = (row) => list.context === null && collapsedIds.value.has(table.ids[row]);
+
+  // Right: opens the subtree of `row`, or goes to its first child if open.
+  function openOrEnter(row) {
+    if (tree.kids[row] === 0) return;
+    if (closed(row)) setCollapsed(table.ids[row], false);
+    else move(index[row] + 1);
+  }
+
+  // Left: closes the subtree of `row`, or goes to its parent if closed.
+  function closeOrLeave(row) {
+    if (tree.kids[row] > 0 && !closed(row) && list.context === null) setCollapsed(table.ids[row], true);
+    else if (tree.up[row] >= 0) select(table.ids[tree.up[row]]);
+  }
+
+  // Dragging: the selection if the row is in it, else that row; dropped on
+  // a row, under it; on the strip over the list's top or on its empty
+  // space, at the top level.
+  const drag = {
+    start(event, id) {
+      dragged = selIds.has(id) ? [...selIds] : [id];
+      event.dataTransfer.effectAllowed = 'move';
+      event.dataTransfer.setData('text/plain', dragged.join('\n'));
+      setDragging(true);
+    },
+    over(event, row) {
+      if (dragged === null) return;
+      event.preventDefault();
+      event.stopPropagation();
+      if (dropOn !== row) setDropOn(row);
+    },
+    drop(event, row) {
+      if (dragged === null) return;
+      event.preventDefault();
+      event.stopPropagation();
+      setParents(dragged, row < 0 ? null : table.ids[row]);
+      drag.end();
+    },
+    end() {
+      dragged = null;
+      setDropOn(null);
+      setDragging(false);
+    },
+  };
+
   const items = [];
   for (let i = first; i < last; i++) {
     const row = rows[i];
     const id = table.ids[row];
-    items.push(<EntityRow key={id} row={row} index={i} total={rows.length} selected={selIds.has(id)} onPick={onPick} />);
+    items.push(
+      <EntityRow
+        key={id}
+        row={row}
+        index={i}
+        total={rows.length}
+        selected={selIds.has(id)}
+        onPick={onPick}
+        tree={tree}
+        open={!closed(row)}
+        context={list.context !== null && list.context[row] === 1}
+        dropTarget={dropOn === row}
+        drag={drag}
+      />,
+    );
   }
 
   // A click on the entity `id`: see the file's comment.
@@ -195,14 +271,22 @@ function EntityListbox() {
     <div
       ref={scroller}
       class="listbox"
-      role="listbox"
+      role="tree"
       tabIndex={0}
       aria-label="Entity list"
       aria-multiselectable="true"
       aria-activedescendant={selIndex >= first && selIndex < last ? optionId(selId) : undefined}
       onScroll={(e) => setScrollTop(e.currentTarget.scrollTop)}
       onKeyDown={onKeyDown}
+      onDragOver={(e) => drag.over(e, -1)}
+      onDrop={(e) => drag.drop(e, -1)}
+      onDragLeave={(e) => e.currentTarget === e.target && setDropOn(null)}
     >
+      {dragging && (
+        <div class={`drop-top${dropOn === -1 ? ' drop-target' : ''}`} aria-hidden="true">
+          Drop here: no parent
+        </div>
+      )}
       <div class="listbox-inner" style={{ height: `${rows.length * ROW_HEIGHT}px` }}>
         <div class="listbox-rows" style={{ transform: `translateY(${first * ROW_HEIGHT}px)` }}>
           {items}
@@ -213,28 +297,52 @@ function EntityListbox() {
   );
 }
 
-function EntityRow({ row, index, total, selected, onPick }) {
+function EntityRow({ row, index, total, selected, onPick, tree, open, context, dropTarget, drag }) {
   const id = table.ids[row];
   const k = table.cls[row];
   const cls = table.classNames[k];
   const dirty = table.dirty[row] === 1;
   const name = table.names[row];
   const where = formatPosition([table.pos[row * 3], table.pos[row * 3 + 1], table.pos[row * 3 + 2]]);
+  const parent = tree.nested;
+  const kids = tree.kids[row] > 0;
+  const classes = `row${selected ? ' selected' : ''}${context ? ' context' : ''}${dropTarget ? ' drop-target' : ''}`;
+  // A context row is an ancestor shown only to place what the filter passes.
   return (
     <div
       id={optionId(id)}
-      class={`row${selected ? ' selected' : ''}`}
-      role="option"
+      class={classes}
+      role="treeitem"
       aria-selected={selected ? 'true' : 'false'}
+      aria-level={tree.depth[row] + 1}
+      aria-expanded={kids ? String(open) : undefined}
       aria-posinset={index + 1}
       aria-setsize={total}
-      aria-label={`${name ? `${name} ` : ''}${id} ${cls} ${where}${dirty ? ', unsaved' : ''}`}
+      aria-label={`${name ? `${name} ` : ''}${id} ${cls} ${where}${dirty ? ', unsaved' : ''}${context ? ', outside the filter' : ''}`}
       onClick={(e) => onPick(e, id)}
       onMouseDown={(e) => e.shiftKey && e.preventDefault() /* no text selection */}
+      draggable={hasParentField(schemas.value[cls]) ? 'true' : undefined}
+      onDragStart={(e) => drag.start(e, id)}
+      onDragOver={(e) => drag.over(e, row)}
+      onDrop={(e) => drag.drop(e, row)}
+      onDragEnd={drag.end}
     >
       {/* Spaces between the cells: the visible text reads as the name does. */}
       <span class="swatch" style={{ background: classColor(cls) }} />{' '}
-      <span class="who">
+      <span class="who" style={parent ? { paddingLeft: `${Math.min(tree.depth[row], INDENT_LEVELS) * INDENT}px` } : undefined}>
+        {parent && (
+          <span
+            class={`twisty${kids ? '' : ' leaf'}`}
+            aria-hidden="true"
+            onClick={(e) => {
+              if (!kids || context) return;
+              e.stopPropagation();
+              setCollapsed(id, open);
+            }}
+          >
+            {kids ? (open ? '▾' : '▸') : ''}
+          </span>
+        )}
         {name && (
           <span class="name" title={name}>
             {name}
@@ -252,17 +360,4 @@ function EntityRow({ row, index, total, selected, onPick }) {
 
 function optionId(id) {
   return `entity-${id}`;
-}
-
-function indexOfRow(rows, row) {
-  // Rows are in ascending order: binary search.
-  let lo = 0;
-  let hi = rows.length - 1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >> 1;
-    if (rows[mid] === row) return mid;
-    if (rows[mid] < row) lo = mid + 1;
-    else hi = mid - 1;
-  }
-  return -1;
 }

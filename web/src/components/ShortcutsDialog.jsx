@@ -65,6 +65,8 @@ const SHORTCUTS = [
       ['Up and Down', 'Previous and next entity'],
       ['Page Up, Page Down', 'A page up or down'],
       ['Home and End', 'First and last entity'],
+      ['Right, Left', 'Open a subtree or go to its first child; close it or go to the parent'],
+      ['Drag onto an entity', 'Put the entities dragged under it (onto the strip at the top: no parent)'],
       ['Shift+Up, Shift+Down', 'Extend the selection'],
       ['Shift+click, Ctrl+click', 'Select a range; add or take out one'],
       ['Ctrl+A', 'Select every entity listed'],

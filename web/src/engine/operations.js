@@ -10,6 +10,7 @@ import { loadJuliet } from 'juliet-sample';
 import { withId } from '../lib/entityClipboard.js';
 import { lineExcerpt } from '../lib/excerpt.js';
 import { SETTINGS, sameBytes } from '../lib/fields.js';
+import { hasParentField, PARENT_FIELD } from '../lib/hierarchy.js';
 import { nameField } from '../lib/names.js';
 import { BASE_FIELDS, matchTerm } from '../lib/query.js';
 import { errorInfo } from './errors.js';
@@ -72,10 +73,15 @@ export function createOperations({ onProgress = () => {} } = {}) {
     const pos = new Float32Array(n * 3);
     const dirty = new Uint8Array(n);
     const names = new Array(n);
-    // Each class's name field, read for every entity at once (fieldTexts).
-    const fields = r.classNames.map((name) => nameField(world.schema(name)));
+    const parents = new Array(n);
+    // Each class's name field and parent, read for every entity at once
+    // (fieldTexts).
+    const classSchemas = r.classNames.map((name) => world.schema(name));
+    const fields = classSchemas.map((schema) => nameField(schema));
     const read = new Map([...new Set(fields)].filter(Boolean).map((f) => [f, world.fieldTexts(f)]));
     const nameTexts = fields.map((f) => f && read.get(f));
+    const parentTexts = classSchemas.some((schema) => hasParentField(schema)) ? world.fieldTexts(PARENT_FIELD) : [];
+    const nested = classSchemas.map((schema) => hasParentField(schema));
     for (let i = 0; i < n; i++) {
       const k = order[i];
       sortedIds[i] = ids[k];
@@ -86,8 +92,9 @@ export function createOperations({ onProgress = () => {} } = {}) {
       dirty[i] = r.dirty[k];
       const texts = nameTexts[cls[i]];
       names[i] = texts ? textValue('string', texts[k] ?? '') : '';
+      parents[i] = nested[cls[i]] ? textValue('entity_ref', parentTexts[k] ?? 'none') : null;
     }
-    return { ids: sortedIds, classNames: r.classNames, cls, pos, dirty, names };
+    return { ids: sortedIds, classNames: r.classNames, cls, pos, dirty, names, parents };
   }
 
   // The fields of each of the world's own classes (`names`: the world's, by
@@ -652,12 +659,15 @@ export function createOperations({ onProgress = () => {} } = {}) {
     return { entities, settings: world.settings(), diagnostics, references: referenceDiagnostics(), skipped };
   }
 
-  // Entity `id` as the page shows it: world.get's answer and its `name`
-  // (lib/names.js; '' for none), as the table's column at open has it.
+  // Entity `id` as the page shows it: world.get's answer, its `name`
+  // (lib/names.js; '' for none) and its `parent` (lib/hierarchy.js; null
+  // for none), as the table's columns at open have them.
   function entityOf(id) {
     const entity = world.get(id);
-    const field = nameField(world.schema(entity.class));
-    return { ...entity, name: field ? (entity.fields[field] ?? '') : '' };
+    const schema = world.schema(entity.class);
+    const field = nameField(schema);
+    const parent = hasParentField(schema) ? (entity.fields[PARENT_FIELD] ?? null) : null;
+    return { ...entity, name: field ? (entity.fields[field] ?? '') : '', parent };
   }
 
   // True if the entity (or the settings) of the file at `path` changed in the

@@ -7,8 +7,10 @@
 // several entities is one 'edited', one undo step.
 import { batch } from '@preact/signals';
 import { SETTINGS } from '../lib/fields.js';
+import { hasParentField, PARENT_FIELD } from '../lib/hierarchy.js';
 import { getEngine } from './engine.js';
 import { emit } from './events.js';
+import { parentRefusal } from './hierarchy.js';
 import { fail, notice } from './messages.js';
 import { noteAdded, noteRemoved, noteTouched } from './pending.js';
 import { select, selected, selectedId, selectedLive, setSelection, showFieldError } from './selection.js';
@@ -41,6 +43,7 @@ function editedMany(label, changes) {
 export async function setField(field, value, key = field) {
   const id = selectedId.value;
   if (id === null || busy.value) return;
+  if (refusedParent(field, [id], value, key)) return;
   // A new position shows in the list and on the map at once (the engine
   // checked its text); the engine's answer confirms or undoes it.
   const row = table.rowOf.get(id);
@@ -70,10 +73,38 @@ export function setPositionAxis(axis, value) {
 export function setFieldOfSelection(field, value, key = field) {
   const has = (className) => (schemas.value[className] ?? []).some((f) => f.name === field);
   const ids = selectedLive().filter((id) => has(rowClass(table.rowOf.get(id))));
+  if (refusedParent(field, ids, value, key)) return;
   return setManyAt(
     key,
     ids.map((id) => [id, field, value]),
     field,
+  );
+}
+
+// Whether setting field `field` of `ids` to `value` is refused as a parent
+// that would make a cycle (told under `key`).
+function refusedParent(field, ids, value, key) {
+  const refusal = field === PARENT_FIELD ? parentRefusal(ids, value) : null;
+  if (refusal) showFieldError(key, refusal);
+  return refusal !== null;
+}
+
+/** Puts the entities `ids` whose class has the hierarchy's field under
+ * entity `parentId` (null: at the top), as one undo step (a drag in the
+ * list); a cycle is refused with a message. */
+export function setParents(ids, parentId) {
+  const children = ids.filter((id) => {
+    const row = table.rowOf.get(id);
+    return row !== undefined && hasParentField(schemas.value[rowClass(row)]) && table.parents[row] !== parentId;
+  });
+  const refusal = parentRefusal(children, parentId);
+  if (refusal) {
+    fail(refusal);
+    return false;
+  }
+  return setFromView(
+    children.map((id) => [id, PARENT_FIELD, parentId]),
+    PARENT_FIELD,
   );
 }
 
@@ -128,7 +159,8 @@ export async function moveEntities(moves) {
 }
 
 // Sets [[id, field, value]] from a view of the level (the 3D view's rotate
-// gizmo) as one undo step; a refusal is a message and changes nothing.
+// gizmo, a drag in the list) as one undo step; a refusal is a message and
+// changes nothing.
 export function setFromView(sets, label) {
   return setMany(sets, label, (err) => fail(`Could not change the ${label} of ${sets.length} entities`, err));
 }

@@ -1,11 +1,14 @@
 // What the entity list and the map show: the class filter, the search (by
 // name or ID), the query and the rows that pass all three (recomputed only
 // when rows are added or removed, a filter changes or the query's answer
-// comes, and while searching when a name changes; never on a plain edit).
+// comes, and while searching when a name changes; never on a plain edit);
+// and the list's rows in the hierarchy's order (state/hierarchy.js).
 import { computed, effect, signal } from '@preact/signals';
 import { idOfNumber, nameRecord } from 'juliet-world';
+import { listing } from '../lib/hierarchy.js';
 import { parseQuery, unknownField } from '../lib/query.js';
 import { getEngine } from './engine.js';
+import { collapsedRows, forest } from './hierarchy.js';
 import { renamed, revision, structure, table } from './table.js';
 import { schemas, status } from './world.js';
 
@@ -113,6 +116,18 @@ export const visibleRows = computed(() => {
     out[n++] = row;
   }
   return out.subarray(0, n);
+});
+
+/** The list's rows ({ rows, index, context }, lib/hierarchy.js's listing):
+ * each entity under its parent; while a filter leaves some out, the rows
+ * that pass under their ancestors (shown as context), every subtree open. */
+export const listRows = computed(() => {
+  const rows = visibleRows.value;
+  const f = forest.value;
+  if (rows.length === f.order.length) return listing(f, { collapsed: collapsedRows.value });
+  const matches = new Uint8Array(table.size);
+  for (const row of rows) matches[row] = 1;
+  return listing(f, { matches });
 });
 
 // Number of entities per class (for the filter's options), a nameRecord.

@@ -1,10 +1,12 @@
-// The entity table: every entity's ID, class, position, dirty mark and name
-// (lib/names.js; '' for none) in columns (typed arrays but for the strings),
+// The entity table: every entity's ID, class, position, dirty mark, name
+// (lib/names.js; '' for none) and parent (lib/hierarchy.js; null for none)
+// in columns (typed arrays but for the strings),
 // so that the list and the map can show 100,000 entities without an object
 // per entity. Rows never move; a removed entity leaves a dead row.
 // `revision` changes on every data change, `structure` when rows are added
 // or removed (what the list's filter depends on; while it searches names,
-// on `renamed` too: an entity's name changed) and `marks` when a row's
+// on `renamed` too: an entity's name changed), `reparented` when a parent
+// changed (what the hierarchy depends on) and `marks` when a row's
 // dirty or alive mark changes (what Pending changes depends on).
 // changedRowsSince tells which rows a few changes touched, so that an edit
 // costs its own rows, not a walk of the whole table.
@@ -13,6 +15,7 @@ import { signal } from '@preact/signals';
 export const revision = signal(0);
 export const structure = signal(0);
 export const renamed = signal(0);
+export const reparented = signal(0);
 export const marks = signal(0);
 
 // The rows changed, in order, since revision `logFrom` (a change of many
@@ -47,6 +50,7 @@ export const table = {
   pos: new Float32Array(0),
   dirty: new Uint8Array(0),
   names: [],
+  parents: [],
   alive: new Uint8Array(0),
   rowOf: new Map(),
   deadRowOf: new Map(), // ID -> row of a removed entity, revived if it comes back
@@ -67,7 +71,7 @@ function grow(capacity) {
 
 // Replaces the whole table with the columns sent by the engine worker. The
 // last `added` rows count as added in this session (restored unsaved work).
-export function loadTable({ ids, classNames, cls, pos, dirty, names }, { added = 0 } = {}) {
+export function loadTable({ ids, classNames, cls, pos, dirty, names, parents }, { added = 0 } = {}) {
   const n = ids.length;
   const alive = new Uint8Array(n).fill(1);
   const rowOf = new Map();
@@ -80,6 +84,7 @@ export function loadTable({ ids, classNames, cls, pos, dirty, names }, { added =
     pos,
     dirty,
     names,
+    parents,
     alive,
     rowOf,
     deadRowOf: new Map(),
@@ -99,6 +104,7 @@ export function clearTable() {
     pos: new Float32Array(0),
     dirty: new Uint8Array(0),
     names: [],
+    parents: [],
   });
 }
 
@@ -111,7 +117,8 @@ function classIndex(name) {
   return k;
 }
 
-// Adds or updates the row of one entity ({ id, class, position, dirty, name }).
+// Adds or updates the row of one entity ({ id, class, position, dirty, name,
+// parent }).
 export function putEntity(entity) {
   let row = table.rowOf.get(entity.id);
   const added = row === undefined;
@@ -138,6 +145,10 @@ export function putEntity(entity) {
   if (table.names[row] !== entity.name) {
     table.names[row] = entity.name;
     if (!added) renamed.value++;
+  }
+  if (table.parents[row] !== entity.parent) {
+    table.parents[row] = entity.parent;
+    reparented.value++;
   }
   changed(row);
   if (added) structure.value++;
@@ -197,5 +208,6 @@ export function entityAt(row) {
     position: rowPosition(row),
     dirty: table.dirty[row] === 1,
     name: table.names[row],
+    parent: table.parents[row],
   };
 }

@@ -1,9 +1,11 @@
 // Which view of the level the middle pane shows: the 2D map or the 3D
 // viewport, and the 3D camera to put back when the viewport is shown again
 // (its scene is made anew each time). Both are remembered per world in this
-// browser, with the classes hidden and locked (viewFilter.js), so a world
-// opens again as it was last seen.
+// browser, with the classes hidden and locked (viewFilter.js) and the
+// list's closed subtrees (hierarchy.js), so a world opens again as it was
+// last seen.
 import { batch, effect, signal } from '@preact/signals';
+import { collapsedIds } from './hierarchy.js';
 import { hiddenClasses, lockedClasses, setViewFilter } from './viewFilter.js';
 
 export const viewMode = signal('map'); // 'map' | '3d'
@@ -39,6 +41,7 @@ function keepSoon() {
       camera: viewportCamera.value,
       hidden: [...hiddenClasses.value],
       locked: [...lockedClasses.value],
+      collapsed: [...collapsedIds.value],
     };
     try {
       localStorage.setItem(STORAGE_KEY, JSON.stringify(next));
@@ -61,6 +64,7 @@ export function openedWorld(key) {
     viewMode.value = last?.mode === '3d' ? '3d' : 'map';
     viewportCamera.value = validCamera(last?.camera) ? last.camera : null;
     setViewFilter({ hidden: names(last?.hidden), locked: names(last?.locked) });
+    collapsedIds.value = new Set(names(last?.collapsed));
     viewedWorld.value++;
   });
 }
@@ -73,7 +77,7 @@ function validCamera(c) {
   return !!c && typeof c.view === 'string' && vec(c.position) && vec(c.target) && positive(c.zoom) && positive(c.orthoHeight);
 }
 
-// Class names as kept (storage may hold anything).
+// Class names or IDs as kept (storage may hold anything).
 const names = (list) => (Array.isArray(list) ? list.filter((n) => typeof n === 'string') : []);
 
 // Every change of these is kept (a moment later) for the open world.
@@ -82,5 +86,6 @@ effect(() => {
   viewportCamera.value;
   hiddenClasses.value;
   lockedClasses.value;
+  collapsedIds.value;
   if (world !== null) keepSoon();
 });
