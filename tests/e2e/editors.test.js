@@ -72,7 +72,7 @@ test('an empty index or reference is none, and a reference may be typed as its f
   // The list's search takes the same file number.
   for (const text of [String(BigInt(prop)), `${BigInt(prop)}.jasset`]) {
     await page.getByLabel('Search by name or ID').fill(text);
-    await page.waitForFunction(() => document.querySelectorAll('[role=tree] [role=treeitem]:not([aria-label$="outside the filter"])').length === 1);
+    await ui.waitListed(page, 1);
     assert.deepEqual(await ui.visibleIds(page), [prop]);
   }
   await ui.closeWithoutErrors(page);

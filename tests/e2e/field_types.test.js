@@ -85,10 +85,10 @@ test('the list names each Enemy by its name field beside its ID, and the search 
 
   const search = page.getByLabel('Search by name or ID');
   await search.fill('bRu');
-  await page.waitForFunction(() => document.querySelectorAll('[role=tree] [role=treeitem]:not([aria-label$="outside the filter"])').length === 1);
+  await ui.waitListed(page, 1);
   assert.deepEqual(await ui.visibleIds(page), [BOSS]);
   await search.fill('grunt');
-  await page.waitForFunction(() => document.querySelectorAll('[role=tree] [role=treeitem]:not([aria-label$="outside the filter"])').length === 2);
+  await ui.waitListed(page, 2);
   await search.fill('');
   await ui.selectEntity(page, BOSS);
   await inspector(page)

@@ -281,11 +281,18 @@ export async function mockFolderPicker(page, dir) {
 
 // ---- where things are on the page ----
 
+const PASSED = '[role=treeitem]:not([aria-label$="outside the filter"])';
+
 // The rows of the entity list in view that its filters pass (not the
 // ancestors shown outside the filter), and the row of an ID (named by the
 // entity's name, if it has one, then its ID).
 export function entityOptions(page) {
-  return page.getByRole('tree', { name: 'Entity list' }).locator('[role=treeitem]:not([aria-label$="outside the filter"])');
+  return page.getByRole('tree', { name: 'Entity list' }).locator(PASSED);
+}
+
+/** Waits until the entity list shows `n` rows that its filters pass. */
+export function waitListed(page, n) {
+  return page.waitForFunction((want) => document.querySelectorAll(`[role=tree] ${PASSED}`).length === want, n);
 }
 
 export function option(page, id) {
