@@ -292,7 +292,7 @@ export function entityOptions(page) {
 
 /** Waits until the entity list shows `n` rows that its filters pass. */
 export function waitListed(page, n) {
-  return page.waitForFunction((want) => document.querySelectorAll(`[role=tree] ${PASSED}`).length === want, n);
+  return page.waitForFunction(([rows, want]) => document.querySelectorAll(`[role=tree] ${rows}`).length === want, [PASSED, n]);
 }
 
 export function option(page, id) {

@@ -3,7 +3,8 @@
 // a click on an entity in the list, on the 2D map or in the 3D view sets
 // the reference (one undo step) and selects nothing; Escape and the button
 // again cancel pick mode; typing searches by name (arrows and Enter
-// choose) and `none` clears the reference. Screenshots of the search list
+// choose), an empty field browses (a line says when more match) and `none`
+// clears the reference. Screenshots of the search list
 // and of pick mode at two sizes, light and dark.
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
@@ -47,6 +48,8 @@ test("a reference shows its target's class and name; Pick then a click in the li
   const page = await openBrute();
   await waitTarget(page, HEALTH, 'Pickup');
   await startPicking(page);
+  // Over an entity, the pointer says a reference is made.
+  assert.equal(await ui.option(page, GRUNT).evaluate((el) => getComputedStyle(el).cursor), 'alias');
   await ui.option(page, GRUNT).click();
   await waitTarget(page, GRUNT, 'Enemy · Grunt');
   assert.equal(await ui.selectedId(page), BRUTE, 'the click selected nothing');
@@ -98,6 +101,24 @@ test('Pick then a click in the 3D view sets the reference to the entity clicked'
   await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
   await waitTarget(page, GRUNT2, 'Enemy · Grunt');
   assert.equal(await ui.selectedId(page), BRUTE);
+  await ui.closeWithoutErrors(page);
+});
+
+test('an empty reference browses the first entities; past 20, a line says more match', async () => {
+  const page = await ui.openSample(env);
+  const prop = '0x77a31d7500000006'; // a Prop, whose parent is a reference
+  await ui.selectEntity(page, prop);
+  const parent = inspector(page).getByRole('combobox', { name: 'parent', exact: true });
+  await parent.fill('');
+  await parent.press('ArrowDown');
+  const choices = inspector(page).getByRole('listbox', { name: 'parent: choices' });
+  await choices.waitFor();
+  assert.equal(await choices.getByRole('option').count(), 21, 'none and 20 entities');
+  await inspector(page).getByText('More entities match: type more of a name or ID').waitFor();
+  await parent.pressSequentially('0x77a31d750000000');
+  await inspector(page).getByText('More entities match').waitFor({ state: 'detached' });
+  await parent.press('Escape');
+  await parent.press('Escape');
   await ui.closeWithoutErrors(page);
 });
 

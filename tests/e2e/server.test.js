@@ -71,7 +71,7 @@ test('files changed, added and deleted on disk show within 2 s, keeping the sele
   moveOnDisk(dir, changedId, '11 22 33');
   moveOnDisk(dir, selectedId, '44 55 66');
   writeFileSync(join(dir, entityFile(addedId)), withId(readEntity(dir, changedId), addedId));
-  await until(page, (id) => document.getElementById(`entity-${id}`)?.querySelector('.pos')?.textContent === '11.0, 22.0, 33.0', changedId, {
+  await until(page, (id) => document.getElementById(`entity-${id}`)?.querySelector('.pos')?.textContent === '11, 22, 33', changedId, {
     timeout: 5_000,
     what: 'the change on disk',
   });
@@ -91,7 +91,7 @@ test('files changed, added and deleted on disk show within 2 s, keeping the sele
   assert.equal(await ui.inspectedId(page), selectedId);
   assert.equal(await page.getByLabel('Position X', { exact: true }).inputValue(), '44');
   // The unsaved edit stays, and is all that is pending.
-  assert.equal((await listedPosition(page, editedId)).split(',')[0], '-7.0');
+  assert.equal((await listedPosition(page, editedId)).split(',')[0], '-7');
   assert.deepEqual(await ui.pendingItems(page), [`modified${entityFile(editedId)}`]);
   await ui.closeWithoutErrors(page);
 });
@@ -138,7 +138,7 @@ test('an entity whose position changed on disk and in the page is a conflict: bo
   await position.waitFor();
   assert.equal(await position.getByRole('radio', { name: 'On disk 1 1 1' }).count(), 1);
   assert.equal(await position.getByRole('radio', { name: /^This page 101 / }).count(), 1);
-  assert.equal((await listedPosition(page, keptId)).split(',')[0], '101.0');
+  assert.equal((await listedPosition(page, keptId)).split(',')[0], '101');
   assert.match((await messages(page)).notice, /changed on disk and in this page/);
   await ui.screenshot(page, 'server-conflict');
 
@@ -163,7 +163,7 @@ test('an entity whose position changed on disk and in the page is a conflict: bo
   const taken = conflicts(page).getByRole('listitem', { name: `Conflict ${entityFile(takenId)}` });
   await taken.getByRole('button', { name: 'Take the version on disk' }).click();
   await conflicts(page).waitFor({ state: 'detached' });
-  assert.equal(await listedPosition(page, takenId), '2.0, 2.0, 2.0');
+  assert.equal(await listedPosition(page, takenId), '2, 2, 2');
   assert.deepEqual(await ui.pendingItems(page), []);
   assert.equal(readEntity(dir, takenId), diskTaken);
   await ui.closeWithoutErrors(page);
@@ -219,7 +219,7 @@ test('an entity deleted in the page whose file then changes on disk is a conflic
   // Taking the disk's version brings the entity back as the disk has it.
   await taken.getByRole('button', { name: 'Take the version on disk' }).click();
   await taken.waitFor({ state: 'detached' });
-  await until(page, (id) => document.getElementById(`entity-${id}`)?.querySelector('.pos')?.textContent === '4.0, 5.0, 6.0', takenId, {
+  await until(page, (id) => document.getElementById(`entity-${id}`)?.querySelector('.pos')?.textContent === '4, 5, 6', takenId, {
     what: 'the entity back as the disk has it',
   });
   // Keeping the page's version (the delete): the next save deletes the file.

@@ -68,6 +68,10 @@ test('a collapsed row hides its subtree; a filter shows the matches under their 
   const found = listing(f, { matches, collapsed });
   assert.deepEqual([...found.rows], [0, 1, 2, 3, 4]);
   assert.deepEqual([...found.context], [1, 1, 0, 1, 0, 0]);
+  // Each row's place among its shown siblings, and their number.
+  assert.deepEqual([...closed.rank], [0, 0, 0, 1, 0, 1]);
+  assert.deepEqual([...closed.siblings], [2, 2, 0, 0, 1, 0, 0]);
+  assert.equal(found.siblings[0 + 1], 1, 'under 0 only 1 is shown');
 });
 
 test('a parent under its child, or the entity itself, would make a cycle', () => {

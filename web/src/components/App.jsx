@@ -5,6 +5,7 @@ import { useEffect, useRef } from 'preact/hooks';
 import { isTyping } from '../lib/keys.js';
 import { copySelection, duplicateSelection, paste } from '../state/copies.js';
 import { redo, undo } from '../state/history.js';
+import { pickingFor } from '../state/refPick.js';
 import { fitPanes, paneWidths, rowWidth } from '../state/layout.js';
 import { save } from '../state/save.js';
 import { viewedWorld, viewMode } from '../state/viewMode.js';
@@ -68,7 +69,7 @@ export function App() {
   }, []);
 
   return (
-    <div class="app">
+    <div class={`app${pickingFor.value ? ' picking' : ''}`}>
       <Toolbar />
       <ProgressBar />
       <Messages />

@@ -245,8 +245,7 @@ function EntityListbox() {
       <EntityRow
         key={id}
         row={row}
-        index={i}
-        total={rows.length}
+        list={list}
         selected={selIds.has(id)}
         onPick={onPick}
         tree={tree}
@@ -297,7 +296,7 @@ function EntityListbox() {
   );
 }
 
-function EntityRow({ row, index, total, selected, onPick, tree, open, context, dropTarget, drag }) {
+function EntityRow({ row, list, selected, onPick, tree, open, context, dropTarget, drag }) {
   const id = table.ids[row];
   const k = table.cls[row];
   const cls = table.classNames[k];
@@ -316,8 +315,8 @@ function EntityRow({ row, index, total, selected, onPick, tree, open, context, d
       aria-selected={selected ? 'true' : 'false'}
       aria-level={tree.depth[row] + 1}
       aria-expanded={kids ? String(open) : undefined}
-      aria-posinset={index + 1}
-      aria-setsize={total}
+      aria-posinset={list.rank[row] + 1}
+      aria-setsize={list.siblings[tree.up[row] + 1]}
       aria-label={`${name ? `${name} ` : ''}${id} ${cls} ${where}${dirty ? ', unsaved' : ''}${context ? ', outside the filter' : ''}`}
       onClick={(e) => onPick(e, id)}
       onMouseDown={(e) => e.shiftKey && e.preventDefault() /* no text selection */}

@@ -48,9 +48,12 @@ export function RefField({ id, label, value: target, name, set, disabled }) {
   const owner = selectedId.value;
   const picking = isPicking(owner, label);
 
-  // The choices: none, then the entities the typed text finds.
+  // The choices: none, then the entities the typed text finds (with no
+  // text, the world's first ones); past MATCHES, a line says there are more.
   const text = draft ?? '';
-  const choices = open ? [null, ...searchRows(text, MATCHES).map((row) => table.ids[row])] : [];
+  const found = open ? searchRows(text, MATCHES + 1) : [];
+  const more = found.length > MATCHES;
+  const choices = open ? [null, ...found.slice(0, MATCHES).map((row) => table.ids[row])] : [];
   const listId = `${id}-choices`;
   const choiceId = (k) => `${id}-choice-${k}`;
 
@@ -117,21 +120,24 @@ export function RefField({ id, label, value: target, name, set, disabled }) {
             onBlur={() => setOpen(false)}
             onKeyDown={onKeyDown}
           />
-          <ul id={listId} role="listbox" aria-label={`${label}: choices`} class="ref-choices" hidden={!open}>
-            {choices.map((choice, k) => (
-              <li
-                key={choice ?? 'none'}
-                id={choiceId(k)}
-                role="option"
-                aria-selected={k === active ? 'true' : 'false'}
-                class={k === active ? 'active' : undefined}
-                onMouseDown={(e) => e.preventDefault() /* the input keeps the focus */}
-                onClick={() => choose(choice)}
-              >
-                {choice === null ? <em>none</em> : <Choice id={choice} />}
-              </li>
-            ))}
-          </ul>
+          <div class="ref-popup" hidden={!open}>
+            <ul id={listId} role="listbox" aria-label={`${label}: choices`} class="ref-choices">
+              {choices.map((choice, k) => (
+                <li
+                  key={choice ?? 'none'}
+                  id={choiceId(k)}
+                  role="option"
+                  aria-selected={k === active ? 'true' : 'false'}
+                  class={k === active ? 'active' : undefined}
+                  onMouseDown={(e) => e.preventDefault() /* the input keeps the focus */}
+                  onClick={() => choose(choice)}
+                >
+                  {choice === null ? <em>none</em> : <Choice id={choice} />}
+                </li>
+              ))}
+            </ul>
+            {more && <p class="ref-more muted">More entities match: type more of a name or ID</p>}
+          </div>
         </div>
         <button
           type="button"

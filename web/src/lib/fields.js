@@ -17,8 +17,9 @@ export function formatF32(value) {
   return String(f);
 }
 
+// A position as the list shows it: each axis as stored (0.37, not 0.4).
 export function formatPosition(position) {
-  return position.map((v) => v.toFixed(1)).join(', ');
+  return position.map(formatF32).join(', ');
 }
 
 export function formatIndex(value) {

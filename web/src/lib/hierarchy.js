@@ -90,15 +90,20 @@ export function buildForest(size, alive, parentOf) {
  * The rows the list shows, in the forest's order: with `matches` (a mask
  * per row, or null when nothing filters) the rows it holds and their
  * ancestors, every subtree open; without, every row but those under a row
- * of `collapsed` (a mask per row). Returns { rows, index, context }: the
- * rows, each row's place in them (-1: not shown), and for a filter the
- * ancestors shown only to place a match (a mask, or null).
+ * of `collapsed` (a mask per row). Returns { rows, index, context, rank,
+ * siblings }: the rows, each row's place in them (-1: not shown), for a
+ * filter the ancestors shown only to place a match (a mask, or null), each
+ * shown row's place among its shown siblings (`rank`, from 0) and how many
+ * shown rows each row has under it (`siblings[row + 1]`; `siblings[0]` at
+ * the top).
  */
 export function listing(forest, { matches = null, collapsed = null } = {}) {
   const { order, up, span } = forest;
   const size = up.length;
   const index = new Int32Array(size).fill(-1);
   const rows = new Int32Array(order.length);
+  const rank = new Int32Array(size);
+  const siblings = new Int32Array(size + 1);
   let n = 0;
   let context = null;
   if (matches !== null) {
@@ -121,7 +126,8 @@ export function listing(forest, { matches = null, collapsed = null } = {}) {
       if (collapsed !== null && collapsed[row]) i += span[row] - 1;
     }
   }
-  return { rows: rows.subarray(0, n), index, context };
+  for (let i = 0; i < n; i++) rank[rows[i]] = siblings[up[rows[i]] + 1]++;
+  return { rows: rows.subarray(0, n), index, context, rank, siblings };
 }
 
 /** Whether making `parent` the parent of `child` (rows of `forest`) would

@@ -35,13 +35,13 @@ function found(needles, row) {
 }
 
 /** Up to `limit` rows of live entities the search `text` finds (by name or
- * ID, as the list's search does), in table order; none for empty text. */
+ * ID, as the list's search does), in table order; for empty text, the
+ * first entities (to browse). */
 export function searchRows(text, limit) {
   const needles = searchNeedles(text);
   const rows = [];
-  if (needles === null) return rows;
   for (let row = 0; row < table.size && rows.length < limit; row++) {
-    if (table.alive[row] && found(needles, row)) rows.push(row);
+    if (table.alive[row] && (needles === null || found(needles, row))) rows.push(row);
   }
   return rows;
 }
