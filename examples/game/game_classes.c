@@ -13,6 +13,7 @@ static const jl_field enemy_fields[] = {
     JL_FIELD(enemy, aggressive, JL_FIELD_BOOL, 0),   JL_FIELD(enemy, name, JL_FIELD_STRING, 0),
     JL_ENUM_FIELD(enemy, rank, &rank_enum, 0),       JL_FIELD(enemy, level, JL_FIELD_I32, 0),
     JL_FIELD(enemy, facing, JL_FIELD_QUAT, 0),       JL_FIELD(enemy, patrol, JL_FIELD_VEC2, 0),
+    JL_FIELD(enemy, parent, JL_FIELD_ENTITY_REF, 0),
 };
 JL_DEFINE_ENTITY(enemy, "Enemy", 1, enemy_fields, NULL,
                  {.health = 100.0f,

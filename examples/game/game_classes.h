@@ -25,6 +25,7 @@ typedef struct enemy {
     int32_t level;      /* may be negative (a weakened enemy), default 1 */
     jl_quat facing;     /* orientation, default identity 0 0 0 1 */
     jl_vec2 patrol;     /* half extents of its patrol area on the ground, default 4 4 */
+    uint64_t parent;    /* ID of its squad's leader (the editor's outliner shows it under it); 0 = none */
 } enemy;
 
 /* Pickup: an item lying in the level. */

@@ -74,8 +74,9 @@ static int save(const char *dir)
     ammo->amount = 30;
     ammo->respawns = false;
     ammo->glow = (jl_color){0x40, 0x80, 0xff};
+    enemy *squad[3];
     for (int i = 0; i < 3; i++) {
-        enemy *grunt = create(world, "Enemy", (float)(i * 5), 0, 10);
+        enemy *grunt = squad[i] = create(world, "Enemy", (float)(i * 5), 0, 10);
         if (!grunt) {
             jl_world_free(world);
             return fail("cannot create enemies", JL_ERR_OUT_OF_MEMORY);
@@ -93,6 +94,7 @@ static int save(const char *dir)
             grunt->patrol = (jl_vec2){6, 2.5f};
         }
     }
+    squad[0]->parent = squad[1]->parent = squad[2]->base->id; /* the Brute leads the Grunts */
     ammo->stock = 3;
     jl_save_report report;
     s = jl_world_save_new(world, dir, &report);

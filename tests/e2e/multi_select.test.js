@@ -18,7 +18,7 @@ const PICKUP = '0x6e89010142120001'; // at 4 0 -2
 const PICKUP2 = '0x6e89010142120002'; // at -6 0 3
 const GRUNT = '0x6e89010142120003'; // Enemy at 0 0 10, target PICKUP
 const ENEMY2 = '0x6e89010142120004'; // Enemy at 5 0 10
-const BRUTE = '0x6e89010142120005'; // Enemy at 10 0 10, target PICKUP
+const BRUTE = '0x6e89010142120005'; // Enemy at 10 0 10, target PICKUP; the Grunts' parent
 const ALL = [PICKUP, PICKUP2, GRUNT, ENEMY2, BRUTE];
 
 // The IDs the list marks selected (the rows in view).
@@ -55,6 +55,14 @@ async function fieldIs(page, label, want) {
   );
 }
 
+// Entities `ids` (one per class, in the list) by their class's name: a
+// copy of a Grunt lists under the Brute, a Pickup's at the top.
+async function byClass(page, ids) {
+  const out = {};
+  for (const id of ids) out[await ui.option(page, id).locator('.cls').textContent()] = id;
+  return out;
+}
+
 // A click at page point `at` with `key` held.
 async function clickWith(page, key, at) {
   await page.keyboard.down(key);
@@ -70,17 +78,17 @@ async function openGame(options) {
 test('Shift-click (and Shift+Down) selects a range, Ctrl-click adds or takes out one, Ctrl+A selects what is listed; the inspector shows the count', async () => {
   const page = await openGame();
   await ui.option(page, PICKUP).click();
-  await ui.option(page, ENEMY2).click({ modifiers: ['Shift'] });
-  await expectSelected(page, [PICKUP, PICKUP2, GRUNT, ENEMY2]);
+  await ui.option(page, GRUNT).click({ modifiers: ['Shift'] });
+  await expectSelected(page, [PICKUP, PICKUP2, BRUTE, GRUNT]); // the Grunts show under the Brute
   await heading(page).filter({ hasText: '4 entities selected' }).waitFor();
   await page.getByRole('region', { name: 'Inspector' }).getByText('2 Pickup, 2 Enemy').waitFor();
   await ui.option(page, PICKUP2).click({ modifiers: ['Control'] });
-  await expectSelected(page, [PICKUP, GRUNT, ENEMY2]);
-  await ui.option(page, BRUTE).click({ modifiers: ['Control'] });
-  await expectSelected(page, [PICKUP, GRUNT, ENEMY2, BRUTE]);
+  await expectSelected(page, [PICKUP, BRUTE, GRUNT]);
+  await ui.option(page, ENEMY2).click({ modifiers: ['Control'] });
+  await expectSelected(page, [PICKUP, BRUTE, GRUNT, ENEMY2]);
   // A Shift-click ranges from the entity last clicked without Shift.
-  await ui.option(page, GRUNT).click({ modifiers: ['Shift'] });
-  await expectSelected(page, [GRUNT, ENEMY2, BRUTE]);
+  await ui.option(page, BRUTE).click({ modifiers: ['Shift'] });
+  await expectSelected(page, [BRUTE, GRUNT, ENEMY2]);
   // A plain click selects one again.
   await ui.selectEntity(page, PICKUP2);
   await expectSelected(page, [PICKUP2]);
@@ -88,9 +96,9 @@ test('Shift-click (and Shift+Down) selects a range, Ctrl-click adds or takes out
   const list = page.getByRole('tree', { name: 'Entity list' });
   await list.press('Shift+ArrowDown');
   await list.press('Shift+ArrowDown');
-  await expectSelected(page, [PICKUP2, GRUNT, ENEMY2]);
+  await expectSelected(page, [PICKUP2, BRUTE, GRUNT]);
   await list.press('ArrowDown');
-  await expectSelected(page, [BRUTE]);
+  await expectSelected(page, [ENEMY2]);
   // Ctrl+A selects what the list shows: with a class filter, that class.
   await page.getByLabel('Filter by class').selectOption('Enemy');
   await list.press('Control+a');
@@ -105,8 +113,8 @@ test('Shift-click (and Shift+Down) selects a range, Ctrl-click adds or takes out
 
 test('with several selected, Position X typed as +5 moves each by 5, as -=2.5 back by 2.5; a plain number places them all', async () => {
   const page = await openGame();
-  await ui.option(page, GRUNT).click();
-  await ui.option(page, BRUTE).click({ modifiers: ['Shift'] });
+  await ui.option(page, BRUTE).click();
+  await ui.option(page, ENEMY2).click({ modifiers: ['Shift'] });
   await heading(page).filter({ hasText: '3 entities selected' }).waitFor();
   await page.getByText('Type +5 or -=2.5 to move each by that much.').waitFor();
   assert.equal(await page.getByLabel('Position X', { exact: true }).getAttribute('placeholder'), 'mixed');
@@ -125,8 +133,8 @@ test('with several selected, Position X typed as +5 moves each by 5, as -=2.5 ba
 
 test('a field set with several selected sets it on each that has it, one undo step', async () => {
   const page = await openGame();
-  await ui.option(page, GRUNT).click();
-  await ui.option(page, BRUTE).click({ modifiers: ['Shift'] });
+  await ui.option(page, BRUTE).click();
+  await ui.option(page, ENEMY2).click({ modifiers: ['Shift'] });
   await heading(page).filter({ hasText: '3 entities selected' }).waitFor();
   // Shared values show, different ones do not.
   await fieldIs(page, 'speed', '3.5');
@@ -160,25 +168,25 @@ test('a field set with several selected sets it on each that has it, one undo st
 test('Delete removes every selected entity, one undo brings them all back, redo removes them again', async () => {
   const dir = copyWorld(gameWorld);
   const page = await ui.openFolder(env, dir);
-  await ui.option(page, PICKUP2).click();
+  await ui.option(page, BRUTE).click();
   await ui.option(page, ENEMY2).click({ modifiers: ['Shift'] });
   await page.getByRole('button', { name: 'Delete 3 entities' }).click();
-  for (const id of [PICKUP2, GRUNT, ENEMY2]) await ui.option(page, id).waitFor({ state: 'detached' });
+  for (const id of [BRUTE, GRUNT, ENEMY2]) await ui.option(page, id).waitFor({ state: 'detached' });
   await page.getByRole('status').filter({ hasText: 'Deleted 3 entities' }).waitFor();
 
   await page.locator('body').press('Control+z');
-  for (const id of [PICKUP2, GRUNT, ENEMY2]) await ui.option(page, id).waitFor();
+  for (const id of [BRUTE, GRUNT, ENEMY2]) await ui.option(page, id).waitFor();
   await ui.pendingRegion(page).getByText('No unsaved changes.').waitFor();
-  await expectSelected(page, [PICKUP2, GRUNT, ENEMY2]);
+  await expectSelected(page, [BRUTE, GRUNT, ENEMY2]);
   // The Delete key on the list does the same.
   await page.getByRole('tree', { name: 'Entity list' }).press('Delete');
-  for (const id of [PICKUP2, GRUNT, ENEMY2]) await ui.option(page, id).waitFor({ state: 'detached' });
+  for (const id of [BRUTE, GRUNT, ENEMY2]) await ui.option(page, id).waitFor({ state: 'detached' });
   await page.locator('body').press('Control+z');
   await ui.option(page, GRUNT).waitFor();
   await page.locator('body').press('Control+Shift+z');
   await ui.option(page, GRUNT).waitFor({ state: 'detached' });
   await ui.saveAndWait(page, /^Saved 0 files and deleted 3 files/);
-  assert.deepEqual((await ui.visibleIds(page)).sort(), [PICKUP, BRUTE]);
+  assert.deepEqual((await ui.visibleIds(page)).sort(), [PICKUP, PICKUP2]);
   await ui.closeWithoutErrors(page);
 });
 
@@ -227,7 +235,7 @@ test('the rubber band, Shift-click and Ctrl-click select on the map; a drag move
   await ui.selectEntity(page, PICKUP);
   await fieldIs(page, 'Position X', String(Number((4 + dx).toFixed(2))));
   await fieldIs(page, 'Position Z', '-2');
-  assert.equal(await ui.option(page, ENEMY2).getAttribute('aria-label'), `Grunt ${ENEMY2} Enemy 5.0, 0.0, 10.0`, 'not moved, not unsaved');
+  assert.equal(await ui.option(page, ENEMY2).getAttribute('aria-label'), `Grunt ${ENEMY2} Enemy 5, 0, 10`, 'not moved, not unsaved');
 
   await page.locator('body').press('Control+z');
   await ui.pendingRegion(page).getByText('No unsaved changes.').waitFor();
@@ -250,7 +258,7 @@ test('Duplicate (the button and Ctrl+D) makes copies with new IDs, offset, selec
   // Each copy is next to its original; the Grunt's copy targets the Pickup's copy.
   const { scale } = JSON.parse(await ui.mapOf(page).getAttribute('data-view'));
   const d = Math.max(0.01, Math.round((16 / scale) * 100) / 100);
-  const [pickupCopy, gruntCopy] = copies;
+  const { Pickup: pickupCopy, Enemy: gruntCopy } = await byClass(page, copies);
   await ui.selectEntity(page, gruntCopy);
   await page.getByRole('heading', { name: `Enemy ${gruntCopy}` }).waitFor();
   await fieldIs(page, 'target', pickupCopy);
@@ -322,8 +330,9 @@ test('Copy in one page and Paste in another page on another world; text that is 
   await source.getByRole('status').filter({ hasText: 'Pasted 2 entities' }).waitFor();
   const pasted = (await ui.visibleIds(source)).filter((id) => !ALL.includes(id));
   assert.equal(pasted.length, 2);
-  await ui.selectEntity(source, pasted[1]);
-  await fieldIs(source, 'target', pasted[0]);
+  const { Pickup: pickupPasted, Enemy: gruntPasted } = await byClass(source, pasted);
+  await ui.selectEntity(source, gruntPasted);
+  await fieldIs(source, 'target', pickupPasted);
   await source.locator('body').press('Control+z');
   for (const id of pasted) await ui.option(source, id).waitFor({ state: 'detached' });
 
