@@ -14,9 +14,13 @@ if (typeof process === 'object' && process.versions && process.versions.node &&
 // no fsync, so the save's fsyncs were no-ops); a file the engine creates
 // exclusively (temporaries, the world lock) is created exclusively on the
 // host too (3.1.6 checks O_EXCL in its own tree only, where another process
-// cannot be seen); and a file another process deleted is gone here too (the
-// tree caches every node it looked up, so a deleted lock file stayed
-// "there" and could never be taken again).
+// cannot be seen); and a file another process deleted is gone here too when
+// the engine creates it again (the tree caches every node it looked up, so
+// a deleted lock file stayed "there" and could never be taken again). Only
+// a create or a mkdir asks the host whether a cached node is still there:
+// every other call on a node reaches the host anyway (NODEFS works on
+// paths), which answers ENOENT for one that is gone, and asking on every
+// lookup cost an lstat per path component (14 per file opened).
 Module['preRun'] = [].concat(Module['preRun'] || [], function juliet_nodefs_durable() {
   if (typeof NODEFS === 'undefined' || !(typeof process === 'object' && process.versions && process.versions.node)) {
     return;
@@ -43,19 +47,33 @@ Module['preRun'] = [].concat(Module['preRun'] || [], function juliet_nodefs_dura
     }
     return 0;
   };
-  var lookupNode = FS.lookupNode;
-  FS.lookupNode = function (parent, name) {
-    var node = lookupNode(parent, name);
-    if (node.mount && node.mount.type === NODEFS && node !== node.mount.root) {
-      try {
-        nodeFs.lstatSync(NODEFS.realPath(node));
-      } catch (e) {
-        if (e.code !== 'ENOENT') throw errno(e);
-        FS.destroyNode(node);
-        return lookupNode(parent, name);
-      }
+  // Drops the cached node of `path` if the host no longer has it.
+  var forgetGone = function (path, follow) {
+    var node;
+    try {
+      node = FS.lookupPath(path, { follow: follow }).node;
+    } catch (e) {
+      return; // not cached, or its directory is not: the host is asked
     }
-    return node;
+    if (!node.mount || node.mount.type !== NODEFS || node === node.mount.root) return;
+    try {
+      nodeFs.lstatSync(NODEFS.realPath(node));
+    } catch (e) {
+      if (e.code !== 'ENOENT') throw errno(e);
+      FS.destroyNode(node);
+    }
+  };
+  var O_CREAT = 64;
+  var O_NOFOLLOW = 131072;
+  var open = FS.open;
+  FS.open = function (path, flags) {
+    if (typeof path === 'string' && typeof flags === 'number' && flags & O_CREAT) forgetGone(path, !(flags & O_NOFOLLOW));
+    return open.apply(this, arguments);
+  };
+  var mkdir = FS.mkdir;
+  FS.mkdir = function (path) {
+    forgetGone(path, false);
+    return mkdir.apply(this, arguments);
   };
   var mknod = NODEFS.node_ops.mknod;
   NODEFS.node_ops.mknod = function (parent, name, mode, dev) {
@@ -68,6 +86,20 @@ Module['preRun'] = [].concat(Module['preRun'] || [], function juliet_nodefs_dura
     }
     return mknod(parent, name, mode, dev);
   };
+});
+
+// The tree's table of names has 4,096 buckets: with 100,000 files in one
+// directory a lookup walked a chain of 25 nodes. 2^18 buckets keep chains
+// short up to a million files (2 MB of table).
+Module['preRun'] = [].concat(Module['preRun'] || [], function juliet_fs_name_table() {
+  var nodes = [];
+  FS.nameTable.forEach(function (head) {
+    for (var node = head; node; node = node.name_next) nodes.push(node);
+  });
+  FS.nameTable = new Array(1 << 18);
+  nodes.forEach(function (node) {
+    FS.hashAddNode(node);
+  });
 });
 
 // Every change to the tree's shape (a node made, renamed, removed, a file

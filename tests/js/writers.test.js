@@ -122,6 +122,19 @@ test('a save fails with the pid of a running process that holds the world lock',
   }
 });
 
+test('a folder another process deleted is made again by the next save', () => {
+  const dir = copyWorld();
+  const world = juliet.openWorld(dir);
+  try {
+    rmSync(join(dir, 'Entities'), { recursive: true });
+    const id = world.create('Light', [1, 2, 3]);
+    assert.deepEqual(world.save().written, [join(dir, 'Entities', `${BigInt(id)}.jasset`)]);
+    assert.match(readFileSync(join(dir, 'Entities', `${BigInt(id)}.jasset`), 'utf8'), /; position\n1 2 3\n/);
+  } finally {
+    world.close();
+  }
+});
+
 test('a FIFO in Entities/ is reported and the rest of the world opens', () => {
   const dir = copyWorld();
   const fifo = join(dir, 'Entities', '4294967310.jasset');
