@@ -80,6 +80,11 @@ function contentSecurityPolicy() {
 
 export default defineConfig({
   root: webDir,
+  // Every asset (scripts, the worker, the wasm module, the 3D view's chunk)
+  // is loaded by a path relative to the page, so web/dist works as it is
+  // from any folder of any static host (a GitHub Pages project site, an
+  // intranet's /tools/juliet/), as well as from the local server's root.
+  base: './',
   plugins: [preact(), sampleWorld(), contentSecurityPolicy()],
   worker: { format: 'es' },
   server: { fs: { allow: [repoDir] } },

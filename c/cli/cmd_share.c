@@ -10,10 +10,13 @@
 #include <zlib.h>
 
 #include "cli.h"
+#include "juliet/archive.h"
 #include "juliet/fs.h"
 #include "juliet/snapshot.h"
 #include "juliet/world.h"
 
+/* Where links open when neither --base nor the world's share_base says:
+ * the inspector `npm start` serves on this machine. */
 static const char default_base[] = "http://localhost:5173/";
 
 /* Bad data (as opposed to bad arguments): one line, no usage hint. */
@@ -46,7 +49,10 @@ static const char share_usage[] =
     "unknown keys and the world settings, encoded compactly, deflated and\n"
     "base64url-encoded after '#' (the fragment never reaches a server).\n"
     "Open it in the inspector, or write it back with `juliet unshare`.\n"
-    "--base URL   the page the link opens (default http://localhost:5173/)\n"
+    "--base URL   the page the link opens: the team's hosted inspector, an\n"
+    "             http:// or https:// address (default: share_base in the\n"
+    "             world's WorldSettings.jasset, else http://localhost:5173/,\n"
+    "             which opens only on this machine)\n"
     "A world with load problems is refused (exit status 1): the link would\n"
     "silently leave the bad files out.\n";
 
@@ -66,9 +72,41 @@ static bool deflate_raw(const uint8_t *in, size_t size, uint8_t *out, size_t cap
     return rc == Z_STREAM_END;
 }
 
+/* Why base cannot start a link, or NULL if it can: an http:// or https://
+ * address naming a host, without user name or password, with no blank or
+ * control character (which would split it in a shell or a chat message).
+ * The inspector checks a share base the same way (web/src/lib/shareBase.js). */
+static const char *base_problem(const char *base)
+{
+    static const char *const schemes[] = {"http://", "https://"};
+    size_t scheme = 0;
+    for (size_t s = 0; s < 2 && !scheme; s++) {
+        size_t n = strlen(schemes[s]), i = 0;
+        while (i < n && base[i] && (base[i] | 0x20) == schemes[s][i]) i++;
+        if (i == n) scheme = n;
+    }
+    if (!scheme) return "not an http:// or https:// address";
+    for (const unsigned char *c = (const unsigned char *)base; *c; c++)
+        if (*c <= 0x20 || *c == 0x7f) return "it holds a blank or a control character";
+    const size_t authority = strcspn(base + scheme, "/?#");
+    if (authority == 0) return "it names no host";
+    if (memchr(base + scheme, '@', authority)) return "it carries a user name or password";
+    return NULL;
+}
+
+/* The world's share_base setting into out (JL_VALUE_TEXT_MAX bytes): true
+ * if it is set. Its canonical text is the string itself, or "" when it is
+ * empty (any other quoted form fails base_problem, as it should). */
+static bool world_base(const jl_world *world, char *out)
+{
+    uint32_t size = 0;
+    if (jl_world_settings_get(world, "share_base", out, &size) != JL_OK) return false;
+    return !(size == 2 && out[0] == '"' && out[1] == '"');
+}
+
 static int share_run(int argc, char **argv)
 {
-    const char *dir = NULL, *base = default_base;
+    const char *dir = NULL, *base = NULL;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--base") == 0) {
             if (i + 1 >= argc) return jl_cli_fail("share", "--base needs a URL");
@@ -84,6 +122,8 @@ static int share_run(int argc, char **argv)
         }
     }
     if (!dir) return jl_cli_fail("share", "expected a world directory");
+    const char *problem = base ? base_problem(base) : NULL;
+    if (problem) return jl_cli_fail("share", "--base %s: %s", base, problem);
 
     jl_world *world = NULL;
     jl_status s = open_world(&world, true);
@@ -97,6 +137,21 @@ static int share_run(int argc, char **argv)
                 dir, problems, problems == 1 ? "" : "s");
         jl_world_free(world);
         return JL_CLI_PROBLEMS;
+    }
+
+    char setting[JL_VALUE_TEXT_MAX];
+    if (!base && world_base(world, setting)) {
+        if ((problem = base_problem(setting))) {
+            jl_world_free(world);
+            return refuse("share", "share_base '%s' in %s/WorldSettings.jasset: %s (fix it, or give --base URL)",
+                          setting, dir, problem);
+        }
+        base = setting;
+    } else if (!base) {
+        base = default_base;
+        fprintf(stderr,
+                "juliet share: the link opens only on this machine; for one others can open, set "
+                "share_base in WorldSettings.jasset or give --base URL (docs/inspector.md)\n");
     }
 
     jl_arena arena;

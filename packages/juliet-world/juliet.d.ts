@@ -125,7 +125,7 @@ export interface Entity {
 
 /** The world settings (WorldSettings.jasset), as World#settings gives them. */
 export interface WorldSettings {
-  /** gravity, ambient_color, ambient_intensity, time_of_day, spawn_point: values as in Entity#fields. */
+  /** gravity, ambient_color, ambient_intensity, time_of_day, spawn_point, share_base (where share links open; empty: none): values as in Entity#fields. */
   fields: Record<string, FieldValue>;
   /** Changed since loaded or saved: the next save writes WorldSettings.jasset. */
   dirty: boolean;

@@ -29,10 +29,13 @@ export function useChromium() {
   return env;
 }
 
-/** The local server on `dir`, ready to save (its engine has opened the world). */
-export async function serveWorld(dir) {
+/**
+ * The local server on `dir`, ready to save (its engine has opened the
+ * world); `options` are startServer's others ({ shareBase }).
+ */
+export async function serveWorld(dir, options = {}) {
   await ui.ensureBuilt();
-  const server = await startServer({ dir, distDir: join(repo, 'web/dist') });
+  const server = await startServer({ ...options, dir, distDir: join(repo, 'web/dist') });
   servers.push(server);
   await server.engineReady;
   return server;

@@ -495,3 +495,35 @@ test('without a directory the server serves the page only', async () => {
     await bare.close();
   }
 });
+
+test('a run with a share base writes it into the page it serves, as a meta tag, escaped', async () => {
+  const run = await startServer({ distDir, shareBase: 'https://team.example/tools/juliet/?a=1&b="2"#old' });
+  try {
+    assert.equal(run.shareBase, 'https://team.example/tools/juliet/?a=1&b=%222%22');
+    const meta = '<meta name="juliet-share-base" content="https://team.example/tools/juliet/?a=1&amp;b=%222%22" />';
+    for (const path of ['/', '/index.html']) {
+      const page = await request(path, { port: run.port });
+      assert.equal(page.status, 200);
+      assert.equal(page.body.toString(), `<!doctype html>${meta}<title>inspector</title>`, path);
+      assert.equal(Number(page.headers['content-length']), page.body.length);
+    }
+    const head = await request('/', { port: run.port, method: 'HEAD' });
+    assert.equal(Number(head.headers['content-length']), `<!doctype html>${meta}<title>inspector</title>`.length);
+    // The other files go out as they are.
+    assert.equal((await request('/assets/app.js', { port: run.port })).body.toString(), 'export {};');
+  } finally {
+    await run.close();
+  }
+  // Without one the page is the file itself.
+  assert.equal((await request('/')).body.toString(), '<!doctype html><title>inspector</title>');
+});
+
+test('a share base that is not an http(s) address stops the server before it starts, saying why', async () => {
+  for (const [shareBase, problem] of [
+    ['javascript:alert(1)//', 'not an http:// or https:// address'],
+    ['https://user:secret@team.example/', 'it carries a user name or password'],
+    ['https://team.example/a b', 'it holds a blank or a control character'],
+  ]) {
+    await assert.rejects(startServer({ distDir, shareBase }), { message: `--share-base ${shareBase}: ${problem}` });
+  }
+});

@@ -9,7 +9,7 @@ import { test } from 'node:test';
 
 import { JulietError } from 'juliet-world';
 import { loadJuliet } from 'juliet-sample';
-import { copyWorld, parseJasset, readTree } from './helpers.js';
+import { assets, copyWorld, parseJasset, readTree } from './helpers.js';
 
 const juliet = await loadJuliet();
 
@@ -20,6 +20,7 @@ const DEFAULTS = {
   ambient_intensity: 0.25,
   time_of_day: 12,
   spawn_point: null,
+  share_base: '',
 };
 
 /** Opens dir, runs body(world) and closes the world whatever happens. */
@@ -41,13 +42,14 @@ function assertUnchanged(dir, before, except = []) {
   }
 }
 
-test('settingsSchema lists the five settings fields with their types and defaults', () => {
+test('settingsSchema lists the six settings fields with their types and defaults', () => {
   const expected = [
     { name: 'gravity', type: 'vec3', default: [0, -9.81, 0], allowInf: false },
     { name: 'ambient_color', type: 'color', default: '#404040', allowInf: false },
     { name: 'ambient_intensity', type: 'f32', default: 0.25, allowInf: false },
     { name: 'time_of_day', type: 'f32', default: 12, allowInf: false },
     { name: 'spawn_point', type: 'entity_ref', default: null, allowInf: false },
+    { name: 'share_base', type: 'string', default: '', allowInf: false },
   ];
   assert.deepEqual(juliet.settingsSchema(), expected);
   const world = juliet.newWorld();
@@ -74,6 +76,7 @@ test('settings() of the sample world gives the values of its file, clean', () =>
         ambient_intensity: 0.25,
         time_of_day: 12,
         spawn_point: '0x77a31d7500000001',
+        share_base: '',
       },
       dirty: false,
       readOnly: false,
@@ -93,6 +96,7 @@ test('setSetting marks the settings dirty and save writes exactly WorldSettings.
     world.setSetting('gravity', [0, -1.62, 0]);
     world.setSetting('ambient_color', '#A0B0C0');
     world.setSetting('spawn_point', null);
+    world.setSetting('share_base', 'https://team.example/tools/juliet/');
     const settings = world.settings();
     assert.deepEqual(settings.fields, {
       gravity: [0, -1.62, 0],
@@ -100,6 +104,7 @@ test('setSetting marks the settings dirty and save writes exactly WorldSettings.
       ambient_intensity: 0.25,
       time_of_day: 18.5,
       spawn_point: null,
+      share_base: 'https://team.example/tools/juliet/',
     });
     assert.equal(settings.dirty, true);
     assert.ok(
@@ -119,6 +124,7 @@ test('setSetting marks the settings dirty and save writes exactly WorldSettings.
     ambient_intensity: '0.25',
     time_of_day: '18.5',
     spawn_point: 'none',
+    share_base: 'https://team.example/tools/juliet/',
   });
   withWorld(dir, (world) => {
     assert.equal(world.settings().fields.time_of_day, 18.5);
@@ -312,6 +318,7 @@ test('a world without WorldSettings.jasset has the defaults; a save after an edi
     ambient_intensity: '0.5',
     time_of_day: '12',
     spawn_point: 'none',
+    share_base: '""',
   });
 });
 
@@ -320,6 +327,7 @@ test('settings travel in snapshots', async () => {
   let text;
   try {
     source.setSetting('ambient_color', '#123456');
+    source.setSetting('share_base', 'https://team.example/tools/juliet/');
     text = await source.snapshot();
   } finally {
     source.close();
@@ -327,6 +335,19 @@ test('settings travel in snapshots', async () => {
   const world = await juliet.openSnapshot(text);
   try {
     assert.equal(world.settings().fields.ambient_color, '#123456');
+    assert.equal(world.settings().fields.spawn_point, '0x77a31d7500000001');
+    assert.equal(world.settings().fields.share_base, 'https://team.example/tools/juliet/');
+  } finally {
+    world.close();
+  }
+});
+
+test('a link made before share_base existed opens, with share_base empty', async () => {
+  const link = readFileSync(join(assets, 'snapshots/valid/sample_world_before_share_base.link'), 'utf8').trim();
+  const world = await juliet.openSnapshot(link);
+  try {
+    assert.equal(world.entities().length, 36);
+    assert.equal(world.settings().fields.share_base, '');
     assert.equal(world.settings().fields.spawn_point, '0x77a31d7500000001');
   } finally {
     world.close();

@@ -148,7 +148,14 @@ test('setSetting takes typed text, and settings() reads it back through C', () =
     world.setSetting('ambient_color', '#A0B0C0');
     world.setSetting('spawn_point', 'none');
     assert.deepEqual(world.settings(), {
-      fields: { gravity: [0, -1.62, 0], ambient_color: '#a0b0c0', ambient_intensity: 0.25, time_of_day: 6.25, spawn_point: null },
+      fields: {
+        gravity: [0, -1.62, 0],
+        ambient_color: '#a0b0c0',
+        ambient_intensity: 0.25,
+        time_of_day: 6.25,
+        spawn_point: null,
+        share_base: '',
+      },
       dirty: true,
       readOnly: false,
       failed: false,

@@ -703,3 +703,63 @@ TEST(share_and_unshare_keep_the_text_of_unknown_classes)
     CHECK(pu_same_tree(dir2, ASSETS "/opaque_world"));
     finish();
 }
+
+/* Writes the sample's settings into dir with share_base set to base. */
+static bool set_share_base(const char *base)
+{
+    char path[512], text[1024];
+    CHECK_OR_FALSE(du_join(path, sizeof path, dir, "WorldSettings.jasset"));
+    snprintf(text, sizeof text,
+             "; version\n1\n; gravity\n0 -9.81 0\n; ambient_color\n#404040\n; ambient_intensity\n0.25\n"
+             "; time_of_day\n12\n; spawn_point\n0x77a31d7500000001\n; share_base\n%s\n",
+             base);
+    CHECK_OR_FALSE(du_write(path, text, strlen(text)));
+    return true;
+}
+
+TEST(share_makes_links_that_open_at_the_worlds_share_base)
+{
+    START(ASSETS "/sample_world");
+    CHECK(set_share_base("https://team.example/tools/juliet/"));
+    CHECK(run("share %s", dir) == 0);
+    CHECK(find_output("https://team.example/tools/juliet/#"));
+    CHECK(!find_output("only on this machine"));
+    /* --base, for one run, wins over the setting. */
+    CHECK(run("share %s --base http://build-server:8080/juliet/", dir) == 0);
+    CHECK(find_output("http://build-server:8080/juliet/#"));
+    CHECK(!find_output("https://team.example/"));
+    finish();
+}
+
+TEST(share_without_a_base_says_the_link_opens_only_on_this_machine)
+{
+    START(ASSETS "/sample_world");
+    CHECK(run("share %s", dir) == 0);
+    CHECK(find_output("http://localhost:5173/#"));
+    CHECK(
+        find_output("juliet share: the link opens only on this machine; for one others can open, set "
+                    "share_base in WorldSettings.jasset or give --base URL"));
+    finish();
+}
+
+TEST(share_refuses_a_base_that_is_not_an_http_address)
+{
+    START(ASSETS "/sample_world");
+    CHECK(run("share %s --base 'javascript:alert(1)//'", dir) == 2);
+    CHECK(find_output("juliet share: --base javascript:alert(1)//: not an http:// or https:// address"));
+    CHECK(run("share %s --base 'https://user:secret@team.example/'", dir) == 2);
+    CHECK(find_output("it carries a user name or password"));
+    CHECK(run("share %s --base https://", dir) == 2);
+    CHECK(find_output("it names no host"));
+    CHECK(set_share_base("javascript:alert(1)//"));
+    CHECK(run("share %s", dir) == 2);
+    CHECK(
+        find_output("juliet share: share_base 'javascript:alert(1)//' in %s/WorldSettings.jasset: not an "
+                    "http:// or https:// address (fix it, or give --base URL)",
+                    dir));
+    CHECK(!find_output("#")); /* no link printed */
+    /* A good --base is the way around a bad setting. */
+    CHECK(run("share %s --base https://team.example/", dir) == 0);
+    CHECK(find_output("https://team.example/#"));
+    finish();
+}

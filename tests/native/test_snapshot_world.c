@@ -112,6 +112,16 @@ static bool same_tree(const char *a, const char *b, uint32_t *files)
     return true;
 }
 
+/* The settings of a and b would be written the same (unknown keys included). */
+static bool same_settings(jl_world *a, jl_world *b)
+{
+    const char *ta, *tb;
+    size_t sa, sb;
+    CHECK_OR_FALSE(jl_world_write_settings(a, &ta, &sa) == JL_OK);
+    CHECK_OR_FALSE(jl_world_write_settings(b, &tb, &sb) == JL_OK);
+    return sa == sb && memcmp(ta, tb, sa) == 0;
+}
+
 static void remove_tree(const char *dir)
 {
     const jl_fs *fs = jl_fs_native();
@@ -203,8 +213,32 @@ TEST(world_snapshot_keeps_unknown_keys_and_read_only_flags)
     const jli_entity_record *rs = &source.settings_record, *rt = &target.settings_record;
     CHECK(rt->unknown_size == rs->unknown_size);
     CHECK(memcmp(jli_record_unknown(&target, rt), jli_record_unknown(&source, rs), rs->unknown_size) == 0);
-    CHECK(memcmp(&target.settings, &source.settings, sizeof source.settings) == 0);
+    CHECK(same_settings(&target, &source));
     CHECK(target.settings_dirty);
+    teardown();
+}
+
+TEST(world_snapshot_keeps_the_share_base_after_its_input_is_gone)
+{
+    CHECK(setup());
+    CHECK(sample_world_generate(&source, 10, 7) == JL_OK);
+    static const char base[] = "https://team.example/tools/juliet/";
+    CHECK(jl_world_settings_set(&source, "share_base", base, sizeof base - 1, NULL) == JL_OK);
+    jl_snapshot_bytes bytes;
+    CHECK(encode(&source, &bytes) == JL_OK);
+    /* The decoder reads a copy, overwritten once decoded: the world holds
+     * its own bytes of the string, not the input's. */
+    uint8_t *input = malloc(bytes.size);
+    CHECK(input != NULL);
+    memcpy(input, bytes.data, bytes.size);
+    jl_error err = {0};
+    CHECK(jl_snapshot_decode_world(input, bytes.size, &target, &err) == JL_OK);
+    memset(input, 'x', bytes.size);
+    char value[JL_VALUE_TEXT_MAX];
+    const jl_status got = jl_world_settings_get(&target, "share_base", value, NULL);
+    free(input); /* after the read: a store just before free may be left out */
+    CHECK(got == JL_OK && strcmp(value, base) == 0);
+    CHECK(same_settings(&target, &source));
     teardown();
 }
 
@@ -510,6 +544,24 @@ TEST(sample_world_fixture_saves_the_sample_world_byte_for_byte)
     uint32_t files = 0;
     CHECK(same_tree(sample, dir, &files));
     CHECK(files == jl_world_count(&target) + 1);
+    remove_tree(dir);
+    teardown();
+}
+
+/* Settings fields are only ever appended: a link made before share_base
+ * existed opens, with share_base empty, and saves the sample as it is. */
+TEST(snapshot_made_before_share_base_opens_with_it_empty)
+{
+    CHECK(fixture_decoded("valid/sample_world_before_share_base.jsnap"));
+    char value[JL_VALUE_TEXT_MAX];
+    CHECK(jl_world_settings_get(&target, "share_base", value, NULL) == JL_OK);
+    CHECK(strcmp(value, "\"\"") == 0);
+    char dir[256], sample[512];
+    CHECK(make_temp_dir(dir, sizeof dir, "before"));
+    CHECK(jl_world_save(&target, dir, NULL) == JL_OK);
+    snprintf(sample, sizeof sample, "%s/sample_world", JULIET_ASSETS_DIR);
+    uint32_t files = 0;
+    CHECK(same_tree(sample, dir, &files));
     remove_tree(dir);
     teardown();
 }

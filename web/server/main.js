@@ -2,8 +2,11 @@
 // 127.0.0.1 and prints the address to open. With DIR the page opens that
 // world directory and saves into it; without, it opens its bundled sample.
 //
-//   node web/server/main.js [DIR] [--port N]     (default port 5173, or any
-//                                                free one if it is taken)
+//   node web/server/main.js [DIR] [--port N] [--share-base URL]
+//
+// --port: default 5173, or any free one if it is taken. --share-base: the
+// address of the team's hosted inspector, where this run's share links
+// open (over the world's share_base setting; lib/shareBase.js).
 //
 // Ctrl+C (SIGINT) or SIGTERM stops it once a save in progress is written
 // and answered; a second one stops that save after the file being written.
@@ -15,9 +18,12 @@ import { startServer } from './server.js';
 const distDir = fileURLToPath(new URL('../dist', import.meta.url));
 
 function parseArgs(argv) {
-  const out = { dir: null, port: 5173 };
+  const out = { dir: null, port: 5173, shareBase: null };
   for (let i = 0; i < argv.length; i++) {
     if (argv[i] === '--port') out.port = Number(argv[++i]);
+    else if (argv[i] === '--share-base') out.shareBase = argv[++i] ?? '';
+    else if (argv[i].startsWith('--share-base=')) out.shareBase = argv[i].slice('--share-base='.length);
+    else if (argv[i].startsWith('-')) throw new Error(`unknown option ${argv[i]}`);
     else if (out.dir === null) out.dir = argv[i];
     else throw new Error(`unexpected argument ${argv[i]}`);
   }
@@ -26,13 +32,14 @@ function parseArgs(argv) {
 }
 
 try {
-  const { dir, port } = parseArgs(process.argv.slice(2));
+  const { dir, port, shareBase } = parseArgs(process.argv.slice(2));
   if (!existsSync(`${distDir}/index.html`)) throw new Error(`${distDir}/index.html is missing: build the inspector first (npm run build)`);
   // npm runs scripts from the package folder; INIT_CWD is where it was typed.
   const worldDir = dir === null ? null : resolve(process.env.INIT_CWD ?? process.cwd(), dir);
-  const server = await startServer({ dir: worldDir, distDir, port });
+  const server = await startServer({ dir: worldDir, distDir, port, shareBase });
   console.log(worldDir ? `Juliet World inspector on ${worldDir}:` : 'Juliet World inspector (bundled sample):');
   console.log(`  ${server.url}`);
+  if (server.shareBase) console.log(`  share links open at ${server.shareBase}`);
   let stopping = false;
   server.engineReady.then(
     (ready) => ready && console.log(`  ready to save (${ready.count.toLocaleString('en')} entities opened in ${ready.ms} ms)`),

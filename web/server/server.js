@@ -10,6 +10,7 @@ import { createServer } from 'node:http';
 import { startEngine } from './engine.js';
 import { createGuard, newToken } from './guard.js';
 import { BadRequest, Stopping, createSaver } from './save.js';
+import { checkShareBase } from '../src/lib/shareBase.js';
 import { staticFiles } from './static.js';
 import { WorldFiles } from './store.js';
 import { decodePack } from 'juliet-world';
@@ -48,16 +49,25 @@ function readBody(req, max) {
 /**
  * Starts the server. Options: { dir } the world directory (none: only the
  * page, which then opens its bundled sample), { distDir } the built page,
- * { port } (0: any free port; a port in use falls back to any). Resolves
+ * { port } (0: any free port; a port in use falls back to any), {
+ * shareBase } where this run's share links open (the page gets it as a
+ * meta tag; not an http(s) address: an error saying why). Resolves
  * with { url (the address to open, token included), token, port,
- * engineReady (a promise), close() }. close() stops: saves are refused
+ * shareBase (as links start with it, or null), engineReady (a promise),
+ * close() }. close() stops: saves are refused
  * from then on (503), the one in progress is finished and answered, the
  * engine closes the world; close({ now: true }), also while an earlier
  * close() waits, has that save stop after the file being written.
  */
-export async function startServer({ dir = null, distDir, port = 0 }) {
+export async function startServer({ dir = null, distDir, port = 0, shareBase = null }) {
   const token = newToken();
-  const serveStatic = staticFiles(distDir);
+  let base = null;
+  if (shareBase !== null) {
+    const checked = checkShareBase(shareBase);
+    if (checked.problem) throw new Error(`--share-base ${shareBase}: ${checked.problem}`);
+    base = checked.base;
+  }
+  const serveStatic = staticFiles(distDir, { pageMeta: base ? { 'juliet-share-base': base } : {} });
   let world = null;
   if (dir) {
     const root = realpathSync(dir);
@@ -131,6 +141,7 @@ export async function startServer({ dir = null, distDir, port = 0 }) {
     url: `http://${HOST}:${actualPort}/${world ? `?token=${token}` : ''}`,
     token,
     port: actualPort,
+    shareBase: base,
     engineReady: world ? world.engine.ready : Promise.resolve(null),
     close({ now = false } = {}) {
       if (now) {

@@ -1,7 +1,9 @@
 // The built inspector (web/dist) as static files: GET and HEAD of regular
 // files under that folder only, never through a symbolic link, and nothing
-// else (in particular nothing of the world directory).
-import { createReadStream, realpathSync, statSync } from 'node:fs';
+// else (in particular nothing of the world directory). The page itself can
+// carry what this run tells it, as meta tags (a script would break its
+// Content Security Policy).
+import { createReadStream, readFileSync, realpathSync, statSync } from 'node:fs';
 import { extname, join, sep } from 'node:path';
 
 const TYPES = {
@@ -17,9 +19,26 @@ const TYPES = {
   '.txt': 'text/plain; charset=utf-8',
 };
 
-/** A handler serving the files of `distDir`; answers true if it answered. */
-export function staticFiles(distDir) {
+const escapeAttribute = (text) => text.replace(/[&"<>]/g, (c) => ({ '&': '&amp;', '"': '&quot;', '<': '&lt;', '>': '&gt;' })[c]);
+
+// index.html with a <meta name content> per entry of `meta` first in its
+// head (after the doctype, where the head is implied).
+function withMeta(html, meta) {
+  const tags = Object.entries(meta)
+    .map(([name, content]) => `<meta name="${escapeAttribute(name)}" content="${escapeAttribute(content)}" />`)
+    .join('');
+  const at = html.match(/<head[^>]*>/i) ?? html.match(/<!doctype[^>]*>/i);
+  const end = at ? at.index + at[0].length : 0;
+  return html.slice(0, end) + tags + html.slice(end);
+}
+
+/**
+ * A handler serving the files of `distDir`; answers true if it answered.
+ * `pageMeta` ({ name: content }) goes into index.html as meta tags.
+ */
+export function staticFiles(distDir, { pageMeta = {} } = {}) {
   const root = realpathSync(distDir);
+  const index = join(root, 'index.html');
 
   return function serve(req, res, url) {
     if (req.method !== 'GET' && req.method !== 'HEAD') return false;
@@ -41,6 +60,12 @@ export function staticFiles(distDir) {
       return false;
     }
     if (!file.startsWith(root + sep) || !st.isFile()) return false;
+    if (file === index && Object.keys(pageMeta).length > 0) {
+      const page = Buffer.from(withMeta(readFileSync(file, 'utf8'), pageMeta));
+      res.writeHead(200, { 'Content-Type': TYPES['.html'], 'Content-Length': page.length, 'Cache-Control': 'no-cache' });
+      res.end(req.method === 'HEAD' ? undefined : page);
+      return true;
+    }
     res.writeHead(200, {
       'Content-Type': TYPES[extname(file)] ?? 'application/octet-stream',
       'Content-Length': st.size,

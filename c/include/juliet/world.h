@@ -36,6 +36,10 @@ typedef struct jl_world_settings {
     float ambient_intensity; /* default 0.25 */
     float time_of_day;       /* hours, default 12 */
     uint64_t spawn_point;    /* ID of the entity players start at; 0 = none */
+    /* The address of the team's hosted inspector: links to this world
+     * (`juliet share`, the inspector's Share) open there. Empty = none;
+     * only an http(s) address is used (docs/inspector.md). */
+    jl_string share_base;
 } jl_world_settings;
 
 enum {

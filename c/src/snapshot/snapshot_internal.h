@@ -74,14 +74,13 @@ static inline bool jli_snap_bits_inf(uint32_t bits) { return (bits & 0x7fffffffu
 static inline uint64_t jli_snap_zigzag(int64_t v) { return ((uint64_t)v << 1) ^ (uint64_t)(v >> 63); }
 static inline int64_t jli_snap_unzigzag(uint64_t u) { return (int64_t)(u >> 1) ^ -(int64_t)(u & 1); }
 
-/* A CRC32 of a class's name and field list (names, types, flags, in
- * order, and an enum field's names): two builds agree on it exactly when
- * they lay out the class's columns alike and give enum values the same
- * names. Each field's CRC is chained into the next. */
-static inline uint32_t jli_snap_schema_crc(const jl_class *cls)
+/* A CRC32 of a class's name and its first `count` fields (names, types,
+ * flags, in order, and an enum field's names). Each field's CRC is chained
+ * into the next, so the CRC of a prefix is a step of the whole one's. */
+static inline uint32_t jli_snap_schema_crc_first(const jl_class *cls, uint32_t count)
 {
     uint32_t crc = cls->crc;
-    for (uint32_t i = 0; i < cls->field_count; i++) {
+    for (uint32_t i = 0; i < count && i < cls->field_count; i++) {
         const jl_field *f = &cls->fields[i];
         uint8_t buf[128];
         size_t len = strlen(f->name);
@@ -106,6 +105,14 @@ static inline uint32_t jli_snap_schema_crc(const jl_class *cls)
         }
     }
     return crc;
+}
+
+/* The CRC of a class's whole field list: two builds agree on it exactly
+ * when they lay out the class's columns alike and give enum values the
+ * same names. */
+static inline uint32_t jli_snap_schema_crc(const jl_class *cls)
+{
+    return jli_snap_schema_crc_first(cls, cls->field_count);
 }
 
 /* ---- writing (snapshot_encode.c) ---- */

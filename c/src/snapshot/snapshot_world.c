@@ -266,7 +266,12 @@ static bool decode_world_section(jli_snap_decoder *d, world_section *ws)
     if (version != cls->version)
         return jli_snap_fail(r, JL_ERR_UNKNOWN_CLASS, "world settings version %llu, this build has %u",
                              (unsigned long long)version, cls->version);
-    if (schema != jli_snap_schema_crc(cls))
+    /* Settings fields are only ever appended: a snapshot made before the
+     * last ones were added carries the first of this build's fields, and
+     * the others keep their defaults. */
+    uint32_t fields = cls->field_count;
+    while (fields > 0 && schema != jli_snap_schema_crc_first(cls, fields)) fields--;
+    if (fields == 0)
         return jli_snap_fail(r, JL_ERR_UNKNOWN_CLASS,
                              "world settings have other fields in this build than in the snapshot");
     if (flags & ~SETTINGS_READ_ONLY) return jli_snap_fail(r, JL_ERR_CORRUPT, "unknown settings flags 0x%x", flags);
@@ -278,7 +283,7 @@ static bool decode_world_section(jli_snap_decoder *d, world_section *ws)
     if (cls->default_init) cls->default_init(&defaults);
     ws->settings = defaults;
     jli_snap_class_entry entry = {.cls = cls, .count = 1, .staging = (uint8_t *)&ws->settings};
-    for (uint32_t f = 0; f < cls->field_count; f++)
+    for (uint32_t f = 0; f < fields; f++)
         if (!jli_snap_read_field(d, &entry, &cls->fields[f])) return false;
 
     uint32_t settings_extra = jli_snap_read_count(r, UINT32_MAX, 1, "settings unknown-key bytes");
@@ -401,12 +406,27 @@ static jl_status apply_opaque(jli_snap_decoder *d, world_section *ws, jl_world *
     return JL_OK;
 }
 
+/* True if a string field of settings holds text: decoded, its bytes are
+ * in the snapshot's input, which the world must not point into. */
+static bool settings_hold_text(const jl_world_settings *settings)
+{
+    const jl_class *cls = &jl_world_settings_class;
+    for (uint32_t f = 0; f < cls->field_count; f++) {
+        if (cls->fields[f].type != JL_FIELD_STRING) continue;
+        jl_string v;
+        memcpy(&v, (const char *)settings + cls->fields[f].offset, sizeof v);
+        if (v.size) return true;
+    }
+    return false;
+}
+
 /* The settings of the snapshot: straight in, or through the loader when
  * they carry unknown keys (so those are checked and kept as a file's
- * would be). On failure the settings are as before. */
+ * would be) or text (copied into the world's strings as a file's is). On
+ * failure the settings are as before. */
 static jl_status apply_settings(jli_snap_decoder *d, const world_section *ws, jl_world *world, jl_error *why)
 {
-    if (!ws->settings_extra_size) {
+    if (!ws->settings_extra_size && !settings_hold_text(&ws->settings)) {
         jli_record_release(world, &world->settings_record);
         world->settings = ws->settings;
         world->settings_record.file = JLI_FILE_UNKNOWN; /* no file: dirty */

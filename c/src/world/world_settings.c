@@ -10,6 +10,9 @@ static const jl_field settings_fields[] = {
     JL_FIELD(jl_world_settings, ambient_intensity, JL_FIELD_F32, 0),
     JL_FIELD(jl_world_settings, time_of_day, JL_FIELD_F32, 0),
     JL_FIELD(jl_world_settings, spawn_point, JL_FIELD_ENTITY_REF, 0),
+    /* Fields are only ever appended: a share link made before one was
+     * added still opens, with that field's default (snapshot_world.c). */
+    JL_FIELD(jl_world_settings, share_base, JL_FIELD_STRING, 0),
 };
 
 static void settings_default_init(void *p)
@@ -20,6 +23,7 @@ static void settings_default_init(void *p)
         .ambient_intensity = 0.25f,
         .time_of_day = 12.0f,
         .spawn_point = 0,
+        .share_base = JL_STRING(""),
     };
 }
 

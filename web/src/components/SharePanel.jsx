@@ -1,6 +1,43 @@
-// The link made by Share, its length, and a warning when chat apps may cut
-// it; for a level too big for a link, a snapshot file to download.
+// The link made by Share, its length, where it opens, and a warning when
+// chat apps may cut it; for a level too big for a link, a snapshot file to
+// download. A link to this machine's own address says so, and how to make
+// one others can open.
 import { CHAT_LIMIT, closeShare, downloadSnapshot, shared } from '../state/share.js';
+
+// Where each kind of share base was set, in the words of the panel.
+const BASE_FROM = {
+  run: 'this run’s --share-base',
+  world: 'share_base in World settings',
+  page: 'this page’s address',
+};
+
+// A value shown back to the user is cut to a line.
+const shortened = (text) => (text.length > 80 ? `${text.slice(0, 79)}…` : text);
+
+// Where the link opens, and the bases set but refused.
+function OpensAt({ opensAt }) {
+  const { base, from, ignored, onlyHere } = opensAt;
+  return (
+    <>
+      {ignored.map(({ from: where, value, problem }) => (
+        <p key={where} class="warning" role="note">
+          {BASE_FROM[where]} is not used: {problem} (<code>{shortened(value)}</code>).
+        </p>
+      ))}
+      {onlyHere ? (
+        <p class="only-here" role="note">
+          <strong>Opens only on this computer:</strong> the link points at this page’s address, <code>{new URL(base).host}</code>. For a
+          link others can open, host the inspector where your team can reach it and set its address as <code>share_base</code> in World
+          settings (saved with the world), or start with <code>npm start -- DIR --share-base URL</code>.
+        </p>
+      ) : (
+        <p class="opens-at muted">
+          Opens at <code>{shortened(base)}</code> ({BASE_FROM[from]})
+        </p>
+      )}
+    </>
+  );
+}
 
 export function SharePanel() {
   const s = shared.value;
@@ -35,6 +72,7 @@ export function SharePanel() {
       <button type="button" class="small" onClick={closeShare}>
         Close
       </button>
+      <OpensAt opensAt={s.opensAt} />
     </section>
   );
 }

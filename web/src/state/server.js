@@ -1,7 +1,8 @@
 // The page's link to the local server (web/server) that serves a world
 // directory: present when the page was opened at the address the server
 // printed, which carries the run's token. Only transport here: the world
-// in packs (juliet-world's pack) and the events saying it changed on disk.
+// in packs (juliet-world's pack), the events saying it changed on disk, and
+// what the server wrote into the page for this run.
 
 const TOKEN_HEADER = 'X-Juliet-Token';
 // The run's token from the page's address (none outside a page).
@@ -9,6 +10,14 @@ const token = typeof location === 'undefined' ? null : new URLSearchParams(locat
 
 /** True when the page was opened on a world served by the local server. */
 export const servesWorld = () => token !== null;
+
+/**
+ * This run's share base (`npm start -- DIR --share-base URL`), which the
+ * local server writes into the page as it serves it (a meta tag: no
+ * request, and nothing on a static host), or null.
+ */
+export const runShareBase = () =>
+  typeof document === 'undefined' ? null : (document.querySelector('meta[name="juliet-share-base"]')?.content ?? null);
 
 async function request(path, init = {}) {
   const response = await fetch(path, { ...init, headers: { ...init.headers, [TOKEN_HEADER]: token }, cache: 'no-store' });

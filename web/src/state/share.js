@@ -1,21 +1,39 @@
 // Sharing a level by URL: the world (unsaved edits included) as snapshot
-// text after '#' in a link to this page. Links longer than chat apps keep
+// text after '#' in a link to the share base (lib/shareBase.js: this run's,
+// the world's share_base setting, else this page). Links longer than chat apps keep
 // get a warning; past what a browser takes in an address, the snapshot is
 // offered as a file instead, which `Open snapshot file` reads back. A link
 // that cannot be opened is told in plain words by what is wrong with it (the
 // engine's err.reason), the same in the error banner and in Diagnostics.
 import { signal } from '@preact/signals';
+import { chooseShareBase, isLoopback } from '../lib/shareBase.js';
 import { getEngine } from './engine.js';
 import { errorMessage } from './messages.js';
-import { worldName } from './world.js';
+import { runShareBase } from './server.js';
+import { settings, worldName } from './world.js';
 
 export const CHAT_LIMIT = 2000; // characters chat apps keep of a link
 export const URL_LIMIT = 1_000_000; // about the most a browser takes in an address
 
-export const shared = signal(null); // { url, text, length, copied, tooLong }
+// { url, text, length, copied, tooLong, opensAt }, opensAt as whereLinksOpen gives it.
+export const shared = signal(null);
 
-export function linkFor(text) {
-  return `${location.origin}${location.pathname}#${text}`;
+/**
+ * Where a link made now opens: chooseShareBase's { base, from, ignored },
+ * plus onlyHere: the base is this page's own address on this machine, so
+ * the link opens for no one else.
+ */
+export function whereLinksOpen() {
+  const chosen = chooseShareBase({
+    run: runShareBase(),
+    world: settings.peek()?.fields.share_base,
+    page: `${location.origin}${location.pathname}`,
+  });
+  return { ...chosen, onlyHere: chosen.from === 'page' && isLoopback(chosen.base) };
+}
+
+export function linkFor(text, base = whereLinksOpen().base) {
+  return `${base}#${text}`;
 }
 
 export async function share() {
@@ -26,9 +44,10 @@ export async function share() {
     errorMessage.value = `Could not share the level: ${err.message}`;
     return;
   }
-  const url = linkFor(text);
+  const opensAt = whereLinksOpen();
+  const url = linkFor(text, opensAt.base);
   if (url.length > URL_LIMIT) {
-    shared.value = { url: null, text, length: url.length, copied: false, tooLong: true };
+    shared.value = { url: null, text, length: url.length, copied: false, tooLong: true, opensAt };
     return;
   }
   let copied = false;
@@ -38,7 +57,7 @@ export async function share() {
   } catch {
     // No clipboard access: the link stays in the panel to copy by hand.
   }
-  shared.value = { url, text, length: url.length, copied, tooLong: false };
+  shared.value = { url, text, length: url.length, copied, tooLong: false, opensAt };
 }
 
 export function downloadSnapshot() {
