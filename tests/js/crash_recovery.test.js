@@ -6,7 +6,7 @@
 // and the next save succeeds with no one deleting anything).
 import assert from 'node:assert/strict';
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { decodePack } from 'juliet-world';
@@ -23,6 +23,7 @@ const random = () => (state = (state * 1103515245 + 12345) % 2147483648) / 21474
 
 const cli = (...args) => execFileSync(nativeCli, args, { stdio: 'pipe', encoding: 'utf8' });
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+const UNWRITTEN_STALE_MS = 10_500; // an empty lock is stale after 10 s (world_lock.c), and a margin
 
 // A generated world whose files all have CRLF line ends, so that fmt
 // rewrites every one of them.
@@ -246,6 +247,11 @@ test(
       oldOrNew(dir, before, after, label);
       if (existsSync(join(dir, '.juliet.lock'))) locksLeft++;
     }
+    // A kill between the lock's creation and its pid leaves it empty: the
+    // next writers wait until it is 10 s old, then take it over
+    // (world_lock.c); the next run comes once it is.
+    const lock = join(dir, '.juliet.lock');
+    if (existsSync(lock) && statSync(lock).size === 0) await sleep(statSync(lock).mtimeMs + UNWRITTEN_STALE_MS - Date.now());
     // The next run saves: every file written, no conflict, no lock refused.
     const server = await startMain(dir);
     try {
