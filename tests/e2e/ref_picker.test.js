@@ -73,6 +73,9 @@ test('Pick then a click on the 2D map sets the reference; Escape and the button 
   await status(page).waitFor({ state: 'detached' });
 
   await startPicking(page);
+  // The pick line shows over the map: the point is taken once the map has
+  // been laid out and drawn again.
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
   const at = await ui.mapPagePoint(page, [-6, 0, 3]);
   await page.mouse.click(at.x, at.y);
   await waitTarget(page, AMMO, 'Pickup');
