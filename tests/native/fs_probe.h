@@ -18,11 +18,15 @@
  * (a disk that fills up mid-file), a failed close still releases the
  * descriptor, a failed rename, remove, sync or make_dir changes nothing.
  *
- * skip_sync counts sync and sync_dir but does not call fsync: a process kill
- * leaves the page cache intact, so the kill tests do not need the disk
- * flushes, and 10,000 fsyncs per run would dominate their time. The order of
- * flushes against renames, which is what power loss depends on, is checked
- * on the operation log instead.
+ * skip_sync counts sync, sync_dir and sync_batch but does not call fsync
+ * or syncfs: a process kill leaves the page cache intact, so the kill tests
+ * do not need the disk flushes, and 10,000 fsyncs per run would dominate
+ * their time. The order of flushes against renames, which is what power
+ * loss depends on, is checked on the operation log instead.
+ *
+ * no_batch makes batch_open answer ENOSYS, as a file system that syncs
+ * file by file does: the save then syncs each temporary, the path wasm and
+ * other systems take.
  *
  * A test that needs more (a slow disk, a check at each read) replaces entries
  * of p.table with its own functions that call the probe_* one they replace;
@@ -68,6 +72,7 @@ typedef struct probe_fs {
     int deny_read_code;             /* read_file of deny_read_path fails with it (EACCES for root) */
     char deny_read_path[PROBE_PATH];
     bool skip_sync;
+    bool no_batch;
     probe_op *log; /* every operation, when log_capacity > 0 */
     uint32_t log_count, log_capacity;
     struct {
@@ -247,6 +252,43 @@ static inline int probe_stat(const jl_fs *fs, const char *path, jl_fs_stamp *sta
     return probe_end(p, JL_FS_OP_STAT, path, NULL, r);
 }
 
+static inline int probe_batch_open(const jl_fs *fs, const char *path, intptr_t *handle)
+{
+    probe_fs *p = probe_of(fs);
+    int r = probe_begin(p, JL_FS_OP_BATCH_OPEN) ? p->fail_code
+            : p->no_batch                       ? ENOSYS
+                                                : p->inner->batch_open(p->inner, path, handle);
+    if (r == 0) {
+        for (int i = 0; i < PROBE_HANDLES; i++) {
+            if (p->open[i].path[0]) continue;
+            p->open[i].handle = *handle;
+            probe_copy(p->open[i].path, path);
+            break;
+        }
+    }
+    return probe_end(p, JL_FS_OP_BATCH_OPEN, path, NULL, r);
+}
+
+/* Releases the handle either way, as the real one does. */
+static inline int probe_sync_batch(const jl_fs *fs, intptr_t handle)
+{
+    probe_fs *p = probe_of(fs);
+    int r;
+    if (probe_begin(p, JL_FS_OP_SYNC_BATCH)) {
+        p->inner->close(p->inner, handle); /* a failed flush still lets go of it */
+        r = p->fail_code;
+    } else if (p->skip_sync) {
+        r = p->inner->close(p->inner, handle);
+    } else {
+        r = p->inner->sync_batch(p->inner, handle);
+    }
+    char path[PROBE_PATH];
+    probe_copy(path, probe_handle_path(p, handle));
+    for (int i = 0; i < PROBE_HANDLES; i++)
+        if (p->open[i].handle == handle) p->open[i].path[0] = '\0';
+    return probe_end(p, JL_FS_OP_SYNC_BATCH, path, NULL, r);
+}
+
 /* The kernel's lock is the world lock's alone: it passes through unseen. */
 static inline int probe_lock(const jl_fs *fs, intptr_t handle)
 {
@@ -295,7 +337,22 @@ static inline void probe_init(probe_fs *p)
         .test_lock = probe_test_lock,
         .make_dir = probe_make_dir,
         .remove_dir = probe_remove_dir,
+        .batch_open = probe_batch_open,
+        .sync_batch = probe_sync_batch,
     };
+}
+
+/* Whether the real file system makes a batch of files in dir durable with
+ * one flush (fs.h: batch_open), rather than syncing file by file: then a
+ * save's log shows batch_open and sync_batch where it would show a sync for
+ * each file. */
+static inline bool probe_dir_batches(const char *dir)
+{
+    const jl_fs *native = jl_fs_native();
+    intptr_t handle;
+    if (native->batch_open(native, dir, &handle) != 0) return false;
+    native->close(native, handle);
+    return true;
 }
 
 /* Starts logging every operation (freed by probe_free). */

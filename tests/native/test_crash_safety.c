@@ -7,7 +7,9 @@
  * then checks the directory: every .jasset file is byte for byte its old or
  * its new version, no entity alive in memory lost its file, and a fresh load
  * reports nothing, loads every file and deletes the temporaries. Then it
- * puts the old world back for the next kill point.
+ * puts the old world back for the next kill point. Where the disk flushes
+ * a batch of files at once (fs.h), kills fall between the batch's steps
+ * too; the same save synced file by file is killed as well.
  *
  * Under Emscripten there is no fork: the kill tests report a skip there (the
  * native and sanitizer runs cover them); the operation-order test runs
@@ -128,16 +130,20 @@ static bool check_after_kill(scenario *s, uint32_t op, uint32_t capacity, kill_t
 }
 #endif
 
-TEST(kill_after_every_operation_of_a_50_entity_save)
+#ifndef __EMSCRIPTEN__
+/* Kills a 50-entity save after each of its operations in turn, then lets
+ * one complete; file_by_file: on a file system that syncs each file
+ * (fs_probe.h no_batch), else in batches where the disk has them, so that
+ * kills also fall between a batch's steps (begun, written, flushed,
+ * renamed). */
+static void kill_after_every_operation(bool file_by_file)
 {
-#ifdef __EMSCRIPTEN__
-    printf("skipped: no fork() in wasm\n");
-#else
     scenario s;
     if (!scenario_build(&s, 50, 0x50e)) {
         scenario_free(&s);
         CHECK(false);
     }
+    s.probe.no_batch = file_by_file;
     CHECK(s.modified > 0 && s.removed > 0 && s.created > 0);
     kill_totals t = {0};
     uint32_t op = 1;
@@ -152,9 +158,10 @@ TEST(kill_after_every_operation_of_a_50_entity_save)
     bool complete = ok && r == COMPLETED && scenario_check_disk_ex(&s, s.dir, &st, false, true) &&
                     scenario_check_reload(s.dir, 256);
     printf(
-        "50 entities (%u modified, %u removed, %u created): killed after each of %u operations; "
+        "50 entities (%u modified, %u removed, %u created), %s: killed after each of %u operations; "
         "%u kills left temporaries, %u left a mix of old and new files, %u a stale lock\n",
-        s.modified, s.removed, s.created, op - 1, t.with_temp, t.mixed, t.stale_locks);
+        s.modified, s.removed, s.created, file_by_file || !probe_dir_batches(s.dir) ? "file by file" : "in batches",
+        op - 1, t.with_temp, t.mixed, t.stale_locks);
     scenario_free(&s);
     CHECK(ok);
     CHECK(complete);
@@ -164,6 +171,24 @@ TEST(kill_after_every_operation_of_a_50_entity_save)
      * syncs: well over a hundred kill points. */
     CHECK(op - 1 > 100);
     CHECK(t.with_temp > 0 && t.mixed > 0);
+}
+#endif
+
+TEST(kill_after_every_operation_of_a_50_entity_save)
+{
+#ifdef __EMSCRIPTEN__
+    printf("skipped: no fork() in wasm\n");
+#else
+    kill_after_every_operation(false);
+#endif
+}
+
+TEST(kill_after_every_operation_of_a_50_entity_save_synced_file_by_file)
+{
+#ifdef __EMSCRIPTEN__
+    printf("skipped: no fork() in wasm\n");
+#else
+    kill_after_every_operation(true);
 #endif
 }
 
@@ -214,26 +239,44 @@ TEST(kill_at_200_random_moments_of_a_10000_entity_save)
 #endif
 }
 
+/* The directory of path (a probe log's), into out. */
+static void dir_of(char *out, const char *path)
+{
+    probe_copy(out, path);
+    char *slash = strrchr(out, '/');
+    if (slash) *slash = '\0';
+}
+
 /* The ordering a power cut depends on, checked on the operation log of a
  * complete save: deletions first; each file written to a temporary in the
- * same directory, synced and closed before it is renamed over its target;
- * the directory synced after the last rename; nothing else written. */
-TEST(save_syncs_each_file_before_renaming_it_and_the_directory_after)
+ * same directory and closed, its bytes made durable before it is renamed
+ * over its target: by a sync of its own between its writes and its close
+ * where the file system syncs file by file (file_by_file: fs_probe.h
+ * no_batch), else by the flush of the batch it was written in, begun in its
+ * directory before the temporary was created and flushed after it was
+ * closed; the directory synced after the last rename; nothing else
+ * written. With batches the save waits for the disk a fixed number of
+ * times, whatever the number of files. */
+static void check_save_order(bool file_by_file, uint64_t seed)
 {
     scenario s;
-    if (!scenario_build(&s, 50, 0x0bde)) {
+    if (!scenario_build(&s, 50, seed)) {
         scenario_free(&s);
         CHECK(false);
     }
+    s.probe.no_batch = file_by_file;
+    const bool batches = !file_by_file && probe_dir_batches(s.dir);
     probe_reset(&s.probe);
     probe_start_log(&s.probe);
     jl_save_report report;
     jl_status st = jl_world_save(&s.world, s.dir, &report);
     probe_fs *p = &s.probe;
     bool ok = st == JL_OK;
-    uint32_t first_open = UINT32_MAX, last_rename = 0, renames = 0, removes = 0;
+    uint32_t first_open = UINT32_MAX, last_rename = 0, renames = 0, removes = 0, waits = 0, in_batch = 0;
+    char dir[PROBE_PATH];
     for (uint32_t i = 0; ok && i < p->log_count; i++) {
         const probe_op *o = &p->log[i];
+        if (o->op == JL_FS_OP_SYNC || o->op == JL_FS_OP_SYNC_BATCH || o->op == JL_FS_OP_SYNC_DIR) waits++;
         if (o->op == JL_FS_OP_OPEN_WRITE && first_open == UINT32_MAX) first_open = i;
         if (o->op == JL_FS_OP_REMOVE) {
             removes++;
@@ -257,21 +300,37 @@ TEST(save_syncs_each_file_before_renaming_it_and_the_directory_after)
             ok = false;
         }
         /* The temporary's own operations since it was opened must be
-         * write..., sync, close: data flushed before the name moves. */
+         * write..., [sync,] close: its sync there unless a batch flushes it. */
         uint32_t j = i;
         while (j > 0 && !(p->log[j - 1].op == JL_FS_OP_OPEN_WRITE && strcmp(p->log[j - 1].path, o->path) == 0)) j--;
         bool opened = j > 0, wrote = false, synced = false, closed = false, in_order = true;
+        uint32_t closed_at = 0;
         for (uint32_t k = j; k < i; k++) {
             const probe_op *b = &p->log[k];
             if (strcmp(b->path, o->path) != 0) continue;
             if (b->op == JL_FS_OP_WRITE) in_order = in_order && !synced && !closed, wrote = true;
             else if (b->op == JL_FS_OP_SYNC) in_order = in_order && wrote && !closed, synced = true;
-            else if (b->op == JL_FS_OP_CLOSE) in_order = in_order && synced, closed = true;
+            else if (b->op == JL_FS_OP_CLOSE) in_order = in_order && wrote, closed = true, closed_at = k;
             else if (b->op == JL_FS_OP_STAT) in_order = in_order && closed; /* the new file's stamp */
             else in_order = false;
         }
-        if (!(opened && wrote && synced && closed && in_order)) {
-            fprintf(stderr, "%s renamed without open, write, sync, close before it\n", o->path);
+        /* Its batch: the last one begun in its directory before it was
+         * created; flushed by the first sync_batch of that directory after. */
+        dir_of(dir, o->path);
+        uint32_t begun = j;
+        while (begun > 0 && !(p->log[begun - 1].op == JL_FS_OP_BATCH_OPEN && strcmp(p->log[begun - 1].path, dir) == 0))
+            begun--;
+        bool batched = begun > 0 && p->log[begun - 1].result == 0, flushed = false;
+        for (uint32_t k = begun; batched && k < i && !flushed; k++) {
+            const probe_op *b = &p->log[k];
+            if (b->op != JL_FS_OP_SYNC_BATCH || strcmp(b->path, dir) != 0) continue;
+            flushed = b->result == 0 && k > closed_at;
+            if (!flushed) break; /* flushed before the temporary was closed: not durable */
+        }
+        in_batch += batched;
+        if (!(opened && wrote && closed && in_order && (batched ? flushed && !synced : synced))) {
+            fprintf(stderr, "%s renamed without open, write, %s, close before it\n", o->path,
+                    batched ? "close and its batch's flush" : "sync");
             ok = false;
         }
     }
@@ -279,12 +338,20 @@ TEST(save_syncs_each_file_before_renaming_it_and_the_directory_after)
     for (uint32_t i = last_rename; i < p->log_count; i++)
         if (p->log[i].op == JL_FS_OP_SYNC_DIR && du_ends_with(p->log[i].path, "/Entities")) dir_synced = true;
     uint32_t expected_writes = s.modified + s.created + 1; /* + the settings */
-    printf("%u deletions, %u files replaced, %u operations\n", removes, renames, p->log_count);
+    printf("%s: %u deletions, %u files replaced (%u flushed in a batch), %u operations, %u waits for the disk\n",
+           batches ? "in batches" : "file by file", removes, renames, in_batch, p->log_count, waits);
     ok = ok && removes == s.removed && renames == expected_writes && report.written_count == expected_writes &&
          report.deleted_count == s.removed && dir_synced;
+    /* Batched: one flush and one directory sync for the entities, the same
+     * for the settings. File by file: a sync each, and the two directories. */
+    ok = ok && in_batch == (batches ? renames : 0) && waits == (batches ? 4 : renames + 2);
     scenario_free(&s);
     CHECK(ok);
 }
+
+TEST(save_flushes_each_batch_before_renaming_its_files_and_the_directory_after) { check_save_order(false, 0x0bde); }
+
+TEST(save_syncs_each_file_before_renaming_it_and_the_directory_after) { check_save_order(true, 0x0bde); }
 
 TEST_SLOW(kill_at_1000_random_moments_of_a_10000_entity_save)
 {

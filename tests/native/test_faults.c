@@ -1,5 +1,8 @@
 /* test_faults.c - I/O failures injected at each file-system operation of a
  * save (ENOSPC, EIO, EACCES) and of a load (world.h "Saving", "Loading").
+ * A save on a file system that flushes a batch at once has the batch's
+ * steps among its operations (fs.h: batch_open, sync_batch); the same save
+ * synced file by file (as in wasm) is faulted too.
  *
  * For every operation number N of the save of an edited 50-entity world (12
  * in wasm)
@@ -80,14 +83,17 @@ enum { FAULT_WORLD = 50 };
 #endif
 
 /* Faults operation N of the save for every N, with errno value code whose
- * message contains `reason`. */
-static void fault_each_operation(int code, const char *reason)
+ * message contains `reason`; with file_by_file, on a file system that
+ * syncs each file (fs_probe.h: no_batch). */
+static void fault_each_operation(int code, const char *reason, bool file_by_file)
 {
     scenario s;
     if (!scenario_build(&s, FAULT_WORLD, 0xfa17)) {
         scenario_free(&s);
         CHECK(false);
     }
+    s.probe.no_batch = file_by_file;
+    const bool batches = !file_by_file && probe_dir_batches(s.dir);
     /* How many operations a clean save makes. */
     CHECK(jl_world_save(&s.world, s.dir, NULL) == JL_OK);
     const uint32_t total = s.probe.total;
@@ -133,22 +139,68 @@ static void fault_each_operation(int code, const char *reason)
             fprintf(stderr, "retry after a fault at operation %u (%s) did not write everything\n", n,
                     jl_fs_op_name(failed_op));
     }
-    printf("%s: faulted each of %u operations (", reason, total);
+    printf("%s, %s: faulted each of %u operations (", reason, batches ? "in batches" : "file by file", total);
     for (uint32_t op = 0; op < JL_FS_OP_COUNT; op++)
         if (by_op[op]) printf(" %s %u", jl_fs_op_name(op), by_op[op]);
     printf(" )\n");
     scenario_free(&s);
     CHECK(ok);
-    /* Every kind of save operation was hit. */
-    CHECK(by_op[JL_FS_OP_OPEN_WRITE] && by_op[JL_FS_OP_WRITE] && by_op[JL_FS_OP_SYNC] && by_op[JL_FS_OP_CLOSE] &&
-          by_op[JL_FS_OP_RENAME] && by_op[JL_FS_OP_REMOVE] && by_op[JL_FS_OP_SYNC_DIR]);
+    /* Every kind of save operation was hit: the flush of each batch, or
+     * the sync of each file where the file system syncs file by file. */
+    CHECK(by_op[JL_FS_OP_OPEN_WRITE] && by_op[JL_FS_OP_WRITE] && by_op[JL_FS_OP_CLOSE] && by_op[JL_FS_OP_RENAME] &&
+          by_op[JL_FS_OP_REMOVE] && by_op[JL_FS_OP_SYNC_DIR] && by_op[JL_FS_OP_BATCH_OPEN]);
+    if (batches) CHECK(by_op[JL_FS_OP_SYNC_BATCH] && !by_op[JL_FS_OP_SYNC]);
+    else CHECK(by_op[JL_FS_OP_SYNC] && !by_op[JL_FS_OP_SYNC_BATCH]);
 }
 
-TEST(enospc_at_each_operation_of_a_save) { fault_each_operation(ENOSPC, "no space left on device"); }
+TEST(enospc_at_each_operation_of_a_save) { fault_each_operation(ENOSPC, "no space left on device", false); }
 
-TEST(eio_at_each_operation_of_a_save) { fault_each_operation(EIO, "input/output error"); }
+TEST(eio_at_each_operation_of_a_save) { fault_each_operation(EIO, "input/output error", false); }
 
-TEST(eacces_at_each_operation_of_a_save) { fault_each_operation(EACCES, "permission denied"); }
+TEST(eacces_at_each_operation_of_a_save) { fault_each_operation(EACCES, "permission denied", false); }
+
+TEST(enospc_at_each_operation_of_a_save_synced_file_by_file)
+{
+    fault_each_operation(ENOSPC, "no space left on device", true);
+}
+
+TEST(eio_at_each_operation_of_a_save_synced_file_by_file) { fault_each_operation(EIO, "input/output error", true); }
+
+/* A failed flush of a batch renames none of its files: each is reported
+ * by its path with the operation and the reason, stays its old version on
+ * disk and dirty in memory, and its temporary is removed. The deletions,
+ * done before any write, stay done. */
+TEST(failed_batch_flush_renames_none_of_its_files_and_reports_each)
+{
+    scenario s;
+    if (!scenario_build(&s, FAULT_WORLD, 0xf1a5)) {
+        scenario_free(&s);
+        CHECK(false);
+    }
+    if (!probe_dir_batches(s.dir)) {
+        printf("skipped: the file system of %s syncs file by file\n", s.dir);
+        scenario_free(&s);
+        return;
+    }
+    const uint32_t dirty = count_dirty(&s.world);
+    s.probe.fail_op = JL_FS_OP_SYNC_BATCH;
+    s.probe.fail_code = EIO;
+    jl_save_report report;
+    jl_status status = jl_world_save(&s.world, s.dir, &report);
+    scenario_state st;
+    char entities[700];
+    du_join(entities, sizeof entities, s.dir, "Entities");
+    bool ok = status == JL_ERR_IO && report.written_count == 0 && report.failed_count == dirty && dirty > 1 &&
+              count_dirty(&s.world) == dirty && s.probe.ops[JL_FS_OP_RENAME] == 0 &&
+              strcmp(report.error.message, "sync_batch failed: input/output error (EIO)") == 0 &&
+              du_ends_with(report.error.path, ".jasset") && scenario_check_disk(&s, s.dir, &st, false) &&
+              st.new_files == 0 && st.removed_gone == s.removed && du_count_suffix(entities, ".tmp") == 0 &&
+              du_count_suffix(s.dir, ".tmp") == 0 && check_still_dirty(&s);
+    printf("%u files dirty, %u reported failed: \"%s\" (%s)\n", dirty, report.failed_count, report.error.message,
+           report.error.path);
+    scenario_free(&s);
+    CHECK(ok);
+}
 
 /* A file the loader cannot read is reported, and a later full save neither
  * rewrites nor deletes it. */

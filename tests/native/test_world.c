@@ -9,6 +9,7 @@
 
 #include "juliet/archive.h"
 #include "sample_classes.h"
+#include "sample_world_gen.h"
 #include "juliet/world.h"
 #include "test.h"
 #include "world/world_internal.h" /* jli_world_init: worlds embedded in the tests */
@@ -140,12 +141,77 @@ TEST(save_writes_only_the_dirty_files)
     finish();
 }
 
+TEST(save_flushes_its_files_once_before_renaming_them_and_the_directories_once)
+{
+    CHECK(start_loaded(ASSETS "/sample_world"));
+    if (!probe_dir_batches(dir)) {
+        printf("skipped: the file system of %s syncs file by file\n", dir);
+        finish();
+        return;
+    }
+    jl_world_mark_all_dirty(&world);
+    CHECK(jl_world_save(&world, dir, NULL) == JL_OK);
+    CHECK(fault.ops[JL_FS_OP_SYNC] == 0);
+    CHECK(fault.ops[JL_FS_OP_BATCH_OPEN] == 2);
+    CHECK(fault.ops[JL_FS_OP_SYNC_BATCH] == 2); /* Entities/ and the root, whatever the number of files */
+    CHECK(fault.ops[JL_FS_OP_RENAME] == 37);
+    CHECK(fault.ops[JL_FS_OP_SYNC_DIR] == 2);
+    /* Every temporary is written before the flush, every rename after. */
+    CHECK(fault.first[JL_FS_OP_BATCH_OPEN] < fault.first[JL_FS_OP_OPEN_WRITE]);
+    CHECK(fault.first[JL_FS_OP_SYNC_BATCH] > fault.first[JL_FS_OP_OPEN_WRITE]);
+    CHECK(fault.first[JL_FS_OP_SYNC_BATCH] < fault.first[JL_FS_OP_RENAME]);
+    finish();
+}
+
+/* The renames done by the time of each batch's flush. */
+static uint32_t flushes, renames_at_flush[4];
+
+static int count_flush(const jl_fs *fs, intptr_t handle)
+{
+    if (flushes < 4) renames_at_flush[flushes] = fault.ops[JL_FS_OP_RENAME];
+    flushes++;
+    return probe_sync_batch(fs, handle);
+}
+
+TEST(a_save_of_more_files_than_a_batch_holds_flushes_and_renames_batch_by_batch)
+{
+    CHECK(start(NULL));
+    if (!probe_dir_batches(dir)) {
+        printf("skipped: the file system of %s syncs file by file\n", dir);
+        finish();
+        return;
+    }
+    jli_world_shutdown(&world);
+    jl_world_desc desc = {.fs = &fault.table, .id_tag = sample_world_gen_tag(3)};
+    CHECK(jli_world_init(&world, &desc) == JL_OK);
+    world.save_batch_files = 8; /* JLI_SAVE_BATCH_FILES in a smaller world */
+    CHECK(sample_world_generate(&world, 20, 3) == JL_OK);
+    fault.table.sync_batch = count_flush;
+    flushes = 0;
+    jl_save_report report;
+    CHECK(jl_world_save(&world, dir, &report) == JL_OK);
+    CHECK(report.written_count == 21 && report.failed_count == 0);
+    /* Each full batch flushed before any of its renames and renamed before
+     * the next is flushed; then the last four entities and the settings
+     * (each directory its own flush). */
+    CHECK(flushes == 4);
+    CHECK(renames_at_flush[0] == 0 && renames_at_flush[1] == 8);
+    CHECK(renames_at_flush[2] == 16 && renames_at_flush[3] == 16);
+    CHECK(fault.ops[JL_FS_OP_SYNC] == 0 && fault.ops[JL_FS_OP_RENAME] == 21);
+    char entities[300];
+    du_join(entities, sizeof entities, dir, "Entities");
+    CHECK(pu_count(entities) == 20 && du_count_suffix(entities, ".tmp") == 0);
+    finish();
+}
+
 TEST(save_syncs_each_file_before_renaming_it_and_the_directory_once)
 {
     CHECK(start_loaded(ASSETS "/sample_world"));
+    fault.no_batch = true; /* a file system without batches, as in wasm */
     jl_world_mark_all_dirty(&world);
     CHECK(jl_world_save(&world, dir, NULL) == JL_OK);
     CHECK(fault.ops[JL_FS_OP_SYNC] == 37);
+    CHECK(fault.ops[JL_FS_OP_SYNC_BATCH] == 0);
     CHECK(fault.ops[JL_FS_OP_RENAME] == 37);
     CHECK(fault.ops[JL_FS_OP_SYNC_DIR] == 2); /* Entities/ and the root */
     /* The first rename comes after the first file sync. */

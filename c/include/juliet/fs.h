@@ -10,7 +10,15 @@
  * file, fsyncs it and renames it over the file, so a crash leaves the old
  * or the new file, never a torn one (at worst a stray temporary, which the
  * loader ignores and removes under the world's lock); jl_fs_sync_dir syncs
- * the directory once per batch. */
+ * the directory once per batch.
+ *
+ * A save of many files waits for the disk once, not once per file: it
+ * opens a batch on the directory (jl_fs_batch_begin), writes and closes
+ * every temporary in it unsynced (jl_fs_write_temp_in), makes them all
+ * durable with one flush (jl_fs_batch_sync), and only then renames them
+ * over their files and syncs the directory. Where the file system cannot
+ * make a batch durable at once, each temporary is synced as it is
+ * written, as jl_fs_write_atomic does. */
 #ifndef JULIET_FS_H
 #define JULIET_FS_H
 
@@ -98,6 +106,22 @@ struct jl_fs {
     int (*make_dir)(const jl_fs *fs, const char *path, const char *like);
     /* Deletes an empty directory. ENOTEMPTY if it is not empty. */
     int (*remove_dir)(const jl_fs *fs, const char *path);
+    /* Starts a batch of files to be created in the directory path and made
+     * durable together by sync_batch: one wait for all of them instead of
+     * a sync each. *handle is opaque; it is taken before the batch's first
+     * file is created, so that a failed write-back of any of them is
+     * reported. ENOSYS where files can only be made durable one by one
+     * (then each is synced): natively outside Linux, on a kernel whose
+     * syncfs does not report write-back errors (before 5.8) or a file
+     * system not known to flush whole on syncfs (network and FUSE file
+     * systems among them), and in wasm. May be NULL in a table: the same
+     * as ENOSYS. A batch given up is released with close. */
+    int (*batch_open)(const jl_fs *fs, const char *path, intptr_t *handle);
+    /* Flushes to stable storage the data and size of every file created in
+     * the batch's directory and closed since batch_open, then releases the
+     * handle (also after a failure: the handle is gone either way). On
+     * failure none of them may be taken as durable. */
+    int (*sync_batch)(const jl_fs *fs, intptr_t handle);
 };
 
 /* The process's real file system. The table is a constant; never NULL. */
@@ -106,7 +130,7 @@ const jl_fs *jl_fs_native(void);
 /* Names of the operations, for counters and messages: "read_file",
  * "list_dir", "open_write", "write", "sync", "close", "rename",
  * "sync_dir", "remove", "stat", "lock", "test_lock", "make_dir",
- * "remove_dir". */
+ * "remove_dir", "batch_open", "sync_batch". */
 const char *jl_fs_op_name(uint32_t op);
 enum {
     JL_FS_OP_READ_FILE = 0,
@@ -123,6 +147,8 @@ enum {
     JL_FS_OP_TEST_LOCK,
     JL_FS_OP_MAKE_DIR,
     JL_FS_OP_REMOVE_DIR,
+    JL_FS_OP_BATCH_OPEN,
+    JL_FS_OP_SYNC_BATCH,
     JL_FS_OP_COUNT
 };
 
@@ -147,6 +173,37 @@ jl_status jl_fs_write_temp(const jl_fs *fs, const char *path, const void *data, 
 /* The second half: renames temp over path; on failure removes temp, path
  * untouched, and err names path. */
 jl_status jl_fs_commit_temp(const jl_fs *fs, const char *temp, const char *path, jl_error *err);
+
+/* A batch of temporaries made durable with one wait (see the file
+ * comment). Zero-initialised: no batch. `open` false after
+ * jl_fs_batch_begin means the file system syncs file by file. */
+typedef struct jl_fs_batch {
+    intptr_t handle;
+    bool open;
+} jl_fs_batch;
+
+/* Starts a batch for temporaries created in directory dir (fs->batch_open).
+ * JL_OK also where fs cannot batch: then batch->open is false and
+ * jl_fs_write_temp_in syncs each file. On failure there is no batch and err
+ * names dir and "batch_open". */
+jl_status jl_fs_batch_begin(const jl_fs *fs, const char *dir, jl_fs_batch *batch, jl_error *err);
+
+/* jl_fs_write_temp into a batch: with an open batch (path in the batch's
+ * directory) the temporary is written and closed but durable only once
+ * jl_fs_batch_sync returns JL_OK, and must not be renamed over path before;
+ * with none (batch NULL or not open), synced as jl_fs_write_temp does. */
+jl_status jl_fs_write_temp_in(const jl_fs *fs, const jl_fs_batch *batch, const char *path, const void *data,
+                              size_t size, char *temp, jl_fs_stamp *stamp, jl_error *err);
+
+/* Makes every temporary written in the batch durable with one flush and
+ * ends the batch (JL_OK at once if it is not open). On failure err names
+ * dir and "sync_batch" and none of them may be renamed: the caller removes
+ * them. The batch is over either way. */
+jl_status jl_fs_batch_sync(const jl_fs *fs, jl_fs_batch *batch, const char *dir, jl_error *err);
+
+/* Ends a batch without making its temporaries durable (the caller removes
+ * them). Safe on a batch that is over or never began. */
+void jl_fs_batch_abandon(const jl_fs *fs, jl_fs_batch *batch);
 
 /* True if two stamps are of the same version of a file (both known). */
 bool jl_fs_stamp_same(const jl_fs_stamp *a, const jl_fs_stamp *b);

@@ -154,6 +154,8 @@ jl_status jl_world_load_settings_text(jl_world *world, const char *path, const c
  *     that ID is alive again (undo) or its file failed to load;
  *  2. each dirty entity that is not read-only is written atomically
  *     (fs.h: temporary file, fsync, rename) and its dirty flag cleared;
+ *     the temporaries of a batch are made durable with one flush before
+ *     any of them is renamed (fs.h: batches), where the disk allows;
  *  3. WorldSettings.jasset if the settings are dirty;
  *  4. the directories are fsynced once.
  * A failed delete stays pending (also one whose path is too long under dir,

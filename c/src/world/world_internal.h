@@ -16,7 +16,7 @@
  *   world_fields.c    fields and settings as text through the API
  *   world_load.c      loading a directory and one file's text
  *   world_disk.c      whether a file on disk is still the version the world saw
- *   world_save.c      saving: deletions, atomic writes, the report
+ *   world_save.c      saving: deletions, atomic writes in batches, the report
  *   world_save_new.c  the first save of a world into a new directory
  *   world_opaque.c    classes made for unknown class names, their warnings
  *   world_lock.c      the directory's lock file (public API only: world_lock.h)
@@ -98,6 +98,7 @@ struct jl_world {
     bool initialized;
     bool keep_temp_files;
     uint32_t lock_wait_ms;
+    uint32_t save_batch_files; /* files per batch of a save; 0: JLI_SAVE_BATCH_FILES (tests set fewer) */
     const jl_fs *fs;
 
     jl_arena self;          /* holds this struct (jl_world_new); zero for an embedded world */
@@ -376,6 +377,12 @@ jl_status jli_world_read_file(jl_world *world, const char *path, jl_fs_kind kind
 jl_status jli_world_io_diagnostic(jl_world *world, const char *path, const char *op, int code);
 
 /* ---- world_save.c ---- */
+
+/* Files a save writes per batch (fs.h) before it flushes them with one
+ * wait and renames them: bounds the staged list's memory (a few hundred
+ * bytes a file, in the scratch arena) and the temporaries a crash can
+ * leave; a flush of this many costs about what writing their bytes does. */
+enum { JLI_SAVE_BATCH_FILES = 16384 };
 
 /* Records a failure in the report: its first error, and the count. */
 void jli_report_failure(jl_save_report *report, const jl_error *e);

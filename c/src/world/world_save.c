@@ -1,6 +1,7 @@
 /* world_save.c - SaveWorld and ProcessPendingDeletions (world.h):
- * deletions first, then each dirty file replaced atomically, the
- * directories synced once, all under the world's lock, each file checked
+ * deletions first, then each dirty file replaced atomically (written in
+ * batches that wait for the disk once each), the directories synced once,
+ * all under the world's lock, each file checked
  * just before it is replaced or deleted to be the version the world saw
  * (world_disk.c), and a report of what was written, deleted, left alone
  * as a conflict and what failed. */
@@ -184,18 +185,50 @@ jl_status jl_world_process_pending_deletions(jl_world *w, const char *dir, jl_sa
     return s;
 }
 
-/* What write_one writes: an entity's file, or the settings' (what NULL). */
+/* ---- the files of a save, in batches ----
+ * Each dirty file is written to a temporary beside it and staged, up to
+ * JLI_SAVE_BATCH_FILES at a time; then one flush makes every staged temporary
+ * durable (jl_fs_batch_sync), and each is checked against the disk and
+ * renamed over its file (flush_staged). A file is renamed only after its
+ * bytes are durable, and a crash at any point leaves each file old or new.
+ * Where the file system syncs file by file, each temporary is synced as it
+ * is written and renamed at once, so nothing waits on a list. */
+
+/* The two directories a save writes files into. */
+enum { IN_ENTITIES = 0, IN_ROOT = 1 };
+
+/* A file written to its temporary, waiting for its batch's flush. Staged
+ * files lie one after another in the scratch arena from save_batch.base
+ * (the first aligned up), each `size` bytes after the one before. */
+typedef struct staged_file {
+    jl_entity *entity; /* NULL: the settings */
+    jl_fs_stamp stamp; /* the temporary's: the new file's once renamed */
+    uint64_t print;    /* of the bytes written */
+    uint32_t size;     /* of this record with its names, a multiple of 8 */
+    uint32_t where;    /* IN_ENTITIES or IN_ROOT */
+    char names[];      /* the file's path, NUL, its temporary's path, NUL */
+} staged_file;
+
+typedef struct save_batch {
+    const char *dirs[2]; /* Entities/ and the world's directory */
+    jl_fs_batch batch[2];
+    bool begun[2];      /* batch begun and not flushed yet, or the directory syncs file by file */
+    bool touched[2];    /* a file was renamed into it: its entries to sync */
+    size_t base;        /* scratch offset of the first staged file */
+    uint32_t count;     /* files staged */
+    uint32_t staged[2]; /* of them, in each directory */
+} save_batch;
+
+/* What stage_file writes: an entity's file, or the settings' (what NULL). */
 static jl_status produce(jl_world *w, const jl_entity *what, jl_archive *ar)
 {
     return what ? jli_world_write_entity_text(w, what, ar) : jli_world_write_settings_text(w, ar);
 }
 
-/* Writes the file of what (NULL: the settings; record: its record, may be
- * NULL) into directory dir atomically, if the file there is still the
- * version the world saw: then the record sees the new one. JL_ERR_CONFLICT
- * (nothing touched) if it changed on disk since. */
-static jl_status write_one(jl_world *w, const char *path, const char *dir, const jl_entity *what,
-                           jli_entity_record *record, jl_error *e)
+/* Writes the new file of what (NULL: the settings) at path, in the
+ * directory `where` of the batch (begun), to a temporary and stages it.
+ * On failure nothing is left behind and e names the file. */
+static jl_status stage_file(jl_world *w, save_batch *b, uint32_t where, const char *path, jl_entity *what, jl_error *e)
 {
     const size_t mark = w->scratch.used;
     jl_archive ar;
@@ -209,28 +242,128 @@ static jl_status write_one(jl_world *w, const char *path, const char *dir, const
     jl_status s = produce(w, what, &ar);
     jl_status s2 = jl_archive_end_write(&ar, &text, &size);
     if (s == JL_OK) s = s2;
-    if (s == JL_OK) s = jl_fs_write_temp(w->fs, path, text, size, temp, &stamp, e);
-    if (s == JL_OK) {
-        /* Checked last, just before the rename: the narrowest window. */
-        jli_file_seen *seen = record ? jli_seen_for(w, record) : NULL;
-        s = jli_disk_check(w, path, dir, record ? record->dir_at : 0, seen, record ? jli_files_print(w, record) : 0,
-                           false, e);
-        if (s == JL_OK) s = jl_fs_commit_temp(w->fs, temp, path, e);
-        else w->fs->remove(w->fs, temp);
+    if (s == JL_OK) s = jl_fs_write_temp_in(w->fs, &b->batch[where], path, text, size, temp, &stamp, e);
+    const uint64_t print = s == JL_OK ? jli_text_print(text, size) : 0;
+    jl_arena_pop_to(&w->scratch, mark); /* the text is on disk: only the list stays */
+    if (s != JL_OK) {
+        if (e->status == JL_OK || e->message[0] == '\0')
+            jl_error_set(e, s, path, 0, 0, "cannot format file: %s", jl_status_name(s));
+        return s;
     }
-    if (s == JL_OK) {
-        uint64_t print = jli_text_print(text, size);
-        if (!record && what) record = jli_record_claim(w, what);
-        if (record) {
-            jli_files_set_print(w, record, print);
-            record->dir_at = jli_save_dir_at(w, dir);
-            jli_seen_note(w, record, &stamp, text, size, print, jl_platform_wall_ns());
+    const size_t path_size = strlen(path) + 1, temp_size = strlen(temp) + 1;
+    const size_t record = (sizeof(staged_file) + path_size + temp_size + 7) & ~(size_t)7;
+    staged_file *f = jl_arena_push(&w->scratch, record, _Alignof(staged_file));
+    if (!f) {
+        w->fs->remove(w->fs, temp);
+        return jl_error_set(e, JL_ERR_OUT_OF_MEMORY, path, 0, 0, "out of memory for the save's list of files");
+    }
+    *f = (staged_file){.entity = what, .stamp = stamp, .print = print, .size = (uint32_t)record, .where = where};
+    memcpy(f->names, path, path_size);
+    memcpy(f->names + path_size, temp, temp_size);
+    b->count++;
+    b->staged[where]++;
+    return JL_OK;
+}
+
+/* Renames a staged file's durable temporary over its file in directory dir
+ * if the file there is still the version the world saw: then its record
+ * sees the new one. JL_ERR_CONFLICT (the temporary removed, the file
+ * untouched) if it changed on disk since. */
+static jl_status commit_staged(jl_world *w, const staged_file *f, const char *dir, jl_error *e)
+{
+    const char *path = f->names, *temp = path + strlen(path) + 1;
+    jli_entity_record *record = f->entity ? jli_record_for(w, f->entity) : &w->settings_record;
+    /* Checked last, just before the rename: the narrowest window. */
+    jli_file_seen *seen = record ? jli_seen_for(w, record) : NULL;
+    jl_status s = jli_disk_check(w, path, dir, record ? record->dir_at : 0, seen,
+                                 record ? jli_files_print(w, record) : 0, false, e);
+    if (s != JL_OK) {
+        w->fs->remove(w->fs, temp);
+        return s;
+    }
+    s = jl_fs_commit_temp(w->fs, temp, path, e);
+    if (s != JL_OK) return s;
+    if (!record && f->entity) record = jli_record_claim(w, f->entity);
+    if (record) {
+        jli_files_set_print(w, record, f->print);
+        record->dir_at = jli_save_dir_at(w, dir);
+        /* The print is known, so the text is not needed. */
+        jli_seen_note(w, record, &f->stamp, NULL, 0, f->print, jl_platform_wall_ns());
+    }
+    return JL_OK;
+}
+
+/* A file not written: a conflict, or a failure. */
+static void report_not_written(jl_world *w, jl_save_report *r, jl_status s, const jl_error *e, jl_status *result)
+{
+    if (s == JL_ERR_CONFLICT) report_conflict(w, r, e);
+    else jli_report_failure(r, e);
+    if (*result == JL_OK) *result = s;
+}
+
+/* Makes the staged files durable (one flush per open batch), then renames
+ * each over its file, clears what it was written for and reports it. If a
+ * batch's flush fails, none of its temporaries is renamed: each is removed
+ * and its file reported as failed, its entity still dirty. Then the list
+ * is empty, and a batch that was open is over. */
+static void flush_staged(jl_world *w, save_batch *b, jl_save_report *r, jl_status *result)
+{
+    jl_error failed[2];
+    bool flush_failed[2] = {false, false};
+    for (uint32_t i = 0; i < 2; i++) {
+        if (!b->batch[i].open) continue; /* not begun, or file by file: each synced already */
+        if (b->staged[i]) flush_failed[i] = jl_fs_batch_sync(w->fs, &b->batch[i], b->dirs[i], &failed[i]) != JL_OK;
+        else jl_fs_batch_abandon(w->fs, &b->batch[i]); /* every file of it failed: nothing to flush */
+        b->begun[i] = false;
+    }
+    b->staged[IN_ENTITIES] = b->staged[IN_ROOT] = 0;
+    const char *c = (const char *)w->scratch.base;
+    /* The first record is where the arena aligned it. */
+    for (size_t at = (b->base + _Alignof(staged_file) - 1) & ~(_Alignof(staged_file) - 1); b->count; b->count--) {
+        const staged_file *f = (const staged_file *)(c + at);
+        at += f->size;
+        const size_t mark = w->scratch.used;
+        jl_error e = {0};
+        jl_status s;
+        if (flush_failed[f->where]) {
+            const char *path = f->names;
+            w->fs->remove(w->fs, path + strlen(path) + 1);
+            s = jl_error_set(&e, failed[f->where].status, path, 0, 0, "%s", failed[f->where].message);
+        } else {
+            s = commit_staged(w, f, b->dirs[IN_ROOT], &e);
         }
-    } else if (e->status == JL_OK || e->message[0] == '\0') {
-        jl_error_set(e, s, path, 0, 0, "cannot format file: %s", jl_status_name(s));
+        jl_arena_pop_to(&w->scratch, mark);
+        if (s != JL_OK) {
+            report_not_written(w, r, s, &e, result);
+            continue;
+        }
+        if (f->entity) f->entity->is_dirty = false;
+        else w->settings_dirty = false;
+        report_path(w, 'w', f->names);
+        b->touched[f->where] = true;
     }
-    jl_arena_pop_to(&w->scratch, mark);
+    jl_arena_pop_to(&w->scratch, b->base);
+}
+
+/* Begins the batch of directory `where` unless one is begun. */
+static jl_status begin_batch(jl_world *w, save_batch *b, uint32_t where, jl_error *e)
+{
+    if (b->begun[where]) return JL_OK;
+    jl_status s = jl_fs_batch_begin(w->fs, b->dirs[where], &b->batch[where], e);
+    b->begun[where] = s == JL_OK;
     return s;
+}
+
+/* Stages what (NULL: the settings) into the batch of `where`, and flushes
+ * when the file system syncs file by file or the batch is full. */
+static void save_file(jl_world *w, save_batch *b, uint32_t where, const char *path, jl_entity *what, jl_save_report *r,
+                      jl_status *result)
+{
+    jl_error err = {0};
+    jl_status s = stage_file(w, b, where, path, what, &err);
+    if (s != JL_OK) report_not_written(w, r, s, &err, result);
+    else if (!b->batch[where].open || b->count >= (w->save_batch_files ? w->save_batch_files : JLI_SAVE_BATCH_FILES))
+        flush_staged(w, b, r, result);
 }
 
 /* After a failed directory sync the renames may not be durable: the
@@ -276,12 +409,13 @@ jl_status jl_world_save(jl_world *w, const char *dir, jl_save_report *report)
 
     /* 1. Files of removed entities before any write: a deletion is pending
      * from the removal until this save (docs/design.md). */
-    bool entities_touched = false, root_touched = false;
+    bool entities_touched = false;
     jl_status s = process_deletions(w, dir, r, &entities_touched);
     if (s != JL_OK) result = s;
 
-    /* 2. Dirty entities, each replaced atomically. */
+    /* 2. Dirty entities, each replaced atomically, in batches. */
     bool dirs_ready = false;
+    save_batch b = {.dirs = {entities_dir, dir}, .base = w->scratch.used};
     jl_entity_manager *m = &w->manager;
     for (jl_entity *e = jl_entities_first(m); e; e = jl_entities_next(m, e)) {
         if (!e->is_dirty || (e->flags & JL_ENTITY_READ_ONLY)) continue;
@@ -290,51 +424,42 @@ jl_status jl_world_save(jl_world *w, const char *dir, jl_save_report *report)
             s = jl_fs_ensure_dir(w->fs, dir, &err);
             if (s == JL_OK) s = jl_fs_ensure_dir(w->fs, entities_dir, &err);
             if (s != JL_OK) {
-                jli_report_failure(r, &err);
-                if (result == JL_OK) result = s;
+                report_not_written(w, r, s, &err, &result);
                 break; /* nothing can be written; everything stays dirty */
             }
             dirs_ready = true;
         }
         if (!jl_world_entity_path(path, sizeof path, dir, e->id)) {
             s = jl_error_set(&err, JL_ERR_IO, entities_dir, 0, 0, "path too long");
+            report_not_written(w, r, s, &err, &result);
         } else if (jli_id_map_get(&w->guarded, e->id, NULL)) {
             s = jl_error_set(&err, JL_ERR_IO, path, 0, 0,
                              "not overwritten: this file failed to load or is from a newer version");
+            report_not_written(w, r, s, &err, &result);
+        } else if ((s = begin_batch(w, &b, IN_ENTITIES, &err)) != JL_OK) {
+            report_not_written(w, r, s, &err, &result);
+            break; /* no file can be made durable in Entities/: the rest stays dirty */
         } else {
-            s = write_one(w, path, dir, e, jli_record_for(w, e), &err);
-        }
-        if (s == JL_OK) {
-            e->is_dirty = false;
-            report_path(w, 'w', path);
-            entities_touched = true;
-        } else {
-            if (s == JL_ERR_CONFLICT) report_conflict(w, r, &err);
-            else jli_report_failure(r, &err);
-            if (result == JL_OK) result = s;
+            save_file(w, &b, IN_ENTITIES, path, e, r, &result);
         }
     }
 
-    /* 3. The settings. */
+    /* 3. The settings, in the last batch. */
     if (w->settings_dirty && !w->settings_read_only && !w->settings_failed) {
         jl_error err = {0};
         s = jl_fs_ensure_dir(w->fs, dir, &err);
-        if (s == JL_OK && jl_fs_join(path, sizeof path, dir, "WorldSettings.jasset"))
-            s = write_one(w, path, dir, NULL, &w->settings_record, &err);
-        if (s == JL_OK) {
-            w->settings_dirty = false;
-            report_path(w, 'w', path);
-            root_touched = true;
-        } else {
-            if (s == JL_ERR_CONFLICT) report_conflict(w, r, &err);
-            else jli_report_failure(r, &err);
-            if (result == JL_OK) result = s;
-        }
+        if (s == JL_OK && !jl_fs_join(path, sizeof path, dir, "WorldSettings.jasset"))
+            s = jl_error_set(&err, JL_ERR_IO, dir, 0, 0, "path too long");
+        if (s == JL_OK) s = begin_batch(w, &b, IN_ROOT, &err);
+        if (s == JL_OK) save_file(w, &b, IN_ROOT, path, NULL, r, &result);
+        else report_not_written(w, r, s, &err, &result);
     }
+    flush_staged(w, &b, r, &result);
 
     /* 4. Make the renames and deletions durable, once per directory. */
     const size_t records_end = w->report_arena.used;
-    const char *synced[2] = {entities_touched ? entities_dir : NULL, root_touched ? dir : NULL};
+    const char *synced[2] = {entities_touched || b.touched[IN_ENTITIES] ? entities_dir : NULL,
+                             b.touched[IN_ROOT] ? dir : NULL};
     for (int i = 0; i < 2; i++) {
         if (!synced[i]) continue;
         int code = w->fs->sync_dir(w->fs, synced[i]);
