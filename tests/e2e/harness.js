@@ -149,6 +149,21 @@ export async function screenshot(page, name) {
   return path;
 }
 
+/** Runs `look(width, colorScheme)` on `page` at 1440x900 and 1024x700,
+ * light and dark (the page resized and its colour scheme set for each). */
+export async function eachLook(page, look) {
+  for (const [width, height] of [
+    [1440, 900],
+    [1024, 700],
+  ]) {
+    await page.setViewportSize({ width, height });
+    for (const colorScheme of ['light', 'dark']) {
+      await page.emulateMedia({ colorScheme });
+      await look(width, colorScheme);
+    }
+  }
+}
+
 // A copy of the sample world in a temporary folder named sample_world,
 // removed when the test file ends.
 export function copySample() {

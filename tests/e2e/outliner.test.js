@@ -18,6 +18,10 @@ const PROP7 = '0x77a31d7500000007'; // a Prop under PROP6
 const tree = (page) => page.getByRole('tree', { name: 'Entity list' });
 const level = (page, id) => ui.option(page, id).getAttribute('aria-level');
 const expanded = (page, id) => ui.option(page, id).getAttribute('aria-expanded');
+// Waits until the row of `id` is open ('true') or closed ('false').
+const waitExpanded = (page, id, want) =>
+  page.waitForFunction(([i, w]) => document.getElementById(`entity-${i}`)?.getAttribute('aria-expanded') === w, [id, want]);
+const waitInspected = (page, id) => page.waitForFunction((i) => document.querySelector('.inspector h2 code')?.textContent.trim() === i, id);
 const parentField = (page) => page.getByRole('region', { name: 'Inspector' }).getByRole('combobox', { name: 'parent', exact: true });
 
 test('each entity shows under its parent; the arrow and Left/Right close and open a subtree, kept for the world', async () => {
@@ -30,7 +34,7 @@ test('each entity shows under its parent; the arrow and Left/Right close and ope
 
   // The arrow closes the subtree, and does not select.
   await ui.option(page, INERT).locator('.twisty').click();
-  assert.equal(await expanded(page, INERT), 'false');
+  await waitExpanded(page, INERT, 'false');
   await ui.option(page, PROP6).waitFor({ state: 'detached' });
   assert.equal(await ui.option(page, INERT).getAttribute('aria-selected'), 'false');
 
@@ -38,27 +42,27 @@ test('each entity shows under its parent; the arrow and Left/Right close and ope
   // closes an open subtree, Left again goes to the parent.
   await ui.selectEntity(page, INERT);
   await tree(page).press('ArrowRight');
-  assert.equal(await expanded(page, INERT), 'true');
+  await waitExpanded(page, INERT, 'true');
   await tree(page).press('ArrowRight');
-  await page.waitForFunction((id) => document.querySelector('.inspector h2 code')?.textContent.trim() === id, PROP6);
+  await waitInspected(page, PROP6);
   await tree(page).press('ArrowLeft');
-  assert.equal(await expanded(page, PROP6), 'false');
+  await waitExpanded(page, PROP6, 'false');
   await ui.option(page, PROP7).waitFor({ state: 'detached' });
   await tree(page).press('ArrowLeft');
-  assert.equal(await ui.selectedId(page), INERT);
+  await waitInspected(page, INERT);
 
   // Closed subtrees are kept for the world; one that holds the entity
   // selected elsewhere opens.
   await page.waitForTimeout(800); // kept a moment after the change
   await page.reload();
   await ui.waitOpen(page);
-  assert.equal(await expanded(page, PROP6), 'false');
+  await waitExpanded(page, PROP6, 'false');
   await ui.option(page, PROP7).waitFor({ state: 'detached' });
   await page.getByLabel('Search by name or ID').fill(PROP7);
   await ui.option(page, PROP7).click();
   await page.getByLabel('Search by name or ID').fill('');
   await ui.option(page, PROP7).waitFor();
-  assert.equal(await expanded(page, PROP6), 'true');
+  await waitExpanded(page, PROP6, 'true');
   await page.waitForTimeout(800);
   await ui.closeWithoutErrors(page);
 });
@@ -119,19 +123,12 @@ test('screenshots: the outliner with a closed subtree and a search, at two sizes
   const page = await ui.openSample(env);
   await ui.option(page, PROP6).locator('.twisty').click();
   await ui.selectEntity(page, PROP6);
-  for (const [width, height] of [
-    [1440, 900],
-    [1024, 700],
-  ]) {
-    await page.setViewportSize({ width, height });
-    for (const colorScheme of ['light', 'dark']) {
-      await page.emulateMedia({ colorScheme });
-      await page.getByLabel('Search by name or ID').fill('');
-      await ui.screenshot(page, `outliner-${width}-${colorScheme}`);
-      await page.getByLabel('Search by name or ID').fill(PROP7);
-      await ui.screenshot(page, `outliner-search-${width}-${colorScheme}`);
-    }
-  }
+  await ui.eachLook(page, async (width, colorScheme) => {
+    await page.getByLabel('Search by name or ID').fill('');
+    await ui.screenshot(page, `outliner-${width}-${colorScheme}`);
+    await page.getByLabel('Search by name or ID').fill(PROP7);
+    await ui.screenshot(page, `outliner-search-${width}-${colorScheme}`);
+  });
   await ui.option(page, PROP6).locator('.twisty').click();
   await page.waitForTimeout(800);
   await ui.closeWithoutErrors(page);

@@ -155,24 +155,17 @@ test('typing a name offers the entities it finds, Enter sets the first, and none
 
 test('screenshots: the search list open and pick mode, at two sizes, light and dark', async () => {
   const page = await openBrute();
-  for (const [width, height] of [
-    [1440, 900],
-    [1024, 700],
-  ]) {
-    await page.setViewportSize({ width, height });
-    for (const colorScheme of ['light', 'dark']) {
-      await page.emulateMedia({ colorScheme });
-      await target(page).fill('');
-      await target(page).pressSequentially('0x6e');
-      await inspector(page).getByRole('listbox', { name: 'target: choices' }).waitFor();
-      await ui.screenshot(page, `ref-picker-search-${width}-${colorScheme}`);
-      await page.keyboard.press('Escape'); // the list closes
-      await page.keyboard.press('Escape'); // the value back
-      await startPicking(page);
-      await ui.screenshot(page, `ref-picker-pick-${width}-${colorScheme}`);
-      await page.keyboard.press('Escape');
-      await status(page).waitFor({ state: 'detached' });
-    }
-  }
+  await ui.eachLook(page, async (width, colorScheme) => {
+    await target(page).fill('');
+    await target(page).pressSequentially('0x6e');
+    await inspector(page).getByRole('listbox', { name: 'target: choices' }).waitFor();
+    await ui.screenshot(page, `ref-picker-search-${width}-${colorScheme}`);
+    await page.keyboard.press('Escape'); // the list closes
+    await page.keyboard.press('Escape'); // the value back
+    await startPicking(page);
+    await ui.screenshot(page, `ref-picker-pick-${width}-${colorScheme}`);
+    await page.keyboard.press('Escape');
+    await status(page).waitFor({ state: 'detached' });
+  });
   await ui.closeWithoutErrors(page);
 });

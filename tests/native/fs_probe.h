@@ -161,6 +161,17 @@ static inline int probe_list_dir(const jl_fs *fs, const char *path, jl_arena *ar
     return probe_end(p, JL_FS_OP_LIST_DIR, path, NULL, r);
 }
 
+/* Remembers which path an open handle is for (its writes and syncs name it). */
+static inline void probe_note_open(probe_fs *p, intptr_t handle, const char *path)
+{
+    for (int i = 0; i < PROBE_HANDLES; i++) {
+        if (p->open[i].path[0]) continue;
+        p->open[i].handle = handle;
+        probe_copy(p->open[i].path, path);
+        break;
+    }
+}
+
 static inline int probe_open_write(const jl_fs *fs, const char *path, intptr_t *handle)
 {
     probe_fs *p = probe_of(fs);
@@ -170,14 +181,7 @@ static inline int probe_open_write(const jl_fs *fs, const char *path, intptr_t *
         return r;
     }
     int r = probe_begin(p, JL_FS_OP_OPEN_WRITE) ? p->fail_code : p->inner->open_write(p->inner, path, handle);
-    if (r == 0) {
-        for (int i = 0; i < PROBE_HANDLES; i++) {
-            if (p->open[i].path[0]) continue;
-            p->open[i].handle = *handle;
-            probe_copy(p->open[i].path, path);
-            break;
-        }
-    }
+    if (r == 0) probe_note_open(p, *handle, path);
     return probe_end(p, JL_FS_OP_OPEN_WRITE, path, NULL, r);
 }
 
@@ -258,14 +262,7 @@ static inline int probe_batch_open(const jl_fs *fs, const char *path, intptr_t *
     int r = probe_begin(p, JL_FS_OP_BATCH_OPEN) ? p->fail_code
             : p->no_batch                       ? ENOSYS
                                                 : p->inner->batch_open(p->inner, path, handle);
-    if (r == 0) {
-        for (int i = 0; i < PROBE_HANDLES; i++) {
-            if (p->open[i].path[0]) continue;
-            p->open[i].handle = *handle;
-            probe_copy(p->open[i].path, path);
-            break;
-        }
-    }
+    if (r == 0) probe_note_open(p, *handle, path);
     return probe_end(p, JL_FS_OP_BATCH_OPEN, path, NULL, r);
 }
 
