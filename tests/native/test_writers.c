@@ -9,10 +9,12 @@
 #include "disk_util.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -166,6 +168,33 @@ TEST(a_lock_left_by_a_dead_process_is_taken_over_with_a_notice)
     du_join(lock_path, sizeof lock_path, dir, JL_WORLD_LOCK_NAME);
     ok = ok && !du_exists(path) && !du_exists(lock_path);
     CHECK(finish(ok));
+}
+
+/* A lock file its maker created and died before writing: natively its
+ * kernel lock is free, so it is taken over at once (not after 10 s); one
+ * whose maker holds the kernel lock while writing is waited for. */
+TEST(an_empty_lock_is_taken_over_at_once_when_its_kernel_lock_is_free_and_waited_for_while_held)
+{
+    char path[800];
+    uint64_t id;
+    CHECK(sample_copy("unwritten", path, sizeof path, &id));
+#ifdef __EMSCRIPTEN__
+    printf("skipped: no kernel lock in wasm\n");
+    du_remove_tree(root);
+#else
+    char lock_path[700];
+    du_join(lock_path, sizeof lock_path, dir, JL_WORLD_LOCK_NAME);
+    /* Held by its maker (another open file: the kernel lock is per open). */
+    int maker = write_lock("") ? open(lock_path, O_RDONLY) : -1;
+    bool ok = maker >= 0 && flock(maker, LOCK_EX | LOCK_NB) == 0;
+    jl_save_report report;
+    ok = ok && save_against_lock("", id, &report) == JL_ERR_LOCKED &&
+         strstr(report.error.message, "has not written its pid yet") && du_exists(path);
+    if (maker >= 0) close(maker);
+    ok = ok && save_against_lock("", id, &report) == JL_OK && report.deleted_count == 1 && !du_exists(path) &&
+         !du_exists(lock_path);
+    CHECK(finish(ok));
+#endif
 }
 
 TEST(a_lock_whose_pid_now_belongs_to_another_process_is_taken_over)

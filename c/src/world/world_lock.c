@@ -97,12 +97,15 @@ static bool on_this_host(const holder *h)
 }
 
 /* True if the holder no longer runs: the kernel's lock is free (a native
- * holder), or its pid is gone or is another process's now. */
+ * holder), or its pid is gone or is another process's now. A file not
+ * written yet is gone once its kernel lock is free (its maker locks it
+ * before writing; one caught in between finds it taken over when it
+ * checks, see create_lock) or, where there is no kernel lock, once old. */
 static bool holder_gone(const jl_fs *fs, const char *path, const holder *h)
 {
     if (!h->written) {
         int64_t age = (int64_t)jl_platform_wall_ns() - h->stamp.mtime_ns;
-        return h->stamp.file && age > UNWRITTEN_STALE_NS;
+        return h->stamp.file && (age > UNWRITTEN_STALE_NS || fs->test_lock(fs, path) == 0);
     }
     if (!on_this_host(h)) return false;
     if (h->flock) {
@@ -163,6 +166,14 @@ static int create_lock(jl_world_lock *lock, const jl_fs *fs)
     if (code) {
         fs->remove(fs, lock->path);
         return code;
+    }
+    /* Still the file there: another writer may have judged it left by a
+     * dead maker while it was not written yet, and taken it over. */
+    holder h;
+    if (handle >= 0 && lock->scratch &&
+        (read_holder(fs, lock->path, lock->scratch, &h) != 0 || strcmp(h.token, lock->token) != 0)) {
+        fs->close(fs, handle);
+        return EEXIST;
     }
     lock->handle = handle;
     lock->held = true;
