@@ -534,17 +534,24 @@ static bool fixture_decoded(const char *relative)
     return jl_snapshot_decode_world((const uint8_t *)data, size, &target, NULL) == JL_OK;
 }
 
+/* Whether the target world saved into a fresh directory (named after
+ * `name`) is the sample world byte for byte; `files` counts its files. */
+static bool saves_as_sample_world(const char *name, uint32_t *files)
+{
+    char dir[256], sample[512];
+    if (!make_temp_dir(dir, sizeof dir, name)) return false;
+    snprintf(sample, sizeof sample, "%s/sample_world", JULIET_ASSETS_DIR);
+    bool same = jl_world_save(&target, dir, NULL) == JL_OK && same_tree(sample, dir, files);
+    remove_tree(dir);
+    return same;
+}
+
 TEST(sample_world_fixture_saves_the_sample_world_byte_for_byte)
 {
     CHECK(fixture_decoded("valid/sample_world.jsnap"));
-    char dir[256], sample[512];
-    CHECK(make_temp_dir(dir, sizeof dir, "fixture"));
-    CHECK(jl_world_save(&target, dir, NULL) == JL_OK);
-    snprintf(sample, sizeof sample, "%s/sample_world", JULIET_ASSETS_DIR);
     uint32_t files = 0;
-    CHECK(same_tree(sample, dir, &files));
+    CHECK(saves_as_sample_world("fixture", &files));
     CHECK(files == jl_world_count(&target) + 1);
-    remove_tree(dir);
     teardown();
 }
 
@@ -556,13 +563,8 @@ TEST(snapshot_made_before_share_base_opens_with_it_empty)
     char value[JL_VALUE_TEXT_MAX];
     CHECK(jl_world_settings_get(&target, "share_base", value, NULL) == JL_OK);
     CHECK(strcmp(value, "\"\"") == 0);
-    char dir[256], sample[512];
-    CHECK(make_temp_dir(dir, sizeof dir, "before"));
-    CHECK(jl_world_save(&target, dir, NULL) == JL_OK);
-    snprintf(sample, sizeof sample, "%s/sample_world", JULIET_ASSETS_DIR);
     uint32_t files = 0;
-    CHECK(same_tree(sample, dir, &files));
-    remove_tree(dir);
+    CHECK(saves_as_sample_world("before", &files));
     teardown();
 }
 

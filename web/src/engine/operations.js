@@ -80,8 +80,8 @@ export function createOperations({ onProgress = () => {} } = {}) {
     const fields = classSchemas.map((schema) => nameField(schema));
     const read = new Map([...new Set(fields)].filter(Boolean).map((f) => [f, world.fieldTexts(f)]));
     const nameTexts = fields.map((f) => f && read.get(f));
-    const parentTexts = classSchemas.some((schema) => hasParentField(schema)) ? world.fieldTexts(PARENT_FIELD) : [];
     const nested = classSchemas.map((schema) => hasParentField(schema));
+    const parentTexts = nested.includes(true) ? world.fieldTexts(PARENT_FIELD) : [];
     for (let i = 0; i < n; i++) {
       const k = order[i];
       sortedIds[i] = ids[k];
