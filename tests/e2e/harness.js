@@ -7,7 +7,7 @@
 // (`import * as ui`); paths, temporary folders, file trees and the CLI they
 // take from tests/shared/fixtures.js, as the node:test suites do.
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import * as fsp from 'node:fs/promises';
 import { join, resolve, sep } from 'node:path';
 import { after, before } from 'node:test';
@@ -570,6 +570,21 @@ export function usePerfWorld(prefix, options) {
     if (perf.dir && !perfGiven) await fsp.rm(join(perf.dir, '..'), { recursive: true, force: true });
   });
   return perf;
+}
+
+// The resident memory of the browsers' page processes (Chromium's
+// renderers: a page with its workers and their wasm memory), in MB.
+export function tabsRssMb() {
+  let kb = 0;
+  for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+    try {
+      if (!readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('--type=renderer')) continue;
+      kb += Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  return Math.round(kb / 1024);
 }
 
 export function median(values) {

@@ -123,6 +123,49 @@ async function watchInput(page, selector, type, shown = null) {
     });
 }
 
+// The main thread's time in all its tasks (CDP's TaskDuration: input,
+// style, paint, frames, this test's own observers) during a drag of 30
+// moves from (x, y) with `key` held, in ms.
+async function busyWhileDragging(page, x, y, key = null) {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Performance.enable');
+  const busy = async () => (await cdp.send('Performance.getMetrics')).metrics.find((m) => m.name === 'TaskDuration').value;
+  const before = await busy();
+  if (key) await page.keyboard.down(key);
+  await page.mouse.move(x, y);
+  await page.mouse.down();
+  for (let i = 1; i <= 30; i++) await page.mouse.move(x + i * 8, y + (i % 2) * 4);
+  await page.mouse.up();
+  if (key) await page.keyboard.up(key);
+  const ms = ((await busy()) - before) * 1000;
+  await cdp.detach();
+  return ms;
+}
+
+// busyWhileDragging per move on a page holding only a WebGL2 canvas at
+// `box`, cleared to another colour at each frame a move asks for.
+async function dragFloor(browser, box) {
+  const page = await ui.newPage(browser);
+  await page.setContent(`<canvas style="position:absolute; left:${box.x}px; top:${box.y}px;
+    width:${box.width}px; height:${box.height}px"></canvas>`);
+  await page.evaluate(() => {
+    const canvas = document.querySelector('canvas');
+    [canvas.width, canvas.height] = [canvas.clientWidth, canvas.clientHeight];
+    const gl = canvas.getContext('webgl2');
+    let frame = 0;
+    canvas.addEventListener('pointermove', () => {
+      frame ||= requestAnimationFrame(() => {
+        frame = 0;
+        gl.clearColor(Math.random(), 0.2, 0.3, 1);
+        gl.clear(gl.COLOR_BUFFER_BIT);
+      });
+    });
+  });
+  const ms = await busyWhileDragging(page, box.x + box.width / 2, box.y + box.height / 2);
+  await page.close();
+  return ms / 31; // the move to the start and 30 more, as the view's orbit counts them
+}
+
 test(`3D view at ${COUNT.toLocaleString('en')} entities: show, orbit, pick and edit`, { skip, timeout: 600_000 }, async () => {
   const page = await openLevel();
   const renderer = await page.evaluate(() => {
@@ -140,21 +183,15 @@ test(`3D view at ${COUNT.toLocaleString('en')} entities: show, orbit, pick and e
 
   // Orbiting: an Alt+drag across the view, 30 moves (each drawn in a frame
   // of its own): the view's own time per frame (data-draw-ms), and the main
-  // thread's time in all tasks meanwhile (CDP's TaskDuration: input, style,
-  // paint, this test's own observers), per move.
-  const cdp = await page.context().newCDPSession(page);
-  await cdp.send('Performance.enable');
-  const busy = async () => (await cdp.send('Performance.getMetrics')).metrics.find((m) => m.name === 'TaskDuration').value;
+  // thread's time in all tasks meanwhile per move, beside the same on a
+  // page that does next to nothing (the floor).
   const orbit = await watchInput(page, 'canvas.viewport', 'pointermove');
-  const busyBefore = await busy();
-  await page.keyboard.down('Alt');
-  await page.mouse.move(cx, cy);
-  await page.mouse.down();
-  for (let i = 1; i <= 30; i++) await page.mouse.move(cx + i * 8, cy + (i % 2) * 4);
-  await page.mouse.up();
-  await page.keyboard.up('Alt');
-  const busyMs = ((await busy()) - busyBefore) * 1000;
+  const busyMs = await busyWhileDragging(page, cx, cy, 'Alt');
   const orbited = await orbit();
+  // The same drag over a page that only clears a WebGL2 canvas of the
+  // view's size each frame: what this browser's input and frame machinery
+  // cost the main thread per move, whatever the page does.
+  const floorMs = await dragFloor(perf.env.browser, box);
   await ui.screenshot(page, 'viewport-perf-orbited');
 
   // Picking: clicks on 5 entities, each from the click to the frame after
@@ -228,6 +265,7 @@ test(`3D view at ${COUNT.toLocaleString('en')} entities: show, orbit, pick and e
     viewport_orbit_frame_ms: +median(orbited.intervals).toFixed(1),
     viewport_orbit_draw_ms: +median(orbited.draws).toFixed(1),
     viewport_orbit_main_thread_ms_per_move: +(busyMs / orbited.waits.length).toFixed(1),
+    viewport_orbit_main_thread_floor_ms_per_move: +floorMs.toFixed(1),
     viewport_orbit_longest_task_ms: +orbited.longestTask.toFixed(1),
     viewport_pick_ms: +median(picks).toFixed(1),
     viewport_pick_longest_task_ms: +longestPickTask.toFixed(1),

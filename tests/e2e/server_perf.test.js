@@ -5,7 +5,8 @@
 //   server_save_one_ms   from Save to one edited entity saved on disk
 //                        (median of several saves; the first one apart);
 // and the server's own start: reading the files (before it prints its
-// address) and opening the world in its engine (before it can save).
+// address) and opening the world in its engine (before it can save), with
+// the memory of the server's process (this one) and of the page's.
 // JULIET_E2E_PERF=0 skips the run, JULIET_E2E_PERF_DIR=DIR measures an
 // existing world (a copy of it: saves write into the world).
 import assert from 'node:assert/strict';
@@ -38,8 +39,10 @@ before(async () => {
   t = performance.now();
   // Measured with the engine ready, so that its start does not share the
   // machine with the page's.
-  await server.engineReady;
+  const ready = await server.engineReady;
   startup.server_engine_open_ms = Math.round(performance.now() - t);
+  assert.equal(ready.count, COUNT, 'the server engine opened every entity');
+  startup.server_rss_mb = Math.round(process.memoryUsage().rss / 2 ** 20);
   browser = await ui.launchChromium();
 });
 after(async () => {
@@ -67,6 +70,7 @@ test(`a served ${COUNT.toLocaleString('en')}-entity world opens, and one edit sa
   assert.equal(total, `All classes (${COUNT.toLocaleString('en')})`);
   assert.ok(await page.getByRole('img', { name: 'World map' }).evaluate((el) => el.dataset.revision !== undefined));
   await ui.screenshot(page, 'server-perf-100k');
+  const tabRss = ui.tabsRssMb();
 
   // One edit, then Save, timed in the page until it reports the save.
   const saves = [];
@@ -111,6 +115,7 @@ test(`a served ${COUNT.toLocaleString('en')}-entity world opens, and one edit sa
     open_references_ms: Math.round(phases.referencesMs),
     open_columns_ms: Math.round(phases.tableMs),
     open_apply_on_page_ms: Math.round(phases.applyMs),
+    tab_rss_mb: tabRss,
     ...startup,
   };
   console.log(`server performance: ${JSON.stringify(figures)}`);

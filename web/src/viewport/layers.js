@@ -10,16 +10,18 @@
 // FRAME_MS on this machine's renderer (every one on a real GPU). While the
 // camera moves, the level shows the first `budget` markers only (the scene
 // orders them so that any first part is spread over the whole level). At
-// rest the level is drawn whole into a second texture, `budget` markers a
-// frame, the first one shown meanwhile; then they swap. No frame keeps the
-// page or the renderer busy much longer than FRAME_MS, however many
-// entities, and an edit never shows a level half drawn.
+// rest the level is drawn whole into a second texture, a share of `budget`
+// markers a frame (so that a click or an edit meanwhile waits for a short
+// pass, not a long one), the first one shown meanwhile; then they swap. No
+// frame keeps the page or the renderer busy much longer than FRAME_MS,
+// however many entities, and an edit never shows a level half drawn.
 import * as THREE from 'three';
 
 const FRAME_MS = 40;
 const LEAST_BUDGET = 5_000;
 const POLL_MS = 10; // how often a pass's fence is read
 const FIRST_BUDGET = 20_000; // grows within a few frames where drawing is cheap
+const REST_SHARE = 0.4; // of the budget, drawn a frame while filling at rest
 export const MARKERS_LAYER = 1; // the cameras see it; a pass of markers alone sees only it
 
 // The level's texture holds sRGB bytes (exact in the dark, unlike linear
@@ -65,11 +67,12 @@ export function createLayers(renderer, markers, { background, again }) {
   let budget = FIRST_BUDGET;
   let filled = 0; // markers in the level's texture
   // A pass's cost: from its draw calls to the renderer's fence after them
-  // being passed, read without waiting (one fence at a time).
+  // being passed, read without waiting (one fence at a time). `share`: of
+  // the budget the pass drew.
   const gl = renderer.getContext();
   let fence = null;
   let timer = 0;
-  function timePass(drawn) {
+  function timePass(drawn, share) {
     if (fence) return;
     const at = performance.now();
     fence = gl.fenceSync(gl.SYNC_GPU_COMMANDS_COMPLETE, 0);
@@ -81,9 +84,9 @@ export function createLayers(renderer, markers, { background, again }) {
       }
       gl.deleteSync(fence);
       fence = null;
-      const ms = performance.now() - at;
-      if (ms > FRAME_MS) budget = Math.max(LEAST_BUDGET, Math.floor(drawn * 0.7));
-      else if (ms < FRAME_MS / 2 && drawn >= budget) budget = Math.ceil(budget * 1.3);
+      const ms = (performance.now() - at) / share; // as if the whole budget were drawn
+      if (ms > FRAME_MS) budget = Math.max(LEAST_BUDGET, Math.floor((drawn / share) * 0.7));
+      else if (ms < FRAME_MS / 2 && drawn >= budget * share) budget = Math.ceil(budget * 1.3);
     };
     timer = setTimeout(poll, 0);
   }
@@ -147,13 +150,15 @@ export function createLayers(renderer, markers, { background, again }) {
     pass(level, camera);
   }
 
-  // Draws `scene` with the next `budget` markers, and times it.
+  // Draws `scene` with the next markers (`budget` of them while moving,
+  // its share at rest), and times it.
   function pass(scene, camera) {
-    const drawn = Math.min(budget, count() - filled);
+    const share = moving ? 1 : REST_SHARE;
+    const drawn = Math.min(Math.ceil(budget * share), count() - filled);
     markers.geometry.setDrawRange(filled, drawn);
     renderer.render(scene, camera);
     filled += drawn;
-    timePass(drawn);
+    timePass(drawn, share);
   }
 
   function dispose() {

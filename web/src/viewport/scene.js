@@ -679,13 +679,17 @@ export function createScene(
     moved();
   }
 
-  // Calls visit(row, sx, sy, depth) for each drawn entity in front of the
-  // camera and within its depth range: its canvas point and its depth
-  // (-1 near .. 1 far). Plain arithmetic over the positions, no render,
-  // done again only once the camera, the canvas or the entities changed: a
-  // click after the camera rested reads what the rest projected.
+  // The drawn entities in front of the camera and within its depth range,
+  // { rows, sx, sy, cz, n }: their canvas points and depths (-1 near .. 1
+  // far). Plain arithmetic over the positions, no render, done again only
+  // once the camera, the canvas or the entities changed: a click after the
+  // camera rested reads what the rest projected.
+  function projected() {
+    return (projection ??= projectAll());
+  }
+  // Calls visit(row, sx, sy, depth) for each of them.
   function project(visit) {
-    const { rows: seen, sx, sy, cz, n } = projection ?? (projection = projectAll());
+    const { rows: seen, sx, sy, cz, n } = projected();
     for (let i = 0; i < n; i++) visit(seen[i], sx[i], sy[i], cz[i]);
   }
   function projectAll() {
@@ -720,19 +724,23 @@ export function createScene(
 
   /** The row of the entity nearest to canvas point (x, y) within PICK_PX, else -1. */
   function pick(x, y) {
+    // A plain loop over the projection (a hover runs it each frame): the
+    // distance first, canPick only for the few within reach.
+    const { rows: seen, sx, sy, cz, n } = projected();
     let best = -1;
     let bestD = PICK_PX * PICK_PX;
     let bestZ = Infinity;
-    project((row, sx, sy, cz) => {
-      if (!canPick(row)) return;
-      const d = (sx - x) ** 2 + (sy - y) ** 2;
+    for (let i = 0; i < n; i++) {
+      const dx = sx[i] - x;
+      const dy = sy[i] - y;
+      const d = dx * dx + dy * dy;
       // The nearest on screen; of markers drawn over each other, the front one.
-      if (d < bestD - 1 || (d <= bestD + 1 && cz < bestZ)) {
-        best = row;
+      if ((d < bestD - 1 || (d <= bestD + 1 && cz[i] < bestZ)) && canPick(seen[i])) {
+        best = seen[i];
         bestD = d;
-        bestZ = cz;
+        bestZ = cz[i];
       }
-    });
+    }
     return best;
   }
 
