@@ -16,11 +16,15 @@ enum { MB = 1024 * 1024 };
 static const size_t SCRATCH_BYTES = 32 * MB, STORAGE_BYTES = 16 * MB, STRINGS_BYTES = 16 * MB, DIAG_BYTES = 4 * MB,
                     GUARD_BYTES = 1 * MB, REMOVED_BYTES = 2 * MB, REF_BYTES = 4 * MB, REPORT_BYTES = 8 * MB,
                     WARN_BYTES = MB / 4;
+/* Scratch also holds a folder's listing (names and entries, about 36 bytes
+ * a file): room for as many files as the world takes entities. */
+static const size_t LISTING_BYTES_PER_ENTITY = 48;
 #else
 #define MB ((size_t)1024 * 1024)
 static const size_t SCRATCH_BYTES = 1024 * MB, STORAGE_BYTES = 1024 * MB, STRINGS_BYTES = 1024 * MB,
                     DIAG_BYTES = JL_WORLD_MAX_DIAGNOSTICS * sizeof(jl_error) + MB, GUARD_BYTES = 256 * MB,
                     REMOVED_BYTES = 256 * MB, REF_BYTES = 512 * MB, REPORT_BYTES = 1024 * MB, WARN_BYTES = 256 * MB;
+static const size_t LISTING_BYTES_PER_ENTITY = 0; /* reserved, not committed: SCRATCH_BYTES holds millions */
 #endif
 
 static const size_t STORAGE_MAX = (size_t)UINT32_MAX - (1u << 20);
@@ -50,7 +54,7 @@ jl_status jli_world_init(jl_world *w, const jl_world_desc *desc)
         jl_arena *arena;
         size_t bytes;
     } arenas[] = {
-        {&w->scratch, SCRATCH_BYTES},
+        {&w->scratch, SCRATCH_BYTES + (size_t)w->manager.capacity * LISTING_BYTES_PER_ENTITY},
         {&w->storage.arena, storage_bytes},
         {&w->records_arena, records_bytes},
         {&w->prints_arena, prints_bytes},
