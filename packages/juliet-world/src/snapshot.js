@@ -70,19 +70,15 @@ const MAGIC = [0x4a, 0x4c, 0x57]; // "JLW": every snapshot starts so (snapshot.h
 const BASE64URL = /^[A-Za-z0-9_-]+$/;
 
 /**
- * Why snapshot text (or a link) that failed to open with `err` is not a
- * level, in the terms of someone holding a link: 'foreign' (not a Juliet
- * link at all), 'truncated' (its text stops short, as when a chat app or a
- * paste cuts a long link), 'version' (a Juliet link another version of the
- * format), 'damaged' (characters changed on the way: the data or its
- * checksum is wrong). Null when the failure is not about the text (e.g.
- * a class the snapshot needs).
+ * snapshotProblem for a link whose bytes start with `magic` (a change
+ * link's, changes.js): the same reasons in the same terms.
  * @param {import('./wasm.js').Wasm} wasm
  * @param {string} text
- * @param {Error} err the failure of openSnapshot(text)
+ * @param {Error} err
+ * @param {number[]} magic
  * @returns {Promise<'foreign'|'truncated'|'version'|'damaged'|null>}
  */
-export async function snapshotProblem(wasm, text, err) {
+export async function linkProblem(wasm, text, err, magic) {
   if (err?.code !== 'corrupt') return null;
   if (text.length > wasm.c.jlw_snapshot_max_text() + 4096) return 'foreign';
   const payload = linkPayload(wasm, text);
@@ -96,15 +92,32 @@ export async function snapshotProblem(wasm, text, err) {
   // at a short start first, so that damage further on does not hide it.
   let head = null;
   for (let size = 64; ; size *= 8) {
-    head = await inflateHead(bytes.subarray(0, size), MAGIC.length, maxBytes);
-    if (head.head.length === MAGIC.length || head.end === 'invalid' || size >= bytes.length) break;
+    head = await inflateHead(bytes.subarray(0, size), magic.length, maxBytes);
+    if (head.head.length === magic.length || head.end === 'invalid' || size >= bytes.length) break;
   }
-  if (head.head.length < MAGIC.length || MAGIC.some((b, i) => head.head[i] !== b)) return 'foreign';
+  if (head.head.length < magic.length || magic.some((b, i) => head.head[i] !== b)) return 'foreign';
   const { end } = await inflateHead(bytes, 0, maxBytes);
   if (end === 'truncated') return 'truncated';
   if (end === 'invalid') return 'damaged';
   if (/format version/.test(err.message)) return 'version';
   return 'damaged';
+}
+
+/**
+ * Why snapshot text (or a link) that failed to open with `err` is not a
+ * level, in the terms of someone holding a link: 'foreign' (not a Juliet
+ * link at all), 'truncated' (its text stops short, as when a chat app or a
+ * paste cuts a long link), 'version' (a Juliet link another version of the
+ * format), 'damaged' (characters changed on the way: the data or its
+ * checksum is wrong). Null when the failure is not about the text (e.g.
+ * a class the snapshot needs).
+ * @param {import('./wasm.js').Wasm} wasm
+ * @param {string} text
+ * @param {Error} err the failure of openSnapshot(text)
+ * @returns {Promise<'foreign'|'truncated'|'version'|'damaged'|null>}
+ */
+export async function snapshotProblem(wasm, text, err) {
+  return linkProblem(wasm, text, err, MAGIC);
 }
 
 // The snapshot text inside a link (after its last '#', blanks trimmed): the
