@@ -394,6 +394,8 @@ export declare class Juliet {
   openSnapshot(text: string, options?: WorldOptions): Promise<World>;
   /** Reads a change link (its text or a whole link) without applying it; a 'corrupt' one carries reason. */
   decodeChanges(text: string): Promise<DecodedChanges>;
+  /** What a link holds, by its first bytes: a world (openSnapshot), changes (decodeChanges), or null. */
+  linkKind(text: string): Promise<'world' | 'changes' | null>;
   /**
    * In-memory file system (the browser's world folders). A path on, under
    * (listFiles, removeFiles: or above) a host directory mounted by openWorld

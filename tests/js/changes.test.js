@@ -181,3 +181,10 @@ test('a change link that cannot be read says why: cut off, not one, damaged, ano
     world.close();
   }
 });
+
+test('a link says what it holds before it is read: a world, changes or neither', async () => {
+  assert.equal(await juliet.linkKind(`https://team.example/#${await editedLink()}`), 'changes');
+  assert.equal(await juliet.linkKind(await snapshotOf(juliet, sampleWorld)), 'world');
+  assert.equal(await juliet.linkKind('https://team.example/#section-2'), null);
+  assert.equal(await juliet.linkKind(''), null);
+});

@@ -4,12 +4,13 @@
 // deflated base64url text as a snapshot (snapshot.js).
 import { SETTINGS_FILE } from './constants.js';
 import { entityPath, joinId, splitId } from './ids.js';
-import { linkProblem, snapshotBytes, snapshotText } from './snapshot.js';
+import { linkProblem, linkStart, snapshotBytes, snapshotText } from './snapshot.js';
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 const ABSENT = 0xffffffff; // JLW_ABSENT: no such text or value
 const MAGIC = [0x4a, 0x4c, 0x43]; // "JLC": every change link starts so (changes.h)
+const WORLD_MAGIC = [0x4a, 0x4c, 0x57]; // "JLW": a snapshot's (snapshot.h)
 // jl_change_kind and jl_change_outcome, in the words of the pending list.
 const KINDS = ['new', 'deleted', 'modified'];
 const OUTCOMES = ['applied', 'conflict', 'failed'];
@@ -128,6 +129,20 @@ export async function applyChanges(wasm, worldPtr, text, allOrNothing) {
     }
     return out;
   });
+}
+
+/**
+ * What a link (or its text) holds, by its first inflated bytes: 'world' (a
+ * snapshot), 'changes' (a change link) or null (neither, or too damaged to
+ * tell: opening it says why).
+ * @param {import('./wasm.js').Wasm} wasm
+ * @param {string} text
+ * @returns {Promise<'world'|'changes'|null>}
+ */
+export async function linkKind(wasm, text) {
+  const start = await linkStart(wasm, text, 3);
+  const is = (magic) => start?.head.length === 3 && magic.every((b, i) => start.head[i] === b);
+  return is(WORLD_MAGIC) ? 'world' : is(MAGIC) ? 'changes' : null;
 }
 
 // The bytes of a block an export returned (its size in the out block),

@@ -37,7 +37,7 @@
  * pack, the binary form in which a server and a page exchange a world's files).
  */
 import { booleanOption, checkOptions, checkString, checkText, describe } from './checks.js';
-import { decodeChanges } from './changes.js';
+import { decodeChanges, linkKind } from './changes.js';
 import { Classes, publicFields } from './classes.js';
 import { JulietError } from './errors.js';
 import { Files } from './files.js';
@@ -383,6 +383,19 @@ export class Juliet {
   async decodeChanges(text) {
     if (typeof text !== 'string') throw new TypeError(`change link must be a string, got ${describe(text)}`);
     return decodeChanges(this._engine.wasm, text);
+  }
+
+  /**
+   * What a link (or the text after its '#') holds, told by its first
+   * bytes without reading the rest: 'world' (openSnapshot opens it),
+   * 'changes' (decodeChanges, World#applyChanges) or null (neither: either
+   * call then says why).
+   * @param {string} text
+   * @returns {Promise<'world'|'changes'|null>}
+   */
+  async linkKind(text) {
+    if (typeof text !== 'string') throw new TypeError(`link must be a string, got ${describe(text)}`);
+    return linkKind(this._engine.wasm, text);
   }
 
   // ---- the in-memory file system (see files.js) ----

@@ -80,9 +80,29 @@ const BASE64URL = /^[A-Za-z0-9_-]+$/;
  */
 export async function linkProblem(wasm, text, err, magic) {
   if (err?.code !== 'corrupt') return null;
-  if (text.length > wasm.c.jlw_snapshot_max_text() + 4096) return 'foreign';
+  const start = await linkStart(wasm, text, magic.length);
+  if (!start || start.head.length < magic.length || magic.some((b, i) => start.head[i] !== b)) return 'foreign';
+  const { end } = await inflateHead(start.bytes, 0, wasm.c.jlw_snapshot_max_bytes());
+  if (end === 'truncated') return 'truncated';
+  if (end === 'invalid') return 'damaged';
+  if (/format version/.test(err.message)) return 'version';
+  return 'damaged';
+}
+
+/**
+ * The first `size` bytes a link's text (or a whole link) inflates to, as
+ * far as it does ({ head, bytes: the deflated bytes }), or null for text
+ * that is not base64url. What a link is, told by its magic, without
+ * inflating all of it.
+ * @param {import('./wasm.js').Wasm} wasm
+ * @param {string} text
+ * @param {number} size
+ * @returns {Promise<{head: Uint8Array, bytes: Uint8Array}|null>}
+ */
+export async function linkStart(wasm, text, size) {
+  if (text.length > wasm.c.jlw_snapshot_max_text() + 4096) return null;
   const payload = linkPayload(wasm, text);
-  if (!BASE64URL.test(payload)) return 'foreign';
+  if (!BASE64URL.test(payload)) return null;
   // Every byte the text holds, whatever its end (a text cut one character
   // into a byte loses that character).
   const usable = payload.length % 4 === 1 ? payload.slice(0, -1) : payload;
@@ -90,17 +110,12 @@ export async function linkProblem(wasm, text, err, magic) {
   const maxBytes = wasm.c.jlw_snapshot_max_bytes();
   // A Juliet link starts with the magic as soon as anything inflates: look
   // at a short start first, so that damage further on does not hide it.
-  let head = null;
-  for (let size = 64; ; size *= 8) {
-    head = await inflateHead(bytes.subarray(0, size), magic.length, maxBytes);
-    if (head.head.length === magic.length || head.end === 'invalid' || size >= bytes.length) break;
+  let head;
+  for (let n = 64; ; n *= 8) {
+    head = await inflateHead(bytes.subarray(0, n), size, maxBytes);
+    if (head.head.length === size || head.end === 'invalid' || n >= bytes.length) break;
   }
-  if (head.head.length < magic.length || magic.some((b, i) => head.head[i] !== b)) return 'foreign';
-  const { end } = await inflateHead(bytes, 0, maxBytes);
-  if (end === 'truncated') return 'truncated';
-  if (end === 'invalid') return 'damaged';
-  if (/format version/.test(err.message)) return 'version';
-  return 'damaged';
+  return { head: head.head, bytes };
 }
 
 /**
