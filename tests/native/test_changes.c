@@ -388,3 +388,34 @@ TEST(counts_past_what_the_bytes_can_hold_are_refused_before_any_memory_is_taken)
     CHECK(decode_forged(extra, sizeof extra, 1, &err) == JL_ERR_CORRUPT);
     CHECK(strstr(err.message, "1 bytes after the lists"));
 }
+
+TEST(an_added_entity_whose_text_names_another_id_fails_and_touches_no_entity)
+{
+    jl_arena arena;
+    CHECK(jl_arena_init(&arena, 16u << 20) == JL_OK);
+    jl_world *target = load(SAMPLE);
+    CHECK(target);
+    const char *text;
+    size_t size;
+    CHECK(jl_world_write_entity(target, LIGHT, &text, &size) == JL_OK);
+    char light_text[4096];
+    CHECK(size < sizeof light_text);
+    memcpy(light_text, text, size);
+    /* The link adds entity ADDED with the light's text (its ID line says LIGHT). */
+    char edited[4096];
+    memcpy(edited, light_text, size);
+    char *intensity = strstr(edited, "; intensity\n");
+    CHECK(intensity);
+    intensity[12] = '1'; /* another value, so that a silent overwrite would show */
+    jl_change_input in = {.id = ADDED, .new_text = edited, .new_size = size};
+    jl_snapshot_bytes bytes;
+    jl_changes c;
+    CHECK(jl_changes_encode("w", &in, 1, &arena, &bytes, NULL, NULL) == JL_OK);
+    CHECK(jl_changes_decode(bytes.data, bytes.size, &arena, &c, NULL) == JL_OK);
+    uint32_t applied = 9, failed = 0;
+    CHECK(jl_changes_apply(target, &c, 0, &arena, NULL, NULL, &applied, NULL, &failed) == JL_OK);
+    CHECK(applied == 0 && failed == 1 && !jl_world_find(target, ADDED));
+    CHECK(jl_world_write_entity(target, LIGHT, &text, &size) == JL_OK && memcmp(text, light_text, size) == 0);
+    jl_world_free(target);
+    jl_arena_release(&arena);
+}
