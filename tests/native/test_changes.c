@@ -419,3 +419,27 @@ TEST(an_added_entity_whose_text_names_another_id_fails_and_touches_no_entity)
     jl_world_free(target);
     jl_arena_release(&arena);
 }
+
+TEST(inputs_in_any_order_come_out_by_id_and_an_id_given_twice_is_refused)
+{
+    jl_arena arena;
+    CHECK(jl_arena_init(&arena, 16u << 20) == JL_OK);
+    enum { N = 200 };
+    static jl_change_input in[N];
+    for (uint32_t i = 0; i < N; i++) {
+        /* Descending, then interleaved: IDs (i * 7919) % N + 1, all distinct. */
+        in[i] = (jl_change_input){.id = (uint64_t)((i * 7919u) % N) + 1, .old_text = "; a\n1\n", .old_size = 6};
+    }
+    jl_snapshot_bytes bytes;
+    jl_changes c;
+    jl_error err = {0};
+    uint32_t count = 0;
+    CHECK(jl_changes_encode("w", in, N, &arena, &bytes, &count, &err) == JL_OK && count == N);
+    CHECK(jl_changes_decode(bytes.data, bytes.size, &arena, &c, &err) == JL_OK);
+    CHECK(c.deleted_count == N);
+    for (uint32_t i = 0; i < N; i++) CHECK(c.deleted[i].id == i + 1);
+    in[1].id = in[0].id;
+    CHECK(jl_changes_encode("w", in, N, &arena, &bytes, NULL, &err) == JL_ERR_INVALID_ARGUMENT);
+    CHECK(strstr(err.message, "an ID given twice"));
+    jl_arena_release(&arena);
+}

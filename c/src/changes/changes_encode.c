@@ -2,7 +2,6 @@
  * format in docs/format.md, "Change links"). A changed entity carries only
  * the keys jl_text_diff finds changed, as the text a file holds. */
 #include <stdio.h>
-#include <stdlib.h>
 
 #include "changes/changes_internal.h"
 
@@ -13,10 +12,31 @@ typedef struct item {
     uint32_t field_count;
 } item;
 
-static int by_id(const void *a, const void *b)
+/* Sorts items[0, n) by ID in place (a heap sort: no memory beyond the
+ * items, where the C library's qsort may ask the system for some). */
+static void sift_down(item *items, uint32_t at, uint32_t n)
 {
-    const uint64_t x = ((const item *)a)->in->id, y = ((const item *)b)->in->id;
-    return (x > y) - (x < y);
+    for (;;) {
+        uint32_t child = 2 * at + 1;
+        if (child >= n) return;
+        if (child + 1 < n && items[child + 1].in->id > items[child].in->id) child++;
+        if (items[at].in->id >= items[child].in->id) return;
+        item t = items[at];
+        items[at] = items[child];
+        items[child] = t;
+        at = child;
+    }
+}
+
+static void sort_by_id(item *items, uint32_t n)
+{
+    for (uint32_t i = n / 2; i-- > 0;) sift_down(items, i, n);
+    for (uint32_t end = n; end > 1; end--) {
+        item t = items[0];
+        items[0] = items[end - 1];
+        items[end - 1] = t;
+        sift_down(items, 0, end - 1);
+    }
 }
 
 /* The diff's visitor: counts the changed keys, or (fields set) records them. */
@@ -102,7 +122,7 @@ jl_status jl_changes_encode(const char *world_name, const jl_change_input *input
     uint64_t *ids = jl_arena_push(arena, (size_t)count * sizeof *ids + 1, _Alignof(uint64_t));
     if (!items || !ids) return fail(arena, mark, err, JL_ERR_OUT_OF_MEMORY, "out of memory", 0);
     for (uint32_t i = 0; i < count; i++) items[i] = (item){.in = &inputs[i]};
-    qsort(items, count, sizeof *items, by_id);
+    sort_by_id(items, count);
 
     /* Sort into settings, changed, added, deleted, dropping what did not change. */
     item *settings = NULL;
