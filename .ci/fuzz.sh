@@ -25,7 +25,7 @@ if ! [[ "$seconds" =~ ^[0-9]+$ ]] || [ "$seconds" -lt 1 ]; then
   exit 2
 fi
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(fuzz_entity_file fuzz_world_dir fuzz_snapshot fuzz_values fuzz_class_file)
+[ ${#targets[@]} -gt 0 ] || targets=(fuzz_entity_file fuzz_world_dir fuzz_snapshot fuzz_changes fuzz_values fuzz_class_file)
 jobs=${FUZZ_JOBS:-$(nproc)}
 clock=${FUZZ_CLOCK:-wall}
 out=${FUZZ_BUILD_DIR:-build/fuzz}

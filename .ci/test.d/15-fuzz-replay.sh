@@ -9,7 +9,7 @@ cd "$(dirname "$0")/../.."
 echo "== fuzz targets: corpus replay (build/fuzz)"
 cmake -S . -B build/fuzz -DCMAKE_C_COMPILER=clang -DJULIET_FUZZ=ON \
   -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
-targets=(fuzz_entity_file fuzz_world_dir fuzz_snapshot fuzz_values fuzz_class_file)
+targets=(fuzz_entity_file fuzz_world_dir fuzz_snapshot fuzz_changes fuzz_values fuzz_class_file)
 cmake --build build/fuzz -j "$(nproc)" --target "${targets[@]}" >/dev/null
 
 export ASAN_OPTIONS="halt_on_error=1:abort_on_error=1:detect_leaks=1${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
@@ -19,6 +19,7 @@ declare -A extra=(
   [fuzz_entity_file]="assets/sample_world/Entities assets/compat assets/malformed"
   [fuzz_world_dir]=""
   [fuzz_snapshot]="assets/snapshots/valid assets/snapshots/hostile"
+  [fuzz_changes]=""
   [fuzz_values]=""
   [fuzz_class_file]=""
 )

@@ -15,6 +15,7 @@
  *   world/       a world: records, references, files, fields, load, save,
  *                lock, its classes from class files
  *   snapshot/    snapshots: encode, decode, a world in and out
+ *   changes/     change links: a world's edits encoded, decoded, applied
  *   tools/       two worlds compared (public API only: no private header)
  *
  * Private headers are included by their path from c/src ("world/
@@ -30,5 +31,6 @@
 #include "class_file/class_file_internal.h"
 #include "world/world_internal.h"
 #include "snapshot/snapshot_internal.h"
+#include "changes/changes_internal.h"
 
 #endif

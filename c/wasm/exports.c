@@ -1,7 +1,7 @@
 /* exports.c - the C functions the wasm module exports to JavaScript.
  *
  * The only C file that knows about Emscripten, and it holds no engine
- * logic: each export calls the public API (world.h, snapshot.h, class.h,
+ * logic: each export calls the public API (world.h, snapshot.h, changes.h, class.h,
  * class_registry.h) and moves plain numbers, pointers and NUL-terminated strings across the
  * boundary. The list of exports is c/wasm/exports.json; the one JavaScript
  * module web/src/core/juliet.js wraps each of them once at start-up.
@@ -38,6 +38,7 @@
 #include <string.h>
 
 #include "juliet/archive.h"
+#include "juliet/changes.h"
 #include "juliet/class.h"
 #include "juliet/class_file.h"
 #include "juliet/class_registry.h"
@@ -48,6 +49,8 @@
 #include "module_classes.h"
 
 #define JLW_EXPORT EMSCRIPTEN_KEEPALIVE
+/* A size that stands for "no such value" in the records of diffs and change links. */
+#define JLW_ABSENT 0xFFFFFFFFu
 
 static jl_error last_error;      /* details of the last failed export */
 static jl_save_report last_save; /* the last jlw_world_save's report */
@@ -653,6 +656,234 @@ JLW_EXPORT void jlw_snapshot_link_payload(const char *link, uint32_t link_size, 
     *size = (uint32_t)payload_size;
 }
 
+/* ---- change links (changes.h) ---- */
+
+/* A block growing by realloc for the records an export hands back. */
+typedef struct out_block {
+    uint8_t *data;
+    size_t size, capacity;
+    bool failed;
+} out_block;
+
+static void put_bytes(out_block *out, const void *bytes, size_t size)
+{
+    if (out->failed) return;
+    if (out->size + size > out->capacity) {
+        size_t capacity = out->capacity ? out->capacity * 2 : 1024;
+        while (capacity < out->size + size) capacity *= 2;
+        uint8_t *grown = realloc(out->data, capacity);
+        if (!grown) {
+            out->failed = true;
+            return;
+        }
+        out->data = grown;
+        out->capacity = capacity;
+    }
+    if (size) memcpy(out->data + out->size, bytes, size);
+    out->size += size;
+}
+
+static void put_u32(out_block *out, uint32_t v) { put_bytes(out, &v, sizeof v); }
+
+/* The block, its size in *size; NULL (freed) with the failure if it could not grow. */
+static uint8_t *take_block(out_block *out, uint32_t *size)
+{
+    if (out->failed || !out->data) {
+        free(out->data);
+        fail(JL_ERR_OUT_OF_MEMORY, "no memory for the answer");
+        return NULL;
+    }
+    *size = (uint32_t)out->size;
+    return out->data;
+}
+
+static uint32_t read_u32(const uint8_t *p)
+{
+    uint32_t v;
+    memcpy(&v, p, sizeof v);
+    return v;
+}
+
+/* Encodes a change link (jl_changes_encode) of the world named name from
+ * records[0, size): per entity u32 lo, u32 hi (0, 0: the settings), u32
+ * old size, u32 new size (JLW_ABSENT: no such text), then the old and new
+ * texts. Returns the bytes in a malloc'd block the caller frees (size in
+ * *out_size), or NULL with the failure in jlw_last_error. */
+JLW_EXPORT uint8_t *jlw_changes_encode(const char *name, const uint8_t *records, uint32_t size, uint32_t *out_size)
+{
+    clear_error();
+    uint32_t count = 0;
+    size_t end = 0;
+    while (end + 16 <= size) {
+        const uint32_t old_size = read_u32(records + end + 8), new_size = read_u32(records + end + 12);
+        end += 16 + (size_t)(old_size == JLW_ABSENT ? 0 : old_size) + (new_size == JLW_ABSENT ? 0 : new_size);
+        count++;
+    }
+    if (end != size) {
+        fail(JL_ERR_INVALID_ARGUMENT, "the change records do not add up");
+        return NULL;
+    }
+    jl_change_input *inputs = malloc((size_t)count * sizeof *inputs + 1);
+    jl_arena arena = {0};
+    if (!inputs || jl_arena_init(&arena, ((size_t)2 << 20) + (size_t)size * 2 + (size_t)count * 64) != JL_OK) {
+        free(inputs);
+        fail(JL_ERR_OUT_OF_MEMORY, "no memory to encode the changes");
+        return NULL;
+    }
+    size_t at = 0;
+    for (uint32_t i = 0; i < count; i++) {
+        const uint32_t old_size = read_u32(records + at + 8), new_size = read_u32(records + at + 12);
+        const char *text = (const char *)records + at + 16;
+        inputs[i] = (jl_change_input){.id = make_id(read_u32(records + at), read_u32(records + at + 4))};
+        if (old_size != JLW_ABSENT) {
+            inputs[i].old_text = text;
+            inputs[i].old_size = old_size;
+            text += old_size;
+        }
+        if (new_size != JLW_ABSENT) {
+            inputs[i].new_text = text;
+            inputs[i].new_size = new_size;
+            text += new_size;
+        }
+        at = (size_t)((const uint8_t *)text - records);
+    }
+    jl_snapshot_bytes bytes = {0};
+    jl_status status = jl_changes_encode(name, inputs, count, &arena, &bytes, NULL, &last_error);
+    uint8_t *copy = NULL;
+    if (status == JL_OK) {
+        copy = malloc(bytes.size ? bytes.size : 1);
+        if (copy) {
+            memcpy(copy, bytes.data, bytes.size);
+            *out_size = (uint32_t)bytes.size;
+        } else {
+            fail(JL_ERR_OUT_OF_MEMORY, "no memory for the change link");
+        }
+    } else {
+        reported(status, "cannot encode the changes");
+    }
+    jl_arena_release(&arena);
+    free(inputs);
+    return copy;
+}
+
+/* An arena for decoding size bytes of a change link: its lists take at
+ * most about 20 bytes per input byte (an entity is at least 2 bytes, a key
+ * 3). */
+static bool changes_arena(jl_arena *arena, uint32_t size)
+{
+    return jl_arena_init(arena, ((size_t)1 << 20) + (size_t)size * 20) == JL_OK;
+}
+
+static void put_entity(out_block *out, uint32_t kind, const jl_change_entity *e)
+{
+    put_u32(out, kind);
+    put_u32(out, (uint32_t)e->id);
+    put_u32(out, (uint32_t)(e->id >> 32));
+    put_u32(out, e->print);
+    put_u32(out, kind == 2 ? (uint32_t)e->text_size : e->field_count);
+    if (kind == 2) put_bytes(out, e->text, e->text_size);
+    for (uint32_t f = 0; kind != 2 && f < e->field_count; f++) {
+        const jl_change_field *field = &e->fields[f];
+        put_u32(out, field->key_size);
+        put_u32(out, field->value ? field->value_size : JLW_ABSENT);
+        put_bytes(out, field->key, field->key_size);
+        if (field->value) put_bytes(out, field->value, field->value_size);
+    }
+}
+
+/* Decodes a change link's bytes (jl_changes_decode) into a malloc'd block
+ * the caller frees (size in *out_size): u32 world name size and its bytes,
+ * u32 record count, then per entity u32 kind (0 the settings, 1 changed,
+ * 2 added, 3 deleted), u32 lo, u32 hi, u32 print, u32 n; for kind 2 the
+ * n bytes of its text; for 0 and 1 n keys, each u32 key size, u32 value
+ * size (JLW_ABSENT: removed), key and value bytes. NULL with the failure
+ * in jlw_last_error (JL_ERR_CORRUPT naming the byte). */
+JLW_EXPORT uint8_t *jlw_changes_decode(const uint8_t *data, uint32_t size, uint32_t *out_size)
+{
+    clear_error();
+    jl_arena arena = {0};
+    if (!changes_arena(&arena, size)) {
+        fail(JL_ERR_OUT_OF_MEMORY, "no memory to decode the changes");
+        return NULL;
+    }
+    jl_changes c;
+    jl_status status = jl_changes_decode(data, size, &arena, &c, &last_error);
+    if (status != JL_OK) {
+        jl_arena_release(&arena);
+        reported(status, "cannot decode the changes");
+        return NULL;
+    }
+    out_block out = {0};
+    put_u32(&out, c.world_size);
+    put_bytes(&out, c.world, c.world_size);
+    put_u32(&out, (c.has_settings ? 1 : 0) + c.changed_count + c.added_count + c.deleted_count);
+    if (c.has_settings) put_entity(&out, 0, &c.settings);
+    for (uint32_t i = 0; i < c.changed_count; i++) put_entity(&out, 1, &c.changed[i]);
+    for (uint32_t i = 0; i < c.added_count; i++) put_entity(&out, 2, &c.added[i]);
+    for (uint32_t i = 0; i < c.deleted_count; i++) put_entity(&out, 3, &c.deleted[i]);
+    jl_arena_release(&arena);
+    return take_block(&out, out_size);
+}
+
+/* One report of jlw_changes_apply: u32 kind (jl_change_kind), u32 outcome
+ * (jl_change_outcome), u32 lo, u32 hi, u32 message size and the message
+ * (why it failed; empty otherwise). */
+typedef struct reports {
+    out_block out;
+    uint32_t count;
+} reports;
+
+static void put_report(void *ctx, const jl_change_report *r)
+{
+    reports *all = ctx;
+    out_block *out = &all->out;
+    all->count++;
+    const char *message = r->err ? r->err->message : "";
+    put_u32(out, (uint32_t)r->kind);
+    put_u32(out, (uint32_t)r->outcome);
+    put_u32(out, (uint32_t)r->id);
+    put_u32(out, (uint32_t)(r->id >> 32));
+    put_u32(out, (uint32_t)strlen(message));
+    put_bytes(out, message, strlen(message));
+}
+
+/* Decodes a change link's bytes and applies them to world
+ * (jl_changes_apply; flags 1: JL_CHANGES_ALL_OR_NOTHING). Returns a
+ * malloc'd block the caller frees (size in *out_size): u32 count, then
+ * that many reports (put_report), settings first, then changed, added,
+ * deleted entities. NULL with the failure in jlw_last_error: a link that
+ * does not decode (nothing applied), or out of memory (what was applied
+ * before stays). */
+JLW_EXPORT uint8_t *jlw_changes_apply(jl_world *world, const uint8_t *data, uint32_t size, uint32_t flags,
+                                      uint32_t *out_size)
+{
+    clear_error();
+    jl_arena arena = {0};
+    if (!changes_arena(&arena, size)) {
+        fail(JL_ERR_OUT_OF_MEMORY, "no memory to decode the changes");
+        return NULL;
+    }
+    jl_changes c;
+    jl_status status = jl_changes_decode(data, size, &arena, &c, &last_error);
+    if (status != JL_OK) {
+        jl_arena_release(&arena);
+        reported(status, "cannot decode the changes");
+        return NULL;
+    }
+    reports all = {0};
+    put_u32(&all.out, 0); /* the count, known at the end */
+    status = jl_changes_apply(world, &c, flags & JL_CHANGES_ALL_OR_NOTHING, &arena, put_report, &all, NULL, NULL, NULL);
+    jl_arena_release(&arena);
+    if (status != JL_OK) {
+        free(all.out.data);
+        reported(status, "cannot apply the changes");
+        return NULL;
+    }
+    uint8_t *block = take_block(&all.out, out_size);
+    if (block) memcpy(block, &all.count, sizeof all.count);
+    return block;
+}
+
 /* ---- field values: one text codec, the archive's ---- */
 
 /* The `; version` this build writes for every entity (JL_ENTITY_BASE_VERSION). */
@@ -731,7 +962,6 @@ JLW_EXPORT const jl_error *jlw_world_warning(const jl_world *world, uint32_t ind
 /* The changes of a jlw_text_diff, appended as records: u32 key size, u32
  * old size, u32 new size (little-endian; JLW_ABSENT for a value one side
  * lacks), then the key, old and new bytes. */
-#define JLW_ABSENT 0xFFFFFFFFu
 typedef struct diff_out {
     uint8_t *data;
     size_t size, capacity;

@@ -31,6 +31,32 @@ export interface KeyChange {
   new: string | null;
 }
 
+/** One changed key of a change link: the value as a file holds it, null for a key the edit removed. */
+export interface ChangedField {
+  field: string;
+  text: string | null;
+}
+
+/** A change link read by Juliet#decodeChanges; lists by ascending ID. */
+export interface DecodedChanges {
+  /** The name of the world the link was made for (its folder's name). */
+  world: string;
+  /** print: the low 32 bits of the print of the file the edit was made against. */
+  settings: { print: number; fields: ChangedField[] } | null;
+  changed: { id: string; print: number; fields: ChangedField[] }[];
+  added: { id: string; text: string }[];
+  deleted: { id: string; print: number }[];
+}
+
+/** One entity World#applyChanges dealt with (id null: the settings). */
+export interface ChangeOutcome {
+  kind: 'modified' | 'new' | 'deleted';
+  id: string | null;
+  path: string;
+  /** On a failed one: why the engine refused it. */
+  message?: string;
+}
+
 /** A key Juliet#textMerge found changed differently on both sides: each value null where that text lacks the key. */
 export interface KeyConflict {
   key: string;
@@ -192,7 +218,8 @@ export declare class JulietError extends Error {
   /** The message without the path:line:col prefix. */
   detail: string;
   /**
-   * On a 'corrupt' snapshot or link (openSnapshot): why it is not a level.
+   * On a 'corrupt' snapshot or link (openSnapshot, decodeChanges,
+   * applyChanges): why it is not a level (or a change link).
    * 'truncated': its text stops short (a link cut when pasted); 'foreign':
    * not a Juliet link; 'version': another version of the format; 'damaged':
    * characters changed (the data or its checksum is wrong).
@@ -298,6 +325,28 @@ export declare class World {
   opaqueClasses(): string[];
   /** Asynchronous: deflate runs through CompressionStream. */
   snapshot(): Promise<string>;
+  /**
+   * A change link's text of the edits of the entities `before` names: each
+   * ID (null: the settings) maps to its canonical text as its file held it
+   * (null: new), compared with the world now (gone: deleted). Only changed
+   * keys travel, with a print of the text before. options.name: the world's
+   * name in the link.
+   */
+  changesText(
+    before: Map<string | null, string | Uint8Array | null> | Iterable<[string | null, string | Uint8Array | null]>,
+    options?: { name?: string },
+  ): Promise<string>;
+  /**
+   * Applies a change link: changed keys set over each entity's current
+   * state (engine-checked), added entities created with their IDs, deleted
+   * ones removed. An entity whose file changed since the link was made (or
+   * is gone, or an added ID that is taken) is a conflict and is not applied;
+   * with allOrNothing nothing is when anything conflicts.
+   */
+  applyChanges(
+    text: string,
+    options?: { allOrNothing?: boolean },
+  ): Promise<{ applied: ChangeOutcome[]; conflicts: ChangeOutcome[]; failed: ChangeOutcome[] }>;
   /** Safe to call twice; other methods then throw a JulietError 'closed'. */
   close(): void;
 }
@@ -343,6 +392,10 @@ export declare class Juliet {
   newWorld(options?: WorldOptions): World;
   /** Snapshot text or a whole link ending in #TEXT. Asynchronous (DecompressionStream). */
   openSnapshot(text: string, options?: WorldOptions): Promise<World>;
+  /** Reads a change link (its text or a whole link) without applying it; a 'corrupt' one carries reason. */
+  decodeChanges(text: string): Promise<DecodedChanges>;
+  /** What a link holds, by its first bytes: a world (openSnapshot), changes (decodeChanges), or null. */
+  linkKind(text: string): Promise<'world' | 'changes' | null>;
   /**
    * In-memory file system (the browser's world folders). A path on, under
    * (listFiles, removeFiles: or above) a host directory mounted by openWorld

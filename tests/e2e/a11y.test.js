@@ -72,7 +72,7 @@ test('the sample opened, an entity selected, the outliner closed and searched, P
   await page.keyboard.press('Escape');
   await page.getByRole('dialog').waitFor({ state: 'detached' });
 
-  await page.getByRole('button', { name: 'Share' }).click();
+  await page.getByRole('button', { name: 'Share', exact: true }).click();
   await page.getByRole('region', { name: 'Share link' }).getByLabel('Link').waitFor();
   await assertAccessible(page, 'share panel');
   await ui.closeWithoutErrors(page);

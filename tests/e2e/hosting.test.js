@@ -103,7 +103,7 @@ test('a world link opens in the hosted inspector, and Share makes links that ope
   await ui.option(page, SPAWN).waitFor();
 
   await ui.editPosition(page, SPAWN, 'X', '4.5');
-  await page.getByRole('button', { name: 'Share' }).click();
+  await page.getByRole('button', { name: 'Share', exact: true }).click();
   const link = await page.getByRole('region', { name: 'Share link' }).getByLabel('Link').inputValue();
   // The page's own address, with a fragment of its own.
   assert.ok(link.startsWith(`${host.url}index.html#`), link);

@@ -127,7 +127,7 @@ test('unsaved work in an uploaded folder comes back when the folder is uploaded 
 
 test('a shared level with unsaved edits comes back after a reload', async () => {
   const page = await ui.openSample(env);
-  await page.getByRole('button', { name: 'Share' }).click();
+  await page.getByRole('button', { name: 'Share', exact: true }).click();
   const link = await page.getByRole('region', { name: 'Share link' }).getByLabel('Link').inputValue();
   await page.goto('about:blank');
   await page.goto(link);

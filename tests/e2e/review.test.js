@@ -77,7 +77,7 @@ test('a new entity lists its fields, a deleted one its ID and class', async () =
 
 test('a level from a shared link counts the edits since it was opened; Save writes all of it to a new folder', async () => {
   const a = await ui.openSample(env);
-  await a.getByRole('button', { name: 'Share' }).click();
+  await a.getByRole('button', { name: 'Share', exact: true }).click();
   const link = await a.getByRole('region', { name: 'Share link' }).getByLabel('Link').inputValue();
   const total = await a.evaluate(() => document.querySelectorAll('[role=treeitem]').length);
   assert.ok(total > 0);

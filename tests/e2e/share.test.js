@@ -19,7 +19,7 @@ const env = ui.useInspector();
 const shareRegion = (page) => page.getByRole('region', { name: 'Share link' });
 
 async function shareLink(page) {
-  await page.getByRole('button', { name: 'Share' }).click();
+  await page.getByRole('button', { name: 'Share', exact: true }).click();
   const link = shareRegion(page).getByLabel('Link');
   await link.waitFor();
   return link.inputValue();
@@ -84,7 +84,7 @@ test('a link over 2,000 characters carries a warning', { skip: !existsSync(nativ
   // source label changes with the table): under load a click before that
   // shares the long link again.
   await page.locator('.world-name', { hasText: 'bundled sample' }).waitFor();
-  await page.getByRole('button', { name: 'Share' }).click();
+  await page.getByRole('button', { name: 'Share', exact: true }).click();
   await page.waitForFunction(() => document.querySelector('.share input')?.value.length < 2000);
   assert.equal(await shareRegion(page).getByRole('note').filter({ hasText: 'chat apps' }).count(), 0);
   await page.context().close();

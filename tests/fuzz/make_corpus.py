@@ -18,6 +18,9 @@ reproducers added by hand (regression-*) are left alone.
   fuzz_values       one value text per field type (the first byte picks the
                     field of the target's table), valid and refused ones
   fuzz_class_file   every .jclass file under assets/, and a few refused ones
+
+fuzz_changes's seeds are edits of a generated world, made by the native CLI:
+tests/fuzz/make_changes_corpus.py.
 """
 import os
 import re

@@ -7,7 +7,7 @@
 # c/src, stands above every layer ("top").
 #   cmake -DSRC=<repo>/c/src -DROOT=<repo> -P check_layers.cmake
 cmake_minimum_required(VERSION 3.20) # script mode: IN_LIST, continue()
-set(layers base class entity archive class_file world snapshot tools)
+set(layers base class entity archive class_file world snapshot changes tools)
 list(LENGTH layers top)
 
 # The rank of a path under SRC (0 = base); the top for a file at SRC's root.

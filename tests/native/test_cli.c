@@ -763,3 +763,62 @@ TEST(share_refuses_a_base_that_is_not_an_http_address)
     CHECK(find_output("https://team.example/#"));
     finish();
 }
+
+/* Runs `juliet share --changes old new` and puts the link into link. */
+static bool change_link(const char *old, const char *now, char link[LINK_SIZE])
+{
+    CHECK_OR_FALSE(run("share --changes %s %s --base https://team.example/", old, now) == 0);
+    const char *at = find_output("https://team.example/#");
+    CHECK_OR_FALSE(at && sscanf(at, "%16383s", link) == 1);
+    return true;
+}
+
+TEST(share_changes_and_unshare_changes_turn_a_copy_of_the_old_world_into_the_new)
+{
+    START(ASSETS "/sample_world");
+    CHECK(edited_copy_of_the_sample());
+    char link[LINK_SIZE];
+    CHECK(change_link(ASSETS "/sample_world", dir2, link));
+    CHECK(find_output("2 entities changed"));
+    CHECK(strlen(link) < 200);
+    CHECK(run("unshare --changes '%s' %s", link, dir) == 0);
+    CHECK(find_output("changed Entities/8620766500065640450.jasset\n"));
+    CHECK(find_output("deleted Entities/8620766500065640449.jasset\n"));
+    CHECK(find_output("2 changes applied, 1 file written, 1 deleted"));
+    CHECK(run("diff %s %s", dir, dir2) == 0);
+    finish();
+}
+
+TEST(unshare_changes_over_a_file_changed_since_the_link_applies_nothing_and_exits_1)
+{
+    START(ASSETS "/sample_world");
+    CHECK(edited_copy_of_the_sample());
+    char link[LINK_SIZE], path[512];
+    CHECK(change_link(ASSETS "/sample_world", dir2, link));
+    /* Someone else changed the light in the target meanwhile. */
+    CHECK(du_join(path, sizeof path, dir, "Entities/8620766500065640450.jasset"));
+    CHECK(du_write(path, brighter_light, sizeof brighter_light - 1));
+    CHECK(run("unshare --changes '%s' %s", link, dir) == 1);
+    CHECK(
+        find_output("%s/Entities/8620766500065640450.jasset: conflict: the file changed (or is gone) since the "
+                    "link was made",
+                    dir));
+    CHECK(find_output("1 conflict, 0 failures: nothing applied to %s", dir));
+    CHECK(du_join(path, sizeof path, dir, "Entities/8620766500065640449.jasset"));
+    CHECK(access(path, F_OK) == 0); /* the deletion was not applied either */
+    finish();
+}
+
+TEST(unshare_changes_refuses_a_world_link_and_a_damaged_one)
+{
+    START(ASSETS "/sample_world");
+    char link[LINK_SIZE];
+    CHECK(share_link(link));
+    CHECK(run("unshare --changes '%s' %s", link, dir) == 2);
+    CHECK(find_output("not a valid change link: change link byte 0: not a Juliet change link (bad magic)"));
+    CHECK(run("unshare --changes 'https://team.example/#AAAA' %s", dir) == 2);
+    CHECK(find_output("juliet unshare: not a change link: "));
+    CHECK(run("share --changes %s", dir) == 2);
+    CHECK(find_output("--changes needs two world directories"));
+    finish();
+}

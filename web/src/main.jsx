@@ -4,13 +4,15 @@
 // world the local server serves (an address with its token), else the level
 // shared in the address (after '#'), else the last world with unsaved work
 // kept in this browser, else the sample world (`?open=none` starts empty).
+// A change link in the address applies over the world opened.
 import { render } from 'preact';
 import { App } from './components/App.jsx';
 import { createEngine } from './engine/client.js';
-import { setEngine } from './state/engine.js';
+import { getEngine, setEngine } from './state/engine.js';
 import { on } from './state/events.js';
 import { clearHistory, forgetEntity, record } from './state/history.js';
 import { forgetKept, keepNowIfWaiting, keepSoon, restoreKept, startUp } from './state/keep.js';
+import { openChangeLink } from './state/changeLink.js';
 import { openServerWorld, openSnapshotText } from './state/open.js';
 import { pending } from './state/pending.js';
 import { reportProgress } from './state/progress.js';
@@ -50,18 +52,35 @@ document.addEventListener('visibilitychange', () => {
   if (document.visibilityState === 'hidden') keepNowIfWaiting();
 });
 
+// What the address holds after '#', and whether it is a change link
+// (told by its first bytes; anything else opens as a shared level, which
+// says what is wrong with it).
+const linkInAddress = location.hash.length > 1 ? location.hash.slice(1) : null;
+const isChangeLink = async (text) =>
+  (await getEngine()
+    .linkKind(text)
+    .catch(() => null)) === 'changes';
+
 // A served world starts downloading before the first render.
-if (servesWorld()) openServerWorld();
+const served = servesWorld() ? openServerWorld() : null;
 
 render(<App />, document.getElementById('app'));
 
-if (!servesWorld()) {
-  startUp({
-    link: location.hash.length > 1 ? location.hash.slice(1) : null,
-    openNone: new URLSearchParams(location.search).get('open') === 'none',
-  });
-}
+(async () => {
+  const changes = linkInAddress !== null && (await isChangeLink(linkInAddress));
+  if (served) await served;
+  else {
+    await startUp({
+      link: changes ? null : linkInAddress,
+      openNone: new URLSearchParams(location.search).get('open') === 'none',
+    });
+  }
+  if (changes) await openChangeLink(linkInAddress);
+})();
 
-window.addEventListener('hashchange', () => {
-  if (location.hash.length > 1) openSnapshotText(location.hash.slice(1));
+window.addEventListener('hashchange', async () => {
+  if (location.hash.length <= 1) return;
+  const text = location.hash.slice(1);
+  if (await isChangeLink(text)) openChangeLink(text);
+  else openSnapshotText(text);
 });

@@ -7,6 +7,7 @@
 
 #include "archive.h"
 #include "arena.h"
+#include "changes.h"
 #include "class.h"
 #include "class_file.h"
 #include "class_registry.h"

@@ -424,6 +424,15 @@ jl_status jl_world_write_entity(jl_world *world, uint64_t id, const char **text,
 /* The same for WorldSettings.jasset. */
 jl_status jl_world_write_settings(jl_world *world, const char **text, size_t *size);
 
+/* The 64-bit print of what the file of entity id (0: of WorldSettings.jasset)
+ * held when the world last read or wrote it: the print of the entity's
+ * canonical text then (the one the world compares with to tell it clean),
+ * kept through later edits and, for a removed entity, while its file is
+ * pending deletion. 0 when the world cannot tell: no such entity or file, a
+ * new entity, or a print it could not keep (jl_world_mark_all_dirty forgets
+ * them all). Takes a clean entity's print now if it has none yet. */
+uint64_t jl_world_file_print(jl_world *world, uint64_t id);
+
 /* The unknown key lines kept for entity id (`; key\nvalue\n`...), or NULL
  * with *size 0. Valid until the entity is removed or reloaded, or
  * jl_world_free. */

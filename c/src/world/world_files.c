@@ -73,6 +73,21 @@ uint64_t jli_files_before_settings_change(jl_world *w)
     return w->settings_dirty ? print_now(w, NULL) : jli_files_print(w, r);
 }
 
+uint64_t jl_world_file_print(jl_world *w, uint64_t id)
+{
+    if (id == 0) {
+        settle_print(w, NULL, w->settings_dirty, &w->settings_record);
+        return jli_files_print(w, &w->settings_record);
+    }
+    jl_entity *e = jl_world_find(w, id);
+    uint64_t print = 0;
+    if (!e) return w->removed.count && jli_id_map_get(&w->removed, id, &print) ? print : 0;
+    jli_entity_record *r = jli_record_for(w, e);
+    if (!r) return 0;
+    settle_print(w, e, e->is_dirty, r);
+    return jli_files_print(w, r);
+}
+
 /* Clean when the text changed (a change that changes nothing is a touch,
  * JULIET-SPEC-002 §6.3) and is now exactly the file's. */
 static bool back_to_file(const jl_world *w, uint64_t now, uint64_t before, const jli_entity_record *r)

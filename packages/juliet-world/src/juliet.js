@@ -32,11 +32,12 @@
  * Modules, one concern each: wasm.js (the exports and the heap), errors.js,
  * checks.js (argument types), ids.js (IDs and their file paths), values.js
  * (values <-> the engine's text), classes.js (reflection), files.js (file
- * system and mounts), deflate.js and snapshot.js (links), world.js (World),
+ * system and mounts), deflate.js, snapshot.js and changes.js (links), world.js (World),
  * constants.js (names and limits of a world on disk) and pack.js (the world
  * pack, the binary form in which a server and a page exchange a world's files).
  */
 import { booleanOption, checkOptions, checkString, checkText, describe } from './checks.js';
+import { decodeChanges, linkKind } from './changes.js';
 import { Classes, publicFields } from './classes.js';
 import { JulietError } from './errors.js';
 import { Files } from './files.js';
@@ -363,6 +364,38 @@ export class Juliet {
       if (reason) err.reason = reason;
       throw err;
     }
+  }
+
+  /**
+   * Reads a change link (the text world.changesText() gave, or a whole
+   * link `...#TEXT`) without applying it: { world (the name of the world
+   * it was made for), settings: { print, fields } | null, changed: [{ id,
+   * print, fields: [{ field, text }] }], added: [{ id, text }], deleted:
+   * [{ id, print }] }, lists by ascending ID; a field's text is the value
+   * as a file holds it, null for a key the edit removed; print is the low
+   * 32 bits of the print of the file the edit was made against. Rejects
+   * with a JulietError 'corrupt' for damaged or hostile input, carrying
+   * `reason` as openSnapshot() does ('truncated', 'foreign', 'damaged',
+   * 'version'; a world link is 'foreign' here).
+   * @param {string} text
+   * @returns {Promise<object>}
+   */
+  async decodeChanges(text) {
+    if (typeof text !== 'string') throw new TypeError(`change link must be a string, got ${describe(text)}`);
+    return decodeChanges(this._engine.wasm, text);
+  }
+
+  /**
+   * What a link (or the text after its '#') holds, told by its first
+   * bytes without reading the rest: 'world' (openSnapshot opens it),
+   * 'changes' (decodeChanges, World#applyChanges) or null (neither: either
+   * call then says why).
+   * @param {string} text
+   * @returns {Promise<'world'|'changes'|null>}
+   */
+  async linkKind(text) {
+    if (typeof text !== 'string') throw new TypeError(`link must be a string, got ${describe(text)}`);
+    return linkKind(this._engine.wasm, text);
   }
 
   // ---- the in-memory file system (see files.js) ----

@@ -70,6 +70,55 @@ const MAGIC = [0x4a, 0x4c, 0x57]; // "JLW": every snapshot starts so (snapshot.h
 const BASE64URL = /^[A-Za-z0-9_-]+$/;
 
 /**
+ * snapshotProblem for a link whose bytes start with `magic` (a change
+ * link's, changes.js): the same reasons in the same terms.
+ * @param {import('./wasm.js').Wasm} wasm
+ * @param {string} text
+ * @param {Error} err
+ * @param {number[]} magic
+ * @returns {Promise<'foreign'|'truncated'|'version'|'damaged'|null>}
+ */
+export async function linkProblem(wasm, text, err, magic) {
+  if (err?.code !== 'corrupt') return null;
+  const start = await linkStart(wasm, text, magic.length);
+  if (!start || start.head.length < magic.length || magic.some((b, i) => start.head[i] !== b)) return 'foreign';
+  const { end } = await inflateHead(start.bytes, 0, wasm.c.jlw_snapshot_max_bytes());
+  if (end === 'truncated') return 'truncated';
+  if (end === 'invalid') return 'damaged';
+  if (/format version/.test(err.message)) return 'version';
+  return 'damaged';
+}
+
+/**
+ * The first `size` bytes a link's text (or a whole link) inflates to, as
+ * far as it does ({ head, bytes: the deflated bytes }), or null for text
+ * that is not base64url. What a link is, told by its magic, without
+ * inflating all of it.
+ * @param {import('./wasm.js').Wasm} wasm
+ * @param {string} text
+ * @param {number} size
+ * @returns {Promise<{head: Uint8Array, bytes: Uint8Array}|null>}
+ */
+export async function linkStart(wasm, text, size) {
+  if (text.length > wasm.c.jlw_snapshot_max_text() + 4096) return null;
+  const payload = linkPayload(wasm, text);
+  if (!BASE64URL.test(payload)) return null;
+  // Every byte the text holds, whatever its end (a text cut one character
+  // into a byte loses that character).
+  const usable = payload.length % 4 === 1 ? payload.slice(0, -1) : payload;
+  const bytes = Uint8Array.from(atob(usable.replace(/-/g, '+').replace(/_/g, '/')), (c) => c.charCodeAt(0));
+  const maxBytes = wasm.c.jlw_snapshot_max_bytes();
+  // A Juliet link starts with the magic as soon as anything inflates: look
+  // at a short start first, so that damage further on does not hide it.
+  let head;
+  for (let n = 64; ; n *= 8) {
+    head = await inflateHead(bytes.subarray(0, n), size, maxBytes);
+    if (head.head.length === size || head.end === 'invalid' || n >= bytes.length) break;
+  }
+  return { head: head.head, bytes };
+}
+
+/**
  * Why snapshot text (or a link) that failed to open with `err` is not a
  * level, in the terms of someone holding a link: 'foreign' (not a Juliet
  * link at all), 'truncated' (its text stops short, as when a chat app or a
@@ -83,28 +132,7 @@ const BASE64URL = /^[A-Za-z0-9_-]+$/;
  * @returns {Promise<'foreign'|'truncated'|'version'|'damaged'|null>}
  */
 export async function snapshotProblem(wasm, text, err) {
-  if (err?.code !== 'corrupt') return null;
-  if (text.length > wasm.c.jlw_snapshot_max_text() + 4096) return 'foreign';
-  const payload = linkPayload(wasm, text);
-  if (!BASE64URL.test(payload)) return 'foreign';
-  // Every byte the text holds, whatever its end (a text cut one character
-  // into a byte loses that character).
-  const usable = payload.length % 4 === 1 ? payload.slice(0, -1) : payload;
-  const bytes = Uint8Array.from(atob(usable.replace(/-/g, '+').replace(/_/g, '/')), (c) => c.charCodeAt(0));
-  const maxBytes = wasm.c.jlw_snapshot_max_bytes();
-  // A Juliet link starts with the magic as soon as anything inflates: look
-  // at a short start first, so that damage further on does not hide it.
-  let head = null;
-  for (let size = 64; ; size *= 8) {
-    head = await inflateHead(bytes.subarray(0, size), MAGIC.length, maxBytes);
-    if (head.head.length === MAGIC.length || head.end === 'invalid' || size >= bytes.length) break;
-  }
-  if (head.head.length < MAGIC.length || MAGIC.some((b, i) => head.head[i] !== b)) return 'foreign';
-  const { end } = await inflateHead(bytes, 0, maxBytes);
-  if (end === 'truncated') return 'truncated';
-  if (end === 'invalid') return 'damaged';
-  if (/format version/.test(err.message)) return 'version';
-  return 'damaged';
+  return linkProblem(wasm, text, err, MAGIC);
 }
 
 // The snapshot text inside a link (after its last '#', blanks trimmed): the

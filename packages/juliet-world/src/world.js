@@ -1,11 +1,13 @@
 // world.js - one open world: its entities and settings read and changed
-// through the C exports, its files saved, its snapshot taken.
+// through the C exports, its files saved, its snapshot and change links
+// taken, change links applied.
 import { booleanOption, checkOptions, checkString, checkText, checkVec3, describe } from './checks.js';
 import { MAX_CAPACITY, SETTINGS_FILE } from './constants.js';
 import { Classes, publicFields } from './classes.js';
 import { JulietError } from './errors.js';
 import { isNode } from './files.js';
 import { joinId, splitId } from './ids.js';
+import { applyChanges, changesText } from './changes.js';
 import { snapshotText } from './snapshot.js';
 import { fieldValues, nameRecord, textValue, valueText } from './values.js';
 
@@ -845,6 +847,57 @@ export class World {
       wasm.free(data);
     }
     return snapshotText(wasm, bytes);
+  }
+
+  /**
+   * A change link's text (C encoding, deflate-raw, base64url) of this
+   * world's edits: `before` maps each edited entity's ID (null for the
+   * settings) to its canonical text as its file held it (entityBytes() or
+   * settingsBytes() before its first change; null for an entity that is
+   * new). Each is compared with what the world holds now (an entity no
+   * longer in it is deleted); only the keys that differ travel, with a
+   * fingerprint of the text before. `options.name` is the world's name the
+   * link carries (default ''). juliet.decodeChanges() reads it,
+   * applyChanges() applies it.
+   * @param {Map<string|null, string|Uint8Array|null>|Iterable<[string|null, string|Uint8Array|null]>} before
+   * @param {{name?: string}} [options]
+   * @returns {Promise<string>}
+   */
+  async changesText(before, options = {}) {
+    this._live();
+    checkOptions(options);
+    const name = options.name === undefined ? '' : checkString(options.name, 'options.name', 255);
+    const entries = [];
+    for (const [id, old] of before) {
+      if (old !== null) checkText(old);
+      const now = id === null ? this.settingsBytes() : this.has(id) ? this.entityBytes(id) : null;
+      if (old === null && now === null) continue; // added, then deleted: nothing to carry
+      entries.push({ id, old, new: now });
+    }
+    return changesText(this._wasm, name, entries);
+  }
+
+  /**
+   * Applies a change link (its text or a whole link): each changed
+   * entity's keys set over its current state (the engine checks every
+   * value, as in a file), added entities created under their IDs, deleted
+   * ones removed; all of them dirty, for the next save. An entity whose
+   * file changed since the link was made (its print differs), that is gone,
+   * or (added) whose ID is taken is a conflict and is not applied; with
+   * { allOrNothing: true } nothing is when anything conflicts. Returns {
+   * applied, conflicts, failed }, each [{ kind: 'modified'|'new'|'deleted',
+   * id (null: the settings), path }], failed ones with the engine's
+   * `message`. Rejects as juliet.decodeChanges() does for a text that is
+   * not a change link (nothing applied).
+   * @param {string} text
+   * @param {{allOrNothing?: boolean}} [options]
+   * @returns {Promise<{applied: object[], conflicts: object[], failed: object[]}>}
+   */
+  async applyChanges(text, options = {}) {
+    checkString(text, 'text', Infinity);
+    checkOptions(options);
+    const allOrNothing = booleanOption(options, 'allOrNothing', false);
+    return applyChanges(this._wasm, this._live(), text, allOrNothing);
   }
 
   /** Frees the world (and under Node unmounts its directory). Safe twice. */

@@ -18,6 +18,7 @@ import { Messages } from './Messages.jsx';
 import { PendingChanges } from './PendingChanges.jsx';
 import { ProgressBar } from './ProgressBar.jsx';
 import { SharePanel } from './SharePanel.jsx';
+import { ChangeLinkPanel } from './ChangeLinkPanel.jsx';
 import { Splitter } from './Splitter.jsx';
 import { Toolbar } from './Toolbar.jsx';
 import { Viewport } from './Viewport.jsx';
@@ -75,6 +76,7 @@ export function App() {
       <Messages />
       <KeptWork />
       <SharePanel />
+      <ChangeLinkPanel />
       <main
         class="panes"
         ref={panes}

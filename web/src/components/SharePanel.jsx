@@ -1,7 +1,9 @@
 // The link made by Share, its length, where it opens, and a warning when
 // chat apps may cut it; for a level too big for a link, a snapshot file to
 // download. A link to this machine's own address says so, and how to make
-// one others can open.
+// one others can open. Beside it, Share changes: a link of the pending
+// edits alone, disabled with the reason when there are none.
+import { changesUnavailable, shareChanges } from '../state/changeLink.js';
 import { CHAT_LIMIT, closeShare, downloadSnapshot, shared } from '../state/share.js';
 
 // Where each kind of share base was set, in the words of the panel.
@@ -39,13 +41,35 @@ function OpensAt({ opensAt }) {
   );
 }
 
+// Share changes, or why it cannot now.
+function ShareChanges() {
+  const why = changesUnavailable();
+  return (
+    <p class="share-changes">
+      <button
+        type="button"
+        onClick={shareChanges}
+        disabled={why !== null}
+        title="A link holding only the pending changes, to apply over another copy of this world"
+      >
+        Share changes
+      </button>{' '}
+      <span class="muted">{why ?? 'a short link of the pending changes only, for another copy of this world'}</span>
+    </p>
+  );
+}
+
 export function SharePanel() {
   const s = shared.value;
   if (!s) return null;
   const length = s.length.toLocaleString('en');
   return (
-    <section class="share" aria-label="Share link">
-      {s.tooLong ? (
+    <section class="share" aria-label={s.changes ? 'Change link' : 'Share link'}>
+      {s.tooLong && s.changes ? (
+        <p role="alert">
+          These changes need a {length}-character link, more than a browser accepts: save them and share the world instead.
+        </p>
+      ) : s.tooLong ? (
         <p role="alert">
           This level needs a {length}-character link, more than a browser accepts. Share it as a snapshot file instead;{' '}
           <em>Open snapshot file</em> reads it.{' '}
@@ -56,7 +80,7 @@ export function SharePanel() {
       ) : (
         <>
           <label>
-            Link
+            {s.changes ? 'Link to the changes' : 'Link'}
             <input type="text" readOnly value={s.url} onFocus={(e) => e.currentTarget.select()} />
           </label>
           <span class="muted">
@@ -73,6 +97,7 @@ export function SharePanel() {
         Close
       </button>
       <OpensAt opensAt={s.opensAt} />
+      {!s.changes && <ShareChanges />}
     </section>
   );
 }

@@ -88,6 +88,11 @@ export function engineApi(call, onProgress) {
     putFiles: (files, { keepEdited = false } = {}) => call('putFiles', { files, keepEdited }),
     markSaved: (written, deleted) => call('markSaved', { written, deleted }),
     snapshot: () => call('snapshot'),
+    // Change links: what a link holds, one read, one of the pending edits, one applied.
+    linkKind: (text) => call('linkKind', { text }),
+    readChanges: (text) => call('readChanges', { text }),
+    changesLink: (name) => call('changesLink', { name }),
+    applyChangeLink: (text) => call('applyChangeLink', { text }),
     // { value, text } or { error, col }: see the worker's check.
     check: (type, text, { allowInf = false } = {}) => call('check', { type, text, allowInf }),
     get: (id) => call('get', { id }),

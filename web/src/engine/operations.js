@@ -20,7 +20,7 @@ import { errorInfo } from './errors.js';
 const IN_MEMORY = { inMemory: true };
 
 // Operations that need no open world.
-const WITHOUT_WORLD = new Set(['begin', 'addFiles', 'load', 'openSnapshot', 'openServed', 'check']);
+const WITHOUT_WORLD = new Set(['begin', 'addFiles', 'load', 'openSnapshot', 'openServed', 'check', 'linkKind', 'readChanges']);
 
 /** The operations, with state of their own: `run(op, args)` answers
  * { result, transfer }, or throws (an engine error, or 'No world is open').
@@ -439,6 +439,45 @@ export function createOperations({ onProgress = () => {} } = {}) {
     async snapshot() {
       return { result: await world.snapshot() };
     },
+    // What a link holds, told by its first bytes: 'world', 'changes' or null.
+    async linkKind({ text }) {
+      juliet ??= await loadJuliet();
+      return { result: await juliet.linkKind(text) };
+    },
+    // A change link read, not applied: the name of the world it was made
+    // for and how many entities (or the settings) it changes.
+    async readChanges({ text }) {
+      juliet ??= await loadJuliet();
+      const c = await juliet.decodeChanges(text);
+      return { result: { world: c.world, count: (c.settings ? 1 : 0) + c.changed.length + c.added.length + c.deleted.length } };
+    },
+    // A change link of the pending edits: each entity (or the settings)
+    // changed since it was last clean, against its text then (`before`, the
+    // review's), named `name`.
+    async changesLink({ name }) {
+      const entries = [...before].map(([id, text]) => [id === SETTINGS ? null : id, text]);
+      return { result: await world.changesText(entries, { name }) };
+    },
+    // Applies a change link over the open world (World#applyChanges): what
+    // it changed as one undo step (`changes` [{ id, before, after }]), the
+    // entities as they are now, the settings, and each entity it did not
+    // apply: `conflicts` (its file changed since the link was made, it is
+    // gone, or an added ID is taken) and `failed` (the engine refused it).
+    async applyChangeLink({ text }) {
+      const link = await juliet.decodeChanges(text);
+      const ids = [...(link.settings ? [SETTINGS] : []), ...[link.changed, link.added, link.deleted].flat().map((e) => e.id)];
+      const was = new Map(ids.map((id) => [id, id === SETTINGS || world.has(id) ? textOf(id) : null]));
+      const result = await world.applyChanges(text);
+      const now = (id) => (id === SETTINGS || world.has(id) ? textOf(id) : null);
+      const changes = result.applied
+        .map((e) => e.id ?? SETTINGS)
+        .map((id) => ({ id, before: was.get(id), after: now(id) }))
+        .filter((c) => !(c.before === null && c.after === null));
+      for (const c of changes) if (!before.has(c.id)) before.set(c.id, c.before);
+      const entities = changes.filter((c) => c.id !== SETTINGS).map(({ id }) => ({ id, entity: world.has(id) ? entityOf(id) : null }));
+      const settings = world.settings();
+      return { result: { world: link.world, changes, entities, settings, conflicts: result.conflicts, failed: result.failed } };
+    },
     // Text typed for a value of field type `type`, checked by the engine's
     // own parser: { value, text } or { error, col } (Juliet#checkValue).
     // Needs no world: nothing changes.
@@ -493,11 +532,13 @@ export function createOperations({ onProgress = () => {} } = {}) {
     // Undo and redo of such a step: [[id, text or null]].
     async restoreMany({ items }) {
       const changes = allOrNone(items, ([id, text]) => {
-        const was = world.has(id) ? world.entityBytes(id) : null;
+        const was = id === SETTINGS || world.has(id) ? textOf(id) : null;
         restoreText(id, text);
         return { id, before: was, after: text };
       });
-      return { result: { entities: changes.map(({ id }) => ({ id, entity: world.has(id) ? entityOf(id) : null })) } };
+      // (A step of a change link may hold the settings too.)
+      const entities = changes.map(({ id }) => ({ id, entity: id !== SETTINGS && world.has(id) ? entityOf(id) : null }));
+      return { result: { entities, settings: world.settings() } };
     },
     // Copies of entities `ids` with new IDs, placed by `place` (addCopies).
     async duplicate({ ids, place }) {

@@ -262,6 +262,25 @@ export async function addedEntities(result, label, what) {
   await setSelection(result.ids);
 }
 
+// A change link the engine applied (`result` as its applyChangeLink
+// answer): its entities and settings shown, the pending changes following,
+// one undo step labelled 'change link'.
+export function appliedChanges(result) {
+  batch(() => {
+    for (const { id, entity } of result.entities) {
+      if (entity) {
+        if (!table.rowOf.has(id)) noteAdded(id);
+        applyEntity(entity);
+      } else if (table.rowOf.has(id)) {
+        noteRemoved(id);
+        removeRow(id);
+      }
+    }
+    settings.value = result.settings;
+  });
+  editedMany('change link', result.changes);
+}
+
 // The live entity after `row` (else before it) to select once it is gone.
 function nextAlive(row) {
   for (let r = row + 1; r < table.size; r++) if (table.alive[r]) return table.ids[r];
@@ -306,11 +325,13 @@ export async function restoreEntity(id, text, what) {
 // selected. Returns false (with the error shown) if the engine refused.
 export async function restoreEntities(items, what) {
   try {
-    const { entities } = await getEngine().restoreMany(items);
+    const { entities, settings: nowSettings } = await getEngine().restoreMany(items);
     batch(() => {
       for (const { id, entity } of entities) {
         noteTouched(id);
-        if (entity) {
+        if (id === SETTINGS) {
+          settings.value = nowSettings;
+        } else if (entity) {
           if (!table.rowOf.has(id)) noteAdded(id);
           applyEntity(entity);
         } else if (table.rowOf.has(id)) {

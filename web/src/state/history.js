@@ -65,7 +65,13 @@ export function restoreHistory({ undo, redo }) {
   redoStack.value = redo.slice(-LIMIT);
 }
 
-const NAMES = { add: 'the add of', delete: 'the delete of', duplicate: 'the duplicate of', paste: 'the paste of' };
+const NAMES = {
+  add: 'the add of',
+  delete: 'the delete of',
+  duplicate: 'the duplicate of',
+  paste: 'the paste of',
+  'change link': 'the change link of',
+};
 
 function describe(verb, { label, changes }) {
   const id = changes[0].id;
