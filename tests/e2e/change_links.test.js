@@ -56,12 +56,13 @@ test(
     const [id] = await ui.visibleIds(a);
     const link = await changeLinkOf(a, id, '-7.25');
     assert.ok(link.length < 200, `${link.length} characters: ${link}`);
-    await ui.screenshot(a, 'change-link');
+    await ui.eachLook(a, (width, scheme) => ui.screenshot(a, `change-link-${width}-${scheme}`));
 
     const b = await openServed(copyAs(generated, 'level'), link.slice(link.indexOf('#') + 1));
     await opened(b).getByText('Applied 1 change from the link to level').waitFor();
     assert.deepEqual(await ui.pendingItems(b), [`modified${entityFile(id)}`]);
     assert.match(await listedPosition(b, id), /^-7\.25, /);
+    assert.equal(new URL(b.url()).hash, '', 'applied once: a reload does not apply it again');
     await ui.closeWithoutErrors(a);
     await ui.closeWithoutErrors(b);
   },
@@ -81,7 +82,7 @@ test('an entity whose file changed since the link was made is named as a conflic
   assert.match(await report.textContent(), new RegExp(`${entityFile(id)}: its file changed since the link was made`));
   assert.deepEqual(await ui.pendingItems(b), [`modified${entityFile(other)}`]);
   assert.match(await listedPosition(b, id), /^1, 2, 3$/);
-  await ui.screenshot(b, 'change-link-conflict');
+  await ui.eachLook(b, (width, scheme) => ui.screenshot(b, `change-link-conflict-${width}-${scheme}`));
   await ui.closeWithoutErrors(a);
   await ui.closeWithoutErrors(b);
 });

@@ -75,12 +75,21 @@ render(<App />, document.getElementById('app'));
       openNone: new URLSearchParams(location.search).get('open') === 'none',
     });
   }
-  if (changes) await openChangeLink(linkInAddress);
+  if (changes) await applyLinkInAddress(linkInAddress);
 })();
 
 window.addEventListener('hashchange', async () => {
   if (location.hash.length <= 1) return;
   const text = location.hash.slice(1);
-  if (await isChangeLink(text)) openChangeLink(text);
+  if (await isChangeLink(text)) applyLinkInAddress(text);
   else openSnapshotText(text);
 });
+
+// A change link is applied once: then it leaves the address, so that a
+// reload does not apply it again (its changes are pending, kept as any
+// unsaved work is).
+async function applyLinkInAddress(text) {
+  if ((await openChangeLink(text)) && location.hash.slice(1) === text) {
+    history.replaceState(null, '', `${location.pathname}${location.search}`);
+  }
+}

@@ -3,8 +3,7 @@
 // made); or, where its world is not open, which world it needs, with a way
 // to open it.
 import { canPickFolder } from '../state/folders.js';
-import { changeReport, closeChangeReport, openChangeLink } from '../state/changeLink.js';
-import { openFolder } from '../state/open.js';
+import { changeReport, closeChangeReport, openChangeLink, openFolderForLink } from '../state/changeLink.js';
 import { plural } from '../lib/plural.js';
 import { status, worldName } from '../state/world.js';
 
@@ -47,11 +46,11 @@ export function ChangeLinkPanel() {
       )}
       <Problems
         items={r.conflicts}
-        title={`${plural(r.conflicts.length, 'entity', 'entities')} changed since the link was made, left as they are:`}
+        title={`${plural(r.conflicts.length, 'entity', 'entities')} changed since the link was made, left as ${r.conflicts.length === 1 ? 'it is' : 'they are'}:`}
       />
       <Problems items={r.failed} title={`${plural(r.failed.length, 'change')} the engine refused:`} />
       {r.needs && canPickFolder() && (
-        <button type="button" onClick={openFolder}>
+        <button type="button" onClick={openFolderForLink}>
           Open folder…
         </button>
       )}

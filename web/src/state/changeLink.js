@@ -10,6 +10,7 @@ import { plural } from '../lib/plural.js';
 import { appliedChanges } from './edits.js';
 import { getEngine } from './engine.js';
 import { errorMessage, notice } from './messages.js';
+import { openFolder } from './open.js';
 import { pending } from './pending.js';
 import { fromLink } from './review.js';
 import { brokenLink, linkFor, shared, URL_LIMIT, whereLinksOpen } from './share.js';
@@ -89,6 +90,14 @@ export async function openChangeLink(text, { anyWorld = false } = {}) {
   changeReport.value = { text, world: link.world, count: link.count, needs: false, applied: result.changes.length, conflicts, failed };
   notice.value = `Applied ${plural(result.changes.length, 'change', 'changes')} from a change link`;
   return true;
+}
+
+/** Opens a folder for a link that needs another world, then applies the
+ * link if the folder is the world it names. */
+export async function openFolderForLink() {
+  const r = changeReport.peek();
+  await openFolder();
+  if (r && status.peek() === 'ready' && worldName.peek() === r.world) await openChangeLink(r.text);
 }
 
 export function closeChangeReport() {
