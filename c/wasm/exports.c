@@ -250,14 +250,15 @@ JLW_EXPORT int jlw_world_load(jl_world *world, const char *dir)
  * another in `data`, and per file five numbers in `facts`: its size, inode,
  * device, and modification time in whole seconds and the nanoseconds
  * apart (as a stat under Node gives them). read_ms: the wall-clock time in
- * ms before the first was read. Fails as jlw_world_load, or
- * JL_ERR_OUT_OF_MEMORY (nothing loaded) if the table of files does not fit. */
+ * ms before the first was read. Fails as jlw_world_load; without room for
+ * the table of files, the engine reads every file itself (jl_world_load). */
 JLW_EXPORT int jlw_world_load_preread(jl_world *world, const char *dir, uint32_t count, const char *paths,
                                       const char *data, const double *facts, double read_ms)
 {
     clear_error();
+    uint32_t before = jl_world_diagnostic_count(world);
     jl_fs_preread *files = malloc((count ? count : 1) * sizeof *files);
-    if (!files) return fail(JL_ERR_OUT_OF_MEMORY, "no memory for the table of files read");
+    if (!files) return loaded(world, before, jl_world_load(world, dir));
     for (uint32_t i = 0; i < count; i++, facts += 5) {
         const size_t size = (size_t)facts[0];
         files[i] = (jl_fs_preread){
@@ -270,7 +271,6 @@ JLW_EXPORT int jlw_world_load_preread(jl_world *world, const char *dir, uint32_t
         paths += strlen(paths) + 1;
         data += size;
     }
-    uint32_t before = jl_world_diagnostic_count(world);
     jl_status status = jl_world_load_preread(world, dir, files, count, (uint64_t)(read_ms * 1e6));
     free(files);
     return loaded(world, before, status);

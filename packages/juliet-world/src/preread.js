@@ -12,6 +12,9 @@ import { ENTITIES_DIR, FILE_MAX, SETTINGS_FILE } from './constants.js';
 
 const encoder = new TextEncoder();
 const SECOND = 1_000_000_000n;
+// The bytes read ahead at most (they are copied into the wasm heap, which
+// never shrinks): the files past it the engine reads itself.
+const BUDGET = 256 << 20;
 
 /**
  * The settings file and the entity files of host directory `host` (the
@@ -34,6 +37,7 @@ export function prereadWorld(host, vpath) {
     // No Entities folder, or none to read: the engine says which.
   }
   for (const entry of entries) {
+    if (reader.full) break;
     // A link may lead to a regular file (the engine follows it); anything
     // else is the engine's to report.
     if (!entry.name.endsWith('.jasset') || !(entry.isFile() || entry.isSymbolicLink())) continue;
@@ -49,6 +53,7 @@ class Reader {
     this._flags = fs.constants.O_RDONLY | fs.constants.O_NONBLOCK; // a FIFO never blocks the open
     this._bytes = new Uint8Array(1 << 20);
     this._at = 0;
+    this.full = false; // the budget is spent
     this._paths = [];
     this._facts = [];
   }
@@ -67,6 +72,10 @@ class Reader {
       const before = fs.fstatSync(fd, { bigint: true });
       if (!before.isFile() || before.size > BigInt(FILE_MAX)) return;
       const size = Number(before.size);
+      if (this._at + size > BUDGET) {
+        this.full = true;
+        return;
+      }
       this._room(size + 1);
       // One byte more than the size: a file longer than it said is read
       // again by the engine, as is one changed in place meanwhile.

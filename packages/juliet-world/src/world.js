@@ -66,13 +66,19 @@ export function openWorld(engine, path, options) {
 }
 
 // Loads host directory `dir` (a WorldDir) into the world at ptr, its
-// files read with Node's fs first (preread.js).
+// files read with Node's fs first (preread.js); if the wasm heap cannot
+// take them, read by the engine itself (slower, the same world).
 function loadPreread(wasm, ptr, dir) {
   const { count, paths, data, facts, readMs } = prereadWorld(dir.path, dir.vpath);
   const blocks = [paths, data, new Uint8Array(facts.buffer, facts.byteOffset, facts.byteLength)];
-  wasm.withTexts(blocks, (pathsPtr, _p, dataPtr, _d, factsPtr) =>
-    wasm.c.jlw_world_load_preread(ptr, dir.vpath, count, pathsPtr, dataPtr, factsPtr, readMs),
-  );
+  try {
+    wasm.withTexts(blocks, (pathsPtr, _p, dataPtr, _d, factsPtr) =>
+      wasm.c.jlw_world_load_preread(ptr, dir.vpath, count, pathsPtr, dataPtr, factsPtr, readMs),
+    );
+  } catch (err) {
+    if (err.code !== 'out_of_memory') throw err;
+    wasm.c.jlw_world_load(ptr, dir.vpath);
+  }
 }
 
 /**
