@@ -30,18 +30,17 @@ export function prereadWorld(host, vpath) {
   const readMs = Date.now();
   const reader = new Reader(fs);
   reader.file(`${host}/${SETTINGS_FILE}`, `${vpath}/${SETTINGS_FILE}`);
-  let entries = [];
+  let names = [];
   try {
-    entries = fs.readdirSync(`${host}/${ENTITIES_DIR}`, { withFileTypes: true });
+    names = fs.readdirSync(`${host}/${ENTITIES_DIR}`);
   } catch {
     // No Entities folder, or none to read: the engine says which.
   }
-  for (const entry of entries) {
+  for (const name of names) {
     if (reader.full) break;
-    // A link may lead to a regular file (the engine follows it); anything
-    // else is the engine's to report.
-    if (!entry.name.endsWith('.jasset') || !(entry.isFile() || entry.isSymbolicLink())) continue;
-    reader.file(`${host}/${ENTITIES_DIR}/${entry.name}`, `${vpath}/${ENTITIES_DIR}/${entry.name}`);
+    // Links are followed, as the engine follows them; a folder, FIFO or
+    // socket is left to the engine once opened (without blocking).
+    if (name.endsWith('.jasset')) reader.file(`${host}/${ENTITIES_DIR}/${name}`, `${vpath}/${ENTITIES_DIR}/${name}`);
   }
   return reader.done(readMs);
 }
