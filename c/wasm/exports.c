@@ -226,13 +226,10 @@ JLW_EXPORT jl_world *jlw_world_new(uint32_t capacity)
 /* Frees the world (jl_world_free); NULL is ignored. */
 JLW_EXPORT void jlw_world_free(jl_world *world) { jl_world_free(world); }
 
-/* jl_world_load. Problems are in the diagnostics; the status is JL_OK or
- * the first problem's (also in jlw_last_error). */
-JLW_EXPORT int jlw_world_load(jl_world *world, const char *dir)
+/* A load's status, its first new diagnostic (those from index `before`
+ * on) put in jlw_last_error. */
+static int loaded(const jl_world *world, uint32_t before, jl_status status)
 {
-    clear_error();
-    uint32_t before = jl_world_diagnostic_count(world);
-    jl_status status = jl_world_load(world, dir);
     if (status != JL_OK) {
         const jl_error *first = jl_world_diagnostic(world, before);
         if (first) last_error = *first;
@@ -240,6 +237,46 @@ JLW_EXPORT int jlw_world_load(jl_world *world, const char *dir)
         last_error.status = status;
     }
     return (int)status;
+}
+
+/* jl_world_load. Problems are in the diagnostics; the status is JL_OK or
+ * the first problem's (also in jlw_last_error). */
+JLW_EXPORT int jlw_world_load(jl_world *world, const char *dir)
+{
+    clear_error();
+    uint32_t before = jl_world_diagnostic_count(world);
+    return loaded(world, before, jl_world_load(world, dir));
+}
+
+/* jl_world_load_preread with `count` files the host read: their paths one
+ * after another in `paths` (each NUL-terminated), their bytes one after
+ * another in `data`, and per file five numbers in `facts`: its size, inode,
+ * device, and modification time in whole seconds and the nanoseconds
+ * apart (as a stat under Node gives them). read_ms: the wall-clock time in
+ * ms before the first was read. Fails as jlw_world_load; without room for
+ * the table of files, the engine reads every file itself (jl_world_load). */
+JLW_EXPORT int jlw_world_load_preread(jl_world *world, const char *dir, uint32_t count, const char *paths,
+                                      const char *data, const double *facts, double read_ms)
+{
+    clear_error();
+    uint32_t before = jl_world_diagnostic_count(world);
+    jl_fs_preread *files = malloc((count ? count : 1) * sizeof *files);
+    if (!files) return loaded(world, before, jl_world_load(world, dir));
+    for (uint32_t i = 0; i < count; i++, facts += 5) {
+        const size_t size = (size_t)facts[0];
+        files[i] = (jl_fs_preread){
+            .path = paths,
+            .data = data,
+            .size = size,
+            .stamp = jl_fs_stamp_of((uint64_t)facts[1], (uint64_t)facts[2], size,
+                                    (int64_t)facts[3] * 1000000000ll + (int64_t)facts[4]),
+        };
+        paths += strlen(paths) + 1;
+        data += size;
+    }
+    jl_status status = jl_world_load_preread(world, dir, files, count, (uint64_t)(read_ms * 1e6));
+    free(files);
+    return loaded(world, before, status);
 }
 
 /* jl_world_check_references: a diagnostic per reference to a missing

@@ -12,6 +12,11 @@
 // included):
 //   wasm_api_create     world.create() 100,000 times
 //   wasm_api_open_memfs juliet.openWorld() of 100,000 files in MEMFS
+//   wasm_api_open_disk  juliet.openWorld() of 100,000 files on disk (a world
+//                       of `juliet gen` in the system's temporary folder),
+//                       what the local server's engine pays at its start;
+//                       beside it the native open of the same files
+//                       (`juliet stats`, its whole run)
 //   wasm_api_rows       world.rows() of 100,000 entities
 //   wasm_api_entities   world.entities() of 100,000 entities
 //   wasm_api_field_text world.fieldText() of one field of 100,000 entities
@@ -22,7 +27,8 @@
 // (ratios) only in the readable form. With --only NAME, only the part that
 // measures figure NAME runs.
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
@@ -146,6 +152,42 @@ async function apiFigures() {
   report('wasm_api_field_text', N, fieldNs);
 }
 
+// A world of N files on disk, opened through the API as the local server's
+// engine opens it, and natively.
+async function diskFigures() {
+  const cli = join(repo, 'build/native/juliet');
+  if (!existsSync(cli)) throw new Error(`${cli} is missing: run .ci/build.sh`);
+  const base = mkdtempSync(join(tmpdir(), 'juliet-bench-'));
+  try {
+    const dir = join(base, 'world');
+    const gen = spawnSync(cli, ['gen', dir, '--count', String(N)], { encoding: 'utf8' });
+    if (gen.status !== 0) throw new Error(`juliet gen failed: ${gen.stderr}`);
+    const juliet = await loadJuliet();
+    const openNs = best(() => {
+      const t0 = performance.now();
+      const world = juliet.openWorld(dir);
+      const elapsed = (performance.now() - t0) * 1e6;
+      const count = world.count;
+      world.close();
+      if (count !== N) throw new Error(`opened ${count} of ${N} entities`);
+      return elapsed;
+    });
+    report('wasm_api_open_disk', N, openNs);
+    if (!json) {
+      const nativeNs = best(() => {
+        const t0 = performance.now();
+        const run = spawnSync(cli, ['stats', dir], { encoding: 'utf8' });
+        if (run.status !== 0) throw new Error(`juliet stats failed: ${run.stderr}`);
+        return (performance.now() - t0) * 1e6;
+      });
+      note(`  wasm_api_open_disk / native open = ${(openNs / nativeNs).toFixed(2)} (native ${(nativeNs / N).toFixed(2)} ns/entity)`);
+    }
+  } finally {
+    rmSync(base, { recursive: true, force: true });
+  }
+}
+
 note('wasm (node ' + process.versions.node + '), best of several runs');
 engineFigures();
 if (wants('wasm_api_create', 'wasm_api_open_memfs', 'wasm_api_rows', 'wasm_api_entities', 'wasm_api_field_text')) await apiFigures();
+if (wants('wasm_api_open_disk')) await diskFigures();

@@ -208,6 +208,26 @@ void jl_fs_batch_abandon(const jl_fs *fs, jl_fs_batch *batch);
 /* True if two stamps are of the same version of a file (both known). */
 bool jl_fs_stamp_same(const jl_fs_stamp *a, const jl_fs_stamp *b);
 
+/* The stamp of a file from what a stat of it gives: its inode and device
+ * (folded into the identity, never 0), size and modification time. The one
+ * fold every stamp is made with, so that stamps taken by another reader of
+ * the same disk (a host reading files for the world: jl_fs_preread) compare
+ * equal to the file system's own. */
+jl_fs_stamp jl_fs_stamp_of(uint64_t ino, uint64_t dev, uint64_t size, int64_t mtime_ns);
+
+/* A file read already, outside the world's file system, by a reader that
+ * reads many files at once faster than read_file reads them one by one (Node
+ * under the wasm build): its path as the file system names it, its bytes,
+ * and the stamp of the version read, taken as read_file takes it (a stat of
+ * the open file, the same before and after the bytes were read). The
+ * caller owns the path and the bytes. See jl_world_load_preread. */
+typedef struct jl_fs_preread {
+    const char *path;
+    const char *data; /* size bytes */
+    size_t size;
+    jl_fs_stamp stamp;
+} jl_fs_preread;
+
 /* True if a stamp taken at wall-clock time now_ns (jl_platform_wall_ns)
  * cannot tell that version from a later write in place: its modification
  * time is within JL_FS_RACY_NS of now, the coarsest clock tick of the file

@@ -39,19 +39,18 @@
  * it was read; then the read fails with EAGAIN. */
 enum { READ_ATTEMPTS = 8 };
 
-/* Inode and device in one number, never 0 (0 means no stamp). */
-static uint64_t file_identity(uint64_t ino, uint64_t dev)
+jl_fs_stamp jl_fs_stamp_of(uint64_t ino, uint64_t dev, uint64_t size, int64_t mtime_ns)
 {
+    /* Inode and device in one number, never 0 (0 means no stamp). */
     uint64_t id = ino ^ (dev << 40 | dev >> 24) ^ (dev * 0x9e3779b97f4a7c15ull & 0xffff000000000000ull);
-    return id ? id : 1;
+    return (jl_fs_stamp){.file = id ? id : 1, .size = size, .mtime_ns = mtime_ns};
 }
 
 #ifndef __EMSCRIPTEN__
 static jl_fs_stamp stamp_of(const struct stat *st)
 {
-    return (jl_fs_stamp){.file = file_identity((uint64_t)st->st_ino, (uint64_t)st->st_dev),
-                         .size = (uint64_t)st->st_size,
-                         .mtime_ns = (int64_t)st->st_mtim.tv_sec * 1000000000ll + st->st_mtim.tv_nsec};
+    return jl_fs_stamp_of((uint64_t)st->st_ino, (uint64_t)st->st_dev, (uint64_t)st->st_size,
+                          (int64_t)st->st_mtim.tv_sec * 1000000000ll + st->st_mtim.tv_nsec);
 }
 #else
 /* Emscripten's stat has whole seconds and a 32-bit inode, and its fstat
@@ -102,9 +101,8 @@ static int stat_path(const char *path, jl_fs_stamp *stamp)
     double v[5];
     int code = wasm_stat(path, v);
     if (code) return code;
-    *stamp = (jl_fs_stamp){.file = file_identity((uint64_t)v[0], (uint64_t)v[1]),
-                           .size = (uint64_t)v[2],
-                           .mtime_ns = (int64_t)v[3] * 1000000000ll + (int64_t)v[4]};
+    *stamp =
+        jl_fs_stamp_of((uint64_t)v[0], (uint64_t)v[1], (uint64_t)v[2], (int64_t)v[3] * 1000000000ll + (int64_t)v[4]);
     return 0;
 }
 #endif

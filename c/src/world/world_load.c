@@ -286,7 +286,9 @@ static void remove_temp(jl_world *w, const char *dir, const char *path, jl_world
     if (lock->held) w->fs->remove(w->fs, path);
 }
 
-jl_status jl_world_load(jl_world *w, const char *dir)
+/* LoadWorld, its stamps taken from the time now_ns on: they are racy if
+ * their file changed since this moment less a clock tick (fs.h). */
+static jl_status load_dir(jl_world *w, const char *dir, uint64_t now_ns)
 {
     const uint32_t stored_before = w->diagnostic_count, total_before = w->diagnostic_total;
     const jl_fs *fs = w->fs;
@@ -295,9 +297,6 @@ jl_status jl_world_load(jl_world *w, const char *dir)
     jl_status result = JL_OK;
     jl_world_lock lock = {0};
     bool lock_tried = false;
-    /* Stamps taken from now on are racy if their file changed since this
-     * moment less a clock tick (fs.h). */
-    const uint64_t now_ns = jl_platform_wall_ns();
     jl_fs_stamp stamp;
 
     /* The root: its existence, WorldSettings.jasset, a leftover temporary. */
@@ -395,4 +394,20 @@ jl_status jl_world_load(jl_world *w, const char *dir)
     if (w->diagnostic_total != total_before)
         result = stored_before < w->diagnostic_count ? w->diagnostics[stored_before].status : JL_ERR_PARSE;
     return result;
+}
+
+jl_status jl_world_load(jl_world *w, const char *dir) { return load_dir(w, dir, jl_platform_wall_ns()); }
+
+jl_status jl_world_load_preread(jl_world *w, const char *dir, jl_fs_preread *files, uint32_t count, uint64_t read_ns)
+{
+    const uint64_t now_ns = jl_platform_wall_ns();
+    /* The files read before the load began: their stamps were taken since
+     * read_ns, and are as racy as if the load had read them then. */
+    jli_preread_fs preread;
+    jli_preread_fs_init(&preread, w->fs, files, count);
+    const jl_fs *fs = w->fs;
+    w->fs = &preread.fs;
+    jl_status s = load_dir(w, dir, read_ns && read_ns < now_ns ? read_ns : now_ns);
+    w->fs = fs;
+    return s;
 }

@@ -33,6 +33,7 @@ const EXPORTS = {
   jlw_world_new: ['number', ['number']],
   jlw_world_free: [null, ['number']],
   jlw_world_load: ['number', ['number', 'string']],
+  jlw_world_load_preread: ['number', ['number', 'string', 'number', 'number', 'number', 'number', 'number']],
   jlw_world_check_references: ['number', ['number']],
   jlw_world_reference_count: ['number', ['number']],
   jlw_world_missing_reference: ['number', ['number', 'number']],

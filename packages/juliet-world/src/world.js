@@ -8,6 +8,7 @@ import { JulietError } from './errors.js';
 import { isNode } from './files.js';
 import { joinId, splitId } from './ids.js';
 import { applyChanges, changesText } from './changes.js';
+import { prereadWorld } from './preread.js';
 import { snapshotText } from './snapshot.js';
 import { fieldValues, nameRecord, textValue, valueText } from './values.js';
 
@@ -56,12 +57,29 @@ export function openWorld(engine, path, options) {
   try {
     const { c } = engine.wasm;
     world._dir = engine.files.existingDir(path, world._inMemory);
-    c.jlw_world_load(world._ptr, world._dir.vpath);
+    if (world._inMemory) c.jlw_world_load(world._ptr, world._dir.vpath);
+    else loadPreread(engine.wasm, world._ptr, world._dir);
     c.jlw_world_check_references(world._ptr);
     return world;
   } catch (err) {
     world.close();
     throw err;
+  }
+}
+
+// Loads host directory `dir` (a WorldDir) into the world at ptr, its
+// files read with Node's fs first (preread.js); if the wasm heap cannot
+// take them, read by the engine itself (slower, the same world).
+function loadPreread(wasm, ptr, dir) {
+  const { count, paths, data, facts, readMs } = prereadWorld(dir.path, dir.vpath);
+  const blocks = [paths, data, new Uint8Array(facts.buffer, facts.byteOffset, facts.byteLength)];
+  try {
+    wasm.withTexts(blocks, (pathsPtr, _p, dataPtr, _d, factsPtr) =>
+      wasm.c.jlw_world_load_preread(ptr, dir.vpath, count, pathsPtr, dataPtr, factsPtr, readMs),
+    );
+  } catch (err) {
+    if (err.code !== 'out_of_memory') throw err;
+    wasm.c.jlw_world_load(ptr, dir.vpath);
   }
 }
 
