@@ -1,5 +1,6 @@
 // The map: every entity that passes the list's filter as a mark coloured by
-// class (a light by its own colour, with its reach), over a grid in world
+// class (a light by its own colour, with its reach and the references
+// while few are in view: lib/levelOfDetail.js), over a grid in world
 // units, in a top (X/Z) or front (X/Y) view. Click selects (Shift-click
 // adds, Ctrl/Cmd-click adds or takes out), dragging an entity moves it (with
 // every other selected entity), dragging empty space selects what the
@@ -15,6 +16,7 @@
 import { batch, effect, useSignalEffect } from '@preact/signals';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { classColor } from '../lib/classColor.js';
+import { DETAIL_LIMIT } from '../lib/levelOfDetail.js';
 import { formatCoordinate, formatGridValue, gridValues, niceStep } from '../lib/mapGrid.js';
 import { nearestInDirection, nearestPoint } from '../lib/mapNearest.js';
 import { abgr, horizontalLine, markRadius, paintDensity, square, verticalLine } from '../lib/mapRaster.js';
@@ -186,11 +188,14 @@ export function WorldMap() {
 
     ctx.save();
     ctx.scale(dpr, dpr);
-    drawLights(ctx, w, h);
     const sel = selectedId.value === null ? undefined : table.rowOf.get(selectedId.value);
-    drawLinks(ctx, sel);
-    drawSelection(ctx, sel);
     const hovered = hoverRow.current;
+    // Every light's reach and every reference while few are in view; past
+    // that, the selected and hovered entities' alone.
+    const few = shown <= DETAIL_LIMIT;
+    drawLights(ctx, w, h, few ? null : [sel, hovered]);
+    drawLinks(ctx, sel, few);
+    drawSelection(ctx, sel);
     if (hovered >= 0 && hovered !== sel && table.alive[hovered]) ring(ctx, hovered, 6, 'rgba(255,255,255,0.6)', 1);
     drawGridLabels(ctx, w, h, grid, ha, va);
     ctx.restore();
@@ -201,6 +206,7 @@ export function WorldMap() {
     el.dataset.marks = r === 0 ? 'density' : `squares of ${2 * r + 1} px`;
     el.dataset.gridStep = String(grid.step);
     el.dataset.shown = String(rows.length); // the entities drawn
+    el.dataset.details = few ? 'all' : 'selection'; // whose reach and references are drawn
   }
 
   // Minor lines, major (labelled) lines and the axes through the origin,
@@ -231,9 +237,10 @@ export function WorldMap() {
     return out;
   }
 
-  // Each light's reach: a circle of its radius in its colour, where it is
-  // big enough to see and crosses the view.
-  function drawLights(ctx, w, h) {
+  // Each light's reach (or only those of the rows `only`, when given): a
+  // circle of its radius in its colour, where it is big enough to see and
+  // crosses the view.
+  function drawLights(ctx, w, h, only) {
     const l = lights.value;
     if (!l) return;
     const [ha, va] = axes.value;
@@ -243,6 +250,7 @@ export function WorldMap() {
       const row = l.rows[k];
       const radius = l.radii[k] * s;
       if (!drawnRow[row] || !Number.isFinite(radius) || radius < 3 || !l.colors[k]) continue;
+      if (only && !only.includes(row)) continue;
       const [x, y] = toScreen(table.pos[row * 3 + ha], table.pos[row * 3 + va]);
       if (x + radius < 0 || y + radius < 0 || x - radius > w || y - radius > h) continue;
       ctx.beginPath();
@@ -254,14 +262,14 @@ export function WorldMap() {
     }
   }
 
-  // References: every one faintly (when there are not too many), the
-  // selected entity's own in the accent colour with an arrowhead, and those
-  // that point at it dashed.
-  function drawLinks(ctx, sel) {
+  // References: every one faintly (with `every`, when there are not too
+  // many), the selected entity's own in the accent colour with an
+  // arrowhead, and those that point at it dashed.
+  function drawLinks(ctx, sel, every) {
     const [ha, va] = axes.value;
     const at = (row) => toScreen(table.pos[row * 3 + ha], table.pos[row * 3 + va]);
     const all = links.value;
-    if (all && all.from.length <= ALL_LINKS_LIMIT) {
+    if (all && every && all.from.length <= ALL_LINKS_LIMIT) {
       ctx.strokeStyle = 'rgba(200,215,230,0.22)';
       ctx.lineWidth = 1;
       ctx.beginPath();

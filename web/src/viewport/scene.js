@@ -12,6 +12,7 @@ import { OrbitControls } from 'three/addons/controls/OrbitControls.js';
 import { TransformControls } from 'three/addons/controls/TransformControls.js';
 import { ViewHelper } from 'three/addons/helpers/ViewHelper.js';
 import { createDetails } from './details.js';
+import { DETAIL_LIMIT } from '../lib/levelOfDetail.js';
 import { createLayers, MARKERS_LAYER } from './layers.js';
 
 // The views, as a level editor names them: where the camera looks from
@@ -39,7 +40,6 @@ const GRID_CELLS = 200; // lines each way at most: the view spans 10 to 100 of t
 // Level of detail: the nearest SHAPE_LIMIT entities in view are drawn as
 // shapes; when at most DETAIL_LIMIT are in view, each is labelled too.
 const SHAPE_LIMIT = 300;
-const DETAIL_LIMIT = 150;
 const REST_MS = 200; // the camera is at rest once no button is held and it stayed this long
 const ROTATE_SNAP_DEG = 15; // a turn's step with Snap on, as in Godot
 
