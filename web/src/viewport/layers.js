@@ -67,13 +67,13 @@ export function createLayers(renderer, markers, { background, again }) {
   let budget = FIRST_BUDGET;
   let filled = 0; // markers in the level's texture
   // A pass's cost: from its draw calls to the renderer's fence after them
-  // being passed, read without waiting (one fence at a time), first when
-  // the last pass of its share would have ended (each read is a task of
-  // the page's). `share`: of the budget the pass drew.
+  // being passed, read without waiting (one fence at a time), first at 40%
+  // of what the budget's share may take (each read is a task of the
+  // page's; the first is still early enough to tell a pass cheap enough
+  // for the budget to grow). `share`: of the budget the pass drew.
   const gl = renderer.getContext();
   let fence = null;
   let timer = 0;
-  let lastMs = 0; // the last pass's cost, for the whole budget
   function timePass(drawn, share) {
     if (fence) return;
     const at = performance.now();
@@ -87,11 +87,10 @@ export function createLayers(renderer, markers, { background, again }) {
       gl.deleteSync(fence);
       fence = null;
       const ms = (performance.now() - at) / share; // as if the whole budget were drawn
-      lastMs = ms;
       if (ms > FRAME_MS) budget = Math.max(LEAST_BUDGET, Math.floor((drawn / share) * 0.7));
       else if (ms < FRAME_MS / 2 && drawn >= budget * share) budget = Math.ceil(budget * 1.3);
     };
-    timer = setTimeout(poll, Math.min(lastMs, FRAME_MS) * share * 0.8);
+    timer = setTimeout(poll, FRAME_MS * share * 0.4);
   }
   const count = () => markers.geometry.attributes.position?.count ?? 0;
 
