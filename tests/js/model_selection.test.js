@@ -8,6 +8,7 @@ import { setFieldOfSelection } from '../../web/src/state/edits.js';
 import {
   addToSelection,
   entityExists,
+  readAhead,
   select,
   selected,
   selectedId,
@@ -71,4 +72,17 @@ test('an ID that names no entity of the world does not exist, nor does the null 
   assert.equal(entityExists(LIGHT), true);
   assert.equal(entityExists('0x77a31d75000000ff'), false);
   assert.equal(entityExists('0x0000000000000000'), false);
+});
+
+test('an entity read ahead of its click is the one shown; one changed meanwhile is read again', async () => {
+  await openWorld();
+  readAhead(LIGHT);
+  await select(LIGHT);
+  assert.equal(selected.value.id, LIGHT);
+  // A press on it, then the world changes before the release.
+  readAhead(LIGHT);
+  await setFieldOfSelection('radius', 4);
+  await select(null);
+  await select(LIGHT);
+  assert.equal(selected.value.fields.radius, 4);
 });

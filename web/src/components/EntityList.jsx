@@ -16,6 +16,7 @@ import { deleteEntity, setParents } from '../state/edits.js';
 import { collapsedIds, expandTo, forest, setCollapsed } from '../state/hierarchy.js';
 import { classCounts, classFilter, followQuery, listRows, query, queryError, search, totalCount } from '../state/listView.js';
 import {
+  readAhead,
   select,
   selectAllOnKey,
   takeClick,
@@ -319,7 +320,11 @@ function EntityRow({ row, list, selected, onPick, tree, open, context, dropTarge
       aria-setsize={list.siblings[tree.up[row] + 1]}
       aria-label={`${name ? `${name} ` : ''}${id} ${cls} ${where}${dirty ? ', unsaved' : ''}${context ? ', outside the filter' : ''}`}
       onClick={(e) => onPick(e, id)}
-      onMouseDown={(e) => e.shiftKey && e.preventDefault() /* no text selection */}
+      onMouseDown={(e) => {
+        if (e.shiftKey)
+          e.preventDefault(); // no text selection
+        else readAhead(id);
+      }}
       draggable={hasParentField(schemas.value[cls]) ? 'true' : undefined}
       onDragStart={(e) => drag.start(e, id)}
       onDragOver={(e) => drag.over(e, row)}

@@ -22,6 +22,7 @@ import { placeAtPoint, placing, snap, snapPointer } from '../state/placement.js'
 import {
   addToSelection,
   select,
+  readAhead,
   selectAllOnKey,
   selectedId,
   selectedIds,
@@ -235,6 +236,8 @@ export function Viewport() {
     if (event.button === 0 && !event.altKey && !scene.current?.onGizmo()) {
       press.current = { at: at(event) };
       canvas.current.setPointerCapture(event.pointerId);
+      const row = placing.peek() ? -1 : (scene.current?.pick(...press.current.at) ?? -1);
+      if (row >= 0) readAhead(table.ids[row]);
     }
     canvas.current.focus();
   }

@@ -13,7 +13,7 @@ import { getEngine } from './engine.js';
 import { fail } from './messages.js';
 import { cancelPick, finishPick } from './refPick.js';
 import { visibleRows } from './listView.js';
-import { table } from './table.js';
+import { revision, table } from './table.js';
 import { nameRecord } from 'juliet-world';
 
 const NONE = new Set();
@@ -38,6 +38,27 @@ export function takeClick(id) {
   return finishPick(id);
 }
 
+// An entity read ahead of its selection: a press in a view that may
+// become a click on it starts the engine's read, so that the inspector can
+// show it at the release (a press lasts about 100 ms). Kept until another
+// is read ahead or the world changes.
+let ahead = null; // { id, at: revision, entity: Promise }
+
+/** A press on entity `id` (null: on none) that may select it. */
+export function readAhead(id) {
+  if (id === null || (ahead?.id === id && ahead.at === revision.peek())) return;
+  const entity = getEngine().get(id);
+  entity.catch(() => {}); // told when it is selected, if it is
+  ahead = { id, at: revision.peek(), entity };
+}
+
+// Entity `id` from the engine, or its read ahead if the world is the same.
+function readEntity(id) {
+  const read = ahead?.id === id && ahead.at === revision.peek() ? ahead.entity : getEngine().get(id);
+  ahead = null;
+  return read;
+}
+
 // Selects entity `id` alone (null: none) and reads it from the engine; a
 // read that fails shows an error, one overtaken by another selection is
 // dropped.
@@ -60,7 +81,7 @@ export async function setSelection(ids, primary = ids.length ? ids[ids.length - 
   });
   if (primary === null || !changed) return;
   try {
-    const entity = await getEngine().get(primary);
+    const entity = await readEntity(primary);
     if (selectedId.value === primary) selected.value = entity;
   } catch (err) {
     if (selectedId.value === primary) fail(`Could not read ${primary}`, err);
