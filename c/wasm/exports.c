@@ -828,6 +828,23 @@ static void put_entity(out_block *out, uint32_t kind, const jl_change_entity *e)
     }
 }
 
+/* Decodes size bytes of a change link into c, on arena (released by the
+ * caller); false with the failure in jlw_last_error (arena released). */
+static bool decode_changes(const uint8_t *data, uint32_t size, jl_arena *arena, jl_changes *c)
+{
+    if (!changes_arena(arena, size)) {
+        fail(JL_ERR_OUT_OF_MEMORY, "no memory to decode the changes");
+        return false;
+    }
+    jl_status status = jl_changes_decode(data, size, arena, c, &last_error);
+    if (status != JL_OK) {
+        jl_arena_release(arena);
+        reported(status, "cannot decode the changes");
+        return false;
+    }
+    return true;
+}
+
 /* Decodes a change link's bytes (jl_changes_decode) into a malloc'd block
  * the caller frees (size in *out_size): u32 world name size and its bytes,
  * u32 record count, then per entity u32 kind (0 the settings, 1 changed,
@@ -839,17 +856,8 @@ JLW_EXPORT uint8_t *jlw_changes_decode(const uint8_t *data, uint32_t size, uint3
 {
     clear_error();
     jl_arena arena = {0};
-    if (!changes_arena(&arena, size)) {
-        fail(JL_ERR_OUT_OF_MEMORY, "no memory to decode the changes");
-        return NULL;
-    }
     jl_changes c;
-    jl_status status = jl_changes_decode(data, size, &arena, &c, &last_error);
-    if (status != JL_OK) {
-        jl_arena_release(&arena);
-        reported(status, "cannot decode the changes");
-        return NULL;
-    }
+    if (!decode_changes(data, size, &arena, &c)) return NULL;
     out_block out = {0};
     put_u32(&out, c.world_size);
     put_bytes(&out, c.world, c.world_size);
@@ -896,20 +904,12 @@ JLW_EXPORT uint8_t *jlw_changes_apply(jl_world *world, const uint8_t *data, uint
 {
     clear_error();
     jl_arena arena = {0};
-    if (!changes_arena(&arena, size)) {
-        fail(JL_ERR_OUT_OF_MEMORY, "no memory to decode the changes");
-        return NULL;
-    }
     jl_changes c;
-    jl_status status = jl_changes_decode(data, size, &arena, &c, &last_error);
-    if (status != JL_OK) {
-        jl_arena_release(&arena);
-        reported(status, "cannot decode the changes");
-        return NULL;
-    }
+    if (!decode_changes(data, size, &arena, &c)) return NULL;
     reports all = {0};
     put_u32(&all.out, 0); /* the count, known at the end */
-    status = jl_changes_apply(world, &c, flags & JL_CHANGES_ALL_OR_NOTHING, &arena, put_report, &all, NULL, NULL, NULL);
+    jl_status status =
+        jl_changes_apply(world, &c, flags & JL_CHANGES_ALL_OR_NOTHING, &arena, put_report, &all, NULL, NULL, NULL);
     jl_arena_release(&arena);
     if (status != JL_OK) {
         free(all.out.data);

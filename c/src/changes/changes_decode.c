@@ -72,42 +72,11 @@ static bool read_list(jli_snap_reader *r, jl_arena *arena, size_t min_bytes, con
     return true;
 }
 
-static bool check_checksum(jli_snap_reader *r)
-{
-    if (jli_snap_left(r) < 4) return jli_snap_fail(r, JL_ERR_CORRUPT, "truncated: no checksum");
-    const uint8_t *c = r->end - 4;
-    uint32_t stored = (uint32_t)c[0] | (uint32_t)c[1] << 8 | (uint32_t)c[2] << 16 | (uint32_t)c[3] << 24;
-    if (stored != jl_crc32(r->start, (size_t)(c - r->start))) {
-        /* No byte offset: the damage may be anywhere. */
-        r->failed = true;
-        r->status = JL_ERR_CORRUPT;
-        jl_error_set(r->err, JL_ERR_CORRUPT, NULL, 0, 0, "change link: the link is damaged (checksum mismatch)");
-        return false;
-    }
-    r->end = c;
-    return true;
-}
-
 static bool read_all(jli_snap_reader *r, jl_arena *arena, jl_changes *out)
 {
-    const uint8_t *magic = jli_snap_read_bytes(r, sizeof jli_changes_magic, "magic");
-    if (!magic) return false;
-    if (memcmp(magic, jli_changes_magic, sizeof jli_changes_magic) != 0) {
-        r->p = r->start;
-        return jli_snap_fail(r, JL_ERR_CORRUPT, "not a Juliet change link (bad magic)");
-    }
-    uint8_t version = jli_snap_read_u8(r, "version");
-    if (r->failed) return false;
-    if (version != JL_CHANGES_VERSION) {
-        r->p--;
-        return jli_snap_fail(r, JL_ERR_CORRUPT, "format version %u, this build reads version %u", version,
-                             (unsigned)JL_CHANGES_VERSION);
-    }
-    if (!check_checksum(r)) return false;
-    uint64_t flags = jli_snap_read_varint(r, "flags");
-    if (r->failed) return false;
-    if (flags & ~(uint64_t)JLI_CHANGES_FLAGS_KNOWN)
-        return jli_snap_fail(r, JL_ERR_CORRUPT, "unknown flags 0x%llx", (unsigned long long)flags);
+    uint64_t flags;
+    if (!jli_snap_read_head(r, jli_changes_magic, "change link", JL_CHANGES_VERSION, JLI_CHANGES_FLAGS_KNOWN, &flags))
+        return false;
     uint64_t name_size = jli_snap_read_varint(r, "world name size");
     if (!r->failed && name_size > JL_CHANGES_NAME_MAX)
         return jli_snap_fail(r, JL_ERR_CORRUPT, "a world name of %llu bytes", (unsigned long long)name_size);

@@ -212,8 +212,23 @@ static size_t align_up(size_t v, size_t a) { return (v + a - 1) & ~(a - 1); }
  * ends the reader before it. Done before any content is read: one damaged
  * byte could otherwise pass for anything (an unknown class, a bad count),
  * and a damaged link must be reported as damaged. */
-static bool check_checksum(jli_snap_reader *r)
+bool jli_snap_read_head(jli_snap_reader *r, const uint8_t magic[3], const char *what, unsigned version, uint64_t known,
+                        uint64_t *flags)
 {
+    const uint8_t *head = jli_snap_read_bytes(r, 3, "magic");
+    if (!head) return false;
+    if (memcmp(head, magic, 3) != 0) {
+        r->p = r->start;
+        return jli_snap_fail(r, JL_ERR_CORRUPT, "not a Juliet %s (bad magic)", what);
+    }
+    uint8_t found = jli_snap_read_u8(r, "version");
+    if (r->failed) return false;
+    if (found != version) {
+        r->p--;
+        return jli_snap_fail(r, JL_ERR_CORRUPT, "format version %u, this build reads version %u", found, version);
+    }
+    /* Magic and version come first: they say how the rest, checksum
+     * included, is laid out. */
     if (jli_snap_left(r) < 4) return jli_snap_fail(r, JL_ERR_CORRUPT, "truncated: no checksum");
     const uint8_t *c = r->end - 4;
     uint32_t stored = (uint32_t)c[0] | (uint32_t)c[1] << 8 | (uint32_t)c[2] << 16 | (uint32_t)c[3] << 24;
@@ -221,10 +236,13 @@ static bool check_checksum(jli_snap_reader *r)
         /* No byte offset: the damage may be anywhere. */
         r->failed = true;
         r->status = JL_ERR_CORRUPT;
-        jl_error_set(r->err, JL_ERR_CORRUPT, NULL, 0, 0, "snapshot: the link is damaged (checksum mismatch)");
+        jl_error_set(r->err, JL_ERR_CORRUPT, NULL, 0, 0, "%s: the link is damaged (checksum mismatch)", what);
         return false;
     }
     r->end = c;
+    *flags = jli_snap_read_varint(r, "flags");
+    if (r->failed) return false;
+    if (*flags & ~known) return jli_snap_fail(r, JL_ERR_CORRUPT, "unknown flags 0x%llx", (unsigned long long)*flags);
     return true;
 }
 
@@ -232,26 +250,9 @@ static bool check_checksum(jli_snap_reader *r)
 static bool read_header(jli_snap_decoder *d)
 {
     jli_snap_reader *r = &d->r;
-    const uint8_t *magic = jli_snap_read_bytes(r, sizeof jli_snap_magic, "magic");
-    if (!magic) return false;
-    if (memcmp(magic, jli_snap_magic, sizeof jli_snap_magic) != 0) {
-        r->p = r->start;
-        return jli_snap_fail(r, JL_ERR_CORRUPT, "not a Juliet snapshot (bad magic)");
-    }
-    uint8_t version = jli_snap_read_u8(r, "version");
-    if (r->failed) return false;
-    if (version != JL_SNAPSHOT_VERSION) {
-        r->p--;
-        return jli_snap_fail(r, JL_ERR_CORRUPT, "format version %u, this build reads version %u", version,
-                             (unsigned)JL_SNAPSHOT_VERSION);
-    }
-    /* Magic and version come first: they say how the rest, checksum
-     * included, is laid out. */
-    if (!check_checksum(r)) return false;
-    uint64_t flags = jli_snap_read_varint(r, "flags");
-    if (r->failed) return false;
-    if (flags & ~(uint64_t)JLI_SNAP_FLAGS_KNOWN)
-        return jli_snap_fail(r, JL_ERR_CORRUPT, "unknown flags 0x%llx", (unsigned long long)flags);
+    uint64_t flags;
+    if (!jli_snap_read_head(r, jli_snap_magic, "snapshot", JL_SNAPSHOT_VERSION, JLI_SNAP_FLAGS_KNOWN, &flags))
+        return false;
     d->flags = (uint32_t)flags;
     if (flags & JLI_SNAP_FLAG_CLASSES) {
         if (!d->read_classes)

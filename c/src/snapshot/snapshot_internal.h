@@ -222,6 +222,12 @@ uint8_t jli_snap_read_u8(jli_snap_reader *r, const char *what);
 uint32_t jli_snap_read_u32(jli_snap_reader *r, const char *what);
 uint64_t jli_snap_read_varint(jli_snap_reader *r, const char *what);
 int64_t jli_snap_read_svarint(jli_snap_reader *r, const char *what);
+/* The head every link's bytes start with: magic (3 bytes; "not a Juliet
+ * <what>" otherwise), the format version (another is refused), the
+ * trailing CRC-32, checked before anything else is read (what names the
+ * damaged link), then the flags, none outside known. */
+bool jli_snap_read_head(jli_snap_reader *r, const uint8_t magic[3], const char *what, unsigned version, uint64_t known,
+                        uint64_t *flags);
 /* A varint count of at most max items of at least min_bytes each. */
 uint32_t jli_snap_read_count(jli_snap_reader *r, uint64_t max, size_t min_bytes, const char *what);
 /* n values, each at most max, into out. */

@@ -49,7 +49,7 @@ export async function changesText(wasm, name, entries) {
     }
   }
   const block = wasm.withText(records, (ptr, n) => wasm.c.jlw_changes_encode(name, ptr, n, wasm.out));
-  return snapshotText(wasm, takeBlock(wasm, block));
+  return snapshotText(wasm, wasm.takeBlock(block));
 }
 
 /**
@@ -79,7 +79,7 @@ async function withLinkBytes(wasm, text, call) {
 export async function decodeChanges(wasm, text) {
   return withLinkBytes(wasm, text, (bytes) => {
     const block = wasm.withText(bytes, (ptr, n) => wasm.c.jlw_changes_decode(ptr, n, wasm.out));
-    const reader = blockReader(takeBlock(wasm, block));
+    const reader = blockReader(wasm.takeBlock(block));
     const out = { world: reader.text(reader.u32()), settings: null, changed: [], added: [], deleted: [] };
     for (let i = 0, n = reader.u32(); i < n; i++) {
       const [kind, lo, hi, print, count] = [reader.u32(), reader.u32(), reader.u32(), reader.u32(), reader.u32()];
@@ -116,7 +116,7 @@ export async function decodeChanges(wasm, text) {
 export async function applyChanges(wasm, worldPtr, text, allOrNothing) {
   return withLinkBytes(wasm, text, (bytes) => {
     const block = wasm.withText(bytes, (ptr, n) => wasm.c.jlw_changes_apply(worldPtr, ptr, n, allOrNothing ? 1 : 0, wasm.out));
-    const reader = blockReader(takeBlock(wasm, block));
+    const reader = blockReader(wasm.takeBlock(block));
     const out = { applied: [], conflicts: [], failed: [] };
     const lists = { applied: out.applied, conflict: out.conflicts, failed: out.failed };
     for (let i = 0, n = reader.u32(); i < n; i++) {
@@ -143,17 +143,6 @@ export async function linkKind(wasm, text) {
   const start = await linkStart(wasm, text, 3);
   const is = (magic) => start?.head.length === 3 && magic.every((b, i) => start.head[i] === b);
   return is(WORLD_MAGIC) ? 'world' : is(MAGIC) ? 'changes' : null;
-}
-
-// The bytes of a block an export returned (its size in the out block),
-// copied and freed; a NULL block throws the export's failure.
-function takeBlock(wasm, block) {
-  if (!block) throw wasm.lastError(0);
-  try {
-    return wasm.copyOut(block, wasm.u32(wasm.out));
-  } finally {
-    wasm.free(block);
-  }
 }
 
 function blockReader(bytes) {

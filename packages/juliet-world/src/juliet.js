@@ -87,17 +87,6 @@ function records(bytes) {
   };
 }
 
-// The bytes of a block a C export made (its size at wasm.out), copied out
-// and the block freed; no block: the export's error, thrown.
-function takeBlock(wasm, block) {
-  if (!block) throw wasm.lastError(0);
-  try {
-    return wasm.copyOut(block, wasm.u32(wasm.out));
-  } finally {
-    wasm.free(block);
-  }
-}
-
 /** The records of jlw_text_diff as [{ key, old, new }]. */
 function keyChanges(bytes) {
   const reader = records(bytes);
@@ -271,7 +260,7 @@ export class Juliet {
     const block = wasm.withText(oldText, (oldPtr, oldSize) =>
       wasm.withText(newText, (newPtr, newSize) => wasm.c.jlw_text_diff(oldPtr, oldSize, newPtr, newSize, path, wasm.out, wasm.out + 4)),
     );
-    return keyChanges(takeBlock(wasm, block));
+    return keyChanges(wasm.takeBlock(block));
   }
 
   /**
@@ -307,7 +296,7 @@ export class Juliet {
     const block = wasm.withTexts(texts, (b, bSize, o, oSize, t, tSize, k, kSize) =>
       wasm.c.jlw_text_merge(b, bSize, o, oSize, t, tSize, path, k, kSize, wasm.out, wasm.out + 4),
     );
-    return mergeResult(takeBlock(wasm, block), wasm.u32(wasm.out + 4));
+    return mergeResult(wasm.takeBlock(block), wasm.u32(wasm.out + 4));
   }
 
   // ---- worlds ----

@@ -147,6 +147,17 @@ export class Wasm {
     return this.module.HEAPU8.slice(ptr, ptr + size);
   }
 
+  /** The bytes of a block a C export made (its size at this.out), copied
+   * out and the block freed; no block: the export's error, thrown. */
+  takeBlock(block) {
+    if (!block) throw this.lastError(0);
+    try {
+      return this.copyOut(block, this.u32(this.out));
+    } finally {
+      this.free(block);
+    }
+  }
+
   u32(ptr) {
     return this.module.HEAPU32[ptr >>> 2];
   }
