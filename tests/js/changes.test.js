@@ -8,18 +8,9 @@ import { crc32 } from 'node:zlib';
 
 import { JulietError } from 'juliet-world';
 import { loadJuliet } from 'juliet-sample';
-import { copyWorld, runCli, sampleWorld, snapshotOf, tempDir } from './helpers.js';
+import { b64, copyWorld, deflate, inflate, runCli, sampleWorld, snapshotOf, tempDir, unb64 } from './helpers.js';
 
 const juliet = await loadJuliet();
-
-async function pipe(bytes, stream) {
-  const response = new Response(new Blob([bytes]).stream().pipeThrough(stream));
-  return new Uint8Array(await response.arrayBuffer());
-}
-const deflate = (bytes) => pipe(bytes, new CompressionStream('deflate-raw'));
-const inflate = (bytes) => pipe(bytes, new DecompressionStream('deflate-raw'));
-const b64 = (bytes) => Buffer.from(bytes).toString('base64url');
-const unb64 = (text) => new Uint8Array(Buffer.from(text, 'base64url'));
 
 const LIGHT = '0x77a31d750000001f';
 const INERT = '0x77a31d7500000001';

@@ -86,3 +86,14 @@ export async function snapshotOf(juliet, dir) {
     world.close();
   }
 }
+
+// A link's bytes by hand: deflate-raw and base64url, and back (what
+// juliet-world does around the C codecs).
+async function pipe(bytes, stream) {
+  const response = new Response(new Blob([bytes]).stream().pipeThrough(stream));
+  return new Uint8Array(await response.arrayBuffer());
+}
+export const deflate = (bytes) => pipe(bytes, new CompressionStream('deflate-raw'));
+export const inflate = (bytes) => pipe(bytes, new DecompressionStream('deflate-raw'));
+export const b64 = (bytes) => Buffer.from(bytes).toString('base64url');
+export const unb64 = (text) => new Uint8Array(Buffer.from(text, 'base64url'));
