@@ -32,9 +32,11 @@ typedef struct preread_set {
 } preread_set;
 
 /* Reads WorldSettings.jasset and every regular file of Entities/ ending in
- * .jasset (a link followed), except the one named `skip` (may be NULL). */
+ * .jasset (a link followed), except the one named `skip` (may be NULL),
+ * into s (zeroed, or read before: what it held is freed). */
 static bool preread_dir(preread_set *s, const char *skip)
 {
+    for (uint32_t i = 0; i < s->count; i++) free(s->texts[i]);
     memset(s, 0, sizeof *s);
     char entities[700];
     du_join(entities, sizeof entities, dir, "Entities");
@@ -181,7 +183,7 @@ static bool same_worlds(jl_world *a, jl_world *b)
 TEST(a_preread_load_gives_the_entities_diagnostics_and_warnings_of_a_load_from_disk)
 {
     jl_world disk = {0}, preread = {0};
-    preread_set *s = malloc(sizeof *s);
+    preread_set *s = calloc(1, sizeof *s);
     bool ok = s && troubled_copy() && init(&disk, NULL);
     ok = ok && jl_world_load(&disk, dir) != JL_OK && jl_world_diagnostic_count(&disk) >= 20 &&
          jl_world_warning_count(&disk) == 1;
@@ -200,7 +202,7 @@ TEST(a_preread_load_takes_the_files_given_from_memory_and_reads_only_the_others)
     jl_world w = {0};
     probe_fs p;
     probe_init(&p);
-    preread_set *s = malloc(sizeof *s);
+    preread_set *s = calloc(1, sizeof *s);
     bool ok = s && sample_copy("preread-reads");
     size_t n = 0;
     char entities[700];
@@ -251,7 +253,7 @@ static bool load_first(jl_world *w, preread_set *s, const char *label, uint64_t 
 TEST(a_file_replaced_on_disk_after_a_preread_load_is_a_conflict_left_alone)
 {
     jl_world w = {0};
-    preread_set *s = malloc(sizeof *s);
+    preread_set *s = calloc(1, sizeof *s);
     uint64_t id = 0;
     char path[800], outside[820];
     bool ok = load_first(&w, s, "preread-replaced", &id, path, sizeof path);
@@ -271,7 +273,7 @@ TEST(a_file_replaced_on_disk_after_a_preread_load_is_a_conflict_left_alone)
 TEST(a_write_in_place_keeping_the_stamp_after_a_preread_load_is_caught_by_the_bytes)
 {
     jl_world w = {0};
-    preread_set *s = malloc(sizeof *s);
+    preread_set *s = calloc(1, sizeof *s);
     uint64_t id = 0;
     char path[800];
     bool ok = load_first(&w, s, "preread-racy", &id, path, sizeof path);
@@ -303,7 +305,7 @@ TEST(a_write_in_place_keeping_the_stamp_after_a_preread_load_is_caught_by_the_by
 TEST(a_clean_entity_of_a_preread_load_is_saved_only_once_changed)
 {
     jl_world w = {0};
-    preread_set *s = malloc(sizeof *s);
+    preread_set *s = calloc(1, sizeof *s);
     uint64_t id = 0;
     char path[800];
     bool ok = load_first(&w, s, "preread-save", &id, path, sizeof path);
@@ -326,7 +328,7 @@ TEST(the_stamps_of_a_preread_load_are_as_racy_as_at_the_time_reading_began)
     /* Files last written 10 s ago: not racy for a load now, racy for files
      * read 20 s ago (a write in the same tick as the read could follow). */
     jl_world now = {0}, then = {0};
-    preread_set *s = malloc(sizeof *s);
+    preread_set *s = calloc(1, sizeof *s);
     char path[800];
     bool ok = s && sample_copy("preread-when") && du_join(path, sizeof path, dir, "WorldSettings.jasset");
     struct timespec ago[2];
