@@ -626,6 +626,20 @@ JLW_EXPORT const jl_error *jlw_world_diagnostic(const jl_world *world, uint32_t 
 
 /* ---- snapshots ---- */
 
+/* Encoded bytes (on an arena) as a malloc'd block the caller frees, with
+ * its size in *size; NULL with the failure `no_memory`. */
+static uint8_t *malloc_copy(const jl_snapshot_bytes *bytes, uint32_t *size, const char *no_memory)
+{
+    uint8_t *copy = malloc(bytes->size ? bytes->size : 1);
+    if (!copy) {
+        fail(JL_ERR_OUT_OF_MEMORY, no_memory);
+        return NULL;
+    }
+    memcpy(copy, bytes->data, bytes->size);
+    *size = (uint32_t)bytes->size;
+    return copy;
+}
+
 /* Encodes the whole world (jl_snapshot_encode_world: entities, their
  * unknown keys, the settings) into a malloc'd block the caller frees, with
  * its size in *size; NULL on failure. */
@@ -634,19 +648,11 @@ JLW_EXPORT uint8_t *jlw_snapshot_encode(jl_world *world, uint32_t *size)
     clear_error();
     jl_snapshot_bytes bytes = {0};
     jl_status status = jl_snapshot_encode_world_scratch(world, &bytes, &last_error);
-    uint8_t *copy = NULL;
-    if (status == JL_OK) {
-        copy = malloc(bytes.size ? bytes.size : 1);
-        if (copy) {
-            memcpy(copy, bytes.data, bytes.size);
-            *size = (uint32_t)bytes.size;
-        } else {
-            fail(JL_ERR_OUT_OF_MEMORY, "no memory for the snapshot");
-        }
-    } else if (last_error.status == JL_OK) {
-        fail(status, "cannot encode the snapshot");
+    if (status != JL_OK) {
+        reported(status, "cannot encode the snapshot");
+        return NULL;
     }
-    return copy;
+    return malloc_copy(&bytes, size, "no memory for the snapshot");
 }
 
 /* Decodes size bytes into world, which must hold no entity
@@ -787,17 +793,8 @@ JLW_EXPORT uint8_t *jlw_changes_encode(const char *name, const uint8_t *records,
     jl_snapshot_bytes bytes = {0};
     jl_status status = jl_changes_encode(name, inputs, count, &arena, &bytes, NULL, &last_error);
     uint8_t *copy = NULL;
-    if (status == JL_OK) {
-        copy = malloc(bytes.size ? bytes.size : 1);
-        if (copy) {
-            memcpy(copy, bytes.data, bytes.size);
-            *out_size = (uint32_t)bytes.size;
-        } else {
-            fail(JL_ERR_OUT_OF_MEMORY, "no memory for the change link");
-        }
-    } else {
-        reported(status, "cannot encode the changes");
-    }
+    if (status == JL_OK) copy = malloc_copy(&bytes, out_size, "no memory for the change link");
+    else reported(status, "cannot encode the changes");
     jl_arena_release(&arena);
     free(inputs);
     return copy;
