@@ -212,12 +212,18 @@ JLW_EXPORT uint32_t jlw_settings_kind(void) { return jl_world_settings_class.kin
 /* ---- worlds ---- */
 
 /* A new empty world (capacity 0 = the default), or NULL with the reason in
- * jlw_last_error. Free it with jlw_world_free. */
-JLW_EXPORT jl_world *jlw_world_new(uint32_t capacity)
+ * jlw_last_error. With on_host, its files are the host's, named by host
+ * paths (jl_fs_host: under Node); else the module's file system's. Free it
+ * with jlw_world_free. */
+JLW_EXPORT jl_world *jlw_world_new(uint32_t capacity, int on_host)
 {
     clear_error();
     jl_world *world = NULL;
-    jl_world_desc desc = {.capacity = capacity};
+    jl_world_desc desc = {.capacity = capacity, .fs = on_host ? jl_fs_host() : NULL};
+    if (on_host && !desc.fs) {
+        fail(JL_ERR_INVALID_ARGUMENT, "no host file system here (only under Node)");
+        return NULL;
+    }
     jl_status status = jl_world_new(&desc, &world);
     if (status != JL_OK) fail(status, "cannot reserve the world's memory");
     return world;
@@ -246,37 +252,6 @@ JLW_EXPORT int jlw_world_load(jl_world *world, const char *dir)
     clear_error();
     uint32_t before = jl_world_diagnostic_count(world);
     return loaded(world, before, jl_world_load(world, dir));
-}
-
-/* jl_world_load_preread with `count` files the host read: their paths one
- * after another in `paths` (each NUL-terminated), their bytes one after
- * another in `data`, and per file five numbers in `facts`: its size, inode,
- * device, and modification time in whole seconds and the nanoseconds
- * apart (as a stat under Node gives them). read_ms: the wall-clock time in
- * ms before the first was read. Fails as jlw_world_load; without room for
- * the table of files, the engine reads every file itself (jl_world_load). */
-JLW_EXPORT int jlw_world_load_preread(jl_world *world, const char *dir, uint32_t count, const char *paths,
-                                      const char *data, const double *facts, double read_ms)
-{
-    clear_error();
-    uint32_t before = jl_world_diagnostic_count(world);
-    jl_fs_preread *files = malloc((count ? count : 1) * sizeof *files);
-    if (!files) return loaded(world, before, jl_world_load(world, dir));
-    for (uint32_t i = 0; i < count; i++, facts += 5) {
-        const size_t size = (size_t)facts[0];
-        files[i] = (jl_fs_preread){
-            .path = paths,
-            .data = data,
-            .size = size,
-            .stamp = jl_fs_stamp_of((uint64_t)facts[1], (uint64_t)facts[2], size,
-                                    (int64_t)facts[3] * 1000000000ll + (int64_t)facts[4]),
-        };
-        paths += strlen(paths) + 1;
-        data += size;
-    }
-    jl_status status = jl_world_load_preread(world, dir, files, count, (uint64_t)(read_ms * 1e6));
-    free(files);
-    return loaded(world, before, status);
 }
 
 /* jl_world_check_references: a diagnostic per reference to a missing

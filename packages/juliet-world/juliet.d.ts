@@ -387,7 +387,7 @@ export declare class Juliet {
     theirs: string | Uint8Array,
     options?: { path?: string; theirs?: string[] },
   ): TextMerge;
-  /** Node: a host directory (mounted with NODEFS) unless inMemory. Browser: an in-memory directory. */
+  /** Node: a host directory (read and written through Node's fs) unless inMemory. Browser: an in-memory directory. */
   openWorld(path: string, options?: WorldOptions): World;
   newWorld(options?: WorldOptions): World;
   /** Snapshot text or a whole link ending in #TEXT. Asynchronous (DecompressionStream). */
@@ -397,10 +397,9 @@ export declare class Juliet {
   /** What a link holds, by its first bytes: a world (openSnapshot), changes (decodeChanges), or null. */
   linkKind(text: string): Promise<'world' | 'changes' | null>;
   /**
-   * In-memory file system (the browser's world folders). A path on, under
-   * (listFiles, removeFiles: or above) a host directory mounted by openWorld
-   * throws a JulietError 'invalid_argument'; a file system failure throws a
-   * JulietError 'io' or 'not_found' naming the path.
+   * In-memory file system (the browser's world folders). Never the host's
+   * disk: under Node a host path names a directory of memory here. A file
+   * system failure throws a JulietError 'io' or 'not_found' naming the path.
    */
   writeFiles(dir: string, files: FileEntry[]): void;
   readFile(path: string): Uint8Array;

@@ -218,7 +218,8 @@ test(
       // lock never released.
       const lockLeft = formattedNow.get('.juliet.lock');
       formattedNow.delete('.juliet.lock');
-      if (lockLeft?.length) assert.match(lockLeft.toString(), new RegExp(`^pid ${child.pid}\\n`), `${label}: only the killed run's lock is left`);
+      if (lockLeft?.length)
+        assert.match(lockLeft.toString(), new RegExp(`^pid ${child.pid}\\n`), `${label}: only the killed run's lock is left`);
       assert.deepEqual(formattedNow, after, `${label}: the world formatted whole`);
       rmSync(dir, { recursive: true, force: true });
     }

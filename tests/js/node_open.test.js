@@ -1,8 +1,7 @@
-// openWorld under Node reads the world's files with Node's own fs and hands
-// them to the engine (preread.js, jl_world_load_preread): the world it opens
-// is the one a load from disk gives. Its diagnostics and warnings are those
-// the native build reports for the same directory, and a save never
-// overwrites a file changed on disk since the open.
+// openWorld under Node reaches the disk through Node's own fs (jl_fs_host):
+// the world it opens is the one the native build opens. Its diagnostics and
+// warnings are those the native build reports for the same directory, and a
+// save never overwrites a file changed on disk since the open.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -17,9 +16,8 @@ const juliet = await loadJuliet();
 // A copy of the sample world with every kind of trouble a load reports:
 // each malformed fixture, an entity of a class no build describes, a second
 // file of an ID, a file over the size limit, a directory, a dangling link,
-// a link to a good file, a FIFO, a stray README and a leftover temporary of
-// an interrupted save. (Not a link loop: Emscripten's file system calls it
-// ENOENT, where natively it is ELOOP.)
+// a link to a good file, a link loop, a FIFO, a stray README and a leftover
+// temporary of an interrupted save.
 function troubledWorld() {
   const dir = copyWorld();
   const entities = join(dir, 'Entities');
@@ -33,6 +31,7 @@ function troubledWorld() {
   writeFileSync(join(entities, '97.jasset'), Buffer.alloc((8 << 20) + 1, ';'));
   mkdirSync(join(entities, '96.jasset'));
   symlinkSync('nowhere.jasset', join(entities, '95.jasset'));
+  symlinkSync('94.jasset', join(entities, '94.jasset'));
   assert.equal(spawnSync('mkfifo', [join(entities, '93.jasset')]).status, 0, 'mkfifo');
   writeFileSync(join(entities, 'README.md'), 'notes\n');
   writeFileSync(join(entities, `${first}.1-1.tmp`), 'half a save');

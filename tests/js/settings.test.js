@@ -1,6 +1,6 @@
 // The world settings (WorldSettings.jasset) through the JavaScript API:
-// reflection, reading, editing and saving them on the real disk through
-// NODEFS, their text, and worlds whose settings file is missing, malformed
+// reflection, reading, editing and saving them on the real disk under
+// Node, their text, and worlds whose settings file is missing, malformed
 // or newer than this build.
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';

@@ -1,4 +1,4 @@
-// Worlds on the real disk through NODEFS: the sample world opened, edited
+// Worlds on the real disk under Node: the sample world opened, edited
 // and saved into a temporary copy, checked with node:fs; deferred deletion;
 // the diagnostics of the malformed fixtures in assets/.
 import assert from 'node:assert/strict';

@@ -2,7 +2,8 @@
  *
  * Everything the persistence layer does to disk goes through one jl_fs, one
  * function pointer per primitive operation (SQLite's VFS idea):
- * jl_fs_native() is the real one (POSIX natively, Emscripten's FS in wasm);
+ * jl_fs_native() is the real one (POSIX natively, Emscripten's FS in wasm;
+ * jl_fs_host() the host's disk under Node);
  * a test forwards to it and counts or faults (ENOSPC, EIO, EACCES) each
  * operation. Primitives return 0 or an errno value; the composed helpers
  * turn that into a jl_status and a jl_error naming the path and operation.
@@ -114,8 +115,10 @@ struct jl_fs {
      * (then each is synced): natively outside Linux, on a kernel whose
      * syncfs does not report write-back errors (before 5.8) or a file
      * system not known to flush whole on syncfs (network and FUSE file
-     * systems among them), and in wasm. May be NULL in a table: the same
-     * as ENOSYS. A batch given up is released with close. */
+     * systems among them), and in wasm but for jl_fs_host (there the
+     * batch's files are fsynced all at once on another thread). May be
+     * NULL in a table: the same as ENOSYS. A batch given up is released
+     * with close. */
     int (*batch_open)(const jl_fs *fs, const char *path, intptr_t *handle);
     /* Flushes to stable storage the data and size of every file created in
      * the batch's directory and closed since batch_open, then releases the
@@ -126,6 +129,13 @@ struct jl_fs {
 
 /* The process's real file system. The table is a constant; never NULL. */
 const jl_fs *jl_fs_native(void);
+
+/* In wasm under Node: the host's disk through Node's own fs, named by host
+ * paths, with the native table's promises (stamps of the open file in
+ * nanoseconds, exclusive unfollowed creates, real fsyncs). Emscripten's
+ * file system costs tens of microseconds of path handling a call there.
+ * NULL elsewhere (natively, in a browser). */
+const jl_fs *jl_fs_host(void);
 
 /* Names of the operations, for counters and messages: "read_file",
  * "list_dir", "open_write", "write", "sync", "close", "rename",
@@ -210,29 +220,15 @@ bool jl_fs_stamp_same(const jl_fs_stamp *a, const jl_fs_stamp *b);
 
 /* The stamp of a file from what a stat of it gives: its inode and device
  * (folded into the identity, never 0), size and modification time. The one
- * fold every stamp is made with, so that stamps taken by another reader of
- * the same disk (a host reading files for the world: jl_fs_preread) compare
- * equal to the file system's own. */
+ * fold every stamp is made with, so that the stamps of every table on the
+ * same disk (jl_fs_native, jl_fs_host) compare equal. */
 jl_fs_stamp jl_fs_stamp_of(uint64_t ino, uint64_t dev, uint64_t size, int64_t mtime_ns);
-
-/* A file read already, outside the world's file system, by a reader that
- * reads many files at once faster than read_file reads them one by one (Node
- * under the wasm build): its path as the file system names it, its bytes,
- * and the stamp of the version read, taken as read_file takes it (a stat of
- * the open file, the same before and after the bytes were read). The
- * caller owns the path and the bytes. See jl_world_load_preread. */
-typedef struct jl_fs_preread {
-    const char *path;
-    const char *data; /* size bytes */
-    size_t size;
-    jl_fs_stamp stamp;
-} jl_fs_preread;
 
 /* True if a stamp taken at wall-clock time now_ns (jl_platform_wall_ns)
  * cannot tell that version from a later write in place: its modification
  * time is within JL_FS_RACY_NS of now, the coarsest clock tick of the file
- * systems a world lives on (2 s on FAT, 1 s under Emscripten's NODEFS, a
- * scheduler tick elsewhere), with room for a little clock skew. */
+ * systems a world lives on (2 s on FAT, a scheduler tick elsewhere), with
+ * room for a little clock skew. */
 bool jl_fs_stamp_is_racy(const jl_fs_stamp *stamp, uint64_t now_ns);
 #define JL_FS_RACY_NS 3000000000ll
 

@@ -127,23 +127,6 @@ void jl_world_free(jl_world *world);
  * itself cannot be listed. */
 jl_status jl_world_load(jl_world *world, const char *dir);
 
-/* jl_world_load with some of dir's files read already (fs.h,
- * jl_fs_preread; paths as the world's file system names them, dir joined
- * to the file's path in the world), for a host that reads many files at
- * once faster than the world's file system reads them one by one (Node
- * under the wasm build). Where the load reads one of them, it takes the
- * bytes and stamp given instead; everything else (listings, the other
- * files, the lock, leftover temporaries) goes through the world's file
- * system. So the world, its diagnostics and its later saves are those of
- * jl_world_load on files holding those bytes: a file changed on disk after
- * it was read is never overwritten. read_ns: the wall-clock time
- * (jl_platform_wall_ns) before the first of them was read, which tells
- * their stamps' raciness (0: now). files are sorted by path in place; they
- * and their bytes are the caller's, and are not kept after the call. Fails
- * as jl_world_load. */
-jl_status jl_world_load_preread(jl_world *world, const char *dir, jl_fs_preread *files, uint32_t count,
-                                uint64_t read_ns);
-
 /* Loads one entity file's text (spec's deserialize_entity_asset) as if read
  * from path (used in diagnostics and reference sites only; may be NULL: the
  * file name is checked against the ID by jl_world_load alone). With

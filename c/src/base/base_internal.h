@@ -2,8 +2,8 @@
  * above (private_api.h gives the order): the block pool and the ID map the
  * world keeps (block_pool.c, id_map.c), the float reader's fast path and the
  * digit writer of the formatters (float_text.c, archive_values.c), the text
- * print (text_print.c), files read already (fs_preread.c). Six sections,
- * each opening with what it is for. */
+ * print (text_print.c), the listings of the file systems (fs.c,
+ * fs_host.c). Six sections, each opening with what it is for. */
 #ifndef JULIET_BASE_INTERNAL_H
 #define JULIET_BASE_INTERNAL_H
 
@@ -16,21 +16,11 @@
 #include "juliet/arena.h"
 #include "juliet/fs.h"
 
-/* Files read already (fs_preread.c): a file system that answers read_file
- * from jl_fs_preread files (fs.h) and passes every other call, and every
- * other path, to the file system under it. Each file is handed out once: a
- * second read of its path goes to the disk, which may have changed since. */
-typedef struct jli_preread_fs {
-    jl_fs fs;           /* the table to use; fs.user points back here */
-    const jl_fs *under; /* everything else */
-    jl_fs_preread *files;
-    uint32_t count;
-    uint32_t next; /* where the next read is looked for first: files come in path order */
-} jli_preread_fs;
-
-/* Makes *p such a file system over `under`. files (sorted by path here, in
- * place; their data set to NULL once handed out) must outlive p's use. */
-void jli_preread_fs_init(jli_preread_fs *p, const jl_fs *under, jl_fs_preread *files, uint32_t count);
+/* Directory listings (fs.c, fs_host.c): the packed entries a listing
+ * gathered in the arena (per entry one jl_fs_kind byte, then the
+ * NUL-terminated name), made the sorted table list_dir answers. */
+int jli_fs_finish_listing(jl_arena *arena, const char *names, size_t names_size, jl_fs_entry **entries,
+                          uint32_t *count);
 
 /* Text print (text_print.c): a 64-bit fingerprint of text[0, size) (its
  * length included), never 0. */

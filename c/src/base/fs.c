@@ -29,6 +29,7 @@
 #include <sys/vfs.h> /* fstatfs */
 #endif
 
+#include "base/base_internal.h"
 #include "juliet/platform.h"
 
 #ifdef __EMSCRIPTEN__
@@ -54,9 +55,9 @@ static jl_fs_stamp stamp_of(const struct stat *st)
 }
 #else
 /* Emscripten's stat has whole seconds and a 32-bit inode, and its fstat
- * stats the path, not the open file. On the host's disk (NODEFS, or
- * NODERAWFS as the C suites run) the host's stat is asked (nanoseconds,
- * the real inode); in memory, the node's own. Fills out[0..3]
+ * stats the path, not the open file. On the host's disk (NODERAWFS, as the
+ * C suites run) the host's stat is asked (nanoseconds, the real inode); in
+ * memory, the node's own. Fills out[0..3]
  * with the inode, the device, the size and the time in ms or ns (out[4]: 1
  * for ns); returns 0 or an errno value. */
 /* EM_JS bodies are JavaScript, which clang-format would break. */
@@ -69,9 +70,8 @@ EM_JS(int, wasm_stat, (const char *path, double *out), {
         return e.errno || 44 /* ENOENT */;
     }
     var f64 = HEAPF64.subarray(out >> 3, (out >> 3) + 5);
-    /* The host's path: of a NODEFS mount, or every path (NODERAWFS). */
-    var host = typeof NODEFS !== 'undefined' && node.mount && node.mount.type === NODEFS ? NODEFS.realPath(node)
-               : typeof NODERAWFS !== 'undefined' && node.node_ops === NODERAWFS ? node.path : null;
+    /* Under NODERAWFS every path is the host's. */
+    var host = typeof NODERAWFS !== 'undefined' && node.node_ops === NODERAWFS ? node.path : null;
     if (host !== null) {
         try {
             var st = require('fs').statSync(host, {bigint: true});
@@ -120,8 +120,8 @@ bool jl_fs_stamp_is_racy(const jl_fs_stamp *stamp, uint64_t now_ns)
 /* Whether two stats of one open file, before and after reading it, say its
  * content stayed the same: natively a change of size or modification time
  * means another program wrote it in place meanwhile. Emscripten's fstat
- * stats the path, not the open file (under NODEFS, a file a save renamed
- * over it since), so there it tells nothing. */
+ * stats the path, not the open file (on the host's disk, a file a save
+ * renamed over it since), so there it tells nothing. */
 static bool unchanged(const struct stat *before, const struct stat *after)
 {
 #ifdef __EMSCRIPTEN__
@@ -136,7 +136,7 @@ static bool unchanged(const struct stat *before, const struct stat *after)
 
 /* One attempt of native_read_file. The open file is read to its end, its
  * size only a hint: a file renamed over the path meanwhile is not read, and
- * under NODEFS the size may be that file's. EAGAIN if it changed in place
+ * in wasm the size may be that file's. EAGAIN if it changed in place
  * while it was read. Emscripten's fstat stats the path, so there the stamp
  * is the path's, taken before the open: if another file takes its place in
  * between, the stamp is older than the bytes, and a later check compares
@@ -200,7 +200,7 @@ static int read_whole_once(const char *path, size_t max_size, jl_arena *arena, c
  * costs tens of microseconds a call, most of opening a world of memory.
  * So a file of MEMFS in the directory listed last (memory_dir) is read
  * from its node: the one listed, or found by name in the directory's node.
- * Anything else, NODEFS above all (the disk must be read afresh), goes
+ * Anything else (the host's disk above all, read afresh) goes
  * through POSIX (READ_BY_POSIX). A file that fits the room given (the
  * arena's committed free bytes) is copied there at once; a larger one by
  * wasm_memory_file_copy once the arena has made room. */
@@ -309,8 +309,7 @@ static int compare_entries(const void *a, const void *b)
  * name): where the entry after the one at `at` starts. */
 static size_t next_packed(const char *names, size_t at) { return at + 1 + strlen(names + at + 1) + 1; }
 
-/* Packs the entries into the arena as a sorted table (see list_dir). */
-static int finish_listing(jl_arena *arena, const char *names, size_t names_size, jl_fs_entry **entries, uint32_t *count)
+int jli_fs_finish_listing(jl_arena *arena, const char *names, size_t names_size, jl_fs_entry **entries, uint32_t *count)
 {
     uint32_t n = 0;
     for (size_t at = 0; at < names_size; at = next_packed(names, at)) n++;
@@ -326,11 +325,11 @@ static int finish_listing(jl_arena *arena, const char *names, size_t names_size,
 }
 
 #ifdef __EMSCRIPTEN__
-/* Emscripten's readdir looks every entry up, and NODEFS refuses to look up a
- * FIFO or socket: the whole listing fails. Listing names through FS.readdir
- * and looking each up on its own keeps the other entries. A directory of
+/* Emscripten's readdir looks every entry up, and a file system may refuse
+ * to look up a FIFO or socket: the whole listing fails. Listing names
+ * through FS.readdir and looking each up on its own keeps the other entries. A directory of
  * memory has its entries' nodes at hand: they are kept for the reads of its
- * files (wasm_memory_file_read). The packed form is the one finish_listing
+ * files (wasm_memory_file_read). The packed form is the one jli_fs_finish_listing
  * reads; the first call measures, the second copies what the first read. */
 /* clang-format off */
 EM_JS(int, wasm_list_dir_measure, (const char *path), {
@@ -342,16 +341,8 @@ EM_JS(int, wasm_list_dir_measure, (const char *path), {
          * wasm_memory_file_read) are in its node. */
         var memory = typeof MEMFS !== 'undefined' && !!node.mount && node.mount.type === MEMFS &&
                      FS.isDir(node.mode) && FS.getPath(node) === dir;
-        /* A host directory under Node: its names with their kinds, in one
-         * call (looking each up cost two lstat calls per entry). */
-        var host = !memory && typeof NODEFS !== 'undefined' && !!node.mount && node.mount.type === NODEFS &&
-                   typeof require === 'function';
-        var dirents = host ? require('fs').readdirSync(NODEFS.realPath(node), {withFileTypes: true}) : null;
-        names = memory ? Object.keys(node.contents) : dirents ? dirents.map(function (d) { return d.name; })
-                                                              : FS.readdir(dir);
+        names = memory ? Object.keys(node.contents) : FS.readdir(dir);
     } catch (e) {
-        /* Node's errors carry a code name, the tree's an errno of its own. */
-        if (!(e instanceof FS.ErrnoError)) return -(ERRNO_CODES[e.code] || 29);
         return -(e.errno || 29);
     }
     /* One kind byte, the name, a NUL: one string, encoded once. */
@@ -362,15 +353,12 @@ EM_JS(int, wasm_list_dir_measure, (const char *path), {
         var kind = 2; /* JL_FS_OTHER */
         var child = memory ? node.contents[name] : null;
         if (memory) nodes.push(child);
-        var d = dirents ? dirents[i] : null;
-        if (d && !d.isSymbolicLink()) {
-            kind = d.isFile() ? 0 : d.isDirectory() ? 1 : 3;
-        } else try {
+        try {
             var mode = child && !FS.isLink(child.mode) ? child.mode : FS.stat(dir + '/' + name).mode;
             kind = FS.isFile(mode) ? 0 : FS.isDir(mode) ? 1 : 3;
         } catch (e) {
-            /* NODEFS refuses to look up a FIFO, socket or device (EINVAL);
-             * anything else is a loop or a dangling link. */
+            /* A file system that refuses to look up a FIFO, socket or device
+             * (EINVAL); anything else is a loop or a dangling link. */
             if (e.errno === 28) kind = 3;
         }
         packed += String.fromCharCode(kind) + name + String.fromCharCode(0);
@@ -447,7 +435,7 @@ static int native_list_dir(const jl_fs *fs, const char *path, jl_arena *arena, j
         return ENOMEM;
     }
     const bool memory = wasm_list_dir_copy(names);
-    int code = finish_listing(arena, names, (size_t)size, entries, count);
+    int code = jli_fs_finish_listing(arena, names, (size_t)size, entries, count);
     const size_t path_size = strlen(path);
     if (code == 0 && memory && path_size < sizeof memory_dir.path) {
         memcpy(memory_dir.path, path, path_size + 1);
@@ -511,7 +499,7 @@ static int native_list_dir(const jl_fs *fs, const char *path, jl_arena *arena, j
     }
     closedir(dir);
     if (code) return code;
-    return finish_listing(arena, names, names_size, entries, count);
+    return jli_fs_finish_listing(arena, names, names_size, entries, count);
 }
 #endif
 
@@ -520,8 +508,7 @@ static int native_open_write(const jl_fs *fs, const char *path, intptr_t *handle
     (void)fs;
     int fd;
     /* O_EXCL fails on any existing name, a symlink included, so O_NOFOLLOW
-     * only makes sure; under Node the module's NODEFS creates exclusively
-     * on the host too (c/wasm/pre.js). */
+     * only makes sure. */
     do fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
     while (fd < 0 && errno == EINTR);
     if (fd < 0) return errno;
@@ -549,7 +536,7 @@ static int native_write(const jl_fs *fs, intptr_t handle, const void *data, size
 static int native_sync(const jl_fs *fs, intptr_t handle)
 {
     (void)fs;
-    /* In wasm: a no-op on MEMFS, a real fsync on the module's NODEFS. */
+    /* In wasm: a no-op on MEMFS, the host's fsync under NODERAWFS. */
     return fsync((int)handle) == 0 ? 0 : errno;
 }
 
@@ -708,7 +695,8 @@ static int native_batch_open(const jl_fs *fs, const char *path, intptr_t *handle
     return 0;
 #else
     /* Elsewhere each file is synced on its own; so in wasm, where a sync
-     * is a no-op in memory and the host's fsync under NODEFS. */
+     * is a no-op in memory (worlds on the host's disk under Node have
+     * jl_fs_host, which batches). */
     (void)path;
     (void)handle;
     return ENOSYS;

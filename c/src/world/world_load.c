@@ -397,17 +397,3 @@ static jl_status load_dir(jl_world *w, const char *dir, uint64_t now_ns)
 }
 
 jl_status jl_world_load(jl_world *w, const char *dir) { return load_dir(w, dir, jl_platform_wall_ns()); }
-
-jl_status jl_world_load_preread(jl_world *w, const char *dir, jl_fs_preread *files, uint32_t count, uint64_t read_ns)
-{
-    const uint64_t now_ns = jl_platform_wall_ns();
-    /* The files read before the load began: their stamps were taken since
-     * read_ns, and are as racy as if the load had read them then. */
-    jli_preread_fs preread;
-    jli_preread_fs_init(&preread, w->fs, files, count);
-    const jl_fs *fs = w->fs;
-    w->fs = &preread.fs;
-    jl_status s = load_dir(w, dir, read_ns && read_ns < now_ns ? read_ns : now_ns);
-    w->fs = fs;
-    return s;
-}

@@ -1,123 +1,67 @@
 // files.js - the module's file system as worlds use it: the in-memory
-// calls of the API (writeFiles, readFile, listFiles, removeFiles), which
-// never reach a mounted host directory, and the directory of each world:
-// under Node a host directory mounted with NODEFS, with the paths C reports
-// mapped back into the caller's terms; in the browser (or in memory) a
-// directory of MEMFS used as it is.
+// calls of the API (writeFiles, readFile, listFiles, removeFiles), and the
+// directory of each world. Under Node a world's directory is the host's,
+// which the engine reaches through Node's fs (jl_fs_host, c/wasm/pre.js),
+// never through the module's file system: the in-memory calls cannot reach
+// it. In the browser (or in memory) it is a directory of MEMFS.
 import { checkString, describe } from './checks.js';
 import { JulietError } from './errors.js';
 
-/** True under Node (>= 20.16), where host directories can be mounted. */
+/** True under Node (>= 20.16), where worlds live on the host's disk. */
 export const isNode =
   typeof process === 'object' && !!process.versions && !!process.versions.node && typeof process.getBuiltinModule === 'function';
-
-/** The directory of one world: the caller's path and where C sees it. */
-export class WorldDir {
-  /**
-   * @param {string} path the directory as the caller named it (host path under Node)
-   * @param {string} vpath the same directory inside the module's file system
-   * @param {{point: string, hostRoot: string, unmount: () => void}|null} [mount]
-   *   under Node: the host directory mounted at `point`
-   */
-  constructor(path, vpath, mount = null) {
-    this.path = path;
-    this.vpath = vpath;
-    this._mount = mount;
-  }
-
-  /** A path the C side reported, in the caller's terms (host path under Node). */
-  mapPath(path) {
-    const m = this._mount;
-    if (m && (path === m.point || path.startsWith(m.point + '/'))) return m.hostRoot + path.slice(m.point.length);
-    return path;
-  }
-
-  /** A message the C side wrote, with mount paths in the caller's terms. */
-  mapText(text) {
-    const m = this._mount;
-    return m && text ? text.split(m.point + '/').join(m.hostRoot + '/') : text;
-  }
-
-  /** Unmounts the host directory, if any (the paths stay). Safe twice. */
-  release() {
-    if (this._mount) this._mount.unmount();
-    this._mount = null;
-  }
-}
 
 /** The file system of one module instance. */
 export class Files {
   /** @param {object} module the Emscripten module instance */
   constructor(module) {
     this._module = module;
-    this._mounts = 0;
   }
 
   /**
-   * The existing directory a world is opened from. Under Node (unless
-   * inMemory) the host directory is mounted (NODEFS) at a fresh mount
-   * point; otherwise the path names a directory of memory, used as is.
-   * @returns {WorldDir}
+   * The existing directory a world is opened from, as the engine names it:
+   * under Node (unless inMemory) the absolute host path, else a directory
+   * of memory.
+   * @returns {string}
    */
   existingDir(path, inMemory) {
-    const FS = this._module.FS;
     if (!inMemory) {
       const nodeFs = process.getBuiltinModule('fs');
       const host = process.getBuiltinModule('path').resolve(path);
       if (!nodeFs.existsSync(host)) throw new JulietError('not_found', 'no such directory', { path });
       if (!nodeFs.statSync(host).isDirectory()) throw new JulietError('not_found', 'not a directory', { path });
-      const mount = this._mountHost(host);
-      return new WorldDir(host, mount.point, mount);
+      return host;
     }
+    const FS = this._module.FS;
     const dir = normalizeDir(path);
     const found = FS.analyzePath(dir);
     if (!found.exists) throw new JulietError('not_found', 'no such directory', { path });
     if (!FS.isDir(found.object.mode)) throw new JulietError('not_found', 'not a directory', { path });
-    return new WorldDir(dir, dir);
+    return dir;
   }
 
   /**
-   * The directory a world without one is first saved to. The engine
-   * writes it beside that directory and renames it into place, so under
-   * Node the parent directory is mounted.
-   * @returns {WorldDir}
+   * The directory a world without one is first saved to, as the engine
+   * names it. The engine writes it beside that directory and renames it
+   * into place, so its parent is made first.
+   * @returns {string}
    */
   newDir(path, inMemory) {
     if (!inMemory) {
       const nodePath = process.getBuiltinModule('path');
       const host = nodePath.resolve(path);
-      const parent = nodePath.dirname(host);
-      process.getBuiltinModule('fs').mkdirSync(parent, { recursive: true });
-      const mount = this._mountHost(parent);
-      const vpath = host === parent ? mount.point : `${mount.point}/${nodePath.basename(host)}`;
-      return new WorldDir(host, vpath, mount);
+      process.getBuiltinModule('fs').mkdirSync(nodePath.dirname(host), { recursive: true });
+      return host;
     }
     const dir = normalizeDir(path);
     mkdirTree(this._module.FS, parentPath(dir));
-    return new WorldDir(dir, dir);
-  }
-
-  /** Mounts host directory `host` at a fresh mount point (NODEFS). */
-  _mountHost(host) {
-    const FS = this._module.FS;
-    const point = `/host/${++this._mounts}`;
-    mkdirTree(FS, point);
-    FS.mount(this._module.NODEFS, { root: host }, point);
-    const unmount = () => {
-      try {
-        FS.unmount(point);
-        FS.rmdir(point);
-      } catch {
-        // A mount point that cannot go only costs an empty directory.
-      }
-    };
-    return { point, hostRoot: host, unmount };
+    return dir;
   }
 
   // ---- the in-memory calls ----
-  // These calls only reach memory: a path on, under (or, to list or remove,
-  // above) a host directory that a world mounted under Node throws, so
-  // they never read or delete a real world. Every failure is a JulietError.
+  // These calls only reach the module's file system, which under Node holds
+  // no world: a host path names a directory of memory there. Every failure
+  // is a JulietError.
 
   /**
    * Writes files under directory `dir` of the in-memory file system,
@@ -133,9 +77,7 @@ export class Files {
     checkString(dir, 'dir');
     if (!Array.isArray(files)) throw new TypeError(`files must be an array of { path, bytes }, got ${describe(files)}`);
     const FS = this._module.FS;
-    const root = this._memoryPath(dir);
-    const mounts = this._otherMounts();
-    const parents = new Set([root]); // directories known to be in memory
+    const root = resolvePath(dir);
     const writes = files.map((file) => {
       if (!file || typeof file !== 'object') throw new TypeError('each file must be an object { path, bytes }');
       const rel = checkRelative(file.path);
@@ -144,12 +86,6 @@ export class Files {
         throw new TypeError(`bytes of ${rel} must be a Uint8Array or a string, got ${describe(bytes)}`);
       }
       const full = childPath(root, rel);
-      // A mount below dir: checked by name, and by node once per directory
-      // (a lookup per file would cost as much as the writes).
-      const parent = parentPath(full);
-      const mount = mounts.find((point) => isWithin(full, point)) || (parents.has(parent) ? null : this._linkedMount(parent));
-      if (mount) throw notInMemory(full, mount);
-      parents.add(parent);
       return { full, bytes };
     });
     const made = new Set();
@@ -172,7 +108,7 @@ export class Files {
    */
   readFile(path) {
     checkString(path, 'path');
-    const abs = this._memoryPath(path);
+    const abs = resolvePath(path);
     return onPath(abs, () => this._module.FS.readFile(abs));
   }
 
@@ -185,7 +121,7 @@ export class Files {
   listFiles(dir) {
     checkString(dir, 'dir');
     const FS = this._module.FS;
-    const root = this._memoryPath(dir, true);
+    const root = resolvePath(dir);
     const out = [];
     const walk = (abs, rel) => {
       for (const name of onPath(abs, () => FS.readdir(abs))) {
@@ -212,7 +148,7 @@ export class Files {
     if (resolvePath(dir) === '/') {
       throw new JulietError('invalid_argument', 'the root directory cannot be removed', { path: dir });
     }
-    const root = this._memoryPath(dir, true);
+    const root = resolvePath(dir);
     if (!FS.analyzePath(root).exists) return;
     // lstat: a symbolic link goes, never what it points to.
     const remove = (abs) => {
@@ -226,48 +162,6 @@ export class Files {
       }
     };
     remove(root);
-  }
-
-  /**
-   * `path` as an absolute path of the module's file system ('.' and '..'
-   * resolved as the file system resolves them), checked to be in memory:
-   * on or under the mount of another file system (a host directory), it
-   * throws a JulietError 'invalid_argument'. With `holding`, a path with
-   * such a mount below it throws too (a walk of it would reach the mount).
-   */
-  _memoryPath(path, holding = false) {
-    const abs = resolvePath(path);
-    const mount = this._otherMounts().find((point) => isWithin(abs, point) || (holding && isWithin(point, abs)));
-    if (mount) throw notInMemory(abs, mount);
-    const linked = this._linkedMount(abs);
-    if (linked) throw notInMemory(abs, linked);
-    return abs;
-  }
-
-  /** Mount points of the file systems that are not in memory (MEMFS). */
-  _otherMounts() {
-    const FS = this._module.FS;
-    return FS.getMounts(FS.root.mount)
-      .filter((m) => m.type !== this._module.MEMFS)
-      .map((m) => m.mountpoint);
-  }
-
-  /**
-   * The mount point of a file system not in memory that `abs` (or its
-   * nearest existing parent) is on once symbolic links are followed, or
-   * null: a link can lead where its name does not say.
-   */
-  _linkedMount(abs) {
-    const FS = this._module.FS;
-    for (let path = abs; ; path = parentPath(path)) {
-      let node;
-      try {
-        node = FS.lookupPath(path, { follow: true }).node;
-      } catch {
-        continue; // missing: its parent decides ('/' always exists)
-      }
-      return node.mount.type === this._module.MEMFS ? null : node.mount.mountpoint;
-    }
   }
 }
 
@@ -316,20 +210,6 @@ function parentPath(abs) {
 
 function childPath(dir, name) {
   return dir === '/' ? `/${name}` : `${dir}/${name}`;
-}
-
-/** True if absolute path `abs` is `dir` or lies under it. */
-function isWithin(abs, dir) {
-  return abs === dir || abs.startsWith(dir === '/' ? '/' : `${dir}/`);
-}
-
-function notInMemory(path, mount) {
-  return new JulietError(
-    'invalid_argument',
-    `not in memory: ${mount} is a mounted host directory (or other file system), ` +
-      'which writeFiles, readFile, listFiles and removeFiles never touch',
-    { path },
-  );
 }
 
 /** What the file system's errno values mean (Emscripten's numbering). */

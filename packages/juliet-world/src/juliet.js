@@ -15,11 +15,11 @@
  *   world.save();   // { written: [paths], deleted: [paths] }
  *   world.close();
  *
- * Files: under Node, openWorld(path) mounts the real host directory into the
- * module's file system (NODEFS), so reads and writes hit the disk; in the
- * browser a path names a directory of the in-memory file system (MEMFS),
- * filled with juliet.writeFiles() and read back with juliet.readFile().
- * Those file calls only reach memory, never a mounted host directory.
+ * Files: under Node, openWorld(path) opens the host directory, which the
+ * engine reads and writes through Node's own fs; in the browser a path names
+ * a directory of the in-memory file system (MEMFS), filled with
+ * juliet.writeFiles() and read back with juliet.readFile(). Those file calls
+ * only reach memory, never the host's disk.
  *
  * Errors: a failure reported by C is thrown as a JulietError carrying the
  * status name (`code`: 'parse', 'not_found', 'corrupt', ...), C's message
@@ -31,8 +31,8 @@
  *
  * Modules, one concern each: wasm.js (the exports and the heap), errors.js,
  * checks.js (argument types), ids.js (IDs and their file paths), values.js
- * (values <-> the engine's text), classes.js (reflection), files.js (file
- * system and mounts), deflate.js, snapshot.js and changes.js (links), world.js (World),
+ * (values <-> the engine's text), classes.js (reflection), files.js (the
+ * module's file system and worlds' directories), deflate.js, snapshot.js and changes.js (links), world.js (World),
  * constants.js (names and limits of a world on disk) and pack.js (the world
  * pack, the binary form in which a server and a page exchange a world's files).
  */

@@ -30,10 +30,9 @@ const EXPORTS = {
   jlw_class_field_enum_count: ['number', ['number', 'number', 'number']],
   jlw_class_field_enum_name: ['number', ['number', 'number', 'number', 'number']],
   jlw_settings_kind: ['number', []],
-  jlw_world_new: ['number', ['number']],
+  jlw_world_new: ['number', ['number', 'number']],
   jlw_world_free: [null, ['number']],
   jlw_world_load: ['number', ['number', 'string']],
-  jlw_world_load_preread: ['number', ['number', 'string', 'number', 'number', 'number', 'number', 'number']],
   jlw_world_check_references: ['number', ['number']],
   jlw_world_reference_count: ['number', ['number']],
   jlw_world_missing_reference: ['number', ['number', 'number']],
@@ -189,21 +188,21 @@ export class Wasm {
     return this.withText(texts[args.length / 2], (ptr, size) => this.withTexts(texts, call, [...args, ptr, size]));
   }
 
-  /** A JulietError from a jl_error record; mapPath turns its path into the caller's terms. */
-  errorFrom(errPtr, fallbackStatus, mapPath) {
+  /** A JulietError from a jl_error record. */
+  errorFrom(errPtr, fallbackStatus) {
     const c = this.c;
     const status = c.jlw_error_status(errPtr) || fallbackStatus;
     const path = this.string(c.jlw_error_path(errPtr)) || null;
     return new JulietError(this.statusName(status), this.string(c.jlw_error_message(errPtr)) || 'failed', {
-      path: path && mapPath ? mapPath(path) : path,
+      path,
       line: c.jlw_error_line(errPtr),
       col: c.jlw_error_col(errPtr),
     });
   }
 
   /** The JulietError of the last failed export. */
-  lastError(status, mapPath) {
-    return this.errorFrom(this.c.jlw_last_error(), status, mapPath);
+  lastError(status) {
+    return this.errorFrom(this.c.jlw_last_error(), status);
   }
 
   statusName(status) {

@@ -8,7 +8,6 @@ import { JulietError } from './errors.js';
 import { isNode } from './files.js';
 import { joinId, splitId } from './ids.js';
 import { applyChanges, changesText } from './changes.js';
-import { prereadWorld } from './preread.js';
 import { snapshotText } from './snapshot.js';
 import { fieldValues, nameRecord, textValue, valueText } from './values.js';
 
@@ -40,9 +39,10 @@ export function newWorld(engine, options) {
   if (options.capacity !== undefined && (!Number.isInteger(capacity) || capacity < 1 || capacity > MAX_CAPACITY)) {
     throw new TypeError(`options.capacity must be an integer from 1 to ${MAX_CAPACITY}, got ${describe(capacity)}`);
   }
-  const ptr = engine.wasm.c.jlw_world_new(capacity);
+  const inMemory = !isNode || !!options.inMemory;
+  const ptr = engine.wasm.c.jlw_world_new(capacity, inMemory ? 0 : 1);
   if (!ptr) throw engine.wasm.lastError(0);
-  return new World(engine, ptr, !isNode || !!options.inMemory);
+  return new World(engine, ptr, inMemory);
 }
 
 /**
@@ -57,29 +57,12 @@ export function openWorld(engine, path, options) {
   try {
     const { c } = engine.wasm;
     world._dir = engine.files.existingDir(path, world._inMemory);
-    if (world._inMemory) c.jlw_world_load(world._ptr, world._dir.vpath);
-    else loadPreread(engine.wasm, world._ptr, world._dir);
+    c.jlw_world_load(world._ptr, world._dir);
     c.jlw_world_check_references(world._ptr);
     return world;
   } catch (err) {
     world.close();
     throw err;
-  }
-}
-
-// Loads host directory `dir` (a WorldDir) into the world at ptr, its
-// files read with Node's fs first (preread.js); if the wasm heap cannot
-// take them, read by the engine itself (slower, the same world).
-function loadPreread(wasm, ptr, dir) {
-  const { count, paths, data, facts, readMs } = prereadWorld(dir.path, dir.vpath);
-  const blocks = [paths, data, new Uint8Array(facts.buffer, facts.byteOffset, facts.byteLength)];
-  try {
-    wasm.withTexts(blocks, (pathsPtr, _p, dataPtr, _d, factsPtr) =>
-      wasm.c.jlw_world_load_preread(ptr, dir.vpath, count, pathsPtr, dataPtr, factsPtr, readMs),
-    );
-  } catch (err) {
-    if (err.code !== 'out_of_memory') throw err;
-    wasm.c.jlw_world_load(ptr, dir.vpath);
   }
 }
 
@@ -122,12 +105,12 @@ export class World {
     this._files = engine.files;
     this._ptr = ptr;
     this._inMemory = inMemory;
-    this._dir = null; // the WorldDir once the world has a directory
+    this._dir = null; // the directory once the world has one, as the engine names it
   }
 
-  /** The world's directory as the caller named it, or null (a snapshot or new world before its first save). */
+  /** The world's directory (absolute under Node), or null (a snapshot or new world before its first save). */
   get path() {
-    return this._dir ? this._dir.path : null;
+    return this._dir;
   }
 
   _live() {
@@ -135,11 +118,8 @@ export class World {
     return this._ptr;
   }
 
-  /** The JulietError of a failed export, with paths in the caller's terms. */
   _error(status) {
-    const dir = this._dir;
-    const err = this._wasm.lastError(status, dir && ((p) => dir.mapPath(p)));
-    return dir ? new JulietError(err.code, dir.mapText(err.detail), err) : err;
+    return this._wasm.lastError(status);
   }
 
   _throw(status) {
@@ -504,8 +484,8 @@ export class World {
     const ptr = this._live();
     checkString(name, 'name');
     if (this._dir === null) throw new TypeError('this world has no directory: nothing to read again');
-    const vpath = this._dir.vpath;
-    return this._reloadWith(expected, (textPtr, size) => this._c.jlw_world_reload_file(ptr, vpath, name, textPtr, size, this._wasm.out));
+    const dir = this._dir;
+    return this._reloadWith(expected, (textPtr, size) => this._c.jlw_world_reload_file(ptr, dir, name, textPtr, size, this._wasm.out));
   }
 
   // Runs a reload export call(textPtr, size) with text (null: none) and
@@ -658,8 +638,8 @@ export class World {
     checkText(text);
     checkOptions(options);
     const dirty = booleanOption(options, 'dirty', false);
-    // Errors name the file a save would write (mapped to the host path).
-    const path = this._dir === null ? SETTINGS_FILE : `${this._dir.vpath}/${SETTINGS_FILE}`;
+    // Errors name the file a save would write.
+    const path = this._dir === null ? SETTINGS_FILE : `${this._dir}/${SETTINGS_FILE}`;
     this._withText(text, (textPtr, size) => this._c.jlw_world_load_settings_text(ptr, path, textPtr, size, dirty ? 1 : 0));
   }
 
@@ -745,8 +725,8 @@ export class World {
     }
     const c = this._c;
     const dir = this._dir;
-    const status = isNew ? c.jlw_world_save_new(ptr, dir.vpath) : c.jlw_world_save(ptr, dir.vpath);
-    const paths = (count, at) => Array.from({ length: count() }, (_, i) => dir.mapPath(this._wasm.string(at(i))));
+    const status = isNew ? c.jlw_world_save_new(ptr, dir) : c.jlw_world_save(ptr, dir);
+    const paths = (count, at) => Array.from({ length: count() }, (_, i) => this._wasm.string(at(i)));
     const written = paths(c.jlw_save_written_count, c.jlw_save_written);
     const deleted = paths(c.jlw_save_deleted_count, c.jlw_save_deleted);
     const conflicts = paths(c.jlw_save_conflict_count, c.jlw_save_conflict);
@@ -759,7 +739,6 @@ export class World {
       if (notice) err.notice = notice;
       if (isNew) {
         // Still a world without a directory.
-        dir.release();
         this._dir = null;
       }
       throw err;
@@ -827,21 +806,20 @@ export class World {
     return this._errorList(this._c.jlw_world_warning_count(ptr), (i) => this._c.jlw_world_warning(ptr, i));
   }
 
-  /** n jl_error records (at(i) gives each one's pointer) as plain objects, paths in the caller's terms. */
+  /** n jl_error records (at(i) gives each one's pointer) as plain objects. */
   _errorList(n, at) {
     const c = this._c;
     const wasm = this._wasm;
-    const dir = this._dir;
     const out = [];
     for (let i = 0; i < n; i++) {
       const d = at(i);
       const path = wasm.string(c.jlw_error_path(d));
       const message = wasm.string(c.jlw_error_message(d));
       out.push({
-        path: path ? (dir ? dir.mapPath(path) : path) : null,
+        path: path || null,
         line: c.jlw_error_line(d),
         col: c.jlw_error_col(d),
-        message: dir ? dir.mapText(message) : message,
+        message,
         code: wasm.statusName(c.jlw_error_status(d)),
       });
     }
@@ -918,12 +896,11 @@ export class World {
     return applyChanges(this._wasm, this._live(), text, allOrNothing);
   }
 
-  /** Frees the world (and under Node unmounts its directory). Safe twice. */
+  /** Frees the world. Safe twice. */
   close() {
     if (!this._ptr) return;
     const ptr = this._ptr;
     this._ptr = 0;
     this._c.jlw_world_free(ptr);
-    if (this._dir) this._dir.release();
   }
 }
