@@ -17,6 +17,11 @@
 //                       what the local server's engine pays at its start;
 //                       beside it the native open of the same files
 //                       (`juliet stats`, its whole run)
+//   server_save_1500    a save of 1,500 edited entities of that world,
+//                       posted to the local server as the page posts it,
+//                       until its answer (ns per entity saved); beside it
+//                       `juliet fmt` rewriting the same 1,500 files (its
+//                       load of the whole world included)
 //   wasm_api_rows       world.rows() of 100,000 entities
 //   wasm_api_entities   world.entities() of 100,000 entities
 //   wasm_api_field_text world.fieldText() of one field of 100,000 entities
@@ -27,13 +32,15 @@
 // (ratios) only in the readable form. With --only NAME, only the part that
 // measures figure NAME runs.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 
+import { decodePack, encodePack } from 'juliet-world';
 import { loadJuliet } from 'juliet-sample';
+import { startServer } from '../../web/server/server.js';
 
 const repo = fileURLToPath(new URL('../..', import.meta.url));
 const json = process.argv.includes('--json');
@@ -182,6 +189,7 @@ async function diskFigures() {
       });
       note(`  wasm_api_open_disk / native open = ${(openNs / nativeNs).toFixed(2)} (native ${(nativeNs / N).toFixed(2)} ns/entity)`);
     }
+    if (wants('server_save_1500')) await servedSaveFigures(cli, dir);
   } finally {
     rmSync(base, { recursive: true, force: true });
   }
@@ -190,4 +198,56 @@ async function diskFigures() {
 note('wasm (node ' + process.versions.node + '), best of several runs');
 engineFigures();
 if (wants('wasm_api_create', 'wasm_api_open_memfs', 'wasm_api_rows', 'wasm_api_entities', 'wasm_api_field_text')) await apiFigures();
-if (wants('wasm_api_open_disk')) await diskFigures();
+if (wants('wasm_api_open_disk', 'server_save_1500')) await diskFigures();
+
+// A save of SAVED edited entities of the world at dir, posted to the local
+// server (web/server) as the page posts it; beside it the native floor,
+// `juliet fmt` rewriting the same files (CRLF line ends given to each).
+async function servedSaveFigures(cli, dir) {
+  const SAVED = 1500;
+  const server = await startServer({ dir, distDir: join(repo, 'web/dist') });
+  let bestSave = Infinity;
+  try {
+    await server.engineReady;
+    const call = (path, body) =>
+      fetch(`http://127.0.0.1:${server.port}${path}`, { method: body ? 'POST' : 'GET', headers: { 'x-juliet-token': server.token }, body });
+    for (let round = 0; round < RUNS; round++) {
+      const { files } = decodePack(new Uint8Array(await (await call('/api/world')).arrayBuffer()));
+      const changes = files
+        .filter((f) => f.path.startsWith('Entities/'))
+        .slice(0, SAVED)
+        .map(({ path, seq, bytes }) => ({
+          path,
+          seq,
+          bytes: Buffer.from(
+            Buffer.from(bytes)
+              .toString()
+              .replace(/; position\n[^\n]*/, `; position\n${round} 1 2`),
+          ),
+        }));
+      const t0 = performance.now();
+      const { meta } = decodePack(new Uint8Array(await (await call('/api/save', encodePack({}, changes))).arrayBuffer()));
+      bestSave = Math.min(bestSave, (performance.now() - t0) * 1e6);
+      const written = meta.results.filter((r) => r.status === 'written').length;
+      if (written !== SAVED) throw new Error(`the server wrote ${written} of ${SAVED} files`);
+    }
+    report('server_save_1500', SAVED, bestSave);
+  } finally {
+    await server.close();
+  }
+  if (json) return;
+  const names = readdirSync(join(dir, 'Entities')).sort().slice(0, SAVED);
+  const floorNs = best(() => {
+    for (const name of names) {
+      const path = join(dir, 'Entities', name);
+      writeFileSync(path, readFileSync(path, 'utf8').replace(/\n/g, '\r\n'));
+    }
+    const t0 = performance.now();
+    const run = spawnSync(cli, ['fmt', dir], { encoding: 'utf8' });
+    if (run.status !== 0) throw new Error(`juliet fmt failed: ${run.stderr}`);
+    return (performance.now() - t0) * 1e6;
+  });
+  note(
+    `  server_save_1500 / juliet fmt of the same files = ${(bestSave / floorNs).toFixed(2)} (fmt ${(floorNs / 1e6).toFixed(0)} ms, its load of the whole world included)`,
+  );
+}
