@@ -308,10 +308,11 @@ export async function restoreEntity(id, text, what) {
         noteRemoved(id);
         removeRow(id);
       }
-      notice.value = what;
     });
     if (entity) await select(id);
     else if (selectedId.value === id) await select(nextAlive(row));
+    // Said once the inspector shows the entity it speaks of.
+    notice.value = what;
     emit('restored', { id });
     return true;
   } catch (err) {
@@ -339,10 +340,10 @@ export async function restoreEntities(items, what) {
           removeRow(id);
         }
       }
-      notice.value = what;
     });
     const alive = entities.filter((e) => e.entity).map((e) => e.id);
     await setSelection(alive);
+    notice.value = what;
     for (const { id } of entities) emit('restored', { id });
     return true;
   } catch (err) {
