@@ -2,7 +2,7 @@
  * above (private_api.h gives the order): the block pool and the ID map the
  * world keeps (block_pool.c, id_map.c), the float reader's fast path and the
  * digit writer of the formatters (float_text.c, archive_values.c), the text
- * print (text_print.c), the listings of the file systems (fs.c,
+ * print (text_print.c), the reads and listings of the file systems (fs.c,
  * fs_host.c). Six sections, each opening with what it is for. */
 #ifndef JULIET_BASE_INTERNAL_H
 #define JULIET_BASE_INTERNAL_H
@@ -15,6 +15,10 @@
 
 #include "juliet/arena.h"
 #include "juliet/fs.h"
+
+/* How many times a read_file starts over when the file changed in place
+ * while it was read (fs.c, fs_host.c); then it fails with EAGAIN. */
+enum { JLI_FS_READ_ATTEMPTS = 8 };
 
 /* Directory listings (fs.c, fs_host.c): the packed entries a listing
  * gathered in the arena (per entry one jl_fs_kind byte, then the

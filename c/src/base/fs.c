@@ -36,10 +36,6 @@
 #include <emscripten.h>
 #endif
 
-/* How many times a read starts over when the file changed in place while
- * it was read; then the read fails with EAGAIN. */
-enum { READ_ATTEMPTS = 8 };
-
 jl_fs_stamp jl_fs_stamp_of(uint64_t ino, uint64_t dev, uint64_t size, int64_t mtime_ns)
 {
     /* Inode and device in one number, never 0 (0 means no stamp). */
@@ -292,7 +288,7 @@ static int native_read_file(const jl_fs *fs, const char *path, size_t max_size, 
 #endif
     const size_t mark = arena->used;
     int code = EAGAIN;
-    for (int attempt = 0; attempt < READ_ATTEMPTS && code == EAGAIN; attempt++) {
+    for (int attempt = 0; attempt < JLI_FS_READ_ATTEMPTS && code == EAGAIN; attempt++) {
         jl_arena_pop_to(arena, mark);
         code = read_whole_once(path, max_size, arena, data, size, stamp);
     }

@@ -57,7 +57,9 @@ static int host_fs_read_file(const jl_fs *fs, const char *path, size_t max_size,
 {
     (void)fs;
     double v[5];
-    double measured = host_read_measure(path, (double)max_size, v);
+    double measured = -EAGAIN;
+    for (int attempt = 0; attempt < JLI_FS_READ_ATTEMPTS && measured == -EAGAIN; attempt++)
+        measured = host_read_measure(path, (double)max_size, v);
     if (measured < 0) return (int)-measured;
     char *buffer = jl_arena_push(arena, (size_t)measured + 1, 1);
     host_copy(buffer); /* NULL: only drops the bytes measured */
