@@ -36,6 +36,25 @@ if (typeof process === 'object' && process.versions && process.versions.node) {
     var kindOf = function (st) {
       return st.isFile() ? 0 : st.isDirectory() ? 1 : 3; /* JL_FS_FILE, JL_FS_DIR, JL_FS_SPECIAL */
     };
+    var call = function (fn) {
+      try {
+        fn();
+        return 0;
+      } catch (e) {
+        return code(e);
+      }
+    };
+    // Opens path with flags only to fsync it.
+    var fsyncPath = function (path, flags) {
+      return call(function () {
+        var fd = fs.openSync(path, flags);
+        try {
+          fs.fsyncSync(fd);
+        } finally {
+          fs.closeSync(fd);
+        }
+      });
+    };
     // Batches (fs.h: batch_open, sync_batch) by negative handle, never an
     // fd: each the directory it is for and the files created in it since.
     var batches = new Map();
@@ -43,14 +62,7 @@ if (typeof process === 'object' && process.versions && process.versions.node) {
     var syncer = null; // the helper thread; false: none would start, this thread syncs
     var syncHere = function (paths) {
       for (var i = 0; i < paths.length; i++) {
-        var result = call(function () {
-          var fd = fs.openSync(paths[i], 'r');
-          try {
-            fs.fsyncSync(fd);
-          } finally {
-            fs.closeSync(fd);
-          }
-        });
+        var result = fsyncPath(paths[i], C.O_RDONLY);
         if (result && result !== ERRNO_CODES.ENOENT) return result;
       }
       return 0;
@@ -105,14 +117,6 @@ if (typeof process === 'object' && process.versions && process.versions.node) {
       syncer.postMessage({paths: paths, errno: ERRNO_CODES, done: done});
       Atomics.wait(done, 0, 0);
       return done[1];
-    };
-    var call = function (fn) {
-      try {
-        fn();
-        return 0;
-      } catch (e) {
-        return code(e);
-      }
     };
     return {
       // The whole regular file (at most max bytes), read from one open
@@ -232,14 +236,7 @@ if (typeof process === 'object' && process.versions && process.versions.node) {
       },
       // Some file systems refuse fsync on a directory: nothing more to do.
       syncDir: function (path) {
-        var result = call(function () {
-          var fd = fs.openSync(path, C.O_RDONLY | C.O_DIRECTORY);
-          try {
-            fs.fsyncSync(fd);
-          } finally {
-            fs.closeSync(fd);
-          }
-        });
+        var result = fsyncPath(path, C.O_RDONLY | C.O_DIRECTORY);
         return result === ERRNO_CODES.EINVAL || result === ERRNO_CODES.EROFS ? 0 : result;
       },
       remove: function (path) {

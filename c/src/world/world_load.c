@@ -286,10 +286,11 @@ static void remove_temp(jl_world *w, const char *dir, const char *path, jl_world
     if (lock->held) w->fs->remove(w->fs, path);
 }
 
-/* LoadWorld, its stamps taken from the time now_ns on: they are racy if
- * their file changed since this moment less a clock tick (fs.h). */
-static jl_status load_dir(jl_world *w, const char *dir, uint64_t now_ns)
+/* LoadWorld. Its stamps are racy if their file changed since the load
+ * began less a clock tick (fs.h). */
+jl_status jl_world_load(jl_world *w, const char *dir)
 {
+    const uint64_t now_ns = jl_platform_wall_ns();
     const uint32_t stored_before = w->diagnostic_count, total_before = w->diagnostic_total;
     const jl_fs *fs = w->fs;
     const size_t mark = w->scratch.used;
@@ -395,5 +396,3 @@ static jl_status load_dir(jl_world *w, const char *dir, uint64_t now_ns)
         result = stored_before < w->diagnostic_count ? w->diagnostics[stored_before].status : JL_ERR_PARSE;
     return result;
 }
-
-jl_status jl_world_load(jl_world *w, const char *dir) { return load_dir(w, dir, jl_platform_wall_ns()); }
