@@ -24,20 +24,27 @@ const FIRST_BUDGET = 20_000; // grows within a few frames where drawing is cheap
 const REST_SHARE = 0.4; // of the budget, drawn a frame while filling at rest
 export const MARKERS_LAYER = 1; // the cameras see it; a pass of markers alone sees only it
 
-// The level's texture holds sRGB bytes (exact in the dark, unlike linear
-// ones), read back as linear colours and written as the canvas takes them.
+// The level's texture holds the canvas's own sRGB bytes (exact in the dark,
+// unlike linear ones) in a plain RGBA8 texture: the level's materials encode
+// them (writeSrgb) and the copy takes them as they are. An sRGB texture
+// would have each pixel decoded and encoded again at every frame, a fifth
+// of a frame's time with a CPU renderer.
 const COPY = new THREE.ShaderMaterial({
   uniforms: { level: { value: null } },
   vertexShader: 'varying vec2 at; void main() { at = uv; gl_Position = vec4(position.xy, 0.0, 1.0); }',
   fragmentShader: `uniform sampler2D level;
     varying vec2 at;
-    void main() {
-      gl_FragColor = texture2D(level, at);
-      #include <colorspace_fragment>
-    }`,
+    void main() { gl_FragColor = texture2D(level, at); }`,
   depthTest: false,
   depthWrite: false,
 });
+
+// A level material's onBeforeCompile: it writes sRGB bytes, as the canvas
+// takes them (three.js writes linear ones into a texture). One function, so
+// that every material it is given shares its program.
+function writeSrgb(shader) {
+  shader.fragmentShader = shader.fragmentShader.replace('#include <colorspace_fragment>', 'gl_FragColor = sRGBTransferOETF(gl_FragColor);');
+}
 
 /**
  * Layers drawn by `renderer`: `level` and `overlay` are the scenes to fill;
@@ -49,11 +56,10 @@ const COPY = new THREE.ShaderMaterial({
 export function createLayers(renderer, markers, { background, again }) {
   const level = new THREE.Scene();
   const overlay = new THREE.Scene();
-  const texture = () => {
-    const target = new THREE.WebGLRenderTarget(1, 1);
-    target.texture.colorSpace = THREE.SRGBColorSpace;
-    return target;
-  };
+  const texture = () => new THREE.WebGLRenderTarget(1, 1);
+  // The background's sRGB bytes, held as three.js holds linear values: it
+  // clears the texture with them unchanged.
+  const clearColor = new THREE.Color(background).convertLinearToSRGB();
   let front = texture(); // shown
   let back = texture(); // filled at rest, then shown
   const copy = new THREE.Mesh(new THREE.PlaneGeometry(2, 2), COPY.clone());
@@ -141,12 +147,15 @@ export function createLayers(renderer, markers, { background, again }) {
     renderer.render(overlay, camera);
   }
 
-  // The whole level anew into `target`, with the first markers. (The
-  // colour is set with the texture bound: three.js converts it for the
-  // target it is set for.)
+  // The whole level anew into `target`, with the first markers.
   function start(target, camera) {
+    level.traverse((object) => {
+      if (!object.material || object.material.onBeforeCompile === writeSrgb) return;
+      object.material.onBeforeCompile = writeSrgb;
+      object.material.needsUpdate = true;
+    });
     renderer.setRenderTarget(target);
-    renderer.setClearColor(background);
+    renderer.setClearColor(clearColor);
     renderer.clear();
     filled = 0;
     pass(level, camera);
