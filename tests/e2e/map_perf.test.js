@@ -303,6 +303,10 @@ test(`3D view at ${COUNT.toLocaleString('en')} entities: show, orbit, pick and e
     );
   }
 
+  // How the view drew the last edit: 'around' its old and new places, or
+  // the level 'anew'.
+  const editDrawn = await canvas.getAttribute('data-level');
+
   // Everything selected, counted as every count is (thousands separated).
   await canvas.focus();
   await page.keyboard.press('Control+a');
@@ -325,6 +329,7 @@ test(`3D view at ${COUNT.toLocaleString('en')} entities: show, orbit, pick and e
     viewport_pick_longest_task_ms: +longestPickTask.toFixed(1),
     viewport_edit_ms: +median(edits.map((e) => e.ms)).toFixed(1),
     viewport_edit_longest_task_ms: Math.round(Math.max(...edits.map((e) => e.longest))),
+    viewport_edit_level_drawn: editDrawn,
   };
   console.log(`3D view performance: ${JSON.stringify(figures)}`);
   await ui.closeWithoutErrors(page);

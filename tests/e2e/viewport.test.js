@@ -32,7 +32,7 @@ async function show3d(page) {
 // How many pixels of the canvas differ from its background, read from a
 // screenshot of it (a WebGL canvas keeps no pixels to read back).
 async function drawnPixels(page) {
-  const png = (await viewport(page).screenshot()).toString('base64');
+  const png = (await viewport(page).screenshot({ path: '/tmp/edit-old.png' })).toString('base64');
   return page.evaluate(async (data) => {
     const img = new Image();
     img.src = `data:image/png;base64,${data}`;
@@ -177,6 +177,44 @@ test('a drag of the move gizmo moves the selection as one edit, on the grid with
   await page.keyboard.press('Control+z');
   await page.waitForFunction(() => document.querySelector('[aria-label="Pending changes"] .count')?.textContent === '0');
   assert.deepEqual(await ui.inspectedPosition(page), before);
+  await ui.closeWithoutErrors(page);
+});
+
+test('an edit of one entity draws the level again only around its old and new places, at once', async () => {
+  const page = await ui.openSample(env);
+  await show3d(page);
+  // A change pending already: the view keeps its size at the next one.
+  await ui.editPosition(page, OTHER, 'Y', '1');
+  await page.getByRole('button', { name: 'Top' }).click();
+  await ui.selectEntity(page, LIGHT);
+  await viewport(page).focus();
+  await page.keyboard.press('f'); // in the middle of the view
+  const [x] = await ui.inspectedPosition(page);
+  await page.waitForTimeout(500); // the camera at rest, the level drawn whole
+  await ui.commit(page, 'Position X', String(x + 3));
+  await ui.waitUnsaved(page, LIGHT);
+  assert.equal(await viewport(page).getAttribute('data-level'), 'around');
+  // With nothing selected (and its shape moved too), its old place in the
+  // middle shows the level without it: only the background and the grid.
+  await viewport(page).focus();
+  await page.keyboard.press('Escape');
+  await page.waitForFunction(() => !document.querySelector('.inspector h2 code'));
+  await page.waitForTimeout(500);
+  const png = (await viewport(page).screenshot()).toString('base64');
+  const marked = await page.evaluate(async (data) => {
+    const img = new Image();
+    img.src = `data:image/png;base64,${data}`;
+    await img.decode();
+    const c = new OffscreenCanvas(img.width, img.height);
+    const ctx = c.getContext('2d');
+    ctx.drawImage(img, 0, 0);
+    const d = ctx.getImageData(Math.floor(img.width / 2) - 6, Math.floor(img.height / 2) - 6, 13, 13).data;
+    const far = (i, [r, g, b]) => Math.abs(d[i] - r) + Math.abs(d[i + 1] - g) + Math.abs(d[i + 2] - b) > 60;
+    let n = 0;
+    for (let i = 0; i < d.length; i += 4) if (far(i, [16, 20, 24]) && far(i, [43, 52, 62])) n++; // nor background nor grid
+    return n;
+  }, png);
+  assert.equal(marked, 0, 'the light is gone from its old place');
   await ui.closeWithoutErrors(page);
 });
 

@@ -147,6 +147,41 @@ export function createLayers(renderer, markers, { background, again }) {
     renderer.render(overlay, camera);
   }
 
+  /**
+   * After a few markers moved, with the camera at rest: the level's texture
+   * drawn again only around `points` (their old and new places, world
+   * Vector3s), each a square of a marker's size cleared and drawn again
+   * with the grid and `near` (a THREE.Points of the markers that reach
+   * into those squares, in the markers' material), so that the edit shows
+   * at the next frame for the cost of a few markers, not once a new
+   * texture is filled. False, and nothing drawn, when the level is to be
+   * drawn anew anyway (invalidate).
+   */
+  function redrawAround(points, camera, near) {
+    if (stale || filling || moving) return false;
+    const half = Math.ceil((markers.material.size * renderer.getPixelRatio()) / 2) + 1;
+    const p = new THREE.Vector3();
+    markers.visible = false;
+    level.add(near);
+    front.scissorTest = true;
+    for (const point of points) {
+      p.copy(point).project(camera);
+      if (Math.abs(p.x) > 1.1 || Math.abs(p.y) > 1.1 || Math.abs(p.z) > 1) continue; // off the picture
+      const x = Math.round(((p.x + 1) / 2) * front.width);
+      const y = Math.round(((p.y + 1) / 2) * front.height);
+      front.scissor.set(x - half, y - half, 2 * half, 2 * half);
+      renderer.setRenderTarget(front); // (which takes the target's scissor)
+      renderer.setClearColor(clearColor); // (converted for the target bound)
+      renderer.clear();
+      renderer.render(level, camera);
+    }
+    front.scissorTest = false;
+    renderer.setRenderTarget(null);
+    level.remove(near);
+    markers.visible = true;
+    return true;
+  }
+
   // The whole level anew into `target`, with the first markers.
   function start(target, camera) {
     level.traverse((object) => {
@@ -181,5 +216,5 @@ export function createLayers(renderer, markers, { background, again }) {
     if (fence) gl.deleteSync(fence);
   }
 
-  return { level, overlay, invalidate, setMoving, setSize, render, dispose };
+  return { level, overlay, invalidate, redrawAround, setMoving, setSize, render, dispose };
 }

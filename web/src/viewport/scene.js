@@ -42,6 +42,9 @@ const GRID_CELLS = 200; // lines each way at most: the view spans 10 to 100 of t
 const SHAPE_LIMIT = 300;
 const REST_MS = 200; // the camera is at rest once no button is held and it stayed this long
 const ROTATE_SNAP_DEG = 15; // a turn's step with Snap on, as in Godot
+// Up to this many places (two a moved marker) an edit draws the level again
+// around (layers.redrawAround); past them, anew.
+const REDRAW_AROUND_LIMIT = 16;
 
 // A step through n items that visits each once and lands far from the last
 // (about n / golden ratio, sharing no factor with n).
@@ -397,6 +400,7 @@ export function createScene(
     let first = order.length;
     let last = -1;
     const count = changed ? changed.length : order.length;
+    let around = []; // the moved markers' old and new places, while few
     for (let j = 0; j < count; j++) {
       const i = changed ? markerOf[changed[j]] : j;
       if (i < 0 || i === undefined) continue;
@@ -405,6 +409,9 @@ export function createScene(
       const k = i * 3;
       const r = row * 3;
       if (at[k] === pos[r] && at[k + 1] === pos[r + 1] && at[k + 2] === pos[r + 2]) continue;
+      if (around && around.length < REDRAW_AROUND_LIMIT)
+        around.push(new THREE.Vector3().fromArray(at, k), new THREE.Vector3().fromArray(pos, r));
+      else around = null;
       at.set(pos.subarray(r, r + 3), k);
       bounds.expandByPoint(p.fromArray(pos, r));
       first = Math.min(first, i);
@@ -415,12 +422,41 @@ export function createScene(
       attribute.clearUpdateRanges();
       attribute.addUpdateRange(first * 3, (last - first + 1) * 3);
       attribute.needsUpdate = true;
-      placeGrid();
-      layers.invalidate();
+      const anew = placeGrid() || !around || !redrawAround(around);
+      if (anew) layers.invalidate();
+      canvas.dataset.level = anew ? 'anew' : 'around'; // how the last edit was drawn
       draw();
       nearSoon();
     } else if (nearRows) onNear(nearRows); // the same rows, their shapes read again
     return true;
+  }
+
+  // The level drawn again around `places` (world points) only, with the
+  // markers that reach into them (layers.redrawAround).
+  function redrawAround(places) {
+    const [w, h] = size();
+    const reach = markers.material.size + 1; // from a place to the middle of a marker reaching into its square, in CSS pixels
+    const spots = places.map((place) => {
+      const p = place.clone().project(camera);
+      return [((p.x + 1) / 2) * w, ((1 - p.y) / 2) * h];
+    });
+    const { rows: seen, sx, sy, n } = projected();
+    const near = [];
+    for (let i = 0; i < n; i++) {
+      if (spots.some(([x, y]) => Math.abs(sx[i] - x) <= reach && Math.abs(sy[i] - y) <= reach)) near.push(markerOf[seen[i]]);
+    }
+    const { position, color } = markers.geometry.attributes;
+    const geometry = new THREE.BufferGeometry();
+    const pick = (attribute) =>
+      new THREE.BufferAttribute(new Float32Array(near.flatMap((i) => [...attribute.array.subarray(i * 3, i * 3 + 3)])), 3);
+    geometry.setAttribute('position', pick(position));
+    geometry.setAttribute('color', pick(color));
+    const few = new THREE.Points(geometry, markers.material);
+    few.frustumCulled = false;
+    few.layers.set(MARKERS_LAYER);
+    const done = layers.redrawAround(places, camera, few);
+    geometry.dispose();
+    return done;
   }
 
   // The rows up close, told once the camera rests: those in view, or the
@@ -569,7 +605,7 @@ export function createScene(
   // A grid in world units under the level (in the view's plane for Front
   // and Side) around the point looked at, its lines at a round step of what
   // the view spans (1, 10, 100 ... units as it zooms), made anew only when
-  // the step or the cell looked at changes.
+  // the step or the cell looked at changes. Whether it was.
   let gridKey = '';
   function placeGrid() {
     const span =
@@ -580,7 +616,7 @@ export function createScene(
     const snap = (v) => Math.round(v / step) * step;
     const t = controls.target;
     const key = `${view} ${step} ${snap(t.x)} ${snap(t.y)} ${snap(t.z)} ${bounds.min.toArray()}`;
-    if (key === gridKey) return;
+    if (key === gridKey) return false;
     gridKey = key;
     if (grid) {
       layers.level.remove(grid);
@@ -603,6 +639,7 @@ export function createScene(
       grid.position.set(snap(t.x), bounds.min.y, snap(t.z));
     }
     layers.level.add(grid);
+    return true;
   }
 
   // Makes view `name`'s camera the one drawn and driven.
