@@ -149,27 +149,23 @@ export function createLayers(renderer, markers, { background, again }) {
 
   /**
    * After a few markers moved, with the camera at rest: the level's texture
-   * drawn again only around `points` (their old and new places, world
-   * Vector3s), each a square of a marker's size cleared and drawn again
-   * with the grid and `near` (a THREE.Points of the markers that reach
-   * into those squares, in the markers' material), so that the edit shows
-   * at the next frame for the cost of a few markers, not once a new
-   * texture is filled. False, and nothing drawn, when the level is to be
-   * drawn anew anyway (invalidate).
+   * drawn again only around `spots` (their old and new places on the
+   * canvas, [x, y] in CSS pixels, y down), each a square a marker's size
+   * across, cleared and drawn again with the grid and `near` (a
+   * THREE.Points of the markers that reach into those squares, in the
+   * markers' material), so that the edit shows at the next frame for the
+   * cost of a few markers, not once a new texture is filled. False, and
+   * nothing drawn, when the level is to be drawn anew anyway (invalidate).
    */
-  function redrawAround(points, camera, near) {
+  function redrawAround(spots, camera, near) {
     if (stale || filling || moving) return false;
-    const half = Math.ceil((markers.material.size * renderer.getPixelRatio()) / 2) + 1;
-    const p = new THREE.Vector3();
+    const ratio = renderer.getPixelRatio();
+    const half = Math.ceil((markers.material.size * ratio) / 2) + 1;
     markers.visible = false;
     level.add(near);
     front.scissorTest = true;
-    for (const point of points) {
-      p.copy(point).project(camera);
-      if (Math.abs(p.x) > 1.1 || Math.abs(p.y) > 1.1 || Math.abs(p.z) > 1) continue; // off the picture
-      const x = Math.round(((p.x + 1) / 2) * front.width);
-      const y = Math.round(((p.y + 1) / 2) * front.height);
-      front.scissor.set(x - half, y - half, 2 * half, 2 * half);
+    for (const [x, y] of spots) {
+      front.scissor.set(Math.round(x * ratio) - half, front.height - Math.round(y * ratio) - half, 2 * half, 2 * half);
       renderer.setRenderTarget(front); // (which takes the target's scissor)
       renderer.setClearColor(clearColor); // (converted for the target bound)
       renderer.clear();

@@ -436,10 +436,11 @@ export function createScene(
   function redrawAround(places) {
     const [w, h] = size();
     const reach = markers.material.size + 1; // from a place to the middle of a marker reaching into its square, in CSS pixels
-    const spots = places.map((place) => {
+    const spots = [];
+    for (const place of places) {
       const p = place.clone().project(camera);
-      return [((p.x + 1) / 2) * w, ((1 - p.y) / 2) * h];
-    });
+      if (Math.abs(p.x) <= 1.1 && Math.abs(p.y) <= 1.1 && Math.abs(p.z) <= 1) spots.push([((p.x + 1) / 2) * w, ((1 - p.y) / 2) * h]);
+    }
     const { rows: seen, sx, sy, n } = projected();
     const near = [];
     for (let i = 0; i < n; i++) {
@@ -454,7 +455,7 @@ export function createScene(
     const few = new THREE.Points(geometry, markers.material);
     few.frustumCulled = false;
     few.layers.set(MARKERS_LAYER);
-    const done = layers.redrawAround(places, camera, few);
+    const done = layers.redrawAround(spots, camera, few);
     geometry.dispose();
     return done;
   }
