@@ -29,23 +29,29 @@ async function show3d(page) {
   await page.locator('canvas.viewport[aria-busy="false"]').waitFor();
 }
 
-// How many pixels of the canvas differ from its background, read from a
-// screenshot of it (a WebGL canvas keeps no pixels to read back).
-async function drawnPixels(page) {
-  const png = (await viewport(page).screenshot({ path: '/tmp/edit-old.png' })).toString('base64');
-  return page.evaluate(async (data) => {
-    const img = new Image();
-    img.src = `data:image/png;base64,${data}`;
-    await img.decode();
-    const c = new OffscreenCanvas(img.width, img.height);
-    const ctx = c.getContext('2d');
-    ctx.drawImage(img, 0, 0);
-    const d = ctx.getImageData(0, 0, img.width, img.height).data;
-    const [r0, g0, b0] = [d[0], d[1], d[2]]; // a corner: the background
-    let n = 0;
-    for (let i = 0; i < d.length; i += 4) if (Math.abs(d[i] - r0) + Math.abs(d[i + 1] - g0) + Math.abs(d[i + 2] - b0) > 60) n++;
-    return n;
-  }, png);
+// How many pixels of the canvas differ from its background (or, in the
+// square of `side` pixels about its middle, from each of `colours`), read
+// from a screenshot of it (a WebGL canvas keeps no pixels to read back).
+async function drawnPixels(page, { side = null, colours = null } = {}) {
+  const png = (await viewport(page).screenshot()).toString('base64');
+  return page.evaluate(
+    async ({ data, side, colours }) => {
+      const img = new Image();
+      img.src = `data:image/png;base64,${data}`;
+      await img.decode();
+      const c = new OffscreenCanvas(img.width, img.height);
+      const ctx = c.getContext('2d');
+      ctx.drawImage(img, 0, 0);
+      const all = ctx.getImageData(0, 0, img.width, img.height).data;
+      const d = side ? ctx.getImageData((img.width - side) >> 1, (img.height - side) >> 1, side, side).data : all;
+      const far = (i, [r, g, b]) => Math.abs(d[i] - r) + Math.abs(d[i + 1] - g) + Math.abs(d[i + 2] - b) > 60;
+      const from = colours ?? [[all[0], all[1], all[2]]]; // a corner: the background
+      let n = 0;
+      for (let i = 0; i < d.length; i += 4) if (from.every((colour) => far(i, colour))) n++;
+      return n;
+    },
+    { data: png, side, colours },
+  );
 }
 
 test('the 3D view is a WebGL2 canvas in a chunk of its own, loaded when first shown', async () => {
@@ -200,20 +206,13 @@ test('an edit of one entity draws the level again only around its old and new pl
   await page.keyboard.press('Escape');
   await page.waitForFunction(() => !document.querySelector('.inspector h2 code'));
   await page.waitForTimeout(500);
-  const png = (await viewport(page).screenshot()).toString('base64');
-  const marked = await page.evaluate(async (data) => {
-    const img = new Image();
-    img.src = `data:image/png;base64,${data}`;
-    await img.decode();
-    const c = new OffscreenCanvas(img.width, img.height);
-    const ctx = c.getContext('2d');
-    ctx.drawImage(img, 0, 0);
-    const d = ctx.getImageData(Math.floor(img.width / 2) - 6, Math.floor(img.height / 2) - 6, 13, 13).data;
-    const far = (i, [r, g, b]) => Math.abs(d[i] - r) + Math.abs(d[i + 1] - g) + Math.abs(d[i + 2] - b) > 60;
-    let n = 0;
-    for (let i = 0; i < d.length; i += 4) if (far(i, [16, 20, 24]) && far(i, [43, 52, 62])) n++; // nor background nor grid
-    return n;
-  }, png);
+  const marked = await drawnPixels(page, {
+    side: 13,
+    colours: [
+      [16, 20, 24], // the background
+      [43, 52, 62], // the grid
+    ],
+  });
   assert.equal(marked, 0, 'the light is gone from its old place');
   await ui.closeWithoutErrors(page);
 });
