@@ -443,8 +443,14 @@ export function createScene(
     }
     const { rows: seen, sx, sy, n } = projected();
     const near = [];
+    // (Plain loops: this runs over every marker in view within an edit's task.)
     for (let i = 0; i < n; i++) {
-      if (spots.some(([x, y]) => Math.abs(sx[i] - x) <= reach && Math.abs(sy[i] - y) <= reach)) near.push(markerOf[seen[i]]);
+      for (let k = 0; k < spots.length; k++) {
+        if (Math.abs(sx[i] - spots[k][0]) <= reach && Math.abs(sy[i] - spots[k][1]) <= reach) {
+          near.push(markerOf[seen[i]]);
+          break;
+        }
+      }
     }
     const { position, color } = markers.geometry.attributes;
     const geometry = new THREE.BufferGeometry();
