@@ -526,6 +526,27 @@ export async function saveAndWait(page, report = /^Saved /) {
   await page.getByRole('status').filter({ hasText: report }).waitFor();
 }
 
+// In a page (passed to page.evaluate, by the Chromium and the Firefox tests
+// alike): how many pixels of a canvas's PNG screenshot (`data`, base64)
+// differ from its background, or, in the square of `side` pixels about its
+// middle, from each of `colours`. A WebGL canvas keeps no pixels to read
+// back, hence the screenshot.
+export async function countDrawnPixels({ data, side = null, colours = null }) {
+  const img = new Image();
+  img.src = `data:image/png;base64,${data}`;
+  await img.decode();
+  const c = new OffscreenCanvas(img.width, img.height);
+  const ctx = c.getContext('2d');
+  ctx.drawImage(img, 0, 0);
+  const all = ctx.getImageData(0, 0, img.width, img.height).data;
+  const d = side ? ctx.getImageData((img.width - side) >> 1, (img.height - side) >> 1, side, side).data : all;
+  const far = (i, [r, g, b]) => Math.abs(d[i] - r) + Math.abs(d[i + 1] - g) + Math.abs(d[i + 2] - b) > 60;
+  const from = colours ?? [[all[0], all[1], all[2]]]; // a corner: the background
+  let n = 0;
+  for (let i = 0; i < d.length; i += 4) if (from.every((colour) => far(i, colour))) n++;
+  return n;
+}
+
 // ---- the large worlds of the performance tests ----
 
 // How many entities (JULIET_E2E_PERF_COUNT, default 100,000), the existing

@@ -30,28 +30,10 @@ async function show3d(page) {
 }
 
 // How many pixels of the canvas differ from its background (or, in the
-// square of `side` pixels about its middle, from each of `colours`), read
-// from a screenshot of it (a WebGL canvas keeps no pixels to read back).
+// square of `side` pixels about its middle, from each of `colours`).
 async function drawnPixels(page, { side = null, colours = null } = {}) {
-  const png = (await viewport(page).screenshot()).toString('base64');
-  return page.evaluate(
-    async ({ data, side, colours }) => {
-      const img = new Image();
-      img.src = `data:image/png;base64,${data}`;
-      await img.decode();
-      const c = new OffscreenCanvas(img.width, img.height);
-      const ctx = c.getContext('2d');
-      ctx.drawImage(img, 0, 0);
-      const all = ctx.getImageData(0, 0, img.width, img.height).data;
-      const d = side ? ctx.getImageData((img.width - side) >> 1, (img.height - side) >> 1, side, side).data : all;
-      const far = (i, [r, g, b]) => Math.abs(d[i] - r) + Math.abs(d[i + 1] - g) + Math.abs(d[i + 2] - b) > 60;
-      const from = colours ?? [[all[0], all[1], all[2]]]; // a corner: the background
-      let n = 0;
-      for (let i = 0; i < d.length; i += 4) if (from.every((colour) => far(i, colour))) n++;
-      return n;
-    },
-    { data: png, side, colours },
-  );
+  const data = (await viewport(page).screenshot()).toString('base64');
+  return page.evaluate(ui.countDrawnPixels, { data, side, colours });
 }
 
 test('the 3D view is a WebGL2 canvas in a chunk of its own, loaded when first shown', async () => {

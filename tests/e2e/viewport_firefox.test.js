@@ -7,6 +7,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import * as ff from './firefox.js';
+import * as ui from './harness.js';
 import { until } from './worldServer.js';
 
 const env = ff.useFirefox({ display: true });
@@ -34,24 +35,11 @@ async function pressOnCanvas(page, key) {
   await page.keyboard.press(key);
 }
 
-// How many pixels of the canvas differ from its background, read from a
-// screenshot of it (a WebGL canvas keeps no pixels to read back); as
+// How many pixels of the canvas differ from its background, counted as
 // viewport.test.js counts them.
 async function drawnPixels(page) {
-  const png = await (await page.$(CANVAS)).screenshot({ encoding: 'base64' });
-  return page.evaluate(async (data) => {
-    const img = new Image();
-    img.src = `data:image/png;base64,${data}`;
-    await img.decode();
-    const c = new OffscreenCanvas(img.width, img.height);
-    const ctx = c.getContext('2d');
-    ctx.drawImage(img, 0, 0);
-    const d = ctx.getImageData(0, 0, img.width, img.height).data;
-    const [r0, g0, b0] = [d[0], d[1], d[2]]; // a corner: the background
-    let n = 0;
-    for (let i = 0; i < d.length; i += 4) if (Math.abs(d[i] - r0) + Math.abs(d[i + 1] - g0) + Math.abs(d[i + 2] - b0) > 60) n++;
-    return n;
-  }, png);
+  const data = await (await page.$(CANVAS)).screenshot({ encoding: 'base64' });
+  return page.evaluate(ui.countDrawnPixels, { data });
 }
 
 // The inspector's position as numbers [x, y, z].
