@@ -2,9 +2,10 @@
 // own chunk, loaded when first shown; it draws the level with WebGL2; the
 // views switch by button and key; F frames the selection, and a list
 // selection out of view is brought into view; a click picks the
-// entity under the cursor; the 2D map comes back with its selection; a
-// world whose classes come from class files shows shapes, names and
-// rotations, turned with the rotate gizmo; copies land under the pointer.
+// entity under the cursor, read ahead while the pointer rests on it; the
+// 2D map comes back with its selection; a world whose classes come from
+// class files shows shapes, names and rotations, turned with the rotate
+// gizmo; copies land under the pointer.
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -242,17 +243,36 @@ test('a drag from empty space selects what its band encloses, of the entities th
   await ui.closeWithoutErrors(page);
 });
 
-test('the entity under the pointer is named in a tooltip', async () => {
-  const page = await ui.openSample(env);
+test('the entity under the pointer is named in a tooltip and read ahead: a click on it then waits for no engine read', async () => {
+  const page = await ui.newPage(env.browser);
+  // The IDs of the engine's reads of one entity (its `get` calls), in order.
+  await page.addInitScript(() => {
+    const post = Worker.prototype.postMessage;
+    window.reads = [];
+    Worker.prototype.postMessage = function (message, ...rest) {
+      if (message?.op === 'get') window.reads.push(message.args.id);
+      return post.call(this, message, ...rest);
+    };
+  });
+  await page.goto(env.url);
+  await ui.waitOpen(page);
   await show3d(page);
   await ui.selectEntity(page, LIGHT);
   await viewport(page).focus();
   await page.keyboard.press('f');
+  await page.keyboard.press('Escape');
+  await page.waitForFunction(() => !document.querySelector('.inspector h2 code'));
   const box = await viewport(page).boundingBox();
   await page.mouse.move(box.x + box.width / 2 + 1, box.y + box.height / 2 + 1);
   const tip = page.getByRole('tooltip');
   await tip.waitFor();
   assert.match(await tip.textContent(), new RegExp(`${LIGHT}Light`));
+  await page.waitForFunction((id) => window.reads.at(-1) === id, LIGHT);
+  const before = await page.evaluate(() => window.reads.length);
+  await page.mouse.down();
+  await page.mouse.up();
+  await page.waitForFunction((want) => document.querySelector('.inspector h2 code')?.textContent.trim() === want, LIGHT);
+  assert.deepEqual(await page.evaluate((n) => window.reads.slice(n), before), [], 'no read after the press');
   await ui.closeWithoutErrors(page);
 });
 

@@ -89,6 +89,7 @@ export function Viewport() {
   const near = useRef({ rows: [], few: false }); // the scene's rows up close
   const hovered = useRef(-1);
   const pointer = useRef(null); // [x, y] on the canvas while the pointer is over it
+  const cameraMoved = useRef(false); // since the scene last told what is near
   const shapesAsked = useRef(0);
   const shownRevision = useRef(-1); // the table's revision the scene shows
   const describeAsked = useRef(0);
@@ -111,7 +112,10 @@ export function Viewport() {
       .then(({ createScene }) => {
         if (!live) return;
         const s = createScene(canvas.current, labelLayer.current, {
-          onChange: () => (viewportCamera.value = s.cameraState()),
+          onChange: () => {
+            viewportCamera.value = s.cameraState();
+            cameraMoved.current = true;
+          },
           onMove: moveSelection,
           onTurn: turnSelection,
           canPick: pickable,
@@ -119,6 +123,10 @@ export function Viewport() {
             near.current = rows;
             showShapes();
             describe();
+            // The camera came to rest under a pointer at rest: what that is
+            // over changed.
+            if (cameraMoved.current && pointer.current && !press.current) hoverAt(...pointer.current);
+            cameraMoved.current = false;
           },
         });
         scene.current = s;
@@ -277,8 +285,8 @@ export function Viewport() {
     else setSelection(ids);
   }
 
-  // The entity under the pointer and the pointer's point on the grid's
-  // plane, once a frame.
+  // The entity under the pointer (read ahead: it may be clicked next) and
+  // the pointer's point on the grid's plane, once a frame.
   function hoverAt(x, y) {
     cancelAnimationFrame(hoverFrame.current);
     hoverFrame.current = requestAnimationFrame(() => {
@@ -290,6 +298,7 @@ export function Viewport() {
       if (row !== hovered.current) {
         hovered.current = row;
         describe();
+        if (row >= 0) readAhead(table.ids[row]);
       }
       if (row < 0) {
         setHover(null);

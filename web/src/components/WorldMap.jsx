@@ -44,6 +44,7 @@ import {
 import { placeAt, placing, snapPointer } from '../state/placement.js';
 import {
   addToSelection,
+  readAhead,
   select,
   selectAllOnKey,
   selected,
@@ -546,8 +547,8 @@ export function WorldMap() {
     setAnnounce(`${ids.length} ${ids.length === 1 ? 'entity' : 'entities'} in the rubber band`);
   }
 
-  // The entity under the pointer and the pointer's world coordinates, once
-  // a frame.
+  // The entity under the pointer (read ahead: it may be clicked next) and
+  // the pointer's world coordinates, once a frame.
   function hoverAt(px, py) {
     cancelAnimationFrame(hoverFrame.current);
     hoverFrame.current = requestAnimationFrame(() => {
@@ -557,6 +558,7 @@ export function WorldMap() {
         setHover(null);
         return;
       }
+      readAhead(table.ids[row]);
       setHover({ row, x: px, y: py });
     });
   }

@@ -38,10 +38,11 @@ export function takeClick(id) {
   return finishPick(id);
 }
 
-// An entity read ahead of its selection: a press in a view that may
-// become a click on it starts the engine's read, so that the inspector can
-// show it at the release (a press lasts about 100 ms). Kept until another
-// is read ahead or the world changes.
+// An entity read ahead of its selection: the pointer coming to rest on it
+// in a view, or a press that may become a click on it, starts the engine's
+// read, so that the inspector can show it at the release (a press lasts
+// about 100 ms; the read, one frame). Kept until another is read ahead or
+// the world changes.
 let ahead = null; // { id, at: revision, entity: Promise }
 
 /** A press on entity `id` (null: on none) that may select it. */
