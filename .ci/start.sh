@@ -12,4 +12,7 @@ set -euo pipefail
 export INIT_CWD=${INIT_CWD:-$PWD}
 cd "$(dirname "$0")/.."
 bash .ci/build-inspector.sh
+# A save's fsyncs wait together in libuv's thread pool (juliet-world's
+# syncer), as many at once as it has threads: 4 unless told before start.
+export UV_THREADPOOL_SIZE=${UV_THREADPOOL_SIZE:-64}
 exec node web/server/main.js "$@"

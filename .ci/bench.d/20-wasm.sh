@@ -5,4 +5,6 @@
 # of .ci/bench.sh (--json).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-node tests/js/bench.js "$@"
+# Its served save runs in this process: with the thread pool the local
+# server has under npm start (start.sh).
+UV_THREADPOOL_SIZE=${UV_THREADPOOL_SIZE:-64} node tests/js/bench.js "$@"

@@ -8,7 +8,7 @@
 // Messages: { id, op: 'save', changes } answered { id, ok, result | error };
 // once the world is open: { ready: { ms, count } } (or { failed: message });
 // { op: 'close' }: the world is closed and the thread ends. A save runs in
-// batches of BATCH files, and stops between two batches once the server
+// batches of growing size, and stops between two batches once the server
 // sets control[STOP] (it is stopping at once: engine.js close({ now })).
 //
 // The world here is the disk as it was when opened, brought up to date one
@@ -24,9 +24,13 @@ import { loadJuliet } from 'juliet-sample';
 
 const { dir, control } = workerData;
 const STOP = 0;
-// Files per world.save(): a stop waits for at most this many files, and a
-// save pays one directory sync and one lock per batch.
-const BATCH = 64;
+// Files per world.save(): FIRST_BATCH, then twice as many each time, up to
+// MAX_BATCH. A stop waits for the batch being written (at most as many
+// files as the save wrote before it, or FIRST_BATCH); each batch waits for
+// the disk a few times (its files' syncs together, the directory, the
+// lock): 5 batches for 1,500 files.
+const FIRST_BATCH = 64;
+const MAX_BATCH = 4096;
 // Classes of entities created then deleted stay in the world's registry
 // (JL_CLASS_MAX of them at most): past this many more than it opened with,
 // the world is opened again, which keeps only those its files name.
@@ -217,16 +221,16 @@ function save({ changes }) {
   return { written: report.written.map(rel), deleted: report.deleted.map(rel), conflicts, failures };
 }
 
-// A page's save in batches of BATCH changes, each saved before the next is
-// applied, so that a stop (control[STOP]) comes between two files, never in
-// one: the changes not reached are failures. Class files changed on disk
+// A page's save in batches (FIRST_BATCH above), each saved before the next
+// is applied, so that a stop (control[STOP]) comes between two files, never
+// in one: the changes not reached are failures. Class files changed on disk
 // are loaded first (the world opened again).
 function saveInBatches(args) {
   const reloadClasses = classFilesChanged();
   if (reloadClasses) stale = true;
   const out = { written: [], deleted: [], conflicts: [], failures: [] };
   const { changes } = args;
-  for (let at = 0; at < changes.length; at += BATCH) {
+  for (let at = 0, size = FIRST_BATCH; at < changes.length; at += size, size = Math.min(size * 2, MAX_BATCH)) {
     if (Atomics.load(control, STOP)) {
       const message = 'not saved: the server stopped before this file';
       for (const { path } of changes.slice(at)) out.failures.push({ path, message });
@@ -238,7 +242,7 @@ function saveInBatches(args) {
     }
     let report;
     try {
-      report = save({ ...args, changes: changes.slice(at, at + BATCH) });
+      report = save({ ...args, changes: changes.slice(at, at + size) });
     } catch (err) {
       // The world could not be opened again: what the batches before
       // wrote is still to be told.
