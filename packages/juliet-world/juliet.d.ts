@@ -84,6 +84,8 @@ export declare const CLASSES_DIR: 'Classes';
 export declare const FILE_MAX: number;
 /** JL_MAX_CAPACITY: the most entities a world holds. */
 export declare const MAX_CAPACITY: number;
+/** JL_DEFAULT_CAPACITY: the entities a world holds unless told. */
+export declare const DEFAULT_CAPACITY: number;
 
 /** The C exports the module wraps (the same list as c/wasm/exports.json). */
 export declare const exportNames: readonly string[];

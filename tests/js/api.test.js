@@ -5,7 +5,7 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 
 import { join } from 'node:path';
 import { test } from 'node:test';
 
-import { FILE_MAX, INDEX_NONE, JulietError, MAX_CAPACITY, SETTINGS_FILE, entityPath, exportNames } from 'juliet-world';
+import { DEFAULT_CAPACITY, FILE_MAX, INDEX_NONE, JulietError, MAX_CAPACITY, SETTINGS_FILE, entityPath, exportNames } from 'juliet-world';
 import { loadJuliet } from 'juliet-sample';
 import { assets, copyWorld, readTree, repo, tempDir } from './helpers.js';
 
@@ -396,14 +396,15 @@ test('a world of memory opens as the same world on disk does: classes, entities 
   juliet.removeFiles('/mem/game');
 });
 
-test("the library's limits are the engine's: FILE_MAX and MAX_CAPACITY as the C headers define them", () => {
+test("the library's limits are the engine's: FILE_MAX, MAX_CAPACITY and DEFAULT_CAPACITY as the C headers define them", () => {
   const limit = (header, name) => {
     const text = readFileSync(join(repo, 'c/include/juliet', header), 'utf8');
-    const [, value, shift] = new RegExp(`\\b${name} = (\\d+)u? << (\\d+),`).exec(text);
+    const [, value, shift = 0] = new RegExp(`\\b${name} = (\\d+)u?(?: << (\\d+))?,`).exec(text);
     return Number(value) * 2 ** Number(shift);
   };
   assert.equal(FILE_MAX, limit('archive.h', 'JL_ARCHIVE_FILE_MAX'));
   assert.equal(MAX_CAPACITY, limit('entity_manager.h', 'JL_MAX_CAPACITY'));
+  assert.equal(DEFAULT_CAPACITY, limit('entity_manager.h', 'JL_DEFAULT_CAPACITY'));
 });
 
 test('the settings file the library names is the one the engine saves', () => {

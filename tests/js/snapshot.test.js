@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { crc32 } from 'node:zlib';
 
-import { JulietError } from 'juliet-world';
+import { DEFAULT_CAPACITY, JulietError } from 'juliet-world';
 import { loadJuliet } from 'juliet-sample';
 import { b64, deflate, inflate, readTree, rng, sampleWorld, snapshotOf, tempDir, unb64 } from './helpers.js';
 
@@ -108,6 +108,34 @@ test('1,000 entities with 2-decimal positions take at most 11 URL characters eac
   } finally {
     world.close();
   }
+});
+
+test('a snapshot of more entities than a world takes by default opens in a world that fits it, with room for as many more', async () => {
+  const count = DEFAULT_CAPACITY + 5;
+  const world = juliet.newWorld({ inMemory: true, capacity: count });
+  let text;
+  try {
+    for (let i = 0; i < count; i++) world.create('Inert', [i, 0, 0]);
+    text = await world.snapshot();
+  } finally {
+    world.close();
+  }
+  const copy = await juliet.openSnapshot(text);
+  try {
+    assert.equal(copy.count, count);
+    for (let i = 0; i < DEFAULT_CAPACITY; i++) copy.create('Inert', [0, 1, 0]);
+    assert.throws(
+      () => copy.create('Inert', [0, 1, 0]),
+      (err) => err.code === 'capacity',
+    );
+  } finally {
+    copy.close();
+  }
+  // A capacity given is kept.
+  await assert.rejects(
+    juliet.openSnapshot(text, { capacity: count - 1 }),
+    (err) => err.code === 'capacity' && /snapshot has 100005 entities/.test(err.message),
+  );
 });
 
 test('arguments that are not strings are a TypeError', async () => {

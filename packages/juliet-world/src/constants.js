@@ -14,3 +14,5 @@ export const CLASSES_DIR = 'Classes';
 export const FILE_MAX = 8 << 20;
 /** The most entities a world holds (JL_MAX_CAPACITY). */
 export const MAX_CAPACITY = 16 << 20;
+/** The entities a world holds unless told (JL_DEFAULT_CAPACITY). */
+export const DEFAULT_CAPACITY = 100_000;

@@ -39,14 +39,15 @@
 import { booleanOption, checkOptions, checkString, checkText, describe } from './checks.js';
 import { decodeChanges, linkKind } from './changes.js';
 import { Classes, publicFields } from './classes.js';
+import { DEFAULT_CAPACITY } from './constants.js';
 import { JulietError } from './errors.js';
 import { Files } from './files.js';
-import { snapshotBytes, snapshotProblem } from './snapshot.js';
+import { entitiesHeld, snapshotBytes, snapshotProblem } from './snapshot.js';
 import { FIELD_ALLOW_INF, textValue } from './values.js';
 import { Wasm } from './wasm.js';
 import { newWorld, openWorld, worldOfSnapshot } from './world.js';
 
-export { CLASSES_DIR, ENTITIES_DIR, FILE_MAX, MAX_CAPACITY, SETTINGS_FILE } from './constants.js';
+export { CLASSES_DIR, DEFAULT_CAPACITY, ENTITIES_DIR, FILE_MAX, MAX_CAPACITY, SETTINGS_FILE } from './constants.js';
 export { JulietError } from './errors.js';
 export { entityPath, idOfNumber, idOfPath, isClassFilePath } from './ids.js';
 export { INDEX_NONE, nameRecord, textValue, valueText } from './values.js';
@@ -334,8 +335,9 @@ export class Juliet {
    * `...#TEXT`) as a new world without a directory: every entity is dirty
    * and save(path) writes them out. Rejects with a JulietError ('corrupt',
    * 'unknown_class', ...) for damaged or hostile input, 'capacity' for more
-   * entities than options.capacity (default 100,000). Options as for
-   * newWorld(). A 'corrupt' error carries `reason`: why the text is not a
+   * entities than options.capacity. Without that option the world takes
+   * 100,000 entities, or those of a larger snapshot and 100,000 more.
+   * Options as for newWorld(). A 'corrupt' error carries `reason`: why the text is not a
    * level, in a link holder's terms ('truncated', 'foreign', 'damaged',
    * 'version': snapshot.js's snapshotProblem).
    * @param {string} text
@@ -347,7 +349,14 @@ export class Juliet {
     checkOptions(options);
     try {
       const bytes = await snapshotBytes(this._engine.wasm, text);
-      return worldOfSnapshot(this._engine, bytes, options);
+      try {
+        return worldOfSnapshot(this._engine, bytes, options);
+      } catch (err) {
+        // The default world is too small: one that fits it, and room.
+        const held = options.capacity === undefined ? entitiesHeld(err) : null;
+        if (held === null) throw err;
+        return worldOfSnapshot(this._engine, bytes, { ...options, capacity: held + DEFAULT_CAPACITY });
+      }
     } catch (err) {
       const reason = await snapshotProblem(this._engine.wasm, text, err);
       if (reason) err.reason = reason;

@@ -135,6 +135,18 @@ export async function snapshotProblem(wasm, text, err) {
   return linkProblem(wasm, text, err, MAGIC);
 }
 
+/**
+ * The entities a snapshot holds, as the engine tells them when a world is
+ * too small for it (a 'capacity' error, met in its header before any of
+ * them is read: snapshot_decode.c), else null.
+ * @param {Error} err the failure of decoding a snapshot into a world
+ * @returns {number|null}
+ */
+export function entitiesHeld(err) {
+  const held = err?.code === 'capacity' ? /^(?:snapshot byte \d+: )?snapshot has (\d+) entities/.exec(err.message) : null;
+  return held ? Number(held[1]) : null;
+}
+
 // The snapshot text inside a link (after its last '#', blanks trimmed): the
 // C rule (jl_snapshot_link_payload).
 function linkPayload(wasm, text) {
