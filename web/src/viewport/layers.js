@@ -154,24 +154,28 @@ export function createLayers(renderer, markers, { background, again }) {
    * across, cleared and drawn again with the grid and `near` (a
    * THREE.Points of the markers that reach into those squares, in the
    * markers' material), so that the edit shows at the next frame for the
-   * cost of a few markers, not once a new texture is filled. False, and
-   * nothing drawn, when the level is to be drawn anew anyway (invalidate).
+   * cost of a few markers, not once a new texture is filled. While one is
+   * (at rest, over frames), it is drawn again there too: the markers it
+   * has yet to draw come from the moved places. False, and nothing drawn,
+   * when the level is to be drawn anew anyway (invalidate).
    */
   function redrawAround(spots, camera, near) {
-    if (stale || filling || moving) return false;
+    if (stale || moving) return false;
     const ratio = renderer.getPixelRatio();
     const half = Math.ceil((markers.material.size * ratio) / 2) + 1;
     markers.visible = false;
     level.add(near);
-    front.scissorTest = true;
-    for (const [x, y] of spots) {
-      front.scissor.set(Math.round(x * ratio) - half, front.height - Math.round(y * ratio) - half, 2 * half, 2 * half);
-      renderer.setRenderTarget(front); // (which takes the target's scissor)
-      renderer.setClearColor(clearColor); // (converted for the target bound)
-      renderer.clear();
-      renderer.render(level, camera);
+    for (const target of filling ? [front, back] : [front]) {
+      target.scissorTest = true;
+      for (const [x, y] of spots) {
+        target.scissor.set(Math.round(x * ratio) - half, target.height - Math.round(y * ratio) - half, 2 * half, 2 * half);
+        renderer.setRenderTarget(target); // (which takes the target's scissor)
+        renderer.setClearColor(clearColor); // (converted for the target bound)
+        renderer.clear();
+        renderer.render(level, camera);
+      }
+      target.scissorTest = false;
     }
-    front.scissorTest = false;
     renderer.setRenderTarget(null);
     level.remove(near);
     markers.visible = true;

@@ -401,6 +401,7 @@ export function createScene(
     let last = -1;
     const count = changed ? changed.length : order.length;
     let around = []; // the moved markers' old and new places, while few
+    const moved = []; // their rows, while few
     for (let j = 0; j < count; j++) {
       const i = changed ? markerOf[changed[j]] : j;
       if (i < 0 || i === undefined) continue;
@@ -409,16 +410,18 @@ export function createScene(
       const k = i * 3;
       const r = row * 3;
       if (at[k] === pos[r] && at[k + 1] === pos[r + 1] && at[k + 2] === pos[r + 2]) continue;
-      if (around && around.length < REDRAW_AROUND_LIMIT)
+      if (around && around.length < REDRAW_AROUND_LIMIT) {
         around.push(new THREE.Vector3().fromArray(at, k), new THREE.Vector3().fromArray(pos, r));
-      else around = null;
+        moved.push(row);
+      } else around = null;
       at.set(pos.subarray(r, r + 3), k);
       bounds.expandByPoint(p.fromArray(pos, r));
       first = Math.min(first, i);
       last = Math.max(last, i);
     }
     if (last >= 0) {
-      forgetProjection();
+      if (around) reproject(moved);
+      else forgetProjection();
       attribute.clearUpdateRanges();
       attribute.addUpdateRange(first * 3, (last - first + 1) * 3);
       attribute.needsUpdate = true;
@@ -737,10 +740,6 @@ export function createScene(
     for (let i = 0; i < n; i++) visit(seen[i], sx[i], sy[i], cz[i]);
   }
   function projectAll() {
-    const [w, h] = size();
-    camera.updateMatrixWorld();
-    const m = new THREE.Matrix4().multiplyMatrices(camera.projectionMatrix, camera.matrixWorldInverse).elements;
-    const pos = rows.pos;
     const out = {
       rows: new Int32Array(rows.size),
       sx: new Float32Array(rows.size),
@@ -748,22 +747,50 @@ export function createScene(
       cz: new Float32Array(rows.size),
       n: 0,
     };
-    for (let row = 0; row < rows.size; row++) {
-      if (!visible[row]) continue;
+    const into = projector(out);
+    for (let row = 0; row < rows.size; row++) into(row);
+    return out;
+  }
+  // A function adding row to the projection `out` if it is in view.
+  function projector(out) {
+    const [w, h] = size();
+    camera.updateMatrixWorld();
+    const m = new THREE.Matrix4().multiplyMatrices(camera.projectionMatrix, camera.matrixWorldInverse).elements;
+    const pos = rows.pos;
+    return (row) => {
+      if (!visible[row]) return;
       const px = pos[row * 3];
       const py = pos[row * 3 + 1];
       const pz = pos[row * 3 + 2];
       const cw = m[3] * px + m[7] * py + m[11] * pz + m[15];
-      if (cw <= 0) continue; // behind the camera
+      if (cw <= 0) return; // behind the camera
       const z = (m[2] * px + m[6] * py + m[10] * pz + m[14]) / cw;
-      if (z < -1 || z > 1) continue;
+      if (z < -1 || z > 1) return;
       const i = out.n++;
       out.rows[i] = row;
       out.sx[i] = ((m[0] * px + m[4] * py + m[8] * pz + m[12]) / cw + 1) * 0.5 * w;
       out.sy[i] = (1 - (m[1] * px + m[5] * py + m[9] * pz + m[13]) / cw) * 0.5 * h;
       out.cz[i] = z;
+    };
+  }
+  // The projection kept after a few entities moved: each one's entry taken
+  // out (the last in its place) and added again where it is now, instead
+  // of every position projected again within the edit's task.
+  function reproject(moved) {
+    const out = projection;
+    if (!out) return;
+    const into = projector(out);
+    for (const row of moved) {
+      const i = out.rows.indexOf(row);
+      if (i >= 0 && i < out.n) {
+        const last = --out.n;
+        out.rows[i] = out.rows[last];
+        out.sx[i] = out.sx[last];
+        out.sy[i] = out.sy[last];
+        out.cz[i] = out.cz[last];
+      }
+      into(row);
     }
-    return out;
   }
 
   /** The row of the entity nearest to canvas point (x, y) within PICK_PX, else -1. */
