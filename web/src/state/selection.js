@@ -45,7 +45,7 @@ export function takeClick(id) {
 // the world changes.
 let ahead = null; // { id, at: revision, entity: Promise }
 
-/** A press on entity `id` (null: on none) that may select it. */
+/** The pointer resting on entity `id`, or a press on it, that may select it (null: on none). */
 export function readAhead(id) {
   if (id === null || (ahead?.id === id && ahead.at === revision.peek())) return;
   const entity = getEngine().get(id);
