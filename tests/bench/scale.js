@@ -13,7 +13,8 @@
 //                   Node (its peak RSS and the wasm heap)
 // then runs the browser suites that measure a served world, the inspector
 // and the 3D view (tests/e2e/server_perf, perf and map_perf) on it and
-// prints their figures.
+// prints their figures; perf, which chooses the world's folder in the
+// page, only up to UPLOAD_MAX files.
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -103,8 +104,20 @@ async function jsFigures() {
   );
 }
 
+// The most files the inspector is measured opening through a browser's
+// folder input (perf.test.js): Chromium lists every chosen file in its own
+// process first (5.5 GB of it for 1,000,000 files, still listing after
+// minutes). Larger worlds are measured served and from their snapshot.
+const UPLOAD_MAX = 200_000;
+
 function browserFigures() {
-  const suites = ['server_perf', 'perf', 'map_perf'].map((name) => join('tests', 'e2e', `${name}.test.js`));
+  const names = ['server_perf', 'map_perf'];
+  if (count <= UPLOAD_MAX) names.splice(1, 0, 'perf');
+  else
+    console.log(
+      `perf (a folder chosen in the page): not run above ${UPLOAD_MAX.toLocaleString('en')} files, which a browser's folder input cannot take`,
+    );
+  const suites = names.map((name) => join('tests', 'e2e', `${name}.test.js`));
   const run = spawnSync(process.execPath, ['--test', '--test-concurrency=1', ...suites], {
     cwd: repo,
     encoding: 'utf8',
