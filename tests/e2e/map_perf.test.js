@@ -148,9 +148,11 @@ async function busyWhileDragging(page, x, y, key = null) {
 }
 
 // The page's own script time during a drag (above), in ms: the samples of
-// V8's profiler (every 100 us) in JavaScript and its garbage collection,
-// not in the browser's own work ("(program)") or idle.
+// V8's profiler (every 100 us) with one of the page's functions on their
+// stack, and those in garbage collection; not the browser's own work
+// ("(program)"), idle, or the scripts of this test's tools.
 async function scriptWhileDragging(page, x, y, key = null) {
+  const origin = new URL(page.url()).origin;
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('Profiler.enable');
   await cdp.send('Profiler.setSamplingInterval', { interval: 100 });
@@ -158,11 +160,19 @@ async function scriptWhileDragging(page, x, y, key = null) {
   await drag(page, x, y, key);
   const { profile } = await cdp.send('Profiler.stop');
   await cdp.detach();
-  const notScript = new Set(
-    profile.nodes.filter((n) => ['(idle)', '(program)', '(root)'].includes(n.callFrame.functionName)).map((n) => n.id),
-  );
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const parent = new Map();
+  for (const n of profile.nodes) for (const child of n.children ?? []) parent.set(child, n.id);
+  const own = new Map(); // node id -> whether its stack holds the page's script
+  const isOwn = (id) => {
+    if (!own.has(id)) {
+      const { url, functionName } = byId.get(id).callFrame;
+      own.set(id, url.startsWith(origin) || functionName === '(garbage collector)' || (parent.has(id) && isOwn(parent.get(id))));
+    }
+    return own.get(id);
+  };
   let us = 0;
-  profile.samples.forEach((node, i) => notScript.has(node) || (us += profile.timeDeltas[i]));
+  profile.samples.forEach((id, i) => isOwn(id) && (us += profile.timeDeltas[i]));
   return us / 1000;
 }
 
