@@ -608,7 +608,4 @@ export function tabsRssMb() {
   return Math.round(kb / 1024);
 }
 
-export function median(values) {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)];
-}
+export { median } from '../shared/median.js';

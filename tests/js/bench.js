@@ -41,6 +41,7 @@ import { fileURLToPath } from 'node:url';
 import { decodePack, encodePack } from 'juliet-world';
 import { loadJuliet } from 'juliet-sample';
 import { startServer } from '../../web/server/server.js';
+import { median } from '../shared/median.js';
 
 const repo = fileURLToPath(new URL('../..', import.meta.url));
 const json = process.argv.includes('--json');
@@ -95,11 +96,6 @@ function engineFigures() {
       }
     }
   }
-}
-
-function median(values) {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[sorted.length >> 1];
 }
 
 function best(fn) {
