@@ -392,7 +392,7 @@ export declare class Juliet {
   /** Node: a host directory (read and written through Node's fs) unless inMemory. Browser: an in-memory directory. */
   openWorld(path: string, options?: WorldOptions): World;
   newWorld(options?: WorldOptions): World;
-  /** Snapshot text or a whole link ending in #TEXT. Asynchronous (DecompressionStream). */
+  /** Snapshot text or a whole link ending in #TEXT. Asynchronous (DecompressionStream). Without options.capacity, a snapshot of more than DEFAULT_CAPACITY entities gets a world of its entities and DEFAULT_CAPACITY more. */
   openSnapshot(text: string, options?: WorldOptions): Promise<World>;
   /** Reads a change link (its text or a whole link) without applying it; a 'corrupt' one carries reason. */
   decodeChanges(text: string): Promise<DecodedChanges>;
