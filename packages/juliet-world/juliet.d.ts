@@ -204,6 +204,32 @@ export interface WorldOptions {
   capacity?: number;
 }
 
+/**
+ * Files of a world's directory the caller has read already (the local
+ * server reads them for its page), for openWorld under Node: the engine
+ * takes a file listed in the directory from here instead of reading it
+ * again, with its stamp then, so that a save finds a file changed since
+ * then changed, as any file changed after the world opened (a conflict,
+ * the file left alone). A file modified within 3 s before the reading
+ * began (its stamp could hide a later write), or not here, is read from
+ * the disk.
+ */
+export interface FilesRead {
+  /** Relative paths, '/'-separated, e.g. "Entities/12.jasset". */
+  paths: string[];
+  /** Five numbers a file, as fs.lstat with { bigint: true } gives them: inode, device, size, whole seconds and nanoseconds of the modification time. */
+  stamps: Float64Array;
+  /** The bytes of file i as read, or null. */
+  bytes(i: number): Uint8Array | null;
+  /** When the reading began, in seconds since the epoch. */
+  startedSec: number;
+}
+
+export interface OpenWorldOptions extends WorldOptions {
+  /** Node: files read already, taken instead of reading them again. */
+  read?: FilesRead;
+}
+
 export interface FileEntry {
   /** Relative path inside the directory, e.g. "Entities/12.jasset". */
   path: string;
@@ -390,7 +416,7 @@ export declare class Juliet {
     options?: { path?: string; theirs?: string[] },
   ): TextMerge;
   /** Node: a host directory (read and written through Node's fs) unless inMemory. Browser: an in-memory directory. */
-  openWorld(path: string, options?: WorldOptions): World;
+  openWorld(path: string, options?: OpenWorldOptions): World;
   newWorld(options?: WorldOptions): World;
   /** Snapshot text or a whole link ending in #TEXT. Asynchronous (DecompressionStream). Without options.capacity, a snapshot of more than DEFAULT_CAPACITY entities gets a world of its entities and DEFAULT_CAPACITY more. */
   openSnapshot(text: string, options?: WorldOptions): Promise<World>;
@@ -437,6 +463,8 @@ export interface PackIndex {
  * may not hold a line break.
  */
 export declare function encodePack(meta: unknown, files: PackFile[]): Uint8Array;
+/** encodePack's bytes as parts to send one after another, the files not copied: the header and index, then the files' bytes (files lying one after another in one buffer make one part). */
+export declare function encodePackParts(meta: unknown, files: PackFile[]): Uint8Array[];
 /** The meta and files of a pack, each file's bytes a view into the input. Throws an Error saying what is wrong for a malformed pack. */
 export declare function decodePack(input: ArrayBuffer | Uint8Array): { meta: any; files: PackFile[] };
 /** The meta and index of a pack without building an object per file. Throws as decodePack does. */

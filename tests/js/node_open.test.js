@@ -4,11 +4,12 @@
 // save never overwrites a file changed on disk since the open.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 
-import { loadJuliet } from 'juliet-sample';
+import { entityPath, loadJuliet } from 'juliet-sample';
+import { bytesOf, readFiles, readFilesInThreads } from '../../web/server/read.js';
 import { assets, copyWorld, nativeCli } from './helpers.js';
 
 const juliet = await loadJuliet();
@@ -56,6 +57,103 @@ test('openWorld under Node gives the diagnostics and warnings the native build r
   } finally {
     world.close();
   }
+});
+
+// The files of a world directory (its folders' regular files and what else
+// they hold), relative, each regular file's modification time set an hour
+// back: older than any clock tick, as files read long after their writing.
+function listAndAge(dir) {
+  const hourAgo = Date.now() / 1000 - 3600;
+  const paths = [];
+  for (const sub of ['', 'Classes', 'Entities']) {
+    if (!existsSync(join(dir, sub))) continue;
+    for (const name of readdirSync(join(dir, sub))) {
+      const path = sub ? `${sub}/${name}` : name;
+      if (lstatSync(join(dir, path)).isFile()) utimesSync(join(dir, path), hourAgo, hourAgo);
+      if (sub || name === 'WorldSettings.jasset') paths.push(path);
+    }
+  }
+  return paths;
+}
+
+// openWorld's `read` option as the local server gives it (web/server/read.js),
+// counting the files the engine took from it.
+function given(read) {
+  const taken = new Set();
+  return {
+    taken,
+    read: {
+      ...read,
+      bytes: (i) => {
+        const bytes = bytesOf(read, i);
+        if (bytes) taken.add(read.paths[i]);
+        return bytes;
+      },
+    },
+  };
+}
+
+test("openWorld under Node with the files read already takes them from there, with the native build's diagnostics", () => {
+  const { dir } = troubledWorld();
+  const paths = listAndAge(dir);
+  const { read, taken } = given(readFiles(dir, paths));
+  const regular = paths.filter((p) => lstatSync(join(dir, p)).isFile() && lstatSync(join(dir, p)).size <= 8 << 20);
+  const native = spawnSync(nativeCli, ['validate', dir], { encoding: 'utf8' });
+  const world = juliet.openWorld(dir, { read });
+  try {
+    const got = [...world.diagnostics().map((d) => line(d)), ...world.warnings().map((d) => line(d, 'warning: '))];
+    assert.deepEqual(got, native.stdout.trimEnd().split('\n'));
+    // Every regular file within the size limit came from the read, none of the rest.
+    assert.deepEqual([...taken].sort(), regular.filter((p) => p.endsWith('.jasset') && !p.includes('.tmp')).sort());
+  } finally {
+    world.close();
+  }
+});
+
+test('openWorld with the files read already holds them as read: one changed since is a conflict at save, one changed within a clock tick of the reading is read again', () => {
+  const dir = copyWorld();
+  const paths = listAndAge(dir);
+  const [a, b] = paths.filter((p) => p.startsWith('Entities/')).sort();
+  // b is modified now: within a clock tick of the reading below.
+  writeFileSync(join(dir, b), readFileSync(join(dir, b)));
+  const read = readFiles(dir, paths);
+  const asRead = readFileSync(join(dir, a), 'utf8');
+  // Both change on disk after the reading.
+  for (const path of [a, b]) {
+    writeFileSync(
+      `${join(dir, path)}.outside`,
+      readFileSync(join(dir, path), 'utf8').replace('; position', '; comment\n"theirs"\n; position'),
+    );
+    renameSync(`${join(dir, path)}.outside`, join(dir, path));
+  }
+  const world = juliet.openWorld(dir, { read: { ...read, bytes: (i) => bytesOf(read, i) } });
+  try {
+    const idA = world.rows().ids.find((id) => entityPath(id) === a);
+    const idB = world.rows().ids.find((id) => entityPath(id) === b);
+    assert.equal(world.entityText(idA), asRead);
+    assert.match(world.entityText(idB), /"theirs"/);
+    world.set(idA, 'position', [5, 5, 5]);
+    world.set(idB, 'position', [6, 6, 6]);
+    assert.throws(
+      () => world.save(),
+      (err) =>
+        err.code === 'conflict' && err.conflicts.length === 1 && err.conflicts[0] === join(dir, a) && err.written[0] === join(dir, b),
+    );
+    assert.match(readFileSync(join(dir, a), 'utf8'), /"theirs"/);
+    assert.match(readFileSync(join(dir, b), 'utf8'), /; position\n6 6 6\n[^]*"theirs"/);
+  } finally {
+    world.close();
+  }
+});
+
+test('files read by several threads are those one thread reads', async () => {
+  const { dir } = troubledWorld();
+  const paths = listAndAge(dir);
+  const one = readFiles(dir, paths);
+  const shared = await readFilesInThreads(dir, paths, 3);
+  for (const key of ['sizes', 'kinds', 'stamps']) assert.deepEqual(shared[key], one[key], key);
+  for (let i = 0; i < paths.length; i++) assert.deepEqual(bytesOf(shared, i), bytesOf(one, i), paths[i]);
+  assert.ok(one.kinds.includes(1) && one.kinds.includes(2) && one.kinds.includes(0), 'files, other things and nothing readable');
 });
 
 test('a file replaced on disk after openWorld under Node is left as it is by a save, which reports the conflict', () => {

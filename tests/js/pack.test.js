@@ -3,7 +3,7 @@
 // hostile input refused with a message instead of read past its end.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { decodePack, encodePack, packReader, readPackIndex } from 'juliet-world';
+import { decodePack, encodePack, encodePackParts, packReader, readPackIndex } from 'juliet-world';
 
 const text = (s) => new TextEncoder().encode(s);
 
@@ -23,6 +23,23 @@ test('a pack gives back its meta, paths, versions and bytes, and no file as null
   );
   const empty = decodePack(encodePack({ results: [] }, []));
   assert.deepEqual(empty, { meta: { results: [] }, files: [] });
+});
+
+test('a pack in parts is the same bytes, files lying one after another in one buffer sent as one part', () => {
+  const one = new Uint8Array(new SharedArrayBuffer(12));
+  one.set(text('abcdefghijkl'));
+  const inOne = [
+    { path: 'Entities/1.jasset', seq: 1, bytes: one.subarray(0, 3) },
+    { path: 'Entities/2.jasset', seq: 1, bytes: null },
+    { path: 'Entities/3.jasset', seq: 1, bytes: one.subarray(3, 7) },
+    { path: 'Entities/4.jasset', seq: 1, bytes: text('elsewhere') },
+    { path: 'Entities/5.jasset', seq: 1, bytes: one.subarray(8, 12) }, // not next to 3's
+  ];
+  const parts = encodePackParts({ seq: 1 }, inOne);
+  assert.equal(parts.length, 4, 'the index, abcdefg, elsewhere, ijkl');
+  assert.equal(Buffer.concat(parts.slice(1)).toString(), 'abcdefgelsewhereijkl');
+  assert.deepEqual(Buffer.concat(parts), Buffer.from(encodePack({ seq: 1 }, inOne)));
+  assert.equal(Buffer.from(parts[1].buffer).toString(), 'abcdefghijkl', 'a view, not a copy');
 });
 
 test('the index of a pack is read without its files', () => {

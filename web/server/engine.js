@@ -3,7 +3,9 @@
 import { Worker } from 'node:worker_threads';
 
 /**
- * Starts the engine on `dir`. `ready` resolves with { ms, count } once the
+ * Starts the engine on `dir`, opening the world from `read` (readFiles'
+ * result: the files as the server read them) where the disk still holds
+ * them. `ready` resolves with { ms, count } once the
  * world is open (or rejects if it cannot be opened); save(changes) resolves
  * with { written, deleted, failures } (paths relative to the world).
  * close() lets the save in progress finish, then the thread closes the
@@ -11,11 +13,11 @@ import { Worker } from 'node:worker_threads';
  * being written (the files not reached are failures). Both resolve once the
  * thread has ended; calling them again is safe.
  */
-export function startEngine(dir) {
+export function startEngine(dir, read = null) {
   // [STOP]: set by close({ now }), read by the thread between two files,
   // while its own event loop is busy saving and cannot hear a message.
   const control = new Int32Array(new SharedArrayBuffer(4));
-  const worker = new Worker(new URL('./engineThread.js', import.meta.url), { workerData: { dir, control } });
+  const worker = new Worker(new URL('./engineThread.js', import.meta.url), { workerData: { dir, control, read } });
   const waiting = new Map();
   let nextId = 1;
   let exited = false;

@@ -21,8 +21,12 @@ import { join, relative, sep } from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
 import { CLASSES_DIR, SETTINGS_FILE, idOfPath, isClassFilePath } from 'juliet-world';
 import { loadJuliet } from 'juliet-sample';
+import { bytesOf } from './read.js';
 
 const { dir, control } = workerData;
+// The files as the server read them, for the first open only: later ones
+// read the disk.
+let firstRead = workerData.read && { ...workerData.read, bytes: (i) => bytesOf(workerData.read, i) };
 const STOP = 0;
 // Files per world.save(): FIRST_BATCH, then twice as many each time, up to
 // MAX_BATCH. A stop waits for the batch being written (at most as many
@@ -60,7 +64,9 @@ function open() {
   world = null;
   const started = performance.now();
   classFiles = readClassFiles();
-  world = juliet.openWorld(dir, { capacity: capacityFor(dir) });
+  const read = firstRead;
+  firstRead = null;
+  world = juliet.openWorld(dir, { capacity: capacityFor(dir, read), read });
   opaqueAtOpen = world.opaqueClasses().length;
   // A missing reference ('not_found') is not a file that failed.
   failedPaths = new Set(
@@ -73,12 +79,12 @@ function open() {
   return { ms: Math.round(performance.now() - started), count: world.count };
 }
 
-// Room for the entities on disk and as many again (the default is 100,000).
-function capacityFor(path) {
-  const fs = process.getBuiltinModule('fs');
-  let n = 0;
+// Room for the entities on disk (as many as files were read, else as the
+// folder lists) and as many again (the default is 100,000).
+function capacityFor(path, read) {
+  let n = read?.paths.length ?? 0;
   try {
-    n = fs.readdirSync(`${path}/Entities`).length;
+    if (!read) n = readdirSync(`${path}/Entities`).length;
   } catch {
     // No Entities folder yet.
   }

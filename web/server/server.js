@@ -73,9 +73,11 @@ export async function startServer({ dir = null, distDir, port = 0, shareBase = n
     const root = realpathSync(dir);
     if (!statSync(root).isDirectory()) throw new Error(`${dir} is not a directory`);
     const files = new WorldFiles(root);
-    files.scan();
+    await files.load();
     files.packSince(0); // ready for the first page
-    const engine = startEngine(root);
+    // The engine opens the world from the bytes just read.
+    const engine = startEngine(root, files.firstRead);
+    files.dropFirstRead();
     world = { root, files, engine, saver: createSaver(files, engine), events: new Set() };
     world.watcher = watchWorld(root, ({ paths, all }) => {
       try {
@@ -193,9 +195,11 @@ async function handleWorld(world, req, res, url) {
   if (route === 'GET /api/world' || route === 'GET /api/changes') {
     const since = url.pathname === '/api/world' ? 0 : Number(url.searchParams.get('since'));
     if (!Number.isSafeInteger(since) || since < 0) throw new BadRequest('since must be a version number');
-    const pack = world.files.packSince(since);
-    res.writeHead(200, { 'Content-Type': 'application/octet-stream', 'Content-Length': pack.length, 'Cache-Control': 'no-store' });
-    res.end(pack);
+    const parts = world.files.packSince(since);
+    const length = parts.reduce((sum, part) => sum + part.length, 0);
+    res.writeHead(200, { 'Content-Type': 'application/octet-stream', 'Content-Length': length, 'Cache-Control': 'no-store' });
+    for (const part of parts) res.write(part);
+    res.end();
     return;
   }
   if (route === 'GET /api/events') {

@@ -8,7 +8,8 @@
 // never a file that is not a regular file or is over the engine's limit.
 import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { CLASSES_DIR, ENTITIES_DIR, FILE_MAX, SETTINGS_FILE, encodePack, isClassFilePath } from 'juliet-world';
+import { CLASSES_DIR, ENTITIES_DIR, FILE_MAX, SETTINGS_FILE, encodePackParts, isClassFilePath } from 'juliet-world';
+import { bytesOf, readFilesInThreads } from './read.js';
 // No separator, and no line break (a pack lists paths one a line).
 const ENTITY_NAME = /^[^/\\\n\r]+\.jasset$/;
 
@@ -25,12 +26,14 @@ function sameBytes(a, b) {
 
 const UNREADABLE = ['ENOENT', 'ELOOP', 'ENOTDIR', 'EISDIR', 'ENXIO', 'EACCES'];
 
-// What tells a file rewritten from one left alone, without reading it.
-const stampOf = (st) => `${st.ino}:${st.size}:${st.mtimeMs}`;
+// What tells a file rewritten from one left alone, without reading it:
+// from a stat with { bigint: true }, or from readFiles' numbers.
+const stampOf = (st) => `${st.ino}:${st.size}:${st.mtimeNs}`;
+const readStamp = (s, i) => `${s[5 * i]}:${s[5 * i + 2]}:${BigInt(s[5 * i + 3]) * 1_000_000_000n + BigInt(s[5 * i + 4])}`;
 
 function statStamp(abs) {
   try {
-    return stampOf(lstatSync(abs));
+    return stampOf(lstatSync(abs, { bigint: true }));
   } catch (err) {
     if (UNREADABLE.includes(err.code)) return null;
     throw err;
@@ -49,7 +52,7 @@ function readWorldFile(abs) {
     throw err;
   }
   try {
-    const st = fstatSync(fd);
+    const st = fstatSync(fd, { bigint: true });
     const stamp = stampOf(st);
     if (!st.isFile() || st.size > FILE_MAX) return { bytes: null, stamp };
     const bytes = readFileSync(fd);
@@ -124,10 +127,10 @@ export class WorldFiles {
     return entry ? { bytes: entry.bytes, seq: entry.seq } : { bytes: null, seq: 0 };
   }
 
-  /** Reads every world file on disk (a file unchanged by its inode, size and
-   * time is not read again). Returns the paths that changed. */
-  scan() {
-    // Class files first: a page loads them before the entities of their classes.
+  // The world files on disk now, in the order a page loads them: class
+  // files first (a page loads them before the entities of their classes),
+  // the settings, then the entities by ID.
+  _listed() {
     const found = namesIn(this.dir, CLASSES_DIR)
       .sort()
       .map((name) => `${CLASSES_DIR}/${name}`)
@@ -137,6 +140,42 @@ export class WorldFiles {
       const path = `${ENTITIES_DIR}/${name}`;
       if (isWorldPath(path)) found.push(path);
     }
+    return found;
+  }
+
+  /** The first read of the world: every file, read by several threads
+   * (read.js). What was read stays in `firstRead` for the engine thread
+   * to open the world from, until dropFirstRead(). */
+  async load() {
+    const entitiesReal = entitiesDirIsReal(this.dir);
+    const classesReal = isRealDir(this.dir, CLASSES_DIR);
+    const paths = this._listed().filter((path) => path === SETTINGS_FILE || (isClassFilePath(path) ? classesReal : entitiesReal));
+    const read = await readFilesInThreads(this.dir, paths);
+    const next = this.seq + 1;
+    const changed = [];
+    for (let i = 0; i < paths.length; i++) {
+      const file =
+        read.kinds[i] === 0 ? readWorldFile(join(this.dir, paths[i])) : { bytes: bytesOf(read, i), stamp: readStamp(read.stamps, i) };
+      this._files.set(paths[i], { bytes: file.bytes, seq: next, stamp: file.stamp });
+      if (file.bytes !== null) changed.push(paths[i]);
+    }
+    this.firstRead = read;
+    if (changed.length) {
+      this.seq = next;
+      this._pack = null;
+      for (const listener of this._listeners) listener(next);
+    }
+    return changed;
+  }
+
+  dropFirstRead() {
+    this.firstRead = null;
+  }
+
+  /** Reads every world file on disk (a file unchanged by its inode, size and
+   * time is not read again). Returns the paths that changed. */
+  scan() {
+    const found = this._listed();
     const seen = new Set(found);
     const gone = [...this._files.keys()].filter((p) => !seen.has(p));
     return this._update([...found, ...gone], { trustStamps: true });
@@ -175,14 +214,15 @@ export class WorldFiles {
   }
 
   /** The files changed since version `since` (all files there are for 0),
-   * packed with { name, seq }: the world's name and version. */
+   * packed with { name, seq }: the world's name and version, as parts to
+   * send one after another (encodePackParts: the files' bytes not copied). */
   packSince(since) {
     if (since === 0 && this._pack) return this._pack;
     const files = [];
     for (const [path, entry] of this._files) {
       if (entry.seq > since && (since > 0 || entry.bytes !== null)) files.push({ path, seq: entry.seq, bytes: entry.bytes });
     }
-    const pack = encodePack({ name: basename(this.dir), seq: this.seq }, files);
+    const pack = encodePackParts({ name: basename(this.dir), seq: this.seq }, files);
     if (since === 0) this._pack = pack;
     return pack;
   }

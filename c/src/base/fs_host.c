@@ -20,8 +20,8 @@
 /* EM_JS bodies are JavaScript, which clang-format would break. */
 /* clang-format off */
 EM_JS(int, host_available, (void), { return Module['jlHost'] ? 1 : 0; });
-EM_JS(double, host_read_measure, (const char *path, double max_size, double *stamp), {
-    return Module['jlHost'].readMeasure(UTF8ToString(path), max_size, stamp);
+EM_JS(double, host_read_measure, (const char *path, double max_size, double *stamp, double racy_sec), {
+    return Module['jlHost'].readMeasure(UTF8ToString(path), max_size, stamp, racy_sec);
 });
 EM_JS(double, host_list_measure, (const char *path), {
     return Module['jlHost'].listMeasure(UTF8ToString(path));
@@ -59,7 +59,7 @@ static int host_fs_read_file(const jl_fs *fs, const char *path, size_t max_size,
     double v[5];
     double measured = -EAGAIN;
     for (int attempt = 0; attempt < JLI_FS_READ_ATTEMPTS && measured == -EAGAIN; attempt++)
-        measured = host_read_measure(path, (double)max_size, v);
+        measured = host_read_measure(path, (double)max_size, v, (double)JL_FS_RACY_NS / 1e9);
     if (measured < 0) return (int)-measured;
     char *buffer = jl_arena_push(arena, (size_t)measured + 1, 1);
     host_copy(buffer); /* NULL: only drops the bytes measured */

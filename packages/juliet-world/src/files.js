@@ -41,6 +41,28 @@ export class Files {
   }
 
   /**
+   * Runs load() with the engine's reads of files under the host directory
+   * `dir` answered from `read` (openWorld's option of that name; c/wasm/
+   * pre.js, readGiven).
+   */
+  withRead(dir, read, load) {
+    const host = this._module.jlHost;
+    if (!read || !host) return load();
+    host.given = {
+      dir: `${dir}/`,
+      index: new Map(read.paths.map((path, i) => [path, i])),
+      stamps: read.stamps,
+      bytes: read.bytes,
+      startedSec: read.startedSec,
+    };
+    try {
+      return load();
+    } finally {
+      host.given = null;
+    }
+  }
+
+  /**
    * The directory a world without one is first saved to, as the engine
    * names it. The engine writes it beside that directory and renames it
    * into place, so its parent is made first.

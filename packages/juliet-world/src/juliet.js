@@ -51,7 +51,7 @@ export { CLASSES_DIR, DEFAULT_CAPACITY, ENTITIES_DIR, FILE_MAX, MAX_CAPACITY, SE
 export { JulietError } from './errors.js';
 export { entityPath, idOfNumber, idOfPath, isClassFilePath } from './ids.js';
 export { INDEX_NONE, nameRecord, textValue, valueText } from './values.js';
-export { decodePack, encodePack, packReader, readPackIndex } from './pack.js';
+export { decodePack, encodePack, encodePackParts, packReader, readPackIndex } from './pack.js';
 export { exportNames } from './wasm.js';
 export { World } from './world.js';
 
@@ -311,8 +311,10 @@ export class Juliet {
    * With { inMemory: true } a path of the in-memory file system is opened
    * under Node too (as the browser does). { capacity } is the most entities
    * the world holds (default 100,000; memory is reserved for it up front).
+   * { read } under Node: files of the directory read already (FilesRead in
+   * juliet.d.ts), each taken as it was read instead of reading it again.
    * @param {string} path
-   * @param {{inMemory?: boolean, capacity?: number}} [options]
+   * @param {{inMemory?: boolean, capacity?: number, read?: object}} [options]
    * @returns {World}
    */
   openWorld(path, options = {}) {

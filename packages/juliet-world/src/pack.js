@@ -27,32 +27,54 @@ const PACK_MAX = 0x7fffffff; // what one ArrayBuffer holds everywhere
  * @returns {Uint8Array}
  */
 export function encodePack(meta, files) {
+  const parts = encodePackParts(meta, files);
+  const out = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
+  let at = 0;
+  for (const part of parts) {
+    out.set(part, at);
+    at += part.length;
+  }
+  return out;
+}
+
+/**
+ * encodePack's bytes as parts to send one after another, without copying
+ * the files: the header and index, then the files' bytes, those that lie
+ * one after another in one buffer (views of one large read) as one part.
+ * @returns {Uint8Array[]}
+ */
+export function encodePackParts(meta, files) {
   const head = encoder.encode(JSON.stringify(meta));
   const paths = encoder.encode(files.map((f) => f.path).join('\n'));
   const n = files.length;
   const indexAt = pad4(8 + head.length);
   const pathsAt = indexAt + 8 + n * 8;
-  let total = pathsAt + paths.length;
-  for (const f of files) if (f.bytes) total += f.bytes.length;
-  const out = new Uint8Array(total);
-  const view = new DataView(out.buffer);
-  out.set(MAGIC, 0);
+  const first = new Uint8Array(pathsAt + paths.length);
+  const view = new DataView(first.buffer);
+  first.set(MAGIC, 0);
   view.setUint32(4, head.length, true);
-  out.set(head, 8);
+  first.set(head, 8);
   view.setUint32(indexAt, n, true);
   view.setUint32(indexAt + 4, paths.length, true);
   files.forEach((f, i) => {
     view.setUint32(indexAt + 8 + i * 4, f.seq, true);
     view.setInt32(indexAt + 8 + n * 4 + i * 4, f.bytes ? f.bytes.length : -1, true);
   });
-  out.set(paths, pathsAt);
-  let at = pathsAt + paths.length;
-  for (const f of files) {
-    if (!f.bytes) continue;
-    out.set(f.bytes, at);
-    at += f.bytes.length;
+  first.set(paths, pathsAt);
+  const parts = [first];
+  let run = null; // { buffer, from, to }: the bytes of the last files, still one run
+  const close = () => run && parts.push(new Uint8Array(run.buffer, run.from, run.to - run.from));
+  for (const { bytes } of files) {
+    if (!bytes || bytes.length === 0) continue;
+    if (run && run.buffer === bytes.buffer && run.to === bytes.byteOffset) {
+      run.to += bytes.length;
+      continue;
+    }
+    close();
+    run = { buffer: bytes.buffer, from: bytes.byteOffset, to: bytes.byteOffset + bytes.length };
   }
-  return out;
+  close();
+  return parts;
 }
 
 // size bytes of `bytes` from `at` on, without copying (a new view is much

@@ -57,7 +57,8 @@ export function openWorld(engine, path, options) {
   try {
     const { c } = engine.wasm;
     world._dir = engine.files.existingDir(path, world._inMemory);
-    c.jlw_world_load(world._ptr, world._dir);
+    const read = options.read && !world._inMemory ? options.read : null;
+    engine.files.withRead(world._dir, read, () => c.jlw_world_load(world._ptr, world._dir));
     c.jlw_world_check_references(world._ptr);
     return world;
   } catch (err) {
