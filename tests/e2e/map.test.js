@@ -286,6 +286,40 @@ test('a bar shown over the map (place mode) leaves every entity where it was on 
   await ui.closeWithoutErrors(page);
 });
 
+test('an edit repaints the map around the entity it moved alone, to the picture a whole painting gives', async () => {
+  const page = await ui.openSample(env);
+  const entities = Object.entries(entitiesOf(sampleWorld));
+  const [id, entity] = entities.find(([, e]) => e.class !== 'Light');
+  await ui.selectEntity(page, id);
+  await drawn(page);
+  // Each frame's picture and how much of it was painted, from now on.
+  const before = await mapOf(page).evaluate((canvas) => {
+    window.__frames = [];
+    new MutationObserver(() => {
+      const data = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;
+      window.__frames.push({ painted: canvas.dataset.painted, pixels: Array.from(new Uint32Array(data.buffer)) });
+    }).observe(canvas, { attributes: true, attributeFilter: ['data-draw-ms'] });
+    const data = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;
+    return Array.from(new Uint32Array(data.buffer)).join(',');
+  });
+  // Moved 40 pixels: its old mark has to go.
+  const { scale } = await view(page);
+  await ui.commit(page, 'Position X', String(entity.position[0] + Math.round(40 / scale)));
+  // The lights are read again after the change: a later frame paints the whole map.
+  await page.waitForFunction(() => {
+    const at = window.__frames.findIndex((f) => f.painted === 'around changes');
+    return at >= 0 && window.__frames.slice(at).some((f) => f.painted === 'all');
+  });
+  const frames = await page.evaluate(() => window.__frames.map((f) => ({ painted: f.painted, pixels: f.pixels.join(',') })));
+  const at = frames.findIndex((f) => f.painted === 'around changes');
+  const wholeAt = frames.findIndex((f, i) => i > at && f.painted === 'all');
+  const patched = frames.slice(at, wholeAt).findLast((f) => f.painted === 'around changes');
+  const whole = frames[wholeAt];
+  assert.ok(patched.pixels === whole.pixels, 'the repainted picture is the whole one');
+  assert.notEqual(patched.pixels, before, 'the entity moved');
+  await ui.closeWithoutErrors(page);
+});
+
 test('the legend hides a class in the views and locks one from the pointer, I isolates the selection; hidden and locked are kept for the world', async () => {
   const page = await ui.openSample(env);
   const entities = Object.entries(entitiesOf(sampleWorld));

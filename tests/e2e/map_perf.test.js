@@ -5,7 +5,9 @@
 // the input event to the frame that shows its result, orbiting the whole
 // world, picking an entity and editing it, with the longest main-thread
 // task and the GPU renderer named. The world is opened as a snapshot file
-// (`juliet share`), much faster than 100,000 uploaded files. Prints the
+// (`juliet share`), much faster than 100,000 uploaded files. The map's
+// draw time of a frame that selects (its marks kept) and of one after an
+// edit (repainted around it) too. Prints the
 // figures, asserts none of them; JULIET_E2E_PERF=0 skips the run,
 // JULIET_E2E_PERF_DIR=DIR measures an existing world instead.
 import { writeFileSync } from 'node:fs';
@@ -37,6 +39,24 @@ async function redraws(page, times) {
   }, times);
 }
 
+// Records each frame the map draws from now on: { painted, ms } (how much
+// of its raster it painted, its draw time); returns a function that
+// answers them.
+async function watchDraws(page) {
+  await page.evaluate(() => {
+    const canvas = document.querySelector('canvas[aria-label="World map"]');
+    window.__draws = [];
+    new MutationObserver(() => window.__draws.push({ painted: canvas.dataset.painted, ms: Number(canvas.dataset.drawMs) })).observe(
+      canvas,
+      {
+        attributes: true,
+        attributeFilter: ['data-draw-ms'],
+      },
+    );
+  });
+  return () => page.evaluate(() => window.__draws);
+}
+
 // A page with the perf world open from its snapshot (made once).
 let snapshot = null;
 async function openLevel() {
@@ -64,8 +84,24 @@ test(`map redraw time at ${COUNT.toLocaleString('en')} entities`, { skip, timeou
   for (let i = 0; i < 8; i++) await page.keyboard.press('+');
   const zoomed = await redraws(page, 21);
   await ui.screenshot(page, 'map-perf-zoomed');
+  // A selection (Enter: the entity nearest the centre) keeps the painted
+  // marks; an edit repaints around the entity it changed.
+  await page.keyboard.press('f');
+  const frames = await watchDraws(page);
+  for (let i = 0; i < 5; i++) {
+    await map.focus();
+    await page.keyboard.press('Enter');
+    await page.waitForTimeout(100);
+  }
+  const ids = await ui.visibleIds(page);
+  for (let i = 0; i < 5; i++) await ui.editPosition(page, ids[i], 'X', `${400 + i}.5`);
+  const drawsOf = (painted) => frames().then((all) => all.filter((f) => f.painted === painted).map((f) => f.ms));
+  const kept = await drawsOf('kept');
+  const patched = await drawsOf('around changes');
   const figures = {
     entities: COUNT,
+    map_select_draw_ms: +median(kept).toFixed(1),
+    map_edit_draw_ms: +median(patched).toFixed(1),
     map_redraw_100k_ms: +median(framed.map((f) => f.ms)).toFixed(1),
     map_redraw_100k_marks: framed[0].marks,
     map_redraw_100k_zoomed_ms: +median(zoomed.map((f) => f.ms)).toFixed(1),

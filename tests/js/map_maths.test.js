@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { formatCoordinate, formatGridValue, gridValues, niceStep } from '../../web/src/lib/mapGrid.js';
 import { nearestInDirection, nearestPoint } from '../../web/src/lib/mapNearest.js';
-import { abgr, markRadius, paintDensity } from '../../web/src/lib/mapRaster.js';
+import { abgr, markRadius, paintDensity, paintMarks } from '../../web/src/lib/mapRaster.js';
 
 test('the grid step is the smallest 1, 2 or 5 x 10^n at least the asked pixels apart', () => {
   assert.equal(niceStep(1, 80), 100); // 80 units -> 100
@@ -112,4 +112,45 @@ test('the density picture brightens a pixel with the marks on it and leaves the 
   assert.ok(lum(pixels[2]) > lum(color), 'many marks: paler than the colour');
   assert.equal(pixels[3], background);
   assert.deepEqual([...counts], [0, 0, 0, 0]);
+});
+
+test('marks painted again inside a rectangle leave each pixel there as painting the whole picture would, and none outside', () => {
+  const W = 64;
+  const H = 48;
+  const background = abgr('#14191e');
+  const grid = new Uint32Array(W * H).fill(background);
+  for (let x = 0; x < W; x += 8) for (let y = 0; y < H; y++) grid[y * W + x] = abgr('#222b34');
+  // A seeded walk of marks, crowded enough to overlap, some of them dirty.
+  let seed = 7;
+  const random = () => (seed = (seed * 16807) % 2147483647) / 2147483647;
+  const n = 400;
+  const rows = Int32Array.from({ length: n }, (_, k) => k);
+  const at = Int32Array.from({ length: n }, () => (random() < 0.05 ? -1 : ((random() * W) | 0) + ((random() * H) | 0) * W));
+  const colors = Uint32Array.from({ length: n }, (_, k) => abgr(['#ff0000', '#00ff00', '#0000ff', '#ffff00'][k % 4]));
+  const dirty = Uint8Array.from({ length: n }, () => (random() < 0.1 ? 1 : 0));
+  const counts = new Uint16Array(W * H);
+  for (const r of [0, 1, 2]) {
+    const marks = { at, colors, rows, dirty, n, r, ring: 0xffffffff, background, counts };
+    const before = grid.slice();
+    paintMarks(before, W, H, marks);
+    // Some marks move, some are saved: the whole picture after that...
+    const moved = { ...marks, at: at.slice(), dirty: dirty.slice() };
+    for (const k of [3, 50, 51, 200, 399]) moved.at[k] = ((random() * W) | 0) + ((random() * H) | 0) * W;
+    moved.dirty[10] = 1 - moved.dirty[10];
+    const whole = grid.slice();
+    paintMarks(whole, W, H, moved);
+    // ...and the picture before, with a rectangle given back its grid and painted again.
+    const clip = { x0: 10, y0: 5, x1: 40, y1: 30 };
+    const patched = before.slice();
+    for (let y = clip.y0; y <= clip.y1; y++) patched.set(grid.subarray(y * W + clip.x0, y * W + clip.x1 + 1), y * W + clip.x0);
+    paintMarks(patched, W, H, moved, clip);
+    for (let y = 0; y < H; y++) {
+      for (let x = 0; x < W; x++) {
+        const inside = x >= clip.x0 && x <= clip.x1 && y >= clip.y0 && y <= clip.y1;
+        assert.equal(patched[y * W + x], (inside ? whole : before)[y * W + x], `r ${r}: pixel ${x}, ${y}`);
+      }
+    }
+    assert.ok(counts.every((c) => c === 0));
+    assert.notDeepEqual(whole, before, 'the change shows');
+  }
 });

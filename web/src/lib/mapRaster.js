@@ -24,13 +24,20 @@ export function horizontalLine(pixels, W, H, y, color) {
 
 /**
  * A filled square of half-size r centred on (px, py), clipped to the
- * picture; with `ring` its outermost pixels take that colour instead.
+ * picture (and to `clip`, a rectangle, when given); with `ring` its
+ * outermost pixels take that colour instead.
  */
-export function square(pixels, W, H, px, py, r, color, ring = 0) {
-  const x0 = px - r < 0 ? 0 : px - r;
-  const x1 = px + r >= W ? W - 1 : px + r;
-  const y0 = py - r < 0 ? 0 : py - r;
-  const y1 = py + r >= H ? H - 1 : py + r;
+export function square(pixels, W, H, px, py, r, color, ring = 0, clip = null) {
+  let x0 = px - r < 0 ? 0 : px - r;
+  let x1 = px + r >= W ? W - 1 : px + r;
+  let y0 = py - r < 0 ? 0 : py - r;
+  let y1 = py + r >= H ? H - 1 : py + r;
+  if (clip) {
+    x0 = Math.max(x0, clip.x0);
+    x1 = Math.min(x1, clip.x1);
+    y0 = Math.max(y0, clip.y0);
+    y1 = Math.min(y1, clip.y1);
+  }
   for (let y = y0; y <= y1; y++) {
     const line = y * W;
     if (ring && (y === py - r || y === py + r)) {
@@ -39,9 +46,55 @@ export function square(pixels, W, H, px, py, r, color, ring = 0) {
     }
     pixels.fill(color, line + x0, line + x1 + 1);
     if (ring) {
-      if (px - r >= 0) pixels[line + px - r] = ring;
-      if (px + r < W) pixels[line + px + r] = ring;
+      if (px - r >= x0 && px - r <= x1) pixels[line + px - r] = ring;
+      if (px + r <= x1 && px + r >= x0) pixels[line + px + r] = ring;
     }
+  }
+}
+
+/**
+ * The entity marks over a picture of the grid: mark k, of table row
+ * rows[k], at pixel index at[k] (-1: off the picture) in colour
+ * colors[k], `n` of them: squares of half-size r, those of rows whose
+ * dirty[row] is 1 (unsaved changes) last, larger and ringed in `ring`; or
+ * for r 0 the density picture (paintDensity), where a crowd hides rings.
+ * With `clip` ({ x0, y0, x1, y1 }, inclusive) only the pixels inside it
+ * change, each as painting the whole picture would leave it, so that a
+ * few marks that changed repaint the rectangles around them alone (the
+ * rectangle first given back its grid).
+ */
+export function paintMarks(pixels, W, H, { at, colors, rows, dirty, n, r, ring, background, counts }, clip = null) {
+  // Marks whose square reaches into the clip: their pixel within it grown
+  // by their half-size (r + 1 for a ringed one).
+  const inside = (p, grow) => {
+    if (!clip) return true;
+    const x = p % W;
+    const y = (p / W) | 0;
+    return x >= clip.x0 - grow && x <= clip.x1 + grow && y >= clip.y0 - grow && y <= clip.y1 + grow;
+  };
+  if (r === 0) {
+    if (!clip) paintDensity(pixels, counts, at, colors, n, background);
+    else {
+      let m = 0;
+      for (let k = 0; k < n; k++) if (at[k] >= 0 && inside(at[k], 0)) m++;
+      const atIn = new Int32Array(m);
+      const colorsIn = new Uint32Array(m);
+      for (let k = 0, j = 0; k < n; k++) {
+        if (at[k] < 0 || !inside(at[k], 0)) continue;
+        atIn[j] = at[k];
+        colorsIn[j++] = colors[k];
+      }
+      paintDensity(pixels, counts, atIn, colorsIn, m, background);
+    }
+    return;
+  }
+  for (let k = 0; k < n; k++) {
+    const p = at[k];
+    if (p >= 0 && dirty[rows[k]] !== 1 && inside(p, r)) square(pixels, W, H, p % W, (p / W) | 0, r, colors[k], 0, clip);
+  }
+  for (let k = 0; k < n; k++) {
+    const p = at[k];
+    if (p >= 0 && dirty[rows[k]] === 1 && inside(p, r + 1)) square(pixels, W, H, p % W, (p / W) | 0, r + 1, colors[k], ring, clip);
   }
 }
 
