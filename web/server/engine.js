@@ -3,9 +3,9 @@
 import { Worker } from 'node:worker_threads';
 
 /**
- * Starts the engine on `dir`, opening the world from `read` (readFiles'
- * result: the files as the server read them) where the disk still holds
- * them. `ready` resolves with { ms, count } once the
+ * Starts the engine on `dir`, opening the world from `read` (read.js
+ * readFiles' result: the files as the server read them, not read again).
+ * `ready` resolves with { ms, count } once the
  * world is open (or rejects if it cannot be opened); save(changes) resolves
  * with { written, deleted, failures } (paths relative to the world).
  * close() lets the save in progress finish, then the thread closes the

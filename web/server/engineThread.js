@@ -24,9 +24,10 @@ import { loadJuliet } from 'juliet-sample';
 import { bytesOf } from './read.js';
 
 const { dir, control } = workerData;
-// The files as the server read them, for the first open only: later ones
-// read the disk.
-let firstRead = workerData.read && { ...workerData.read, bytes: (i) => bytesOf(workerData.read, i) };
+// The files as the server read them, for the first open only (later ones
+// read the disk): dropped then, with their 1,000,000 paths.
+let firstRead = workerData.read;
+workerData.read = null;
 const STOP = 0;
 // Files per world.save(): FIRST_BATCH, then twice as many each time, up to
 // MAX_BATCH. A stop waits for the batch being written (at most as many
@@ -64,7 +65,8 @@ function open() {
   world = null;
   const started = performance.now();
   classFiles = readClassFiles();
-  const read = firstRead;
+  const given = firstRead;
+  const read = given && { ...given, bytes: (i) => bytesOf(given, i) };
   firstRead = null;
   world = juliet.openWorld(dir, { capacity: capacityFor(dir, read), read });
   opaqueAtOpen = world.opaqueClasses().length;

@@ -1,10 +1,13 @@
-// Reading many world files at once, as the server's first scan does: each
+// Reading world files for the server's store (store.js): one at a time
+// (readWorldFile), or many at once, as its first read does (readFiles): each
 // file's bytes go into large shared chunks (no buffer per file, which at
 // 1,000,000 files costs more in garbage collection than the reads), beside
 // its stamp, so that the engine thread can open the world from the same
 // bytes without reading them again (juliet-world's openWorld `read`
-// option). Four system calls a file: open, fstat, read, close.
-import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
+// option). Four system calls a file: open, fstat, read, close. Never
+// through a symbolic link, never a file that is not a regular file or is
+// over the engine's limit.
+import { closeSync, constants, fstatSync, lstatSync, openSync, readFileSync, readSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
@@ -17,6 +20,47 @@ const FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
 const UNREADABLE = ['ENOENT', 'ELOOP', 'ENOTDIR', 'EISDIR', 'ENXIO', 'EACCES'];
 const FILE = 1;
 const NOT_A_FILE = 2;
+const SECOND = 1_000_000_000n;
+
+// What tells a file rewritten from one left alone, without reading it:
+// from a stat with { bigint: true }, or from readFiles' numbers (stampAt).
+const stampOf = (st) => `${st.ino}:${st.size}:${st.mtimeNs}`;
+
+/** Stamp of file i of readFiles' result, as stampOf gives it. */
+export function stampAt({ stamps: s }, i) {
+  return `${s[5 * i]}:${s[5 * i + 2]}:${BigInt(s[5 * i + 3]) * SECOND + BigInt(s[5 * i + 4])}`;
+}
+
+/** The stamp of what is at `abs` now (not following a link), or null. */
+export function statStamp(abs) {
+  try {
+    return stampOf(lstatSync(abs, { bigint: true }));
+  } catch (err) {
+    if (UNREADABLE.includes(err.code)) return null;
+    throw err;
+  }
+}
+
+/** The bytes of the world file at `abs` (null when there is none a world
+ * could use) and its stamp. */
+export function readWorldFile(abs) {
+  let fd;
+  try {
+    fd = openSync(abs, FLAGS);
+  } catch (err) {
+    if (UNREADABLE.includes(err.code)) return { bytes: null, stamp: null };
+    throw err;
+  }
+  try {
+    const st = fstatSync(fd, { bigint: true });
+    const stamp = stampOf(st);
+    if (!st.isFile() || st.size > FILE_MAX) return { bytes: null, stamp };
+    const bytes = readFileSync(fd);
+    return { bytes: bytes.length > FILE_MAX ? null : bytes, stamp };
+  } finally {
+    closeSync(fd);
+  }
+}
 
 /**
  * Reads the files at `paths` (relative to `dir`). Returns { paths, sizes
@@ -41,7 +85,6 @@ export function readFiles(dir, paths) {
   };
   let chunk = null;
   let used = 0;
-  const second = 1_000_000_000n;
   for (let i = 0; i < n; i++) {
     let fd;
     try {
@@ -56,8 +99,8 @@ export function readFiles(dir, paths) {
       s[0] = Number(st.ino);
       s[1] = Number(st.dev);
       s[2] = Number(st.size);
-      s[3] = Number(st.mtimeNs / second);
-      s[4] = Number(st.mtimeNs % second);
+      s[3] = Number(st.mtimeNs / SECOND);
+      s[4] = Number(st.mtimeNs % SECOND);
       out.kinds[i] = NOT_A_FILE;
       const size = Number(st.size);
       if (!st.isFile() || size > FILE_MAX) continue;

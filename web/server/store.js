@@ -6,10 +6,10 @@
 // its class files (Classes/<Name>.jclass: read, never saved), then
 // WorldSettings.jasset and Entities/*.jasset, never through a symbolic link,
 // never a file that is not a regular file or is over the engine's limit.
-import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readFileSync } from 'node:fs';
+import { lstatSync, readdirSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { CLASSES_DIR, ENTITIES_DIR, FILE_MAX, SETTINGS_FILE, encodePackParts, isClassFilePath } from 'juliet-world';
-import { bytesOf, readFilesInThreads } from './read.js';
+import { CLASSES_DIR, ENTITIES_DIR, SETTINGS_FILE, encodePackParts, isClassFilePath } from 'juliet-world';
+import { bytesOf, readFilesInThreads, readWorldFile, stampAt, statStamp } from './read.js';
 // No separator, and no line break (a pack lists paths one a line).
 const ENTITY_NAME = /^[^/\\\n\r]+\.jasset$/;
 
@@ -22,44 +22,6 @@ export function isWorldPath(path) {
 function sameBytes(a, b) {
   if (a === null || b === null) return a === b;
   return a.length === b.length && Buffer.compare(a, b) === 0;
-}
-
-const UNREADABLE = ['ENOENT', 'ELOOP', 'ENOTDIR', 'EISDIR', 'ENXIO', 'EACCES'];
-
-// What tells a file rewritten from one left alone, without reading it:
-// from a stat with { bigint: true }, or from readFiles' numbers.
-const stampOf = (st) => `${st.ino}:${st.size}:${st.mtimeNs}`;
-const readStamp = (s, i) => `${s[5 * i]}:${s[5 * i + 2]}:${BigInt(s[5 * i + 3]) * 1_000_000_000n + BigInt(s[5 * i + 4])}`;
-
-function statStamp(abs) {
-  try {
-    return stampOf(lstatSync(abs, { bigint: true }));
-  } catch (err) {
-    if (UNREADABLE.includes(err.code)) return null;
-    throw err;
-  }
-}
-
-// The bytes of a world file, or null when there is none a world could use.
-// O_NOFOLLOW: a symbolic link is not followed out of the world; O_NONBLOCK:
-// opening a FIFO does not hang the server.
-function readWorldFile(abs) {
-  let fd;
-  try {
-    fd = openSync(abs, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
-  } catch (err) {
-    if (UNREADABLE.includes(err.code)) return { bytes: null, stamp: null };
-    throw err;
-  }
-  try {
-    const st = fstatSync(fd, { bigint: true });
-    const stamp = stampOf(st);
-    if (!st.isFile() || st.size > FILE_MAX) return { bytes: null, stamp };
-    const bytes = readFileSync(fd);
-    return { bytes: bytes.length > FILE_MAX ? null : bytes, stamp };
-  } finally {
-    closeSync(fd);
-  }
 }
 
 // Entity file names in ID order (decimal names: shorter is smaller), so
@@ -154,8 +116,7 @@ export class WorldFiles {
     const next = this.seq + 1;
     const changed = [];
     for (let i = 0; i < paths.length; i++) {
-      const file =
-        read.kinds[i] === 0 ? readWorldFile(join(this.dir, paths[i])) : { bytes: bytesOf(read, i), stamp: readStamp(read.stamps, i) };
+      const file = read.kinds[i] === 0 ? readWorldFile(join(this.dir, paths[i])) : { bytes: bytesOf(read, i), stamp: stampAt(read, i) };
       this._files.set(paths[i], { bytes: file.bytes, seq: next, stamp: file.stamp });
       if (file.bytes !== null) changed.push(paths[i]);
     }
