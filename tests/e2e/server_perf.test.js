@@ -5,7 +5,8 @@
 //   server_save_one_ms   from Save to one edited entity saved on disk
 //                        (median of several saves; the first one apart);
 // and the server's own start: reading the files (before it prints its
-// address) and opening the world in its engine (before it can save), with
+// address) and opening the world in its engine (before it can save: from
+// the address, and the open itself in the engine's thread), with
 // the memory of the server's process (this one) and of the page's. The
 // page is opened as soon as the address is there, as a user would, while
 // the engine opens: start_to_page_ms is from starting the server to the
@@ -122,6 +123,7 @@ test(`a served ${COUNT.toLocaleString('en')}-entity world opens, and one edit sa
     tab_rss_mb: tabRss,
     server_read_files_ms: startup.server_read_files_ms,
     server_engine_open_ms: startup.server_engine_open_ms,
+    server_engine_thread_ms: ready.ms, // the open itself, in the engine's thread
     server_rss_mb: serverRss,
   };
   console.log(`server performance: ${JSON.stringify(figures)}`);
