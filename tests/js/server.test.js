@@ -19,12 +19,14 @@ import {
   rmSync,
   symlinkSync,
   unlinkSync,
+  utimesSync,
   writeFileSync,
 } from 'node:fs';
 import { request as httpRequest } from 'node:http';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { startServer } from '../../web/server/server.js';
+import { WorldFiles } from '../../web/server/store.js';
 import { decodePack, encodePack } from 'juliet-world';
 import { assets, sampleWorld, snapshotDir } from '../shared/fixtures.js';
 import { copyWorld, tempDir } from './helpers.js';
@@ -482,6 +484,27 @@ test('entities of new class names created and deleted 260 times save every time'
     seq = gone.meta.results[0].seq;
   }
   assert.ok(!existsSync(join(own.dir, path)));
+});
+
+test('a rescan after the first read reads again only the files whose stamp moved, as the first read took them', async () => {
+  const dir = copyWorld();
+  // Whole seconds, which utimes sets exactly (to the nanosecond).
+  const hourAgo = Math.floor(Date.now() / 1000) - 3600;
+  const [a, b] = [...readdirSync(join(dir, 'Entities'))].sort().map((name) => join(dir, 'Entities', name));
+  for (const abs of [a, b]) utimesSync(abs, hourAgo, hourAgo);
+  const files = new WorldFiles(dir);
+  await files.load();
+  for (const abs of [a, b]) {
+    const text = readFileSync(abs, 'utf8');
+    writeFileSync(
+      abs,
+      text.replace(/; position\n(\S)/, (_, c) => `; position\n${c === '9' ? '8' : '9'}`),
+    ); // same size
+  }
+  utimesSync(a, hourAgo, hourAgo); // same inode, size and time: taken as unchanged
+  utimesSync(b, hourAgo, hourAgo + 10);
+  assert.deepEqual(files.scan(), [`Entities/${basename(b)}`]);
+  assert.deepEqual(files.scan(), []);
 });
 
 test('without a directory the server serves the page only', async () => {
