@@ -4,14 +4,14 @@
 //                        to its list and map showing the whole world;
 //   server_save_one_ms   from Save to one edited entity saved on disk
 //                        (median of several saves; the first one apart);
-// and the server's own start: reading the files (before it prints its
-// address) and opening the world in its engine (before it can save: from
-// the address, and the open itself in the engine's thread), with
-// the memory of the server's process (this one) and of the page's. The
-// page is opened as soon as the address is there, as a user would, while
-// the engine opens: start_to_page_ms is from starting the server to the
-// page showing the world (`npm start` adds Node's start and its build
-// check).
+// and the server's own start: its address (printed at once), reading the
+// files (a page waits for them) and opening the world in its engine (before
+// it can save: from the files read, and the open itself in the engine's
+// thread), with the memory of the server's process (this one) and of the
+// page's. The page is opened as soon as the address is there, as a user
+// would, while the server reads and its engine opens: start_to_page_ms is
+// from starting the server to the page showing the world (`npm start` adds
+// Node's start and its build check).
 // JULIET_E2E_PERF=0 skips the run, JULIET_E2E_PERF_DIR=DIR measures an
 // existing world (a copy of it: saves write into the world).
 import assert from 'node:assert/strict';
@@ -41,7 +41,10 @@ before(async () => {
   browser = await ui.launchChromium();
   startup.startedAt = Date.now();
   server = await startServer({ dir, distDir: join(repo, 'web/dist') });
-  startup.server_read_files_ms = Date.now() - startup.startedAt;
+  startup.server_address_ms = Date.now() - startup.startedAt;
+  server.loaded.then(() => {
+    startup.server_read_files_ms = Date.now() - startup.startedAt;
+  });
   server.engineReady.then(() => {
     startup.server_engine_open_ms = Date.now() - startup.startedAt - startup.server_read_files_ms;
   });
@@ -121,6 +124,7 @@ test(`a served ${COUNT.toLocaleString('en')}-entity world opens, and one edit sa
     open_apply_on_page_ms: Math.round(phases.applyMs),
     start_to_page_ms: Math.round(shownAt - startup.startedAt),
     tab_rss_mb: tabRss,
+    server_address_ms: startup.server_address_ms,
     server_read_files_ms: startup.server_read_files_ms,
     server_engine_open_ms: startup.server_engine_open_ms,
     server_engine_thread_ms: ready.ms, // the open itself, in the engine's thread

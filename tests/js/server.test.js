@@ -486,6 +486,23 @@ test('entities of new class names created and deleted 260 times save every time'
   assert.ok(!existsSync(join(own.dir, path)));
 });
 
+test('the address comes before the world is read: a request made at once waits for the read and gets every file', async (t) => {
+  const dir = copyWorld();
+  const own = await startServer({ dir, distDir });
+  t.after(() => own.close());
+  let read = false;
+  own.loaded.then(() => (read = true));
+  await Promise.resolve();
+  assert.equal(read, false, 'not read yet when the address is given');
+  const res = await request('/api/world', { port: own.port, headers: { 'x-juliet-token': own.token } });
+  assert.equal(res.status, 200);
+  const { files } = decodePack(res.body);
+  const onDisk = readdirSync(join(dir, 'Entities')).length + 1; // and WorldSettings.jasset
+  assert.equal(files.length, onDisk);
+  assert.equal((await own.loaded).count, onDisk);
+  assert.equal((await own.engineReady).count, onDisk - 1);
+});
+
 test('a rescan after the first read reads again only the files whose stamp moved, as the first read took them', async () => {
   const dir = copyWorld();
   // Whole seconds, which utimes sets exactly (to the nanosecond).

@@ -1,6 +1,7 @@
 // `npm start [-- DIR]` (through .ci/start.sh): serves the built inspector on
-// 127.0.0.1 and prints the address to open. With DIR the page opens that
-// world directory and saves into it; without, it opens its bundled sample.
+// 127.0.0.1 and prints the address to open, at once. With DIR the page
+// opens that world directory (read meanwhile) and saves into it; without,
+// it opens its bundled sample.
 //
 //   node web/server/main.js [DIR] [--port N] [--share-base URL]
 //
@@ -41,6 +42,16 @@ try {
   console.log(`  ${server.url}`);
   if (server.shareBase) console.log(`  share links open at ${server.shareBase}`);
   let stopping = false;
+  // The address comes at once; the world is read meanwhile (a page opened
+  // now waits for it). A world that cannot be read stops the server.
+  server.loaded.then(
+    (loaded) => loaded && console.log(`  read ${loaded.count.toLocaleString('en')} files in ${loaded.ms} ms`),
+    (err) => {
+      stopping = true;
+      console.error(`juliet: the world could not be read: ${err.message}`);
+      server.close({ now: true }).then(() => process.exit(1));
+    },
+  );
   server.engineReady.then(
     (ready) => ready && console.log(`  ready to save (${ready.count.toLocaleString('en')} entities opened in ${ready.ms} ms)`),
     (err) => stopping || console.error(`juliet: ${err.message}`),

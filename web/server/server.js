@@ -52,9 +52,9 @@ function readBody(req, max) {
  * { port } (0: any free port; a port in use falls back to any), {
  * shareBase } where this run's share links open (the page gets it as a
  * meta tag; not an http(s) address: an error saying why). Resolves
- * with { url (the address to open, token included), token, port,
- * shareBase (as links start with it, or null), engineReady (a promise),
- * close() }. close() stops: saves are refused
+ * at once with { url (the address to open, token included), token, port,
+ * shareBase (as links start with it, or null), loaded (a promise: the
+ * world's files read, { ms, count }), engineReady (a promise), close() }. close() stops: saves are refused
  * from then on (503), the one in progress is finished and answered, the
  * engine closes the world; close({ now: true }), also while an earlier
  * close() waits, has that save stop after the file being written.
@@ -72,24 +72,7 @@ export async function startServer({ dir = null, distDir, port = 0, shareBase = n
   if (dir) {
     const root = realpathSync(dir);
     if (!statSync(root).isDirectory()) throw new Error(`${dir} is not a directory`);
-    const files = new WorldFiles(root);
-    await files.load();
-    files.packSince(0); // ready for the first page
-    // The engine opens the world from the bytes just read.
-    const engine = startEngine(root, files.firstRead);
-    files.dropFirstRead();
-    world = { root, files, engine, saver: createSaver(files, engine), events: new Set() };
-    world.watcher = watchWorld(root, ({ paths, all }) => {
-      try {
-        if (all) files.scan();
-        else files.refresh(paths);
-      } catch (err) {
-        console.error(`juliet: could not read the world's changes: ${err.message}`);
-      }
-    });
-    files.onChange((seq) => {
-      for (const res of world.events) res.write(`data: {"seq":${seq}}\n\n`);
-    });
+    world = serveWorld(root);
   }
 
   let guard;
@@ -134,6 +117,7 @@ export async function startServer({ dir = null, distDir, port = 0, shareBase = n
 
   const actualPort = await listen(server, port);
   guard = createGuard(actualPort, token);
+  world?.start();
   const ping = setInterval(() => {
     for (const res of world?.events ?? []) res.write(': ping\n\n');
   }, PING_MS);
@@ -144,19 +128,21 @@ export async function startServer({ dir = null, distDir, port = 0, shareBase = n
     token,
     port: actualPort,
     shareBase: base,
-    engineReady: world ? world.engine.ready : Promise.resolve(null),
+    loaded: world ? world.loaded : Promise.resolve(null),
+    engineReady: world ? world.loaded.then(() => world.engine?.ready ?? null) : Promise.resolve(null),
     close({ now = false } = {}) {
       if (now) {
         hurry();
-        world?.engine.close({ now: true });
+        world?.engine?.close({ now: true });
       }
       closing ??= (async () => {
         clearInterval(ping);
         if (world) {
+          world.stopped = true;
           world.watcher.close();
           for (const res of world.events) res.end();
-          await world.saver.stop();
-          await world.engine.close();
+          await world.saver?.stop();
+          await world.engine?.close();
         }
         // A client that does not read its answer holds a stop up only
         // until it is hurried.
@@ -172,6 +158,54 @@ export async function startServer({ dir = null, distDir, port = 0, shareBase = n
       return closing;
     },
   };
+}
+
+// A world directory served: its files are read in the background (the
+// address is printed at once, a page loads meanwhile, and the world's
+// routes wait for the read: `loaded`, { ms, count }), then its engine opens
+// the world from the bytes read. The watcher starts first; what it sees
+// during the read is looked at once the read is done. After stop(), a read
+// still going starts no engine.
+function serveWorld(root) {
+  const files = new WorldFiles(root);
+  const world = { root, files, engine: null, saver: null, events: new Set(), stopped: false };
+  let begin;
+  const begun = new Promise((resolve) => {
+    begin = resolve;
+  });
+  // Called once the address is out: listing the folder, the read's first
+  // part, holds this thread a moment.
+  world.start = () => setImmediate(begin);
+  world.loaded = begun.then(async () => {
+    const started = performance.now();
+    const count = await files.load();
+    files.packSince(0); // ready for the first page
+    const ms = Math.round(performance.now() - started);
+    if (!world.stopped) {
+      world.engine = startEngine(root, files.firstRead);
+      world.saver = createSaver(files, world.engine);
+    }
+    files.dropFirstRead();
+    return { ms, count };
+  });
+  world.loaded.catch(() => {}); // reported to whoever awaits it
+  world.watcher = watchWorld(root, ({ paths, all }) =>
+    world.loaded.then(
+      () => {
+        try {
+          if (all) files.scan();
+          else files.refresh(paths);
+        } catch (err) {
+          console.error(`juliet: could not read the world's changes: ${err.message}`);
+        }
+      },
+      () => {},
+    ),
+  );
+  files.onChange((seq) => {
+    for (const res of world.events) res.write(`data: {"seq":${seq}}\n\n`);
+  });
+  return world;
 }
 
 // Listens on `port`, or on any free port if it is taken.
@@ -192,6 +226,11 @@ function listen(server, port) {
 
 async function handleWorld(world, req, res, url) {
   const route = `${req.method} ${url.pathname}`;
+  try {
+    await world.loaded;
+  } catch (err) {
+    throw Object.assign(new Error(`the world could not be read: ${err.message}`), { status: 500 });
+  }
   if (route === 'GET /api/world' || route === 'GET /api/changes') {
     const since = url.pathname === '/api/world' ? 0 : Number(url.searchParams.get('since'));
     if (!Number.isSafeInteger(since) || since < 0) throw new BadRequest('since must be a version number');
@@ -217,6 +256,7 @@ async function handleWorld(world, req, res, url) {
     } catch (err) {
       throw new BadRequest(err.message);
     }
+    if (!world.saver) throw new Stopping(); // stopped while the world was read
     const answer = await world.saver.save(files);
     res.writeHead(200, { 'Content-Type': 'application/octet-stream', 'Content-Length': answer.length, 'Cache-Control': 'no-store' });
     res.end(answer);

@@ -111,7 +111,8 @@ export class WorldFiles {
 
   /** The first read of the world: every file, read by several threads
    * (read.js). What was read stays in `firstRead` for the engine thread
-   * to open the world from, until dropFirstRead(). */
+   * to open the world from, until dropFirstRead(). Resolves with the
+   * number of files found. */
   async load() {
     const entitiesReal = entitiesDirIsReal(this.dir);
     const classesReal = isRealDir(this.dir, CLASSES_DIR);
@@ -127,10 +128,11 @@ export class WorldFiles {
     }
     this._firstStamps = read;
     this.firstRead = read;
-    if (found === 0) return;
+    if (found === 0) return 0;
     this.seq = seq;
     this._pack = null;
     for (const listener of this._listeners) listener(seq);
+    return found;
   }
 
   // An entry's stamp as a string (see _files).
