@@ -126,7 +126,7 @@ export class WorldFiles {
       this._files.set(paths[i], entry);
       found++;
     }
-    this._firstStamps = read;
+    this._firstStamps = { stamps: read.stamps }; // not the rest of the read
     this.firstRead = read;
     if (found === 0) return 0;
     this.seq = seq;
