@@ -111,16 +111,16 @@ export function readFiles(dir, paths) {
       }
       // One byte more than the size: a file that grew meanwhile is not
       // taken for its first bytes.
-      const got = readSync(fd, chunk, used, size + 1, 0);
-      if (got !== size) throw Object.assign(new Error(`${paths[i]} changed while it was read`), { code: 'EAGAIN' });
+      if (readSync(fd, chunk, used, size + 1, 0) !== size) {
+        // Changed while it was read: the caller reads it again, alone.
+        out.kinds[i] = 0;
+        s.fill(0);
+        continue;
+      }
       out.kinds[i] = FILE;
       out.sizes[i] = size;
       out.at[i] = (out.chunks.length - 1) * CHUNK + used;
       used += size;
-    } catch (err) {
-      if (err.code !== 'EAGAIN') throw err;
-      out.kinds[i] = 0; // read again by the caller, one at a time
-      out.stamps.fill(0, 5 * i, 5 * i + 5);
     } finally {
       closeSync(fd);
     }

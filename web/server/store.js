@@ -114,9 +114,7 @@ export class WorldFiles {
    * to open the world from, until dropFirstRead(). Resolves with the
    * number of files found. */
   async load() {
-    const entitiesReal = entitiesDirIsReal(this.dir);
-    const classesReal = isRealDir(this.dir, CLASSES_DIR);
-    const paths = this._listed().filter((path) => path === SETTINGS_FILE || (isClassFilePath(path) ? classesReal : entitiesReal));
+    const paths = this._listed().filter(this._readable());
     const read = await readFilesInThreads(this.dir, paths);
     const seq = this.seq + 1;
     let found = 0;
@@ -133,6 +131,14 @@ export class WorldFiles {
     this._pack = null;
     for (const listener of this._listeners) listener(seq);
     return found;
+  }
+
+  // Whether a world file's path may be read now: its folder is a real
+  // directory, not a link out of the world (asked once a call).
+  _readable() {
+    const entitiesReal = entitiesDirIsReal(this.dir);
+    const classesReal = isRealDir(this.dir, CLASSES_DIR);
+    return (path) => path === SETTINGS_FILE || (isClassFilePath(path) ? classesReal : entitiesReal);
   }
 
   // An entry's stamp as a string (see _files).
@@ -162,12 +168,11 @@ export class WorldFiles {
   _update(paths, { trustStamps }) {
     const changed = [];
     const next = this.seq + 1;
-    const entitiesReal = entitiesDirIsReal(this.dir);
-    const classesReal = isRealDir(this.dir, CLASSES_DIR);
+    const isReadable = this._readable();
     for (const path of paths) {
       const old = this._files.get(path);
       const abs = join(this.dir, path);
-      const readable = path === SETTINGS_FILE || (isClassFilePath(path) ? classesReal : entitiesReal);
+      const readable = isReadable(path);
       if (trustStamps && old && readable && old.stamp !== null && statStamp(abs) === this._stampOf(old)) continue;
       const read = readable ? readWorldFile(abs) : { bytes: null, stamp: null };
       if (old ? sameBytes(old.bytes, read.bytes) : read.bytes === null) {

@@ -312,8 +312,8 @@ export function WorldMap() {
         })),
       ];
     }
-    // The marks that reach into a rectangle, in their order (one pass).
-    const reach = half;
+    // The marks that reach into a rectangle (half is the most a mark
+    // spans from its pixel), in their order: one pass for all of them.
     const near = [];
     const n = kept.rows.length;
     for (let i = 0; i < n; i++) {
@@ -322,7 +322,7 @@ export function WorldMap() {
       const x = p % W;
       const y = (p / W) | 0;
       for (const c of rects) {
-        if (x >= c.x0 - reach && x <= c.x1 + reach && y >= c.y0 - reach && y <= c.y1 + reach) {
+        if (x >= c.x0 - half && x <= c.x1 + half && y >= c.y0 - half && y <= c.y1 + half) {
           near.push(i);
           break;
         }
