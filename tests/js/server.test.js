@@ -524,6 +524,39 @@ test('a rescan after the first read reads again only the files whose stamp moved
   assert.deepEqual(files.scan(), []);
 });
 
+test('after the first read, the files changed, deleted and added since come over it, in the order a page loads them', async () => {
+  const dir = copyWorld();
+  const files = new WorldFiles(dir);
+  await files.load();
+  const first = files.seq;
+  const byId = (a, b) => a.length - b.length || (a < b ? -1 : 1);
+  const [kept, changed, deleted] = readdirSync(join(dir, 'Entities'))
+    .sort(byId)
+    .map((name) => `Entities/${name}`);
+  const added = 'Entities/9999999.jasset';
+  const disk = (path) => readFileSync(join(dir, path));
+  writeFileSync(join(dir, changed), moved(disk(changed)));
+  writeFileSync(join(dir, added), moved(disk(kept)));
+  unlinkSync(join(dir, deleted));
+  // Asked in another order than the page's.
+  assert.deepEqual(files.refresh([added, deleted, changed, kept]), [added, deleted, changed]);
+  const unpack = (parts) => decodePack(Buffer.concat(parts)).files;
+  const since = unpack(files.packSince(first));
+  assert.deepEqual(
+    since.map((f) => f.path),
+    [changed, deleted, added],
+  );
+  assert.deepEqual(Buffer.from(since[0].bytes), disk(changed));
+  assert.equal(since[1].bytes, null);
+  assert.deepEqual(files.file(kept), { bytes: disk(kept), seq: first });
+  assert.equal(files.file(deleted).bytes, null);
+  // Every file once, as a new read of the folder gives them.
+  const fresh = new WorldFiles(dir);
+  await fresh.load();
+  const asRead = (list) => list.map((f) => [f.path, Buffer.from(f.bytes).toString()]).sort();
+  assert.deepEqual(asRead(unpack(files.packSince(0))), asRead(unpack(fresh.packSince(0))));
+});
+
 test('without a directory the server serves the page only', async () => {
   const bare = await startServer({ distDir });
   try {

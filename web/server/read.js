@@ -22,6 +22,9 @@ const FILE = 1;
 const NOT_A_FILE = 2;
 const SECOND = 1_000_000_000n;
 
+// A typed array in shared memory: the engine thread is given it, not a copy.
+const shared = (Type, n) => new Type(new SharedArrayBuffer(n * Type.BYTES_PER_ELEMENT));
+
 // What tells a file rewritten from one left alone, without reading it:
 // from a stat with { bigint: true }, or from readFiles' numbers (stampAt).
 const stampOf = (st) => `${st.ino}:${st.size}:${st.mtimeNs}`;
@@ -70,17 +73,18 @@ export function readWorldFile(abs) {
  * (SharedArrayBuffer[]), at (Float64Array: chunk index * CHUNK + offset),
  * stamps (Float64Array, 5 a file: inode, device, size, whole seconds and
  * nanoseconds of the modification time; 0s for kind 0), startedSec
- * (when the reading began, in seconds since the epoch) }.
+ * (when the reading began, in seconds since the epoch) }. Every array is
+ * in shared memory.
  */
 export function readFiles(dir, paths) {
   const n = paths.length;
   const out = {
     paths,
-    sizes: new Int32Array(n).fill(-1),
+    sizes: shared(Int32Array, n).fill(-1),
     chunks: [],
-    at: new Float64Array(n),
-    stamps: new Float64Array(5 * n),
-    kinds: new Uint8Array(n),
+    at: shared(Float64Array, n),
+    stamps: shared(Float64Array, 5 * n),
+    kinds: shared(Uint8Array, n),
     startedSec: (performance.timeOrigin + performance.now()) / 1000,
   };
   let chunk = null;
@@ -166,11 +170,11 @@ function joinReads(paths, parts) {
   const n = paths.length;
   const out = {
     paths,
-    sizes: new Int32Array(n),
+    sizes: shared(Int32Array, n),
     chunks: [],
-    at: new Float64Array(n),
-    stamps: new Float64Array(5 * n),
-    kinds: new Uint8Array(n),
+    at: shared(Float64Array, n),
+    stamps: shared(Float64Array, 5 * n),
+    kinds: shared(Uint8Array, n),
     startedSec: Math.min(...parts.map((p) => p.startedSec)),
   };
   let from = 0;

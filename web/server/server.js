@@ -185,7 +185,6 @@ function serveWorld(root) {
       world.engine = startEngine(root, files.firstRead);
       world.saver = createSaver(files, world.engine);
     }
-    files.dropFirstRead();
     return { ms, count };
   });
   world.loaded.catch(() => {}); // reported to whoever awaits it

@@ -65,16 +65,31 @@ export function entitiesDirIsWritable(dir) {
   }
 }
 
+// Where a path comes in the order _listed() gives: class files by name,
+// the settings, then the entities by ID.
+function rankOf(path) {
+  return isClassFilePath(path) ? 0 : path === SETTINGS_FILE ? 1 : 2;
+}
+function inListedOrder(a, b) {
+  const rank = rankOf(a);
+  if (rank !== rankOf(b)) return rank - rankOf(b);
+  if (rank === 2) return byIdOrder(a, b);
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
 export class WorldFiles {
   /** @param {string} dir the world directory (absolute, symbolic links resolved) */
   constructor(dir) {
     this.dir = dir;
     this.seq = 0;
-    // path -> { bytes: Buffer | null, seq, stamp }; a stamp is a string
-    // (read.js), or for a file as the first read left it, its index there
-    // (made into a string only when asked: 1,000,000 of them cost 0.4 s).
+    // The first read as it came (read.js readFiles' columns: no object a
+    // file, which at 1,000,000 files took 170 MB), its files all of
+    // version `_firstSeq`; a file's stamp there is its index.
+    this.firstRead = null;
+    this._firstSeq = 0;
+    // path -> { bytes: Buffer | null, seq, stamp (a string, or an index in
+    // the first read) }: the files read since, over the first read's.
     this._files = new Map();
-    this._firstStamps = null; // the first read's stamps
     this._listeners = [];
     this._pack = null; // the whole world packed, for this.seq
   }
@@ -89,13 +104,74 @@ export class WorldFiles {
 
   /** The file at `path` as last read: { bytes (null: none), seq }. */
   file(path) {
-    const entry = this._files.get(path);
+    const entry = this._entry(path);
     return entry ? { bytes: entry.bytes, seq: entry.seq } : { bytes: null, seq: 0 };
+  }
+
+  // The entry of `path` (see the constructor), or undefined.
+  _entry(path) {
+    const entry = this._files.get(path);
+    if (entry) return entry;
+    const i = this._firstIndex(path);
+    return i < 0 ? undefined : this._firstEntry(i);
+  }
+
+  _firstEntry(i) {
+    return { bytes: bytesOf(this.firstRead, i), seq: this._firstSeq, stamp: i };
+  }
+
+  // The index of `path` among the first read's files (-1: not one of
+  // them, or nothing a world could use then).
+  _firstIndex(path) {
+    const i = this._firstPlace(path);
+    return i >= 0 && this.firstRead.sizes[i] >= 0 ? i : -1;
+  }
+
+  // The index of `path` among the paths the first read was given, or -1:
+  // a binary search, as it was given them in the order _listed() gives.
+  _firstPlace(path) {
+    const paths = this.firstRead?.paths ?? [];
+    let lo = 0;
+    let hi = paths.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >>> 1;
+      const order = inListedOrder(paths[mid], path);
+      if (order === 0) return mid;
+      if (order < 0) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    return -1;
+  }
+
+  // The [path, entry] of every file changed since version `since`, in the
+  // order a page loads them: the first read's (or what replaced them),
+  // then those found since. The first read's are looked at one by one only
+  // when they are newer than `since`.
+  *_entries(since = 0) {
+    const read = this.firstRead;
+    const replacing = [];
+    const found = [];
+    for (const [path, entry] of this._files) {
+      if (entry.seq <= since) continue;
+      const place = this._firstPlace(path);
+      if (place < 0) found.push([path, entry]);
+      else replacing.push([place, path, entry]);
+    }
+    if (read && this._firstSeq > since) {
+      for (let i = 0; i < read.paths.length; i++) {
+        const path = read.paths[i];
+        const entry = this._files.get(path) ?? (read.sizes[i] < 0 ? undefined : this._firstEntry(i));
+        if (entry?.seq > since) yield [path, entry];
+      }
+    } else {
+      for (const [, path, entry] of replacing.sort((a, b) => a[0] - b[0])) yield [path, entry];
+    }
+    yield* found;
   }
 
   // The world files on disk now, in the order a page loads them: class
   // files first (a page loads them before the entities of their classes),
-  // the settings, then the entities by ID.
+  // the settings, then the entities by ID (inListedOrder).
   _listed() {
     const found = namesIn(this.dir, CLASSES_DIR)
       .sort()
@@ -110,22 +186,24 @@ export class WorldFiles {
   }
 
   /** The first read of the world: every file, read by several threads
-   * (read.js). What was read stays in `firstRead` for the engine thread
-   * to open the world from, until dropFirstRead(). Resolves with the
-   * number of files found. */
+   * (read.js). What was read stays in `firstRead`, which the engine thread
+   * opens the world from too. Resolves with the number of files found. */
   async load() {
     const paths = this._listed().filter(this._readable());
     const read = await readFilesInThreads(this.dir, paths);
     const seq = this.seq + 1;
     let found = 0;
     for (let i = 0; i < paths.length; i++) {
-      const entry = read.kinds[i] === 0 ? { ...readWorldFile(join(this.dir, paths[i])), seq } : { bytes: bytesOf(read, i), seq, stamp: i };
-      if (entry.bytes === null) continue; // nothing a world could use (as _update)
-      this._files.set(paths[i], entry);
+      if (read.kinds[i] === 0) {
+        // Changed while it was read: read again alone.
+        const again = readWorldFile(join(this.dir, paths[i]));
+        if (again.bytes === null) continue; // nothing a world could use (as _update)
+        this._files.set(paths[i], { ...again, seq });
+      } else if (read.sizes[i] < 0) continue;
       found++;
     }
-    this._firstStamps = { stamps: read.stamps }; // not the rest of the read
     this.firstRead = read;
+    this._firstSeq = seq;
     if (found === 0) return 0;
     this.seq = seq;
     this._pack = null;
@@ -143,11 +221,7 @@ export class WorldFiles {
 
   // An entry's stamp as a string (see _files).
   _stampOf(entry) {
-    return typeof entry.stamp === 'number' ? stampAt(this._firstStamps, entry.stamp) : entry.stamp;
-  }
-
-  dropFirstRead() {
-    this.firstRead = null;
+    return typeof entry.stamp === 'number' ? stampAt(this.firstRead, entry.stamp) : entry.stamp;
   }
 
   /** Reads every world file on disk (a file unchanged by its inode, size and
@@ -155,7 +229,8 @@ export class WorldFiles {
   scan() {
     const found = this._listed();
     const seen = new Set(found);
-    const gone = [...this._files.keys()].filter((p) => !seen.has(p));
+    const gone = [];
+    for (const [path] of this._entries()) if (!seen.has(path)) gone.push(path);
     return this._update([...found, ...gone], { trustStamps: true });
   }
 
@@ -170,13 +245,13 @@ export class WorldFiles {
     const next = this.seq + 1;
     const isReadable = this._readable();
     for (const path of paths) {
-      const old = this._files.get(path);
+      const old = this._entry(path);
       const abs = join(this.dir, path);
       const readable = isReadable(path);
       if (trustStamps && old && readable && old.stamp !== null && statStamp(abs) === this._stampOf(old)) continue;
       const read = readable ? readWorldFile(abs) : { bytes: null, stamp: null };
       if (old ? sameBytes(old.bytes, read.bytes) : read.bytes === null) {
-        if (old) old.stamp = read.stamp;
+        if (old) this._files.set(path, { ...old, stamp: read.stamp });
         continue;
       }
       this._files.set(path, { bytes: read.bytes, seq: next, stamp: read.stamp });
@@ -196,8 +271,8 @@ export class WorldFiles {
   packSince(since) {
     if (since === 0 && this._pack) return this._pack;
     const files = [];
-    for (const [path, entry] of this._files) {
-      if (entry.seq > since && (since > 0 || entry.bytes !== null)) files.push({ path, seq: entry.seq, bytes: entry.bytes });
+    for (const [path, entry] of this._entries(since)) {
+      if (since > 0 || entry.bytes !== null) files.push({ path, seq: entry.seq, bytes: entry.bytes });
     }
     const pack = encodePackParts({ name: basename(this.dir), seq: this.seq }, files);
     if (since === 0) this._pack = pack;
