@@ -608,4 +608,13 @@ export function tabsRssMb() {
   return Math.round(kb / 1024);
 }
 
+/** This process's peak resident memory in MB (Linux), else null. */
+export function peakRssMb() {
+  try {
+    return Math.round(Number(/VmHWM:\s+(\d+)/.exec(readFileSync('/proc/self/status', 'utf8'))[1]) / 1024);
+  } catch {
+    return null;
+  }
+}
+
 export { median } from '../shared/median.js';

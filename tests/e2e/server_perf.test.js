@@ -7,8 +7,8 @@
 // and the server's own start: its address (printed at once), reading the
 // files (a page waits for them) and opening the world in its engine (before
 // it can save: from the files read, and the open itself in the engine's
-// thread), with the memory of the server's process (this one) and of the
-// page's. The page is opened as soon as the address is there, as a user
+// thread), with the memory of the server's process (this one: when its
+// engine is ready, and its peak) and of the page's. The page is opened as soon as the address is there, as a user
 // would, while the server reads and its engine opens: start_to_page_ms is
 // from starting the server to the page showing the world (`npm start` adds
 // Node's start and its build check).
@@ -71,6 +71,7 @@ test(`a served ${COUNT.toLocaleString('en')}-entity world opens, and one edit sa
   const ready = await server.engineReady;
   assert.equal(ready.count, COUNT, 'the server engine opened every entity');
   const serverRss = Math.round(process.memoryUsage().rss / 2 ** 20);
+  const serverPeakRss = ui.peakRssMb();
   // The list and the map show the whole world.
   await ui.waitOpen(page);
   const total = await page.getByLabel('Filter by class').locator('option').first().textContent();
@@ -129,6 +130,7 @@ test(`a served ${COUNT.toLocaleString('en')}-entity world opens, and one edit sa
     server_engine_open_ms: startup.server_engine_open_ms,
     server_engine_thread_ms: ready.ms, // the open itself, in the engine's thread
     server_rss_mb: serverRss,
+    server_peak_rss_mb: serverPeakRss,
   };
   console.log(`server performance: ${JSON.stringify(figures)}`);
   await ui.closeWithoutErrors(page);

@@ -48,9 +48,11 @@ export class Files {
   withRead(dir, read, load) {
     const host = this._module.jlHost;
     if (!read || !host) return load();
+    const index = new Map();
+    read.paths.forEach((path, i) => index.set(path, i));
     host.given = {
       dir: `${dir}/`,
-      index: new Map(read.paths.map((path, i) => [path, i])),
+      index,
       stamps: read.stamps,
       bytes: read.bytes,
       startedSec: read.startedSec,
