@@ -465,6 +465,14 @@ export interface PackIndex {
 export declare function encodePack(meta: unknown, files: PackFile[]): Uint8Array;
 /** encodePack's bytes as parts to send one after another, the files not copied: the header and index, then the files' bytes (files lying one after another in one buffer make one part). */
 export declare function encodePackParts(meta: unknown, files: PackFile[]): Uint8Array[];
+/** encodePackParts from columns, as readPackIndex gives them back (`sizes` -1 for no file), and the files' bytes one after another as `parts` (packRuns): no object a file. */
+export declare function encodePackColumns(
+  meta: unknown,
+  columns: { paths: string[]; seqs: ArrayLike<number>; sizes: ArrayLike<number> },
+  parts: Uint8Array[],
+): Uint8Array[];
+/** The parts of a pack's files' bytes, added in order: bytes that follow the last ones in the same buffer extend its part, not copied. */
+export declare function packRuns(): { add(buffer: ArrayBufferLike, offset: number, size: number): void; parts(): Uint8Array[] };
 /** The meta and files of a pack, each file's bytes a view into the input. Throws an Error saying what is wrong for a malformed pack. */
 export declare function decodePack(input: ArrayBuffer | Uint8Array): { meta: any; files: PackFile[] };
 /** The meta and index of a pack without building an object per file. Throws as decodePack does. */

@@ -3,7 +3,7 @@
 // hostile input refused with a message instead of read past its end.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { decodePack, encodePack, encodePackParts, packReader, readPackIndex } from 'juliet-world';
+import { decodePack, encodePack, encodePackColumns, encodePackParts, packReader, packRuns, readPackIndex } from 'juliet-world';
 
 const text = (s) => new TextEncoder().encode(s);
 
@@ -53,6 +53,11 @@ test('the index of a pack is read without its files', () => {
     files.map((f) => f.seq),
   );
   assert.deepEqual([...index.sizes], [12, -1, 3, 0]);
+  // Packed again from those columns and the files' bytes: the same pack.
+  const runs = packRuns();
+  for (const f of files) if (f.bytes) runs.add(f.bytes.buffer, f.bytes.byteOffset, f.bytes.length);
+  const again = encodePackColumns({ seq: 1 }, index, runs.parts());
+  assert.deepEqual(Buffer.concat(again), Buffer.from(encodePack({ seq: 1 }, files)));
 });
 
 // A pack whose index says what the test wants (sizes, paths), over `data`.

@@ -134,11 +134,18 @@ export function readFiles(dir, paths) {
 
 /** The bytes of file i of readFiles' result (a view), or null. */
 export function bytesOf(read, i) {
+  const { buffer, offset, size } = placeOf(read, i);
+  return size < 0 ? null : Buffer.from(buffer, offset, size);
+}
+
+/** Where file i of readFiles' result lies: { buffer, offset, size } (size
+ * -1: none). */
+export function placeOf(read, i) {
   const size = read.sizes[i];
-  if (size < 0) return null;
+  if (size < 0) return { buffer: null, offset: 0, size };
   const at = read.at[i];
   const chunk = Math.floor(at / CHUNK);
-  return Buffer.from(read.chunks[chunk], at - chunk * CHUNK, size);
+  return { buffer: read.chunks[chunk], offset: at - chunk * CHUNK, size };
 }
 
 // Below this many files one thread reads them: a thread takes about 30 ms

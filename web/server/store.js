@@ -8,8 +8,8 @@
 // never a file that is not a regular file or is over the engine's limit.
 import { lstatSync, readdirSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { CLASSES_DIR, ENTITIES_DIR, SETTINGS_FILE, encodePackParts, isClassFilePath } from 'juliet-world';
-import { bytesOf, readFilesInThreads, readWorldFile, stampAt, statStamp } from './read.js';
+import { CLASSES_DIR, ENTITIES_DIR, SETTINGS_FILE, encodePackColumns, isClassFilePath, packRuns } from 'juliet-world';
+import { bytesOf, placeOf, readFilesInThreads, readWorldFile, stampAt, statStamp } from './read.js';
 // No separator, and no line break (a pack lists paths one a line).
 const ENTITY_NAME = /^[^/\\\n\r]+\.jasset$/;
 
@@ -145,8 +145,9 @@ export class WorldFiles {
 
   // The [path, entry] of every file changed since version `since`, in the
   // order a page loads them: the first read's (or what replaced them),
-  // then those found since. The first read's are looked at one by one only
-  // when they are newer than `since`.
+  // then those found since. A file as the first read left it has its index
+  // there for entry (no object a file). The first read's are looked at one
+  // by one only when they are newer than `since`.
   *_entries(since = 0) {
     const read = this.firstRead;
     const replacing = [];
@@ -160,8 +161,8 @@ export class WorldFiles {
     if (read && this._firstSeq > since) {
       for (let i = 0; i < read.paths.length; i++) {
         const path = read.paths[i];
-        const entry = this._files.get(path) ?? (read.sizes[i] < 0 ? undefined : this._firstEntry(i));
-        if (entry?.seq > since) yield [path, entry];
+        const entry = this._files.get(path) ?? (read.sizes[i] < 0 ? undefined : i);
+        if (typeof entry === 'number' || entry?.seq > since) yield [path, entry];
       }
     } else {
       for (const [, path, entry] of replacing.sort((a, b) => a[0] - b[0])) yield [path, entry];
@@ -267,14 +268,28 @@ export class WorldFiles {
 
   /** The files changed since version `since` (all files there are for 0),
    * packed with { name, seq }: the world's name and version, as parts to
-   * send one after another (encodePackParts: the files' bytes not copied). */
+   * send one after another (encodePackColumns: the files' bytes not copied). */
   packSince(since) {
     if (since === 0 && this._pack) return this._pack;
-    const files = [];
+    const read = this.firstRead;
+    const columns = { paths: [], seqs: [], sizes: [] };
+    const runs = packRuns();
+    const add = (path, seq, size) => {
+      columns.paths.push(path);
+      columns.seqs.push(seq);
+      columns.sizes.push(size);
+    };
     for (const [path, entry] of this._entries(since)) {
-      if (since > 0 || entry.bytes !== null) files.push({ path, seq: entry.seq, bytes: entry.bytes });
+      if (typeof entry === 'number') {
+        const { buffer, offset, size } = placeOf(read, entry);
+        add(path, this._firstSeq, size);
+        runs.add(buffer, offset, size);
+      } else if (entry.bytes) {
+        add(path, entry.seq, entry.bytes.length);
+        runs.add(entry.bytes.buffer, entry.bytes.byteOffset, entry.bytes.length);
+      } else if (since > 0) add(path, entry.seq, -1); // gone
     }
-    const pack = encodePackParts({ name: basename(this.dir), seq: this.seq }, files);
+    const pack = encodePackColumns({ name: basename(this.dir), seq: this.seq }, columns, runs.parts());
     if (since === 0) this._pack = pack;
     return pack;
   }

@@ -51,7 +51,7 @@ export { CLASSES_DIR, DEFAULT_CAPACITY, ENTITIES_DIR, FILE_MAX, MAX_CAPACITY, SE
 export { JulietError } from './errors.js';
 export { entityPath, idOfNumber, idOfPath, isClassFilePath } from './ids.js';
 export { INDEX_NONE, nameRecord, textValue, valueText } from './values.js';
-export { decodePack, encodePack, encodePackParts, packReader, readPackIndex } from './pack.js';
+export { decodePack, encodePack, encodePackColumns, encodePackParts, packReader, packRuns, readPackIndex } from './pack.js';
 export { exportNames } from './wasm.js';
 export { World } from './world.js';
 

@@ -44,37 +44,69 @@ export function encodePack(meta, files) {
  * @returns {Uint8Array[]}
  */
 export function encodePackParts(meta, files) {
+  const runs = packRuns();
+  for (const { bytes } of files) if (bytes) runs.add(bytes.buffer, bytes.byteOffset, bytes.length);
+  const columns = {
+    paths: files.map((f) => f.path),
+    seqs: files.map((f) => f.seq),
+    sizes: files.map((f) => (f.bytes ? f.bytes.length : -1)),
+  };
+  return encodePackColumns(meta, columns, runs.parts());
+}
+
+/**
+ * encodePackParts from columns, as readPackIndex gives them back: `paths`,
+ * `seqs` and `sizes` (-1: no file) a file, and `parts`, the files' bytes
+ * one after another (packRuns). No object a file: a server packs 1,000,000
+ * files this way in a fraction of the time.
+ * @returns {Uint8Array[]}
+ */
+export function encodePackColumns(meta, { paths, seqs, sizes }, parts) {
   const head = encoder.encode(JSON.stringify(meta));
-  const paths = encoder.encode(files.map((f) => f.path).join('\n'));
-  const n = files.length;
+  const joined = encoder.encode(paths.join('\n'));
+  const n = paths.length;
   const indexAt = pad4(8 + head.length);
   const pathsAt = indexAt + 8 + n * 8;
-  const first = new Uint8Array(pathsAt + paths.length);
+  const first = new Uint8Array(pathsAt + joined.length);
   const view = new DataView(first.buffer);
   first.set(MAGIC, 0);
   view.setUint32(4, head.length, true);
   first.set(head, 8);
   view.setUint32(indexAt, n, true);
-  view.setUint32(indexAt + 4, paths.length, true);
-  files.forEach((f, i) => {
-    view.setUint32(indexAt + 8 + i * 4, f.seq, true);
-    view.setInt32(indexAt + 8 + n * 4 + i * 4, f.bytes ? f.bytes.length : -1, true);
-  });
-  first.set(paths, pathsAt);
-  const parts = [first];
-  let run = null; // { buffer, from, to }: the bytes of the last files, still one run
-  const close = () => run && parts.push(new Uint8Array(run.buffer, run.from, run.to - run.from));
-  for (const { bytes } of files) {
-    if (!bytes || bytes.length === 0) continue;
-    if (run && run.buffer === bytes.buffer && run.to === bytes.byteOffset) {
-      run.to += bytes.length;
-      continue;
-    }
-    close();
-    run = { buffer: bytes.buffer, from: bytes.byteOffset, to: bytes.byteOffset + bytes.length };
+  view.setUint32(indexAt + 4, joined.length, true);
+  for (let i = 0; i < n; i++) {
+    view.setUint32(indexAt + 8 + i * 4, seqs[i], true);
+    view.setInt32(indexAt + 8 + n * 4 + i * 4, sizes[i], true);
   }
-  close();
-  return parts;
+  first.set(joined, pathsAt);
+  return [first, ...parts];
+}
+
+/**
+ * The parts of a pack's files' bytes, added in order as (buffer, offset,
+ * size): bytes that follow the last ones in the same buffer extend its
+ * part, not copied. add(buffer, offset, size); parts() gives them.
+ */
+export function packRuns() {
+  const parts = [];
+  let run = null; // { buffer, from, to }: the bytes added last, still one part
+  const close = () => run && parts.push(new Uint8Array(run.buffer, run.from, run.to - run.from));
+  return {
+    add(buffer, offset, size) {
+      if (size === 0) return;
+      if (run && run.buffer === buffer && run.to === offset) {
+        run.to += size;
+        return;
+      }
+      close();
+      run = { buffer, from: offset, to: offset + size };
+    },
+    parts() {
+      close();
+      run = null;
+      return parts;
+    },
+  };
 }
 
 // size bytes of `bytes` from `at` on, without copying (a new view is much
