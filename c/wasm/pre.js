@@ -128,8 +128,8 @@ if (typeof process === 'object' && process.versions && process.versions.node) {
     // write; the engine's own read judges that from now): -1, read from
     // the disk.
     var readGiven = function (given, path, max, out, racySec) {
-      var i = path.startsWith(given.dir) ? given.index.get(path.slice(given.dir.length)) : undefined;
-      if (i === undefined) return -1;
+      var i = path.startsWith(given.dir) ? given.indexOf(path.slice(given.dir.length)) : -1;
+      if (i < 0) return -1;
       var s = given.stamps, at = 5 * i;
       if (s[at + 3] + s[at + 4] / 1e9 > given.startedSec - racySec) return -1;
       var bytes = given.bytes(i);
@@ -139,8 +139,8 @@ if (typeof process === 'object' && process.versions && process.versions.node) {
       return bytes.length;
     };
     return {
-      // Files read already, as { dir (with a trailing '/'), index (path
-      // relative to dir -> i), stamps (five numbers a file, as putStamp),
+      // Files read already, as { dir (with a trailing '/'), indexOf (path
+      // relative to dir -> i, or -1), stamps (five numbers a file, as putStamp),
       // bytes(i), startedSec }: juliet-world's openWorld `read` option
       // sets it while the world loads (readGiven).
       given: null,
@@ -186,34 +186,36 @@ if (typeof process === 'object' && process.versions && process.versions.node) {
       // the name, a NUL. Links are followed; one that leads nowhere (or
       // in a loop) is JL_FS_OTHER.
       listMeasure: function (path) {
-        var entries;
+        // Read a thousand entries at a time and written into one buffer as
+        // they come: all the entries at once, then a string of their names,
+        // held 1,000,000 names 175 MB more and took half as long again.
+        var dir, d, packed = Buffer.allocUnsafe(1 << 16), at = 0;
         try {
-          entries = fs.readdirSync(path, {withFileTypes: true});
+          dir = fs.opendirSync(path, {bufferSize: 1024});
+          while ((d = dir.readSync()) !== null) {
+            var kind = 2;
+            if (d.isFile()) kind = 0;
+            else if (d.isDirectory()) kind = 1;
+            else if (!d.isSymbolicLink()) kind = 3;
+            else {
+              try {
+                kind = kindOf(fs.statSync(path + '/' + d.name));
+              } catch (e) {}
+            }
+            var most = 2 + 3 * d.name.length; // UTF-8 of UTF-16 code units
+            if (at + most > packed.length) {
+              var grown = Buffer.allocUnsafe(Math.max(2 * packed.length, at + most));
+              packed.copy(grown, 0, 0, at);
+              packed = grown;
+            }
+            packed[at++] = kind;
+            at += packed.write(d.name, at);
+            packed[at++] = 0;
+          }
         } catch (e) {
           return -code(e);
-        }
-        // Written into one buffer as they come: a string of 1,000,000
-        // names joined one by one took 100 MB more, and longer.
-        var packed = Buffer.allocUnsafe(1 << 16), at = 0;
-        for (var i = 0; i < entries.length; i++) {
-          var d = entries[i], kind = 2;
-          if (d.isFile()) kind = 0;
-          else if (d.isDirectory()) kind = 1;
-          else if (!d.isSymbolicLink()) kind = 3;
-          else {
-            try {
-              kind = kindOf(fs.statSync(path + '/' + d.name));
-            } catch (e) {}
-          }
-          var most = 2 + 3 * d.name.length; // UTF-8 of UTF-16 code units
-          if (at + most > packed.length) {
-            var grown = Buffer.allocUnsafe(Math.max(2 * packed.length, at + most));
-            packed.copy(grown, 0, 0, at);
-            packed = grown;
-          }
-          packed[at++] = kind;
-          at += packed.write(d.name, at);
-          packed[at++] = 0;
+        } finally {
+          if (dir) dir.closeSync();
         }
         pending = packed.subarray(0, at);
         return at;

@@ -215,8 +215,10 @@ export interface WorldOptions {
  * the disk.
  */
 export interface FilesRead {
-  /** Relative paths, '/'-separated, e.g. "Entities/12.jasset". */
-  paths: string[];
+  /** Relative paths, '/'-separated, e.g. "Entities/12.jasset" (or indexOf). */
+  paths?: string[];
+  /** Instead of paths: the index of a relative path among the files read, or -1. */
+  indexOf?(path: string): number;
   /** Five numbers a file, as fs.lstat with { bigint: true } gives them: inode, device, size, whole seconds and nanoseconds of the modification time. */
   stamps: Float64Array;
   /** The bytes of file i as read, or null. */

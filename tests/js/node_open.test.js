@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 
 import { entityPath, loadJuliet } from 'juliet-sample';
+import { pathIndex, sharePaths } from '../../web/server/pathIndex.js';
 import { bytesOf, readFiles, readFilesInThreads } from '../../web/server/read.js';
 import { assets, copyWorld, nativeCli } from './helpers.js';
 
@@ -76,14 +77,17 @@ function listAndAge(dir) {
   return paths;
 }
 
-// openWorld's `read` option as the local server gives it (web/server/read.js),
-// counting the files the engine took from it.
+// openWorld's `read` option as the local server gives it (web/server/read.js,
+// the paths' index as pathIndex.js makes it), counting the files the engine
+// took from it.
 function given(read) {
   const taken = new Set();
   return {
     taken,
     read: {
       ...read,
+      paths: undefined,
+      indexOf: pathIndex(sharePaths(read.paths)),
       bytes: (i) => {
         const bytes = bytesOf(read, i);
         if (bytes) taken.add(read.paths[i]);
@@ -154,6 +158,31 @@ test('files read by several threads are those one thread reads', async () => {
   for (const key of ['sizes', 'kinds', 'stamps']) assert.deepEqual(shared[key], one[key], key);
   for (let i = 0; i < paths.length; i++) assert.deepEqual(bytesOf(shared, i), bytesOf(one, i), paths[i]);
   assert.ok(one.kinds.includes(1) && one.kinds.includes(2) && one.kinds.includes(0), 'files, other things and nothing readable');
+});
+
+test("the paths' shared index finds each path at its place, and nothing else", () => {
+  const paths = [
+    'Classes/Door.jclass',
+    'WorldSettings.jasset',
+    'Entities/1.jasset',
+    'Entities/12.jasset',
+    'Entities/été 2.jasset',
+    'Entities/🙂.jasset',
+  ];
+  const many = Array.from({ length: 5000 }, (_, i) => `Entities/${i + 100}.jasset`);
+  const indexOf = pathIndex(sharePaths([...paths, ...many]));
+  [...paths, ...many].forEach((path, i) => assert.equal(indexOf(path), i, path));
+  for (const other of [
+    'Entities/1.jasset.tmp',
+    'Entities/1.jasse',
+    'Entities/2.jasset',
+    'entities/1.jasset',
+    '',
+    'Entities/ete 2.jasset',
+    'Entities/99.jasset',
+  ])
+    assert.equal(indexOf(other), -1, other);
+  assert.equal(pathIndex(sharePaths([]))('Entities/1.jasset'), -1);
 });
 
 test('a file replaced on disk after openWorld under Node is left as it is by a save, which reports the conflict', () => {

@@ -21,11 +21,12 @@ import { join, relative, sep } from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
 import { CLASSES_DIR, DEFAULT_CAPACITY, SETTINGS_FILE, idOfPath, isClassFilePath } from 'juliet-world';
 import { loadJuliet } from 'juliet-sample';
+import { pathIndex } from './pathIndex.js';
 import { bytesOf } from './read.js';
 
 const { dir, control } = workerData;
-// The files as the server read them, for the first open only (later ones
-// read the disk): dropped then, with their 1,000,000 paths.
+// The files as the server read them (read.js, their paths as pathIndex.js
+// shares them), for the first open only (later ones read the disk).
 let firstRead = workerData.read;
 workerData.read = null;
 const STOP = 0;
@@ -66,7 +67,7 @@ function open() {
   const started = performance.now();
   classFiles = readClassFiles();
   const given = firstRead;
-  const read = given && { ...given, bytes: (i) => bytesOf(given, i) };
+  const read = given && { ...given, bytes: (i) => bytesOf(given, i), indexOf: pathIndex(given.names) };
   firstRead = null;
   world = juliet.openWorld(dir, { capacity: capacityFor(dir, read), read });
   opaqueAtOpen = world.opaqueClasses().length;
@@ -85,7 +86,7 @@ function open() {
 // folder lists) and DEFAULT_CAPACITY more, as openSnapshot gives a large
 // snapshot: twice as many took 350 MB more at 1,000,000.
 function capacityFor(path, read) {
-  let n = read?.paths.length ?? 0;
+  let n = read?.sizes.length ?? 0;
   try {
     if (!read) n = readdirSync(`${path}/Entities`).length;
   } catch {

@@ -48,11 +48,15 @@ export class Files {
   withRead(dir, read, load) {
     const host = this._module.jlHost;
     if (!read || !host) return load();
-    const index = new Map();
-    read.paths.forEach((path, i) => index.set(path, i));
+    let indexOf = read.indexOf;
+    if (!indexOf) {
+      const index = new Map();
+      read.paths.forEach((path, i) => index.set(path, i));
+      indexOf = (path) => index.get(path) ?? -1;
+    }
     host.given = {
       dir: `${dir}/`,
-      index,
+      indexOf,
       stamps: read.stamps,
       bytes: read.bytes,
       startedSec: read.startedSec,
