@@ -594,18 +594,26 @@ export function usePerfWorld(prefix, options) {
 }
 
 // The resident memory of the browsers' page processes (Chromium's
-// renderers: a page with its workers and their wasm memory), in MB.
+// renderers: a page with its workers and their wasm memory), in MB: `tab`,
+// the one that has worked most (the page of a test that opened a large
+// world), and `all`, every renderer together (Chromium keeps others, a
+// spare one among them, each with its own copy of the shared code counted).
 export function tabsRssMb() {
-  let kb = 0;
+  const renderers = [];
   for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
     try {
       if (!readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('--type=renderer')) continue;
-      kb += Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
+      const kb = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
+      // utime and stime: the 14th and 15th fields, after the command's ")".
+      const [utime, stime] = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ').slice(11, 13).map(Number);
+      renderers.push({ kb, cpu: utime + stime });
     } catch {
       // Gone meanwhile.
     }
   }
-  return Math.round(kb / 1024);
+  const mb = (kb) => Math.round(kb / 1024);
+  const tab = renderers.reduce((most, r) => (r.cpu > (most?.cpu ?? -1) ? r : most), null);
+  return { tab: mb(tab?.kb ?? 0), all: mb(renderers.reduce((sum, r) => sum + r.kb, 0)) };
 }
 
 /** This process's peak resident memory in MB (Linux), else null. */

@@ -8,10 +8,11 @@
 // files (a page waits for them) and opening the world in its engine (before
 // it can save: from the files read, and the open itself in the engine's
 // thread), with the memory of the server's process (this one: when its
-// engine is ready, and its peak) and of the page's. The page is opened as soon as the address is there, as a user
-// would, while the server reads and its engine opens: start_to_page_ms is
-// from starting the server to the page showing the world (`npm start` adds
-// Node's start and its build check).
+// engine is ready, its peak, and after the saves) and of the page's
+// (harness.js tabsRssMb). The page is opened as soon as the address is
+// there, as a user would, while the server reads and its engine opens:
+// start_to_page_ms is from starting the server to the page showing the
+// world (`npm start` adds Node's start and its build check).
 // JULIET_E2E_PERF=0 skips the run, JULIET_E2E_PERF_DIR=DIR measures an
 // existing world (a copy of it: saves write into the world).
 import assert from 'node:assert/strict';
@@ -110,6 +111,8 @@ test(`a served ${COUNT.toLocaleString('en')}-entity world opens, and one edit sa
     );
     assert.match(readEntity(dir, id), new RegExp(`; position\\n${x.replace('.', '\\.')} `));
   }
+  // The server while a user edits and saves, its start's garbage gone.
+  const serverRssEditing = Math.round(process.memoryUsage().rss / 2 ** 20);
   const figures = {
     entities: COUNT,
     server_open_100k_ms: Math.round(shown),
@@ -124,13 +127,15 @@ test(`a served ${COUNT.toLocaleString('en')}-entity world opens, and one edit sa
     open_columns_ms: Math.round(phases.tableMs),
     open_apply_on_page_ms: Math.round(phases.applyMs),
     start_to_page_ms: Math.round(shownAt - startup.startedAt),
-    tab_rss_mb: tabRss,
+    tab_rss_mb: tabRss.tab,
+    renderers_rss_mb: tabRss.all,
     server_address_ms: startup.server_address_ms,
     server_read_files_ms: startup.server_read_files_ms,
     server_engine_open_ms: startup.server_engine_open_ms,
     server_engine_thread_ms: ready.ms, // the open itself, in the engine's thread
     server_rss_mb: serverRss,
     server_peak_rss_mb: serverPeakRss,
+    server_rss_after_saves_mb: serverRssEditing,
   };
   console.log(`server performance: ${JSON.stringify(figures)}`);
   await ui.closeWithoutErrors(page);

@@ -19,7 +19,7 @@
 import { lstatSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
-import { CLASSES_DIR, DEFAULT_CAPACITY, SETTINGS_FILE, idOfPath, isClassFilePath } from 'juliet-world';
+import { CLASSES_DIR, DEFAULT_CAPACITY, ENTITIES_DIR, SETTINGS_FILE, idOfPath, isClassFilePath } from 'juliet-world';
 import { loadJuliet } from 'juliet-sample';
 import { pathIndex } from './pathIndex.js';
 import { bytesOf } from './read.js';
@@ -306,9 +306,8 @@ function openOrReport() {
 // JavaScript): one entity's text loaded into the scratch world, and a
 // throwaway world saved into the system's temporary folder, never the
 // world's.
-function warmUp() {
-  const [id] = world.rows().ids;
-  if (!id) return;
+function warmUp(id) {
+  if (!id || !world.has(id)) return;
   const text = world.entityBytes(id);
   for (let i = 0; i < 20; i++) scratch.remove(scratch.loadEntityText(text, { path: 'warm-up', dirty: true }));
   const { mkdtempSync, rmSync } = process.getBuiltinModule('fs');
@@ -325,10 +324,21 @@ function warmUp() {
   }
 }
 
+// An entity's ID for warmUp, from the first read's paths (pathIndex.js):
+// world.rows() would make all 1,000,000 IDs for it, 140 MB that stay a while.
+function firstEntityId(names) {
+  const bytes = Buffer.from(names.buffer, names.byteOffset, names.length);
+  const from = bytes.indexOf(`${ENTITIES_DIR}/`);
+  if (from < 0) return null;
+  const to = bytes.indexOf('\n', from);
+  return idOfPath(bytes.toString('utf8', from, to < 0 ? bytes.length : to));
+}
+
+const warmId = firstRead ? firstEntityId(firstRead.names) : null;
 const opened = openOrReport();
 if (opened) {
   try {
-    warmUp();
+    warmUp(warmId ?? world.rows().ids[0]);
   } catch {
     // Only a first save a little slower.
   }

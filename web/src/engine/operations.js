@@ -5,7 +5,7 @@
 // takes one argument object and answers { result, transfer } (transfer: the
 // buffers a worker may hand over). Opening or saving thousands of files
 // here never blocks the page, since the worker runs it.
-import { SETTINGS_FILE, entityPath, idOfPath, isClassFilePath, nameRecord, packReader, textValue } from 'juliet-world';
+import { DEFAULT_CAPACITY, SETTINGS_FILE, entityPath, idOfPath, isClassFilePath, nameRecord, packReader, textValue } from 'juliet-world';
 import { loadJuliet } from 'juliet-sample';
 import { withId } from '../lib/entityClipboard.js';
 import { lineExcerpt } from '../lib/excerpt.js';
@@ -323,10 +323,13 @@ export function createOperations({ onProgress = () => {} } = {}) {
         const { done, value } = await stream.read();
         if (done) break;
         const run = reader.pushRun(value);
-        // The world the files go into, once the index tells how many.
+        // The world the files go into, once the index tells how many: room
+        // for them and DEFAULT_CAPACITY more, as the server's engine has
+        // (a page that made more could not save them) and as openSnapshot
+        // gives. Twice as many held 350 MB more at 1,000,000.
         if (reader.index && !started) {
           started = true;
-          const next = juliet.newWorld({ ...IN_MEMORY, capacity: Math.max(100_000, reader.index.paths.length * 2) });
+          const next = juliet.newWorld({ ...IN_MEMORY, capacity: reader.index.paths.length + DEFAULT_CAPACITY });
           await closeWorld();
           world = next;
         }
