@@ -452,6 +452,8 @@ export interface PackFile {
 export interface PackIndex {
   meta: any;
   paths: string[];
+  /** The paths as the pack holds them: UTF-8, a line break between two (pathIndex). */
+  pathBytes: Uint8Array;
   seqs: Uint32Array;
   sizes: Int32Array;
   dataAt: number;
@@ -473,6 +475,8 @@ export declare function encodePackColumns(
   columns: { paths: string[]; seqs: ArrayLike<number>; sizes: ArrayLike<number> },
   parts: Uint8Array[],
 ): Uint8Array[];
+/** indexOf(path): the index of `path` among the paths in `bytes` (UTF-8, a line break between two, as a pack's index holds them: PackIndex.pathBytes), or -1; made in one pass over the bytes, without a string a path. */
+export declare function pathIndex(bytes: Uint8Array): (path: string) => number;
 /** The parts of a pack's files' bytes, added in order: bytes that follow the last ones in the same buffer extend its part, not copied. */
 export declare function packRuns(): { add(buffer: ArrayBufferLike, offset: number, size: number): void; parts(): Uint8Array[] };
 /** The meta and files of a pack, each file's bytes a view into the input. Throws an Error saying what is wrong for a malformed pack. */

@@ -9,8 +9,8 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 
 import { entityPath, loadJuliet } from 'juliet-sample';
-import { pathIndex, sharePaths } from '../../web/server/pathIndex.js';
-import { bytesOf, readFiles, readFilesInThreads } from '../../web/server/read.js';
+import { pathIndex } from 'juliet-world';
+import { bytesOf, readFiles, readFilesInThreads, sharePaths } from '../../web/server/read.js';
 import { assets, copyWorld, nativeCli } from './helpers.js';
 
 const juliet = await loadJuliet();
@@ -78,7 +78,7 @@ function listAndAge(dir) {
 }
 
 // openWorld's `read` option as the local server gives it (web/server/read.js,
-// the paths' index as pathIndex.js makes it), counting the files the engine
+// the paths' index as juliet-world's pathIndex makes it), counting the files the engine
 // took from it.
 function given(read) {
   const taken = new Set();

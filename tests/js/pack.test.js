@@ -3,7 +3,7 @@
 // hostile input refused with a message instead of read past its end.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { decodePack, encodePack, encodePackColumns, encodePackParts, packReader, packRuns, readPackIndex } from 'juliet-world';
+import { decodePack, encodePack, encodePackColumns, encodePackParts, packReader, packRuns, pathIndex, readPackIndex } from 'juliet-world';
 
 const text = (s) => new TextEncoder().encode(s);
 
@@ -53,6 +53,10 @@ test('the index of a pack is read without its files', () => {
     files.map((f) => f.seq),
   );
   assert.deepEqual([...index.sizes], [12, -1, 3, 0]);
+  // The paths as the pack holds them, in which pathIndex finds each.
+  assert.equal(Buffer.from(index.pathBytes).toString(), files.map((f) => f.path).join('\n'));
+  const indexOf = pathIndex(index.pathBytes);
+  files.forEach((f, i) => assert.equal(indexOf(f.path), i, f.path));
   // Packed again from those columns and the files' bytes: the same pack.
   const runs = packRuns();
   for (const f of files) if (f.bytes) runs.add(f.bytes.buffer, f.bytes.byteOffset, f.bytes.length);

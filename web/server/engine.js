@@ -1,7 +1,7 @@
 // The server's side of its engine thread (engineThread.js): starts it on a
 // world directory and hands it saves, one at a time, in order.
 import { Worker } from 'node:worker_threads';
-import { sharePaths } from './pathIndex.js';
+import { sharePaths } from './read.js';
 
 /**
  * Starts the engine on `dir`, opening the world from `read` (read.js
@@ -19,7 +19,7 @@ export function startEngine(dir, read = null) {
   // while its own event loop is busy saving and cannot hear a message.
   const control = new Int32Array(new SharedArrayBuffer(4));
   // The read's columns are shared with the thread, not copied; its paths
-  // too, as bytes (pathIndex.js).
+  // too, as bytes (juliet-world's pathIndex).
   const given = read && { ...read, paths: undefined, names: sharePaths(read.paths) };
   const worker = new Worker(new URL('./engineThread.js', import.meta.url), { workerData: { dir, control, read: given } });
   const waiting = new Map();

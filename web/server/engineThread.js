@@ -19,14 +19,13 @@
 import { lstatSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
-import { CLASSES_DIR, DEFAULT_CAPACITY, ENTITIES_DIR, SETTINGS_FILE, idOfPath, isClassFilePath } from 'juliet-world';
+import { CLASSES_DIR, DEFAULT_CAPACITY, ENTITIES_DIR, SETTINGS_FILE, idOfPath, isClassFilePath, pathIndex } from 'juliet-world';
 import { loadJuliet } from 'juliet-sample';
-import { pathIndex } from './pathIndex.js';
 import { bytesOf } from './read.js';
 
 const { dir, control } = workerData;
-// The files as the server read them (read.js, their paths as pathIndex.js
-// shares them), for the first open only (later ones read the disk).
+// The files as the server read them (read.js, their paths as sharePaths
+// gives them), for the first open only (later ones read the disk).
 let firstRead = workerData.read;
 workerData.read = null;
 const STOP = 0;
@@ -324,7 +323,7 @@ function warmUp(id) {
   }
 }
 
-// An entity's ID for warmUp, from the first read's paths (pathIndex.js):
+// An entity's ID for warmUp, from the first read's paths (sharePaths):
 // world.rows() would make all 1,000,000 IDs for it, 140 MB that stay a while.
 function firstEntityId(names) {
   const bytes = Buffer.from(names.buffer, names.byteOffset, names.length);

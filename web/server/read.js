@@ -148,6 +148,15 @@ export function placeOf(read, i) {
   return { buffer: read.chunks[chunk], offset: at - chunk * CHUNK, size };
 }
 
+/** The paths (relative, '/'-separated, no line break) as UTF-8 in shared
+ * memory, a '\n' between two: for another thread's pathIndex (juliet-world). */
+export function sharePaths(paths) {
+  const joined = paths.join('\n');
+  const bytes = Buffer.from(new SharedArrayBuffer(Buffer.byteLength(joined)));
+  bytes.write(joined);
+  return new Uint8Array(bytes.buffer);
+}
+
 // Below this many files one thread reads them: a thread takes about 30 ms
 // to start.
 const ALONE_MAX = 20_000;

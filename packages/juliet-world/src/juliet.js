@@ -52,6 +52,7 @@ export { JulietError } from './errors.js';
 export { entityPath, idOfNumber, idOfPath, isClassFilePath } from './ids.js';
 export { INDEX_NONE, nameRecord, textValue, valueText } from './values.js';
 export { decodePack, encodePack, encodePackColumns, encodePackParts, packReader, packRuns, readPackIndex } from './pack.js';
+export { pathIndex } from './pathIndex.js';
 export { exportNames } from './wasm.js';
 export { World } from './world.js';
 

@@ -117,8 +117,8 @@ function fail(what) {
   throw new Error(`world pack: ${what}`);
 }
 
-// The index of the pack at the start of `bytes`: { meta, paths, seqs,
-// sizes, dataAt, end } (`end`: the pack's whole length). If `bytes` holds
+// The index of the pack at the start of `bytes`: { meta, paths, pathBytes,
+// seqs, sizes, dataAt, end } (`end`: the pack's whole length). If `bytes` holds
 // only the start of a pack, null (`whole`: it is an error, saying what is
 // missing). Anything malformed throws.
 function indexOf(bytes, whole) {
@@ -140,7 +140,8 @@ function indexOf(bytes, whole) {
     fail('the header is not JSON');
   }
   if (meta === null || typeof meta !== 'object' || Array.isArray(meta)) fail('the header is not an object');
-  // Copied out, so that they stay aligned and the input may be handed on.
+  // Copied out (pathBytes too), so that they stay aligned and the input
+  // may be handed on.
   const seqs = new Uint32Array(n);
   const sizes = new Int32Array(n);
   for (let i = 0; i < n; i++) {
@@ -161,13 +162,14 @@ function indexOf(bytes, whole) {
     if (sizes[i] < -1) fail(`${paths[i]}: bad size`);
     if (sizes[i] > 0) end += sizes[i];
   }
-  return { meta, paths, seqs, sizes, dataAt, end };
+  return { meta, paths, pathBytes: bytes.slice(pathsAt, dataAt), seqs, sizes, dataAt, end };
 }
 
 /**
  * The meta and the index of a pack (an ArrayBuffer or a Uint8Array),
- * without its files' bytes: { meta, paths, seqs (Uint32Array), sizes
- * (Int32Array, -1 for no file), dataAt (where the first file's bytes start
+ * without its files' bytes: { meta, paths, pathBytes (the paths as the
+ * pack holds them, for pathIndex), seqs (Uint32Array), sizes (Int32Array,
+ * -1 for no file), dataAt (where the first file's bytes start
  * in `bytes`), bytes }. Throws an Error saying what is wrong for anything
  * that is not a well-formed pack.
  */

@@ -340,15 +340,16 @@ export function createOperations({ onProgress = () => {} } = {}) {
         progress('Loading entities', run.to, reader.index.paths.length);
       }
       reader.end();
-      const { meta, paths, seqs } = reader.index;
+      const { meta, pathBytes, seqs } = reader.index;
       const out = opened({ bootMs, loadMs: performance.now() - t, filesMs });
       // The references checked once every file is in, as for a folder.
       const t1 = performance.now();
       out.result.diagnostics = [...failures, ...referenceDiagnostics()];
       out.result.timings.referencesMs = performance.now() - t1;
-      // Paths as one text: one string crosses to the page faster than 100,000.
-      out.result.index = { meta, paths: paths.join('\n'), seqs };
-      out.transfer.push(seqs.buffer);
+      // The paths as the pack's bytes: the page finds one there
+      // (pathIndex) without a string a path.
+      out.result.index = { meta, pathBytes, seqs };
+      out.transfer.push(pathBytes.buffer, seqs.buffer);
       return out;
     },
     // Files of a pack's world changed on disk (or their disk version was

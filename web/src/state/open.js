@@ -135,7 +135,7 @@ export async function openServerWorld() {
     return result;
   });
   if (opened) {
-    resetDiskFiles(index.paths ? index.paths.split('\n') : [], index.seqs, index.meta.seq);
+    resetDiskFiles(index.pathBytes, index.seqs, index.meta.seq);
     startLiveReload();
   }
   return opened;
