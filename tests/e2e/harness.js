@@ -616,12 +616,15 @@ export function tabsRssMb() {
   return { tab: mb(tab?.kb ?? 0), all: mb(renderers.reduce((sum, r) => sum + r.kb, 0)) };
 }
 
-/** This process's peak resident memory in MB (Linux), else null. */
-export function peakRssMb() {
+/** The resident memory of process `pid` in MB (Linux, else nulls): { rss,
+ * peak }. */
+export function processMemoryMb(pid) {
   try {
-    return Math.round(Number(/VmHWM:\s+(\d+)/.exec(readFileSync('/proc/self/status', 'utf8'))[1]) / 1024);
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const mb = (field) => Math.round(Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)[1]) / 1024);
+    return { rss: mb('VmRSS'), peak: mb('VmHWM') };
   } catch {
-    return null;
+    return { rss: null, peak: null };
   }
 }
 

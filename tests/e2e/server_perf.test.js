@@ -7,19 +7,20 @@
 // and the server's own start: its address (printed at once), reading the
 // files (a page waits for them) and opening the world in its engine (before
 // it can save: from the files read, and the open itself in the engine's
-// thread), with the memory of the server's process (this one: when its
-// engine is ready, its peak, and after the saves) and of the page's
-// (harness.js tabsRssMb). The page is opened as soon as the address is
-// there, as a user would, while the server reads and its engine opens:
-// start_to_page_ms is from starting the server to the page showing the
-// world (`npm start` adds Node's start and its build check).
+// thread), with the memory of the server's process (when its engine is
+// ready, after the saves, and its peak) and of the page's (harness.js
+// tabsRssMb). The server runs as `npm start` runs it, in its own process,
+// and the page is opened as soon as it prints its address, as a user
+// would, while the server reads and its engine opens: start_to_page_ms is
+// from starting the server's process to the page showing the world (`npm
+// start` adds its build check, 0.2 s).
 // JULIET_E2E_PERF=0 skips the run, JULIET_E2E_PERF_DIR=DIR measures an
 // existing world (a copy of it: saves write into the world).
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import { cpSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { startServer } from '../../web/server/server.js';
 import { repo, runCli } from '../shared/fixtures.js';
 import * as ui from './harness.js';
 import { readEntity } from './worldServer.js';
@@ -41,21 +42,65 @@ before(async () => {
   await ui.ensureBuilt();
   browser = await ui.launchChromium();
   startup.startedAt = Date.now();
-  server = await startServer({ dir, distDir: join(repo, 'web/dist') });
-  startup.server_address_ms = Date.now() - startup.startedAt;
-  server.loaded.then(() => {
-    startup.server_read_files_ms = Date.now() - startup.startedAt;
-  });
-  server.engineReady.then(() => {
-    startup.server_engine_open_ms = Date.now() - startup.startedAt - startup.server_read_files_ms;
+  server = startMain(dir);
+  const address = await server.printed(/(http:\/\/127\.0\.0\.1:\d+\/\?token=\S+)/);
+  server.url = address.match[1];
+  startup.server_address_ms = address.at - startup.startedAt;
+  server.printed(/read [\d,]+ files in \d+ ms/).then(
+    ({ at }) => {
+      startup.server_read_files_ms = at - startup.startedAt;
+    },
+    () => {}, // the test fails on server.ready
+  );
+  server.ready = server.printed(/ready to save \(([\d,]+) entities opened in (\d+) ms\)/).then(({ at, match }) => {
+    startup.server_engine_open_ms = at - startup.startedAt - startup.server_read_files_ms;
+    return { count: Number(match[1].replaceAll(',', '')), ms: Number(match[2]) };
   });
 });
 after(async () => {
   await browser?.close();
-  await server?.close();
+  if (server) {
+    server.child.kill('SIGTERM');
+    await ui.withDeadline(server.exited, 30_000, 'stopping the local server');
+  }
   if (base) rmSync(base, { recursive: true, force: true });
   ui.watchExit();
 });
+
+// The local server as `npm start` runs it after its build check, in its own
+// process: nothing of this test's (the browser's control among it) waits
+// for the server's thread, as nothing of a user's browser does. Each line
+// it prints is kept with when it came: printed(pattern) resolves with the
+// first matching one, { at, match }.
+function startMain(worldDir) {
+  const child = spawn(process.execPath, [join(repo, 'web/server/main.js'), worldDir, '--port', '0'], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const lines = [];
+  let rest = '';
+  const exited = new Promise((resolve) => child.on('exit', resolve));
+  child.stdout.setEncoding('utf8');
+  child.stdout.on('data', (chunk) => {
+    const at = Date.now();
+    const parts = (rest + chunk).split('\n');
+    rest = parts.pop();
+    for (const text of parts) lines.push({ at, text });
+    child.stdout.emit('lines');
+  });
+  const printed = (pattern) =>
+    new Promise((resolve, reject) => {
+      const check = () => {
+        const line = lines.find((l) => pattern.test(l.text));
+        if (line) resolve({ at: line.at, match: pattern.exec(line.text) });
+        return Boolean(line);
+      };
+      if (check()) return;
+      const listener = () => check() && child.stdout.off('lines', listener);
+      child.stdout.on('lines', listener);
+      exited.then(() => reject(new Error(`the server stopped:\n${lines.map((l) => l.text).join('\n')}`)));
+    });
+  return { child, exited, printed };
+}
 
 test(`a served ${COUNT.toLocaleString('en')}-entity world opens, and one edit saves to disk`, { skip, timeout: 900_000 }, async () => {
   const page = await ui.newPage(browser);
@@ -69,10 +114,9 @@ test(`a served ${COUNT.toLocaleString('en')}-entity world opens, and one edit sa
     const [begin] = performance.getEntriesByName('juliet:open-start');
     return { shown: mark.startTime, shownAt: performance.timeOrigin + mark.startTime, start: begin.startTime, phases: mark.detail };
   });
-  const ready = await server.engineReady;
+  const ready = await server.ready;
   assert.equal(ready.count, COUNT, 'the server engine opened every entity');
-  const serverRss = Math.round(process.memoryUsage().rss / 2 ** 20);
-  const serverPeakRss = ui.peakRssMb();
+  const atReady = ui.processMemoryMb(server.child.pid);
   // The list and the map show the whole world.
   await ui.waitOpen(page);
   const total = await page.getByLabel('Filter by class').locator('option').first().textContent();
@@ -111,8 +155,8 @@ test(`a served ${COUNT.toLocaleString('en')}-entity world opens, and one edit sa
     );
     assert.match(readEntity(dir, id), new RegExp(`; position\\n${x.replace('.', '\\.')} `));
   }
-  // The server while a user edits and saves, its start's garbage gone.
-  const serverRssEditing = Math.round(process.memoryUsage().rss / 2 ** 20);
+  // The server while a user edits and saves.
+  const afterSaves = ui.processMemoryMb(server.child.pid);
   const figures = {
     entities: COUNT,
     server_open_100k_ms: Math.round(shown),
@@ -133,9 +177,9 @@ test(`a served ${COUNT.toLocaleString('en')}-entity world opens, and one edit sa
     server_read_files_ms: startup.server_read_files_ms,
     server_engine_open_ms: startup.server_engine_open_ms,
     server_engine_thread_ms: ready.ms, // the open itself, in the engine's thread
-    server_rss_mb: serverRss,
-    server_peak_rss_mb: serverPeakRss,
-    server_rss_after_saves_mb: serverRssEditing,
+    server_rss_mb: atReady.rss,
+    server_rss_after_saves_mb: afterSaves.rss,
+    server_peak_rss_mb: afterSaves.peak,
   };
   console.log(`server performance: ${JSON.stringify(figures)}`);
   await ui.closeWithoutErrors(page);

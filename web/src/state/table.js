@@ -11,6 +11,7 @@
 // changedRowsSince tells which rows a few changes touched, so that an edit
 // costs its own rows, not a walk of the whole table.
 import { signal } from '@preact/signals';
+import { RowIndex } from '../lib/rowIndex.js';
 
 export const revision = signal(0);
 export const structure = signal(0);
@@ -52,7 +53,7 @@ export const table = {
   names: [],
   parents: [],
   alive: new Uint8Array(0),
-  rowOf: new Map(),
+  rowOf: new RowIndex([]), // ID -> row of a live entity (a Map's calls)
   deadRowOf: new Map(), // ID -> row of a removed entity, revived if it comes back
   loaded: 0, // rows from the opened world; later rows were added in this session
 };
@@ -74,8 +75,7 @@ function grow(capacity) {
 export function loadTable({ ids, classNames, cls, pos, dirty, names, parents }, { added = 0 } = {}) {
   const n = ids.length;
   const alive = new Uint8Array(n).fill(1);
-  const rowOf = new Map();
-  for (let i = 0; i < n; i++) rowOf.set(ids[i], i);
+  const rowOf = new RowIndex(ids);
   Object.assign(table, {
     size: n,
     ids,
