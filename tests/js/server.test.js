@@ -28,7 +28,7 @@ import { after, before, test } from 'node:test';
 import { startServer } from '../../web/server/server.js';
 import { WorldFiles } from '../../web/server/store.js';
 import { decodePack, encodePack } from 'juliet-world';
-import { assets, sampleWorld, snapshotDir } from '../shared/fixtures.js';
+import { assets, runCli, sampleWorld, snapshotDir } from '../shared/fixtures.js';
 import { copyWorld, tempDir } from './helpers.js';
 
 // A stand-in for the built page: the server's own file routes serve it.
@@ -556,6 +556,50 @@ test('after the first read, the files changed, deleted and added since come over
   const asRead = (list) => list.map((f) => [f.path, Buffer.from(f.bytes).toString()]).sort();
   assert.deepEqual(asRead(unpack(files.packSince(0))), asRead(unpack(fresh.packSince(0))));
 });
+
+test(
+  'the engine opens once the page that waited for the read has the world, and a save meanwhile waits for it',
+  { timeout: 60_000 },
+  async (t) => {
+    // A world whose pack (about 10 MB) outgrows what the sockets hold, so
+    // that a page that does not read its answer keeps it being sent.
+    const dir = join(tempDir('server-send-first'), 'world');
+    runCli('gen', dir, '--count', '60000');
+    const own = await startServer({ dir, distDir });
+    t.after(() => own.close({ now: true }));
+    const ask = (path, method = 'GET', body = undefined) =>
+      new Promise((resolve, reject) => {
+        const req = httpRequest(
+          { host: '127.0.0.1', port: own.port, path, method, headers: { host: `127.0.0.1:${own.port}`, 'x-juliet-token': own.token } },
+          resolve,
+        );
+        req.on('error', reject);
+        req.end(body);
+      });
+    const page = await ask('/api/world'); // answered once the world is read
+    page.pause();
+    let ready = false;
+    own.engineReady.then(() => (ready = true));
+    const [first] = readdirSync(join(dir, 'Entities'));
+    const path = `Entities/${first}`;
+    const saved = ask('/api/save', 'POST', encodePack({}, [{ path, seq: 1, bytes: moved(readFileSync(join(dir, path))) }]));
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    assert.equal(ready, false, 'the engine waits while the world is sent');
+    // The page reads the world: the engine opens, the save is written.
+    const parts = [];
+    page.on('data', (chunk) => parts.push(chunk));
+    page.resume();
+    await new Promise((resolve) => page.on('end', resolve));
+    assert.equal(decodePack(Buffer.concat(parts)).files.length, 60_001);
+    await own.engineReady;
+    const answer = await saved;
+    const body = [];
+    for await (const chunk of answer) body.push(chunk);
+    assert.equal(answer.statusCode, 200, Buffer.concat(body).toString());
+    assert.equal(decodePack(Buffer.concat(body)).meta.results[0].status, 'written');
+    assert.deepEqual(readFileSync(join(dir, path)), moved(readFileSync(join(dir, path))));
+  },
+);
 
 test('without a directory the server serves the page only', async () => {
   const bare = await startServer({ distDir });

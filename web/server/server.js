@@ -21,6 +21,8 @@ const BODY_MAX = 64 << 20;
 const PING_MS = 15_000;
 // After close({ now }): how long the answers being sent may still take.
 const HURRIED_MS = 1_000;
+// The longest the engine waits for the world to be sent (serveWorld).
+const SEND_FIRST_MS = 10_000;
 
 function send(res, status, body, type = 'text/plain; charset=utf-8') {
   res.writeHead(status, { 'Content-Type': type, 'Content-Length': Buffer.byteLength(body), 'Cache-Control': 'no-store' });
@@ -129,7 +131,7 @@ export async function startServer({ dir = null, distDir, port = 0, shareBase = n
     port: actualPort,
     shareBase: base,
     loaded: world ? world.loaded : Promise.resolve(null),
-    engineReady: world ? world.loaded.then(() => world.engine?.ready ?? null) : Promise.resolve(null),
+    engineReady: world ? world.started.then(() => world.engine?.ready ?? null) : Promise.resolve(null),
     close({ now = false } = {}) {
       if (now) {
         hurry();
@@ -163,12 +165,16 @@ export async function startServer({ dir = null, distDir, port = 0, shareBase = n
 // A world directory served: its files are read in the background (the
 // address is printed at once, a page loads meanwhile, and the world's
 // routes wait for the read: `loaded`, { ms, count }), then its engine opens
-// the world from the bytes read. The watcher starts first; what it sees
+// the world from the bytes read (`started`: the saver, or null once
+// stopped; saves wait for it). The engine starts once the pages that waited
+// for the read have been sent the world (SEND_FIRST_MS at most): its open,
+// seconds at 1,000,000 entities, would take a processor from their loading
+// it, which a user waits for. The watcher starts first; what it sees
 // during the read is looked at once the read is done. After stop(), a read
 // still going starts no engine.
 function serveWorld(root) {
   const files = new WorldFiles(root);
-  const world = { root, files, engine: null, saver: null, events: new Set(), stopped: false };
+  const world = { root, files, engine: null, saver: null, events: new Set(), stopped: false, sending: new Set() };
   let begin;
   const begun = new Promise((resolve) => {
     begin = resolve;
@@ -180,13 +186,19 @@ function serveWorld(root) {
     const started = performance.now();
     const count = await files.load();
     files.packSince(0); // ready for the first page
-    const ms = Math.round(performance.now() - started);
-    if (!world.stopped) {
+    return { ms: Math.round(performance.now() - started), count };
+  });
+  world.started = world.loaded
+    // After the waiting requests have begun their answers (world.sending).
+    .then(() => new Promise((resolve) => setImmediate(resolve)))
+    .then(() => Promise.race([Promise.all([...world.sending]), new Promise((resolve) => setTimeout(resolve, SEND_FIRST_MS).unref())]))
+    .then(() => {
+      if (world.stopped) return null;
       world.engine = startEngine(root, files.firstRead);
       world.saver = createSaver(files, world.engine);
-    }
-    return { ms, count };
-  });
+      return world.saver;
+    });
+  world.started.catch(() => {}); // as loaded
   world.loaded.catch(() => {}); // reported to whoever awaits it
   world.watcher = watchWorld(root, ({ paths, all }) =>
     world.loaded.then(
@@ -234,6 +246,11 @@ async function handleWorld(world, req, res, url) {
     const since = url.pathname === '/api/world' ? 0 : Number(url.searchParams.get('since'));
     if (!Number.isSafeInteger(since) || since < 0) throw new BadRequest('since must be a version number');
     const parts = world.files.packSince(since);
+    if (since === 0) {
+      const sent = new Promise((resolve) => res.once('close', resolve));
+      world.sending.add(sent);
+      sent.then(() => world.sending.delete(sent));
+    }
     const length = parts.reduce((sum, part) => sum + part.length, 0);
     res.writeHead(200, { 'Content-Type': 'application/octet-stream', 'Content-Length': length, 'Cache-Control': 'no-store' });
     for (const part of parts) res.write(part);
@@ -255,8 +272,9 @@ async function handleWorld(world, req, res, url) {
     } catch (err) {
       throw new BadRequest(err.message);
     }
-    if (!world.saver) throw new Stopping(); // stopped while the world was read
-    const answer = await world.saver.save(files);
+    const saver = await world.started;
+    if (!saver) throw new Stopping(); // stopped while the world was read
+    const answer = await saver.save(files);
     res.writeHead(200, { 'Content-Type': 'application/octet-stream', 'Content-Length': answer.length, 'Cache-Control': 'no-store' });
     res.end(answer);
     return;
