@@ -27,7 +27,7 @@ import { basename, join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { startServer } from '../../web/server/server.js';
 import { WorldFiles } from '../../web/server/store.js';
-import { decodePack, encodePack } from 'juliet-world';
+import { decodePack, encodePack, idOfPath } from 'juliet-world';
 import { assets, runCli, sampleWorld, snapshotDir } from '../shared/fixtures.js';
 import { copyWorld, tempDir } from './helpers.js';
 
@@ -214,6 +214,17 @@ test('a save writes the changed entity through the engine and leaves every other
     readdirSync(join(world, 'Entities')).filter((n) => n.endsWith('.tmp')),
     [],
   );
+});
+
+test("a save of another entity's text under a file's path fails for that file, naming the line, and writes nothing", async () => {
+  const { files } = await readWorld();
+  const [target, other] = files.filter((f) => f.path.startsWith('Entities/'));
+  const before = snapshotDir(world);
+  const answer = await save([{ path: target.path, seq: target.seq, bytes: moved(other.bytes) }]);
+  const [result] = answer.meta.results;
+  assert.equal(result.status, 'failed');
+  assert.match(result.message, new RegExp(`${target.path}:\\d+:\\d+: .*${idOfPath(other.path)}`));
+  assert.deepEqual(snapshotDir(world), before);
 });
 
 test('a save deletes a removed entity and writes a new one', async () => {

@@ -43,12 +43,6 @@ const SPARE_CLASSES = 16;
 
 const juliet = await loadJuliet();
 let world = null;
-// A second world that never saves: a page's text is loaded there first, to
-// learn the ID it holds without touching the real world.
-// Made again before a batch once it holds opaque classes (those of names
-// no build describes), which it would keep until it is full.
-const newScratch = () => juliet.newWorld({ inMemory: true, capacity: 1024 });
-let scratch = newScratch();
 // Files that failed to load: the engine never writes over them. Once one is
 // to be written (it changed on disk since), the world is opened again.
 let failedPaths = new Set();
@@ -139,14 +133,6 @@ function reportClassProblems() {
   }
 }
 
-// The ID a page's text holds, checked against its path.
-function idOfText(path, bytes) {
-  const id = scratch.loadEntityText(bytes, { path, dirty: false });
-  scratch.remove(id);
-  if (id !== idOfPath(path)) throw new Error(`${path}: the text is entity ${id}, whose file this is not`);
-  return id;
-}
-
 // One change into the world. Its file is read again through the engine
 // first and must still be the version the server compared the page's with
 // (`disk`; else a 'conflict'): the save then replaces or deletes it only
@@ -170,7 +156,7 @@ function apply({ path, bytes, disk }) {
     if (world.has(id)) world.remove(id);
     return;
   }
-  idOfText(path, bytes);
+  // A text of another entity is refused there, naming its line.
   world.restoreEntityText(id, bytes);
 }
 
@@ -245,10 +231,6 @@ function saveInBatches(args) {
       for (const { path } of changes.slice(at)) out.failures.push({ path, message });
       break;
     }
-    if (scratch.opaqueClasses().length) {
-      scratch.close();
-      scratch = newScratch();
-    }
     let report;
     try {
       report = save({ ...args, changes: changes.slice(at, at + size) });
@@ -274,7 +256,6 @@ function saveInBatches(args) {
 // posted before have gone.
 function closeAll() {
   world?.close();
-  scratch.close();
   parentPort.close();
 }
 
@@ -302,19 +283,18 @@ function openOrReport() {
 
 // Runs a save's paths once, so that the first real save does not pay for
 // their first run (the wasm compiler's first pass, the file system's
-// JavaScript): one entity's text loaded into the scratch world, and a
-// throwaway world saved into the system's temporary folder, never the
-// world's.
+// JavaScript): one entity's text restored again and again in a throwaway
+// world, saved into the system's temporary folder, never the world's.
 function warmUp(id) {
   if (!id || !world.has(id)) return;
   const text = world.entityBytes(id);
-  for (let i = 0; i < 20; i++) scratch.remove(scratch.loadEntityText(text, { path: 'warm-up', dirty: true }));
   const { mkdtempSync, rmSync } = process.getBuiltinModule('fs');
   const tmp = mkdtempSync(`${process.getBuiltinModule('os').tmpdir()}/juliet-warm-up-`);
   const throwaway = juliet.newWorld({ capacity: 16 });
   try {
     throwaway.loadEntityText(text, { dirty: true });
     throwaway.save(`${tmp}/world`);
+    for (let i = 0; i < 20; i++) throwaway.restoreEntityText(id, text);
     throwaway.set(id, 'position', [0, 0, 0]);
     throwaway.save();
   } finally {
