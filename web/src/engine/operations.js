@@ -255,9 +255,11 @@ export function createOperations({ onProgress = () => {} } = {}) {
     const t = performance.now();
     const columns = table(last);
     timings.tableMs = performance.now() - t;
+    // The IDs as one text (client.js withIds).
+    const { ids, ...rest } = columns;
     return {
       result: {
-        table: columns,
+        table: { ...rest, idsText: ids.join('') },
         schemas: schemas(columns.classNames),
         settings: world.settings(),
         settingsSchema: world.settingsSchema(),

@@ -34,7 +34,9 @@ export function resetDiskFiles(pathBytes, seqs, seq) {
   const index = () => (indexOf ??= pathIndex(pathBytes));
   opened = { index, seqs };
   caughtUp = seq;
-  globalThis.requestIdleCallback?.(index);
+  // After the frame that shows the world (an idle callback could come
+  // before it).
+  globalThis.requestAnimationFrame?.(() => setTimeout(index));
 }
 
 /** The version of the disk text the page's file at `path` is based on (0: none seen). */
