@@ -10,7 +10,7 @@
 // it (E, for a class with a quat field), with Snap, as one edit; in place
 // mode a click places on the grid's plane, and copies go to the point
 // under the pointer.
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { classColor } from '../lib/classColor.js';
 import { formatCoordinate } from '../lib/mapGrid.js';
 import { nearestInDirection, nearestPoint } from '../lib/mapNearest.js';
@@ -223,7 +223,9 @@ export function Viewport() {
   // Rotate only what turns: a primary entity whose class has a quat field.
   const turns = primary !== null && table.rowOf.has(primary) && rotationFieldOf(rowClass(table.rowOf.get(primary))) !== null;
   const mode = gizmo === 'rotate' && turns ? 'rotate' : 'translate';
-  useEffect(() => scene.current?.setGizmo(mode), [mode, ready]);
+  // Before the frame that shows the button pressed (an effect waits for
+  // that frame): a drag right after E grabs the gizmo the button names.
+  useLayoutEffect(() => scene.current?.setGizmo(mode), [mode, ready]);
 
   function setView(name) {
     scene.current?.setView(name); // its onChange keeps the camera
