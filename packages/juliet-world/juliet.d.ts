@@ -92,6 +92,10 @@ export declare const exportNames: readonly string[];
 
 /** The file of an entity in its world's directory: "Entities/<decimal ID>.jasset". */
 export declare function entityPath(id: EntityId): string;
+/** The length of an ID string: '0x' and 16 hex digits. */
+export declare const ID_TEXT_LENGTH: 18;
+/** The IDs of rows().idWords at `order`, one after another, as one text of ID_TEXT_LENGTH characters each. */
+export declare function idsText(idWords: Uint32Array, order: ArrayLike<number>): string;
 
 /** The ID of the entity saved in a path entityPath gives, or null for any other path. */
 export declare function idOfPath(path: string): EntityId | null;
@@ -166,7 +170,10 @@ export interface WorldSettings {
 /** Every entity as columns (World#rows), in the engine's slot order. */
 export interface EntityRows {
   count: number;
+  /** Made from idWords when first read (a second at 1,000,000 entities). */
   ids: EntityId[];
+  /** The 32-bit halves of each ID: lo, hi per entity (idsText). */
+  idWords: Uint32Array;
   classNames: string[];
   /** Index into classNames per entity. */
   classIndex: Uint8Array;
@@ -485,14 +492,15 @@ export declare function decodePack(input: ArrayBuffer | Uint8Array): { meta: any
 export declare function readPackIndex(input: ArrayBuffer | Uint8Array): PackIndex;
 /**
  * Reads a pack as its bytes arrive: push(chunk) returns the files complete
- * since the last push; pushRun(chunk) the same as a run of the index
- * (files from..to-1, their bytes one after another in index.bytes from
- * `at`); end() throws if the pack is not complete.
+ * since the last push; pushRuns(chunk) the same as runs of the index
+ * (files from..to-1, their bytes one after another in `bytes` from `at`:
+ * the chunk's own, or a copy of a file split between chunks); end() throws
+ * if the pack is not complete. `index` has no `bytes`.
  */
 export declare function packReader(): {
-  index: PackIndex | null;
+  index: Omit<PackIndex, 'bytes'> | null;
   push(chunk: Uint8Array): PackFile[];
-  pushRun(chunk: Uint8Array): { from: number; to: number; at: number };
+  pushRuns(chunk: Uint8Array): { from: number; to: number; bytes: Uint8Array; at: number }[];
   end(): void;
 };
 

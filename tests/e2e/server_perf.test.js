@@ -165,6 +165,7 @@ test(`a served ${COUNT.toLocaleString('en')}-entity world opens, and one edit sa
     page_start_ms: Math.round(start),
     open_in_app_ms: Math.round(phases.engineMs),
     open_worker_boot_ms: Math.round(phases.bootMs),
+    open_first_byte_ms: Math.round(phases.firstByteMs),
     open_download_and_load_ms: Math.round(phases.loadMs),
     open_load_files_ms: Math.round(phases.filesMs),
     open_references_ms: Math.round(phases.referencesMs),

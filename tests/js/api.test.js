@@ -5,7 +5,18 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 
 import { join } from 'node:path';
 import { test } from 'node:test';
 
-import { DEFAULT_CAPACITY, FILE_MAX, INDEX_NONE, JulietError, MAX_CAPACITY, SETTINGS_FILE, entityPath, exportNames } from 'juliet-world';
+import {
+  DEFAULT_CAPACITY,
+  FILE_MAX,
+  ID_TEXT_LENGTH,
+  INDEX_NONE,
+  JulietError,
+  MAX_CAPACITY,
+  SETTINGS_FILE,
+  entityPath,
+  exportNames,
+  idsText,
+} from 'juliet-world';
 import { loadJuliet } from 'juliet-sample';
 import { assets, copyWorld, readTree, repo, tempDir } from './helpers.js';
 
@@ -332,7 +343,17 @@ test('rows() gives the same entities as entities(), as columns', () => {
       assert.deepEqual([...rows.positions.subarray(3 * i, 3 * i + 3)], list[i].position);
       assert.equal(rows.dirty[i], 1);
     }
+    // The IDs' halves, and the IDs as one text in any order.
+    const reversed = Array.from({ length: 100 }, (_, i) => 99 - i);
+    assert.equal(idsText(rows.idWords, reversed), reversed.map((i) => list[i].id).join(''));
   });
+});
+
+test('idsText writes each ID as its 18 characters, high half first', () => {
+  const words = new Uint32Array([0x89abcdef, 0x01234567, 0xffffffff, 0xffffffff, 1, 0]);
+  assert.equal(ID_TEXT_LENGTH, 18);
+  assert.equal(idsText(words, [2, 0, 1]), '0x0000000000000001' + '0x0123456789abcdef' + '0xffffffffffffffff');
+  assert.equal(idsText(words, []), '');
 });
 
 test('a world holds at most its capacity of entities', () => {

@@ -12,10 +12,11 @@ import { applyDiskVersions } from '../../web/src/state/diskFiles.js';
 import { setField } from '../../web/src/state/edits.js';
 import { undo } from '../../web/src/state/history.js';
 import { search, visibleRows } from '../../web/src/state/listView.js';
+import { openWorldFiles } from '../../web/src/state/open.js';
 import { select, selected } from '../../web/src/state/selection.js';
 import { table } from '../../web/src/state/table.js';
 import { assets } from './helpers.js';
-import { openWorld } from './models.js';
+import { openWorld, textOf, worldFiles } from './models.js';
 
 // assets/game_world: two Pickups (no string field), then the Enemies
 // Grunt, Grunt and Brute.
@@ -47,6 +48,22 @@ test('each entity has its name in the table at open, an empty one for a class wi
   assert.deepEqual(table.names, ['', '', 'Grunt', 'Grunt', 'Brute']);
   await select(BRUTE);
   assert.equal(selected.value.name, 'Brute', 'the inspector has it too');
+});
+
+test('entities whose files list out of ID order are listed by ID, each row with its own name', async () => {
+  // The two Pickups as 0x0000000200000001 and 0x0000000300000001: their
+  // files, 8589934593.jasset and 12884901889.jasset, list around the others'.
+  const renamed = { '0x6e89010142120001': 0x200000001, '0x6e89010142120002': 0x300000001 };
+  const files = worldFiles(gameWorld).map((file) => {
+    const text = textOf(file.bytes);
+    const id = Object.keys(renamed).find((old) => text.includes(`; id\n${old}\n`));
+    if (!id) return file;
+    const next = `0x${renamed[id].toString(16).padStart(16, '0')}`;
+    return { path: `Entities/${renamed[id]}.jasset`, bytes: new TextEncoder().encode(text.replace(id, next)) };
+  });
+  await openWorldFiles('game_world', files);
+  assert.deepEqual([...table.ids], ['0x0000000200000001', '0x0000000300000001', GRUNT, '0x6e89010142120004', BRUTE]);
+  assert.deepEqual(table.names, ['', '', 'Grunt', 'Grunt', 'Brute']);
 });
 
 test('an edit of the name field renames the row, and undo names it back', async () => {

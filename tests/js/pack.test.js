@@ -60,8 +60,13 @@ test('the index of a pack is read without its files', () => {
   // Packed again from those columns and the files' bytes: the same pack.
   const runs = packRuns();
   for (const f of files) if (f.bytes) runs.add(f.bytes.buffer, f.bytes.byteOffset, f.bytes.length);
-  const again = encodePackColumns({ seq: 1 }, index, runs.parts());
+  const parts = runs.parts();
+  const again = encodePackColumns({ seq: 1 }, index, parts);
   assert.deepEqual(Buffer.concat(again), Buffer.from(encodePack({ seq: 1 }, files)));
+  assert.equal(again[1], index.pathBytes, "the paths' bytes given are sent, not copied");
+  // From the paths as strings: the same pack.
+  const fromPaths = encodePackColumns({ seq: 1 }, { ...index, pathBytes: undefined }, parts);
+  assert.deepEqual(Buffer.concat(fromPaths), Buffer.from(encodePack({ seq: 1 }, files)));
 });
 
 // A pack whose index says what the test wants (sizes, paths), over `data`.
@@ -124,6 +129,22 @@ test('a pack read as it arrives gives each file once its bytes are in, and the s
       `chunks of ${chunkSize}`,
     );
   }
+  // After the index, files whole in a chunk are handed out in the chunk's
+  // own bytes; a file split between two chunks comes in a copy of its own.
+  const { dataAt } = readPackIndex(pack);
+  const reader = packReader();
+  assert.deepEqual(reader.pushRuns(pack.subarray(0, dataAt)), []);
+  const middle = dataAt + files[0].bytes.length + 1; // in the third file
+  const first = pack.subarray(dataAt, middle);
+  const [run] = reader.pushRuns(first);
+  assert.deepEqual([run.from, run.to, run.at], [0, 2, 0]);
+  assert.equal(run.bytes, first);
+  const rest = pack.subarray(middle);
+  const [split, others] = reader.pushRuns(rest);
+  assert.deepEqual([split.from, split.to, split.at, [...split.bytes]], [2, 3, 0, [...files[2].bytes]]);
+  assert.deepEqual([others.from, others.to, others.at], [3, 4, 2]);
+  assert.equal(others.bytes, rest);
+  reader.end();
   const truncated = packReader();
   truncated.push(pack.subarray(0, pack.length - 2));
   assert.throws(() => truncated.end(), /fewer there/);

@@ -380,12 +380,12 @@ test('reloadFiles loads a run of a world pack as reloadFile loads each file, fai
   const reader = packReader();
   const pack = encodePack({}, files);
   const runs = [];
-  for (let at = 0; at < pack.length; at += 700) runs.push(reader.pushRun(pack.subarray(at, at + 700)));
+  for (let at = 0; at < pack.length; at += 700) runs.push(...reader.pushRuns(pack.subarray(at, at + 700)));
   const world = juliet.newWorld();
   const one = juliet.newWorld();
   try {
-    const { paths, sizes, bytes } = reader.index;
-    const failures = runs.flatMap((run) => world.reloadFiles({ names: paths, sizes, bytes, ...run }));
+    const { paths, sizes } = reader.index;
+    const failures = runs.flatMap((run) => world.reloadFiles({ names: paths, sizes, ...run }));
     assert.deepEqual(runs.map((run) => run.to).at(-1), files.length, 'every file was handed out');
     assert.deepEqual(
       failures.map((f) => [f.index, f.error.code, f.error.id]),

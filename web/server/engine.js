@@ -1,11 +1,11 @@
 // The server's side of its engine thread (engineThread.js): starts it on a
 // world directory and hands it saves, one at a time, in order.
 import { Worker } from 'node:worker_threads';
-import { sharePaths } from './read.js';
 
 /**
  * Starts the engine on `dir`, opening the world from `read` (read.js
- * readFiles' result: the files as the server read them, not read again).
+ * readFilesInThreads' result: the files as the server read them, not read
+ * again).
  * `ready` resolves with { ms, count } once the
  * world is open (or rejects if it cannot be opened); save(changes) resolves
  * with { written, deleted, failures } (paths relative to the world).
@@ -20,7 +20,7 @@ export function startEngine(dir, read = null) {
   const control = new Int32Array(new SharedArrayBuffer(4));
   // The read's columns are shared with the thread, not copied; its paths
   // too, as bytes (juliet-world's pathIndex).
-  const given = read && { ...read, paths: undefined, names: sharePaths(read.paths) };
+  const given = read && { ...read, paths: undefined, pathBytes: undefined, names: read.pathBytes };
   const worker = new Worker(new URL('./engineThread.js', import.meta.url), { workerData: { dir, control, read: given } });
   const waiting = new Map();
   let nextId = 1;

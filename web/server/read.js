@@ -162,11 +162,18 @@ export function sharePaths(paths) {
 const ALONE_MAX = 20_000;
 
 /** readFiles with the paths shared among threads, one a processor (the
- * disk's cache answers in parallel): half the time on two. */
+ * disk's cache answers in parallel): half the time on two. Its result also
+ * has the paths as sharePaths gives them (`pathBytes`): the engine thread
+ * and the whole world's pack use those bytes. */
 export async function readFilesInThreads(dir, paths, threads = Math.min(availableParallelism(), Math.ceil(paths.length / ALONE_MAX))) {
-  if (threads <= 1) return readFiles(dir, paths);
+  const read = threads <= 1 ? readFiles(dir, paths) : joinReads(paths, await readInThreads(dir, paths, threads));
+  read.pathBytes = sharePaths(paths);
+  return read;
+}
+
+function readInThreads(dir, paths, threads) {
   const per = Math.ceil(paths.length / threads);
-  const parts = await Promise.all(
+  return Promise.all(
     Array.from({ length: threads }, (_, k) => {
       const worker = new Worker(new URL('./readThread.js', import.meta.url), {
         workerData: { dir, paths: paths.slice(k * per, (k + 1) * per) },
@@ -178,7 +185,6 @@ export async function readFilesInThreads(dir, paths, threads = Math.min(availabl
       });
     }),
   );
-  return joinReads(paths, parts);
 }
 
 // One result of readFiles from the results of consecutive runs of paths.

@@ -272,12 +272,15 @@ export class WorldFiles {
   packSince(since) {
     if (since === 0 && this._pack) return this._pack;
     const read = this.firstRead;
-    const columns = { paths: [], seqs: [], sizes: [] };
+    const most = (read?.paths.length ?? 0) + this._files.size;
+    const paths = [];
+    const seqs = new Uint32Array(most);
+    const sizes = new Int32Array(most);
     const runs = packRuns();
     const add = (path, seq, size) => {
-      columns.paths.push(path);
-      columns.seqs.push(seq);
-      columns.sizes.push(size);
+      seqs[paths.length] = seq;
+      sizes[paths.length] = size;
+      paths.push(path);
     };
     for (const [path, entry] of this._entries(since)) {
       if (typeof entry === 'number') {
@@ -289,6 +292,10 @@ export class WorldFiles {
         runs.add(entry.bytes.buffer, entry.bytes.byteOffset, entry.bytes.length);
       } else if (since > 0) add(path, entry.seq, -1); // gone
     }
+    const columns = { paths, seqs: seqs.subarray(0, paths.length), sizes: sizes.subarray(0, paths.length) };
+    // The first read as it was, every path a file: its paths' bytes, which
+    // the engine is given too, are the pack's (one copy, not made again).
+    if (since === 0 && this._files.size === 0 && paths.length === read?.paths.length) columns.pathBytes = read.pathBytes;
     const pack = encodePackColumns({ name: basename(this.dir), seq: this.seq }, columns, runs.parts());
     if (since === 0) this._pack = pack;
     return pack;

@@ -49,7 +49,7 @@ import { newWorld, openWorld, worldOfSnapshot } from './world.js';
 
 export { CLASSES_DIR, DEFAULT_CAPACITY, ENTITIES_DIR, FILE_MAX, MAX_CAPACITY, SETTINGS_FILE } from './constants.js';
 export { JulietError } from './errors.js';
-export { entityPath, idOfNumber, idOfPath, isClassFilePath } from './ids.js';
+export { ID_TEXT_LENGTH, entityPath, idOfNumber, idOfPath, idsText, isClassFilePath } from './ids.js';
 export { INDEX_NONE, nameRecord, textValue, valueText } from './values.js';
 export { decodePack, encodePack, encodePackColumns, encodePackParts, packReader, packRuns, readPackIndex } from './pack.js';
 export { pathIndex } from './pathIndex.js';

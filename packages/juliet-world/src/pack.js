@@ -19,6 +19,7 @@ const encoder = new TextEncoder();
 const decoder = new TextDecoder('utf-8', { fatal: true });
 
 const pad4 = (n) => (n + 3) & ~3;
+const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
 const PACK_MAX = 0x7fffffff; // what one ArrayBuffer holds everywhere
 
 /**
@@ -58,26 +59,35 @@ export function encodePackParts(meta, files) {
  * encodePackParts from columns, as readPackIndex gives them back: `paths`,
  * `seqs` and `sizes` (-1: no file) a file, and `parts`, the files' bytes
  * one after another (packRuns). No object a file: a server packs 1,000,000
- * files this way in a fraction of the time.
+ * files this way in a fraction of the time. `pathBytes`, the paths already
+ * as the pack holds them (UTF-8, '\n' between two), stands for `paths` and
+ * is sent as it is, not copied.
  * @returns {Uint8Array[]}
  */
-export function encodePackColumns(meta, { paths, seqs, sizes }, parts) {
+export function encodePackColumns(meta, { paths, seqs, sizes, pathBytes }, parts) {
   const head = encoder.encode(JSON.stringify(meta));
-  const joined = encoder.encode(paths.join('\n'));
-  const n = paths.length;
+  const joined = pathBytes ?? encoder.encode(paths.join('\n'));
+  const n = seqs.length;
   const indexAt = pad4(8 + head.length);
   const pathsAt = indexAt + 8 + n * 8;
-  const first = new Uint8Array(pathsAt + joined.length);
+  const first = new Uint8Array(pathsAt + (pathBytes ? 0 : joined.length));
   const view = new DataView(first.buffer);
   first.set(MAGIC, 0);
   view.setUint32(4, head.length, true);
   first.set(head, 8);
   view.setUint32(indexAt, n, true);
   view.setUint32(indexAt + 4, joined.length, true);
-  for (let i = 0; i < n; i++) {
-    view.setUint32(indexAt + 8 + i * 4, seqs[i], true);
-    view.setInt32(indexAt + 8 + n * 4 + i * 4, sizes[i], true);
+  if (LITTLE_ENDIAN) {
+    // At once, not a number at a time (0.4 s at 1,000,000 files).
+    new Uint32Array(first.buffer, indexAt + 8, n).set(seqs);
+    new Int32Array(first.buffer, indexAt + 8 + n * 4, n).set(sizes);
+  } else {
+    for (let i = 0; i < n; i++) {
+      view.setUint32(indexAt + 8 + i * 4, seqs[i], true);
+      view.setInt32(indexAt + 8 + n * 4 + i * 4, sizes[i], true);
+    }
   }
+  if (pathBytes) return [first, pathBytes, ...parts];
   first.set(joined, pathsAt);
   return [first, ...parts];
 }
@@ -185,65 +195,88 @@ export function readPackIndex(input) {
  * Reads a pack as its bytes arrive (the chunks of a download), so that its
  * files can be used before the last one is in. push(chunk) returns the
  * files complete since the last push, [{ path, seq, bytes }] with bytes a
- * view (null for no file); `index` is readPackIndex's once the index is in;
- * end() throws if the pack is not complete. Malformed input throws as
- * readPackIndex does. pushRun(chunk) is push without an object per file:
- * it returns the files complete since the last push as a run of the index,
- * { from, to, at } (files from..to-1, their bytes one after another in
- * index.bytes from `at` on), for readers of 100,000 files.
+ * view (null for no file); `index` is readPackIndex's, without `bytes`,
+ * once the index is in; end() throws if the pack is not complete.
+ * Malformed input throws as readPackIndex does. pushRuns(chunk) is push
+ * without an object per file, for readers of 100,000 files: the files
+ * complete since the last push as runs of the index, [{ from, to, bytes,
+ * at }] (files from..to-1, their bytes one after another in `bytes` from
+ * `at` on).
+ *
+ * The files' bytes are not gathered into one buffer: a run's bytes are the
+ * chunk's own, and only a file split between chunks is copied, into a
+ * buffer of its own. Copying a 220 MB pack into fresh memory took 0.7 s at
+ * 1,000,000 files, most of it the memory's first touch.
  */
 export function packReader() {
-  let buffer = new Uint8Array(1 << 16);
-  let length = 0;
+  let head = new Uint8Array(1 << 16); // the bytes until the index is whole
+  let headLength = 0;
+  let received = 0; // bytes of the pack so far
   let next = 0; // the next file to hand out
-  let at = 0; // where its bytes start
+  let split = null; // the bytes of file `next`, begun in an earlier chunk
+  let splitLength = 0;
   const reader = {
     index: null,
-    pushRun(chunk) {
-      if (length + chunk.length > buffer.length) {
-        if (reader.index) fail('bytes after the last file');
-        const grown = new Uint8Array(Math.max(length + chunk.length, buffer.length * 2));
-        grown.set(buffer.subarray(0, length));
-        buffer = grown;
-      }
-      buffer.set(chunk, length);
-      length += chunk.length;
+    pushRuns(chunk) {
+      received += chunk.length;
+      if (reader.index && received > reader.index.end) fail('bytes after the last file');
       if (!reader.index) {
-        const index = indexOf(buffer.subarray(0, length), false);
-        if (!index) return { from: 0, to: 0, at: 0 };
-        if (length > index.end) fail('bytes after the last file');
+        if (headLength + chunk.length > head.length) {
+          const grown = new Uint8Array(Math.max(headLength + chunk.length, head.length * 2));
+          grown.set(head.subarray(0, headLength));
+          head = grown;
+        }
+        head.set(chunk, headLength);
+        headLength += chunk.length;
+        const index = indexOf(head.subarray(0, headLength), false);
+        if (!index) return [];
+        if (received > index.end) fail('bytes after the last file');
         if (index.end > PACK_MAX) fail(`${index.end} bytes announced, more than a pack may hold`);
-        // The whole pack's length is known: one buffer for all of it.
-        const whole = new Uint8Array(index.end);
-        whole.set(buffer.subarray(0, length));
-        buffer = whole;
-        reader.index = { ...index, bytes: buffer };
-        at = index.dataAt;
+        reader.index = index;
+        chunk = head.subarray(index.dataAt, headLength);
+        head = null;
       }
       const { sizes } = reader.index;
-      const run = { from: next, to: next, at };
-      while (next < sizes.length && at + Math.max(sizes[next], 0) <= length) {
-        if (sizes[next] > 0) at += sizes[next];
+      const runs = [];
+      let at = 0;
+      if (split) {
+        const take = Math.min(split.length - splitLength, chunk.length);
+        split.set(chunk.subarray(0, take), splitLength);
+        splitLength += take;
+        at = take;
+        if (splitLength < split.length) return runs;
+        runs.push({ from: next, to: next + 1, bytes: split, at: 0 });
         next++;
+        split = null;
       }
+      const run = { from: next, to: next, bytes: chunk, at };
+      while (next < sizes.length && at + Math.max(sizes[next], 0) <= chunk.length) at += Math.max(sizes[next++], 0);
       run.to = next;
-      return run;
+      if (run.to > run.from) runs.push(run);
+      if (at < chunk.length) {
+        // File `next` begins here and ends in a later chunk.
+        split = new Uint8Array(sizes[next]);
+        split.set(chunk.subarray(at));
+        splitLength = chunk.length - at;
+      }
+      return runs;
     },
     push(chunk) {
-      const run = reader.pushRun(chunk);
-      if (!reader.index) return [];
-      const { paths, seqs, sizes } = reader.index;
+      const runs = reader.pushRuns(chunk);
+      const { paths, seqs, sizes } = reader.index ?? {};
       const out = [];
-      for (let i = run.from, pos = run.at; i < run.to; i++) {
-        const size = sizes[i];
-        out.push({ path: paths[i], seq: seqs[i], bytes: size < 0 ? null : view(buffer, pos, size) });
-        if (size > 0) pos += size;
+      for (const run of runs) {
+        for (let i = run.from, pos = run.at; i < run.to; i++) {
+          const size = sizes[i];
+          out.push({ path: paths[i], seq: seqs[i], bytes: size < 0 ? null : view(run.bytes, pos, size) });
+          if (size > 0) pos += size;
+        }
       }
       return out;
     },
     end() {
-      if (!reader.index) indexOf(buffer.subarray(0, length), true);
-      if (length < reader.index.end) fail(`${reader.index.end - reader.index.dataAt} bytes of files announced, fewer there`);
+      if (!reader.index) indexOf(head.subarray(0, headLength), true);
+      if (received < reader.index.end) fail(`${reader.index.end - reader.index.dataAt} bytes of files announced, fewer there`);
     },
   };
   return reader;

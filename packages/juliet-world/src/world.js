@@ -153,10 +153,12 @@ export class World {
   /**
    * Every entity as columns, cheap for 100,000 entities: one call into C,
    * one copy per column.
-   * @returns {{count: number, ids: string[], classNames: string[],
-   *   classIndex: Uint8Array, positions: Float32Array, dirty: Uint8Array,
-   *   readOnly: Uint8Array}} positions holds x, y, z per entity; classIndex
-   *   indexes classNames; entities are in the engine's slot order.
+   * @returns {{count: number, ids: string[], idWords: Uint32Array,
+   *   classNames: string[], classIndex: Uint8Array, positions: Float32Array,
+   *   dirty: Uint8Array, readOnly: Uint8Array}} idWords holds the lo, hi
+   *   halves of each ID, and `ids` is made from them when first read (a
+   *   second at 1,000,000 entities); positions holds x, y, z per entity;
+   *   classIndex indexes classNames; entities are in the engine's slot order.
    */
   rows() {
     const ptr = this._live();
@@ -180,9 +182,22 @@ export class World {
         dirty[i] = states[i] & STATE_DIRTY;
         readOnly[i] = (states[i] & STATE_READ_ONLY) >> 1;
       }
-      const ids = new Array(count);
-      for (let i = 0; i < count; i++) ids[i] = joinId(idWords[2 * i], idWords[2 * i + 1]);
-      return { count, ids, classNames: this._classes.names(), classIndex, positions, dirty, readOnly };
+      let ids = null;
+      return {
+        count,
+        get ids() {
+          if (ids) return ids;
+          ids = new Array(count);
+          for (let i = 0; i < count; i++) ids[i] = joinId(idWords[2 * i], idWords[2 * i + 1]);
+          return ids;
+        },
+        idWords,
+        classNames: this._classes.names(),
+        classIndex,
+        positions,
+        dirty,
+        readOnly,
+      };
     } finally {
       wasm.free(block);
     }

@@ -3,6 +3,7 @@
 // progress reports forwarded to a callback. Errors come back as
 // Error (or TypeError) objects carrying the engine's code, path, line and
 // column (errors.js).
+import { columnsOf } from './columns.js';
 import { toError } from './errors.js';
 
 const CHUNK = 4000;
@@ -54,23 +55,19 @@ export function createEngine({ onProgress } = {}) {
   return engineApi(call, onProgress);
 }
 
-// A table's IDs cross as one text, ID_LENGTH characters each ('0x' and 16
-// hex digits, as juliet-world's rows() gives them; operations.js opened):
-// copying 1,000,000 strings took 0.4 s more than this one and its slices.
-export const ID_LENGTH = 18;
-function withIds(result) {
+// A result's table with its string columns back from their texts
+// (columns.js).
+function withColumns(result) {
   const table = result?.table;
   if (table?.idsText === undefined) return result;
-  const { idsText, ...rest } = table;
-  const ids = new Array(idsText.length / ID_LENGTH);
-  for (let i = 0; i < ids.length; i++) ids[i] = idsText.slice(i * ID_LENGTH, (i + 1) * ID_LENGTH);
-  return { ...result, table: { ...rest, ids } };
+  const { idsText, namesText, parentsText, ...rest } = table;
+  return { ...result, table: { ...rest, ...columnsOf({ idsText, namesText, parentsText }) } };
 }
 
 // The engine's calls over `transport(op, args, transfer)`, a transport to
 // the operations (a worker's messages, or a direct call).
 export function engineApi(transport, onProgress) {
-  const call = async (op, args, transfer) => withIds(await transport(op, args, transfer));
+  const call = async (op, args, transfer) => withColumns(await transport(op, args, transfer));
   return {
     // Opens a world from files [{ path, bytes | file }] (paths relative to
     // the world folder). The page reads the files (a File read from the
