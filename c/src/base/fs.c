@@ -171,11 +171,16 @@ static int read_whole_once(const char *path, size_t max_size, jl_arena *arena, c
             else room += more;
             continue;
         }
-        ssize_t n = read(fd, buffer + got, room - got);
+        size_t asked = room - got;
+        ssize_t n = read(fd, buffer + got, asked);
         if (n < 0 && errno == EINTR) continue;
         if (n < 0) code = errno;
         else if (n == 0) break;
         else got += (size_t)n;
+        /* A regular file read short at the size fstat gave is at its end:
+         * no read more to be told so (one system call of six a file). A
+         * change meanwhile shows in the second fstat below. */
+        if (!code && (size_t)n < asked && got == (size_t)st.st_size) break;
     }
     if (!code && (fstat(fd, &after) != 0 || !unchanged(&st, &after))) code = EAGAIN;
     close(fd);
