@@ -9,6 +9,8 @@
 // peak memory of the process that did the work:
 //   cli_gen_s, cli_validate_s, cli_stats_s, cli_share_s (and the link's
 //                   length), cli_unshare_s: the `juliet` commands on the world
+//   bare_read_s     the floor of cli_stats_s (tests/bench/bare_read.c), and
+//                   the ratio
 //   js_open_world_s `openWorld` of the world through the JavaScript API under
 //                   Node (its peak RSS and the wasm heap)
 // then runs the browser suites that measure a served world, the inspector
@@ -73,10 +75,16 @@ function measured(command, argv, { input = null, cwd } = {}) {
 async function cliFigures() {
   const gen = await measured(cli, ['gen', world, '--count', String(count)]);
   print('cli_gen_s', gen.s.toFixed(1), `peak ${mb(gen.peakKb)}`);
+  const runs = {};
   for (const command of ['validate', 'stats']) {
-    const run = await measured(cli, [command, world]);
-    print(`cli_${command}_s`, run.s.toFixed(1), `peak ${mb(run.peakKb)}`);
+    runs[command] = await measured(cli, [command, world]);
+    print(`cli_${command}_s`, runs[command].s.toFixed(1), `peak ${mb(runs[command].peakKb)}`);
   }
+  // The floor of the native open: the same files opened, read once and
+  // closed, nothing else.
+  const bare = await measured(join(repo, 'build', 'native', 'tests', 'bench', 'bare_read'), [world]);
+  const bareS = Number(bare.stdout.split(' ')[1]);
+  print('bare_read_s', bareS.toFixed(1), `cli_stats_s is ${(runs.stats.s / bareS).toFixed(2)}x this`);
   const share = await measured(cli, ['share', world]);
   const link = share.stdout.trim();
   print('cli_share_s', share.s.toFixed(1), `peak ${mb(share.peakKb)}, link ${link.length.toLocaleString('en')} characters`);
