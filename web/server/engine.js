@@ -19,8 +19,8 @@ export function startEngine(dir, read = null) {
   // while its own event loop is busy saving and cannot hear a message.
   const control = new Int32Array(new SharedArrayBuffer(4));
   // The read's columns are shared with the thread, not copied; its paths
-  // too, as bytes (juliet-world's pathIndex).
-  const given = read && { ...read, paths: undefined, pathBytes: undefined, names: read.pathBytes };
+  // too, as bytes (`pathBytes`, for juliet-world's pathIndex), not strings.
+  const given = read && { ...read, paths: undefined };
   const worker = new Worker(new URL('./engineThread.js', import.meta.url), { workerData: { dir, control, read: given } });
   const waiting = new Map();
   let nextId = 1;

@@ -24,8 +24,8 @@ import { loadJuliet } from 'juliet-sample';
 import { bytesOf } from './read.js';
 
 const { dir, control } = workerData;
-// The files as the server read them (read.js, their paths as sharePaths
-// gives them), for the first open only (later ones read the disk).
+// The files as the server read them (read.js readFilesInThreads, their
+// paths as its pathBytes), for the first open only (later ones read the disk).
 let firstRead = workerData.read;
 workerData.read = null;
 const STOP = 0;
@@ -60,7 +60,7 @@ function open() {
   const started = performance.now();
   classFiles = readClassFiles();
   const given = firstRead;
-  const read = given && { ...given, bytes: (i) => bytesOf(given, i), indexOf: pathIndex(given.names) };
+  const read = given && { ...given, bytes: (i) => bytesOf(given, i), indexOf: pathIndex(given.pathBytes) };
   firstRead = null;
   world = juliet.openWorld(dir, { capacity: capacityFor(dir, read), read });
   opaqueAtOpen = world.opaqueClasses().length;
@@ -303,17 +303,17 @@ function warmUp(id) {
   }
 }
 
-// An entity's ID for warmUp, from the first read's paths (sharePaths):
+// An entity's ID for warmUp, from the first read's paths (read.js pathBytes):
 // world.rows() would make all 1,000,000 IDs for it, 140 MB that stay a while.
-function firstEntityId(names) {
-  const bytes = Buffer.from(names.buffer, names.byteOffset, names.length);
+function firstEntityId(pathBytes) {
+  const bytes = Buffer.from(pathBytes.buffer, pathBytes.byteOffset, pathBytes.length);
   const from = bytes.indexOf(`${ENTITIES_DIR}/`);
   if (from < 0) return null;
   const to = bytes.indexOf('\n', from);
   return idOfPath(bytes.toString('utf8', from, to < 0 ? bytes.length : to));
 }
 
-const warmId = firstRead ? firstEntityId(firstRead.names) : null;
+const warmId = firstRead ? firstEntityId(firstRead.pathBytes) : null;
 const opened = openOrReport();
 if (opened) {
   try {

@@ -61,7 +61,7 @@ function withColumns(result) {
   const table = result?.table;
   if (table?.idsText === undefined) return result;
   const { idsText, namesText, parentsText, ...rest } = table;
-  return { ...result, table: { ...rest, ...columnsOf({ idsText, namesText, parentsText }) } };
+  return { ...result, table: { ...rest, ...columnsOf(table) } };
 }
 
 // The engine's calls over `transport(op, args, transfer)`, a transport to
