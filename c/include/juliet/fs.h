@@ -52,6 +52,14 @@ typedef struct jl_fs_stamp {
     int64_t mtime_ns; /* since the epoch */
 } jl_fs_stamp;
 
+/* One file of a read of many (read_files): what read_file gives for it. */
+typedef struct jl_fs_read {
+    int code;   /* 0, or read_file's errno value (nothing else set) */
+    char *data; /* the bytes and a NUL after them, in the arena given */
+    size_t size;
+    jl_fs_stamp stamp;
+} jl_fs_read;
+
 typedef struct jl_fs jl_fs;
 
 /* The operation table. `fs` is the table itself, so a wrapper can find its
@@ -68,6 +76,14 @@ struct jl_fs {
      * *stamp (may be NULL) gets the stamp of the version read. */
     int (*read_file)(const jl_fs *fs, const char *path, size_t max_size, jl_arena *arena, char **data, size_t *size,
                      jl_fs_stamp *stamp);
+    /* Reads the first of paths[0..count) as read_file would, one after
+     * another, into arena and out[i], until about budget bytes are in (at
+     * least one file when count > 0). Returns how many it read. May read on
+     * several threads: then a world of many small files waits for about
+     * the slowest of them, not for every system call in turn. May be NULL
+     * in a table: jl_fs_read_files then calls read_file on each. */
+    uint32_t (*read_files)(const jl_fs *fs, const char *const *paths, uint32_t count, size_t max_size, size_t budget,
+                           jl_arena *arena, jl_fs_read *out);
     /* Lists the entries of a directory (without . and ..), sorted by name
      * bytewise, into arena. An error while reading the listing is returned,
      * never taken for its end. */
@@ -166,6 +182,11 @@ enum {
  * path (the POSIX name, e.g. "ENOSPC: no space left on device", the same
  * natively and in wasm) and returns JL_ERR_IO (JL_ERR_NOT_FOUND for ENOENT). */
 jl_status jl_fs_error(jl_error *err, const char *path, const char *op, int code);
+
+/* fs->read_files, or read_file on each file in turn where the table has
+ * none (a test's table faults read_file itself). */
+uint32_t jl_fs_read_files(const jl_fs *fs, const char *const *paths, uint32_t count, size_t max_size, size_t budget,
+                          jl_arena *arena, jl_fs_read *out);
 
 /* Replaces path with data atomically (see the file comment). On failure the
  * old file is untouched, the temporary is removed when possible, and err

@@ -372,6 +372,10 @@ void jli_world_add_diagnostic(jl_world *world, const jl_error *e);
 jl_status jli_world_read_file(jl_world *world, const char *path, jl_fs_kind kind, char **text, size_t *size,
                               jl_fs_stamp *stamp);
 
+/* jli_world_read_file's answer for read_file's code on path (0: JL_OK),
+ * for a file read another way (jl_fs_read_files). */
+jl_status jli_world_read_status(jl_world *world, const char *path, int code);
+
 /* Adds the diagnostic of a failed file-system call (op on path, errno
  * code) and returns its status. */
 jl_status jli_world_io_diagnostic(jl_world *world, const char *path, const char *op, int code);

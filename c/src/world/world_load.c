@@ -4,7 +4,8 @@
  *
  * Every file goes through the world's jl_fs table, so tests can count and
  * fault each operation. Per-file work uses the scratch arena between a mark
- * and a pop, so loading 10k files needs the memory of the largest one. */
+ * and a pop, so loading 10k files needs the memory of a few megabytes of
+ * them (READ_BUDGET) and the largest one. */
 #include <errno.h>
 #include <string.h>
 
@@ -286,6 +287,100 @@ static void remove_temp(jl_world *w, const char *dir, const char *path, jl_world
     if (lock->held) w->fs->remove(w->fs, path);
 }
 
+/* The entity file at path (name: its name in the listing) as its read
+ * left it (s: jli_world_read_status's answer): loaded into the world,
+ * its stamp kept, or its failure recorded. */
+static void load_entity_file(jl_world *w, const char *path, const char *name, const char *dir, const char *stored_dir,
+                             jl_status s, const char *text, size_t size, const jl_fs_stamp *stamp, uint64_t now_ns)
+{
+    jl_entity *loaded = NULL;
+    if (s == JL_ERR_NOT_FOUND) s = jli_world_io_diagnostic(w, path, "read_file", ENOENT); /* gone since the listing */
+    else if (s == JL_OK) s = jli_world_load_entity(w, path, stored_dir, 0, text, size, false, &loaded, NULL);
+    if (s == JL_OK) {
+        jli_files_entity_back(w, loaded);
+        const jli_entity_record *kept = jli_record_of(w, loaded);
+        if (kept) jli_seen_note(w, kept, stamp, text, size, 0, now_ns);
+        return;
+    }
+    /* Never rewrite or delete a file that did not load, unless it is the
+     * very file the live entity came from (the same directory loaded
+     * twice). */
+    uint64_t name_id = jl_world_id_of_file_name(name);
+    const jl_entity *live = s == JL_ERR_DUPLICATE_ID ? jl_entity_find(&w->manager, name_id) : NULL;
+    const jli_entity_record *x = live ? jli_record_of(w, live) : NULL;
+    if (!(x && x->dir_at && strcmp(jli_storage_at(w, x->dir_at), dir) == 0) && name_id)
+        jli_id_map_put(&w->guarded, name_id, 1);
+    w->stats.files_failed++;
+}
+
+/* An entry of Entities/ that load_entity_files leaves (see there): a name
+ * too long, an interrupted save's temporary, a file that is not a .jasset
+ * (skipped) or not a regular file. */
+static void load_entry_alone(jl_world *w, const char *dir, const char *entities_dir, const char *stored_dir,
+                             const jl_fs_entry *entry, jl_world_lock *lock, bool *lock_tried, uint64_t now_ns)
+{
+    char path[JL_ERROR_PATH_MAX];
+    if (!jl_fs_join(path, sizeof path, entities_dir, entry->name)) {
+        jl_error e;
+        jl_error_set(&e, JL_ERR_IO, entities_dir, 0, 0, "file name too long: %.80s", entry->name);
+        jli_world_add_diagnostic(w, &e);
+        return;
+    }
+    if (jl_fs_is_temp_name(entry->name)) {
+        /* An interrupted save's temporary: never data the world relies on. */
+        remove_temp(w, dir, path, lock, lock_tried);
+        return;
+    }
+    if (!ends_with(entry->name, ".jasset")) return; /* README, .gitkeep, editor backups */
+    const size_t mark = w->scratch.used;
+    char *text = NULL;
+    size_t size = 0;
+    jl_fs_stamp stamp = {0};
+    jl_status s = jli_world_read_file(w, path, entry->kind, &text, &size, &stamp);
+    load_entity_file(w, path, entry->name, dir, stored_dir, s, text, size, &stamp, now_ns);
+    jl_arena_pop_to(&w->scratch, mark);
+}
+
+/* Files of Entities/ read at a time, and about as many bytes: their texts
+ * stay in the scratch arena until the last of them is loaded. */
+enum { READ_BATCH = 4096 };
+static const size_t READ_BUDGET = 4u << 20;
+
+/* Loads the entity files that lead `entries` (at most READ_BATCH), read
+ * together (jl_fs_read_files: side by side where the table can): regular
+ * .jasset files, none a temporary. Returns how many it took; 0 when the
+ * first entry is none of them (load_entry_alone's). */
+static uint32_t load_entity_files(jl_world *w, const char *dir, const char *entities_dir, const char *stored_dir,
+                                  const jl_fs_entry *entries, uint32_t count, uint64_t now_ns)
+{
+    const size_t mark = w->scratch.used;
+    const uint32_t most = count < READ_BATCH ? count : READ_BATCH;
+    const char **paths = jl_arena_push(&w->scratch, most * sizeof *paths, _Alignof(const char *));
+    jl_fs_read *out = jl_arena_push(&w->scratch, most * sizeof *out, _Alignof(jl_fs_read));
+    const size_t dir_size = strlen(entities_dir);
+    uint32_t n = 0;
+    while (paths && out && n < most) {
+        const jl_fs_entry *entry = &entries[n];
+        const size_t name_size = strlen(entry->name);
+        if (entry->kind == JL_FS_SPECIAL || dir_size + 1 + name_size >= JL_ERROR_PATH_MAX ||
+            jl_fs_is_temp_name(entry->name) || !ends_with(entry->name, ".jasset"))
+            break;
+        char *path = jl_arena_push(&w->scratch, dir_size + 1 + name_size + 1, 1);
+        if (!path || !jl_fs_join(path, dir_size + 1 + name_size + 1, entities_dir, entry->name)) break;
+        paths[n++] = path;
+    }
+    uint32_t got = n ? jl_fs_read_files(w->fs, paths, n, JL_ARCHIVE_FILE_MAX, READ_BUDGET, &w->scratch, out) : 0;
+    for (uint32_t k = 0; k < got; k++) {
+        const size_t file_mark = w->scratch.used;
+        const jl_fs_read *r = &out[k];
+        load_entity_file(w, paths[k], entries[k].name, dir, stored_dir, jli_world_read_status(w, paths[k], r->code),
+                         r->data, r->size, &r->stamp, now_ns);
+        jl_arena_pop_to(&w->scratch, file_mark);
+    }
+    jl_arena_pop_to(&w->scratch, mark);
+    return got;
+}
+
 /* LoadWorld. Its stamps are racy if their file changed since the load
  * began less a clock tick (fs.h). */
 jl_status jl_world_load(jl_world *w, const char *dir)
@@ -350,45 +445,10 @@ jl_status jl_world_load(jl_world *w, const char *dir)
         jli_world_io_diagnostic(w, entities_dir, "list_dir", code);
         count = 0;
     }
-    for (uint32_t i = 0; i < count; i++) {
-        const char *name = entries[i].name;
-        if (!jl_fs_join(path, sizeof path, entities_dir, name)) {
-            jl_error e;
-            jl_error_set(&e, JL_ERR_IO, entities_dir, 0, 0, "file name too long: %.80s", name);
-            jli_world_add_diagnostic(w, &e);
-            continue;
-        }
-        if (jl_fs_is_temp_name(name)) {
-            /* An interrupted save's temporary: never data the world relies on. */
-            remove_temp(w, dir, path, &lock, &lock_tried);
-            continue;
-        }
-        if (!ends_with(name, ".jasset")) continue; /* README, .gitkeep, editor backups */
-        const size_t file_mark = w->scratch.used;
-        char *text;
-        size_t size;
-        jl_entity *loaded = NULL;
-        jl_status s = jli_world_read_file(w, path, entries[i].kind, &text, &size, &stamp);
-        if (s == JL_ERR_NOT_FOUND)
-            s = jli_world_io_diagnostic(w, path, "read_file", ENOENT); /* gone since the listing */
-        else if (s == JL_OK) s = jli_world_load_entity(w, path, stored_dir, 0, text, size, false, &loaded, NULL);
-        if (s == JL_OK) {
-            jli_files_entity_back(w, loaded);
-            const jli_entity_record *kept = jli_record_of(w, loaded);
-            if (kept) jli_seen_note(w, kept, &stamp, text, size, 0, now_ns);
-        }
-        if (s != JL_OK) {
-            /* Never rewrite or delete a file that did not load, unless it is
-             * the very file the live entity came from (the same directory
-             * loaded twice). */
-            uint64_t name_id = jl_world_id_of_file_name(name);
-            const jl_entity *live = s == JL_ERR_DUPLICATE_ID ? jl_entity_find(&w->manager, name_id) : NULL;
-            const jli_entity_record *x = live ? jli_record_of(w, live) : NULL;
-            if (!(x && x->dir_at && strcmp(jli_storage_at(w, x->dir_at), dir) == 0) && name_id)
-                jli_id_map_put(&w->guarded, name_id, 1);
-            w->stats.files_failed++;
-        }
-        jl_arena_pop_to(&w->scratch, file_mark);
+    for (uint32_t i = 0; i < count;) {
+        uint32_t n = load_entity_files(w, dir, entities_dir, stored_dir, entries + i, count - i, now_ns);
+        if (n == 0) load_entry_alone(w, dir, entities_dir, stored_dir, &entries[i], &lock, &lock_tried, now_ns);
+        i += n ? n : 1;
     }
     jl_world_lock_release(&lock, fs);
     jl_arena_pop_to(&w->scratch, mark);

@@ -28,6 +28,11 @@ jl_status jli_world_read_file(jl_world *w, const char *path, jl_fs_kind kind, ch
 {
     if (kind == JL_FS_SPECIAL) return special_file_diagnostic(w, path);
     int code = w->fs->read_file(w->fs, path, JL_ARCHIVE_FILE_MAX, &w->scratch, text, size, stamp);
+    return jli_world_read_status(w, path, code);
+}
+
+jl_status jli_world_read_status(jl_world *w, const char *path, int code)
+{
     if (code == 0) return JL_OK;
     if (code == ENOENT) return JL_ERR_NOT_FOUND;
     if (code == EFBIG) {
