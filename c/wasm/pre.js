@@ -18,20 +18,66 @@ if (typeof process === 'object' && process.versions && process.versions.node) {
   Module['jlHost'] = (function () {
     var fs = require('fs');
     var C = fs.constants;
-    var SECOND = BigInt(1000000000);
     var pending = null;
     var code = function (e) {
       return e && e.code && ERRNO_CODES[e.code] !== undefined ? ERRNO_CODES[e.code] : ERRNO_CODES.EIO;
     };
-    // Five doubles at `out`: inode, device, size, whole seconds and the
-    // nanoseconds apart (a double holds each exactly).
-    var putStamp = function (st, out) {
-      var f64 = HEAPF64.subarray(out >> 3, (out >> 3) + 5);
-      f64[0] = Number(st.ino);
-      f64[1] = Number(st.dev);
-      f64[2] = Number(st.size);
-      f64[3] = Number(st.mtimeNs / SECOND);
-      f64[4] = Number(st.mtimeNs % SECOND);
+    // Five doubles in f64 from `at`: inode, device, size, whole seconds and
+    // the nanoseconds apart (a double holds each exactly). Self-contained,
+    // as readWhole.
+    var putStamp = function (st, f64, at) {
+      var second = BigInt(1000000000);
+      f64[at] = Number(st.ino);
+      f64[at + 1] = Number(st.dev);
+      f64[at + 2] = Number(st.size);
+      f64[at + 3] = Number(st.mtimeNs / second);
+      f64[at + 4] = Number(st.mtimeNs % second);
+    };
+    // The whole regular file at path (at most max bytes), read from one
+    // open file, its stamp into stamps from `s` (putStamp): its size, or
+    // minus an errno value in `errno`'s numbering, EAGAIN if it changed in
+    // place meanwhile. Into room from `at` when given (it has max + 1
+    // bytes there), else into a buffer of its own, out[0]. Self-contained
+    // but for putStamp: the reading thread runs its text (startReader).
+    // O_NONBLOCK: opening a FIFO never waits for a writer.
+    var readWhole = function (fs, errno, path, max, room, at, stamps, s, out) {
+      var fd;
+      try {
+        fd = fs.openSync(path, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
+      } catch (e) {
+        return -(errno[e.code] || errno.EIO);
+      }
+      try {
+        var st = fs.fstatSync(fd, {bigint: true});
+        if (st.isDirectory()) return -errno.EISDIR;
+        if (!st.isFile()) return -errno.EINVAL;
+        if (st.size > BigInt(max)) return -errno.EFBIG;
+        // To its end, the size only a hint, up to one byte past max.
+        var size = Number(st.size), got = 0, n;
+        var bytes = room || Buffer.allocUnsafe(Math.min(size, max) + 1);
+        var from = room ? at : 0, room_size = room ? max + 1 : bytes.length;
+        while ((n = fs.readSync(fd, bytes, from + got, room_size - got, null)) > 0) {
+          got += n;
+          // Short at the size fstat gave: the end, without a read more to
+          // say so (a change meanwhile shows in the fstat below), as fs.c.
+          if (got === size) break;
+          if (got < room_size) continue;
+          if (room_size > max) return -errno.EFBIG;
+          var larger = Buffer.allocUnsafe(Math.min(room_size * 2, max + 1));
+          bytes.copy(larger, 0, 0, got);
+          bytes = larger;
+          room_size = larger.length;
+        }
+        var after = fs.fstatSync(fd, {bigint: true});
+        if (after.size !== st.size || after.mtimeNs !== st.mtimeNs) return -errno.EAGAIN;
+        putStamp(st, stamps, s);
+        if (out) out[0] = bytes.subarray(from, from + got);
+        return got;
+      } catch (e) {
+        return -(errno[e.code] || errno.EIO);
+      } finally {
+        fs.closeSync(fd);
+      }
     };
     var kindOf = function (st) {
       return st.isFile() ? 0 : st.isDirectory() ? 1 : 3; /* JL_FS_FILE, JL_FS_DIR, JL_FS_SPECIAL */
@@ -67,18 +113,29 @@ if (typeof process === 'object' && process.versions && process.versions.node) {
       }
       return 0;
     };
-    // The helper thread, started once: it says it runs before it is given
-    // work (execArgv [] so that this process's flags, --input-type=module
-    // among them, do not change how its code is read).
-    var startSyncer = function () {
+    // A helper thread running `code` (which may use parentPort and fs),
+    // started once for its work: it says it runs before it is given work
+    // (execArgv [] so that this process's flags, --input-type=module among
+    // them, do not change how its code is read). False if it would not start.
+    var startThread = function (code) {
       var threads = require('worker_threads');
       var alive = new Int32Array(new SharedArrayBuffer(4));
       var worker = new threads.Worker(
         "const { parentPort, workerData } = require('worker_threads');\n" +
           "const fs = require('fs');\n" +
-          // Opened and closed here, at once: only the fsync waits, in
-          // libuv's thread pool (UV_THREADPOOL_SIZE of them at a time).
-          'const fsync = require("util").promisify(fs.fsync);\n' +
+          code +
+          'Atomics.store(workerData.alive, 0, 1);\n' +
+          'Atomics.notify(workerData.alive, 0);\n',
+        {eval: true, execArgv: [], workerData: {alive: alive}},
+      );
+      worker.unref();
+      return Atomics.wait(alive, 0, 0, 10000) === 'timed-out' && !alive[0] ? false : worker;
+    };
+    var startSyncer = function () {
+      return startThread(
+        // Opened and closed here, at once: only the fsync waits, in
+        // libuv's thread pool (UV_THREADPOOL_SIZE of them at a time).
+        'const fsync = require("util").promisify(fs.fsync);\n' +
           'async function sync(path) {\n' +
           "  const fd = fs.openSync(path, 'r');\n" +
           '  try { await fsync(fd); } finally { fs.closeSync(fd); }\n' +
@@ -101,13 +158,41 @@ if (typeof process === 'object' && process.versions && process.versions.node) {
           '    Atomics.store(done, 0, 1);\n' +
           '    Atomics.notify(done, 0);\n' +
           '  }\n' +
-          '});\n' +
-          'Atomics.store(workerData.alive, 0, 1);\n' +
-          'Atomics.notify(workerData.alive, 0);\n',
-        {eval: true, execArgv: [], workerData: {alive: alive}},
+          '});\n',
       );
-      worker.unref();
-      return Atomics.wait(alive, 0, 0, 10000) === 'timed-out' && !alive[0] ? false : worker;
+    };
+    // The reading thread of readMany: takes the next path not taken yet
+    // (state[0]) while fewer than `budget` bytes are in (state[1]) and its
+    // room holds one file more, each into the room after the last; then
+    // says it is done (state[2]).
+    var reader = null; // false: none would start, readMany leaves files to readMeasure
+    var READ_ROOM = 24 << 20; // the reading thread's files in one readMany, and one more
+    var readRoom = null; // shared with the reading thread
+    var many = null; // what the last readMany read: results, at, stamps, bytes
+    var startReader = function () {
+      return startThread(
+        'const putStamp = ' + putStamp + ';\n' +
+          'const readWhole = ' + readWhole + ';\n' +
+          "parentPort.on('message', ({ paths, max, budget, state, results, at, stamps, room, errno }) => {\n" +
+          '  let used = 0;\n' +
+          '  try {\n' +
+          '    while (Atomics.load(state, 1) < budget && room.length - used >= max + 1) {\n' +
+          '      const i = Atomics.add(state, 0, 1);\n' +
+          '      if (i >= paths.length) break;\n' +
+          '      const got = readWhole(fs, errno, paths[i], max, room, used, stamps, 5 * i, null);\n' +
+          '      results[i] = got;\n' +
+          '      at[i] = used;\n' +
+          '      if (got >= 0) {\n' +
+          '        used += got;\n' +
+          '        Atomics.add(state, 1, got + 1);\n' +
+          '      }\n' +
+          '    }\n' +
+          '  } finally {\n' +
+          '    Atomics.store(state, 2, 1);\n' +
+          '    Atomics.notify(state, 2);\n' +
+          '  }\n' +
+          '});\n',
+      );
     };
     // fsyncs `paths` many at a time on the helper thread (Node's own thread
     // pool, 64 in flight), this thread waiting: the disk takes them together, not one
@@ -150,37 +235,52 @@ if (typeof process === 'object' && process.versions && process.versions.node) {
       readMeasure: function (path, max, out, racySec) {
         var got = this.given ? readGiven(this.given, path, max, out, racySec) : -1;
         if (got >= 0) return got;
-        var fd;
-        try {
-          fd = fs.openSync(path, C.O_RDONLY | C.O_NONBLOCK);
-        } catch (e) {
-          return -code(e);
-        }
-        try {
-          var st = fs.fstatSync(fd, {bigint: true});
-          if (st.isDirectory()) return -ERRNO_CODES.EISDIR;
-          if (!st.isFile()) return -ERRNO_CODES.EINVAL;
-          if (st.size > BigInt(max)) return -ERRNO_CODES.EFBIG;
-          // To its end, the size only a hint, up to one byte past max.
-          var bytes = Buffer.allocUnsafe(Math.min(Number(st.size), max) + 1), got = 0, n;
-          while ((n = fs.readSync(fd, bytes, got, bytes.length - got, null)) > 0) {
-            got += n;
-            if (got < bytes.length) continue;
-            if (bytes.length > max) return -ERRNO_CODES.EFBIG;
-            var larger = Buffer.allocUnsafe(Math.min(bytes.length * 2, max + 1));
-            bytes.copy(larger, 0, 0, got);
-            bytes = larger;
+        var bytes = [null];
+        got = readWhole(fs, ERRNO_CODES, path, max, null, 0, HEAPF64, out >> 3, bytes);
+        if (got >= 0) pending = bytes[0];
+        return got;
+      },
+      // The first of `count` paths (C strings at `paths`) read as
+      // readMeasure reads each, until about `budget` bytes are in, this
+      // thread and the reading thread side by side (fs_host.c's
+      // read_files): how many, each then measured by take(i). -1: read them
+      // one by one (no reading thread, or files given).
+      readMany: function (paths, count, max, budget) {
+        if (this.given || max + 1 > READ_ROOM) return -1;
+        if (reader === null) reader = startReader();
+        if (!reader) return -1;
+        var names = [];
+        for (var i = 0; i < count; i++) names.push(UTF8ToString(HEAPU32[(paths >> 2) + i]));
+        var shared = function (Type, n) {
+          return new Type(new SharedArrayBuffer(n * Type.BYTES_PER_ELEMENT));
+        };
+        readRoom = readRoom || shared(Uint8Array, READ_ROOM);
+        // [next path to take, bytes in, the reading thread done]
+        var state = shared(Int32Array, 3);
+        many = {results: shared(Float64Array, count), at: shared(Float64Array, count), stamps: shared(Float64Array, 5 * count), bytes: []};
+        reader.postMessage({paths: names, max: max, budget: budget, state: state, results: many.results, at: many.at,
+                            stamps: many.stamps, room: readRoom, errno: ERRNO_CODES});
+        var out = [null];
+        while (Atomics.load(state, 1) < budget) {
+          var k = Atomics.add(state, 0, 1);
+          if (k >= count) break;
+          var got = readWhole(fs, ERRNO_CODES, names[k], max, null, 0, many.stamps, 5 * k, out);
+          many.results[k] = got;
+          if (got >= 0) {
+            many.bytes[k] = out[0];
+            Atomics.add(state, 1, got + 1);
           }
-          var after = fs.fstatSync(fd, {bigint: true});
-          if (after.size !== st.size || after.mtimeNs !== st.mtimeNs) return -ERRNO_CODES.EAGAIN;
-          putStamp(st, out);
-          pending = bytes.subarray(0, got);
-          return got;
-        } catch (e) {
-          return -code(e);
-        } finally {
-          fs.closeSync(fd);
         }
+        Atomics.wait(state, 2, 0);
+        return Math.min(Atomics.load(state, 0), count);
+      },
+      // File i of the last readMany: as readMeasure answers for it.
+      take: function (i, out) {
+        var got = many.results[i];
+        if (got < 0) return got;
+        pending = many.bytes[i] || readRoom.subarray(many.at[i], many.at[i] + got);
+        HEAPF64.set(many.stamps.subarray(5 * i, 5 * i + 5), out >> 3);
+        return got;
       },
       // The directory's entries as fs.c packs them: per entry a kind byte,
       // the name, a NUL. Links are followed; one that leads nowhere (or
@@ -285,7 +385,7 @@ if (typeof process === 'object' && process.versions && process.versions.node) {
       },
       stat: function (path, out) {
         return call(function () {
-          putStamp(fs.statSync(path, {bigint: true}), out);
+          putStamp(fs.statSync(path, {bigint: true}), HEAPF64, out >> 3);
         });
       },
       // With `like`, its permissions, and its owner where this process may

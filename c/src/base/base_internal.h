@@ -20,6 +20,11 @@
  * while it was read (fs.c, fs_host.c); then it fails with EAGAIN. */
 enum { JLI_FS_READ_ATTEMPTS = 8 };
 
+/* jl_fs_read_files where a table reads one file at a time: read_file on
+ * each in turn until about budget bytes are in (fs.c, fs_host.c). */
+uint32_t jli_fs_read_each(const jl_fs *fs, const char *const *paths, uint32_t count, size_t max_size, size_t budget,
+                          jl_arena *arena, jl_fs_read *out);
+
 /* Directory listings (fs.c, fs_host.c): the packed entries a listing
  * gathered in the arena (per entry one jl_fs_kind byte, then the
  * NUL-terminated name), made the sorted table list_dir answers. */

@@ -875,6 +875,12 @@ uint32_t jl_fs_read_files(const jl_fs *fs, const char *const *paths, uint32_t co
                           jl_arena *arena, jl_fs_read *out)
 {
     if (fs->read_files) return fs->read_files(fs, paths, count, max_size, budget, arena, out);
+    return jli_fs_read_each(fs, paths, count, max_size, budget, arena, out);
+}
+
+uint32_t jli_fs_read_each(const jl_fs *fs, const char *const *paths, uint32_t count, size_t max_size, size_t budget,
+                          jl_arena *arena, jl_fs_read *out)
+{
     uint32_t i = 0;
     for (size_t bytes = 0; i < count && bytes < budget; i++) {
         jl_fs_read *r = &out[i];

@@ -23,6 +23,10 @@ EM_JS(int, host_available, (void), { return Module['jlHost'] ? 1 : 0; });
 EM_JS(double, host_read_measure, (const char *path, double max_size, double *stamp, double racy_sec), {
     return Module['jlHost'].readMeasure(UTF8ToString(path), max_size, stamp, racy_sec);
 });
+EM_JS(int, host_read_many, (const char *const *paths, int count, double max_size, double budget), {
+    return Module['jlHost'].readMany(paths, count, max_size, budget);
+});
+EM_JS(double, host_take, (int i, double *stamp), { return Module['jlHost'].take(i, stamp); });
 EM_JS(double, host_list_measure, (const char *path), {
     return Module['jlHost'].listMeasure(UTF8ToString(path));
 });
@@ -69,6 +73,37 @@ static int host_fs_read_file(const jl_fs *fs, const char *path, size_t max_size,
     *size = (size_t)measured;
     if (stamp) *stamp = stamp_of(v);
     return 0;
+}
+
+/* Two threads side by side (the host's readMany), each file then copied
+ * as host_fs_read_file copies it. A file that changed while it was read
+ * is read again alone, as often as read_file tries. */
+static uint32_t host_fs_read_files(const jl_fs *fs, const char *const *paths, uint32_t count, size_t max_size,
+                                   size_t budget, jl_arena *arena, jl_fs_read *out)
+{
+    int taken = host_read_many(paths, (int)count, (double)max_size, (double)budget);
+    if (taken < 0) return jli_fs_read_each(fs, paths, count, max_size, budget, arena, out);
+    for (uint32_t i = 0; i < (uint32_t)taken; i++) {
+        jl_fs_read *r = &out[i];
+        double v[5];
+        double measured = host_take((int)i, v);
+        if (measured == -EAGAIN) {
+            r->code = host_fs_read_file(fs, paths[i], max_size, arena, &r->data, &r->size, &r->stamp);
+            continue;
+        }
+        r->code = measured < 0 ? (int)-measured : 0;
+        if (r->code) continue;
+        r->data = jl_arena_push(arena, (size_t)measured + 1, 1);
+        host_copy(r->data); /* NULL: only drops the bytes measured */
+        if (!r->data) {
+            r->code = ENOMEM;
+            continue;
+        }
+        r->size = (size_t)measured;
+        r->data[r->size] = '\0';
+        r->stamp = stamp_of(v);
+    }
+    return (uint32_t)taken;
 }
 
 static int host_fs_list_dir(const jl_fs *fs, const char *path, jl_arena *arena, jl_fs_entry **entries, uint32_t *count)
@@ -181,6 +216,7 @@ static int host_fs_sync_batch(const jl_fs *fs, intptr_t handle)
 static const jl_fs host_fs = {
     .user = NULL,
     .read_file = host_fs_read_file,
+    .read_files = host_fs_read_files,
     .list_dir = host_fs_list_dir,
     .open_write = host_fs_open_write,
     .write = host_fs_write,
