@@ -2,6 +2,7 @@
 // picked from one palette by a hash of the class name (32-bit FNV-1a), so a
 // class has the same colour in every world and every session, whether the
 // inspector has seen it before or not. No class is named here.
+import { textHash } from './textHash.js';
 
 // Sixteen colours that stand apart on the map's dark background.
 const PALETTE = [
@@ -23,16 +24,7 @@ const PALETTE = [
   '#f5b700',
 ];
 
-function nameHash(name) {
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < name.length; i++) {
-    hash ^= name.charCodeAt(i);
-    hash = Math.imul(hash, 0x01000193) >>> 0;
-  }
-  return hash;
-}
-
 /** "#rrggbb" for class `name`. */
 export function classColor(name) {
-  return PALETTE[nameHash(name) % PALETTE.length];
+  return PALETTE[textHash(name) % PALETTE.length];
 }
