@@ -365,9 +365,12 @@ static uint32_t native_read_files(const jl_fs *fs, const char *const *paths, uin
     if (taken > count) taken = count;
     /* The helper's files move into the caller's arena, where read_file
      * would have put them. */
+    const uintptr_t helper_from = (uintptr_t)helper.base, helper_to = helper_from + helper.used;
     for (uint32_t i = 0; helping && i < taken; i++) {
         jl_fs_read *r = &out[i];
-        if (r->code || (uint8_t *)r->data < helper.base || (uint8_t *)r->data >= helper.base + helper.used) continue;
+        /* As numbers: pointers into two arenas do not compare in C. */
+        const uintptr_t at = (uintptr_t)r->data;
+        if (r->code || at < helper_from || at >= helper_to) continue;
         char *moved = jl_arena_push(arena, r->size + 1, 1);
         if (!moved) r->code = ENOMEM;
         else r->data = memcpy(moved, r->data, r->size + 1);
