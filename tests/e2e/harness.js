@@ -628,4 +628,94 @@ export function processMemoryMb(pid) {
   }
 }
 
+// Records, in the page, input events of `type` on `selector` and the
+// frames drawn, plus main-thread tasks over 50 ms; stop() answers, for each
+// event, the time from its timestamp to the next frame (with `shown`, an
+// entity's ID: to the frame after the inspector shows it), and the longest
+// task.
+export async function watchInput(page, selector, type, shown = null) {
+  await page.evaluate(
+    ({ selector, type, shown }) => {
+      const w = { events: [], frames: [], tasks: [], draws: [], on: true, shownAt: null };
+      window.__watch = w;
+      // Each frame's own drawing time, as the view reports it (data-draw-ms).
+      w.drawn = new MutationObserver(() => w.draws.push(Number(document.querySelector(selector).dataset.drawMs)));
+      w.drawn.observe(document.querySelector(selector), { attributes: true, attributeFilter: ['data-draw-ms'] });
+      document.querySelector(selector).addEventListener(type, (e) => w.events.push(e.timeStamp), { capture: true });
+      if (shown) {
+        w.mutations = new MutationObserver(() => {
+          if (w.shownAt === null && document.querySelector('.inspector h2 code')?.textContent.trim() === shown)
+            w.shownAt = performance.now();
+        });
+        w.mutations.observe(document.body, { subtree: true, childList: true, characterData: true });
+      }
+      const tick = (t) => {
+        w.frames.push(t);
+        if (w.on) requestAnimationFrame(tick);
+      };
+      requestAnimationFrame(tick);
+      w.observer = new PerformanceObserver((list) => w.tasks.push(...list.getEntries().map((e) => e.duration)));
+      w.observer.observe({ type: 'longtask' });
+    },
+    { selector, type, shown },
+  );
+  return () =>
+    page.evaluate(async () => {
+      const w = window.__watch;
+      await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+      w.on = false;
+      w.observer.disconnect();
+      w.mutations?.disconnect();
+      w.drawn.disconnect();
+      const after = (t) => Math.max(t, w.shownAt ?? t);
+      const waits = w.events.map((t) => (w.frames.find((f) => f >= after(t)) ?? NaN) - t).filter(Number.isFinite);
+      // The frames from the first event on, and the time between them.
+      const frames = w.frames.filter((f) => f >= w.events[0]);
+      const intervals = frames.slice(1).map((f, i) => f - frames[i]);
+      return { waits, intervals, draws: w.draws, longestTask: Math.max(0, ...w.tasks) };
+    });
+}
+
+// A committed edit of the inspector's Position X to `value`: the time from
+// the change to the frame in which the inspector, Pending changes and the
+// view drawn by the canvas at `view` (its next drawing) all show it, and
+// the longest task meanwhile.
+export function editX(page, value, view) {
+  return page.evaluate(
+    async ([value, view]) => {
+      await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+      const canvas = document.querySelector(view);
+      const input = document.getElementById('position-X');
+      const pending = document.querySelector('[aria-label="Pending changes"]');
+      const longTasks = [];
+      const watch = new PerformanceObserver((list) => longTasks.push(...list.getEntries()));
+      watch.observe({ type: 'longtask' });
+      input.value = String(value);
+      input.dispatchEvent(new Event('input', { bubbles: true }));
+      const t0 = performance.now();
+      input.dispatchEvent(new Event('change', { bubbles: true }));
+      let shown = false;
+      let drew = false;
+      await new Promise((resolve) => {
+        const observer = new MutationObserver((changes) => {
+          // The view may draw the edit before Pending changes shows it, or
+          // after.
+          drew ||= changes.some((c) => c.target === canvas && c.attributeName === 'data-draw-ms');
+          shown ||= document.getElementById('position-X').value === String(value) && pending.textContent.includes(String(value));
+          if (shown && drew) {
+            observer.disconnect();
+            resolve();
+          }
+        });
+        observer.observe(document.body, { subtree: true, childList: true, characterData: true, attributes: true });
+      });
+      const ms = performance.now() - t0;
+      longTasks.push(...watch.takeRecords());
+      watch.disconnect();
+      return { ms, longest: Math.max(0, ...longTasks.filter((e) => e.startTime + e.duration >= t0).map((e) => e.duration)) };
+    },
+    [value, view],
+  );
+}
+
 export { median } from '../shared/median.js';

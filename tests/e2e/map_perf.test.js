@@ -111,54 +111,6 @@ test(`map redraw time at ${COUNT.toLocaleString('en')} entities`, { skip, timeou
   await ui.closeWithoutErrors(page);
 });
 
-// Records, in the page, input events of `type` on `selector` and the
-// frames drawn, plus main-thread tasks over 50 ms; stop() answers, for each
-// event, the time from its timestamp to the next frame (with `shown`, an
-// entity's ID: to the frame after the inspector shows it), and the longest
-// task.
-async function watchInput(page, selector, type, shown = null) {
-  await page.evaluate(
-    ({ selector, type, shown }) => {
-      const w = { events: [], frames: [], tasks: [], draws: [], on: true, shownAt: null };
-      window.__watch = w;
-      // Each frame's own drawing time, as the view reports it (data-draw-ms).
-      w.drawn = new MutationObserver(() => w.draws.push(Number(document.querySelector(selector).dataset.drawMs)));
-      w.drawn.observe(document.querySelector(selector), { attributes: true, attributeFilter: ['data-draw-ms'] });
-      document.querySelector(selector).addEventListener(type, (e) => w.events.push(e.timeStamp), { capture: true });
-      if (shown) {
-        w.mutations = new MutationObserver(() => {
-          if (w.shownAt === null && document.querySelector('.inspector h2 code')?.textContent.trim() === shown)
-            w.shownAt = performance.now();
-        });
-        w.mutations.observe(document.body, { subtree: true, childList: true, characterData: true });
-      }
-      const tick = (t) => {
-        w.frames.push(t);
-        if (w.on) requestAnimationFrame(tick);
-      };
-      requestAnimationFrame(tick);
-      w.observer = new PerformanceObserver((list) => w.tasks.push(...list.getEntries().map((e) => e.duration)));
-      w.observer.observe({ type: 'longtask' });
-    },
-    { selector, type, shown },
-  );
-  return () =>
-    page.evaluate(async () => {
-      const w = window.__watch;
-      await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
-      w.on = false;
-      w.observer.disconnect();
-      w.mutations?.disconnect();
-      w.drawn.disconnect();
-      const after = (t) => Math.max(t, w.shownAt ?? t);
-      const waits = w.events.map((t) => (w.frames.find((f) => f >= after(t)) ?? NaN) - t).filter(Number.isFinite);
-      // The frames from the first event on, and the time between them.
-      const frames = w.frames.filter((f) => f >= w.events[0]);
-      const intervals = frames.slice(1).map((f, i) => f - frames[i]);
-      return { waits, intervals, draws: w.draws, longestTask: Math.max(0, ...w.tasks) };
-    });
-}
-
 // A drag of 30 moves from (x, y) with `key` held.
 async function drag(page, x, y, key) {
   if (key) await page.keyboard.down(key);
@@ -272,48 +224,13 @@ async function pickFloor(browser, box) {
   for (let i = 1; i <= 10; i++) {
     const held = i % 2 ? 0 : 100;
     await page.waitForTimeout(300);
-    const click = await watchInput(page, 'canvas', 'pointerup', `entity-${i}`);
+    const click = await ui.watchInput(page, 'canvas', 'pointerup', `entity-${i}`);
     await page.mouse.click(x, y, { delay: held });
     await page.waitForFunction((want) => document.querySelector('code').textContent === want, `entity-${i}`);
     waits[held].push((await click()).waits[0]);
   }
   await page.close();
   return { quick: median(waits[0]), held: median(waits[100]) };
-}
-
-// A committed edit of the inspector's Position X to `value`: the time from
-// the change to the frame in which the inspector, Pending changes and the
-// view (its next drawing) all show it, and the longest task meanwhile.
-function editX(page, value) {
-  return page.evaluate(async (value) => {
-    await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
-    const canvas = document.querySelector('canvas.viewport');
-    const input = document.getElementById('position-X');
-    const pending = document.querySelector('[aria-label="Pending changes"]');
-    const longTasks = [];
-    const watch = new PerformanceObserver((list) => longTasks.push(...list.getEntries()));
-    watch.observe({ type: 'longtask' });
-    input.value = String(value);
-    input.dispatchEvent(new Event('input', { bubbles: true }));
-    const t0 = performance.now();
-    input.dispatchEvent(new Event('change', { bubbles: true }));
-    let shown = false;
-    await new Promise((resolve) => {
-      const observer = new MutationObserver((changes) => {
-        const drew = changes.some((c) => c.target === canvas && c.attributeName === 'data-draw-ms');
-        if (shown && drew) {
-          observer.disconnect();
-          resolve();
-        }
-        shown ||= document.getElementById('position-X').value === String(value) && pending.textContent.includes(String(value));
-      });
-      observer.observe(document.body, { subtree: true, childList: true, characterData: true, attributes: true });
-    });
-    const ms = performance.now() - t0;
-    longTasks.push(...watch.takeRecords());
-    watch.disconnect();
-    return { ms, longest: Math.max(0, ...longTasks.filter((e) => e.startTime + e.duration >= t0).map((e) => e.duration)) };
-  }, value);
 }
 
 test(`3D view at ${COUNT.toLocaleString('en')} entities: show, orbit, pick and edit`, { skip, timeout: 600_000 }, async () => {
@@ -335,7 +252,7 @@ test(`3D view at ${COUNT.toLocaleString('en')} entities: show, orbit, pick and e
   // of its own): the view's own time per frame (data-draw-ms), and the main
   // thread's time in all tasks meanwhile per move, beside the same on a
   // page that does next to nothing (the floor).
-  const orbit = await watchInput(page, 'canvas.viewport', 'pointermove');
+  const orbit = await ui.watchInput(page, 'canvas.viewport', 'pointermove');
   const busyMs = await busyWhileDragging(page, cx, cy, 'Alt');
   const orbited = await orbit();
   // Of which the page's own script (the view's handlers and drawing), in
@@ -365,7 +282,7 @@ test(`3D view at ${COUNT.toLocaleString('en')} entities: show, orbit, pick and e
       await page.waitForFunction(() => !document.querySelector('.inspector h2 code'));
       if (way === 'rested') await page.mouse.move(cx, cy);
       await page.waitForTimeout(600); // a look at the view before the click: the shapes up close are drawn
-      const pick = await watchInput(page, 'canvas.viewport', 'pointerup', id);
+      const pick = await ui.watchInput(page, 'canvas.viewport', 'pointerup', id);
       await page.mouse.click(cx, cy, { delay: way === 'held' ? 100 : 0 });
       await page.waitForFunction((want) => document.querySelector('.inspector h2 code')?.textContent.trim() === want, id);
       const { waits, longestTask } = await pick();
@@ -380,9 +297,9 @@ test(`3D view at ${COUNT.toLocaleString('en')} entities: show, orbit, pick and e
   const edits = { rested: [], backToBack: [] };
   for (let i = 0; i < 5; i++) {
     await page.waitForTimeout(600);
-    edits.rested.push(await editX(page, 100.5 + i));
+    edits.rested.push(await ui.editX(page, 100.5 + i, 'canvas.viewport'));
   }
-  for (let i = 0; i < 5; i++) edits.backToBack.push(await editX(page, 110.5 + i));
+  for (let i = 0; i < 5; i++) edits.backToBack.push(await ui.editX(page, 110.5 + i, 'canvas.viewport'));
 
   // How the view drew the last edit: 'around' its old and new places, or
   // the level 'anew'.

@@ -2,6 +2,9 @@
 // a 100,000-entity world made by `juliet gen`, in Chromium. Prints:
 //   server_open_100k_ms  from the page starting to load (navigation start)
 //                        to its list and map showing the whole world;
+//   list_*_to_inspector_ms, edit_to_pending_and_map_ms
+//                        from a click or key (its input event) to the frame
+//                        showing the result, on that world;
 //   server_save_one_ms   from Save to one edited entity saved on disk
 //                        (median of several saves; the first one apart);
 // and the server's own start: its address (printed at once), reading the
@@ -27,6 +30,7 @@ import { readEntity } from './worldServer.js';
 
 const { PERF_COUNT: COUNT, perfGiven: given, perfSkip: skip, median } = ui;
 const SAVES = 7;
+const PICKS = 5;
 
 let base;
 let dir;
@@ -125,6 +129,34 @@ test(`a served ${COUNT.toLocaleString('en')}-entity world opens, and one edit sa
   await ui.screenshot(page, 'server-perf-100k');
   const tabRss = ui.tabsRssMb();
 
+  // Picking in the list, as a person waits: a click on a row, then the
+  // down arrow to the next one, each from its input event to the frame
+  // after the inspector shows that entity; then an edit of Position X, to
+  // the frame in which the inspector, Pending changes and the map show it.
+  const list = '[role=tree]';
+  const ids = await ui.visibleIds(page);
+  const picks = { click: [], arrow: [], longest: 0 };
+  for (let i = 0; i < PICKS; i++) {
+    for (const [way, id] of [
+      ['click', ids[2 * i]],
+      ['arrow', ids[2 * i + 1]],
+    ]) {
+      await page.waitForTimeout(300); // a look before the next input
+      const watch = await ui.watchInput(page, list, way === 'click' ? 'pointerup' : 'keydown', id);
+      if (way === 'click') await ui.option(page, id).click();
+      else await page.keyboard.press('ArrowDown');
+      await page.waitForFunction((want) => document.querySelector('.inspector h2 code')?.textContent.trim() === want, id);
+      const { waits, longestTask } = await watch();
+      picks[way].push(waits[0]);
+      picks.longest = Math.max(picks.longest, longestTask);
+    }
+  }
+  const edits = [];
+  for (let i = 0; i < PICKS; i++) {
+    await page.waitForTimeout(300);
+    edits.push(await ui.editX(page, 300.5 + i, 'canvas[aria-label="World map"]'));
+  }
+
   // One edit, then Save, timed in the page until it reports the save.
   const saves = [];
   for (let i = 0; i < SAVES; i++) {
@@ -160,6 +192,11 @@ test(`a served ${COUNT.toLocaleString('en')}-entity world opens, and one edit sa
   const figures = {
     entities: COUNT,
     server_open_100k_ms: Math.round(shown),
+    list_click_to_inspector_ms: +median(picks.click).toFixed(1),
+    list_arrow_to_inspector_ms: +median(picks.arrow).toFixed(1),
+    list_pick_longest_task_ms: Math.round(picks.longest),
+    edit_to_pending_and_map_ms: +median(edits.map((e) => e.ms)).toFixed(1),
+    edit_longest_task_ms: Math.round(Math.max(...edits.map((e) => e.longest))),
     server_save_one_ms: Math.round(median(saves.slice(1))),
     server_save_first_ms: Math.round(saves[0]),
     page_start_ms: Math.round(start),
