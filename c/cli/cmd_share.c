@@ -53,6 +53,8 @@ static const char share_usage[] =
     "unknown keys and the world settings, encoded compactly, deflated and\n"
     "base64url-encoded after '#' (the fragment never reaches a server).\n"
     "Open it in the inspector, or write it back with `juliet unshare`.\n"
+    "A link longer than a browser opens (1,000,000 characters) is still\n"
+    "printed, and said to be: keep it in a file for Open snapshot file.\n"
     "--base URL   the page the link opens: the team's hosted inspector, an\n"
     "             http:// or https:// address (default: share_base in the\n"
     "             world's WorldSettings.jasset, else http://localhost:5173/,\n"
@@ -173,6 +175,7 @@ static int print_link(jl_arena *arena, const jl_snapshot_bytes *bytes, const cha
     /* A base that already has a fragment gets ours instead. */
     size_t base_size = strcspn(base, "#");
     printf("%.*s#%.*s\n", (int)base_size, base, (int)*chars, text);
+    fflush(stdout); /* all of it before what stderr says of it */
     *packed_out = packed_size;
     return 0;
 }
@@ -241,6 +244,15 @@ static int share_run(int argc, char **argv)
             fprintf(stderr, "%s: %u entities, %zu bytes encoded, %zu deflated, %zu characters (%.2f per entity)\n", dir,
                     n, bytes.size, packed, chars, n ? (double)chars / n : 0.0);
         }
+        size_t length = strcspn(base, "#") + 1 + chars;
+        if (!result && length > JL_SNAPSHOT_LINK_MAX)
+            fprintf(stderr,
+                    "juliet share: this link has %zu characters, more than a browser opens from its address "
+                    "(%u): save it to a file and %s\n",
+                    length, (unsigned)JL_SNAPSHOT_LINK_MAX,
+                    changes ? "apply it with `juliet unshare --changes - DIR < FILE`"
+                            : "open that with the inspector's Open snapshot file, or write the world back with "
+                              "`juliet unshare - DIR < FILE`");
     }
     jl_arena_release(&arena);
     jl_world_free(world);

@@ -86,6 +86,8 @@ export declare const FILE_MAX: number;
 export declare const MAX_CAPACITY: number;
 /** JL_DEFAULT_CAPACITY: the entities a world holds unless told. */
 export declare const DEFAULT_CAPACITY: number;
+/** JL_SNAPSHOT_LINK_MAX: the longest link a browser is taken to open from its address, in characters. */
+export declare const LINK_MAX: number;
 
 /** The C exports the module wraps (the same list as c/wasm/exports.json). */
 export declare const exportNames: readonly string[];

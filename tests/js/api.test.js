@@ -8,6 +8,7 @@ import { test } from 'node:test';
 import {
   DEFAULT_CAPACITY,
   FILE_MAX,
+  LINK_MAX,
   ID_TEXT_LENGTH,
   INDEX_NONE,
   JulietError,
@@ -417,7 +418,7 @@ test('a world of memory opens as the same world on disk does: classes, entities 
   juliet.removeFiles('/mem/game');
 });
 
-test("the library's limits are the engine's: FILE_MAX, MAX_CAPACITY and DEFAULT_CAPACITY as the C headers define them", () => {
+test("the library's limits are the engine's: FILE_MAX, MAX_CAPACITY, DEFAULT_CAPACITY and LINK_MAX as the C headers define them", () => {
   const limit = (header, name) => {
     const text = readFileSync(join(repo, 'c/include/juliet', header), 'utf8');
     const [, value, shift = 0] = new RegExp(`\\b${name} = (\\d+)u?(?: << (\\d+))?,`).exec(text);
@@ -426,6 +427,7 @@ test("the library's limits are the engine's: FILE_MAX, MAX_CAPACITY and DEFAULT_
   assert.equal(FILE_MAX, limit('archive.h', 'JL_ARCHIVE_FILE_MAX'));
   assert.equal(MAX_CAPACITY, limit('entity_manager.h', 'JL_MAX_CAPACITY'));
   assert.equal(DEFAULT_CAPACITY, limit('entity_manager.h', 'JL_DEFAULT_CAPACITY'));
+  assert.equal(LINK_MAX, limit('snapshot.h', 'JL_SNAPSHOT_LINK_MAX'));
 });
 
 test('the settings file the library names is the one the engine saves', () => {

@@ -7,6 +7,7 @@
 
 #include <stdarg.h>
 
+#include "juliet/snapshot.h"
 #include "juliet/world_lock.h"
 #include "test.h"
 
@@ -739,6 +740,63 @@ TEST(share_without_a_base_says_the_link_opens_only_on_this_machine)
     CHECK(
         find_output("juliet share: the link opens only on this machine; for one others can open, set "
                     "share_base in WorldSettings.jasset or give --base URL"));
+    finish();
+}
+
+/* A world whose link is longer than a browser opens: 320 entities, each
+ * with an unknown key of 4,000 characters that do not deflate well. */
+static bool write_world_too_long_for_a_link(void)
+{
+    CHECK_OR_FALSE(make_entities_dir());
+    static const char letters[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+    uint32_t state = 1;
+    for (uint32_t i = 1; i <= 320; i++) {
+        char note[4001], name[64], text[4200];
+        for (size_t k = 0; k < sizeof note - 1; k++) {
+            state = state * 1664525u + 1013904223u;
+            note[k] = letters[state >> 26];
+        }
+        note[sizeof note - 1] = '\0';
+        const unsigned long long id = (1ull << 32) + i;
+        snprintf(name, sizeof name, "Entities/%llu.jasset", id);
+        snprintf(text, sizeof text,
+                 "; asset_type\nentity_instance\n; id\n0x%016llx\n; class\nInert\n; version\n1\n; class_version\n1\n"
+                 "; position\n0 0 0\n; mesh_instance\n1\n; note\n%s\n",
+                 id, note);
+        CHECK_OR_FALSE(write_entity(name, text));
+    }
+    return true;
+}
+
+TEST(share_says_when_a_link_is_longer_than_a_browser_opens)
+{
+    NEED_JULIET();
+    CHECK(copy_of(NULL));
+    CHECK(write_world_too_long_for_a_link());
+    /* The link and the words go to a file: the link would not fit the output. */
+    char out[512];
+    CHECK(du_make_temp_dir(dir2, sizeof dir2, "link"));
+    CHECK(du_join(out, sizeof out, dir2, "out.txt"));
+    CHECK(run("share %s > %s", dir, out) == 0);
+    size_t size = 0;
+    char *text = du_read(out, &size);
+    const char *link = text ? strstr(text, "http://localhost:5173/#") : NULL;
+    CHECK(link);
+    const size_t length = link ? strcspn(link, "\n") : 0;
+    CHECK(length > JL_SNAPSHOT_LINK_MAX);
+    char expected[512];
+    snprintf(expected, sizeof expected,
+             "juliet share: this link has %zu characters, more than a browser opens from its address (1000000): "
+             "save it to a file and open that with the inspector's Open snapshot file, or write the world back "
+             "with `juliet unshare - DIR < FILE`\n",
+             length);
+    CHECK(text && strstr(text, expected));
+    free(text);
+    /* The sample's link says nothing of it. */
+    finish();
+    START(ASSETS "/sample_world");
+    CHECK(run("share %s", dir) == 0);
+    CHECK(!find_output("more than a browser opens"));
     finish();
 }
 

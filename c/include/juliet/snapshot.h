@@ -34,6 +34,10 @@ enum {
     /* Longest snapshot text (base64url of deflated bytes) worth decoding:
      * deflate never grows data by more than 5 bytes per 16 KiB block. */
     JL_SNAPSHOT_MAX_TEXT = (JL_SNAPSHOT_MAX_BYTES + JL_SNAPSHOT_MAX_BYTES / 1024 + 64) / 3 * 4 + 4,
+    /* Longest link (base, '#' and text) a browser is taken to open from its
+     * address: a longer one is shared as a file of its text instead, which
+     * the inspector's Open snapshot file and `juliet unshare -` read. */
+    JL_SNAPSHOT_LINK_MAX = 1000000,
 };
 
 /* Encoded bytes: data[0, size). */

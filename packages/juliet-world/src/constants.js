@@ -16,3 +16,6 @@ export const FILE_MAX = 8 << 20;
 export const MAX_CAPACITY = 16 << 20;
 /** The entities a world holds unless told (JL_DEFAULT_CAPACITY). */
 export const DEFAULT_CAPACITY = 100_000;
+/** The longest link (base, '#' and text) a browser is taken to open from
+ * its address (JL_SNAPSHOT_LINK_MAX): a longer one is shared as a file. */
+export const LINK_MAX = 1_000_000;

@@ -47,7 +47,7 @@ import { FIELD_ALLOW_INF, textValue } from './values.js';
 import { Wasm } from './wasm.js';
 import { newWorld, openWorld, worldOfSnapshot } from './world.js';
 
-export { CLASSES_DIR, DEFAULT_CAPACITY, ENTITIES_DIR, FILE_MAX, MAX_CAPACITY, SETTINGS_FILE } from './constants.js';
+export { CLASSES_DIR, DEFAULT_CAPACITY, ENTITIES_DIR, FILE_MAX, LINK_MAX, MAX_CAPACITY, SETTINGS_FILE } from './constants.js';
 export { JulietError } from './errors.js';
 export { ID_TEXT_LENGTH, entityPath, idOfNumber, idOfPath, idsText, isClassFilePath } from './ids.js';
 export { INDEX_NONE, nameRecord, textValue, valueText } from './values.js';

@@ -6,6 +6,7 @@
 // listed, in plain words, and nothing is applied to it. Where no world, or
 // another, is open, the link says which world it needs.
 import { signal } from '@preact/signals';
+import { LINK_MAX } from 'juliet-world';
 import { plural } from '../lib/plural.js';
 import { appliedChanges } from './edits.js';
 import { getEngine } from './engine.js';
@@ -13,7 +14,7 @@ import { errorMessage, notice } from './messages.js';
 import { openFolder } from './open.js';
 import { pending } from './pending.js';
 import { fromLink } from './review.js';
-import { brokenLink, linkFor, shared, URL_LIMIT, whereLinksOpen } from './share.js';
+import { brokenLink, linkFor, shared, whereLinksOpen } from './share.js';
 import { busy, status, worldName } from './world.js';
 
 // Why Share changes cannot make a link now, or null when it can.
@@ -42,7 +43,7 @@ export async function shareChanges() {
   } catch {
     // No clipboard access: the link stays in the panel to copy by hand.
   }
-  const tooLong = url.length > URL_LIMIT;
+  const tooLong = url.length > LINK_MAX;
   shared.value = { url: tooLong ? null : url, text, length: url.length, copied, tooLong, opensAt, changes: true };
 }
 

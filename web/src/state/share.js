@@ -6,6 +6,7 @@
 // that cannot be opened is told in plain words by what is wrong with it (the
 // engine's err.reason), the same in the error banner and in Diagnostics.
 import { signal } from '@preact/signals';
+import { LINK_MAX } from 'juliet-world';
 import { chooseShareBase, isLoopback } from '../lib/shareBase.js';
 import { getEngine } from './engine.js';
 import { errorMessage } from './messages.js';
@@ -13,7 +14,6 @@ import { runShareBase } from './server.js';
 import { settings, worldName } from './world.js';
 
 export const CHAT_LIMIT = 2000; // characters chat apps keep of a link
-export const URL_LIMIT = 1_000_000; // about the most a browser takes in an address
 
 // { url, text, length, copied, tooLong, opensAt }, opensAt as whereLinksOpen gives it.
 export const shared = signal(null);
@@ -46,7 +46,7 @@ export async function share() {
   }
   const opensAt = whereLinksOpen();
   const url = linkFor(text, opensAt.base);
-  if (url.length > URL_LIMIT) {
+  if (url.length > LINK_MAX) {
     shared.value = { url: null, text, length: url.length, copied: false, tooLong: true, opensAt };
     return;
   }
