@@ -313,9 +313,19 @@ static void load_entity_file(jl_world *w, const char *path, const char *name, co
     w->stats.files_failed++;
 }
 
-/* An entry of Entities/ that load_entity_files leaves (see there): a name
- * too long, an interrupted save's temporary, a file that is not a .jasset
- * (skipped) or not a regular file. */
+/* True for an entry of Entities/ read together with others
+ * (load_entity_files): a .jasset, not a temporary nor a special file, whose
+ * path fits. Any other goes alone (load_entry_alone), to be reported,
+ * removed or skipped. */
+static bool read_together(const jl_fs_entry *entry, size_t entities_dir_size)
+{
+    return entry->kind != JL_FS_SPECIAL && entities_dir_size + 1 + strlen(entry->name) < JL_ERROR_PATH_MAX &&
+           !jl_fs_is_temp_name(entry->name) && ends_with(entry->name, ".jasset");
+}
+
+/* An entry of Entities/ that is not read_together: a name too long, an
+ * interrupted save's temporary, a file that is not a .jasset (skipped) or
+ * not a regular file. */
 static void load_entry_alone(jl_world *w, const char *dir, const char *entities_dir, const char *stored_dir,
                              const jl_fs_entry *entry, jl_world_lock *lock, bool *lock_tried, uint64_t now_ns)
 {
@@ -346,10 +356,9 @@ static void load_entry_alone(jl_world *w, const char *dir, const char *entities_
 enum { READ_BATCH = 4096 };
 static const size_t READ_BUDGET = 4u << 20;
 
-/* Loads the entity files that lead `entries` (at most READ_BATCH), read
- * together (jl_fs_read_files: side by side where the table can): regular
- * .jasset files, none a temporary. Returns how many it took; 0 when the
- * first entry is none of them (load_entry_alone's). */
+/* Loads the entity files that lead `entries` (at most READ_BATCH) and are
+ * read_together (jl_fs_read_files: side by side where the table can).
+ * Returns how many it took; 0 when the first entry is not one of them. */
 static uint32_t load_entity_files(jl_world *w, const char *dir, const char *entities_dir, const char *stored_dir,
                                   const jl_fs_entry *entries, uint32_t count, uint64_t now_ns)
 {
@@ -361,10 +370,8 @@ static uint32_t load_entity_files(jl_world *w, const char *dir, const char *enti
     uint32_t n = 0;
     while (paths && out && n < most) {
         const jl_fs_entry *entry = &entries[n];
+        if (!read_together(entry, dir_size)) break;
         const size_t name_size = strlen(entry->name);
-        if (entry->kind == JL_FS_SPECIAL || dir_size + 1 + name_size >= JL_ERROR_PATH_MAX ||
-            jl_fs_is_temp_name(entry->name) || !ends_with(entry->name, ".jasset"))
-            break;
         char *path = jl_arena_push(&w->scratch, dir_size + 1 + name_size + 1, 1);
         if (!path || !jl_fs_join(path, dir_size + 1 + name_size + 1, entities_dir, entry->name)) break;
         paths[n++] = path;
