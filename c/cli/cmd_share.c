@@ -159,9 +159,9 @@ static int choose_base(const jl_world *world, const char *dir, char *setting, co
 }
 
 /* Deflates bytes, prints `base#text` on stdout and sets *chars to the
- * text's length; 0 or the exit status. */
+ * text's length and *link_chars to the whole link's; 0 or the exit status. */
 static int print_link(jl_arena *arena, const jl_snapshot_bytes *bytes, const char *base, size_t *packed_out,
-                      size_t *chars)
+                      size_t *chars, size_t *link_chars)
 {
     size_t capacity = compressBound((uLong)bytes->size) + 64;
     uint8_t *packed = jl_arena_push(arena, capacity, 16);
@@ -177,6 +177,7 @@ static int print_link(jl_arena *arena, const jl_snapshot_bytes *bytes, const cha
     printf("%.*s#%.*s\n", (int)base_size, base, (int)*chars, text);
     fflush(stdout); /* all of it before what stderr says of it */
     *packed_out = packed_size;
+    *link_chars = base_size + 1 + *chars;
     return 0;
 }
 
@@ -233,9 +234,9 @@ static int share_run(int argc, char **argv)
         world_name(dir, name, sizeof name);
         jl_status s = changes ? jl_changes_encode_worlds(name, older, world, &arena, &bytes, &count, &err)
                               : jl_snapshot_encode_world(world, &arena, &bytes, &err);
-        size_t packed = 0, chars = 0;
+        size_t packed = 0, chars = 0, length = 0;
         if (s != JL_OK) result = refuse("share", "cannot encode %s: %s", dir, err.message);
-        else result = print_link(&arena, &bytes, base, &packed, &chars);
+        else result = print_link(&arena, &bytes, base, &packed, &chars, &length);
         if (!result && changes) {
             fprintf(stderr, "%s -> %s: %u entit%s changed, %zu bytes encoded, %zu deflated, %zu characters\n", dirs[0],
                     dir, count, count == 1 ? "y" : "ies", bytes.size, packed, chars);
@@ -244,7 +245,6 @@ static int share_run(int argc, char **argv)
             fprintf(stderr, "%s: %u entities, %zu bytes encoded, %zu deflated, %zu characters (%.2f per entity)\n", dir,
                     n, bytes.size, packed, chars, n ? (double)chars / n : 0.0);
         }
-        size_t length = strcspn(base, "#") + 1 + chars;
         if (!result && length > JL_SNAPSHOT_LINK_MAX)
             fprintf(stderr,
                     "juliet share: this link has %zu characters, more than a browser opens from its address "

@@ -2,9 +2,10 @@
 // a 100,000-entity world made by `juliet gen`, in Chromium. Prints:
 //   server_open_100k_ms  from the page starting to load (navigation start)
 //                        to its list and map showing the whole world;
-//   list_*_to_inspector_ms, edit_to_pending_and_map_ms
-//                        from a click or key (its input event) to the frame
-//                        showing the result, on that world;
+//   list_*_to_inspector_ms  from a click or key (its input event) to the
+//                        frame showing the entity in the inspector;
+//   edit_to_pending_and_map_ms  from an edit's change event until the
+//                        inspector, Pending changes and the map show it;
 //   server_save_one_ms   from Save to one edited entity saved on disk
 //                        (median of several saves; the first one apart);
 // and the server's own start: its address (printed at once), reading the
@@ -131,8 +132,8 @@ test(`a served ${COUNT.toLocaleString('en')}-entity world opens, and one edit sa
 
   // Picking in the list, as a person waits: a click on a row, then the
   // down arrow to the next one, each from its input event to the frame
-  // after the inspector shows that entity; then an edit of Position X, to
-  // the frame in which the inspector, Pending changes and the map show it.
+  // after the inspector shows that entity; then an edit of Position X,
+  // until the inspector, Pending changes and the map show it.
   const list = '[role=tree]';
   const ids = await ui.visibleIds(page);
   const picks = { click: [], arrow: [], longest: 0 };
