@@ -235,10 +235,11 @@ export class WorldFiles {
     return this._update([...found, ...gone], { trustStamps: true });
   }
 
-  /** Reads the files at `paths` again (others than world files are
-   * ignored). Returns the paths that changed. */
+  /** Reads the files at `paths` again, each once however often it is
+   * named (others than world files are ignored). Returns the paths that
+   * changed. */
   refresh(paths) {
-    return this._update(paths.filter(isWorldPath), { trustStamps: false });
+    return this._update([...new Set(paths)].filter(isWorldPath), { trustStamps: false });
   }
 
   _update(paths, { trustStamps }) {
